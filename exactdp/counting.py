@@ -1,0 +1,393 @@
+"""Counting-query mechanisms ``M: [n] x [d]_+ -> [n]`` (Balcer & Vadhan, Section 4).
+
+Notation: ``[n] = {0, ..., n}``, ``[d]_+ = {1, ..., d}``; ``eps``, ``gamma`` in
+``N^{-1}``.  Logarithms in the paper are base 2; ``ceil(log2 x)`` for an integer ``x`` is
+``(x - 1).bit_length()``.
+
+* :class:`GeometricMechanism` -- the ideal clamped two-sided geometric (Algorithm 4.5),
+  parameterised by its exact ratio ``alpha = e**(-1/s)``.
+* :class:`GeoSample` -- Algorithm 4.8: inverse-transform sampling of the clamped geometric
+  with ``eps~ = 2 ln(1 + 2**-k)``, integer CDF with common denominator ``d``.
+* :class:`FastSample` -- Algorithm 4.11: truncated geometric mixed with uniform; its CDF
+  needs integers of ``O~(1/eps) log(n/gamma)`` bits instead of ``O(n log(1/eps))``.
+* :func:`inverse_cdf_search` -- the one binary search all of them share; it runs exactly
+  ``n.bit_length()`` rounds whatever ``c`` and ``u`` are.
+
+Every sampler is a deterministic function ``M(c, u)``, non-decreasing in ``u``; its output
+distribution for ``U ~ Unif([d]_+)`` is ``Pr[M(c, U) <= z] = F_c(z) / d``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+from exactdp.certified import ceil_log2, ceil_log_ratio
+from exactdp.params import (
+    DomainError,
+    ParameterError,
+    ParameterTypeError,
+    ResourceLimitError,
+    check_count,
+    inverse_integer,
+    positive_int,
+    to_fraction,
+)
+from exactdp.randomness import RandomSource, default_source
+from exactdp.trace import record
+
+__all__ = [
+    "MAX_INTEGER_BITS",
+    "search_rounds",
+    "inverse_cdf_search",
+    "CDFDraw",
+    "InverseCDFSampler",
+    "GeometricMechanism",
+    "GeoSample",
+    "FastSample",
+    "TruncatedGeoSample",
+    "geosample_k",
+]
+
+#: Refuse to build integers longer than this many bits (about 32 MiB each): the paper's
+#: ``d`` can be astronomically large for extreme parameters (FastSample with
+#: ``eps = 2**-200`` has ``t`` near ``2**203``); ``k`` and ``t`` stay exact regardless.
+MAX_INTEGER_BITS = 1 << 28
+
+
+def search_rounds(n: int) -> int:
+    """Rounds of :func:`inverse_cdf_search` over ``[n]``: ``ceil(log2(n + 1))``."""
+    return n.bit_length()
+
+
+def inverse_cdf_search(cdf: Callable[[int], int], n: int, u: int) -> int:
+    """The smallest ``z`` in ``[n]`` with ``cdf(z) >= u`` (Lemma 2.13 by binary search).
+
+    Preconditions: ``cdf`` non-decreasing on ``[n]`` and ``cdf(n) >= u``.
+    Time: exactly ``search_rounds(n)`` rounds and one ``cdf`` evaluation per round, for
+    every ``u`` -- the loop never exits early (strict time, DESIGN.md rule 2).  Each round
+    is recorded as the trace event ``("cdf",)``.
+    """
+    lo, hi = 0, n  # invariant: the answer lies in [lo, hi]
+    for _ in range(search_rounds(n)):
+        mid = (lo + hi) // 2
+        record("cdf")
+        if cdf(mid) >= u:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def geosample_k(epsilon: Fraction) -> int:
+    """``k = ceil(log2(2/eps))`` for ``eps = 1/m``: ``(2m - 1).bit_length()``, exactly."""
+    return ceil_log2(2 * epsilon.denominator)
+
+
+def _guard_bits(bits: int, what: str) -> None:
+    if bits > MAX_INTEGER_BITS:
+        raise ResourceLimitError(
+            f"{what} would have about {bits} bits (> MAX_INTEGER_BITS = {MAX_INTEGER_BITS}); "
+            f"choose a larger epsilon/gamma or a smaller n")
+
+
+@dataclass(frozen=True)
+class CDFDraw:
+    """One inverse-CDF draw of ``mechanism`` at count ``c`` (see ``RandomSource.inverse_cdf``)."""
+
+    mechanism: InverseCDFSampler
+    c: int
+
+    @property
+    def n(self) -> int:
+        return self.mechanism.n
+
+    @property
+    def d(self) -> int:
+        return self.mechanism.d
+
+    def cdf(self, z: int) -> int:
+        return self.mechanism.cdf(self.c, z)
+
+    def search(self, u: int) -> int:
+        return self.mechanism(self.c, u)
+
+
+class InverseCDFSampler:
+    """A counting mechanism given by an integer CDF: ``M(c, u) = min{z : F_c(z) >= u}``.
+
+    Subclasses define ``n``, ``d`` and ``cdf(c, z)`` (non-decreasing in ``z``, ``0`` for
+    ``z < 0`` and ``d`` for ``z >= n``).  This class supplies the deterministic call, the
+    sampling entry point and the scaled CDF at 0 (Definition 4.3).
+    """
+
+    n: int
+
+    @property
+    def d(self) -> int:
+        raise NotImplementedError
+
+    def cdf(self, c: int, z: int) -> int:
+        raise NotImplementedError
+
+    def __call__(self, c: int, u: int) -> int:
+        """``M(c, u)``: deterministic, non-decreasing in ``u``; ``u`` must lie in ``[d]_+``."""
+        c = check_count(c, self.n)
+        d = self.d
+        if isinstance(u, bool) or not isinstance(u, int):
+            raise ParameterTypeError(f"u = {u!r} must be an int in [1, d]")
+        if not 1 <= u <= d:
+            raise DomainError(f"u = {u} is outside [d]_+ = [1, {d}]")
+        return inverse_cdf_search(lambda z: self.cdf(c, z), self.n, u)
+
+    def draw(self, c: int) -> CDFDraw:
+        """The inverse-CDF draw at count ``c``, for ``RandomSource.inverse_cdf``."""
+        return CDFDraw(self, check_count(c, self.n))
+
+    def sample(self, c: int, source: RandomSource | None = None) -> int:
+        """Release ``M(c, U)`` with ``U = source.uniform(d)`` (default: the OS CSPRNG)."""
+        return default_source(source).inverse_cdf(self.draw(c))
+
+    def scaled_cdf_at_zero(self, z: int) -> int:
+        """``F_M(z) = d * Pr[M(0, U) <= z]`` (Definition 4.3)."""
+        return self.cdf(0, z)
+
+
+@dataclass(frozen=True)
+class GeometricMechanism:
+    """The ideal mechanism of Algorithm 4.5: ``c + Geo(s)`` clamped to ``[0, n]``.
+
+    Parameterised exactly by ``alpha = e**(-1/s)`` in ``(0, 1)``; the two-sided geometric
+    has ``Pr[Z = z] = (1 - alpha)/(1 + alpha) * alpha**|z - c|``.  Clamping gives
+    ``Pr[0] = alpha**c / (1 + alpha)`` and ``Pr[n] = alpha**(n - c) / (1 + alpha)``.
+    For GeoSample's ``eps~`` (Theorem 4.7), ``alpha = e**(-eps~/2) = 2**k / (2**k + 1)``;
+    :meth:`for_geosample` builds that one.  It is ``(ln(1/alpha), 0)``-DP for counting
+    queries (Theorem 4.6 i, with ``eps/2 = 1/s``).
+    """
+
+    n: int
+    alpha: Fraction
+
+    def __post_init__(self) -> None:
+        positive_int(self.n, "n")
+        alpha = to_fraction(self.alpha, "alpha")
+        if not 0 < alpha < 1:
+            raise ParameterError(f"alpha = {alpha} must lie in (0, 1)")
+        object.__setattr__(self, "alpha", alpha)
+
+    @classmethod
+    def for_geosample(cls, n: int, epsilon: object) -> GeometricMechanism:
+        """The mechanism GeoSample_{n,eps} equals in distribution (Theorem 4.7 i)."""
+        k = geosample_k(inverse_integer(epsilon, "epsilon"))
+        return cls(positive_int(n, "n"), Fraction(1 << k, (1 << k) + 1))
+
+    def pmf(self, c: int, z: int) -> Fraction:
+        """``Pr[M(c) = z]`` exactly."""
+        c = check_count(c, self.n)
+        a = self.alpha
+        if z < 0 or z > self.n:
+            return Fraction(0)
+        if z == 0:
+            return a**c / (1 + a)
+        if z == self.n:
+            return a ** (self.n - c) / (1 + a)
+        return (1 - a) / (1 + a) * a ** abs(z - c)
+
+    def cdf(self, c: int, z: int) -> Fraction:
+        """``Pr[M(c) <= z]`` exactly (the clamped form of the CDF in Section 4.1)."""
+        c = check_count(c, self.n)
+        a = self.alpha
+        if z < 0:
+            return Fraction(0)
+        if z >= self.n:
+            return Fraction(1)
+        if z < c:
+            return a ** (c - z) / (1 + a)
+        return 1 - a ** (z - c + 1) / (1 + a)
+
+    def distribution(self, c: int) -> tuple[Fraction, ...]:
+        """``(Pr[M(c) = 0], ..., Pr[M(c) = n])``."""
+        return tuple(self.pmf(c, z) for z in range(self.n + 1))
+
+
+class GeoSample(InverseCDFSampler):
+    """Algorithm 4.8, ``GeoSample_{n,eps}(c, u)`` for ``c`` in ``[n]``, ``u`` in ``[d]_+``.
+
+    ``k = ceil(log2(2/eps))``, ``d = (2**(k+1) + 1)(2**k + 1)**(n-1)`` and
+
+    ``F(z) = 2**(k(c-z)) (2**k+1)**(n-(c-z))``                 for ``z`` in ``[0, c)``,
+    ``F(z) = d - 2**(k(z-c+1)) (2**k+1)**(n-1-(z-c))``          for ``z`` in ``[c, n)``,
+    ``0`` below 0 and ``d`` from ``n`` on.
+
+    Output distribution (Theorem 4.7 i, Lemma 4.9): exactly
+    ``GeometricMechanism(n, 2**k/(2**k+1))``, i.e. the clamped geometric with
+    ``eps~ = 2 ln(1 + 2**-k)`` in ``(4/9 eps, eps]``; ``(eps~/2, 0)``-DP, worst
+    neighbouring ratio exactly ``1 + 2**-k``.
+    Time: ``n.bit_length()`` evaluations of ``F`` on integers of ``O(n log(1/eps))`` bits
+    (the big-integer arithmetic itself is not constant-time; the operation count is).
+    """
+
+    def __init__(self, n: object, epsilon: object) -> None:
+        self.n = positive_int(n, "n")
+        self.epsilon = inverse_integer(epsilon, "epsilon")
+        self.k = geosample_k(self.epsilon)
+        _guard_bits(self.n * (self.k + 1) + 1, "GeoSample's d")
+        self._base = (1 << self.k) + 1
+
+    def __repr__(self) -> str:
+        return f"GeoSample(n={self.n}, epsilon={self.epsilon})"
+
+    @cached_property
+    def d(self) -> int:  # type: ignore[override]
+        return ((1 << (self.k + 1)) + 1) * self._base ** (self.n - 1)
+
+    @property
+    def alpha(self) -> Fraction:
+        """``e**(-eps~/2) = 2**k / (2**k + 1)``."""
+        return Fraction(1 << self.k, self._base)
+
+    @property
+    def privacy_ratio(self) -> Fraction:
+        """``e**(eps~/2) = 1 + 2**-k``: the exact pure-DP ratio of Theorem 4.7 i."""
+        return 1 + Fraction(1, 1 << self.k)
+
+    def ideal(self) -> GeometricMechanism:
+        return GeometricMechanism(self.n, self.alpha)
+
+    def cdf(self, c: int, z: int) -> int:
+        """``F(z)`` of Algorithm 4.8 step 2 (for this ``c``)."""
+        n, k = self.n, self.k
+        if z < 0:
+            return 0
+        if z >= n:
+            return self.d
+        if z < c:
+            return (1 << (k * (c - z))) * self._base ** (n - (c - z))
+        return self.d - (1 << (k * (z - c + 1))) * self._base ** (n - 1 - (z - c))
+
+    def paper_accuracy(self, beta: object) -> int:
+        """Theorem 4.7 i: ``a = ceil(2/eps~ * ln(1/beta))``, exactly.
+
+        ``2/eps~ = 1/ln(1 + 2**-k)``, so ``a`` is the least integer with
+        ``(1 + 2**-k)**a >= 1/beta``, decided with certified logarithms.
+        """
+        b = _beta(beta)
+        return ceil_log_ratio(1 / b, self.privacy_ratio)
+
+
+class TruncatedGeoSample(InverseCDFSampler):
+    """``Z'`` clamped to ``[0, n]`` (Lemma 4.12 i): FastSample without its uniform part.
+
+    ``Z'`` is ``c + Geo(2/eps~)`` with the mass of ``|Z - c| > t`` moved onto ``c``; its
+    scaled CDF is ``F'`` of Algorithm 4.11 over the denominator ``d'``.  This is the
+    ``M'`` to which Lemma 3.2 applies in the proof of Theorem 4.10 i.
+    """
+
+    def __init__(self, fast: FastSample) -> None:
+        self.fast = fast
+        self.n = fast.n
+
+    def __repr__(self) -> str:
+        return f"TruncatedGeoSample({self.fast!r})"
+
+    @property
+    def d(self) -> int:
+        return self.fast.d_prime
+
+    def cdf(self, c: int, z: int) -> int:
+        return self.fast.truncated_cdf(c, z)
+
+
+class FastSample(InverseCDFSampler):
+    """Algorithm 4.11, ``FastSample_{n,eps,gamma}(c, u)``.
+
+    ``k = ceil(log2(2/eps))``, ``t = ceil(9/(2 eps) * ceil(log2(8(n+1)(1-gamma)/(eps gamma)))) - 1``,
+    ``d' = (2**(k+1) + 1)(2**k + 1)**t``, ``d = (n+1) d' / gamma`` and, on ``[n]``,
+    ``F(z) = (z+1) d' + (1/gamma - 1)(n+1) F'(z)`` with ``F'`` as in :meth:`truncated_cdf`.
+
+    Output distribution (Lemma 4.12 ii): with probability ``1 - gamma`` the truncated
+    geometric ``Z'`` clamped to ``[0, n]``, otherwise uniform on ``[n]``.
+    Theorem 4.10: ``(eps/2, 0)``-DP; ``(a, beta)``-accurate for ``beta > gamma``.
+    Time: ``n.bit_length()`` evaluations of ``F`` on integers of
+    ``O(t log(1/eps) + log(n/gamma))`` bits, independent of ``c`` and ``u``.
+    Requires ``gamma < 1`` (``gamma = 1`` makes ``log(0)`` appear in ``t``).
+    """
+
+    def __init__(self, n: object, epsilon: object, gamma: object) -> None:
+        self.n = positive_int(n, "n")
+        self.epsilon = inverse_integer(epsilon, "epsilon")
+        self.gamma = inverse_integer(gamma, "gamma")
+        if self.gamma == 1:
+            raise ParameterError("gamma = 1 is not allowed for FastSample: t involves "
+                                 "log(8(n+1)(1-gamma)/(eps gamma)) = log 0; use gamma <= 1/2")
+        self.k = geosample_k(self.epsilon)
+        m, g = self.epsilon.denominator, self.gamma.denominator
+        # 8(n+1)(1-gamma)/(eps gamma) = 8 (n+1) (g-1) m, an integer >= 16.
+        self.log_term = ceil_log2(8 * (self.n + 1) * (g - 1) * m)
+        # t = ceil(9 m L / 2) - 1
+        self.t = (9 * m * self.log_term + 1) // 2 - 1
+        self._base = (1 << self.k) + 1
+
+    def __repr__(self) -> str:
+        return f"FastSample(n={self.n}, epsilon={self.epsilon}, gamma={self.gamma})"
+
+    @cached_property
+    def d_prime(self) -> int:
+        """``d' = (2**(k+1) + 1)(2**k + 1)**t``."""
+        _guard_bits(self.t * (self.k + 1) + self.k + 2, "FastSample's d'")
+        return ((1 << (self.k + 1)) + 1) * self._base**self.t
+
+    @cached_property
+    def d(self) -> int:  # type: ignore[override]
+        return (self.n + 1) * self.d_prime * self.gamma.denominator
+
+    @cached_property
+    def _tail(self) -> int:
+        return 1 << (self.k * (self.t + 1))
+
+    @property
+    def alpha(self) -> Fraction:
+        return Fraction(1 << self.k, self._base)
+
+    def truncated(self) -> TruncatedGeoSample:
+        """The ``M'`` of Lemma 3.2: ``Z'`` clamped to ``[0, n]`` over ``[d']_+``."""
+        return TruncatedGeoSample(self)
+
+    def truncated_cdf(self, c: int, z: int) -> int:
+        """``F'(z)`` of Algorithm 4.11 step 3 (for this ``c``); ``F'(z)/d'`` is the CDF of
+        ``Z'`` clamped to ``[0, n]`` (Lemma 4.12 i)."""
+        k, t = self.k, self.t
+        if z < max(0, c - t):
+            return 0
+        if z < c:
+            return (1 << (k * (c - z))) * self._base ** (t + 1 - (c - z)) - self._tail
+        if z < min(c + t, self.n):
+            return (self.d_prime - (1 << (k * (z - c + 1))) * self._base ** (t - (z - c))
+                    + self._tail)
+        return self.d_prime
+
+    def cdf(self, c: int, z: int) -> int:
+        """``F(z) = (z+1) d' + (1/gamma - 1)(n+1) F'(z)`` on ``[n]``; 0 below, ``d`` above."""
+        if z < 0:
+            return 0
+        if z >= self.n:
+            return self.d
+        return ((z + 1) * self.d_prime
+                + (self.gamma.denominator - 1) * (self.n + 1) * self.truncated_cdf(c, z))
+
+    def paper_accuracy(self, beta: object) -> int:
+        """Theorem 4.10 ii: ``a = ceil(2/eps~ * ln(1/(beta - gamma)))`` for ``beta > gamma``."""
+        b = _beta(beta)
+        if b <= self.gamma:
+            raise ParameterError(f"beta = {b} must exceed gamma = {self.gamma} "
+                                 f"(Theorem 4.10 ii)")
+        return ceil_log_ratio(1 / (b - self.gamma), 1 + Fraction(1, 1 << self.k))
+
+
+def _beta(beta: object) -> Fraction:
+    b = to_fraction(beta, "beta")
+    if not 0 < b <= 1:
+        raise ParameterError(f"beta = {b} must lie in (0, 1]")
+    return b

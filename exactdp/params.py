@@ -1,0 +1,144 @@
+"""Exact privacy parameters and the library's error types.
+
+The paper (Balcer & Vadhan, Sec. 2) takes ``epsilon, delta, beta, gamma`` in
+``N^{-1} = {1/m : m a positive integer}``.  This module turns what a user passes
+(``Fraction``, ``int``, ``gmpy2.mpq``, or a string such as ``"1/10"`` or ``"0.1"``)
+into an exact :class:`fractions.Fraction` and refuses everything else with a typed
+error that names the parameter, the value and the rule.
+
+A ``float`` is always refused: ``0.1`` is really
+``3602879701896397/36028797018963968``, and silently accepting it is how
+floating-point DP code goes wrong.
+
+>>> inverse_integer("1/10", "epsilon")
+Fraction(1, 10)
+>>> inverse_integer(Fraction(2, 7), "epsilon")
+Traceback (most recent call last):
+...
+exactdp.params.NotInverseIntegerError: epsilon = 2/7 is not of the form 1/m for a positive integer m; the nearest valid smaller value is 1/4
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from numbers import Rational
+
+__all__ = [
+    "ExactDPError",
+    "ParameterError",
+    "ParameterTypeError",
+    "FloatParameterError",
+    "NotInverseIntegerError",
+    "DomainError",
+    "ResourceLimitError",
+    "to_fraction",
+    "inverse_integer",
+    "positive_int",
+    "check_count",
+]
+
+
+class ExactDPError(Exception):
+    """Base class of every error exactdp raises on purpose."""
+
+
+class ParameterError(ExactDPError, ValueError):
+    """A parameter has the right type but a value outside the rule it must satisfy."""
+
+
+class ParameterTypeError(ExactDPError, TypeError):
+    """A parameter has a type exactdp cannot convert exactly."""
+
+
+class FloatParameterError(ParameterTypeError):
+    """A float was passed where an exact rational is required."""
+
+
+class NotInverseIntegerError(ParameterError):
+    """A parameter that must lie in N^{-1} = {1/m} does not."""
+
+
+class DomainError(ParameterError):
+    """An input (a count, a random value, a dataset element) lies outside its domain."""
+
+
+class ResourceLimitError(ExactDPError, ValueError):
+    """The exact computation requested would need more memory or time than allowed."""
+
+
+_FRACTION_RE = re.compile(r"^\s*[+-]?\d+\s*(/\s*\d+\s*)?$")
+_DECIMAL_RE = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
+
+
+def to_fraction(value: object, name: str) -> Fraction:
+    """Convert ``value`` to an exact Fraction, refusing floats and other inexact types.
+
+    Accepted: ``int`` (not ``bool``), ``Fraction``, any :class:`numbers.Rational`
+    (e.g. ``gmpy2.mpq``, ``gmpy2.mpz``), and strings ``"p/q"``, ``"p"`` or a decimal
+    literal such as ``"0.125"`` (decimal strings are exact rationals).
+    """
+    if isinstance(value, bool):
+        raise ParameterTypeError(f"{name} = {value!r}: a bool is not a number; pass an int, "
+                                 f"a Fraction or a string such as '1/10'")
+    if isinstance(value, float):
+        hint = Fraction(value).limit_denominator(10**6)
+        raise FloatParameterError(
+            f"{name} = {value!r} is a float, which is not exact (it equals "
+            f"{Fraction(value)}); pass Fraction({hint.numerator}, {hint.denominator}) "
+            f"or the string '{hint}' instead")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if _FRACTION_RE.match(text) or _DECIMAL_RE.match(text):
+            try:
+                return Fraction(text.replace(" ", ""))
+            except ZeroDivisionError:
+                raise ParameterError(f"{name} = {value!r} has a zero denominator") from None
+        raise ParameterError(f"{name} = {value!r} is not a rational number; write it as "
+                             f"'p/q' (e.g. '1/10') or as a decimal such as '0.1'")
+    if isinstance(value, Rational):
+        return Fraction(int(value.numerator), int(value.denominator))
+    type_name = type(value).__name__
+    if "mpfr" in type_name or "mpc" in type_name or "Float" in type_name:
+        raise FloatParameterError(f"{name} = {value!r} is a floating-point {type_name}, "
+                                  f"which is not exact; pass a Fraction or a string 'p/q'")
+    raise ParameterTypeError(f"{name} = {value!r} has type {type_name}; pass an int, a "
+                             f"Fraction or a string such as '1/10'")
+
+
+def inverse_integer(value: object, name: str) -> Fraction:
+    """Validate a parameter that must lie in ``N^{-1} = {1/m : m >= 1}``; return it exactly.
+
+    Nothing is rounded: a value that is not ``1/m`` is refused, and the message suggests
+    the largest valid value below it, ``1/ceil(1/value)``, which never weakens privacy.
+    """
+    q = to_fraction(value, name)
+    if q <= 0:
+        raise ParameterError(f"{name} = {q} must be positive (of the form 1/m with m >= 1)")
+    if q.numerator != 1:
+        m = -(-q.denominator // q.numerator)
+        raise NotInverseIntegerError(
+            f"{name} = {q} is not of the form 1/m for a positive integer m; "
+            f"the nearest valid smaller value is 1/{m}")
+    return q
+
+
+def positive_int(value: object, name: str) -> int:
+    """Validate a positive integer (``int`` or integral ``Rational``/string, never a float)."""
+    q = to_fraction(value, name)
+    if q.denominator != 1 or q < 1:
+        raise ParameterError(f"{name} = {q} must be a positive integer")
+    return int(q)
+
+
+def check_count(c: object, n: int, name: str = "c") -> int:
+    """Validate a count ``c`` in ``[n] = {0, ..., n}``."""
+    if isinstance(c, bool) or not isinstance(c, int):
+        raise ParameterTypeError(f"{name} = {c!r} must be an int in [0, {n}]")
+    if not 0 <= c <= n:
+        raise DomainError(f"{name} = {c} is outside [n] = {{0, ..., {n}}} with n = {n}")
+    return int(c)

@@ -1,0 +1,40 @@
+"""Operation traces: what a call did, recorded so that the checker can compare calls.
+
+Samplers report their costly operations here (a uniform draw of domain size ``d``, one
+evaluation of a CDF, one round of a loop).  Nothing is recorded unless a caller is
+inside :func:`recording`, so the cost outside the checker is one context-variable read.
+
+The strict-time claim of the paper (e.g. Theorem 4.7 ii: a binary search of a fixed
+number of rounds, one CDF evaluation each) becomes: the recorded sequence is the same
+for every private input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+__all__ = ["Event", "record", "recording"]
+
+Event = tuple[object, ...]
+
+_EVENTS: ContextVar[list[Event] | None] = ContextVar("exactdp_trace", default=None)
+
+
+def record(*event: object) -> None:
+    """Append ``event`` to the active trace, if any."""
+    events = _EVENTS.get()
+    if events is not None:
+        events.append(event)
+
+
+@contextmanager
+def recording() -> Iterator[list[Event]]:
+    """Collect the events recorded inside the ``with`` block into the yielded list."""
+    events: list[Event] = []
+    token = _EVENTS.set(events)
+    try:
+        yield events
+    finally:
+        _EVENTS.reset(token)
