@@ -1,0 +1,100 @@
+"""Certificates: the JSON-serialisable record of one exact check.
+
+A certificate says which claim of which paper was checked, on which mechanism and
+parameters, over which domain; the exact worst value found (a Fraction, printed "p/q"),
+the bound it was compared with, the verdict, and the witness that attains the worst
+value.  Big integers and fractions are serialised as decimal strings / "p/q" so that no
+JSON reader rounds them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+__all__ = ["Certificate", "ClaimReport", "exact_json", "fraction_str"]
+
+
+def fraction_str(q: Fraction | int) -> str:
+    """``"p/q"`` (or ``"p"`` for integers): exact, and safe from JSON number rounding."""
+    return str(Fraction(q))
+
+
+def exact_json(value: Any) -> Any:
+    """Convert ints, Fractions and containers to JSON-safe values (numbers as strings)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, Fraction)):
+        return fraction_str(value)
+    if isinstance(value, Mapping):
+        return {str(k): exact_json(v) for k, v in value.items()}
+    if isinstance(value, Sequence):
+        return [exact_json(v) for v in value]
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The outcome of checking one claim on one parameter setting (or one grid)."""
+
+    claim: str
+    mechanism: str
+    parameters: Mapping[str, Any]
+    domain: str
+    worst: Fraction | int | str | None
+    bound: str
+    verdict: bool
+    witness: Mapping[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "claim": self.claim,
+            "mechanism": self.mechanism,
+            "parameters": exact_json(self.parameters),
+            "domain": self.domain,
+            "worst": exact_json(self.worst),
+            "bound": self.bound,
+            "verdict": "pass" if self.verdict else "FAIL",
+            "witness": exact_json(self.witness),
+            "note": self.note,
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=2)
+
+
+@dataclass(frozen=True)
+class ClaimReport:
+    """All certificates for one claim of a paper, as one row of ``exactdp verify``.
+
+    ``grid`` says which parameter grid was covered; ``worst`` and ``bound`` summarise the
+    worst exact value found against the claimed bound (e.g. ``"max ratio 9/8"`` vs
+    ``"= 1 + 2^-k"``).  The claim passes when every certificate passes and there is at
+    least one (a check that covered nothing proves nothing).
+    """
+
+    claim: str
+    grid: str
+    worst: str
+    bound: str
+    certificates: Sequence[Certificate]
+
+    @property
+    def verdict(self) -> bool:
+        return bool(self.certificates) and all(c.verdict for c in self.certificates)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "claim": self.claim,
+            "grid": self.grid,
+            "worst": self.worst,
+            "bound": self.bound,
+            "verdict": "pass" if self.verdict else "FAIL",
+            "certificates": [c.to_json() for c in self.certificates],
+        }

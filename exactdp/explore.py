@@ -1,0 +1,144 @@
+"""The exploring random source: exact output distributions of randomized code.
+
+DESIGN.md, "How the checker sees the implementation": a composite algorithm is written
+once, as sampling code that draws through a :class:`~exactdp.randomness.RandomSource`.
+:func:`explore` runs that same code under a branching source that takes every outcome of
+every draw with its exact weight, re-running the code along each path (depth-first), and
+sums the weights of the paths per output:
+
+* ``uniform(d)`` branches ``d`` ways, weight ``1/d`` each (refused above ``max_uniform``);
+* ``inverse_cdf(draw)`` branches once per output ``z`` in ``[0, draw.n]`` with
+  ``F(z) > F(z-1)``, weight ``(F(z) - F(z-1)) / d`` -- never once per ``u``;
+* ``bernoulli(num, den)`` branches twice, weights ``num/den`` and ``1 - num/den``.
+
+The result is exact: a ``dict`` from output to ``Fraction`` whose values sum to exactly 1
+(checked).  Outputs must be hashable.
+
+>>> from exactdp.randomness import RandomSource
+>>> def two_dice(src: RandomSource) -> int:
+...     return src.uniform(2) + src.uniform(2)
+>>> explore(two_dice)
+{2: Fraction(1, 4), 3: Fraction(1, 2), 4: Fraction(1, 4)}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from fractions import Fraction
+from typing import TypeVar
+
+from exactdp.params import DomainError, ExactDPError, ResourceLimitError
+from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
+from exactdp.trace import record
+
+__all__ = ["ExplorationLimitError", "NondeterminismError", "ExploringSource", "explore"]
+
+T = TypeVar("T", bound=Hashable)
+
+#: Default cap on ``d`` for a plain ``uniform(d)`` draw under exploration.
+MAX_UNIFORM = 1 << 16
+#: Default cap on the number of paths (re-runs of the code).
+MAX_RUNS = 1 << 20
+
+
+class ExplorationLimitError(ResourceLimitError):
+    """The exploration would branch more than allowed."""
+
+
+class NondeterminismError(ExactDPError, RuntimeError):
+    """The explored code did not replay the same draws along the same path."""
+
+
+class ExploringSource(RandomSource):
+    """One path of the exploration: replays ``prefix`` choices, then takes choice 0.
+
+    After a run, ``sizes[i]`` is the number of options at draw ``i``, ``choices[i]`` the
+    option index taken, and ``weight`` the exact probability of the path.
+    """
+
+    def __init__(self, prefix: tuple[int, ...] = (), max_uniform: int = MAX_UNIFORM) -> None:
+        self.prefix = prefix
+        self.max_uniform = max_uniform
+        self.choices: list[int] = []
+        self.sizes: list[int] = []
+        self.weight = Fraction(1)
+
+    def _index(self, size: int) -> int:
+        i = len(self.choices)
+        idx = self.prefix[i] if i < len(self.prefix) else 0
+        if idx >= size:
+            raise NondeterminismError(
+                f"draw {i} offered {size} options on replay, fewer than before; the explored "
+                f"code must be a deterministic function of its draws")
+        self.choices.append(idx)
+        self.sizes.append(size)
+        return idx
+
+    def uniform(self, d: int) -> int:
+        check_domain_size(d)
+        record("uniform", d)
+        if d > self.max_uniform:
+            raise ExplorationLimitError(
+                f"uniform({d}) under exploration would branch {d} ways (limit "
+                f"{self.max_uniform}); draw through inverse_cdf or bernoulli instead")
+        idx = self._index(d)
+        self.weight *= Fraction(1, d)
+        return idx + 1
+
+    def inverse_cdf(self, draw: InverseCDFDraw) -> int:
+        record("uniform", draw.d)
+        d = draw.d
+        options: list[tuple[int, int]] = []
+        prev = 0
+        for z in range(draw.n + 1):
+            f = draw.cdf(z)
+            if f < prev or f > d:
+                raise DomainError(f"inverse_cdf: F({z}) = {f} is not in [F({z - 1}) = {prev}, "
+                                  f"d = {d}]; F must be a non-decreasing integer CDF")
+            if f > prev:
+                options.append((z, f - prev))
+            prev = f
+        if prev != d:
+            raise DomainError(f"inverse_cdf: F({draw.n}) = {prev} differs from d = {d}")
+        z, mass = options[self._index(len(options))]
+        self.weight *= Fraction(mass, d)
+        return z
+
+    def bernoulli(self, num: int, den: int) -> bool:
+        if not 0 <= num <= den or den < 1:
+            raise DomainError(f"bernoulli: need 0 <= num <= den, got {num}/{den}")
+        record("uniform", den)
+        options = [(v, w) for v, w in ((True, num), (False, den - num)) if w > 0]
+        value, w = options[self._index(len(options))]
+        self.weight *= Fraction(w, den)
+        return value
+
+
+def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
+            max_runs: int = MAX_RUNS) -> dict[T, Fraction]:
+    """The exact output distribution of ``fn(source)`` over all paths of its draws."""
+    dist: dict[T, Fraction] = {}
+    stack: list[tuple[int, ...]] = [()]
+    runs = 0
+    while stack:
+        prefix = stack.pop()
+        runs += 1
+        if runs > max_runs:
+            raise ExplorationLimitError(f"exploration needs more than {max_runs} runs")
+        src = ExploringSource(prefix, max_uniform)
+        out = fn(src)
+        if len(src.choices) < len(prefix):
+            raise NondeterminismError(
+                f"a replayed path made {len(src.choices)} draws, fewer than the "
+                f"{len(prefix)} it made before")
+        dist[out] = dist.get(out, Fraction(0)) + src.weight
+        for i in range(len(prefix), len(src.choices)):
+            base = tuple(src.choices[:i])
+            stack.extend(base + (j,) for j in range(src.sizes[i] - 1, 0, -1))
+    total = sum(dist.values(), Fraction(0))
+    if total != 1:
+        raise NondeterminismError(f"explored path weights sum to {total}, not 1")
+    try:
+        return dict(sorted(dist.items()))  # type: ignore[type-var]
+    except TypeError:  # outputs without a natural order keep the order found
+        return dist
