@@ -28,6 +28,7 @@ from fractions import Fraction
 from exactdp.params import ParameterError, ResourceLimitError
 
 __all__ = [
+    "MAX_PRECISION_BITS",
     "Interval",
     "ceil_log2",
     "floor_log2",
@@ -40,7 +41,7 @@ __all__ = [
 
 # Refinement stops with ResourceLimitError past this many bits of precision; reaching it
 # means the two quantities are equal or astronomically close.
-_MAX_BITS = 1 << 20
+MAX_PRECISION_BITS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -170,14 +171,14 @@ def compare_exp(x: Fraction, r: Fraction) -> int:
     if r <= 0:
         return 1
     bits = 64
-    while bits <= _MAX_BITS:
+    while bits <= MAX_PRECISION_BITS:
         box = exp_interval(x, bits)
         if r < box.lo:
             return 1
         if r > box.hi:
             return -1
         bits *= 2
-    raise ResourceLimitError(f"could not separate e**({x}) from {r} with {_MAX_BITS} bits")
+    raise ResourceLimitError(f"could not separate e**({x}) from {r} with {MAX_PRECISION_BITS} bits")
 
 
 def exp_lower_bound_at_least(x: Fraction, r: Fraction) -> Fraction:
@@ -191,14 +192,14 @@ def exp_lower_bound_at_least(x: Fraction, r: Fraction) -> Fraction:
             return Fraction(1)
         raise ParameterError(f"{r} > 1 = e**0")
     bits = 64
-    while bits <= _MAX_BITS:
+    while bits <= MAX_PRECISION_BITS:
         box = exp_interval(x, bits)
         if r <= box.lo:
             return box.lo
         if r > box.hi:
             raise ParameterError(f"{r} > e**({x}) (e**x <= {box.hi})")
         bits *= 2
-    raise ResourceLimitError(f"could not separate e**({x}) from {r} with {_MAX_BITS} bits")
+    raise ResourceLimitError(f"could not separate e**({x}) from {r} with {MAX_PRECISION_BITS} bits")
 
 
 def _power_equals(base: Fraction, a: int, target: Fraction) -> bool:
@@ -225,7 +226,7 @@ def ceil_log_ratio(x: Fraction, base: Fraction) -> int:
         return 0
     # ln(base) may be tiny (base = 1 + 2**-k): ask for absolute precision well below it.
     bits = 64 + 2 * max(base.denominator.bit_length(), 1)
-    while bits <= _MAX_BITS:
+    while bits <= MAX_PRECISION_BITS:
         num = ln_interval(x, bits)
         den = ln_interval(base, bits)
         if den.lo <= 0:
@@ -241,4 +242,4 @@ def ceil_log_ratio(x: Fraction, base: Fraction) -> int:
         if hi_c == lo_c + 1 and _power_equals(base, lo_c, x):
             return lo_c
         bits *= 2
-    raise ResourceLimitError(f"could not decide ceil(ln {x} / ln {base}) with {_MAX_BITS} bits")
+    raise ResourceLimitError(f"could not decide ceil(ln {x} / ln {base}) with {MAX_PRECISION_BITS} bits")

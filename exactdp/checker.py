@@ -1,0 +1,371 @@
+"""The checker: exact output distributions read off the implementation, and exact checks.
+
+Counting mechanisms ``M: [n] x [d]_+ -> [n]`` (Definition 4.1) are deterministic functions of
+``(c, u)``.  Their distribution for ``U ~ Unif([d]_+)`` is derived by calling ``M`` itself:
+
+* :func:`enumerate_distribution` -- every ``u`` in ``[d]_+`` (small ``d`` only);
+* :func:`threshold_distribution` -- for non-decreasing ``M`` (Theorem 4.7 iv, 4.10 v) the
+  distribution is fixed by the thresholds ``T_z = max{u : M(c, u) <= z}``, found by binary
+  search over ``u`` calling ``M``.  With ``hint=True`` the search first tries the candidate
+  ``F_c(z)`` and accepts it only if ``M(c, T) <= z < M(c, T + 1)``, which under
+  monotonicity pins ``T_z`` exactly as the full search would (a speed-up, never a shortcut
+  around ``M``: a candidate that ``M`` contradicts falls back to the full search).
+
+Both agree wherever both run (tested).  On top of distributions (``dict`` from outcome to
+``Fraction``): statistical distance, hockey-stick divergence, worst privacy-loss ratio with
+its witness, exact accuracy, and operation traces for the strict-time claim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+from exactdp.certificate import Certificate, exact_json
+from exactdp.certified import Interval, exp_interval, exp_lower_bound_at_least
+from exactdp.counting import InverseCDFSampler
+from exactdp.params import DomainError, ParameterError, ResourceLimitError, to_fraction
+from exactdp.randomness import RandomSource, check_domain_size
+from exactdp.trace import Event, record, recording
+
+__all__ = [
+    "ENUMERATION_LIMIT",
+    "Distribution",
+    "enumerate_distribution",
+    "thresholds",
+    "threshold_distribution",
+    "counting_distribution",
+    "counting_distributions",
+    "is_monotone_in_u",
+    "statistical_distance",
+    "hockey_stick",
+    "hockey_stick_eps",
+    "RatioWitness",
+    "worst_ratio",
+    "worst_neighbour_ratio",
+    "accuracy_probability",
+    "AccuracyResult",
+    "exact_accuracy",
+    "FixedSource",
+    "operation_trace",
+    "check_strict_time",
+    "certify_ratio",
+]
+
+#: Largest ``d`` for which :func:`enumerate_distribution` calls ``M`` on every ``u``.
+ENUMERATION_LIMIT = 1 << 20
+
+Distribution = dict[Any, Fraction]
+
+
+def _dist_from_masses(masses: Sequence[int], d: int) -> Distribution:
+    return {z: Fraction(m, d) for z, m in enumerate(masses)}
+
+
+def enumerate_distribution(mech: InverseCDFSampler, c: int,
+                           limit: int = ENUMERATION_LIMIT) -> Distribution:
+    """``Pr[M(c, U) = z]`` for ``z`` in ``[n]`` by calling ``M(c, u)`` for every ``u``."""
+    d = mech.d
+    if d > limit:
+        raise ResourceLimitError(f"enumerating d = {d} values of u exceeds the limit {limit}; "
+                                 f"use threshold_distribution")
+    masses = [0] * (mech.n + 1)
+    for u in range(1, d + 1):
+        z = mech(c, u)
+        if not 0 <= z <= mech.n:
+            raise DomainError(f"M({c}, {u}) = {z} is outside [0, {mech.n}]")
+        masses[z] += 1
+    return _dist_from_masses(masses, d)
+
+
+def is_monotone_in_u(mech: InverseCDFSampler, c: int, limit: int = ENUMERATION_LIMIT) -> bool:
+    """Whether ``u -> M(c, u)`` is non-decreasing on all of ``[d]_+`` (enumerated)."""
+    if mech.d > limit:
+        raise ResourceLimitError(f"d = {mech.d} too large to enumerate (limit {limit})")
+    prev = mech(c, 1)
+    for u in range(2, mech.d + 1):
+        z = mech(c, u)
+        if z < prev:
+            return False
+        prev = z
+    return True
+
+
+def thresholds(mech: InverseCDFSampler, c: int, hint: bool = True) -> tuple[int, ...]:
+    """``(T_0, ..., T_n)`` with ``T_z = max{u in [0, d] : u = 0 or M(c, u) <= z}``.
+
+    Assumes ``M(c, .)`` non-decreasing (the paper's claim; enumerated on small ``d`` by
+    :func:`is_monotone_in_u`).  Binary search: ``log2(d)`` calls of ``M`` per ``z``; with
+    ``hint`` two calls confirm the candidate ``F_c(z)`` instead.
+    """
+    d, n = mech.d, mech.n
+    out: list[int] = []
+    lo = 0
+    for z in range(n + 1):
+        cand = mech.cdf(c, z) if hint else None
+        t = _threshold(mech, c, z, lo, d, cand)
+        out.append(t)
+        lo = t
+    if out[-1] != d:
+        raise DomainError(f"M({c}, {d}) > n: the mechanism left [0, n]")
+    return tuple(out)
+
+
+def _threshold(mech: InverseCDFSampler, c: int, z: int, lo: int, d: int,
+               cand: int | None) -> int:
+    if cand is not None and lo <= cand <= d:
+        ok_low = cand == 0 or mech(c, cand) <= z
+        ok_high = cand == d or mech(c, cand + 1) > z
+        if ok_low and ok_high:
+            return cand
+    a, b = lo, d  # invariant: a is good (a == 0 or M(c, a) <= z); the answer is in [a, b]
+    while a < b:
+        mid = (a + b + 1) // 2
+        if mech(c, mid) <= z:
+            a = mid
+        else:
+            b = mid - 1
+    return a
+
+
+def threshold_distribution(mech: InverseCDFSampler, c: int, hint: bool = True) -> Distribution:
+    """``Pr[M(c, U) = z] = (T_z - T_{z-1}) / d`` from :func:`thresholds`."""
+    ts = thresholds(mech, c, hint)
+    masses = [ts[0]] + [ts[z] - ts[z - 1] for z in range(1, len(ts))]
+    return _dist_from_masses(masses, mech.d)
+
+
+Method = Literal["auto", "enumerate", "thresholds", "search"]
+
+
+def counting_distribution(mech: InverseCDFSampler, c: int, method: Method = "auto") -> Distribution:
+    """The exact distribution of ``M(c, U)`` derived from the implementation.
+
+    ``method``: ``"enumerate"`` (every ``u``), ``"search"`` (plain binary search for every
+    threshold), ``"thresholds"`` (binary search confirmed from the ``F_c`` candidate), or
+    ``"auto"`` (enumerate when ``d <= 4096``, else thresholds).
+    """
+    if method == "enumerate" or (method == "auto" and mech.d <= 4096):
+        return enumerate_distribution(mech, c)
+    if method in ("thresholds", "auto"):
+        return threshold_distribution(mech, c, hint=True)
+    if method == "search":
+        return threshold_distribution(mech, c, hint=False)
+    raise ParameterError(f"method = {method!r} must be auto, enumerate, thresholds or search")
+
+
+def counting_distributions(mech: InverseCDFSampler, method: Method = "auto") -> list[Distribution]:
+    """``[dist(M(0, U)), ..., dist(M(n, U))]``."""
+    return [counting_distribution(mech, c, method) for c in range(mech.n + 1)]
+
+
+# --------------------------------------------------------------------------- distances
+
+def _support(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -> list[Any]:
+    keys = dict.fromkeys(p)
+    keys.update(dict.fromkeys(q))
+    return list(keys)
+
+
+def statistical_distance(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -> Fraction:
+    """``Delta(P, Q) = 1/2 sum_r |P(r) - Q(r)|`` (Definition 2.9), exactly."""
+    zero = Fraction(0)
+    total = sum((abs(p.get(r, zero) - q.get(r, zero)) for r in _support(p, q)), zero)
+    return total / 2
+
+
+def hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], ratio: object) -> Fraction:
+    """``sup_S P(S) - ratio * Q(S) = sum_r max(0, P(r) - ratio Q(r))``, exactly.
+
+    ``P`` is ``(ln ratio, delta)``-indistinguishable from ``Q`` (one direction) iff this is
+    at most ``delta``.
+    """
+    r = to_fraction(ratio, "ratio")
+    zero = Fraction(0)
+    return sum((max(zero, p.get(o, zero) - r * q.get(o, zero)) for o in _support(p, q)), zero)
+
+
+def hockey_stick_eps(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], epsilon: object,
+                     bits: int = 128) -> Interval:
+    """An interval containing ``delta(eps) = sum_r max(0, P(r) - e**eps Q(r))``.
+
+    The divergence is non-increasing in the ratio, so ``[hs(e_hi), hs(e_lo)]`` with
+    ``e_lo <= e**eps <= e_hi`` contains it.
+    """
+    box = exp_interval(to_fraction(epsilon, "epsilon"), bits)
+    return Interval(hockey_stick(p, q, box.hi), hockey_stick(p, q, box.lo))
+
+
+@dataclass(frozen=True)
+class RatioWitness:
+    """The worst ``P(o) / Q(o)`` over the pairs examined, with the pair and outcome.
+
+    ``ratio`` is None when some outcome has ``P(o) > 0 = Q(o)`` (infinite privacy loss).
+    """
+
+    ratio: Fraction | None
+    numerator_input: Any
+    denominator_input: Any
+    outcome: Any
+    p: Fraction
+    q: Fraction
+
+    @property
+    def infinite(self) -> bool:
+        return self.ratio is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ratio": "infinity" if self.ratio is None else str(self.ratio),
+                "numerator_input": exact_json(self.numerator_input),
+                "denominator_input": exact_json(self.denominator_input),
+                "outcome": exact_json(self.outcome),
+                "p": str(self.p), "q": str(self.q)}
+
+
+def worst_ratio(pairs: Iterable[tuple[Any, Mapping[Any, Fraction], Any, Mapping[Any, Fraction]]]
+                ) -> RatioWitness:
+    """The largest ``P_a(o) / P_b(o)`` over the given ordered pairs ``(a, P_a, b, P_b)``.
+
+    Pass both orders of each neighbouring pair for the two-sided DP ratio.  Outcomes with
+    ``P_a(o) = 0`` are skipped; ``P_a(o) > 0 = P_b(o)`` is an infinite ratio and wins.
+    """
+    best: RatioWitness | None = None
+    zero = Fraction(0)
+    for a, pa, b, pb in pairs:
+        for o in _support(pa, pb):
+            x, y = pa.get(o, zero), pb.get(o, zero)
+            if x == 0:
+                continue
+            if y == 0:
+                return RatioWitness(None, a, b, o, x, y)
+            r = x / y
+            if best is None or best.ratio is None or r > best.ratio:
+                best = RatioWitness(r, a, b, o, x, y)
+    if best is None:
+        raise ParameterError("worst_ratio: no outcome with positive probability was examined")
+    return best
+
+
+def worst_neighbour_ratio(dists: Sequence[Mapping[Any, Fraction]]) -> RatioWitness:
+    """Counting queries (Definition 4.1, Lemma 4.4): worst ratio over ``c, c+1`` both ways."""
+    pairs = []
+    for c in range(len(dists) - 1):
+        pairs.append((c, dists[c], c + 1, dists[c + 1]))
+        pairs.append((c + 1, dists[c + 1], c, dists[c]))
+    return worst_ratio(pairs)
+
+
+def certify_ratio(worst: RatioWitness, epsilon: object) -> tuple[bool, str]:
+    """Decide ``worst.ratio <= e**eps`` exactly; return the verdict and the bound used."""
+    eps = to_fraction(epsilon, "epsilon")
+    if worst.ratio is None:
+        return False, f"infinite ratio > e^({eps})"
+    try:
+        lower = exp_lower_bound_at_least(eps, worst.ratio)
+    except ParameterError:
+        upper = exp_interval(eps, 128).hi
+        return False, f"{worst.ratio} > e^({eps}) (e^({eps}) <= {upper})"
+    return True, f"{worst.ratio} <= {lower} <= e^({eps})"
+
+
+# --------------------------------------------------------------------------- accuracy
+
+def accuracy_probability(dist: Mapping[int, Fraction], c: int, a: int) -> Fraction:
+    """``Pr[|M(c) - c| <= a]``."""
+    return sum((p for z, p in dist.items() if abs(z - c) <= a), Fraction(0))
+
+
+@dataclass(frozen=True)
+class AccuracyResult:
+    """The smallest ``a`` with ``Pr[|M(c, U) - c| <= a] >= 1 - beta`` for every ``c``."""
+
+    a: int
+    beta: Fraction
+    worst_count: int
+    probability: Fraction  # Pr[|M(worst_count) - worst_count| <= a]
+
+
+def exact_accuracy(dists: Sequence[Mapping[int, Fraction]], beta: object) -> AccuracyResult:
+    """The exact smallest accuracy ``a`` of Definition 4.2 for these distributions."""
+    b = to_fraction(beta, "beta")
+    if not 0 < b <= 1:
+        raise ParameterError(f"beta = {b} must lie in (0, 1]")
+    best_a, best_c = -1, 0
+    for c, dist in enumerate(dists):
+        a = 0
+        while accuracy_probability(dist, c, a) < 1 - b:
+            a += 1
+        if a > best_a:
+            best_a, best_c = a, c
+    return AccuracyResult(best_a, b, best_c, accuracy_probability(dists[best_c], best_c, best_a))
+
+
+# --------------------------------------------------------------------------- traces
+
+class FixedSource(RandomSource):
+    """Returns the given values of ``u`` in order (checked against each ``d``)."""
+
+    def __init__(self, *values: int) -> None:
+        self._values = list(values)
+
+    def uniform(self, d: int) -> int:
+        check_domain_size(d)
+        if not self._values:
+            raise DomainError("FixedSource ran out of values")
+        u = self._values.pop(0)
+        if not 1 <= u <= d:
+            raise DomainError(f"FixedSource value {u} is outside [1, {d}]")
+        return u
+
+
+class _TracingSource(RandomSource):
+    def __init__(self, inner: RandomSource) -> None:
+        self.inner = inner
+
+    def uniform(self, d: int) -> int:
+        record("uniform", d)
+        return self.inner.uniform(d)
+
+
+def operation_trace(mech: InverseCDFSampler, c: int, u: int) -> tuple[Event, ...]:
+    """The operations of ``mech.sample(c)`` when the draw returns ``u``: draw domain sizes
+    and CDF evaluations, in order."""
+    with recording() as events:
+        mech.sample(c, _TracingSource(FixedSource(u)))
+    return tuple(events)
+
+
+def check_strict_time(mech: InverseCDFSampler, us: Iterable[int] | None = None) -> Certificate:
+    """The strict-time claim: the trace of ``mech.sample`` is the same for every ``c``.
+
+    ``us``: the draws to try (default: all of ``[d]_+`` when ``d <= 256``, otherwise
+    ``1, 2, d//2, d-1, d`` and the thresholds ``F_c(z)``, ``F_c(z)+1`` of every ``c``).
+    """
+    d, n = mech.d, mech.n
+    if us is None:
+        if d <= 256:
+            us = range(1, d + 1)
+        else:
+            pts = {1, 2, d // 2, d - 1, d}
+            for c in range(n + 1):
+                for z in range(n + 1):
+                    f = mech.cdf(c, z)
+                    pts.update(v for v in (f, f + 1) if 1 <= v <= d)
+            us = sorted(pts)
+    us = list(us)
+    reference = operation_trace(mech, 0, us[0])
+    for u in us:
+        for c in range(n + 1):
+            tr = operation_trace(mech, c, u)
+            if tr != reference:
+                return Certificate(
+                    "strict time", repr(mech), {"n": n}, f"c in [0,{n}], {len(us)} values of u",
+                    None, "identical traces", False,
+                    {"c": c, "u": u, "trace": [list(map(str, e)) for e in tr],
+                     "reference": [list(map(str, e)) for e in reference]})
+    return Certificate(
+        "strict time", repr(mech), {"n": n}, f"c in [0,{n}], {len(us)} values of u",
+        len(reference), "identical traces", True,
+        {"trace_length": len(reference), "trace": [list(map(str, e)) for e in reference[:3]]})
