@@ -82,7 +82,12 @@ def to_fraction(value: object, name: str) -> Fraction:
         raise ParameterTypeError(f"{name} = {value!r}: a bool is not a number; pass an int, "
                                  f"a Fraction or a string such as '1/10'")
     if isinstance(value, float):
-        hint = Fraction(value).limit_denominator(10**6)
+        try:
+            hint = Fraction(value).limit_denominator(10**6)
+        except (ValueError, OverflowError):  # nan, inf: no rational value to suggest
+            raise FloatParameterError(
+                f"{name} = {value!r} is a float and not even a finite number; pass an "
+                f"int, a Fraction or a string such as '1/10'") from None
         raise FloatParameterError(
             f"{name} = {value!r} is a float, which is not exact (it equals "
             f"{Fraction(value)}); pass Fraction({hint.numerator}, {hint.denominator}) "
