@@ -15,12 +15,28 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["Certificate", "ClaimReport", "exact_json", "fraction_str"]
+__all__ = ["Certificate", "ClaimReport", "brief", "exact_json", "fraction_str"]
 
 
 def fraction_str(q: Fraction | int) -> str:
     """``"p/q"`` (or ``"p"`` for integers): exact, and safe from JSON number rounding."""
     return str(Fraction(q))
+
+
+def brief(q: Fraction | int, digits: int = 8) -> str:
+    """A short rendering that is still exactly true: ``p/q`` when short, otherwise the
+    decimal expansion truncated (not rounded) to ``digits`` places followed by ``...``.
+
+    >>> brief(Fraction(1, 3)), brief(Fraction(10**30 + 1, 10**30))
+    ('1/3', '1.00000000...')
+    """
+    q = Fraction(q)
+    text = str(q)
+    if len(text) <= 24:
+        return text
+    sign, q = ("-", -q) if q < 0 else ("", q)
+    whole, rest = divmod(q.numerator, q.denominator)
+    return f"{sign}{whole}.{rest * 10**digits // q.denominator:0{digits}d}..."
 
 
 def exact_json(value: Any) -> Any:

@@ -31,12 +31,12 @@ __all__ = [
     "MAX_PRECISION_BITS",
     "Interval",
     "ceil_log2",
-    "floor_log2",
-    "exp_interval",
-    "ln_interval",
-    "compare_exp",
-    "exp_lower_bound_at_least",
     "ceil_log_ratio",
+    "compare_exp",
+    "exp_interval",
+    "exp_lower_bound_at_least",
+    "floor_log2",
+    "ln_interval",
 ]
 
 # Refinement stops with ResourceLimitError past this many bits of precision; reaching it

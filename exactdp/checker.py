@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from exactdp.certificate import Certificate, exact_json
+from exactdp.certificate import Certificate, brief, exact_json
 from exactdp.certified import Interval, exp_interval, exp_lower_bound_at_least
 from exactdp.counting import InverseCDFSampler
 from exactdp.params import DomainError, ParameterError, ResourceLimitError, to_fraction
@@ -32,26 +32,26 @@ from exactdp.trace import Event, record, recording
 
 __all__ = [
     "ENUMERATION_LIMIT",
+    "AccuracyResult",
     "Distribution",
-    "enumerate_distribution",
-    "thresholds",
-    "threshold_distribution",
+    "FixedSource",
+    "RatioWitness",
+    "accuracy_probability",
+    "certify_ratio",
+    "check_strict_time",
     "counting_distribution",
     "counting_distributions",
-    "is_monotone_in_u",
-    "statistical_distance",
+    "enumerate_distribution",
+    "exact_accuracy",
     "hockey_stick",
     "hockey_stick_eps",
-    "RatioWitness",
-    "worst_ratio",
-    "worst_neighbour_ratio",
-    "accuracy_probability",
-    "AccuracyResult",
-    "exact_accuracy",
-    "FixedSource",
+    "is_monotone_in_u",
     "operation_trace",
-    "check_strict_time",
-    "certify_ratio",
+    "statistical_distance",
+    "threshold_distribution",
+    "thresholds",
+    "worst_neighbour_ratio",
+    "worst_ratio",
 ]
 
 #: Largest ``d`` for which :func:`enumerate_distribution` calls ``M`` on every ``u``.
@@ -258,7 +258,8 @@ def worst_neighbour_ratio(dists: Sequence[Mapping[Any, Fraction]]) -> RatioWitne
 
 
 def certify_ratio(worst: RatioWitness, epsilon: object) -> tuple[bool, str]:
-    """Decide ``worst.ratio <= e**eps`` exactly; return the verdict and the bound used."""
+    """Decide ``worst.ratio <= e**eps`` exactly; return the verdict and the rational bound
+    on ``e**eps`` that decided it (decimals in the text are truncated, see ``brief``)."""
     eps = to_fraction(epsilon, "epsilon")
     if worst.ratio is None:
         return False, f"infinite ratio > e^({eps})"
@@ -266,8 +267,8 @@ def certify_ratio(worst: RatioWitness, epsilon: object) -> tuple[bool, str]:
         lower = exp_lower_bound_at_least(eps, worst.ratio)
     except ParameterError:
         upper = exp_interval(eps, 128).hi
-        return False, f"{worst.ratio} > e^({eps}) (e^({eps}) <= {upper})"
-    return True, f"{worst.ratio} <= {lower} <= e^({eps})"
+        return False, f"{brief(worst.ratio)} > {brief(upper)} >= e^({eps})"
+    return True, f"{brief(worst.ratio)} <= {brief(lower)} <= e^({eps})"
 
 
 # --------------------------------------------------------------------------- accuracy
@@ -293,10 +294,12 @@ def exact_accuracy(dists: Sequence[Mapping[int, Fraction]], beta: object) -> Acc
     if not 0 < b <= 1:
         raise ParameterError(f"beta = {b} must lie in (0, 1]")
     best_a, best_c = -1, 0
+    zero = Fraction(0)
     for c, dist in enumerate(dists):
-        a = 0
-        while accuracy_probability(dist, c, a) < 1 - b:
+        a, prob = 0, dist.get(c, zero)
+        while prob < 1 - b:
             a += 1
+            prob += dist.get(c - a, zero) + dist.get(c + a, zero)
         if a > best_a:
             best_a, best_c = a, c
     return AccuracyResult(best_a, b, best_c, accuracy_probability(dists[best_c], best_c, best_a))

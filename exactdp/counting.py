@@ -40,15 +40,15 @@ from exactdp.trace import record
 
 __all__ = [
     "MAX_INTEGER_BITS",
-    "search_rounds",
-    "inverse_cdf_search",
     "CDFDraw",
-    "InverseCDFSampler",
-    "GeometricMechanism",
-    "GeoSample",
     "FastSample",
+    "GeoSample",
+    "GeometricMechanism",
+    "InverseCDFSampler",
     "TruncatedGeoSample",
     "geosample_k",
+    "inverse_cdf_search",
+    "search_rounds",
 ]
 
 #: Refuse to build integers longer than this many bits (about 32 MiB each): the paper's

@@ -31,7 +31,7 @@ from exactdp.params import DomainError, ExactDPError, ResourceLimitError
 from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
 from exactdp.trace import record
 
-__all__ = ["ExplorationLimitError", "NondeterminismError", "ExploringSource", "explore"]
+__all__ = ["ExplorationLimitError", "ExploringSource", "NondeterminismError", "explore"]
 
 T = TypeVar("T", bound=Hashable)
 

@@ -23,7 +23,7 @@ from exactdp.certified import MAX_PRECISION_BITS, exp_interval
 from exactdp.params import ParameterError, ResourceLimitError, inverse_integer, to_fraction
 from exactdp.randomness import RandomSource, default_source
 
-__all__ = ["mix", "uniform_on_counts", "Lemma32Condition", "lemma_3_2_condition"]
+__all__ = ["Lemma32Condition", "lemma_3_2_condition", "mix", "uniform_on_counts"]
 
 R = TypeVar("R")
 

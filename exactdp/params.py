@@ -25,17 +25,17 @@ from fractions import Fraction
 from numbers import Rational
 
 __all__ = [
+    "DomainError",
     "ExactDPError",
-    "ParameterError",
-    "ParameterTypeError",
     "FloatParameterError",
     "NotInverseIntegerError",
-    "DomainError",
+    "ParameterError",
+    "ParameterTypeError",
     "ResourceLimitError",
-    "to_fraction",
+    "check_count",
     "inverse_integer",
     "positive_int",
-    "check_count",
+    "to_fraction",
 ]
 
 

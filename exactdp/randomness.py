@@ -29,14 +29,14 @@ from typing import Protocol
 from exactdp.params import DomainError, ParameterTypeError
 
 __all__ = [
-    "InverseCDFDraw",
-    "RandomSource",
-    "SystemSource",
-    "SeededSource",
     "CallableSource",
+    "InverseCDFDraw",
     "NotForReleaseWarning",
-    "default_source",
+    "RandomSource",
+    "SeededSource",
+    "SystemSource",
     "check_domain_size",
+    "default_source",
 ]
 
 
@@ -44,8 +44,11 @@ class InverseCDFDraw(Protocol):
     """What :meth:`RandomSource.inverse_cdf` needs: outputs ``[0..n]``, integer CDF ``F``
     with ``F(n) = d``, and the (fixed-round) search ``u -> min{z : F(z) >= u}``."""
 
-    n: int
-    d: int
+    @property
+    def n(self) -> int: ...
+
+    @property
+    def d(self) -> int: ...
 
     def cdf(self, z: int) -> int: ...
 

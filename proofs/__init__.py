@@ -3,21 +3,43 @@
 Each module states its claim (``CLAIM``, ``STATEMENT``), sketches the proof in prose
 (``PROOF_IDEA``), and has ``check(full: bool) -> ClaimReport`` that checks the claim
 exhaustively and exactly on a parameter grid (a small grid when ``full`` is False, the
-``--full`` grid otherwise), on the implementation itself, returning certificates.
+``--full`` grid otherwise), on the implementation itself, returning certificates.  A module
+whose claim has several parts lists one such function per part in ``CHECKS`` instead.
 
-``exactdp verify`` runs every module found here, in name order.
+``exactdp verify`` runs every check found here, in module-name order, one row each.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable
 from types import ModuleType
 
-__all__ = ["discover"]
+from exactdp.certificate import ClaimReport
+
+__all__ = ["checks_of", "discover"]
+
+
+def _paper_order(name: str) -> tuple[int, int, str]:
+    """Sort ``thm_4_07_geosample`` as (4, 7): kind_section_number_rest; appendix ``a`` last."""
+    parts = name.split("_")
+    try:
+        section = 100 if parts[1] == "a" else int(parts[1])
+        number = int(parts[2])
+    except (IndexError, ValueError):
+        return (1000, 0, name)
+    return (section, number, name)
 
 
 def discover() -> list[ModuleType]:
-    """The proof modules of this package, sorted by module name."""
-    names = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    """The proof modules of this package, in the paper's order (``kind_S_NN_topic``)."""
+    names = sorted((m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")),
+                   key=_paper_order)
     return [importlib.import_module(f"{__name__}.{name}") for name in names]
+
+
+def checks_of(module: ModuleType) -> list[Callable[[bool], ClaimReport]]:
+    """The module's ``CHECKS`` if it has them, else ``[module.check]``."""
+    checks = getattr(module, "CHECKS", None)
+    return list(checks) if checks is not None else [module.check]
