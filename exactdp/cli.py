@@ -90,16 +90,15 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _print_table(rows: Sequence[tuple[ClaimReport, float]]) -> None:
-    headers = ("claim", "grid covered", "worst exact value", "bound", "verdict", "seconds")
-    table = [(r.claim, r.grid, r.worst, r.bound, "pass" if r.verdict else "FAIL", f"{s:.1f}")
-             for r, s in rows]
-    widths = [min(max([len(h)] + [len(row[j]) for row in table]), 60)
-              for j, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
-    print(line)
-    print("-" * len(line))
-    for row in table:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)))
+    """One block per claim: verdict, seconds and claim; then the grid covered, and the worst
+    exact value found against the bound."""
+    print(f"{'verdict':8} {'seconds':>8}  claim")
+    print("-" * 78)
+    for r, s in rows:
+        print(f"{'pass' if r.verdict else 'FAIL':8} {s:8.1f}  {r.claim}")
+        print(f"{'':18}grid:  {r.grid}")
+        print(f"{'':18}worst: {r.worst}")
+        print(f"{'':18}bound: {r.bound}")
 
 
 # --------------------------------------------------------------------------- counting
