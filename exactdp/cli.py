@@ -254,19 +254,33 @@ def _add_check(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                     "the paper's claim: GeoSample ratio == 1 + 2^-k = e^(eps~/2) exactly; "
                     "FastSample ratio <= e^(eps/2), certified with a rational bound.")
     _counting_args(p, _MECHANISMS[1:])
+    p.add_argument("--beta", help="also report accuracy at this beta: the paper's closed-form "
+                                  "a (Theorem 4.7 i / 4.10 ii) and the exact smallest a")
     p.add_argument("--json", action="store_true", help="print the certificate as JSON")
     p.set_defaults(func=_cmd_check)
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from exactdp.certificate import Certificate
-    from exactdp.checker import certify_ratio, counting_distributions, worst_neighbour_ratio
+    from exactdp.checker import (
+        certify_ratio,
+        counting_distributions,
+        exact_accuracy,
+        worst_neighbour_ratio,
+    )
     from exactdp.counting import GeoSample
 
     mech = _make_mechanism(args)
     if mech.n > 512:
         _progress(f"computing {mech.n + 1} exact distributions ...")
-    w = worst_neighbour_ratio(counting_distributions(mech))
+    dists = counting_distributions(mech)
+    w = worst_neighbour_ratio(dists)
+    accuracy: dict[str, Any] = {}
+    if args.beta is not None:
+        exact = exact_accuracy(dists, args.beta)
+        accuracy = {"beta": exact.beta, "paper_a": mech.paper_accuracy(exact.beta),
+                    "exact_a": exact.a, "attained_at_count": exact.worst_count,
+                    "probability_within_exact_a": exact.probability}
     params = {k: v for k, v in _describe(mech).items() if k not in ("mechanism", "d", "d_prime")}
     if isinstance(mech, GeoSample):
         ok = w.ratio == mech.privacy_ratio
@@ -275,7 +289,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
         ok, bound = certify_ratio(w, mech.epsilon / 2)
         claim = "Theorem 4.10 (i): (eps/2, 0)-DP"
     cert = Certificate(claim, repr(mech), params, f"c in [0,{mech.n}], neighbours c, c+1",
-                       w.ratio, bound, ok, {"ratio_witness": w.to_json()})
+                       w.ratio, bound, ok, {"ratio_witness": w.to_json(),
+                                            **({"accuracy": accuracy} if accuracy else {})})
     if args.json:
         print(cert.dumps())
     else:
@@ -286,6 +301,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
               f"    attained at Pr[M({w.numerator_input}) = {w.outcome}] / "
               f"Pr[M({w.denominator_input}) = {w.outcome}] = {brief(w.p)} / {brief(w.q)}")
         print(f"  bound: {bound}")
+        if accuracy:
+            print(f"  accuracy at beta = {accuracy['beta']}: paper a = {accuracy['paper_a']}, "
+                  f"exact smallest a = {accuracy['exact_a']} (worst count "
+                  f"{accuracy['attained_at_count']})")
         print(f"  verdict: {'pass' if ok else 'FAIL'}  (exact values: --json; decimals shown "
               f"are truncated, not rounded)")
     return 0 if ok else 1
