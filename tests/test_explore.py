@@ -1,0 +1,216 @@
+"""Tests of exactdp.explore: exact output distributions of sampling code."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exactdp.counting import GeoSample
+from exactdp.explore import (
+    MAX_UNIFORM,
+    ExplorationLimitError,
+    ExploringSource,
+    NondeterminismError,
+    explore,
+)
+from exactdp.params import DomainError, ExactDPError, ResourceLimitError
+from exactdp.randomness import RandomSource
+
+
+def brute_force(fn: object, sizes: list[int]) -> dict[object, Fraction]:
+    """Distribution of fn(*draws) with independent draws uniform on [size]_+."""
+    counts: Counter[object] = Counter()
+    for draws in itertools.product(*(range(1, s + 1) for s in sizes)):
+        counts[fn(*draws)] += 1  # type: ignore[operator]
+    total = 1
+    for s in sizes:
+        total *= s
+    return {k: Fraction(v, total) for k, v in counts.items()}
+
+
+def test_two_dice() -> None:
+    dist = explore(lambda s: s.uniform(2) + s.uniform(2))
+    assert dist == {2: Fraction(1, 4), 3: Fraction(1, 2), 4: Fraction(1, 4)}
+
+
+def test_three_six_sided_dice_vs_brute_force() -> None:
+    dist = explore(lambda s: s.uniform(6) + s.uniform(6) + s.uniform(6))
+    assert dist == brute_force(lambda a, b, c: a + b + c, [6, 6, 6])
+    assert sum(dist.values()) == 1
+    assert list(dist) == sorted(dist)  # sorted by outcome
+
+
+@given(st.lists(st.integers(min_value=1, max_value=5), min_size=1, max_size=4))
+def test_independent_draws_vs_brute_force(sizes: list[int]) -> None:
+    def fn(src: RandomSource) -> tuple[int, int]:
+        draws = [src.uniform(s) for s in sizes]
+        return max(draws), sum(draws) % 3
+
+    assert explore(fn) == brute_force(lambda *v: (max(v), sum(v) % 3), sizes)
+
+
+def test_dependent_draws() -> None:
+    # a uniform on {1,2,3}, then b uniform on {1..a}: Pr[b] = sum_{a >= b} 1/3 * 1/a.
+    dist = explore(lambda s: s.uniform(s.uniform(3)))
+    expected = {b: sum((Fraction(1, 3) * Fraction(1, a) for a in range(b, 4)), Fraction(0))
+                for b in (1, 2, 3)}
+    assert dist == expected
+    assert expected == {1: Fraction(11, 18), 2: Fraction(5, 18), 3: Fraction(1, 9)}
+
+
+def test_variable_number_of_draws() -> None:
+    # Flip until heads, at most 3 flips: the number of flips.
+    def flips(src: RandomSource) -> int:
+        for i in range(1, 4):
+            if src.bernoulli(1, 2):
+                return i
+        return 3
+
+    assert explore(flips) == {1: Fraction(1, 2), 2: Fraction(1, 4), 3: Fraction(1, 4)}
+
+
+# ---------------------------------------------------------------- branching weights
+
+
+class _Draw:
+    def __init__(self, table: list[int]) -> None:
+        self.table, self.n, self.d = table, len(table) - 1, table[-1]
+        self.evaluations = 0
+
+    def cdf(self, z: int) -> int:
+        self.evaluations += 1
+        return self.table[z]
+
+    def search(self, u: int) -> int:
+        return min(z for z, f in enumerate(self.table) if f >= u)
+
+
+def test_inverse_cdf_branches_once_per_output_with_exact_weight() -> None:
+    draw = _Draw([2, 2, 7, 10**30])
+    runs = 0
+
+    def fn(src: RandomSource) -> int:
+        nonlocal runs
+        runs += 1
+        return src.inverse_cdf(draw)
+
+    dist = explore(fn)
+    assert dist == {0: Fraction(2, 10**30), 2: Fraction(5, 10**30),
+                    3: Fraction(10**30 - 7, 10**30)}
+    assert runs == 3  # one run per output with positive mass, never one per u
+
+
+@given(st.lists(st.integers(min_value=0, max_value=4), min_size=1, max_size=8))
+def test_inverse_cdf_weights_vs_brute_force(masses: list[int]) -> None:
+    masses[-1] += 1
+    table = list(itertools.accumulate(masses))
+    draw = _Draw(table)
+    expected = brute_force(draw.search, [table[-1]])
+    assert explore(lambda s: s.inverse_cdf(draw)) == expected
+
+
+def test_bernoulli_branches_twice() -> None:
+    runs = 0
+
+    def fn(src: RandomSource) -> bool:
+        nonlocal runs
+        runs += 1
+        return src.bernoulli(3, 10**40)
+
+    assert explore(fn) == {False: 1 - Fraction(3, 10**40), True: Fraction(3, 10**40)}
+    assert runs == 2
+
+
+def test_bernoulli_certain_outcomes_branch_once() -> None:
+    assert explore(lambda s: s.bernoulli(0, 5)) == {False: 1}
+    assert explore(lambda s: s.bernoulli(5, 5)) == {True: 1}
+
+
+def test_geosample_under_exploration_branches_per_output() -> None:
+    mech = GeoSample(4, Fraction(1, 2))
+    dist = explore(lambda s: mech.sample(2, s))
+    # brute force over every u of [d]_+ (d = 9 * 5**3 = 1125)
+    assert dist == brute_force(lambda u: mech(2, u), [mech.d])
+
+
+def test_unorderable_outputs_allowed() -> None:
+    dist = explore(lambda s: "a" if s.bernoulli(1, 3) else 1)
+    assert dist == {"a": Fraction(1, 3), 1: Fraction(2, 3)}
+
+
+def test_exploring_source_path_bookkeeping() -> None:
+    src = ExploringSource((1, 0))
+    assert src.uniform(3) == 2
+    assert src.bernoulli(1, 4) is True  # choice 0 = True when num > 0
+    assert src.choices == [1, 0] and src.sizes == [3, 2]
+    assert src.weight == Fraction(1, 3) * Fraction(1, 4)
+
+
+# ---------------------------------------------------------------- misuse
+
+
+def test_nondeterminism_fewer_options_on_replay() -> None:
+    calls = 0
+
+    def fn(src: RandomSource) -> int:
+        nonlocal calls
+        calls += 1
+        return src.uniform(3 if calls == 1 else 1)
+
+    with pytest.raises(NondeterminismError, match="deterministic"):
+        explore(fn)
+
+
+def test_nondeterminism_fewer_draws_on_replay() -> None:
+    calls = 0
+
+    def fn(src: RandomSource) -> int:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            return src.uniform(2) + src.uniform(2)
+        return 0
+
+    with pytest.raises(NondeterminismError, match="fewer"):
+        explore(fn)
+
+
+def test_nondeterminism_weights_do_not_sum_to_one() -> None:
+    # The replay offers more options than the first run did: explored mass is 3/4.
+    calls = 0
+
+    def fn(src: RandomSource) -> int:
+        nonlocal calls
+        calls += 1
+        return src.uniform(2 if calls == 1 else 4)
+
+    with pytest.raises(NondeterminismError, match="sum to 3/4"):
+        explore(fn)
+
+
+def test_exploration_limits() -> None:
+    with pytest.raises(ExplorationLimitError, match="inverse_cdf or bernoulli"):
+        explore(lambda s: s.uniform(MAX_UNIFORM + 1))
+    assert len(explore(lambda s: s.uniform(50), max_uniform=50)) == 50
+    with pytest.raises(ExplorationLimitError):
+        explore(lambda s: s.uniform(51), max_uniform=50)
+    with pytest.raises(ExplorationLimitError, match="runs"):
+        explore(lambda s: s.uniform(100), max_runs=10)
+    assert issubclass(ExplorationLimitError, ResourceLimitError)
+    assert issubclass(NondeterminismError, ExactDPError)
+
+
+def test_bad_draws_under_exploration() -> None:
+    with pytest.raises(DomainError):
+        explore(lambda s: s.uniform(0))
+    with pytest.raises(DomainError, match="non-decreasing"):
+        explore(lambda s: s.inverse_cdf(_Draw([3, 2, 5])))
+    bad = _Draw([1, 2, 5])
+    bad.d = 6  # F(n) != d
+    with pytest.raises(DomainError, match="differs"):
+        explore(lambda s: s.inverse_cdf(bad))
