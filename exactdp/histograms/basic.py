@@ -1,0 +1,257 @@
+"""BasicHistogram (Algorithm 5.1) and StabilityHistogram (Algorithm 5.4), Section 5.
+
+Both add independent noise from a counting-query mechanism ``M: [n] x [d]_+ -> [n]``
+(:class:`~exactdp.counting.GeoSample` or :class:`~exactdp.counting.FastSample`, which are
+``(eps/2, 0)``-DP for counting queries) to the counts of a set of bins.  Every noisy count
+is one inverse-CDF draw ``M(c, U)``, ``U ~ Unif([d]_+)``, made through
+``source.inverse_cdf`` so that the checker's exploring source branches once per output.
+
+The mechanism's ``n`` must equal the number of rows of the dataset (the paper's ``D in
+X^n``; ``n`` is public).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
+
+from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
+from exactdp.histograms.data import Dataset, Histogram, Universe
+from exactdp.params import (
+    ParameterError,
+    ParameterTypeError,
+    ResourceLimitError,
+    inverse_integer,
+    positive_int,
+)
+from exactdp.randomness import RandomSource, default_source
+
+__all__ = [
+    "MAX_BASIC_BINS",
+    "BasicHistogram",
+    "Progress",
+    "StabilityHistogram",
+    "check_mechanism",
+    "check_universe",
+    "noisy_counts",
+    "theorem_5_3_gamma",
+    "theorem_5_6_gamma",
+    "theorem_5_6_threshold",
+]
+
+#: BasicHistogram over a set of more bins than this is refused (it takes time ~|A|).
+MAX_BASIC_BINS = 1 << 22
+
+#: ``progress(done, total)``: called now and then during long loops of draws.
+Progress = Callable[[int, int], None]
+
+
+def check_mechanism(mechanism: object, dataset: Dataset | None = None) -> InverseCDFSampler:
+    """``mechanism`` must be an inverse-CDF counting mechanism whose ``n`` is the dataset's."""
+    if not isinstance(mechanism, InverseCDFSampler):
+        raise ParameterTypeError(f"mechanism = {mechanism!r} must be a counting mechanism "
+                                 f"such as GeoSample or FastSample")
+    if dataset is not None and dataset.n != mechanism.n:
+        raise ParameterError(f"the dataset has n = {dataset.n} rows but the counting "
+                             f"mechanism was built for n = {mechanism.n}; build it with the "
+                             f"dataset's number of rows")
+    return mechanism
+
+
+def noisy_counts(mechanism: InverseCDFSampler, counts: Mapping[int, int],
+                 elements: Sequence[int], source: RandomSource,
+                 progress: Progress | None = None) -> list[int]:
+    """``[M(c_x, U_x) for x in elements]`` with independent ``U_x`` (Algorithm 5.1 step 2).
+
+    ``counts`` maps an element to its true count (absent means 0).  One
+    ``source.inverse_cdf`` draw per element, in the given order; nothing else is drawn.
+    """
+    out: list[int] = []
+    total = len(elements)
+    step = max(1, total // 100)
+    draw = mechanism.draw
+    sample = source.inverse_cdf
+    get = counts.get
+    for i, x in enumerate(elements):
+        out.append(sample(draw(get(x, 0))))
+        if progress is not None and (i + 1) % step == 0:
+            progress(i + 1, total)
+    return out
+
+
+def theorem_5_3_gamma(beta0: object, universe: Universe) -> Fraction:
+    """Theorem 5.3: ``gamma = beta0 / (2|X|)`` (in ``N^{-1}`` whenever ``beta0`` is)."""
+    return inverse_integer(beta0, "beta0") / (2 * universe.size)
+
+
+def theorem_5_6_gamma(beta0: object, delta: object, n: int) -> Fraction:
+    """Theorem 5.6: ``gamma = min(beta0/(2n), delta/4)``; both are ``1/m``, so is the min."""
+    b = inverse_integer(beta0, "beta0")
+    dl = inverse_integer(delta, "delta")
+    return min(b / (2 * positive_int(n, "n")), dl / 4)
+
+
+def theorem_5_6_threshold(epsilon: object, delta: object) -> int:
+    """Theorem 5.6 (FastSample): ``b = 1 + ceil(9/(2 eps) * ln(4/delta))``, certified."""
+    from exactdp.histograms.accuracy import ceil_scaled_ln
+
+    eps = inverse_integer(epsilon, "epsilon")
+    dl = inverse_integer(delta, "delta")
+    return 1 + ceil_scaled_ln(Fraction(9, 2) / eps, 4 / dl)
+
+
+class BasicHistogram:
+    """Algorithm 5.1, ``BasicHistogram_{M,A}(D)``: release ``(x, M(c_x(D), u_x))`` for
+    every ``x`` in the fixed set ``A`` (sorted by ``x``).
+
+    Preconditions: ``A`` is a fixed subset of ``X`` that does not depend on the data
+    (Theorem 5.2's privacy needs this); ``M`` is ``(eps/2, 0)``-DP for counting queries.
+    Default ``A = X`` (refused when ``|X| > MAX_BASIC_BINS``: the time is linear in ``|A|``).
+
+    Output distribution: independent bins, ``c~_x ~ M(c_x(D), U)`` (exactly; Theorem 5.2
+    ii-iii follow).  Privacy: ``(eps, 0)``-DP (Theorem 5.2 i: a neighbouring pair changes at
+    most two counts by one each).
+    Time: one pass to count, then exactly ``|A|`` inverse-CDF draws, each a uniform draw
+    from ``[d]_+`` and ``ceil(log2(n+1))`` evaluations of ``M``'s CDF -- the same sequence
+    of operations for every dataset (strict time, Theorem 5.2 iv).
+    """
+
+    def __init__(self, mechanism: InverseCDFSampler, universe: Universe,
+                 elements: Iterable[int] | None = None) -> None:
+        self.mechanism = check_mechanism(mechanism)
+        if not isinstance(universe, Universe):
+            raise ParameterTypeError(f"universe = {universe!r} must be a Universe")
+        self.universe = universe
+        if elements is None:
+            if universe.size > MAX_BASIC_BINS:
+                raise ResourceLimitError(
+                    f"BasicHistogram over all of X needs |X| = {universe.size} noisy counts "
+                    f"(limit {MAX_BASIC_BINS}); use StabilityHistogram or PureSparseHistogram "
+                    f"for large universes")
+            self.elements: tuple[int, ...] = tuple(universe.elements())
+        else:
+            chosen = sorted({universe.check(x, "element of A") for x in elements})
+            if len(chosen) > MAX_BASIC_BINS:
+                raise ResourceLimitError(f"|A| = {len(chosen)} exceeds {MAX_BASIC_BINS}")
+            self.elements = tuple(chosen)
+
+    @classmethod
+    def with_geosample(cls, universe: Universe, n: int, epsilon: object,
+                       elements: Iterable[int] | None = None) -> BasicHistogram:
+        """``M = GeoSample_{n,eps}`` (Figure 3, second row)."""
+        return cls(GeoSample(n, epsilon), universe, elements)
+
+    @classmethod
+    def theorem_5_3(cls, universe: Universe, n: int, epsilon: object,
+                    beta0: object) -> BasicHistogram:
+        """Theorem 5.3: ``M = FastSample_{n,eps,gamma}``, ``gamma = beta0/(2|X|)``, ``A = X``."""
+        return cls(FastSample(n, epsilon, theorem_5_3_gamma(beta0, universe)), universe)
+
+    @property
+    def n(self) -> int:
+        return self.mechanism.n
+
+    def __repr__(self) -> str:
+        return (f"BasicHistogram({self.mechanism!r}, |X| = {self.universe.size}, "
+                f"|A| = {len(self.elements)})")
+
+    def release(self, dataset: Dataset, source: RandomSource | None = None,
+                progress: Progress | None = None) -> Histogram:
+        """Run Algorithm 5.1 on ``dataset``; the histogram lists every ``x`` in ``A``."""
+        check_mechanism(self.mechanism, dataset)
+        check_universe(self.universe, dataset)
+        src = default_source(source)
+        noisy = noisy_counts(self.mechanism, dataset.counts(), self.elements, src, progress)
+        return Histogram(self.universe, dataset.n, tuple(zip(self.elements, noisy)),
+                         "BasicHistogram")
+
+
+class StabilityHistogram:
+    """Algorithm 5.4, ``StabilityHistogram_{M,b}(D)``: noisy counts for ``A = {x : c_x > 0}``
+    (BasicHistogram over ``A``), releasing only the bins with noisy count ``> b``.
+
+    Privacy (Theorem 5.5 i): ``(eps, delta)``-DP whenever ``delta >= 2 Pr[M(1, U) > b]``;
+    :meth:`certified_delta` computes that probability exactly from ``M``'s integer CDF.
+    Accuracy (Theorem 5.5 ii-iii): ``(a, beta)`` per query on counts ``> a + b``;
+    ``(a + b, 1 - (1 - beta)**n)`` simultaneously.
+    Output: a histogram in ``H_{n,n}(X)``, bins sorted by ``x``, every count in ``(b, n]``.
+    If ``b >= n`` every release is empty (counts never exceed ``n``).
+
+    Time (``padded=True``, the default): exactly ``n`` inverse-CDF draws whatever the data --
+    the ``|A| <= n`` real ones, then ``n - |A|`` draws whose results are discarded -- so the
+    sequence of operations does not depend on the number of distinct elements.  With
+    ``padded=False`` the loop runs ``|A|`` times, as printed in the paper (its time bound,
+    Theorem 5.5 iv, is the worst case ``|A| = n``).  The output distribution is the same.
+    """
+
+    def __init__(self, mechanism: InverseCDFSampler, universe: Universe, threshold: int,
+                 padded: bool = True) -> None:
+        self.mechanism = check_mechanism(mechanism)
+        if not isinstance(universe, Universe):
+            raise ParameterTypeError(f"universe = {universe!r} must be a Universe")
+        self.universe = universe
+        if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0:
+            raise ParameterError(f"threshold b = {threshold!r} must be an integer >= 0")
+        self.threshold = threshold
+        self.padded = bool(padded)
+
+    @classmethod
+    def theorem_5_6(cls, universe: Universe, n: int, epsilon: object, delta: object,
+                    beta0: object, padded: bool = True) -> StabilityHistogram:
+        """Theorem 5.6: ``M = FastSample_{n,eps,gamma}`` with ``gamma = min(beta0/(2n),
+        delta/4)`` and ``b = 1 + ceil(9/(2 eps) ln(4/delta))``; ``(eps, delta)``-DP."""
+        gamma = theorem_5_6_gamma(beta0, delta, n)
+        mech = FastSample(n, epsilon, gamma)
+        return cls(mech, universe, theorem_5_6_threshold(epsilon, delta), padded)
+
+    @classmethod
+    def with_geosample(cls, universe: Universe, n: int, epsilon: object, delta: object,
+                       padded: bool = True) -> StabilityHistogram:
+        """Figure 4, GeoSample row: ``b = 1 + ceil(9/(2 eps) ln(2/delta))``; ``(eps, delta)``-DP
+        since ``Pr[GeoSample(1, U) > b] <= e^{-eps~ (b-1)/2} / 2 <= delta/4``."""
+        from exactdp.histograms.accuracy import ceil_scaled_ln
+
+        eps = inverse_integer(epsilon, "epsilon")
+        dl = inverse_integer(delta, "delta")
+        b = 1 + ceil_scaled_ln(Fraction(9, 2) / eps, 2 / dl)
+        return cls(GeoSample(n, eps), universe, b, padded)
+
+    @property
+    def n(self) -> int:
+        return self.mechanism.n
+
+    def __repr__(self) -> str:
+        return (f"StabilityHistogram({self.mechanism!r}, b = {self.threshold}, "
+                f"|X| = {self.universe.size}, padded = {self.padded})")
+
+    def certified_delta(self) -> Fraction:
+        """``2 Pr[M(1, U) > b] = 2 (d - F_1(b)) / d`` exactly: the smallest ``delta`` for
+        which Theorem 5.5 i proves ``(eps, delta)``-DP with this ``M`` and ``b``."""
+        mech = self.mechanism
+        if self.threshold >= mech.n:
+            return Fraction(0)
+        return 2 * Fraction(mech.d - mech.cdf(1, self.threshold), mech.d)
+
+    def release(self, dataset: Dataset, source: RandomSource | None = None,
+                progress: Progress | None = None) -> Histogram:
+        """Run Algorithm 5.4 on ``dataset``."""
+        check_mechanism(self.mechanism, dataset)
+        check_universe(self.universe, dataset)
+        src = default_source(source)
+        counts = dataset.counts()
+        support = sorted(counts)
+        elements: Sequence[int] = support
+        if self.padded:
+            # n - |A| extra bins of true count 0 (not elements: their draws are discarded).
+            elements = support + [0] * (dataset.n - len(support))
+        noisy = noisy_counts(self.mechanism, counts, elements, src, progress)
+        b = self.threshold
+        bins = tuple((x, c) for x, c in zip(support, noisy) if c > b)
+        return Histogram(self.universe, dataset.n, bins, "StabilityHistogram")
+
+
+def check_universe(universe: Universe, dataset: Dataset) -> None:
+    """The dataset must be over the algorithm's universe."""
+    if dataset.universe != universe:
+        raise ParameterError(f"the dataset's universe [1, {dataset.universe.size}] differs "
+                             f"from the algorithm's [1, {universe.size}]")

@@ -1,0 +1,308 @@
+"""The histogram data model (Balcer & Vadhan, Sections 2.1, 2.2 and 2.4).
+
+* :class:`Universe` -- the data universe ``X = [M]_+ = {1, ..., M}`` for any positive
+  integer ``M`` (``2**64``, ``2**128``, ...).  Section 2.4: "we assume the data universe is
+  indexed so we can view X = [m]_+".
+* :class:`Dataset` -- ``D in X^n``: a finite, non-empty sequence of elements of ``X``; ``n``
+  (its length) is public, as in the paper's model.  :meth:`Dataset.counts` computes the point
+  functions ``c_x(D) = |{i : D_i = x}|`` of every ``x`` with ``c_x(D) > 0`` in one pass.
+* :class:`Histogram` -- a released partial vector (Section 2.2.1): pairs ``(x, count)`` with
+  each ``x`` at most once, **sorted by x** (footnote 4: the order in which bins are released
+  must not depend on the data, so the only order ever released is the universe's own), and
+  counts in ``[0, n]``.  Unlisted elements have count 0.
+* :func:`encode_label` / :func:`decode_label` -- the injective map from strings and byte
+  strings into a universe, so real identifiers can be fed in.
+
+Encoding of labels.  A byte string ``b = b_1 ... b_L`` is mapped to the positive integer
+
+    ``x(b) = 1 + sum_{i=1}^{L} (b_i + 1) * 256**(L - i)``
+
+(bijective base-256 numeration, shifted by one so that the empty string is 1).  This is a
+**bijection** between all byte strings and the positive integers that orders strings by
+length, then lexicographically; strings of length ``<= L`` fill exactly
+``[1, (256**(L+1) - 1)/255]``.  A label is therefore accepted in ``X = [M]_+`` iff
+``x(b) <= M``; otherwise :class:`LabelTooLongError` says how large ``M`` must be.  With
+``M = 2**64`` every byte string of length at most 7 fits (and some of length 8).  Text is
+encoded as UTF-8 first, which is itself injective, so distinct strings never collide.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from numbers import Integral
+from typing import Any
+
+from exactdp.params import (
+    DomainError,
+    ParameterError,
+    ParameterTypeError,
+    positive_int,
+)
+
+__all__ = [
+    "Dataset",
+    "EmptyDatasetError",
+    "Histogram",
+    "LabelTooLongError",
+    "Universe",
+    "decode_label",
+    "encode_label",
+    "label_capacity",
+]
+
+
+class EmptyDatasetError(ParameterError):
+    """A dataset must have at least one row (the paper's ``D in X^n`` has ``n >= 1``)."""
+
+
+class LabelTooLongError(DomainError):
+    """A label's code ``x(b)`` exceeds the universe size ``M``."""
+
+
+def _element(x: object, name: str) -> int:
+    """An element candidate as a plain ``int`` (``bool`` and non-integers refused)."""
+    if isinstance(x, bool) or not isinstance(x, Integral):
+        raise ParameterTypeError(f"{name} = {x!r} must be an integer element of the universe "
+                                 f"[1, M] (use encode_label for strings)")
+    return int(x)
+
+
+@dataclass(frozen=True)
+class Universe:
+    """The data universe ``X = [M]_+ = {1, ..., M}``; ``M = size`` is any positive integer.
+
+    ``len()`` is deliberately not defined (Python caps it at ``sys.maxsize`` and ``M`` may be
+    ``2**128``); use :attr:`size`.
+    """
+
+    size: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", positive_int(self.size, "universe size M"))
+
+    def __contains__(self, x: object) -> bool:
+        return (not isinstance(x, bool) and isinstance(x, Integral)
+                and 1 <= int(x) <= self.size)
+
+    def check(self, x: object, name: str = "element") -> int:
+        """``x`` as an ``int`` if it lies in ``[1, M]``; :class:`DomainError` otherwise."""
+        v = _element(x, name)
+        if not 1 <= v <= self.size:
+            raise DomainError(f"{name} = {v} is outside the universe X = [1, M] with "
+                              f"M = {self.size}")
+        return v
+
+    def elements(self) -> range:
+        """``range(1, M + 1)`` (lazy: fine for any ``M``, but iterate only small ones)."""
+        return range(1, self.size + 1)
+
+    def encode(self, label: str | bytes) -> int:
+        """The element coding ``label`` (see the module docstring); refused if ``> M``."""
+        return encode_label(label, self.size)
+
+    def __str__(self) -> str:
+        return f"[1, {self.size}]"
+
+
+def encode_label(label: str | bytes, universe_size: int) -> int:
+    """``x(b) = 1 + sum_i (b_i + 1) 256**(L-i)`` for ``b`` = ``label`` (UTF-8 for ``str``).
+
+    Injective (indeed a bijection from all byte strings onto the positive integers); raises
+    :class:`LabelTooLongError` when ``x(b) > universe_size``.
+
+    >>> encode_label(b"", 10), encode_label(b"\\x00", 10), encode_label("a", 1000)
+    (1, 2, 99)
+    """
+    if isinstance(label, str):
+        data = label.encode("utf-8")
+    elif isinstance(label, (bytes, bytearray)):
+        data = bytes(label)
+    else:
+        raise ParameterTypeError(f"label = {label!r} must be str or bytes")
+    size = positive_int(universe_size, "universe size M")
+    x = 0
+    for byte in data:
+        x = (x << 8) + byte + 1
+    x += 1
+    if x > size:
+        raise LabelTooLongError(
+            f"label {label!r} ({len(data)} bytes) codes to {x}, outside the universe "
+            f"[1, {size}]; a universe of size M holds every label of at most "
+            f"{label_capacity(size)} bytes: pass a universe size of at least {x}")
+    return x
+
+
+def decode_label(x: int) -> bytes:
+    """The inverse of :func:`encode_label`: the byte string coded by ``x >= 1``."""
+    v = _element(x, "x")
+    if v < 1:
+        raise DomainError(f"x = {v} must be >= 1")
+    v -= 1
+    out = bytearray()
+    while v > 0:
+        digit = (v - 1) % 256  # bijective base 256: digits 1..256 stand for bytes 0..255
+        out.append(digit)
+        v = (v - 1) // 256
+    return bytes(reversed(out))
+
+
+def label_capacity(universe_size: int) -> int:
+    """The largest ``L`` such that every byte string of length ``<= L`` fits in ``[1, M]``."""
+    size = positive_int(universe_size, "universe size M")
+    length, top = 0, 1  # top = (256**(length+1) - 1) / 255 = code of the last string of `length`
+    while top + 256 ** (length + 1) <= size:
+        length += 1
+        top += 256**length
+    return length
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """``D in X^n``: a non-empty sequence of elements of ``universe`` (Section 2.1).
+
+    Rows are validated on construction (every row an integer in ``[1, M]``).  Two datasets
+    are neighbours when they have the same length and differ in exactly one row.
+    """
+
+    universe: Universe
+    rows: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.universe, Universe):
+            raise ParameterTypeError(f"universe = {self.universe!r} must be a Universe")
+        rows = tuple(self.rows)
+        if not rows:
+            raise EmptyDatasetError("the dataset is empty: the paper's datasets D in X^n "
+                                    "have n >= 1 rows")
+        size = self.universe.size
+        clean: list[int] = []
+        for i, x in enumerate(rows):
+            if type(x) is not int:
+                x = _element(x, f"row {i}")
+            if not 1 <= x <= size:
+                raise DomainError(f"row {i} = {x} is outside the universe X = [1, M] with "
+                                  f"M = {size}")
+            clean.append(x)
+        object.__setattr__(self, "rows", tuple(clean))
+
+    @classmethod
+    def of(cls, universe: Universe | int, rows: Iterable[object]) -> Dataset:
+        """Build from a universe (or its size) and an iterable of integer rows."""
+        u = universe if isinstance(universe, Universe) else Universe(universe)
+        return cls(u, tuple(rows))  # type: ignore[arg-type]  # validated in __post_init__
+
+    @classmethod
+    def from_labels(cls, universe: Universe | int, labels: Iterable[str | bytes]) -> Dataset:
+        """Build from string or byte-string identifiers via :func:`encode_label`."""
+        u = universe if isinstance(universe, Universe) else Universe(universe)
+        return cls(u, tuple(u.encode(label) for label in labels))
+
+    @property
+    def n(self) -> int:
+        return len(self.rows)
+
+    def counts(self) -> dict[int, int]:
+        """``{x: c_x(D)}`` for every ``x`` with ``c_x(D) > 0`` -- one pass over the rows.
+
+        The keys are the set ``A = {x : c_x(D) > 0}`` of Algorithms 5.4, 6.4 and 6.21.
+        """
+        out: dict[int, int] = {}
+        get = out.get
+        for x in self.rows:
+            out[x] = get(x, 0) + 1
+        return out
+
+    def count(self, x: int) -> int:
+        """``c_x(D)`` for one element."""
+        v = self.universe.check(x, "x")
+        return sum(1 for r in self.rows if r == v)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """A released partial vector: ``bins = ((x_1, c_1), ...)`` with ``x_1 < x_2 < ...``.
+
+    Invariants (checked): every ``x`` in the universe, strictly increasing (so each element
+    appears at most once and the order is the universe's, never the data's -- footnote 4),
+    every count an integer in ``[0, n]``.  ``count(x)`` is 0 for unlisted elements.
+
+    ``algorithm`` names what produced the release (e.g. ``"PureSparseHistogram"``) and
+    ``fallback`` says, when not None, why another algorithm was run instead (e.g. the
+    paper's ``|X| < 2n + 1`` fallback to BasicHistogram).  Both depend only on public values
+    (``M``, ``n`` and the parameters), never on the data.
+    """
+
+    universe: Universe
+    n: int
+    bins: tuple[tuple[int, int], ...]
+    algorithm: str = ""
+    fallback: str | None = None
+    _index: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        n = positive_int(self.n, "n")
+        bins = tuple((int(x), int(c)) for x, c in self.bins)
+        prev = 0
+        for x, c in bins:
+            if x <= prev:
+                raise DomainError(f"histogram bins must be strictly increasing in x (each "
+                                  f"element at most once, sorted); got {x} after {prev}")
+            if not 0 <= c <= n:
+                raise DomainError(f"count {c} of element {x} is outside [0, n] with n = {n}")
+            prev = x
+        if bins and bins[-1][0] > self.universe.size:
+            raise DomainError(f"element {bins[-1][0]} is outside the universe "
+                              f"[1, {self.universe.size}]")
+        object.__setattr__(self, "bins", bins)
+        object.__setattr__(self, "_index", tuple(x for x, _ in bins))
+
+    @classmethod
+    def from_counts(cls, universe: Universe, n: int, counts: Mapping[int, int],
+                    algorithm: str = "", fallback: str | None = None) -> Histogram:
+        """Sort ``counts`` by element (the only order a release may use) and validate."""
+        return cls(universe, n, tuple(sorted(counts.items())), algorithm, fallback)
+
+    def count(self, x: int) -> int:
+        """The released count of ``x`` (0 if ``x`` is not listed)."""
+        v = self.universe.check(x, "x")
+        i = bisect_left(self._index, v)
+        if i < len(self._index) and self._index[i] == v:
+            return self.bins[i][1]
+        return 0
+
+    def as_dict(self) -> dict[int, int]:
+        return dict(self.bins)
+
+    def nonzero(self) -> tuple[tuple[int, int], ...]:
+        """The bins with a positive count (the partial vector's meaningful entries)."""
+        return tuple(b for b in self.bins if b[1] > 0)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self.bins)
+
+    def __len__(self) -> int:
+        return len(self.bins)
+
+    def to_json(self, labels: bool = False) -> dict[str, Any]:
+        """JSON-safe form: numbers as decimal strings; with ``labels``, each element's
+        decoded label too (UTF-8 text when it decodes, else hex)."""
+        rows: list[dict[str, Any]] = []
+        for x, c in self.bins:
+            row: dict[str, Any] = {"element": str(x), "count": str(c)}
+            if labels:
+                raw = decode_label(x)
+                try:
+                    row["label"] = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    row["label_hex"] = raw.hex()
+            rows.append(row)
+        return {"universe_size": str(self.universe.size), "n": str(self.n),
+                "algorithm": self.algorithm, "fallback": self.fallback, "bins": rows}
