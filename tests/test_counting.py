@@ -425,8 +425,8 @@ def test_fastsample_outputs_in_range_monotone_and_rounds(n: int, m: int, g: int,
 def test_rounds_for_every_c_and_u_large_n(n: int, data: st.DataObject) -> None:
     mech = fast(n, 2, 8)
     c = data.draw(st.integers(min_value=0, max_value=n))
-    u = data.draw(st.sampled_from([1, 2, mech.d // 3, mech.d - 1, mech.d,
-                                   mech.cdf(c, c), mech.cdf(c, c) + 1]))
+    f = mech.cdf(c, c)
+    u = data.draw(st.sampled_from([1, 2, mech.d // 3, mech.d - 1, mech.d, f, min(f + 1, mech.d)]))
     with recording() as events:
         mech(c, u)
     assert events == [("cdf",)] * rounds_brute(n)
@@ -597,3 +597,18 @@ def test_truncated_geosample_is_z_prime() -> None:
     assert trunc.n == 5 and trunc.d == mech.d_prime
     for c in range(6):
         assert [trunc.cdf(c, z) for z in range(6)] == [mech.truncated_cdf(c, z) for z in range(6)]
+
+
+@pytest.mark.parametrize(("n", "m", "g"), [(3, 1, 2), (6, 2, 4), (5, 3, 8)])
+def test_fastsample_without_power_table(n: int, m: int, g: int,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Large t computes powers on demand instead of from a table: same exact CDF.
+    import exactdp.counting as counting
+
+    monkeypatch.setattr(counting, "POWER_TABLE_LIMIT", 0)
+    mech = FastSample(n, Fraction(1, m), Fraction(1, g))
+    for c in range(n + 1):
+        cum = Fraction(0)
+        for z, p in enumerate(truncated_expected(n, m, g, c)):
+            cum += p
+            assert Fraction(mech.truncated_cdf(c, z), mech.d_prime) == cum
