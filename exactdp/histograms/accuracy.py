@@ -46,6 +46,7 @@ __all__ = [
     "LowerBound",
     "MechanismName",
     "ceil_scaled_ln",
+    "decimal_string",
     "figure_3",
     "figure_4",
     "figure_5",
@@ -60,6 +61,18 @@ MECHANISMS: tuple[MechanismName, ...] = ("GeometricMechanism", "GeoSample", "Fas
 
 def _ceil(q: Fraction) -> int:
     return -((-q.numerator) // q.denominator)
+
+
+def decimal_string(q: Fraction, digits: int = 3) -> str:
+    """``q`` rounded toward zero to ``digits`` decimals, as text (display only).
+
+    >>> decimal_string(Fraction(-7, 3))
+    '-2.333'
+    """
+    sign = "-" if q < 0 else ""
+    scaled = abs(q.numerator) * 10**digits // q.denominator
+    whole, frac = divmod(scaled, 10**digits)
+    return f"{sign}{whole}.{frac:0{digits}d}"
 
 
 def ceil_scaled_ln(scale: object, x: object) -> int:
@@ -236,7 +249,8 @@ class LowerBound:
 
     def to_json(self) -> dict[str, Any]:
         return {"claim": self.claim, "interval": [str(self.interval.lo), str(self.interval.hi)],
-                "at_least": str(self.at_least), "parameters": exact_json(self.parameters)}
+                "approx": decimal_string(self.interval.lo), "at_least": str(self.at_least),
+                "parameters": exact_json(self.parameters)}
 
 
 def _half_min(claim: str, terms: list[Term], parameters: dict[str, Any]) -> LowerBound:

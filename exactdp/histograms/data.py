@@ -180,9 +180,9 @@ class Dataset:
         clean: list[int] = []
         for i, x in enumerate(rows):
             if type(x) is not int:
-                x = _element(x, f"row {i}")
+                x = _element(x, f"row {i + 1}")
             if not 1 <= x <= size:
-                raise DomainError(f"row {i} = {x} is outside the universe X = [1, M] with "
+                raise DomainError(f"row {i + 1} = {x} is outside the universe X = [1, M] with "
                                   f"M = {size}")
             clean.append(x)
         object.__setattr__(self, "rows", tuple(clean))
