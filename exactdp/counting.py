@@ -56,8 +56,9 @@ __all__ = [
 #: ``eps = 2**-200`` has ``t`` near ``2**203``); ``k`` and ``t`` stay exact regardless.
 MAX_INTEGER_BITS = 1 << 28
 
-#: FastSample precomputes ``(2**k + 1)**j`` for ``j <= t + 1`` when ``t`` is at most this.
-POWER_TABLE_LIMIT = 1 << 14
+#: FastSample precomputes ``(2**k + 1)**j`` for ``j <= t + 1`` when that table needs at
+#: most this many bits (about ``t**2 (k + 1) / 2``; 2**27 bits = 16 MiB).
+POWER_TABLE_BITS = 1 << 27
 
 
 def search_rounds(n: int) -> int:
@@ -354,7 +355,7 @@ class FastSample(InverseCDFSampler):
     def _powers(self) -> tuple[int, ...] | None:
         """``(2**k + 1)**j`` for ``j`` in ``[0, t + 1]`` when that table is small (a speed-up
         of F' by about 5x; ``None`` for huge ``t``, where powers are computed on demand)."""
-        if self.t > POWER_TABLE_LIMIT:
+        if self.t * self.t * self._base.bit_length() > 2 * POWER_TABLE_BITS:
             return None
         table = [1]
         for _ in range(self.t + 1):
