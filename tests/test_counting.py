@@ -605,7 +605,7 @@ def test_fastsample_without_power_table(n: int, m: int, g: int,
     # Large t computes powers on demand instead of from a table: same exact CDF.
     import exactdp.counting as counting
 
-    monkeypatch.setattr(counting, "POWER_TABLE_LIMIT", 0)
+    monkeypatch.setattr(counting, "POWER_TABLE_BITS", 0)
     mech = FastSample(n, Fraction(1, m), Fraction(1, g))
     for c in range(n + 1):
         cum = Fraction(0)
