@@ -19,7 +19,7 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exactdp.certificate import Certificate, ClaimReport, exact_json, fraction_str
+from exactdp.certificate import Certificate, ClaimReport, brief, exact_json, fraction_str
 from exactdp.checker import (
     AccuracyResult,
     FixedSource,
@@ -525,6 +525,26 @@ def test_exact_json_and_fraction_str() -> None:
     assert fraction_str(7) == "7"
     assert exact_json({"a": [Fraction(1, 3), 2, None, True, "x"]}) == {
         "a": ["1/3", "2", None, True, "x"]}
+
+
+@given(st.fractions(max_denominator=10**40), st.integers(min_value=1, max_value=30))
+def test_brief_is_exactly_true(q: Fraction, digits: int) -> None:
+    text = brief(q, digits)
+    if not text.endswith("..."):
+        assert Fraction(text) == q  # short: exact p/q
+        return
+    shown = Fraction(text[:-3])
+    assert len(text[:-3].split(".")[1]) == digits
+    # truncated toward zero: |shown| <= |q| < |shown| + 10**-digits
+    assert abs(shown) <= abs(q) < abs(shown) + Fraction(1, 10**digits)
+    assert shown == 0 or (shown < 0) == (q < 0)
+
+
+def test_brief_hand_cases() -> None:
+    assert brief(Fraction(1, 3)) == "1/3"
+    assert brief(7) == "7"
+    assert brief(Fraction(10**30 + 1, 10**30)) == "1.00000000..."
+    assert brief(-Fraction(2 * 10**30 - 1, 10**30)) == "-1.99999999..."
 
 
 def test_claim_report_verdict() -> None:
