@@ -882,10 +882,16 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     report = _judge(common, dists, pairs, eps, delta, reference, method, d, mono, trace, start)
     labels = getattr(mechanism, "labels", None)
     if isinstance(labels, Mapping):
-        notes = [Finding("labelled_outcome", f"outcome {o!r} ({label}) has probability "
-                         f"{dist[o]} on input {c!r}", {"outcome": o, "input": c, "p": dist[o]})
-                 for o, label in labels.items() for c, dist in dists.items()
-                 if dist.get(o, Fraction(0)) > 0]
+        notes = []
+        for o, label in labels.items():
+            probs = {c: dist.get(o, Fraction(0)) for c, dist in dists.items()}
+            if not any(probs.values()):
+                continue
+            values = set(probs.values())
+            where = (f"{values.pop()} on every input" if len(values) == 1 else
+                     ", ".join(f"{p} on input {c!r}" for c, p in probs.items()))
+            notes.append(Finding("labelled_outcome", f"outcome {o!r} ({label}) has probability "
+                                 f"{where}", {"outcome": o, "probabilities": probs}))
         report = replace(report, findings=report.findings + tuple(notes))
     return report
 
@@ -1081,6 +1087,7 @@ class BlackBoxReport:
     findings: tuple[Finding, ...] = ()
     total_draws: int = 0
     seconds: Fraction = Fraction(0)
+    reference_table: Mapping[Any, RefDistribution] = field(default_factory=dict)
 
     @property
     def exit_code(self) -> int:
@@ -1098,6 +1105,9 @@ class BlackBoxReport:
                     "power": self.fit_power},
                 "privacy": None if self.privacy is None else self.privacy.to_json(),
                 "privacy_bound": self.privacy_bound, "power": self.power,
+                "reference_distributions": {
+                    str(c): {str(o): _interval_json(p) for o, p in ref.items()}
+                    for c, ref in self.reference_table.items()},
                 "findings": [f.to_json() for f in self.findings],
                 "seconds": _seconds_str(self.seconds)}
 
@@ -1113,6 +1123,11 @@ class BlackBoxReport:
             lines.append(f"  goodness of fit to {self.reference}: {self.fit_tests} exact "
                          f"binomial tests, Bonferroni, total level {self.fit_alpha}: "
                          + ("REJECTED" if self.fit_rejections else "not rejected"))
+            if self.reference_table:
+                c0 = next(iter(self.reference_table))
+                lines.append(f"    reference probabilities at input {c0!r}:")
+                for o, p in self.reference_table[c0].items():
+                    lines.append(f"      {o!r}: {_fmt_decimal_interval(p)}")
             for r in self.fit_rejections[:5]:
                 ref = _fmt_value(r.reference)
                 lines.append(f"    input {r.input!r}, outcome {r.outcome!r}: {r.count} of {r.K} "
@@ -1131,6 +1146,20 @@ class BlackBoxReport:
         lines.append(f"  verdict: {word.get(self.verdict, self.verdict.upper())}  "
                      f"({_seconds_str(self.seconds)} s)")
         return "\n".join(lines)
+
+
+def _fmt_decimal_interval(p: Fraction | Interval, digits: int = 18) -> str:
+    """``[lo, hi]`` as decimals rounded outwards (still an enclosure); exact in the JSON."""
+    lo, hi = (p.lo, p.hi) if isinstance(p, Interval) else (p, p)
+    scale = 10**digits
+    a = lo.numerator * scale // lo.denominator
+    b = -(-hi.numerator * scale // hi.denominator)
+
+    def dec(v: int) -> str:
+        text = str(v).rjust(digits + 1, "0")
+        return f"{text[:-digits]}.{text[-digits:]}"
+
+    return f"[{dec(a)}, {dec(b)}]" if a != b else dec(a)
 
 
 def _fmt_set(s: Sequence[Any]) -> str:
@@ -1172,10 +1201,11 @@ def _draw(sampler: Callable[[Any], Any], c: Any, k: int, guard: _Guard,
 
 
 def _pessimistic(x: int, y: int) -> Fraction:
-    """Selection score of a set with counts ``x`` vs ``y``: ratio of count bounds two
-    rough standard deviations apart (a heuristic: it only *chooses* the set)."""
-    num = x - 2 * math.isqrt(x)
-    return Fraction(max(num, 0), y + 2 * math.isqrt(y) + 1)
+    """Selection score of a set with counts ``x`` vs ``y``: ratio of count bounds three
+    rough standard deviations apart (a heuristic: it only *chooses* the set, and favours
+    sets with enough mass for the estimation draws to bound)."""
+    num = x - 3 * math.isqrt(x)
+    return Fraction(max(num, 0), y + 3 * math.isqrt(y) + 3)
 
 
 def _select(counts: Mapping[Any, Mapping[Any, int]],
@@ -1296,11 +1326,12 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
         fit_power = ""
         tests = 0
         ref_name = None
+        table: dict[Any, RefDistribution] = {}
         if reference is not None:
             ref_name = _describe_reference(reference)
             _say(progress, "  exact binomial goodness-of-fit tests")
-            rejections, tests, fit_power = _fit(counts, reference_distributions(reference, ins),
-                                                K, fit_alpha or Fraction(0))
+            table = reference_distributions(reference, ins)
+            rejections, tests, fit_power = _fit(counts, table, K, fit_alpha or Fraction(0))
         _say(progress, "  privacy-loss test on the most distinguishing set")
         pt = _privacy_test(sampler, counts, pairs, K, priv_alpha, eps, guard, allowed, progress)
     except _Abort as abort:
@@ -1312,7 +1343,8 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
     return BlackBoxReport(**common, verdict=verdict, reference=ref_name, fit_alpha=fit_alpha,
                           fit_tests=tests, fit_rejections=tuple(rejections), fit_power=fit_power,
                           privacy=pt, privacy_bound=bound, power=power,
-                          total_draws=K * (len(ins) + 2), seconds=_elapsed(start))
+                          total_draws=K * (len(ins) + 2), seconds=_elapsed(start),
+                          reference_table=table)
 
 
 def _fit(counts: Mapping[Any, Mapping[Any, int]], refs: Mapping[Any, RefDistribution], K: int,

@@ -1,0 +1,375 @@
+"""An exact oracle for other projects' tests: assertions and hypothesis strategies.
+
+Assertions (each raises :class:`OracleAssertionError`, an ``AssertionError``, whose message
+shows the witness: the inputs, the outcome and the exact probabilities):
+
+* :func:`assert_same_distribution` -- ``sampler(source)`` has exactly the reference
+  distribution (exact mode: the sampler is run under the exploring source,
+  :func:`exactdp.explore.explore`), or is consistent with it on ``draws`` samples (sampling
+  mode: exact binomial tests with a stated false-alarm probability ``alpha``).
+* :func:`assert_pure_dp` -- ``mechanism(x, source)`` is ``(eps, 0)``-DP on the given
+  neighbouring pairs: the exact worst ratio is compared with ``e**eps`` through certified
+  bounds.
+* :func:`assert_approx_dp` -- ``(eps, delta)``-DP by the exact hockey-stick divergence.
+
+Strategies (for :mod:`hypothesis`): valid parameters for each mechanism of the paper
+(:func:`epsilons`, :func:`gammas`, :func:`betas`, :func:`geosample_params`,
+:func:`fastsample_params`, :func:`geometric_params`), counts and neighbouring counts, small
+universes, datasets over them and neighbouring dataset pairs.
+
+Mechanisms under test draw all their randomness from the ``source`` argument (a
+:class:`~exactdp.randomness.RandomSource`: ``uniform(d)``, ``bernoulli(num, den)``,
+``inverse_cdf(draw)``); prefer ``bernoulli``/``inverse_cdf`` to a huge ``uniform(d)``,
+which the exact mode would have to branch ``d`` ways on.  A ready-to-copy example test file
+ships as ``exactdp/examples/test_example_oracle.py``.
+
+Requires :mod:`hypothesis` (``pip install 'exactdp[test]'``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Literal
+
+try:
+    from hypothesis import strategies as st
+except ImportError as exc:  # pragma: no cover - exercised only without the test extra
+    raise ImportError("exactdp.testing needs hypothesis: pip install 'exactdp[test]'") from exc
+
+from exactdp.binomial import critical_counts
+from exactdp.certified import Interval, exp_interval
+from exactdp.checker import RatioWitness, certify_ratio, statistical_distance, worst_ratio
+from exactdp.explore import MAX_RUNS, MAX_UNIFORM, explore
+from exactdp.params import ParameterError, positive_int, to_fraction
+from exactdp.randomness import RandomSource, default_source
+
+__all__ = [
+    "OracleAssertionError",
+    "assert_approx_dp",
+    "assert_pure_dp",
+    "assert_same_distribution",
+    "betas",
+    "counts",
+    "datasets",
+    "epsilons",
+    "exact_distribution",
+    "fastsample_params",
+    "gammas",
+    "geometric_params",
+    "geosample_params",
+    "neighbouring_counts",
+    "neighbouring_datasets",
+    "universes",
+]
+
+Sampler = Callable[[RandomSource], Hashable]
+Mechanism = Callable[[Any, RandomSource], Hashable]
+
+
+class OracleAssertionError(AssertionError):
+    """An exact oracle assertion failed; the message carries the witness."""
+
+
+# --------------------------------------------------------------------------- exact helpers
+
+def exact_distribution(sampler: Sampler, *, max_uniform: int = MAX_UNIFORM,
+                       max_runs: int = MAX_RUNS) -> dict[Any, Fraction]:
+    """The exact output distribution of ``sampler(source)`` (every path of its draws)."""
+    return explore(sampler, max_uniform=max_uniform, max_runs=max_runs)
+
+
+def _p(value: Fraction | Interval) -> tuple[Fraction, Fraction]:
+    if isinstance(value, Interval):
+        return value.lo, value.hi
+    q = to_fraction(value, "reference probability")
+    return q, q
+
+
+def _fmt(value: Fraction | Interval) -> str:
+    if isinstance(value, Interval):
+        return f"in [{value.lo}, {value.hi}]"
+    return str(value)
+
+
+def _ordered(keys: Iterable[Any]) -> list[Any]:
+    items = list(keys)
+    try:
+        return sorted(items)
+    except TypeError:
+        return items
+
+
+def assert_same_distribution(sampler: Sampler,
+                             exact_reference: Mapping[Any, Fraction | Interval], *,
+                             draws: int | None = None, alpha: object = Fraction(1, 10**6),
+                             source: RandomSource | None = None,
+                             max_uniform: int = MAX_UNIFORM, max_runs: int = MAX_RUNS) -> None:
+    """Assert that ``sampler(source)`` has the distribution ``exact_reference``.
+
+    Exact mode (``draws=None``): the sampler's exact distribution is computed by running it
+    under the exploring source and must equal the reference exactly (or lie inside each
+    reference interval).  Nothing random happens; the check cannot flake.
+
+    Sampling mode (``draws=K``): ``K`` draws from ``sampler(source)`` (``source`` defaults
+    to the OS CSPRNG) and one exact two-sided binomial test per reference outcome with
+    Bonferroni correction; an outcome outside the reference's support fails at once.  A
+    sampler with exactly the reference distribution fails with probability at most
+    ``alpha`` (exactly honoured: certified binomial tails, no approximation).
+    """
+    if draws is None:
+        dist = exact_distribution(sampler, max_uniform=max_uniform, max_runs=max_runs)
+        bad = []
+        for o in _ordered(set(dist) | set(exact_reference)):
+            got = dist.get(o, Fraction(0))
+            lo, hi = _p(exact_reference.get(o, Fraction(0)))
+            if not lo <= got <= hi:
+                bad.append((o, got, exact_reference.get(o, Fraction(0))))
+        if bad:
+            exact_ref = {o: v for o, v in exact_reference.items() if not isinstance(v, Interval)}
+            sd = (f"; statistical distance {statistical_distance(dist, exact_ref)}"
+                  if len(exact_ref) == len(exact_reference) else "")
+            lines = [f"  Pr[sampler = {o!r}] = {got}, reference {_fmt(ref)}"
+                     for o, got, ref in bad[:8]]
+            more = f"\n  ... and {len(bad) - 8} more outcome(s)" if len(bad) > 8 else ""
+            raise OracleAssertionError(
+                f"the sampler's exact distribution differs from the reference on {len(bad)} "
+                f"outcome(s){sd}:\n" + "\n".join(lines) + more)
+        return
+    k = positive_int(draws, "draws")
+    a = to_fraction(alpha, "alpha")
+    if not 0 < a < 1:
+        raise ParameterError(f"alpha = {a} must lie in (0, 1)")
+    src = default_source(source)
+    counts: dict[Any, int] = {}
+    for _ in range(k):
+        o = sampler(src)
+        counts[o] = counts.get(o, 0) + 1
+    support = [o for o, v in exact_reference.items() if _p(v)[1] > 0]
+    outside = [o for o in counts if o not in set(support)]
+    if outside:
+        o = outside[0]
+        raise OracleAssertionError(
+            f"the sampler returned {o!r} ({counts[o]} of {k} draws), an outcome of reference "
+            f"probability 0")
+    level = a / (2 * len(support))
+    bad_lines = []
+    for o in support:
+        crit = critical_counts(k, exact_reference[o], level)
+        x = counts.get(o, 0)
+        if crit.rejects(x):
+            bad_lines.append(f"  outcome {o!r}: {x} of {k} draws, reference probability "
+                             f"{_fmt(exact_reference[o])} (accepted counts "
+                             f"{crit.k_lo + 1}..{crit.k_hi - 1})")
+    if bad_lines:
+        raise OracleAssertionError(
+            f"{len(bad_lines)} outcome(s) inconsistent with the reference (exact binomial "
+            f"tests, Bonferroni over {len(support)} outcomes; a correct sampler fails with "
+            f"probability <= {a}):\n" + "\n".join(bad_lines))
+
+
+def _distributions(mechanism: Mechanism, pairs: Sequence[tuple[Any, Any]], max_uniform: int,
+                   max_runs: int) -> dict[Any, dict[Any, Fraction]]:
+    cache: dict[Any, dict[Any, Fraction]] = {}
+    for x, y in pairs:
+        for v in (x, y):
+            key = _key(v)
+            if key not in cache:
+                cache[key] = explore(_bind(mechanism, v), max_uniform=max_uniform,
+                                     max_runs=max_runs)
+    return cache
+
+
+def _bind(mechanism: Mechanism, x: Any) -> Sampler:
+    def sampler(source: RandomSource) -> Hashable:
+        return mechanism(x, source)
+    return sampler
+
+
+def _key(v: Any) -> Any:
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return repr(v)
+
+
+def _pairs(neighbours: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    pairs = list(neighbours)
+    if not pairs:
+        raise ParameterError("neighbours must contain at least one pair (x, x')")
+    return pairs
+
+
+def _witness_text(w: RatioWitness) -> str:
+    ratio = "infinite" if w.ratio is None else str(w.ratio)
+    return (f"Pr[M({w.numerator_input!r}) = {w.outcome!r}] = {w.p}, "
+            f"Pr[M({w.denominator_input!r}) = {w.outcome!r}] = {w.q}, ratio {ratio}")
+
+
+def assert_pure_dp(mechanism: Mechanism, neighbours: Iterable[tuple[Any, Any]], epsilon: object,
+                   *, max_uniform: int = MAX_UNIFORM, max_runs: int = MAX_RUNS) -> RatioWitness:
+    """Assert ``Pr[M(x) = o] <= e**eps Pr[M(x') = o]`` for every given pair, both orders,
+    and every outcome, exactly; return the worst ratio's witness.
+
+    ``mechanism(x, source)`` is run under the exploring source for each input.
+    """
+    eps = to_fraction(epsilon, "epsilon")
+    pairs = _pairs(neighbours)
+    dists = _distributions(mechanism, pairs, max_uniform, max_runs)
+    ordered = []
+    for x, y in pairs:
+        px, py = dists[_key(x)], dists[_key(y)]
+        ordered += [(x, px, y, py), (y, py, x, px)]
+    worst = worst_ratio(ordered)
+    ok, bound = certify_ratio(worst, eps)
+    if not ok:
+        raise OracleAssertionError(
+            f"not ({eps}, 0)-DP: {_witness_text(worst)}; {bound}")
+    return worst
+
+
+def assert_approx_dp(mechanism: Mechanism, neighbours: Iterable[tuple[Any, Any]],
+                     epsilon: object, delta: object, *, max_uniform: int = MAX_UNIFORM,
+                     max_runs: int = MAX_RUNS) -> Fraction:
+    """Assert ``sup_S Pr[M(x) in S] - e**eps Pr[M(x') in S] <= delta`` for every given pair,
+    both orders, exactly (certified bounds on ``e**eps``); return the largest upper bound
+    found on the divergence.  (A divergence within ``2**-4096`` of ``delta`` that the
+    bounds cannot separate counts as a failure: the conservative side.)"""
+    eps = to_fraction(epsilon, "epsilon")
+    dlt = to_fraction(delta, "delta")
+    if not 0 <= dlt <= 1:
+        raise ParameterError(f"delta = {dlt} must lie in [0, 1]")
+    pairs = _pairs(neighbours)
+    dists = _distributions(mechanism, pairs, max_uniform, max_runs)
+    worst_hi = Fraction(0)
+    for x0, y0 in pairs:
+        for x, y in ((x0, y0), (y0, x0)):
+            p, q = dists[_key(x)], dists[_key(y)]
+            holds, box, used = _hockey(p, q, eps, dlt)
+            worst_hi = max(worst_hi, box.hi)
+            if not holds:
+                top = sorted(((p.get(o, Fraction(0)) - used * q.get(o, Fraction(0)), o)
+                              for o in p), key=lambda t: t[0], reverse=True)[:3]
+                detail = "; ".join(f"Pr[M({x!r}) = {o!r}] = {p.get(o, Fraction(0))} vs "
+                                   f"Pr[M({y!r}) = {o!r}] = {q.get(o, Fraction(0))}"
+                                   for _, o in top)
+                raise OracleAssertionError(
+                    f"not ({eps}, {dlt})-DP: for x = {x!r}, x' = {y!r} the hockey-stick "
+                    f"divergence at e^({eps}) lies in [{box.lo}, {box.hi}], above delta = "
+                    f"{dlt}; largest contributions: {detail}")
+    return worst_hi
+
+
+def _hockey(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], eps: Fraction,
+            delta: Fraction) -> tuple[bool, Interval, Fraction]:
+    zero = Fraction(0)
+    bits = 128
+    while True:
+        box = exp_interval(eps, bits)
+        keys = set(p) | set(q)
+        hi = sum((max(zero, p.get(o, zero) - box.lo * q.get(o, zero)) for o in keys), zero)
+        lo = sum((max(zero, p.get(o, zero) - box.hi * q.get(o, zero)) for o in keys), zero)
+        if hi <= delta:
+            return True, Interval(lo, hi), box.lo
+        if lo > delta or bits >= 4096:
+            return False, Interval(lo, hi), box.hi
+        bits *= 2
+
+
+# --------------------------------------------------------------------------- strategies
+
+def epsilons(max_denominator: int = 64) -> st.SearchStrategy[Fraction]:
+    """Privacy parameters in ``N^{-1}``: ``1/m`` for ``1 <= m <= max_denominator``."""
+    return st.integers(1, positive_int(max_denominator, "max_denominator")).map(
+        lambda m: Fraction(1, m))
+
+
+def gammas(max_denominator: int = 64) -> st.SearchStrategy[Fraction]:
+    """FastSample's ``gamma = 1/m`` with ``m >= 2`` (``gamma = 1`` is refused)."""
+    return st.integers(2, max(2, positive_int(max_denominator, "max_denominator"))).map(
+        lambda m: Fraction(1, m))
+
+
+def betas(max_denominator: int = 64) -> st.SearchStrategy[Fraction]:
+    """Accuracy failure probabilities ``beta = 1/m`` in ``(0, 1]``."""
+    return epsilons(max_denominator)
+
+
+def counts(n: int) -> st.SearchStrategy[int]:
+    """A count ``c`` in ``[n] = {0, ..., n}``."""
+    return st.integers(0, positive_int(n, "n"))
+
+
+def neighbouring_counts(n: int) -> st.SearchStrategy[tuple[int, int]]:
+    """Neighbouring counts ``(c, c + 1)`` with both in ``[n]`` (Definition 4.1)."""
+    return st.integers(0, positive_int(n, "n") - 1).map(lambda c: (c, c + 1))
+
+
+def geosample_params(max_n: int = 16, max_denominator: int = 16) -> st.SearchStrategy[dict[str, Any]]:
+    """Keyword arguments for :class:`~exactdp.counting.GeoSample` (Algorithm 4.8)."""
+    return st.fixed_dictionaries({"n": st.integers(1, max_n),
+                                  "epsilon": epsilons(max_denominator)})
+
+
+def fastsample_params(max_n: int = 8, max_denominator: int = 4,
+                      max_gamma_denominator: int = 8) -> st.SearchStrategy[dict[str, Any]]:
+    """Keyword arguments for :class:`~exactdp.counting.FastSample` (Algorithm 4.11).
+
+    The defaults keep ``d`` small enough for exact checks in a unit test.
+    """
+    return st.fixed_dictionaries({"n": st.integers(1, max_n),
+                                  "epsilon": epsilons(max_denominator),
+                                  "gamma": gammas(max_gamma_denominator)})
+
+
+def geometric_params(max_n: int = 16, max_denominator: int = 16) -> st.SearchStrategy[dict[str, Any]]:
+    """Keyword arguments for :class:`~exactdp.counting.GeometricMechanism`: ``n`` and a
+    rational ``alpha`` in ``(0, 1)``."""
+    alpha = st.integers(2, max_denominator).flatmap(
+        lambda q: st.integers(1, q - 1).map(lambda p: Fraction(p, q)))
+    return st.fixed_dictionaries({"n": st.integers(1, max_n), "alpha": alpha})
+
+
+def universes(max_size: int = 4) -> st.SearchStrategy[tuple[int, ...]]:
+    """A small universe ``(0, 1, ..., k-1)`` with ``1 <= k <= max_size``."""
+    return st.integers(1, positive_int(max_size, "max_size")).map(lambda k: tuple(range(k)))
+
+
+def datasets(universe: Sequence[Any] | None = None,
+             max_size: int = 6) -> st.SearchStrategy[tuple[Any, ...]]:
+    """A dataset: a tuple of elements of ``universe`` (drawn from :func:`universes` when
+    omitted), of length at most ``max_size``; order is kept, repeats allowed."""
+    if universe is None:
+        return universes().flatmap(lambda u: datasets(u, max_size))
+    if not universe:
+        raise ParameterError("universe must not be empty")
+    return st.lists(st.sampled_from(list(universe)), max_size=max_size).map(tuple)
+
+
+def neighbouring_datasets(universe: Sequence[Any] | None = None, max_size: int = 6,
+                          relation: Literal["add_remove", "substitute"] = "add_remove"
+                          ) -> st.SearchStrategy[tuple[tuple[Any, ...], tuple[Any, ...]]]:
+    """Neighbouring datasets ``(D, D')``.
+
+    ``"add_remove"``: ``D'`` is ``D`` with one element inserted (at any position), so the
+    pair covers both directions when used with the symmetric assertions above.
+    ``"substitute"``: same size, one element replaced by a different one.
+    """
+    if universe is None:
+        return universes().flatmap(lambda u: neighbouring_datasets(u, max_size, relation))
+    items = list(universe)
+    if not items:
+        raise ParameterError("universe must not be empty")
+    if relation == "add_remove":
+        return datasets(items, max(max_size - 1, 0)).flatmap(
+            lambda d: st.tuples(st.integers(0, len(d)), st.sampled_from(items)).map(
+                lambda t: (d, d[:t[0]] + (t[1],) + d[t[0]:])))
+    if relation == "substitute":
+        if len(items) < 2:
+            raise ParameterError("substitution needs a universe of at least two elements")
+        return datasets(items, max_size).filter(bool).flatmap(
+            lambda d: st.tuples(st.integers(0, len(d) - 1), st.sampled_from(items)).filter(
+                lambda t: t[1] != d[t[0]]).map(
+                lambda t: (d, d[:t[0]] + (t[1],) + d[t[0] + 1:])))
+    raise ParameterError(f"relation = {relation!r} must be 'add_remove' or 'substitute'")
