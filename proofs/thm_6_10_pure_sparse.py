@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from math import comb
 
 from exactdp.certificate import Certificate, ClaimReport, brief
@@ -12,7 +13,9 @@ from exactdp.explore import explore
 from exactdp.histograms.data import Universe
 from exactdp.histograms.sparse import KHPrime, PureSparseHistogram, uniform_sparse_histogram
 from exactdp.mixing import lemma_3_2_condition
+from exactdp.randomness import RandomSource
 from proofs._histograms import (
+    Bins,
     Distributions,
     canonical_datasets,
     neighbour_pairs,
@@ -69,6 +72,10 @@ def _grid_text(full: bool) -> str:
             "of Theorem 6.11); n=2: |X|=5 as printed, GeoSample; all neighbouring pairs")
 
 
+def _uniform_bins(universe: Universe, n: int, source: RandomSource) -> Bins:
+    return uniform_sparse_histogram(universe, n, source).bins
+
+
 def _h_size(n: int, size: int) -> int:
     """``|H_{n,n}(X)|``: at most n nonzero bins, counts in [1, n]."""
     return sum(comb(size, j) * n**j for j in range(n + 1))
@@ -91,7 +98,7 @@ def check(full: bool) -> ClaimReport:
         sym_bad = dists.symmetry_failures(
             sample_noncanonical(n, universe.size, 10**6 if every else 1))
         # The links of the proof.
-        uniform = explore(lambda src, u=universe, k=n: uniform_sparse_histogram(u, k, src).bins)
+        uniform = explore(partial(_uniform_bins, universe, n))
         min_prob = min(uniform.values())
         full_support = len(uniform) == _h_size(n, universe.size)
         floor_ok = min_prob >= Fraction(1, 3 * universe.size) ** n
