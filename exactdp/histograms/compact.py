@@ -1,0 +1,692 @@
+"""CompactHistogram: pure-DP histograms with per-query error ``O(log(1/beta)/eps)``
+(Balcer & Vadhan, Section 8: Lemma 8.1, Algorithm 8.2, Theorem 8.3, Lemma 8.4,
+Algorithm 8.5, Theorem 8.6).
+
+Theorem 7.2 shows that a *sparse* release must pay ``log|X|`` in per-query error.  Section 8
+releases a dense histogram over all of ``X`` instead, succinctly: a polynomial ``p`` of
+degree ``<= n`` over the field ``F_{d0}``, ``d0 = 2**(2 * 3**l) >= |X|``
+(:mod:`exactdp.histograms.fields`), whose value at ``x`` is the randomness of an
+*empty-bin sampler* ``M0: [d0]_+ -> [n]``:
+
+    ``h_x = M0(T(p(x)))``  for every ``x`` in ``X = [M]_+`` (``x`` read as ``T^{-1}(x)``).
+
+Uniform polynomials of degree ``<= n`` are ``(n+1)``-wise independent (Lemma 8.1), so every
+``h_x`` is distributed as ``M0(U0)`` and any ``n + 1`` of them are independent.
+Algorithm 8.2 draws the noisy counts ``M(c_x(D), U)`` of the non-empty bins ``A`` and then a
+uniform polynomial among those that reproduce them: Theorem 8.3 makes this
+``(eps1 + eps2 + eps3, 0)``-DP when ``M`` is ``(eps1/2, 0)``-DP for counting queries and
+``e^{-eps2} Pr[M0 = c] <= Pr[M(0) = c] <= e^{eps3} Pr[M0 = c]``; Lemma 8.4 builds such an
+``M0`` from any ``M`` non-decreasing in ``u`` (:class:`EmptyBinSampler`, Algorithm 8.5) with
+``eps2 = 2d/d0``, ``eps3 = d/d0``; Theorem 8.6 fixes the parameters
+(:meth:`CompactHistogram.theorem_8_6`).
+
+The release is a :class:`CompactRelease`: the coefficients and the public parameters;
+:meth:`CompactRelease.evaluate` gives the noisy count of any ``x``, and the JSON form
+(:meth:`CompactRelease.dumps` / :meth:`CompactRelease.loads`) is exact and validated.
+
+Cost (measured, see ``tests/benchmarks/bench_compact.py``): interpolation through
+``n + 1`` points is done in Newton form, about ``1.5 n**2`` products of a field element by a
+node difference (an element of at most ``log2 |X|`` bits) plus ``4n`` full products; the
+paper's ``O~(n log d0)`` assumes fast polynomial arithmetic over ``F_{d0}``
+([vzGG13] Cor. 10.12), which pure Python cannot reach at ``log2 d0 ~ 40000``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+import gmpy2
+
+from exactdp.certified import ceil_log2
+from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
+from exactdp.histograms.data import Dataset, Universe
+from exactdp.histograms.fields import MAX_LEVEL, VanLintField, level_for_bits
+from exactdp.params import (
+    DomainError,
+    ExactDPError,
+    ParameterError,
+    ParameterTypeError,
+    ResourceLimitError,
+    check_count,
+    inverse_integer,
+    positive_int,
+)
+from exactdp.randomness import InverseCDFDraw, RandomSource, default_source
+
+__all__ = [
+    "FORMAT",
+    "CompactHistogram",
+    "CompactRelease",
+    "EmptyBinSampler",
+    "InvalidReleaseError",
+    "SamplerSpec",
+    "TabulatedMechanism",
+    "theorem_8_6_epsilon_prime",
+    "theorem_8_6_level",
+]
+
+#: The ``"format"`` tag of the JSON form of a :class:`CompactRelease`.
+FORMAT = "exactdp/compact-histogram"
+_VERSION = "1"
+
+
+class InvalidReleaseError(ParameterError):
+    """A serialised CompactHistogram release is malformed or inconsistent."""
+
+
+# --------------------------------------------------------------------------- mechanisms
+
+class TabulatedMechanism(InverseCDFSampler):
+    """A counting mechanism ``M: [n] x [d]_+ -> [n]`` given by its integer CDF table.
+
+    ``table[c][z] = F_c(z) = |{u in [d]_+ : M(c, u) <= z}|`` for ``c, z`` in ``[n]``:
+    non-decreasing in ``z``, with ``F_c(n) = d`` for every ``c``.  ``M(c, u)`` is the
+    inverse-CDF search, so it is non-decreasing in ``u`` (the premise of Lemma 8.4).  Meant
+    for the exhaustive checks of Section 8 on tiny fields, where GeoSample's ``d`` is too
+    big for ``d0 >= 4d/3``.
+    """
+
+    def __init__(self, table: Sequence[Sequence[int]]) -> None:
+        rows = [tuple(row) for row in table]
+        if len(rows) < 2:
+            raise ParameterError("a tabulated mechanism needs rows for c = 0..n with n >= 1")
+        n = len(rows) - 1
+        d = rows[0][-1] if rows[0] else 0
+        for c, row in enumerate(rows):
+            if len(row) != n + 1:
+                raise ParameterError(f"row c = {c} has {len(row)} entries; it needs n + 1 = "
+                                     f"{n + 1} (F_c(0), ..., F_c(n))")
+            prev = 0
+            for z, f in enumerate(row):
+                if isinstance(f, bool) or not isinstance(f, int) or f < prev:
+                    raise ParameterError(f"F_{c}({z}) = {f!r} must be an int >= F_{c}({z - 1}) "
+                                         f"= {prev}")
+                prev = f
+            if row[-1] != d or d < 1:
+                raise ParameterError(f"F_{c}(n) = {row[-1]} must equal d = {d} >= 1 for every c")
+        self.n = n
+        self._d = d
+        self.table = tuple(rows)
+
+    def __repr__(self) -> str:
+        return f"TabulatedMechanism({[list(r) for r in self.table]})"
+
+    @property
+    def d(self) -> int:
+        return self._d
+
+    def cdf(self, c: int, z: int) -> int:
+        if z < 0:
+            return 0
+        if z >= self.n:
+            return self._d
+        return self.table[c][z]
+
+
+@dataclass(frozen=True)
+class SamplerSpec:
+    """The public description of the counting mechanism of a release: ``GeoSample_{n,eps}``
+    (Algorithm 4.8) or ``FastSample_{n,eps,gamma}`` (Algorithm 4.11)."""
+
+    name: str
+    epsilon: Fraction
+    gamma: Fraction | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in ("FastSample", "GeoSample"):
+            raise ParameterError(f"sampler name = {self.name!r} must be 'FastSample' or "
+                                 f"'GeoSample'")
+        object.__setattr__(self, "epsilon", inverse_integer(self.epsilon, "sampler epsilon"))
+        if self.name == "FastSample":
+            if self.gamma is None:
+                raise ParameterError("FastSample needs gamma")
+            object.__setattr__(self, "gamma", inverse_integer(self.gamma, "sampler gamma"))
+        elif self.gamma is not None:
+            raise ParameterError("GeoSample takes no gamma")
+
+    @classmethod
+    def of(cls, mechanism: InverseCDFSampler) -> SamplerSpec:
+        """The spec of a GeoSample or FastSample instance."""
+        if isinstance(mechanism, FastSample):
+            return cls("FastSample", mechanism.epsilon, mechanism.gamma)
+        if isinstance(mechanism, GeoSample):
+            return cls("GeoSample", mechanism.epsilon)
+        raise ParameterTypeError(f"only GeoSample and FastSample releases can be described "
+                                 f"publicly, not {mechanism!r}")
+
+    def build(self, n: int) -> InverseCDFSampler:
+        if self.name == "FastSample":
+            return FastSample(n, self.epsilon, self.gamma)
+        return GeoSample(n, self.epsilon)
+
+
+def _check_mechanism(mechanism: object) -> InverseCDFSampler:
+    if not isinstance(mechanism, InverseCDFSampler):
+        raise ParameterTypeError(f"mechanism = {mechanism!r} must be a counting mechanism "
+                                 f"M: [n] x [d]_+ -> [n] with an integer CDF (GeoSample, "
+                                 f"FastSample, TabulatedMechanism)")
+    return mechanism
+
+
+# --------------------------------------------------------------------------- Lemma 8.4
+
+class EmptyBinSampler:
+    """Algorithm 8.5: ``M0(u0) = M(0, f(u0))`` for ``u0`` in ``[d0]_+`` (Lemma 8.4).
+
+    Write ``d0 = q d + r`` with ``0 <= r < d``; ``f: [d0]_+ -> [d]_+`` sends the first
+    ``r (q + 1)`` values ``q + 1`` at a time and the rest ``q`` at a time:
+    ``f(u0) = ceil(u0 / (q+1))`` if ``r != 0`` and ``u0 <= r (q+1)``, else
+    ``ceil((u0 - r) / q)``.  Preconditions: ``M(0, u)`` non-decreasing in ``u``;
+    ``d0 >= 4d/3`` (so ``q >= 1``).
+
+    Lemma 8.4: (i) ``M0`` is non-decreasing; (ii) ``e^{-2d/d0} Pr[M(0,U) = c] <=
+    Pr[M0(U0) = c] <= e^{d/d0} Pr[M(0,U) = c]``, with equality when ``d | d0``;
+    (iii) ``Pr[M0(U0) <= a] >= Pr[M(0,U) <= a]``; (iv) time ``O~(log d0) + Time(M)``;
+    (v) ``S_v = Unif{u0 : M0(u0) = v}`` is an interval whose end points come from two
+    evaluations of ``F_M`` (:meth:`preimage`, :meth:`sample_preimage`).
+
+    It also serves as an inverse-CDF draw over ``[d0]_+`` (attributes ``n``, ``d = d0``,
+    :meth:`cdf`, :meth:`search`), so ``source.inverse_cdf(sampler)`` draws ``M0(U0)``.
+    """
+
+    def __init__(self, mechanism: InverseCDFSampler, d0: int) -> None:
+        self.mechanism = _check_mechanism(mechanism)
+        self.d0 = positive_int(d0, "d0")
+        d = self.mechanism.d
+        if 3 * self.d0 < 4 * d:
+            raise ParameterError(f"Lemma 8.4 needs d0 >= 4d/3; got d0 = {_size(self.d0)} and "
+                                 f"d = {_size(d)}: use a larger field")
+        self.q, self.r = divmod(self.d0, d)
+        self.n = self.mechanism.n
+
+    def __repr__(self) -> str:
+        return f"EmptyBinSampler({self.mechanism!r}, d0={_size(self.d0)})"
+
+    @property
+    def d(self) -> int:
+        """The domain size ``d0`` of ``M0`` (the name ``d`` is the inverse-CDF protocol's)."""
+        return self.d0
+
+    def _check_u0(self, u0: int) -> None:
+        if isinstance(u0, bool) or not isinstance(u0, int):
+            raise ParameterTypeError(f"u0 = {u0!r} must be an int in [1, d0]")
+        if not 1 <= u0 <= self.d0:
+            raise DomainError(f"u0 = {u0} is outside [d0]_+ = [1, {_size(self.d0)}]")
+
+    def f(self, u0: int) -> int:
+        """Algorithm 8.5 step 2: the non-decreasing map ``[d0]_+ -> [d]_+``."""
+        self._check_u0(u0)
+        q, r = self.q, self.r
+        if r != 0 and u0 <= r * (q + 1):
+            return -(-u0 // (q + 1))
+        return -(-(u0 - r) // q)
+
+    def __call__(self, u0: int) -> int:
+        """``M0(u0) = M(0, f(u0))`` (Algorithm 8.5 step 3)."""
+        return self.mechanism(0, self.f(u0))
+
+    def search(self, u0: int) -> int:
+        """``M0(u0)``: the inverse-CDF protocol's name for the deterministic map."""
+        return self(u0)
+
+    def max_preimage(self, u: int) -> int:
+        """``max{u0 in [d0]_+ : f(u0) <= u}`` for ``u`` in ``[0, d]`` (0 when ``u = 0``):
+        ``(q+1) u`` if ``r != 0`` and ``u <= r``, else ``q u + r`` (proof of Lemma 8.4 v)."""
+        if self.r != 0 and u <= self.r:
+            return (self.q + 1) * u
+        return self.q * u + self.r
+
+    def cdf(self, z: int) -> int:
+        """``F_{M0}(z) = |{u0 : M0(u0) <= z}| = max_preimage(F_M(z))``."""
+        if z < 0:
+            return 0
+        if z >= self.n:
+            return self.d0
+        return self.max_preimage(self.mechanism.scaled_cdf_at_zero(z))
+
+    def preimage(self, v: int) -> tuple[int, int]:
+        """The interval ``[lo, hi]`` of ``u0`` with ``M0(u0) = v`` (Lemma 8.4 v)."""
+        v = check_count(v, self.n, "v")
+        lo, hi = self.cdf(v - 1) + 1, self.cdf(v)
+        if lo > hi:
+            raise DomainError(f"v = {v} has probability 0 under M0: S_v is empty")
+        return lo, hi
+
+    def sample_preimage(self, v: int, source: RandomSource | None = None) -> int:
+        """A draw of ``S_v = Unif{u0 in [d0]_+ : M0(u0) = v}``: one ``uniform(|S_v|)``.
+
+        Time: two evaluations of ``F_M`` and one draw whose domain size ``|S_v|`` depends
+        on ``v`` (a released value).
+        """
+        lo, hi = self.preimage(v)
+        return lo - 1 + default_source(source).uniform(hi - lo + 1)
+
+
+@dataclass(frozen=True)
+class _ScaledDraw:
+    """An inverse-CDF draw over ``[inner.d * factor]_+`` with the same output distribution
+    (``u`` and ``ceil(u / factor)``): gives the noisy-count draws of non-empty bins and the
+    ``M0`` draws of padding points one common domain ``d * d0``."""
+
+    inner: InverseCDFDraw
+    factor: int
+
+    @property
+    def n(self) -> int:
+        return self.inner.n
+
+    @property
+    def d(self) -> int:
+        return self.inner.d * self.factor
+
+    def cdf(self, z: int) -> int:
+        return self.inner.cdf(z) * self.factor
+
+    def search(self, u: int) -> int:
+        return self.inner.search(-(-u // self.factor))
+
+
+# --------------------------------------------------------------------------- Theorem 8.6
+
+def theorem_8_6_epsilon_prime(epsilon: object) -> Fraction:
+    """``eps' = 1 / ceil(10 / (9 eps))`` (Theorem 8.6); for ``eps = 1/m``: ``1/ceil(10m/9)``."""
+    m = inverse_integer(epsilon, "epsilon").denominator
+    return Fraction(1, (10 * m + 8) // 9)
+
+
+def theorem_8_6_level(universe_size: int, d: int, epsilon: object) -> int:
+    """``l = ceil(log3(ceil(log2 max{|X|, 30 d / eps}) / 2))`` (proof of Theorem 8.6), so that
+    ``d0 = 2**(2 * 3**l) >= max{|X|, 30 d / eps}``; integer arithmetic only."""
+    m = inverse_integer(epsilon, "epsilon").denominator
+    return level_for_bits(ceil_log2(max(positive_int(universe_size, "universe size M"),
+                                        30 * d * m)))
+
+
+def _size(value: int) -> str:
+    """A readable size for possibly huge integers: the value, or ``~2^bits``."""
+    return str(value) if value < 10**12 else f"~2^{value.bit_length() - 1}"
+
+
+# --------------------------------------------------------------------------- Algorithm 8.2
+
+class CompactHistogram:
+    """Algorithm 8.2, ``CompactHistogram_{M,M0}(D)`` for ``D in X^n``, ``X = [M]_+``.
+
+    1. ``A = {x : c_x(D) > 0}``.
+    2. ``c~_x = M(c_x(D), U_x)`` for ``x`` in ``A`` (BasicHistogram_{M,A}).
+    3. Release ``h`` uniform among ``{g in G_{M0}(X) : g_x = c~_x for x in A}``: by Lemma
+       8.1 (iv), ``u_x ~ S_{c~_x}`` for ``x`` in ``A``, ``u_x`` uniform on ``[d0]_+`` for
+       the other points of a set ``B`` of ``n + 1`` points, and ``p`` the interpolating
+       polynomial through ``(x, T^{-1}(u_x))``.
+
+    ``B`` is ``A`` plus the smallest field points (in ``T`` order, i.e. the smallest
+    elements of ``X`` first) outside ``A``; any ``n + 1`` distinct points give the same
+    output distribution.  With ``strict_time=True`` (default) every point of ``B`` makes the
+    same two draws: an inverse-CDF draw over the common domain ``[d d0]_+`` (of
+    ``M(c_x, .)`` for ``x`` in ``A``, of ``M0`` for padding points -- then
+    ``u_x = S_v`` is exactly uniform), and ``uniform(|S_v|)``; the interpolation through
+    ``n + 1`` points is the same computation for every ``D``.  What still depends on the
+    data: the domain sizes ``|S_v|`` (``v`` is the released count ``h_x`` of a point of
+    ``B``) and the cost of big-integer operations on the node values.  With
+    ``strict_time=False`` only ``A`` is interpolated and the rest of the polynomial is
+    drawn directly (``p = q + Z_A r``, ``r`` uniform of degree ``n - |A|``): identical
+    output distribution, time ``~|A| n`` instead of ``~n**2``, but the time reveals ``|A|``.
+
+    Preconditions: ``d0 = 2**(2 * 3**level) >= |X|``, ``d0 >= 4d/3`` and (strict mode)
+    ``d0 >= n + 1``; ``M`` non-decreasing in ``u``.  Privacy (Theorem 8.3 i with Lemma 8.4):
+    ``(eps1 + 3d/d0, 0)``-DP when ``M`` is ``(eps1/2, 0)``-DP for counting queries.
+    """
+
+    def __init__(self, universe: Universe | int, mechanism: InverseCDFSampler, level: int,
+                 *, strict_time: bool = True, epsilon: object = None,
+                 beta0: object = None, construction: str = "custom") -> None:
+        self.universe = universe if isinstance(universe, Universe) else Universe(universe)
+        self.mechanism = _check_mechanism(mechanism)
+        self.field = VanLintField(level)
+        self.n = self.mechanism.n
+        self.strict_time = bool(strict_time)
+        d0 = self.field.order
+        if d0 < self.universe.size:
+            raise ParameterError(f"d0 = 2^{self.field.degree} is smaller than |X| = "
+                                 f"{self.universe.size}; Algorithm 8.2 needs d0 >= |X|")
+        if self.strict_time and d0 < self.n + 1:
+            raise ParameterError(f"strict mode interpolates through n + 1 = {self.n + 1} "
+                                 f"distinct points, but the field has only d0 = {d0}")
+        self.empty = EmptyBinSampler(self.mechanism, d0)
+        self.epsilon = None if epsilon is None else inverse_integer(epsilon, "epsilon")
+        self.beta0 = None if beta0 is None else inverse_integer(beta0, "beta0")
+        self.construction = construction
+
+    def __repr__(self) -> str:
+        return (f"CompactHistogram(X=[1,{self.universe.size}], {self.mechanism!r}, "
+                f"field={self.field}, strict_time={self.strict_time})")
+
+    @classmethod
+    def theorem_8_6(cls, universe: Universe | int, n: object, epsilon: object, beta0: object,
+                    *, strict_time: bool = True) -> CompactHistogram:
+        """Theorem 8.6: ``M = FastSample_{n,eps',gamma}`` with ``eps' = 1/ceil(10/(9 eps))``,
+        ``gamma = beta0 / (2|X|)``, ``M0`` from Lemma 8.4 and ``l`` as in the proof.
+
+        Then the release is ``(eps, 0)``-DP: ``eps' <= 9 eps / 10`` and
+        ``3 d / d0 <= eps / 10`` (checked exactly here).
+        """
+        u = universe if isinstance(universe, Universe) else Universe(universe)
+        eps = inverse_integer(epsilon, "epsilon")
+        b0 = inverse_integer(beta0, "beta0")
+        mech = FastSample(positive_int(n, "n"), theorem_8_6_epsilon_prime(eps),
+                          Fraction(1, 2 * b0.denominator * u.size))
+        return cls._with_level(u, mech, eps, b0, "theorem_8_6", strict_time)
+
+    @classmethod
+    def with_geosample(cls, universe: Universe | int, n: object, epsilon: object,
+                       *, strict_time: bool = True) -> CompactHistogram:
+        """Figure 6's GeoSample variant: ``M = GeoSample_{n,eps'}``, ``eps'`` and ``l`` as in
+        Theorem 8.6 (``d`` is GeoSample's, ``log2 d ~ n log2(2/eps)``); ``(eps, 0)``-DP."""
+        u = universe if isinstance(universe, Universe) else Universe(universe)
+        eps = inverse_integer(epsilon, "epsilon")
+        mech = GeoSample(positive_int(n, "n"), theorem_8_6_epsilon_prime(eps))
+        return cls._with_level(u, mech, eps, None, "geosample", strict_time)
+
+    @classmethod
+    def _with_level(cls, universe: Universe, mech: InverseCDFSampler, eps: Fraction,
+                    beta0: Fraction | None, construction: str,
+                    strict_time: bool) -> CompactHistogram:
+        level = theorem_8_6_level(universe.size, mech.d, eps)
+        if level > MAX_LEVEL:
+            raise ResourceLimitError(
+                f"these parameters need the field of level {level} (d0 = 2^{2 * 3**level}), "
+                f"beyond the supported level {MAX_LEVEL}; use a larger epsilon")
+        return cls(universe, mech, level, strict_time=strict_time, epsilon=eps, beta0=beta0,
+                   construction=construction)
+
+    # ---- the algorithm
+
+    def _padding(self, occupied: Sequence[int], count: int) -> list[int]:
+        """The ``count`` smallest field points (as ints ``T^{-1}(x) = x - 1``) outside
+        ``occupied`` (sorted)."""
+        out: list[int] = []
+        taken = set(occupied)
+        e = 0
+        while len(out) < count:
+            if e not in taken:
+                out.append(e)
+            e += 1
+        return out
+
+    def _point_value(self, count: int | None, fixed: int | None, source: RandomSource) -> int:
+        """``T^{-1}(u_x)`` for one point of ``B``: ``u_x ~ S_v`` where ``v`` is ``fixed``,
+        or ``M(count, U)``, or (``count`` None) ``M0(U0)`` -- then ``u_x`` is uniform."""
+        if fixed is not None:
+            v = fixed
+        elif count is None:
+            v = source.inverse_cdf(_ScaledDraw(self.empty, self.mechanism.d))
+        else:
+            v = source.inverse_cdf(_ScaledDraw(self.mechanism.draw(count), self.empty.d0))
+        return self.field.from_index(self.empty.sample_preimage(v, source))
+
+    def _polynomial(self, counts: Mapping[int, int], fixed: Mapping[int, int],
+                    source: RandomSource) -> tuple[int, ...]:
+        """The coefficients of ``p``: ``counts`` maps ``x`` in ``A`` to ``c_x(D)`` (noisy count
+        drawn here) or ``fixed`` maps it to a given value ``v_x`` (Lemma 8.1 iv)."""
+        points = sorted(x - 1 for x in (*counts, *fixed))
+        field_ = self.field
+        if self.strict_time:
+            nodes = sorted(points + self._padding(points, self.n + 1 - len(points)))
+            values = [self._point_value(counts.get(e + 1), fixed.get(e + 1), source)
+                      for e in nodes]
+            return tuple(field_.interpolate(nodes, values))
+        values = [self._point_value(counts.get(e + 1), fixed.get(e + 1), source)
+                  for e in points]
+        newton = field_.newton_coefficients(points, values)
+        tail = [source.uniform(field_.order) - 1 for _ in range(self.n + 1 - len(points))]
+        # Newton basis with zero nodes after A: p = q + Z_A(X) * r(X), r uniform.
+        nodes = points + [0] * len(tail)
+        return tuple(field_.newton_to_monomial(nodes, newton + tail))
+
+    def release(self, dataset: Dataset, source: RandomSource | None = None) -> CompactRelease:
+        """Run Algorithm 8.2 on ``dataset`` (its ``n`` must be the mechanism's)."""
+        if not isinstance(dataset, Dataset):
+            raise ParameterTypeError(f"dataset = {dataset!r} must be a Dataset")
+        if dataset.n != self.n:
+            raise ParameterError(f"the dataset has n = {dataset.n} rows but the mechanism was "
+                                 f"built for n = {self.n}")
+        if dataset.universe.size != self.universe.size:
+            raise ParameterError(f"the dataset's universe [1, {dataset.universe.size}] is not "
+                                 f"this histogram's [1, {self.universe.size}]")
+        coefficients = self._polynomial(dataset.counts(), {}, default_source(source))
+        return self._wrap(coefficients)
+
+    def sample_conditioned(self, values: Mapping[int, int],
+                           source: RandomSource | None = None) -> CompactRelease:
+        """Lemma 8.1 (iv): ``h`` uniform on ``{g in G_{M0}(X) : g_x = values[x]}`` for at
+        most ``n`` elements ``x`` (each value must have positive probability under ``M0``)."""
+        if len(values) > self.n:
+            raise ParameterError(f"at most n = {self.n} values can be prescribed")
+        fixed = {self.universe.check(x, "x"): check_count(v, self.n, "value")
+                 for x, v in values.items()}
+        return self._wrap(self._polynomial({}, fixed, default_source(source)))
+
+    def _wrap(self, coefficients: tuple[int, ...]) -> CompactRelease:
+        return CompactRelease(self.universe.size, self.n, self.field.level, coefficients,
+                              self.mechanism, self.epsilon, self.beta0, self.construction)
+
+
+# --------------------------------------------------------------------------- the release
+
+_DECIMAL = re.compile(r"0|[1-9][0-9]*")
+
+
+@dataclass(frozen=True)
+class CompactRelease:
+    """A released CompactHistogram: the histogram ``h_x = M0(T(p(x)))`` for every ``x`` in
+    ``X = [M]_+``, held as the coefficients of ``p`` (lowest degree first) over the field of
+    the given level, with the public parameters that define ``M`` and ``M0``.
+
+    ``construction`` is ``"theorem_8_6"`` (FastSample, Theorem 8.6 from ``epsilon`` and
+    ``beta0``), ``"geosample"`` (GeoSample variant from ``epsilon``) or ``"custom"``.
+    Time of :meth:`evaluate`: ``n`` products by ``T^{-1}(x)`` (an element of at most
+    ``log2 |X|`` bits) plus one run of ``M0``.
+    """
+
+    universe_size: int
+    n: int
+    level: int
+    coefficients: tuple[int, ...]
+    mechanism: InverseCDFSampler = field(compare=False)
+    epsilon: Fraction | None = None
+    beta0: Fraction | None = None
+    construction: str = "custom"
+    mechanism_description: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mechanism_description", repr(self.mechanism))
+        if len(self.coefficients) != self.n + 1:
+            raise InvalidReleaseError(f"a polynomial of degree <= n = {self.n} has n + 1 = "
+                                      f"{self.n + 1} coefficients, got {len(self.coefficients)}")
+
+    @cached_property
+    def field(self) -> VanLintField:
+        return VanLintField(self.level)
+
+    @cached_property
+    def empty_bin_sampler(self) -> EmptyBinSampler:
+        return EmptyBinSampler(self.mechanism, self.field.order)
+
+    @property
+    def sampler(self) -> SamplerSpec:
+        return SamplerSpec.of(self.mechanism)
+
+    def evaluate(self, x: int) -> int:
+        """The released noisy count ``h_x = M0(T(p(T^{-1}(x))))`` of ``x`` in ``[1, M]``."""
+        if isinstance(x, bool) or not isinstance(x, int):
+            raise ParameterTypeError(f"x = {x!r} must be an int element of [1, "
+                                     f"{self.universe_size}]")
+        if not 1 <= x <= self.universe_size:
+            raise DomainError(f"x = {x} is outside the universe [1, {self.universe_size}]")
+        value = self.field.evaluate(self.coefficients, x - 1)
+        return self.empty_bin_sampler(self.field.to_index(value))
+
+    # ---- JSON
+
+    def to_json(self) -> dict[str, Any]:
+        """The exact JSON form (every number a decimal string or ``"p/q"``)."""
+        spec = self.sampler
+        return {
+            "format": FORMAT,
+            "version": _VERSION,
+            "algorithm": "CompactHistogram (Balcer & Vadhan, Algorithm 8.2)",
+            "construction": self.construction,
+            "universe_size": str(self.universe_size),
+            "n": str(self.n),
+            "epsilon": None if self.epsilon is None else str(self.epsilon),
+            "beta0": None if self.beta0 is None else str(self.beta0),
+            "sampler": {"name": spec.name, "epsilon": str(spec.epsilon),
+                        "gamma": None if spec.gamma is None else str(spec.gamma),
+                        "d": gmpy2.mpz(self.mechanism.d).digits(10)},
+            "field": {"level": str(self.level), "degree": str(self.field.degree),
+                      "modulus": self.field.modulus_text()},
+            "coefficients": [gmpy2.mpz(c).digits(10) for c in self.coefficients],
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json())
+
+    @classmethod
+    def loads(cls, text: str) -> CompactRelease:
+        """Parse and validate the JSON form; :class:`InvalidReleaseError` says what is wrong."""
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidReleaseError(f"not JSON: {exc}") from None
+        return cls.from_json(obj)
+
+    @classmethod
+    def from_json(cls, obj: object) -> CompactRelease:
+        """Validate everything: structure, numbers, parameters and their consistency."""
+        top = _mapping(obj, "release")
+        if top.get("format") != FORMAT:
+            raise InvalidReleaseError(f"format = {top.get('format')!r}: expected {FORMAT!r}")
+        if top.get("version") != _VERSION:
+            raise InvalidReleaseError(f"version = {top.get('version')!r}: only version "
+                                      f"{_VERSION!r} is understood")
+        size = _positive(top, "universe_size")
+        n = _positive(top, "n")
+        construction = top.get("construction")
+        if construction not in ("theorem_8_6", "geosample", "custom"):
+            raise InvalidReleaseError(f"construction = {construction!r} must be "
+                                      f"'theorem_8_6', 'geosample' or 'custom'")
+        eps = _optional_fraction(top, "epsilon")
+        beta0 = _optional_fraction(top, "beta0")
+        samp = _mapping(top.get("sampler"), "sampler")
+        fld = _mapping(top.get("field"), "field")
+        level = _natural(fld, "level", "field.level")
+        if level > MAX_LEVEL:
+            raise InvalidReleaseError(f"field.level = {level} exceeds the supported "
+                                      f"{MAX_LEVEL}")
+        field_ = VanLintField(level)
+        if _natural(fld, "degree", "field.degree") != field_.degree:
+            raise InvalidReleaseError(f"field.degree = {fld.get('degree')} does not match level "
+                                      f"{level} (degree 2*3^{level} = {field_.degree})")
+        if fld.get("modulus") != field_.modulus_text():
+            raise InvalidReleaseError(f"field.modulus = {fld.get('modulus')!r}; level {level} "
+                                      f"has modulus {field_.modulus_text()!r}")
+        try:
+            spec = SamplerSpec(str(samp.get("name")), _fraction(samp, "epsilon", "sampler"),
+                               None if samp.get("gamma") is None
+                               else _fraction(samp, "gamma", "sampler"))
+            mech = spec.build(n)
+        except ExactDPError as exc:
+            raise InvalidReleaseError(f"sampler parameters rejected: {exc}") from None
+        if _natural(samp, "d", "sampler.d") != mech.d:
+            raise InvalidReleaseError(f"sampler.d does not equal the d of {spec.name} with "
+                                      f"these parameters")
+        d0 = field_.order
+        if d0 < size:
+            raise InvalidReleaseError(f"d0 = 2^{field_.degree} < |X| = {size}")
+        if 3 * d0 < 4 * mech.d:
+            raise InvalidReleaseError(f"d0 = 2^{field_.degree} < 4d/3: Lemma 8.4 fails")
+        if construction != "custom":
+            _check_construction(construction, size, n, eps, beta0, spec, level)
+        raw = top.get("coefficients")
+        if not isinstance(raw, list):
+            raise InvalidReleaseError("coefficients must be a list of decimal strings")
+        if len(raw) != n + 1:
+            raise InvalidReleaseError(f"coefficients has {len(raw)} entries; a polynomial of "
+                                      f"degree <= n = {n} needs n + 1 = {n + 1}")
+        coefficients = []
+        for i, s in enumerate(raw):
+            c = _decimal(s, f"coefficients[{i}]")
+            if c >= d0:
+                raise InvalidReleaseError(f"coefficients[{i}] is not an element of "
+                                          f"GF(2^{field_.degree}): it must be < 2^{field_.degree}")
+            coefficients.append(c)
+        return cls(size, n, level, tuple(coefficients), mech, eps, beta0, construction)
+
+
+def _check_construction(construction: str, size: int, n: int, eps: Fraction | None,
+                        beta0: Fraction | None, spec: SamplerSpec, level: int) -> None:
+    if eps is None:
+        raise InvalidReleaseError(f"construction {construction!r} needs epsilon")
+    try:
+        if construction == "theorem_8_6":
+            if beta0 is None:
+                raise InvalidReleaseError("construction 'theorem_8_6' needs beta0")
+            expected = CompactHistogram.theorem_8_6(size, n, eps, beta0)
+        else:
+            expected = CompactHistogram.with_geosample(size, n, eps)
+    except InvalidReleaseError:
+        raise
+    except ExactDPError as exc:
+        raise InvalidReleaseError(f"epsilon/beta0 rejected: {exc}") from None
+    want = SamplerSpec.of(expected.mechanism)
+    if want != spec:
+        raise InvalidReleaseError(f"sampler {spec} does not match {construction} with epsilon = "
+                                  f"{eps}, beta0 = {beta0}, |X| = {size}: expected {want}")
+    if expected.field.level != level:
+        raise InvalidReleaseError(f"field level {level} does not match {construction} "
+                                  f"(expected level {expected.field.level})")
+
+
+def _mapping(obj: object, name: str) -> Mapping[str, Any]:
+    if not isinstance(obj, dict):
+        raise InvalidReleaseError(f"{name} must be a JSON object")
+    return obj
+
+
+def _decimal(value: object, name: str) -> int:
+    if not isinstance(value, str) or not _DECIMAL.fullmatch(value):
+        shown = value if not isinstance(value, str) or len(value) < 40 else value[:37] + "..."
+        raise InvalidReleaseError(f"{name} = {shown!r} must be a non-negative integer written "
+                                  f"as a decimal string without sign, spaces or leading zeros")
+    return int(gmpy2.mpz(value))
+
+
+def _natural(obj: Mapping[str, Any], key: str, name: str) -> int:
+    return _decimal(obj.get(key), name)
+
+
+def _positive(obj: Mapping[str, Any], key: str) -> int:
+    v = _natural(obj, key, key)
+    if v < 1:
+        raise InvalidReleaseError(f"{key} = {v} must be >= 1")
+    return v
+
+
+def _fraction(obj: Mapping[str, Any], key: str, where: str) -> Fraction:
+    value = obj.get(key)
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9]+(/[0-9]+)?", value):
+        raise InvalidReleaseError(f"{where}.{key} = {value!r} must be a string 'p/q'")
+    try:
+        return inverse_integer(value, f"{where}.{key}")
+    except ExactDPError as exc:
+        raise InvalidReleaseError(str(exc)) from None
+
+
+def _optional_fraction(obj: Mapping[str, Any], key: str) -> Fraction | None:
+    return None if obj.get(key) is None else _fraction(obj, key, "release")
