@@ -24,16 +24,34 @@ M(c, u) is compared with (1-gamma) Z'' + gamma Unif([n]); both exactly, every c.
 
 
 def ideal_truncated(mech: FastSample, c: int) -> Distribution:
-    """The lemma's Z' (from Z ~ c + Geo with ratio alpha), clamped to [0, n]."""
+    """The lemma's Z' (from Z ~ c + Geo with ratio alpha), clamped to [0, n].
+
+    Z' has mass geo * alpha^|y-c| at y in [c-t, c+t] \\ {c} (geo = (1-alpha)/(1+alpha)) and
+    geo + Pr[|Z-c| > t] at c.  Clamping sums the masses at y <= 0 into 0 and at y >= n into
+    n; the sums of alpha^j over j in [lo, hi] are geometric series.
+    """
     a, t, n = mech.alpha, mech.t, mech.n
     geo = (1 - a) / (1 + a)
     tail = 2 * a ** (t + 1) / (1 + a)  # Pr[|Z - c| > t]
-    out = {z: Fraction(0) for z in range(n + 1)}
-    # Offsets beyond n (or below -n) from c all clamp to the same end; sum them in closed form
-    # would re-derive the paper's algebra, so sum the terms directly (t is small on the grid).
-    for y in range(c - t, c + t + 1):
-        p = geo * a ** abs(y - c) + (tail if y == c else 0)
-        out[min(max(y, 0), n)] += p
+
+    def offsets(lo: int, hi: int) -> Fraction:
+        """sum of the unclamped masses at offsets j = |y - c| in [lo, hi] on one side."""
+        lo, hi = max(lo, 0), min(hi, t)
+        if lo > hi:
+            return Fraction(0)
+        return geo * (a**lo - a ** (hi + 1)) / (1 - a)
+
+    out: Distribution = {}
+    for z in range(n + 1):
+        if z == 0:
+            mass = offsets(max(c, 1), t)  # y = c - j <= 0 for j >= c, centre excluded
+        elif z == n:
+            mass = offsets(max(n - c, 1), t)
+        else:
+            mass = geo * a ** abs(z - c) if 0 < abs(z - c) <= t else Fraction(0)
+        if z == c:
+            mass += geo + tail
+        out[z] = mass
     return out
 
 
