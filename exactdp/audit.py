@@ -100,6 +100,7 @@ __all__ = [
     "blackbox_audit",
     "load_target",
     "parse_range",
+    "privacy_test_rejects",
     "reference_distributions",
     "whitebox_audit",
 ]
@@ -1230,6 +1231,24 @@ def _select(counts: Mapping[Any, Mapping[Any, int]],
     return best[1], best[2], best[3], best[4], best[5]
 
 
+def privacy_test_rejects(x: int, y: int, K: int, alpha: Fraction, e_eps_upper: Fraction,
+                         upper: Fraction | None = None) -> bool:
+    """The black-box privacy test's decision: reject ``P_a(S) <= e^eps P_b(S)``?
+
+    ``x``, ``y``: counts of ``S`` in ``K`` fresh draws on ``a`` and on ``b``;
+    ``e_eps_upper >= e**eps``.  With ``U`` the Clopper--Pearson upper bound for ``y`` at
+    level ``alpha/2`` and ``t = e_eps_upper * U``, reject when ``t < 1`` and the certified
+    ``Pr_t[Bin(K, t) >= x] <= alpha/2``.  If ``P_a(S) <= e^eps P_b(S)`` the rejection
+    probability is at most ``alpha``: ``U < P_b(S)`` has probability ``<= alpha/2``, and
+    otherwise ``P_a(S) <= t``, so rejecting needs a count whose exact tail under the true
+    ``P_a(S)`` is ``<= alpha/2`` (probability ``<= alpha/2``).
+    """
+    half = alpha / 2
+    u = clopper_pearson_upper(y, K, half) if upper is None else upper
+    t = e_eps_upper * u
+    return t < 1 and upper_tail(K, t, x).hi <= half
+
+
 def _privacy_test(sampler: Callable[[Any], Any], sel_counts: Mapping[Any, Mapping[Any, int]],
                   pairs: Sequence[tuple[Any, Any]], K: int, alpha: Fraction, eps: Fraction,
                   guard: _Guard, outputs: set[Any] | None, progress: Progress) -> PrivacyTest:
@@ -1246,8 +1265,8 @@ def _privacy_test(sampler: Callable[[Any], Any], sel_counts: Mapping[Any, Mappin
     e_hi = exp_interval(eps, 128).hi
 
     def rejects(xx: int, yy: int) -> bool:
-        t = e_hi * clopper_pearson_upper(yy, K, half) if yy != y else e_hi * upper
-        return t < 1 and upper_tail(K, t, xx).hi <= half
+        return privacy_test_rejects(xx, yy, K, alpha, e_hi,
+                                    upper if yy == y else None)
 
     violation = rejects(x, y)
     ratio = lower / upper if upper > 0 else None

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 from exactdp.counting import GeoSample
 
@@ -69,7 +70,7 @@ class FloatCDFGeoSample(GeoSample):
         return min(int(p * self.d), self.d)
 
 
-def unnormalised_truncated_geometric(n: int) -> object:
+def unnormalised_truncated_geometric(n: int) -> Any:
     """Bug 3: ``f(c, u)`` for the truncated geometric ``Pr[z] ∝ (2/3)**|z - c|`` on
     ``[0, n]``, scaled by ``3**n`` to integer weights ``w(j) = 2**j 3**(n-j)``, with the
     normaliser ``d = sum_j w(j)`` of ``c = 0`` used for every ``c``."""
