@@ -436,18 +436,20 @@ class CompactHistogram:
         drawn here) or ``fixed`` maps it to a given value ``v_x`` (Lemma 8.1 iv)."""
         points = sorted(x - 1 for x in (*counts, *fixed))
         field_ = self.field
+        # A public bound on the nodes' bits: elements of X are < |X|, padding points < 2n + 1.
+        bits = max(self.universe.size - 1, 2 * self.n + 1).bit_length()
         if self.strict_time:
             nodes = sorted(points + self._padding(points, self.n + 1 - len(points)))
             values = [self._point_value(counts.get(e + 1), fixed.get(e + 1), source)
                       for e in nodes]
-            return tuple(field_.interpolate(nodes, values))
+            return tuple(field_.interpolate(nodes, values, bits))
         values = [self._point_value(counts.get(e + 1), fixed.get(e + 1), source)
                   for e in points]
-        newton = field_.newton_coefficients(points, values)
+        newton = field_.newton_coefficients(points, values, bits)
         tail = [source.uniform(field_.order) - 1 for _ in range(self.n + 1 - len(points))]
         # Newton basis with zero nodes after A: p = q + Z_A(X) * r(X), r uniform.
         nodes = points + [0] * len(tail)
-        return tuple(field_.newton_to_monomial(nodes, newton + tail))
+        return tuple(field_.newton_to_monomial(nodes, newton + tail, bits))
 
     def release(self, dataset: Dataset, source: RandomSource | None = None) -> CompactRelease:
         """Run Algorithm 8.2 on ``dataset`` (its ``n`` must be the mechanism's)."""

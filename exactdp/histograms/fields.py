@@ -49,8 +49,10 @@ __all__ = [
     "MAX_LEVEL",
     "VanLintField",
     "clmul",
+    "clmul_bounded",
     "clmul_kronecker",
     "clmul_shift_xor",
+    "clmul_window",
     "gf2_gcd",
     "gf2_mod",
     "gf2_square",
@@ -65,13 +67,16 @@ MAX_LEVEL = 10
 
 # Below this popcount of the sparser factor, shift-xor beats the Kronecker product.
 _KRONECKER_MIN_POPCOUNT = 256
+# Up to this many nibbles in the shorter factor, 4-bit windows beat the Kronecker product.
+_WINDOW_MAX_NIBBLES = 64
 _PARITY = str.maketrans("0123456789abcdef", "0101010101010101")
 
 
 # --------------------------------------------------------------------------- GF(2)[t]
 
 def clmul_shift_xor(a: int, b: int) -> int:
-    """The carry-less product of bit-vectors ``a, b >= 0``, by shifts and xors."""
+    """The carry-less product of bit-vectors ``a, b >= 0``: ``XOR of a << i`` over the set
+    bits ``i`` of the sparser factor."""
     if a.bit_count() < b.bit_count():
         a, b = b, a
     r = 0
@@ -79,6 +84,32 @@ def clmul_shift_xor(a: int, b: int) -> int:
         low = b & -b
         r ^= a << (low.bit_length() - 1)
         b ^= low
+    return r
+
+
+def _window(a: int) -> tuple[int, ...]:
+    """``(a * v for v in 0..15)`` carry-less: 3 shifts and 11 xors."""
+    a2 = a << 1
+    a3 = a2 ^ a
+    a4 = a << 2
+    a8 = a << 3
+    a12 = a8 ^ a4
+    return (0, a, a2, a3, a4, a4 ^ a, a4 ^ a2, a4 ^ a3,
+            a8, a8 ^ a, a8 ^ a2, a8 ^ a3, a12, a12 ^ a, a12 ^ a2, a12 ^ a3)
+
+
+def clmul_window(a: int, b: int, nibbles: int) -> int:
+    """The carry-less product for ``0 <= b < 16**nibbles`` by 4-bit windows: a table of the 16
+    multiples of ``a``, then Horner over the nibbles of ``b``.  The operation count,
+    ``14 + 2 (nibbles - 1)``, depends on ``nibbles`` only, never on the values."""
+    if nibbles < 1 or b >> (4 * nibbles):
+        raise ParameterError(f"clmul_window: b needs more than {nibbles} nibbles")
+    table = _window(a)
+    s = 4 * (nibbles - 1)
+    r = table[(b >> s) & 15]
+    while s:
+        s -= 4
+        r = (r << 4) ^ table[(b >> s) & 15]
     return r
 
 
@@ -90,17 +121,23 @@ def _spread(a: int, digits: int) -> int:
     return int(buf, 16)
 
 
-def clmul_kronecker(a: int, b: int) -> int:
+def clmul_kronecker(a: int, b: int, digits: int | None = None) -> int:
     """The carry-less product by Kronecker substitution through one GMP multiplication.
 
     Each bit gets a slot of ``4 * digits`` bits with ``16**digits > min(popcount(a),
-    popcount(b))``, so the integer product's slot ``k`` holds the number of pairs
-    ``i + j = k`` exactly and its parity is bit ``k`` of the carry-less product.
+    popcount(b))`` (by default the least such ``digits``), so the integer product's slot
+    ``k`` holds the number of pairs ``i + j = k`` exactly and its parity is bit ``k`` of the
+    carry-less product.
     """
     if a == 0 or b == 0:
         return 0
     bound = min(a.bit_count(), b.bit_count())
-    digits = max(1, -(-(bound.bit_length()) // 4))  # 16**digits > bound
+    least = max(1, -(-(bound.bit_length()) // 4))  # 16**least > bound
+    if digits is None:
+        digits = least
+    elif digits < least:
+        raise ParameterError(f"clmul_kronecker: {digits} hex digits per slot cannot hold "
+                             f"sums up to {bound}")
     prod = gmpy2.mpz(_spread(a, digits)) * gmpy2.mpz(_spread(b, digits))
     s = prod.digits(16)
     s = "0" * (-len(s) % digits) + s
@@ -112,6 +149,18 @@ def clmul(a: int, b: int) -> int:
     if min(a.bit_count(), b.bit_count()) < _KRONECKER_MIN_POPCOUNT:
         return clmul_shift_xor(a, b)
     return clmul_kronecker(a, b)
+
+
+def clmul_bounded(a: int, b: int, bits_a: int, bits_b: int) -> int:
+    """The carry-less product of ``a < 2**bits_a`` and ``b < 2**bits_b``, by a method and an
+    operation sequence chosen from the bounds alone: 4-bit windows over the shorter factor
+    when it has at most ``4 * _WINDOW_MAX_NIBBLES`` bits, else Kronecker with slots sized
+    for the shorter bound."""
+    if bits_a < bits_b:
+        a, b, bits_a, bits_b = b, a, bits_b, bits_a
+    if bits_b <= 4 * _WINDOW_MAX_NIBBLES:
+        return clmul_window(a, b, max(1, -(-bits_b // 4)))
+    return clmul_kronecker(a, b, max(1, -(-(bits_b.bit_length()) // 4)))
 
 
 def gf2_square(a: int) -> int:
@@ -315,96 +364,127 @@ class VanLintField:
 
     # ---- polynomials over the field (coefficient lists, lowest degree first)
 
-    def _times(self, a: int, shifts: Sequence[int]) -> int:
-        """``a * s`` where ``shifts`` lists the set bits of ``s`` (a sparse factor)."""
-        r = 0
-        for i in shifts:
-            r ^= a << i
-        return self.reduce(r)
+    def mul_small(self, a: int, y: int, nibbles: int) -> int:
+        """``a * y`` for ``y < 16**nibbles`` by 4-bit windows (:func:`clmul_window`): cheap
+        when ``y`` is short, e.g. ``T^{-1}(x)`` for ``x`` in ``X`` with ``|X| <= 2**64``."""
+        return self.reduce(clmul_window(a, y, nibbles))
 
     def evaluate(self, coefficients: Sequence[int], x: int) -> int:
-        """``p(x) = sum_i coefficients[i] x**i`` by Horner's rule: ``deg p`` products by ``x``.
-
-        Each product by ``x`` costs ``popcount(x)`` shift-xors when ``x`` is sparse (e.g.
-        ``x = T^{-1}(element of X)`` with ``|X| <= 2**64``: at most 64 bits).
-        """
+        """``p(x) = sum_i coefficients[i] x**i`` by Horner's rule: ``deg p`` products by ``x``,
+        each ``14 + 2 ceil(log16 x)`` shift/xor operations when ``x`` is short."""
         if not coefficients:
             return 0
         acc = coefficients[-1]
-        if x.bit_count() >= _KRONECKER_MIN_POPCOUNT:
+        nibbles = -(-x.bit_length() // 4)
+        if nibbles == 0:
+            return coefficients[0]
+        if nibbles > _WINDOW_MAX_NIBBLES:
             for a in reversed(coefficients[:-1]):
                 acc = self.mul(acc, x) ^ a
             return acc
-        shifts = [i for i in range(x.bit_length()) if x >> i & 1]
+        reduce = self.reduce
         for a in reversed(coefficients[:-1]):
-            acc = self._times(acc, shifts) ^ a
+            acc = reduce(clmul_window(acc, x, nibbles)) ^ a
         return acc
 
-    def newton_coefficients(self, nodes: Sequence[int], values: Sequence[int]) -> list[int]:
+    def _product(self, factors: Sequence[int], bits: int) -> int:
+        """``prod factors`` for factors ``< 2**bits``, by a balanced product tree whose shape
+        and methods (:func:`clmul_bounded`) depend only on ``len(factors)`` and ``bits``."""
+        m = self.degree
+        level = [(f, bits) for f in factors] or [(1, 1)]
+        while len(level) > 1:
+            nxt = []
+            for i in range(0, len(level) - 1, 2):
+                (a, ba), (b, bb) = level[i], level[i + 1]
+                c, bc = clmul_bounded(a, b, ba, bb), ba + bb - 1
+                if bc > m:
+                    c, bc = self.reduce(c), m
+                nxt.append((c, bc))
+            if len(level) % 2:
+                nxt.append(level[-1])
+            level = nxt
+        return self.reduce(level[0][0])
+
+    def newton_coefficients(self, nodes: Sequence[int], values: Sequence[int],
+                            node_bits: int | None = None) -> list[int]:
         """Newton coefficients ``c_k`` with ``p(X) = sum_k c_k prod_{j<k} (X - nodes[j])``
         interpolating ``p(nodes[k]) = values[k]`` (distinct nodes).
 
         ``c_k = (values[k] - p_{<k}(nodes[k])) / w_k`` with
-        ``w_k = prod_{j<k} (nodes[k] - nodes[j])``; the ``w_k`` are inverted together
-        (:meth:`batch_inverse`).  Cost: about ``N**2`` products by node differences, which
-        are sparse when the nodes are small, plus ``4N`` dense products and one inversion.
-        The operation sequence depends on the nodes, never on the values.
+        ``w_k = prod_{j<k} (nodes[k] - nodes[j])`` (product trees), the ``w_k`` inverted
+        together (:meth:`batch_inverse`).  Cost: ``N(N-1)/2`` products by node differences
+        (each ``< 2**node_bits``; by default the nodes' own bit length), the product trees,
+        ``4N`` full products and one inversion.  The sequence of operations depends on
+        ``N`` and ``node_bits`` only, never on the values of the nodes or of ``values``.
         """
         count = len(nodes)
         if len(values) != count:
             raise ParameterError(f"{count} nodes but {len(values)} values")
         if len(set(nodes)) != count:
             raise ParameterError("interpolation nodes must be distinct")
-        weights = []
-        for k in range(count):
-            w = 1
-            xk = nodes[k]
-            for j in range(k):
-                w = self.mul(w, xk ^ nodes[j])
-            weights.append(w)
+        bits = max(nodes, default=0).bit_length() if node_bits is None else node_bits
+        if any(x >> bits for x in nodes):
+            raise ParameterError(f"a node has more than node_bits = {bits} bits")
+        nibbles = max(1, -(-bits // 4))
+        small = nibbles <= _WINDOW_MAX_NIBBLES
+        weights = [self._product([nodes[k] ^ nodes[j] for j in range(k)], bits)
+                   for k in range(count)]
         inverses = self.batch_inverse(weights)
+        reduce = self.reduce
         cs: list[int] = []
         for k in range(count):
             xk = nodes[k]
             acc = 0
             for j in range(k - 1, -1, -1):  # p_{<k}(x_k), nested Newton form
-                acc = self.mul(acc, xk ^ nodes[j]) ^ cs[j]
+                y = xk ^ nodes[j]
+                acc = (reduce(clmul_window(acc, y, nibbles)) if small
+                       else self.mul(acc, y)) ^ cs[j]
             cs.append(self.mul(values[k] ^ acc, inverses[k]))
         return cs
 
-    def newton_to_monomial(self, nodes: Sequence[int], newton: Sequence[int]) -> list[int]:
+    def newton_to_monomial(self, nodes: Sequence[int], newton: Sequence[int],
+                           node_bits: int | None = None) -> list[int]:
         """Monomial coefficients of ``sum_k newton[k] prod_{j<k} (X - nodes[j])``.
 
-        ``nodes`` needs one entry fewer than ``newton`` (or more; extra ones are unused) and
-        may repeat (the Newton basis is a basis for any nodes).  Horner in ``X``:
-        ``P <- P (X - nodes[k]) + newton[k]`` from the top; a zero node is a shift.
+        ``nodes`` needs at least ``len(newton) - 1`` entries (extra ones are unused) and may
+        repeat (the Newton basis is a basis for any nodes).  Horner in ``X``:
+        ``P <- P (X - nodes[k]) + newton[k]`` from the top, ``N(N-1)/2`` products by nodes
+        (``< 2**node_bits``); a zero node is a shift.
         """
         if not newton:
             return []
         if len(nodes) < len(newton) - 1:
             raise ParameterError(f"{len(newton)} Newton coefficients need at least "
                                  f"{len(newton) - 1} nodes, got {len(nodes)}")
+        used = nodes[:len(newton) - 1]
+        bits = max(used, default=0).bit_length() if node_bits is None else node_bits
+        if any(x >> bits for x in used):
+            raise ParameterError(f"a node has more than node_bits = {bits} bits")
+        nibbles = max(1, -(-bits // 4))
+        small = nibbles <= _WINDOW_MAX_NIBBLES
+        reduce = self.reduce
         poly = [newton[-1]]
         for k in range(len(newton) - 2, -1, -1):
-            x = nodes[k]
+            x = used[k]
             if x == 0:
                 poly.insert(0, newton[k])
                 continue
-            if x.bit_count() >= _KRONECKER_MIN_POPCOUNT:
-                scaled = [self.mul(c, x) for c in poly]
+            if small:
+                scaled = [reduce(clmul_window(c, x, nibbles)) for c in poly]
             else:
-                shifts = [i for i in range(x.bit_length()) if x >> i & 1]
-                scaled = [self._times(c, shifts) for c in poly]
+                scaled = [self.mul(c, x) for c in poly]
             new = [scaled[0] ^ newton[k]]
             new.extend(scaled[i] ^ poly[i - 1] for i in range(1, len(poly)))
             new.append(poly[-1])
             poly = new
         return poly
 
-    def interpolate(self, nodes: Sequence[int], values: Sequence[int]) -> list[int]:
+    def interpolate(self, nodes: Sequence[int], values: Sequence[int],
+                    node_bits: int | None = None) -> list[int]:
         """The coefficients (length ``N``) of the unique ``p`` of degree ``< N`` with
         ``p(nodes[k]) = values[k]`` for ``N`` distinct nodes ([vzGG13] Sec. 5.2, Newton form)."""
-        return self.newton_to_monomial(nodes, self.newton_coefficients(nodes, values))
+        return self.newton_to_monomial(
+            nodes, self.newton_coefficients(nodes, values, node_bits), node_bits)
 
     # ---- certificates of irreducibility
 
