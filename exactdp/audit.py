@@ -33,6 +33,14 @@ only sample, and say exactly what the samples can and cannot show:
   set from the same samples that bound it would void the confidence statement);
 * never "private": at best "no violation detected", with the power stated.
 
+**Operation traces** (the strict-time claim, DESIGN.md rule 2).  Counting kind: for a set
+of ``u`` (the thresholds of the first input and the ends of ``[d]_+``), the events of one
+call ``f(c, u)`` -- exactdp's own trace events plus every call of a Python function named in
+``trace_calls`` (default ``("cdf",)``, recorded with :func:`sys.setprofile`) -- must be the
+same for every input.  Source kind: the distribution of the sequence of draws (domain
+sizes, in order) must be the same for every input.  A difference is a timing side channel
+and makes the verdict ``"violation"`` even when the output distributions are private.
+
 **Robustness.**  A mechanism that raises, hangs, returns something outside its declared
 outputs, returns unhashable values, is not a deterministic function of its randomness,
 or draws more randomness than declared produces a report with verdict ``"broken"`` and a

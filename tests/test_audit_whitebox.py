@@ -306,3 +306,17 @@ def raising_mechanism(c: int, u: int) -> int:
     if c == 1 and u == 4:
         raise RuntimeError("planted failure")
     return c
+
+
+def fair_bit_mechanism(c: int, source: RandomSource) -> int:
+    """A module-level source-drawing target for the CLI: a fair bit (ratio 1)."""
+    return source.uniform(2) - 1
+
+
+def test_cli_source_kind_and_declared_randomness(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["audit", "test_audit_whitebox:fair_bit_mechanism", "--kind", "whitebox", "--source",
+            "--claimed-epsilon", "0", "--inputs", "0..2", "--outputs", "0..1", "--quiet"]
+    assert main([*args, "--randomness-size", "2"]) == 0
+    assert "worst privacy-loss ratio: 1" in capsys.readouterr().out
+    assert main([*args, "--randomness-size", "1"]) == 3
+    assert "randomness_domain" in capsys.readouterr().out
