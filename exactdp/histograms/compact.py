@@ -150,6 +150,10 @@ class SamplerSpec:
         elif self.gamma is not None:
             raise ParameterError("GeoSample takes no gamma")
 
+    def __str__(self) -> str:
+        gamma = "" if self.gamma is None else f", gamma={self.gamma}"
+        return f"{self.name}(eps={self.epsilon}{gamma})"
+
     @classmethod
     def of(cls, mechanism: InverseCDFSampler) -> SamplerSpec:
         """The spec of a GeoSample or FastSample instance."""

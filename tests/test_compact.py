@@ -1,0 +1,412 @@
+"""Tests for exactdp.histograms.compact: Lemma 8.4's M0, Algorithm 8.2, the release object."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from fractions import Fraction
+from functools import partial
+from itertools import product
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exactdp.counting import FastSample, GeoSample
+from exactdp.explore import explore
+from exactdp.histograms.compact import (
+    FORMAT,
+    CompactHistogram,
+    CompactRelease,
+    EmptyBinSampler,
+    InvalidReleaseError,
+    SamplerSpec,
+    TabulatedMechanism,
+    theorem_8_6_epsilon_prime,
+    theorem_8_6_level,
+)
+from exactdp.histograms.data import Dataset
+from exactdp.params import (
+    DomainError,
+    ParameterError,
+    ParameterTypeError,
+    ResourceLimitError,
+)
+from exactdp.randomness import CallableSource, RandomSource, SeededSource
+
+RR3 = TabulatedMechanism([[2, 3], [1, 3]])        # n = 1, d = 3
+U3 = TabulatedMechanism([[1, 2, 3]] * 3)           # n = 2, d = 3
+
+
+# --------------------------------------------------------------------------- tabulated M
+
+def test_tabulated_mechanism_is_its_table() -> None:
+    m = TabulatedMechanism([[3, 5], [1, 5]])
+    assert (m.n, m.d) == (1, 5)
+    assert [m(0, u) for u in range(1, 6)] == [0, 0, 0, 1, 1]
+    assert [m(1, u) for u in range(1, 6)] == [0, 1, 1, 1, 1]
+    assert m.cdf(0, -1) == 0 and m.cdf(1, 7) == 5
+
+
+@pytest.mark.parametrize("table", [
+    [[1, 2]],                      # only c = 0
+    [[1, 2], [1]],                 # short row
+    [[2, 1], [1, 1]],              # decreasing
+    [[1, 2], [1, 3]],              # different d
+    [[0, 0], [0, 0]],              # d = 0
+    [[1, True], [1, 1]],           # bool entry
+])
+def test_tabulated_mechanism_rejects_bad_tables(table: list[list[int]]) -> None:
+    with pytest.raises(ParameterError):
+        TabulatedMechanism(table)
+
+
+# --------------------------------------------------------------------------- Lemma 8.4
+
+@given(st.integers(1, 40), st.integers(0, 200))
+def test_f_splits_d0_into_blocks_of_q_and_q_plus_one(d: int, extra: int) -> None:
+    d0 = -(-4 * d // 3) + extra
+    m = TabulatedMechanism([[d, d]] * 2)
+    s = EmptyBinSampler(m, d0)
+    q, r = divmod(d0, d)
+    images = [s.f(u0) for u0 in range(1, d0 + 1)]
+    assert images == sorted(images)                      # non-decreasing
+    sizes = Counter(images)
+    assert set(sizes) == set(range(1, d + 1))            # onto [d]_+
+    assert all(sizes[u] == (q + 1 if u <= r else q) for u in range(1, d + 1))
+    for u in range(d + 1):                               # the closed form of Lemma 8.4 v
+        assert s.max_preimage(u) == max([0] + [u0 for u0, v in enumerate(images, 1) if v <= u])
+
+
+def test_m0_is_m_at_zero_after_f() -> None:
+    s = EmptyBinSampler(RR3, 4)  # q = 1, r = 1: f = 1, 1, 2, 3
+    assert [s.f(u0) for u0 in range(1, 5)] == [1, 1, 2, 3]
+    assert [s(u0) for u0 in range(1, 5)] == [0, 0, 0, 1]
+    assert [s.cdf(z) for z in (-1, 0, 1, 5)] == [0, 3, 4, 4]
+    assert s.preimage(0) == (1, 3) and s.preimage(1) == (4, 4)
+    assert explore(partial(s.sample_preimage, 0)) == {1: Fraction(1, 3), 2: Fraction(1, 3),
+                                                      3: Fraction(1, 3)}
+    assert s.search(4) == 1 and s.d == 4
+
+
+def test_m0_equals_m_when_d_divides_d0() -> None:
+    g = GeoSample(1, 1)  # d = 5
+    s = EmptyBinSampler(TabulatedMechanism([[4, 8], [2, 8]]), 64)
+    counts = Counter(s(u0) for u0 in range(1, 65))
+    assert counts == {0: 32, 1: 32}
+    s2 = EmptyBinSampler(g, 15)
+    c2 = Counter(s2(u0) for u0 in range(1, 16))
+    assert Fraction(c2[0], 15) == Fraction(g.cdf(0, 0), g.d)
+
+
+def test_empty_bin_sampler_errors() -> None:
+    with pytest.raises(ParameterError, match="4d/3"):
+        EmptyBinSampler(RR3, 3)
+    with pytest.raises(ParameterTypeError):
+        EmptyBinSampler("GeoSample", 64)  # type: ignore[arg-type]
+    s = EmptyBinSampler(U3, 4)  # f = 1,1,2,3; M0 = 0,0,1,2
+    for bad in (0, 5):
+        with pytest.raises(DomainError):
+            s(bad)
+    with pytest.raises(ParameterTypeError):
+        s.f(1.0)  # type: ignore[arg-type]
+    z = EmptyBinSampler(TabulatedMechanism([[2, 2, 2]] * 3), 4)  # M(0, .) = 0 always
+    with pytest.raises(DomainError, match="probability 0"):
+        z.preimage(1)
+
+
+# --------------------------------------------------------------------------- Theorem 8.6
+
+def test_theorem_8_6_parameters() -> None:
+    assert theorem_8_6_epsilon_prime(Fraction(1, 10)) == Fraction(1, 12)  # ceil(100/9) = 12
+    assert theorem_8_6_epsilon_prime(1) == Fraction(1, 2)                 # ceil(10/9) = 2
+    assert theorem_8_6_epsilon_prime("1/9") == Fraction(1, 10)            # ceil(90/9) = 10
+    ch = CompactHistogram.theorem_8_6(2**64, 10**4, "1/10", Fraction(1, 2**20))
+    fs = ch.mechanism
+    assert isinstance(fs, FastSample)
+    assert fs.epsilon == Fraction(1, 12) and fs.gamma == Fraction(1, 2**85)
+    # log2(30 d / eps) is about 28710 bits: 2*3^8 = 13122 < 28710 <= 2*3^9 = 39366.
+    assert 13122 < (300 * fs.d).bit_length() <= 39366
+    assert ch.field.level == 9 == theorem_8_6_level(2**64, fs.d, Fraction(1, 10))
+    assert ch.field.order >= 300 * fs.d
+    # max(|X|, 30 d / eps) = 30 -> ceil(log2 30) = 5 bits -> least l with 2*3^l >= 5 is 1.
+    assert theorem_8_6_level(5, 1, 1) == 1
+    assert theorem_8_6_level(2**7, 1, 1) == 2  # 7 bits -> 2*3^2 = 18 >= 7 > 6
+
+
+def test_theorem_8_6_refuses_unsupported_levels() -> None:
+    with pytest.raises(ResourceLimitError, match="level"):
+        CompactHistogram.theorem_8_6(2**64, 10, Fraction(1, 200), Fraction(1, 2**20))
+
+
+def test_geosample_variant() -> None:
+    ch = CompactHistogram.with_geosample(100, 3, Fraction(1, 2))
+    assert isinstance(ch.mechanism, GeoSample)
+    assert ch.mechanism.epsilon == Fraction(1, 3)  # 1/ceil(20/9)
+    assert ch.field.order >= 60 * ch.mechanism.d
+    assert ch.construction == "geosample"
+
+
+# --------------------------------------------------------------------------- Algorithm 8.2
+
+def test_constructor_preconditions() -> None:
+    with pytest.raises(ParameterError, match=">= \\|X\\|"):
+        CompactHistogram(5, RR3, 0)           # d0 = 4 < |X| = 5
+    with pytest.raises(ParameterError, match="n \\+ 1"):
+        CompactHistogram(4, TabulatedMechanism([[1, 2, 3, 3, 3]] * 5), 0)  # n = 4, d0 = 4
+    CompactHistogram(4, TabulatedMechanism([[1, 2, 3, 3, 3]] * 5), 0, strict_time=False)
+    with pytest.raises(ParameterError, match="4d/3"):
+        CompactHistogram(4, GeoSample(1, 1), 0)  # d = 5 > 3
+    with pytest.raises(ParameterTypeError):
+        CompactHistogram(4, None, 0)  # type: ignore[arg-type]
+
+
+def test_release_checks_the_dataset() -> None:
+    ch = CompactHistogram(4, RR3, 0)
+    with pytest.raises(ParameterError, match="n = 2 rows"):
+        ch.release(Dataset.of(4, [1, 2]))
+    with pytest.raises(ParameterError, match="universe"):
+        ch.release(Dataset.of(3, [1]))
+    with pytest.raises(ParameterTypeError):
+        ch.release([1])  # type: ignore[arg-type]
+
+
+def _coefficients(ch: CompactHistogram, data: Dataset, source: RandomSource) -> tuple[int, ...]:
+    return ch.release(data, source).coefficients
+
+
+@pytest.mark.parametrize("rows", [(1, 1), (1, 2), (2, 3), (3, 3)])
+def test_strict_and_fast_modes_have_the_same_distribution(rows: tuple[int, ...]) -> None:
+    data = Dataset.of(3, rows)
+    strict = CompactHistogram(3, U3, 0, strict_time=True)
+    fast = CompactHistogram(3, U3, 0, strict_time=False)
+    assert explore(partial(_coefficients, strict, data)) == \
+        explore(partial(_coefficients, fast, data))
+
+
+def test_release_marginals_on_gf4() -> None:
+    # RR3 on GF(4), X = [4]_+, D = (2,): h_2 ~ M(1, U) = (1/3, 2/3); the others ~ M0 = (3/4, 1/4).
+    ch = CompactHistogram(4, RR3, 0)
+    dist = explore(partial(_coefficients, ch, Dataset.of(4, [2])))
+    for x in range(1, 5):
+        marginal: dict[int, Fraction] = {}
+        for coeffs, w in dist.items():
+            v = ch._wrap(coeffs).evaluate(x)
+            marginal[v] = marginal.get(v, Fraction(0)) + w
+        want = {0: Fraction(1, 3), 1: Fraction(2, 3)} if x == 2 else \
+            {0: Fraction(3, 4), 1: Fraction(1, 4)}
+        assert marginal == want
+
+
+def test_conditioned_sampler_prescribes_values() -> None:
+    ch = CompactHistogram(4, U3, 0)
+    rel = ch.sample_conditioned({1: 2, 4: 0}, SeededSource(5))
+    assert rel.evaluate(1) == 2 and rel.evaluate(4) == 0
+    with pytest.raises(ParameterError, match="at most"):
+        ch.sample_conditioned({1: 0, 2: 0, 3: 0})
+    with pytest.raises(DomainError):
+        ch.sample_conditioned({9: 0})
+
+
+class _Recorder(RandomSource):
+    """Records every draw's kind and domain size; answers with a seeded generator."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.log: list[tuple[str, int]] = []
+
+    def uniform(self, d: int) -> int:
+        self.log.append(("uniform", d))
+        return self.rng.randrange(d) + 1
+
+    def inverse_cdf(self, draw: object) -> int:
+        self.log.append(("inverse_cdf", draw.d))  # type: ignore[attr-defined]
+        return draw.search(self.rng.randrange(draw.d) + 1)  # type: ignore[attr-defined]
+
+
+def test_strict_mode_makes_the_same_draws_for_every_dataset() -> None:
+    ch = CompactHistogram(2**64, GeoSample(4, 1), 4)  # d0 = 2^162
+    logs = []
+    for rows in ([5, 5, 5, 5], [1, 2, 3, 4], [2**64, 7, 7, 2**63]):
+        rec = _Recorder(1)
+        rel = ch.release(Dataset.of(2**64, rows), rec)
+        kinds = [(kind, d if kind == "inverse_cdf" else None) for kind, d in rec.log]
+        logs.append(kinds)
+        assert len(rel.coefficients) == 5
+    assert logs[0] == logs[1] == logs[2]
+    d, d0 = ch.mechanism.d, ch.field.order
+    assert logs[0] == [("inverse_cdf", d * d0), ("uniform", None)] * 5
+
+
+def test_release_agrees_with_the_noisy_counts_it_drew() -> None:
+    # With a source that always answers 1, M(c, 1) = 0 for every c, so every non-empty bin
+    # must read 0; the result is still a polynomial of degree <= n.
+    ch = CompactHistogram(2**64, GeoSample(3, 1), 4)
+    data = Dataset.of(2**64, [10, 2**40, 2**40])
+    rel = ch.release(data, CallableSource(lambda d: 1))
+    assert rel.evaluate(10) == 0 and rel.evaluate(2**40) == 0
+    assert len(rel.coefficients) == 4
+
+
+def test_release_on_the_theorem_8_6_field() -> None:
+    ch = CompactHistogram.theorem_8_6(2**64, 3, Fraction(1, 10), Fraction(1, 2**20))
+    rng = random.Random(4)
+    rows = [rng.randrange(1, 2**64 + 1) for _ in range(3)]
+    rel = ch.release(Dataset.of(2**64, rows), SeededSource(9))
+    assert rel.level == 9 and len(rel.coefficients) == 4
+    assert all(0 <= c < 2**39366 for c in rel.coefficients)
+    for x in rows + [1, 2**64]:
+        assert 0 <= rel.evaluate(x) <= 3
+    again = ch.release(Dataset.of(2**64, rows), SeededSource(9))
+    assert again == rel
+
+
+# --------------------------------------------------------------------------- the release
+
+@pytest.fixture(scope="module")
+def released() -> CompactRelease:
+    ch = CompactHistogram.theorem_8_6(1000, 4, Fraction(1, 2), Fraction(1, 20))
+    return ch.release(Dataset.of(1000, [3, 3, 999, 17]), SeededSource(2))
+
+
+def test_evaluate_validates_x(released: CompactRelease) -> None:
+    assert all(0 <= released.evaluate(x) <= 4 for x in (1, 3, 17, 999, 1000))
+    for bad in (0, 1001):
+        with pytest.raises(DomainError):
+            released.evaluate(bad)
+    for wrong in (True, "3", 3.0):
+        with pytest.raises(ParameterTypeError):
+            released.evaluate(wrong)  # type: ignore[arg-type]
+
+
+def test_json_round_trip(released: CompactRelease) -> None:
+    text = released.dumps()
+    obj = json.loads(text)
+    assert obj["format"] == FORMAT and obj["construction"] == "theorem_8_6"
+    assert all(isinstance(c, str) for c in obj["coefficients"])
+    back = CompactRelease.loads(text)
+    assert back == released
+    assert [back.evaluate(x) for x in range(1, 40)] == [released.evaluate(x)
+                                                        for x in range(1, 40)]
+
+
+def test_json_round_trip_big_field() -> None:
+    ch = CompactHistogram.theorem_8_6(2**64, 2, Fraction(1, 10), Fraction(1, 2**20))
+    rel = ch.release(Dataset.of(2**64, [2**64, 1]), SeededSource(3))
+    back = CompactRelease.loads(rel.dumps())  # coefficients of ~11850 decimal digits
+    assert back == rel and back.evaluate(2**64) == rel.evaluate(2**64)
+
+
+def test_json_round_trip_geosample_and_custom() -> None:
+    rel = CompactHistogram.with_geosample(50, 2, 1).release(Dataset.of(50, [7, 8]),
+                                                            SeededSource(4))
+    assert CompactRelease.loads(rel.dumps()) == rel
+    custom = CompactHistogram(50, GeoSample(2, 1), 2).release(Dataset.of(50, [7, 8]),
+                                                              SeededSource(4))
+    back = CompactRelease.loads(custom.dumps())
+    assert back == custom and back.construction == "custom"
+    toy = CompactHistogram(4, RR3, 0).release(Dataset.of(4, [1]), SeededSource(1))
+    with pytest.raises(ParameterTypeError, match="GeoSample and FastSample"):
+        toy.dumps()
+
+
+def _tampered(released: CompactRelease, change: object) -> str:
+    obj = released.to_json()
+    change(obj)  # type: ignore[operator]
+    return json.dumps(obj)
+
+
+def _set(path: tuple[str, ...], value: object) -> object:
+    def apply(obj: dict[str, object]) -> None:
+        target = obj
+        for key in path[:-1]:
+            target = target[key]  # type: ignore[assignment]
+        target[path[-1]] = value
+    return apply
+
+
+def _resample(obj: dict[str, object], eps: str, gamma: str) -> None:
+    """Change the sampler's parameters consistently (with the matching d)."""
+    sampler = obj["sampler"]
+    assert isinstance(sampler, dict)
+    sampler.update(epsilon=eps, gamma=gamma,
+                   d=str(FastSample(int(str(obj["n"])), eps, gamma).d))
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda o: o["coefficients"].pop(), "n \\+ 1"),
+    (lambda o: o["coefficients"].append("0"), "n \\+ 1"),
+    (_set(("coefficients",), "12"), "list"),
+    (lambda o: o["coefficients"].__setitem__(0, str(2 ** int(o["field"]["degree"]))),
+     "not an element"),
+    (lambda o: o["coefficients"].__setitem__(1, "-5"), "decimal"),
+    (lambda o: o["coefficients"].__setitem__(1, "007"), "leading zeros"),
+    (lambda o: o["coefficients"].__setitem__(1, 7), "decimal string"),
+    (_set(("format",), "something"), "format"),
+    (_set(("version",), "2"), "version"),
+    (_set(("n",), "5"), "sampler.d"),
+    (_set(("n",), "0"), ">= 1"),
+    (_set(("universe_size",), "2000"), "does not match"),
+    (_set(("universe_size",), str(2**1459)), "d0"),
+    (_set(("epsilon",), "1/3"), "does not match"),
+    (_set(("epsilon",), "2/3"), "1/m"),
+    (_set(("epsilon",), None), "needs epsilon"),
+    (_set(("beta0",), None), "needs beta0"),
+    (_set(("beta0",), "1/21"), "does not match"),
+    (_set(("construction",), "magic"), "construction"),
+    (_set(("sampler", "epsilon"), "1/5"), "sampler.d"),
+    (_set(("sampler", "gamma"), "1/5"), "sampler.d"),
+    (lambda o: _resample(o, "1/2", "1/40000"), "does not match"),
+    (lambda o: _resample(o, "1/3", "1/5"), "does not match"),
+    (_set(("sampler", "gamma"), None), "gamma"),
+    (_set(("sampler", "name"), "Laplace"), "FastSample"),
+    (_set(("sampler", "d"), "12345"), "sampler.d"),
+    (_set(("field", "level"), "3"), "level|4d/3"),
+    (_set(("field", "level"), "11"), "exceeds"),
+    (_set(("field", "degree"), "19"), "degree"),
+    (_set(("field", "modulus"), "t^18 + t^3 + 1"), "modulus"),
+    (_set(("field",), "GF(2^18)"), "JSON object"),
+])
+def test_tampered_releases_are_rejected(released: CompactRelease, change: object,
+                                        message: str) -> None:
+    with pytest.raises(InvalidReleaseError, match=message):
+        CompactRelease.loads(_tampered(released, change))
+
+
+def test_loader_rejects_non_json_and_non_objects() -> None:
+    with pytest.raises(InvalidReleaseError, match="not JSON"):
+        CompactRelease.loads("{")
+    with pytest.raises(InvalidReleaseError, match="JSON object"):
+        CompactRelease.loads("[1, 2]")
+
+
+def test_release_requires_n_plus_one_coefficients() -> None:
+    with pytest.raises(InvalidReleaseError):
+        CompactRelease(10, 2, 1, (1, 2), GeoSample(2, 1))
+
+
+def test_sampler_spec() -> None:
+    assert SamplerSpec.of(GeoSample(3, "1/2")) == SamplerSpec("GeoSample", Fraction(1, 2))
+    half, eighth = Fraction(1, 2), Fraction(1, 8)
+    assert SamplerSpec("FastSample", half, eighth).build(3).d == FastSample(3, half, eighth).d
+    assert str(SamplerSpec("FastSample", half, eighth)) == "FastSample(eps=1/2, gamma=1/8)"
+    with pytest.raises(ParameterError):
+        SamplerSpec("FastSample", half)
+    with pytest.raises(ParameterError):
+        SamplerSpec("GeoSample", half, eighth)
+    with pytest.raises(ParameterError):
+        SamplerSpec("Laplace", half)
+    with pytest.raises(ParameterError):
+        SamplerSpec("GeoSample", Fraction(2, 3))
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_every_polynomial_is_reachable_with_equal_chance_without_data(level: int) -> None:
+    # With A empty (sample_conditioned({})), the polynomial is uniform over all of them.
+    mech = RR3 if level == 0 else GeoSample(1, 1)
+    ch = CompactHistogram(min(4, 2 ** (2 * 3**level)), mech, level)
+    dist = explore(lambda s: ch.sample_conditioned({}, s).coefficients)
+    q = ch.field.order
+    assert set(dist) == set(product(range(q), repeat=2))
+    assert set(dist.values()) == {Fraction(1, q * q)}
