@@ -15,12 +15,22 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import gmpy2
+
 __all__ = ["Certificate", "ClaimReport", "brief", "exact_json", "fraction_str"]
+
+
+def _decimal(i: int) -> str:
+    """``str(i)`` without CPython's cap on int -> str conversion (4300 digits since 3.11):
+    exact numbers of any length must print (GeoSample's ``d`` has ``O(n log 1/eps)`` bits)."""
+    return str(gmpy2.mpz(i).digits(10))
 
 
 def fraction_str(q: Fraction | int) -> str:
     """``"p/q"`` (or ``"p"`` for integers): exact, and safe from JSON number rounding."""
-    return str(Fraction(q))
+    q = Fraction(q)
+    num = _decimal(q.numerator)
+    return num if q.denominator == 1 else f"{num}/{_decimal(q.denominator)}"
 
 
 def brief(q: Fraction | int, digits: int = 8) -> str:
@@ -31,12 +41,12 @@ def brief(q: Fraction | int, digits: int = 8) -> str:
     ('1/3', '1.00000000...')
     """
     q = Fraction(q)
-    text = str(q)
+    text = fraction_str(q)
     if len(text) <= 24:
         return text
     sign, q = ("-", -q) if q < 0 else ("", q)
     whole, rest = divmod(q.numerator, q.denominator)
-    return f"{sign}{whole}.{rest * 10**digits // q.denominator:0{digits}d}..."
+    return f"{sign}{_decimal(whole)}.{rest * 10**digits // q.denominator:0{digits}d}..."
 
 
 def exact_json(value: Any) -> Any:

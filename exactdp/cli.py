@@ -512,6 +512,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Exact numbers of any length must print and parse: lift CPython's 4300-digit cap on
+    # int <-> str conversion (3.11+) for this process.
+    sys.set_int_max_str_digits(0)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

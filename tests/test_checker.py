@@ -547,6 +547,33 @@ def test_brief_hand_cases() -> None:
     assert brief(-Fraction(2 * 10**30 - 1, 10**30)) == "-1.99999999..."
 
 
+def test_numbers_longer_than_cpython_str_cap_serialise() -> None:
+    # CPython 3.11 refuses str(int) beyond 4300 digits; certificates must still be exact
+    # (GeoSample's d has about n log2(2^k + 1) bits: n = 4000, eps = 1/10 gives 7000 digits).
+    import sys
+
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(4300)
+    try:
+        big = 3**20000 + 1
+        q = Fraction(big, 7**6000)  # coprime: big = 3 (mod 7)
+        text = fraction_str(q)
+        num, den = text.split("/")
+        assert len(num) == 9543  # floor(20000 log10 3) + 1
+        assert num[-1] == "2"  # 3**20000 = 81**5000 = 1 (mod 10)
+        assert len(den) == 5071  # floor(6000 log10 7) + 1
+        cert = Certificate("c", "m", {"d": big}, "dom", q, "b", True)
+        data = json.loads(cert.dumps())
+        assert data["worst"] == text and data["parameters"]["d"] == num
+        assert brief(q).endswith("...")
+        assert brief(-q).startswith("-")
+        sys.set_int_max_str_digits(0)  # parse back with CPython's own int()
+        assert Fraction(int(num), int(den)) == q
+        assert Fraction(brief(q)[:-3]) <= q < Fraction(brief(q)[:-3]) + Fraction(1, 10**8)
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
 def test_claim_report_verdict() -> None:
     def cert(ok: bool) -> Certificate:
         return Certificate("c", "m", {}, "dom", Fraction(1), "b", ok)

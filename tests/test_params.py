@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 from fractions import Fraction
 
@@ -141,6 +144,28 @@ def test_malformed_strings_rejected(text: str) -> None:
     with pytest.raises(ParameterError) as info:
         to_fraction(text, "epsilon")
     assert "epsilon" in str(info.value)
+
+
+@contextmanager
+def _default_int_str_limit() -> Iterator[None]:
+    """CPython's default 4300-digit cap on int <-> str (the CLI lifts it process-wide)."""
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(4300)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+@pytest.mark.xfail(strict=True, raises=ValueError,
+                   reason="to_fraction parses strings with Fraction(str), which hits CPython's "
+                          "4300-digit int/str cap: '1/' + 5000 digits raises a bare ValueError "
+                          "instead of returning the exact 1/m (library use; the CLI lifts the cap)")
+def test_very_long_parameter_strings_are_exact() -> None:
+    m = 10**5000 - 1
+    with _default_int_str_limit():
+        text = "1/" + "9" * 5000
+        assert inverse_integer(text, "gamma") == Fraction(1, m)
 
 
 def test_zero_denominator_string_rejected() -> None:
