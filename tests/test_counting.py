@@ -432,7 +432,38 @@ def test_rounds_for_every_c_and_u_large_n(n: int, data: st.DataObject) -> None:
     assert events == [("cdf",)] * rounds_brute(n)
 
 
+# ---------------------------------------------------------------- eps~ (Theorem 4.7)
+
+
+def ln1p_bounds(h: Fraction, terms: int = 8) -> tuple[Fraction, Fraction]:
+    """Exact bounds on ln(1 + h), 0 < h <= 1/2: consecutive partial sums of the alternating
+    series h - h**2/2 + h**3/3 - ... bracket it."""
+    total, sums = Fraction(0), []
+    for i in range(1, terms + 1):
+        total += (-1) ** (i + 1) * h**i / i
+        sums.append(total)
+    return min(sums[-2:]), max(sums[-2:])
+
+
+@given(st.one_of(st.integers(min_value=1, max_value=10**9), st.just(2**200 + 1),
+                 st.integers(min_value=1, max_value=2**300)))
+def test_eps_tilde_in_four_ninths_eps_to_eps(m: int) -> None:
+    # Theorem 4.7: eps~ = 2 ln(1 + 2**-k) lies in (4/9 eps, eps], eps = 1/m.
+    k = geosample_k(Fraction(1, m))
+    assert 2**k >= 2 * m > 2 ** (k - 1)
+    lo, hi = ln1p_bounds(Fraction(1, 2**k))
+    assert 2 * lo > Fraction(4, 9 * m)
+    assert 2 * hi <= Fraction(1, m)
+
+
 # ---------------------------------------------------------------- huge parameters
+
+
+def test_geosample_too_large_refused_quickly() -> None:
+    start = time.perf_counter()
+    with pytest.raises(ResourceLimitError, match="bits"):
+        GeoSample(10**9, Fraction(1, 10))
+    assert time.perf_counter() - start < 1
 
 
 HUGE_M = 2**200 + 1  # eps = 1/(2**200 + 1)
