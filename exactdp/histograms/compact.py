@@ -45,6 +45,7 @@ import gmpy2
 
 from exactdp.certified import ceil_log2
 from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
+from exactdp.histograms.accuracy import ceil_scaled_ln
 from exactdp.histograms.data import Dataset, Universe
 from exactdp.histograms.fields import MAX_LEVEL, VanLintField, level_for_bits
 from exactdp.params import (
@@ -67,6 +68,7 @@ __all__ = [
     "InvalidReleaseError",
     "SamplerSpec",
     "TabulatedMechanism",
+    "release_report",
     "theorem_8_6_epsilon_prime",
     "theorem_8_6_level",
 ]
@@ -696,3 +698,45 @@ def _fraction(obj: Mapping[str, Any], key: str, where: str) -> Fraction:
 
 def _optional_fraction(obj: Mapping[str, Any], key: str) -> Fraction | None:
     return None if obj.get(key) is None else _fraction(obj, key, "release")
+
+
+# --------------------------------------------------------------------------- command line
+
+def release_report(universe: Universe, epsilon: object, beta0: object, counting: str,
+                   dataset: Dataset, source: RandomSource | None = None) -> dict[str, Any]:
+    """``exactdp histogram --algorithm compact``: Theorem 8.6 (``counting="fastsample"``) or
+    the GeoSample variant, released on ``dataset``; the JSON form of the release plus the
+    accuracy guarantees (ignored by :meth:`CompactRelease.from_json`)."""
+    if counting == "fastsample":
+        ch = CompactHistogram.theorem_8_6(universe, dataset.n, epsilon, beta0)
+    elif counting == "geosample":
+        ch = CompactHistogram.with_geosample(universe, dataset.n, epsilon)
+    else:
+        raise ParameterError(f"counting = {counting!r} must be 'fastsample' or 'geosample'")
+    out = ch.release(dataset, source).to_json()
+    out["guarantees"] = _guarantees(ch, inverse_integer(beta0, "beta"))
+    return out
+
+
+def _guarantees(ch: CompactHistogram, beta: Fraction) -> dict[str, Any]:
+    """Theorem 8.6 (ii)/(iii) at ``beta = beta0`` (FastSample) and Figure 6 (GeoSample),
+    with ``a`` computed exactly; Theorem 8.3 (i) for privacy."""
+    eps = Fraction(1) if ch.epsilon is None else ch.epsilon
+    size = Fraction(ch.universe.size)
+    mech = ch.mechanism
+    if not isinstance(mech, GeoSample):
+        per_query = {"beta": str(beta), "a": str(ceil_scaled_ln(5 / eps, 2 / beta)),
+                     "claim": "Theorem 8.6 (ii): a = ceil(5/eps ln(2/beta)), beta >= 2 gamma"}
+        simultaneous = {"beta": str(beta),
+                        "a": str(ceil_scaled_ln(5 / eps, 2 * size / beta)),
+                        "claim": "Theorem 8.6 (iii) (simultaneous, as in Figure 6): "
+                                 "a = ceil(5/eps ln(2|X|/beta)), beta >= beta0"}
+    else:
+        a_m = mech.paper_accuracy(beta)
+        a_s = mech.paper_accuracy(beta / size)
+        per_query = {"beta": str(beta), "a": str(a_m),
+                     "claim": "Theorem 8.3 (ii) with GeoSample's a = ceil(2/eps~ ln(1/beta))"}
+        simultaneous = {"beta": str(beta), "a": str(a_s),
+                        "claim": "Theorem 8.3 (iii) at beta/|X|"}
+    return {"privacy": f"({eps}, 0)-DP (Theorem 8.3 i with Lemma 8.4: eps' + 3d/d0 <= eps)",
+            "per_query": per_query, "simultaneous": simultaneous}
