@@ -297,7 +297,11 @@ def exact_accuracy(dists: Sequence[Mapping[int, Fraction]], beta: object) -> Acc
     zero = Fraction(0)
     for c, dist in enumerate(dists):
         a, prob = 0, dist.get(c, zero)
+        span = max((abs(z - c) for z in dist), default=0)
         while prob < 1 - b:
+            if a >= span:  # nothing left to add: mass below 1 - beta (not a distribution)
+                raise ParameterError(f"the distribution for c = {c} has total mass {prob}, "
+                                     f"below 1 - beta = {1 - b}")
             a += 1
             prob += dist.get(c - a, zero) + dist.get(c + a, zero)
         if a > best_a:

@@ -432,6 +432,19 @@ def test_accuracy_hand_case() -> None:
     assert exact_accuracy(dists, 1).a == 0
 
 
+def test_exact_accuracy_refuses_sub_probability_instead_of_hanging() -> None:
+    # Total mass 1/2 < 1 - beta: no a can reach it; must be a typed error, not a hang.
+    with pytest.raises(ParameterError, match="total mass 1/2"):
+        exact_accuracy([{0: Fraction(1, 2)}], Fraction(1, 10))
+    with pytest.raises(ParameterError, match="c = 1"):
+        exact_accuracy([{0: Fraction(1)}, {0: Fraction(1, 4), 3: Fraction(1, 4)}],
+                       Fraction(1, 10))
+    with pytest.raises(ParameterError):
+        exact_accuracy([{}], Fraction(1, 10))
+    # exactly at the boundary it is fine: mass 9/10 >= 1 - 1/10
+    assert exact_accuracy([{0: Fraction(9, 10)}], Fraction(1, 10)).a == 0
+
+
 @pytest.mark.parametrize("beta", [0, -1, 2])
 def test_exact_accuracy_bad_beta(beta: object) -> None:
     with pytest.raises(ParameterError, match="beta"):
