@@ -175,7 +175,7 @@ class GeometricMechanism:
     alpha: Fraction
 
     def __post_init__(self) -> None:
-        positive_int(self.n, "n")
+        object.__setattr__(self, "n", positive_int(self.n, "n"))
         alpha = to_fraction(self.alpha, "alpha")
         if not 0 < alpha < 1:
             raise ParameterError(f"alpha = {alpha} must lie in (0, 1)")

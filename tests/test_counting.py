@@ -328,6 +328,13 @@ def test_geometric_mechanism_bad_alpha(alpha: object) -> None:
         GeometricMechanism(3, alpha)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("n", ["5", Fraction(5), 5])
+def test_geometric_mechanism_normalises_n(n: object) -> None:
+    mech = GeometricMechanism(n, Fraction(1, 2))  # type: ignore[arg-type]
+    assert type(mech.n) is int and mech.n == 5
+    assert list(mech.distribution(2)) == clamped_geometric(5, 2, Fraction(2))
+
+
 def test_geometric_mechanism_bad_inputs() -> None:
     with pytest.raises(FloatParameterError):
         GeometricMechanism(3, 0.5)  # type: ignore[arg-type]
