@@ -590,6 +590,10 @@ def test_bad_construction(make: object, error: type[Exception]) -> None:
 
 
 def test_gamma_one_message() -> None:
+    # Paper slip (Algorithm 4.11 takes gamma in N^{-1}, which contains 1): for gamma = 1
+    # the argument of t's logarithm, 8(n+1)(1 - gamma)/(eps gamma), is 0, so t is
+    # undefined.  The implementation requires gamma < 1 and says why.
+    assert 8 * (3 + 1) * (1 - Fraction(1)) / (Fraction(1) * Fraction(1)) == 0
     with pytest.raises(ParameterError, match="gamma = 1"):
         FastSample(3, 1, 1)
 
