@@ -410,3 +410,37 @@ def test_every_polynomial_is_reachable_with_equal_chance_without_data(level: int
     q = ch.field.order
     assert set(dist) == set(product(range(q), repeat=2))
     assert set(dist.values()) == {Fraction(1, q * q)}
+
+
+# --------------------------------------------------------------------------- paper slips
+
+def test_slip_lemma_8_1_iv_needs_points_outside_x_when_x_is_small() -> None:
+    """Lemma 8.1 (iv) takes B inside X with |B| = n + 1, which needs |X| >= n + 1; the
+    hypotheses only give d0 >= |X|.  Any n + 1 distinct field points do: here |X| = 2 < 4."""
+    mech = TabulatedMechanism([[1, 2, 3, 3]] * 4)  # n = 3, d = 3 on GF(4)
+    ch = CompactHistogram(2, mech, 0)
+    data = Dataset.of(2, [2, 2, 2])
+    dist = explore(partial(_coefficients, ch, data))
+    for x, want in ((1, {0: Fraction(1, 2), 1: Fraction(1, 4), 2: Fraction(1, 4)}),   # M0
+                    (2, {0: Fraction(1, 3), 1: Fraction(1, 3), 2: Fraction(1, 3)})):  # M(3)
+        marginal: dict[int, Fraction] = {}
+        for coeffs, w in dist.items():
+            v = ch._wrap(coeffs).evaluate(x)
+            marginal[v] = marginal.get(v, Fraction(0)) + w
+        assert marginal == want
+
+
+def test_slip_theorem_8_6_iii_is_the_simultaneous_bound() -> None:
+    """Theorem 8.6 (iii) says per-query; it is (ii) at beta/|X| plus a union bound, i.e. the
+    simultaneous guarantee of Figure 6 (as a per-query claim it would follow from (ii))."""
+    from exactdp.histograms.accuracy import ceil_scaled_ln
+
+    eps, size = Fraction(1, 10), 2**64
+    ch = CompactHistogram.theorem_8_6(size, 1000, eps, Fraction(1, 2**20))
+    gamma = ch.mechanism.gamma  # type: ignore[attr-defined]
+    for beta in (Fraction(1, 2**20), Fraction(1, 100), Fraction(1, 2)):
+        a_iii = ceil_scaled_ln(5 / eps, 2 * size / beta)
+        a_ii_at_beta_over_x = ceil_scaled_ln(5 / eps, 2 / (beta / size))
+        assert a_iii == a_ii_at_beta_over_x
+        assert beta / size >= 2 * gamma  # (ii)'s condition holds exactly when beta >= beta0
+        assert a_iii > ceil_scaled_ln(5 / eps, 2 / beta)  # strictly weaker as per-query

@@ -69,6 +69,9 @@ MAX_LEVEL = 10
 _KRONECKER_MIN_POPCOUNT = 256
 # Up to this many nibbles in the shorter factor, 4-bit windows beat the Kronecker product.
 _WINDOW_MAX_NIBBLES = 64
+# From this degree on, the long loops of products by short elements run on gmpy2.mpz
+# (the same bit operations, 1.3x faster than int at m = 39366); results are plain ints.
+_MPZ_MIN_DEGREE = 1000
 _PARITY = str.maketrans("0123456789abcdef", "0101010101010101")
 
 
@@ -383,9 +386,14 @@ class VanLintField:
                 acc = self.mul(acc, x) ^ a
             return acc
         reduce = self.reduce
+        acc = self._fast(acc)
         for a in reversed(coefficients[:-1]):
             acc = reduce(clmul_window(acc, x, nibbles)) ^ a
-        return acc
+        return int(acc)
+
+    def _fast(self, a: int) -> int:
+        """``a`` as a ``gmpy2.mpz`` in large fields (same value and bit operations)."""
+        return gmpy2.mpz(a) if self.degree >= _MPZ_MIN_DEGREE else a  # type: ignore[return-value]
 
     def _product(self, factors: Sequence[int], bits: int) -> int:
         """``prod factors`` for factors ``< 2**bits``, by a balanced product tree whose shape
@@ -439,8 +447,8 @@ class VanLintField:
                 y = xk ^ nodes[j]
                 acc = (reduce(clmul_window(acc, y, nibbles)) if small
                        else self.mul(acc, y)) ^ cs[j]
-            cs.append(self.mul(values[k] ^ acc, inverses[k]))
-        return cs
+            cs.append(self._fast(self.mul(values[k] ^ acc, inverses[k])))
+        return [int(c) for c in cs]
 
     def newton_to_monomial(self, nodes: Sequence[int], newton: Sequence[int],
                            node_bits: int | None = None) -> list[int]:
@@ -463,7 +471,7 @@ class VanLintField:
         nibbles = max(1, -(-bits // 4))
         small = nibbles <= _WINDOW_MAX_NIBBLES
         reduce = self.reduce
-        poly = [newton[-1]]
+        poly = [self._fast(newton[-1])]
         for k in range(len(newton) - 2, -1, -1):
             x = used[k]
             if x == 0:
@@ -477,7 +485,7 @@ class VanLintField:
             new.extend(scaled[i] ^ poly[i - 1] for i in range(1, len(poly)))
             new.append(poly[-1])
             poly = new
-        return poly
+        return [int(c) for c in poly]
 
     def interpolate(self, nodes: Sequence[int], values: Sequence[int],
                     node_bits: int | None = None) -> list[int]:
