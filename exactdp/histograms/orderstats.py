@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from math import comb, gcd
+from fractions import Fraction
+from math import comb, factorial, gcd
 
 from exactdp.counting import inverse_cdf_search
 from exactdp.histograms.polymul import floor_divide, truncated_product, truncated_square
@@ -237,6 +238,7 @@ def approx_conv_exp(a: Sequence[int], i: int, s: int, *,
     i = _int(i, "i", 1 if exponent_rounds is None else 0)
     vec = _check_vector(a, s)
     t = len(vec)
+    s_squared = s * s
     if exponent_rounds is None:
         b = vec
         bits = [(i >> k) & 1 for k in range(i.bit_length() - 2, -1, -1)]
@@ -244,7 +246,7 @@ def approx_conv_exp(a: Sequence[int], i: int, s: int, *,
             record("ace_round", t, bit)
             square = truncated_square(b, t)
             if bit:
-                b = floor_divide(truncated_product(vec, square, t), s * s)
+                b = floor_divide(truncated_product(vec, square, t), s_squared)
             else:
                 b = floor_divide(square, s)
         return b
@@ -254,8 +256,14 @@ def approx_conv_exp(a: Sequence[int], i: int, s: int, *,
         record("ace_round", t)
         square = truncated_square(b, t)
         with_a = truncated_product(vec, square, t)
-        b = floor_divide(with_a, s * s) if (i >> k) & 1 else floor_divide(square, s)
+        b = floor_divide(with_a, s_squared) if (i >> k) & 1 else floor_divide(square, s)
     return b
+
+
+#: ``log2(e) = 1.44269504...`` from below (checked against certified.ln_interval in tests).
+_LOG2E_LOWER = Fraction(1442695, 10**6)
+_BOUND_BITS = 16
+_BOUND_SCALE = 1 << _BOUND_BITS
 
 
 def doubling_widths(t: int) -> list[int]:
@@ -291,12 +299,22 @@ class ApproxBinDraw:
     rounds -- the output is the same function of ``u`` (the first hit is kept, and the
     first hit below ``t`` is the same at every width by construction of ``G``), and the
     operation trace no longer depends on ``u`` or on the output.
+
+    ``shortcuts`` (unpadded only; default on): before computing anything, ``search``
+    asks :meth:`certified_output` whether ``u`` alone already decides the output; the
+    answer is then provably the one the loop would return, so the output is the same
+    function of ``u`` -- only faster.  This matters: in PureSparseHistogram the noisy
+    count ``n`` of the empty bins is often saturated (``m Pr[Z = n]`` far above ``n + 1``),
+    and the loop would square vectors of ``n`` numbers of ``n log(3|X|)`` bits ``log m``
+    times at every width only to return ``t``.
     """
 
     def __init__(self, m: int, p: int, q: int, s: int, t: int, *, padded: bool = False,
-                 pad_t: int | None = None, exponent_rounds: int | None = None) -> None:
+                 pad_t: int | None = None, exponent_rounds: int | None = None,
+                 shortcuts: bool = True) -> None:
         self.m, self.p, self.q, self.s, self.t = m, p, q, s, t
         self.padded = padded
+        self.shortcuts = shortcuts and not padded
         self.widths = doubling_widths(t if pad_t is None else pad_t)
         self.exponent_rounds = exponent_rounds
         self.p_prime = s * p // q
@@ -340,7 +358,52 @@ class ApproxBinDraw:
             self._running_max.append(max(prev, self.tested_value(ell)))
         return self._running_max[z]
 
+    def certified_output(self, u: int) -> int | None:
+        """The output of ``search(u)`` when cheap exact bounds decide it, else None.
+
+        With ``pi = p'/s`` (so ``a/s`` is the Bernoulli(pi) pmf):
+
+        (a) ``G(0) >= s - m(p' + 1) + 1``: Proposition 6.15 iii at width 1 gives
+            ``|G(0) - s(1 - pi)^m| <= m - 1`` and Bernoulli's inequality
+            ``(1 - pi)^m >= 1 - m pi``.  So ``u <= s - m(p' + 1) + 1`` returns 0.
+        (b) ``G(l) <= s Pr[Bin(m, pi) <= t - 1]`` for every ``l < t``: flooring only
+            lowers, and convolving non-negative vectors is monotone, so by induction
+            ``ACE_{s,t'}(a, m) <= *^(m)(a) / s^(m-1)`` entrywise, whose prefix sums are
+            ``s Pr[Bin(m, pi) <= l]``.  For ``k = t - 1 <= mu = m pi`` the binomial pmf
+            increases up to ``k`` and ``C(m, j) pi^j (1-pi)^(m-j) <= mu^j/j! e^(-pi(m-k))``,
+            so ``Pr[Bin(m, pi) <= k] <= (k+1) mu^k / k! * 2^(-E)`` with
+            ``E = floor(x log2(e))`` rounded down through rationals (``mu`` rounded up and
+            ``x = pi(m - k)`` rounded down to multiples of ``2^-16``,
+            ``log2 e > 1442695/10^6``).  When that bound times ``s`` is below ``u`` no
+            ``l < t`` is hit and the output is ``t``.
+
+        Both inequalities are checked exactly against the loop on small grids in
+        ``tests/test_orderstats.py`` (every ``u``).
+        """
+        m, s, pp, t = self.m, self.s, self.p_prime, self.t
+        if u <= s - m * (pp + 1) + 1:
+            return 0
+        k = t - 1
+        mu_num = -(-m * pp * _BOUND_SCALE // s)  # mu <= mu_num / 2^16
+        if k < m and mu_num >= k * _BOUND_SCALE:
+            x_num = (m - k) * pp * _BOUND_SCALE // s  # x >= x_num / 2^16
+            exponent = x_num * _LOG2E_LOWER.numerator // (
+                _BOUND_SCALE * _LOG2E_LOWER.denominator)
+            # s (k+1) mu^k / k! < u 2^E  with  mu^k <= mu_num^k / 2^(16k); when the left
+            # side has at most E + 16k bits it is below 2^(E+16k) <= the right side, and
+            # 2^E (which can have ~m bits) is never built.
+            lhs = s * (k + 1) * mu_num**k
+            shift = exponent + _BOUND_BITS * k
+            if lhs.bit_length() <= shift or lhs < (u << shift) * factorial(k):
+                return t
+        return None
+
     def search(self, u: int) -> int:
+        if self.shortcuts:
+            decided = self.certified_output(u)
+            if decided is not None:
+                record("abs_certified")
+                return decided
         found: int | None = None
         for width in self.widths:
             sums = self.prefix_sums(width)
