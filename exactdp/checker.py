@@ -293,6 +293,8 @@ def exact_accuracy(dists: Sequence[Mapping[int, Fraction]], beta: object) -> Acc
     b = to_fraction(beta, "beta")
     if not 0 < b <= 1:
         raise ParameterError(f"beta = {b} must lie in (0, 1]")
+    if not dists:
+        raise ParameterError("exact_accuracy: no distributions given")
     best_a, best_c = -1, 0
     zero = Fraction(0)
     for c, dist in enumerate(dists):
@@ -345,7 +347,9 @@ def operation_trace(mech: InverseCDFSampler, c: int, u: int) -> tuple[Event, ...
 
 
 def check_strict_time(mech: InverseCDFSampler, us: Iterable[int] | None = None) -> Certificate:
-    """The strict-time claim: the trace of ``mech.sample`` is the same for every ``c``.
+    """The strict-time claim: the trace of ``mech.sample`` is the same for every ``c`` --
+    and, as checked here, for every ``u`` too (one reference trace for all ``(c, u)``; the
+    paper's samplers meet this stronger form: one draw, then a fixed-round search).
 
     ``us``: the draws to try (default: all of ``[d]_+`` when ``d <= 256``, otherwise
     ``1, 2, d//2, d-1, d`` and the thresholds ``F_c(z)``, ``F_c(z)+1`` for ``c`` in
@@ -363,6 +367,8 @@ def check_strict_time(mech: InverseCDFSampler, us: Iterable[int] | None = None) 
                     pts.update(v for v in (f, f + 1) if 1 <= v <= d)
             us = sorted(pts)
     us = list(us)
+    if not us:
+        raise ParameterError("check_strict_time: no values of u to try")
     reference = operation_trace(mech, 0, us[0])
     for u in us:
         for c in range(n + 1):

@@ -24,6 +24,8 @@ import re
 from fractions import Fraction
 from numbers import Rational
 
+import gmpy2
+
 __all__ = [
     "DomainError",
     "ExactDPError",
@@ -98,11 +100,19 @@ def to_fraction(value: object, name: str) -> Fraction:
         return value
     if isinstance(value, str):
         text = value.strip()
-        if _FRACTION_RE.match(text) or _DECIMAL_RE.match(text):
+        if _FRACTION_RE.match(text):
+            # gmpy2 parses integers of any length (CPython's int(str) stops at 4300 digits).
+            num, _, den = text.replace(" ", "").partition("/")
+            p, q = int(gmpy2.mpz(num)), int(gmpy2.mpz(den or "1"))
+            if q == 0:
+                raise ParameterError(f"{name} = {value!r} has a zero denominator")
+            return Fraction(p, q)
+        if _DECIMAL_RE.match(text):
             try:
-                return Fraction(text.replace(" ", ""))
-            except ZeroDivisionError:
-                raise ParameterError(f"{name} = {value!r} has a zero denominator") from None
+                return Fraction(text)
+            except ValueError:
+                raise ParameterError(f"{name} = {value!r}: decimal too long to parse; write it "
+                                     f"as 'p/q'") from None
         raise ParameterError(f"{name} = {value!r} is not a rational number; write it as "
                              f"'p/q' (e.g. '1/10') or as a decimal such as '0.1'")
     if isinstance(value, Rational):

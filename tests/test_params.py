@@ -157,10 +157,6 @@ def _default_int_str_limit() -> Iterator[None]:
         sys.set_int_max_str_digits(old)
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="to_fraction parses strings with Fraction(str), which hits CPython's "
-                          "4300-digit int/str cap: '1/' + 5000 digits raises a bare ValueError "
-                          "instead of returning the exact 1/m (library use; the CLI lifts the cap)")
 def test_very_long_parameter_strings_are_exact() -> None:
     m = 10**5000 - 1
     with _default_int_str_limit():
