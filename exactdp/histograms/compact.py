@@ -380,7 +380,7 @@ class CompactHistogram:
         ``gamma = beta0 / (2|X|)``, ``M0`` from Lemma 8.4 and ``l`` as in the proof.
 
         Then the release is ``(eps, 0)``-DP: ``eps' <= 9 eps / 10`` and
-        ``3 d / d0 <= eps / 10`` (checked exactly here).
+        ``3 d / d0 <= eps / 10`` (checked exactly by ``proofs/thm_8_06_parameters.py``).
         """
         u = universe if isinstance(universe, Universe) else Universe(universe)
         eps = inverse_integer(epsilon, "epsilon")
@@ -413,17 +413,13 @@ class CompactHistogram:
 
     # ---- the algorithm
 
-    def _padding(self, occupied: Sequence[int], count: int) -> list[int]:
-        """The ``count`` smallest field points (as ints ``T^{-1}(x) = x - 1``) outside
-        ``occupied`` (sorted)."""
-        out: list[int] = []
+    def _padding(self, occupied: Sequence[int]) -> list[int]:
+        """The ``n + 1 - |occupied|`` smallest field points (as ints ``T^{-1}(x) = x - 1``)
+        outside ``occupied``; they lie in ``[0, n]``, which is scanned whole (a loop count
+        independent of the data)."""
         taken = set(occupied)
-        e = 0
-        while len(out) < count:
-            if e not in taken:
-                out.append(e)
-            e += 1
-        return out
+        free = [e for e in range(self.n + 1) if e not in taken]
+        return free[:self.n + 1 - len(occupied)]
 
     def _point_value(self, count: int | None, fixed: int | None, source: RandomSource) -> int:
         """``T^{-1}(u_x)`` for one point of ``B``: ``u_x ~ S_v`` where ``v`` is ``fixed``,
@@ -442,10 +438,10 @@ class CompactHistogram:
         drawn here) or ``fixed`` maps it to a given value ``v_x`` (Lemma 8.1 iv)."""
         points = sorted(x - 1 for x in (*counts, *fixed))
         field_ = self.field
-        # A public bound on the nodes' bits: elements of X are < |X|, padding points < 2n + 1.
-        bits = max(self.universe.size - 1, 2 * self.n + 1).bit_length()
+        # A public bound on the nodes' bits: elements of X are < |X|, padding points <= n.
+        bits = max(self.universe.size - 1, self.n).bit_length()
         if self.strict_time:
-            nodes = sorted(points + self._padding(points, self.n + 1 - len(points)))
+            nodes = sorted(points + self._padding(points))
             values = [self._point_value(counts.get(e + 1), fixed.get(e + 1), source)
                       for e in nodes]
             return tuple(field_.interpolate(nodes, values, bits))
