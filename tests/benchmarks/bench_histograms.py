@@ -1,0 +1,148 @@
+"""Benchmarks for the histogram algorithms (plain script; pytest does not collect it).
+
+    python tests/benchmarks/bench_histograms.py                  # everything
+    python tests/benchmarks/bench_histograms.py --sizes 100,300 --skip-stability
+    python tests/benchmarks/bench_histograms.py --profile --sizes 300
+
+* PureSparseHistogram (Algorithm 6.9) with FastSample (Theorem 6.11 / Figure 5 parameters:
+  gamma = beta/(8|X|), beta_1 = beta/4), |X| = 2^64, eps = 1/10, beta = 1/20, n rows for
+  each n in --sizes.  Timed: one release through the SparseHistogram branch (the branch
+  taken with probability 1 - beta_1; the other branch costs O(n) draws).
+* StabilityHistogram (Algorithm 5.4, Theorem 5.6 parameters), n = 10^6 rows over 2^64,
+  eps = 1/10, delta = 10^-6, beta0 = 1/20, padded (strict time: n draws).
+
+Data: a few heavy hitters plus uniformly random 64-bit identifiers (seeded), and a seeded
+source, so that runs are reproducible.  Each measurement runs in a child process with a
+timeout (--timeout seconds); a run that exceeds it is reported as "> timeout".
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import random
+import subprocess
+import sys
+import time
+import warnings
+from fractions import Fraction
+from itertools import pairwise
+from math import log  # display of measured growth only
+
+EPSILON = Fraction(1, 10)
+BETA = Fraction(1, 20)
+DELTA = Fraction(1, 10**6)
+UNIVERSE = 2**64
+
+
+def _rows(n: int, seed: int = 2024) -> list[int]:
+    rng = random.Random(seed)
+    heavy = [rng.randrange(1, UNIVERSE + 1) for _ in range(5)]
+    rows = []
+    for i in range(n):
+        if i % 2 == 0:
+            rows.append(heavy[(i // 2) % len(heavy)])
+        else:
+            rows.append(rng.randrange(1, UNIVERSE + 1))
+    return rows
+
+
+def _one_pure(n: int, profile: bool) -> dict[str, object]:
+    from exactdp.histograms import Dataset, PureSparseHistogram, Universe
+    from exactdp.randomness import SeededSource
+
+    universe = Universe(UNIVERSE)
+    data = Dataset.of(universe, _rows(n))
+    start = time.perf_counter()
+    alg = PureSparseHistogram.theorem_6_11(universe, n, EPSILON, BETA, "fastsample")
+    built = time.perf_counter()
+    prof = cProfile.Profile() if profile else None
+    if prof:
+        prof.enable()
+    hist = alg.sparse.release(data, SeededSource(1))
+    if prof:
+        prof.disable()
+    done = time.perf_counter()
+    out: dict[str, object] = {
+        "algorithm": "PureSparseHistogram (SparseHistogram branch), FastSample", "n": n,
+        "setup_s": round(built - start, 3), "release_s": round(done - built, 3),
+        "bins": len(hist), "s_bits": alg.sparse.s.bit_length(), "t": alg.mechanism.t}  # type: ignore[attr-defined]
+    if prof:
+        text = io.StringIO()
+        pstats.Stats(prof, stream=text).sort_stats("cumulative").print_stats(
+            "approx_ord_sample|approx_bin_sample|approx_conv_exp|_product|floor_divide|"
+            "noisy_counts|distinct_sample|inverse_cdf_search")
+        out["profile"] = text.getvalue()
+    return out
+
+
+def _one_stability(n: int) -> dict[str, object]:
+    from exactdp.histograms import Dataset, StabilityHistogram, Universe
+    from exactdp.randomness import SeededSource
+
+    universe = Universe(UNIVERSE)
+    start = time.perf_counter()
+    data = Dataset.of(universe, _rows(n))
+    loaded = time.perf_counter()
+    alg = StabilityHistogram.theorem_5_6(universe, n, EPSILON, DELTA, BETA)
+    hist = alg.release(data, SeededSource(1))
+    done = time.perf_counter()
+    return {"algorithm": "StabilityHistogram (Theorem 5.6, padded), FastSample", "n": n,
+            "dataset_s": round(loaded - start, 3), "release_s": round(done - loaded, 3),
+            "bins": len(hist), "threshold_b": alg.threshold,
+            "t": alg.mechanism.t}  # type: ignore[attr-defined]
+
+
+def _child(kind: str, n: int, timeout: float, profile: bool) -> dict[str, object]:
+    cmd = [sys.executable, __file__, "--one", kind, str(n)] + (["--profile"] if profile else [])
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True)
+    except subprocess.TimeoutExpired:
+        return {"algorithm": kind, "n": n, "release_s": f"> {timeout:g} (timeout)"}
+    return json.loads(res.stdout)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sizes", default="100,300,1000,3000")
+    p.add_argument("--stability-rows", type=int, default=10**6)
+    p.add_argument("--skip-stability", action="store_true")
+    p.add_argument("--skip-pure", action="store_true")
+    p.add_argument("--timeout", type=float, default=900.0)
+    p.add_argument("--profile", action="store_true")
+    p.add_argument("--one", nargs=2, metavar=("KIND", "N"), help=argparse.SUPPRESS)
+    args = p.parse_args()
+    warnings.simplefilter("ignore")
+    if args.one:
+        kind, n = args.one[0], int(args.one[1])
+        result = _one_pure(n, args.profile) if kind == "pure" else _one_stability(n)
+        print(json.dumps(result))
+        return 0
+    print(f"# {sys.version.split()[0]}, eps = {EPSILON}, beta = {BETA}, |X| = 2^64")
+    results = []
+    if not args.skip_pure:
+        for n in (int(x) for x in args.sizes.split(",")):
+            r = _child("pure", n, args.timeout, args.profile)
+            results.append(r)
+            prof = r.pop("profile", None)
+            print(json.dumps(r), flush=True)
+            if prof:
+                print(prof, flush=True)
+        timed = [(int(str(r["n"])), float(str(r["release_s"]))) for r in results
+                 if not str(r["release_s"]).startswith(">")]
+        for (n1, t1), (n2, t2) in pairwise(timed):
+
+            print(f"# growth n={n1}->{n2}: time x{t2 / t1:.1f}, "
+                  f"exponent {log(t2 / t1) / log(n2 / n1):.2f}")
+    if not args.skip_stability:
+        r = _child("stability", args.stability_rows, args.timeout, False)
+        print(json.dumps(r), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
