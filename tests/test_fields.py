@@ -333,3 +333,18 @@ def test_newton_basis_with_repeated_zero_nodes() -> None:
     want = [c[0] ^ f.mul(c[1], 5), c[1] ^ f.mul(c[2], 5), c[2] ^ f.mul(c[3], 5), c[3]]
     assert got == want
     assert f.newton_to_monomial([], []) == []
+
+
+def test_mpz_and_int_paths_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    import exactdp.histograms.fields as fields_module
+
+    f = VanLintField(7)  # m = 4374: the mpz path by default
+    rng = random.Random(13)
+    nodes = [rng.randrange(2**64) for _ in range(5)]
+    values = [rng.randrange(f.order) for _ in range(5)]
+    fast = f.interpolate(nodes, values, 64)
+    fast_eval = f.evaluate(fast, nodes[0])
+    monkeypatch.setattr(fields_module, "_MPZ_MIN_DEGREE", 10**9)
+    plain = f.interpolate(nodes, values, 64)
+    assert plain == fast and all(type(c) is int for c in fast)
+    assert f.evaluate(plain, nodes[0]) == fast_eval == values[0]
