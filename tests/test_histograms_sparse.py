@@ -72,6 +72,16 @@ def test_keep_heaviest_properties(data: st.DataObject, n: int) -> None:
 # ----------------------------------------------------------------------------- KeepHeavy, KH'
 
 
+def test_khprime_refuses_huge_universes() -> None:
+    with pytest.raises(ResourceLimitError, match="SparseHistogram"):
+        KHPrime(GeoSample(3, 1), Universe(2**64))
+
+
+def test_sparse_refuses_hopeless_sizes() -> None:
+    with pytest.raises(ResourceLimitError, match="StabilityHistogram"):
+        PureSparseHistogram.theorem_6_11(Universe(2**64), 40_000, 1, Fraction(1, 20))
+
+
 def test_keep_heavy_limits() -> None:
     with pytest.raises(ResourceLimitError):
         KeepHeavy(GeoSample(1, 1), Universe(KEEP_HEAVY_LIMIT + 1))

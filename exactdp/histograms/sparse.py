@@ -70,6 +70,8 @@ from exactdp.randomness import RandomSource, default_source
 
 __all__ = [
     "KEEP_HEAVY_LIMIT",
+    "KH_PRIME_MAX_BITS",
+    "SPARSE_MAX_S_BITS",
     "KHPrime",
     "KeepHeavy",
     "PureSparseHistogram",
@@ -82,6 +84,13 @@ __all__ = [
 
 #: KeepHeavy adds noise to every bin of X: refused above this many bins.
 KEEP_HEAVY_LIMIT = 1 << 16
+
+#: SparseHistogram is refused when ``s`` would exceed this many bits (``n`` about 30,000 rows
+#: over ``|X| = 2^64`` in PureSparseHistogram, whose ``delta`` has about ``n log2(3|X|)`` bits).
+SPARSE_MAX_S_BITS = 1 << 21
+
+#: KH' is refused when its exact binomials would need integers longer than this (bits).
+KH_PRIME_MAX_BITS = 1 << 24
 
 
 def fallback_reason(universe: Universe, n: int) -> str | None:
@@ -218,6 +227,12 @@ class KHPrime(_CandidateHistogram):
     def __init__(self, mechanism: InverseCDFSampler, universe: Universe,
                  strict: bool = True) -> None:
         super().__init__(mechanism, universe, strict)
+        bits = universe.size * self.mechanism.d.bit_length()
+        if bits > KH_PRIME_MAX_BITS:
+            raise ResourceLimitError(
+                f"KH' samples exact binomials Bin(m, p) with m about |X| = {universe.size}: "
+                f"integers of about |X| log2 d = {bits} bits (limit {KH_PRIME_MAX_BITS}); "
+                f"use SparseHistogram or PureSparseHistogram for large universes")
 
     def __repr__(self) -> str:
         return f"KHPrime({self.mechanism!r}, |X| = {self.universe.size}, strict={self.strict})"
@@ -248,6 +263,11 @@ class SparseHistogram(_CandidateHistogram):
         self.delta = inverse_integer(delta, "delta")
         n = self.mechanism.n
         self.s = (n * n + 2 * n) * self.universe.size * self.delta.denominator
+        if self.s.bit_length() > SPARSE_MAX_S_BITS:
+            raise ResourceLimitError(
+                f"SparseHistogram's s = (n^2+2n)|X|/delta has {self.s.bit_length()} bits "
+                f"(limit {SPARSE_MAX_S_BITS}): its order statistics would take hours "
+                f"(time ~ n log|X| log s); use StabilityHistogram for this many rows")
         self.padded_order_statistics = bool(padded_order_statistics)
 
     def __repr__(self) -> str:
