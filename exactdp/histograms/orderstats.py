@@ -19,18 +19,35 @@ Every draw goes through ``source.inverse_cdf`` with a small draw object (``n``, 
 arithmetic, so the checker's exploring source (:func:`exactdp.explore.explore`) branches
 once per output value of a draw, never once per ``u``.
 
-A note on the paper.  Before Proposition 6.6 the paper records that the conference
+Speed.  At PureSparseHistogram sizes ``s`` has about ``n log2(3|X|)`` bits, and the loop
+of Algorithm 6.18 squares vectors of up to ``~2n`` such numbers ``log2 m ~ log2 |X|`` times
+per width (``O~(n^2 log^2 |X|)``, Theorem 6.10 iv): minutes for ``n = 1000`` over
+``2^64`` even with FLINT.  :meth:`ApproxBinDraw.certified_output` decides almost every
+``u`` from certified dyadic bounds on the binomial CDF instead, with exactly the output
+the loop would give (proved in its docstring, compared with the loop for every ``u`` on
+small grids in the tests); the loop still runs for the rare undecided ``u``, and always in
+padded mode.  Measured with ``tests/benchmarks/bench_orderstats.py``.
+
+Notes on the paper.  Before Proposition 6.6 the paper records that the conference
 version [BV18] sampled ``Z_(m-k)`` given ``Z_(m-k+1) = v`` with CDF ``(F(z)/F(v))^{m-k}``,
 which is only right for continuous distributions; ``proofs/prop_6_06_remark_bv18.py``
-exhibits the difference exactly.
+exhibits the difference exactly.  Slips found while implementing: the proof of
+Proposition 6.15 i swaps the cases (Algorithm 6.16 squares for even ``i`` and multiplies
+by ``a`` for odd ``i``; the proof says the opposite -- harmless, both bounds hold);
+Proposition 6.17's time bound ``O~(log q) + O(log m) O~(l log s)`` is ``O~(log q)`` for
+output ``l = 0``, but that run still does width 1, ``O(log m) O~(log s)``: read
+``l + 1`` for ``l``; footnote 7 means ``Pr[Z_(m) = 0] = Pr[M(0, U) = 0]^m``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
-from math import comb, factorial, gcd
+from functools import cached_property
+from math import comb, gcd
+
+import gmpy2
 
 from exactdp.counting import inverse_cdf_search
 from exactdp.histograms.polymul import floor_divide, truncated_product, truncated_square
@@ -260,10 +277,125 @@ def approx_conv_exp(a: Sequence[int], i: int, s: int, *,
     return b
 
 
-#: ``log2(e) = 1.44269504...`` from below (checked against certified.ln_interval in tests).
-_LOG2E_LOWER = Fraction(1442695, 10**6)
-_BOUND_BITS = 16
-_BOUND_SCALE = 1 << _BOUND_BITS
+# ---- certified binomial CDF bounds (for ApproxBinDraw.certified_output) ----------------
+#
+# A dyadic number is a pair (mant, exp) standing for mant * 2**exp, mant >= 0, with a
+# non-zero mant normalised to exactly _PREC bits; every operation rounds in the direction
+# it is told (up=True: result >= the exact value).
+
+Dyadic = tuple[int, int]
+_PREC = 256
+#: ``pi = p'/s`` is enclosed in ``[P_lo, P_hi] / 2**_PI_BITS``.
+_PI_BITS = 320
+
+
+def _dnorm(mant: int, exp: int, up: bool) -> Dyadic:
+    if mant == 0:
+        return 0, 0
+    extra = mant.bit_length() - _PREC
+    if extra > 0:
+        mant = -((-mant) >> extra) if up else mant >> extra
+        exp += extra
+        if mant.bit_length() > _PREC:  # rounding up carried into a new bit: exact halving
+            mant >>= 1
+            exp += 1
+    elif extra < 0:
+        mant <<= -extra
+        exp += extra
+    return mant, exp
+
+
+def _dmul(x: Dyadic, y: Dyadic, up: bool) -> Dyadic:
+    return _dnorm(x[0] * y[0], x[1] + y[1], up)
+
+
+def _dscale(x: Dyadic, a: int, b: int, up: bool) -> Dyadic:
+    """``x * a / b`` for integers ``a >= 0``, ``b >= 1``."""
+    shift = _PREC + b.bit_length() + 2
+    num = (x[0] * a) << shift
+    return _dnorm(-((-num) // b) if up else num // b, x[1] - shift, up)
+
+
+def _dadd(x: Dyadic, y: Dyadic, up: bool) -> Dyadic:
+    if x[0] == 0:
+        return y
+    if y[0] == 0:
+        return x
+    if x[1] < y[1]:
+        x, y = y, x
+    if y[0].bit_length() + y[1] <= x[1]:  # 0 < y < 2**x[1], one unit of x's last place
+        return _dnorm(x[0] + 1, x[1], up) if up else x
+    return _dnorm((x[0] << (x[1] - y[1])) + y[0], y[1], up)
+
+
+def _dpow(x: Dyadic, k: int, up: bool) -> Dyadic:
+    result = _dnorm(1, 0, up)
+    base = x
+    while k:
+        if k & 1:
+            result = _dmul(result, base, up)
+        k >>= 1
+        if k:
+            base = _dmul(base, base, up)
+    return result
+
+
+def _floor_times(x: Dyadic, s: int) -> int:
+    """``floor(s * x)`` for an integer ``s >= 1`` and a dyadic ``x >= 0``."""
+    prod = s * x[0]
+    if x[1] >= 0:
+        return prod << x[1]
+    return 0 if prod.bit_length() <= -x[1] else prod >> -x[1]
+
+
+class BinomialCDFBounds:
+    """Bounds ``lo_l <= Pr[Bin(m, p'/s) <= l] <= hi_l`` (dyadic rationals), computed lazily
+    for ``l = 0, 1, ...`` with outward-rounded arithmetic on 256-bit mantissas.
+
+    The binomial CDF decreases in the success probability, so ``lo`` is evaluated at
+    ``P_hi / 2^320 >= p'/s`` and ``hi`` at ``P_lo / 2^320 <= p'/s``, where
+    ``p' = floor(sp/q)``.  For ``s < 2^320`` the enclosure comes from ``p'`` itself; for
+    larger ``s`` from ``p/q - 1/s < p'/s <= p/q`` (so the ``log s``-bit ``p'`` is never
+    formed here: with ``s ~ 2^200000`` that division dominated the run time).  At a dyadic ``pi``
+    the pmf terms are ``t_0 = (1 - pi)^m`` (binary powering) and
+    ``t_{j+1} = t_j (m - j) pi / ((j + 1)(1 - pi))`` (an integer ratio), each rounded
+    down for ``lo`` and up for ``hi``, as are the partial sums.  Exponents are unbounded
+    ints, so a ``(1 - pi)^m`` far below ``2^-1000000`` keeps its relative precision.
+    """
+
+    def __init__(self, m: int, p: int, q: int, s: int) -> None:
+        self.m = m
+        scale = 1 << _PI_BITS
+        if s.bit_length() <= _PI_BITS:
+            p_lo, rest = divmod((s * p // q) * scale, s)
+            p_hi = p_lo + (rest > 0)
+        else:  # p/q - 1/s < p'/s <= p/q, and 2^320/s < 1
+            p_hi = -((-p * scale) // q)
+            p_lo = max(0, p * scale // q - 1)
+        self._lo_terms = self._terms(p_hi, up=False)
+        self._hi_terms = self._terms(p_lo, up=True)
+        self._lo_sum: Dyadic = (0, 0)
+        self._hi_sum: Dyadic = (0, 0)
+        self._cdf: list[tuple[Dyadic, Dyadic]] = []
+
+    def _terms(self, p_num: int, up: bool) -> Iterator[Dyadic]:
+        m = self.m
+        q_num = (1 << _PI_BITS) - p_num
+        if q_num == 0:  # pi = 1: all the mass at m
+            for j in itertools.count():
+                yield _dnorm(1 if j == m else 0, 0, up)
+        term = _dpow(_dnorm(q_num, -_PI_BITS, up), m, up)
+        for j in itertools.count():
+            yield term
+            term = _dscale(term, (m - j) * p_num, (j + 1) * q_num, up) if j < m else (0, 0)
+
+    def at(self, ell: int) -> tuple[Dyadic, Dyadic]:
+        """``(lo_ell, hi_ell)``."""
+        while len(self._cdf) <= ell:
+            self._lo_sum = _dadd(self._lo_sum, next(self._lo_terms), False)
+            self._hi_sum = _dadd(self._hi_sum, next(self._hi_terms), True)
+            self._cdf.append((self._lo_sum, self._hi_sum))
+        return self._cdf[ell]
 
 
 def doubling_widths(t: int) -> list[int]:
@@ -301,12 +433,13 @@ class ApproxBinDraw:
     operation trace no longer depends on ``u`` or on the output.
 
     ``shortcuts`` (unpadded only; default on): before computing anything, ``search``
-    asks :meth:`certified_output` whether ``u`` alone already decides the output; the
-    answer is then provably the one the loop would return, so the output is the same
-    function of ``u`` -- only faster.  This matters: in PureSparseHistogram the noisy
-    count ``n`` of the empty bins is often saturated (``m Pr[Z = n]`` far above ``n + 1``),
-    and the loop would square vectors of ``n`` numbers of ``n log(3|X|)`` bits ``log m``
-    times at every width only to return ``t``.
+    asks :meth:`certified_output` whether exact bounds on the tested values already
+    decide the output for this ``u``; that answer is provably the one the loop would
+    return, so the output is the same function of ``u``, only computed without
+    ApproxConvExp (``O(t)`` operations on 256-bit dyadics instead of ``log m`` squarings
+    of vectors of ``O(log s)``-bit numbers); the loop runs only for the ``u`` the bounds
+    leave undecided.  This matters at the sizes of PureSparseHistogram, where ``s`` has
+    about ``n log2(3|X|)`` bits: the loop for ``n = 1000`` over ``2^64`` takes minutes.
     """
 
     def __init__(self, m: int, p: int, q: int, s: int, t: int, *, padded: bool = False,
@@ -317,9 +450,9 @@ class ApproxBinDraw:
         self.shortcuts = shortcuts and not padded
         self.widths = doubling_widths(t if pad_t is None else pad_t)
         self.exponent_rounds = exponent_rounds
-        self.p_prime = s * p // q
         self._prefix: dict[int, list[int]] = {}
         self._running_max: list[int] = []
+        self._bounds: BinomialCDFBounds | None = None
 
     @property
     def n(self) -> int:
@@ -329,11 +462,17 @@ class ApproxBinDraw:
     def d(self) -> int:
         return self.s
 
+    @cached_property
+    def p_prime(self) -> int:
+        """``p' = floor(sp/q)`` (step 3), by GMP: Python's ``//`` is quadratic."""
+        return int(gmpy2.mpz(self.s) * self.p // self.q)
+
     def prefix_sums(self, width: int) -> list[int]:
         """``F^(t')`` for ``t' = width``: prefix sums of ``ACE_{s,t'}(a, m)`` (steps 4a-c)."""
         if width not in self._prefix:
             record("abs_width", width)
-            a = ([self.s - self.p_prime, self.p_prime] + [0] * width)[:width]
+            p_prime = self.p_prime
+            a = ([self.s - p_prime, p_prime] + [0] * width)[:width]
             conv = approx_conv_exp(a, self.m, self.s, exponent_rounds=self.exponent_rounds)
             sums, total = [], 0
             for x in conv:
@@ -359,44 +498,37 @@ class ApproxBinDraw:
         return self._running_max[z]
 
     def certified_output(self, u: int) -> int | None:
-        """The output of ``search(u)`` when cheap exact bounds decide it, else None.
+        """The output of the loop for this ``u`` when exact bounds decide it, else None.
 
-        With ``pi = p'/s`` (so ``a/s`` is the Bernoulli(pi) pmf):
+        With ``P_l = Pr[Bin(m, p'/s) <= l]`` and ``t'(l) = 2^bitlen(l)`` the width at which
+        ``l`` is tested, every tested value satisfies
 
-        (a) ``G(0) >= s - m(p' + 1) + 1``: Proposition 6.15 iii at width 1 gives
-            ``|G(0) - s(1 - pi)^m| <= m - 1`` and Bernoulli's inequality
-            ``(1 - pi)^m >= 1 - m pi``.  So ``u <= s - m(p' + 1) + 1`` returns 0.
-        (b) ``G(l) <= s Pr[Bin(m, pi) <= t - 1]`` for every ``l < t``: flooring only
-            lowers, and convolving non-negative vectors is monotone, so by induction
-            ``ACE_{s,t'}(a, m) <= *^(m)(a) / s^(m-1)`` entrywise, whose prefix sums are
-            ``s Pr[Bin(m, pi) <= l]``.  For ``k = t - 1 <= mu = m pi`` the binomial pmf
-            increases up to ``k`` and ``C(m, j) pi^j (1-pi)^(m-j) <= mu^j/j! e^(-pi(m-k))``,
-            so ``Pr[Bin(m, pi) <= k] <= (k+1) mu^k / k! * 2^(-E)`` with
-            ``E = floor(x log2(e))`` rounded down through rationals (``mu`` rounded up and
-            ``x = pi(m - k)`` rounded down to multiples of ``2^-16``,
-            ``log2 e > 1442695/10^6``).  When that bound times ``s`` is below ``u`` no
-            ``l < t`` is hit and the output is ``t``.
+        (U) ``G(l) <= s P_l``: flooring only lowers and convolving non-negative vectors
+            is monotone, so by induction ``ACE_{s,t'}(a, m) <= *^(m)(a) / s^(m-1)``
+            entrywise, and the prefix sums of the right side are ``s P_l``;
+        (L) ``G(l) >= s P_l - t'(l)(m - 1)``: Proposition 6.15 iii at width ``t'(l)``
+            bounds ``sum_{k < t'} |d_k - s Pr[Bin = k]|`` by ``t'(m-1)``.
 
-        Both inequalities are checked exactly against the loop on small grids in
-        ``tests/test_orderstats.py`` (every ``u``).
+        With :class:`BinomialCDFBounds` ``lo_l <= P_l <= hi_l``, for ``l = 0, 1, ..``:
+        ``s hi_l < u`` certifies a miss at ``l`` and ``u <= floor(s lo_l) - t'(l)(m-1)``
+        a hit; the first certified hit after certified misses is the loop's output, and
+        if every ``l < t`` is a certified miss the output is ``t``.  An undecided ``l``
+        returns None (the caller runs the loop).  The undecided ``u`` lie in windows of
+        width about ``s 2^-190 + t'(l) m`` around the ``s P_l``: with the ``s`` of
+        SparseHistogram that essentially never happens; on the small grids of the tests
+        it happens often, and both paths are compared there for every ``u``.
         """
-        m, s, pp, t = self.m, self.s, self.p_prime, self.t
-        if u <= s - m * (pp + 1) + 1:
-            return 0
-        k = t - 1
-        mu_num = -(-m * pp * _BOUND_SCALE // s)  # mu <= mu_num / 2^16
-        if k < m and mu_num >= k * _BOUND_SCALE:
-            x_num = (m - k) * pp * _BOUND_SCALE // s  # x >= x_num / 2^16
-            exponent = x_num * _LOG2E_LOWER.numerator // (
-                _BOUND_SCALE * _LOG2E_LOWER.denominator)
-            # s (k+1) mu^k / k! < u 2^E  with  mu^k <= mu_num^k / 2^(16k); when the left
-            # side has at most E + 16k bits it is below 2^(E+16k) <= the right side, and
-            # 2^E (which can have ~m bits) is never built.
-            lhs = s * (k + 1) * mu_num**k
-            shift = exponent + _BOUND_BITS * k
-            if lhs.bit_length() <= shift or lhs < (u << shift) * factorial(k):
-                return t
-        return None
+        m, s, t = self.m, self.s, self.t
+        if self._bounds is None:
+            self._bounds = BinomialCDFBounds(m, self.p, self.q, s)
+        for ell in range(t):
+            lo, hi = self._bounds.at(ell)
+            if _floor_times(hi, s) < u:  # s hi_l < u, as u is an integer
+                continue
+            if u <= _floor_times(lo, s) - (1 << ell.bit_length()) * (m - 1):
+                return ell
+            return None
+        return t
 
     def search(self, u: int) -> int:
         if self.shortcuts:
@@ -429,17 +561,21 @@ def approx_bin_sample(m: int, p: int, q: int, s: int, t: int,
     ``proofs/prop_6_17_approxbinsample.py``).  Exactly: ``Pr[l] = d^(t)_l / s`` for
     ``l < t`` with ``d^(t) = ACE_{s,t}((s-p', p', 0..), m)``, ``p' = floor(sp/q)``.
 
-    Randomness: ``t = 0`` returns 0 and draws nothing (step 1, unless ``padded`` with
-    ``pad_t > 0``); otherwise one ``u`` uniform on ``[s]_+`` through
+    Randomness: ``t = 0`` or ``m = 0`` returns 0 and draws nothing (step 1, unless
+    ``padded`` with ``pad_t > 0``); otherwise one ``u`` uniform on ``[s]_+`` through
     ``source.inverse_cdf(ApproxBinDraw(...))`` -- see :class:`ApproxBinDraw` for why
     its ``cdf`` is exactly the distribution of its ``search``.
 
-    Time -- **depends on the output** (the paper's design): a run that returns ``l < t``
-    stops at the width ``t' = 2^bitlen(l)``, after ``bitlen(l) + 1`` widths, each one
-    ApproxConvExp with ``bitlen(m) - 1`` rounds on ``t'`` numbers of ``O(log s)`` bits:
-    ``O~(log q) + O(log m) O~(l log s)``; a run returning ``t`` computes every width
-    ``t' < 2t``.  The ACE rounds that multiply by ``a`` follow the bits of ``m``.
-    ``padded=True`` removes the dependence on the output: every width for ``pad_t``
+    Time -- **depends on u and on the output**.  First (unpadded) the certified bounds of
+    :meth:`ApproxBinDraw.certified_output` try to decide ``u``: ``O(log m + l)``
+    operations on 256-bit dyadics and ``O(l)`` products with ``s``, ``l`` the output.
+    Only an undecided ``u`` (probability about ``(l + 1)(2^-190 + 2t m/s)``) runs the
+    paper's loop, whose time depends on the output (the paper's design): a run that
+    returns ``l < t`` stops at the width ``t' = 2^bitlen(l)``, after ``bitlen(l) + 1``
+    widths, each one ApproxConvExp with ``bitlen(m) - 1`` rounds on ``t'`` numbers of
+    ``O(log s)`` bits: ``O~(log q) + O(log m) O~(l log s)``; a run returning ``t``
+    computes every width ``t' < 2t``.  The ACE rounds that multiply by ``a`` follow the
+    bits of ``m``.  ``padded=True`` removes the dependence on the output: every width for ``pad_t``
     (default ``t``; must be ``>= t``) is computed and every ``l`` tested, and
     ``exponent_rounds`` (default ``bitlen(m)``) ACE rounds each doing both products; the
     trace is then a function of ``(pad_t, exponent_rounds)`` only and the output is the
