@@ -37,8 +37,11 @@ by operations that depend only on ``|X|``, ``n`` and the coins:
    are the top ``n + 1`` of the union of the top ``n + 1`` of the first ``m_0`` and the
    rest.  For SparseHistogram the distance is ``m_0 (n^2+2n)/s <= delta`` still.
 
-``strict=False`` runs the algorithms exactly as printed.  The proofs check that both modes
-have identical distributions.  In either mode ApproxBinSample's running time depends on
+``strict=False`` runs the algorithms exactly as printed.  For KH' both modes have exactly
+KeepHeavy's distribution (checked in ``proofs/prop_6_05_khprime.py``); for SparseHistogram
+the two modes approximate slightly differently (ApproxOrdSample over ``m_0`` instead of
+``m`` empty bins) and both are checked within ``delta`` of KH' (``proofs/thm_6_08_sparse.py``).
+In either mode ApproxBinSample's running time depends on
 its own outputs (Proposition 6.17); with ``strict=True`` its inputs are public, so its time
 depends on the coins only.  ``padded_order_statistics=True`` also removes that dependence
 (Algorithm 6.18 run to its worst case; ``n`` times slower).
