@@ -22,6 +22,7 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import pstats
 import random
 import subprocess
@@ -31,6 +32,7 @@ import warnings
 from fractions import Fraction
 from itertools import pairwise
 from math import log  # display of measured growth only
+from pathlib import Path
 
 EPSILON = Fraction(1, 10)
 BETA = Fraction(1, 20)
@@ -98,8 +100,12 @@ def _one_stability(n: int) -> dict[str, object]:
 
 def _child(kind: str, n: int, timeout: float, profile: bool) -> dict[str, object]:
     cmd = [sys.executable, __file__, "--one", kind, str(n)] + (["--profile"] if profile else [])
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])  # run from a checkout without installing
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if "PYTHONPATH" in env else "")
     try:
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True)
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True,
+                             env=env)
     except subprocess.TimeoutExpired:
         return {"algorithm": kind, "n": n, "release_s": f"> {timeout:g} (timeout)"}
     return json.loads(res.stdout)
