@@ -22,20 +22,20 @@ code; OrdSample with exact binomials) and their exact statistical distance."""
 
 
 def _grid(full: bool) -> list[tuple[int, int, int]]:
-    """(n, m, k): s = m when k = 0, else s = k m (n^2 + 2n)."""
+    """(n, m, k): s = m when k = 0, else s = k m (n^2 + 2n) (bound 1/k)."""
     if full:
         return [(n, m, k) for n in (1, 2, 3, 4) for m in (n + 1, n + 2, 2 * n + 3, 20, 64)
-                for k in (0, 1, 10)]
-    return [(n, m, k) for n in (1, 2) for m in (n + 1, 2 * n + 3, 12) for k in (0, 1)] + \
-           [(3, 4, 1)]
+                for k in (0, 1, 10, 100, 1000)]
+    return [(n, m, k) for n in (1, 2) for m in (n + 1, 2 * n + 3, 12) for k in (10, 100)] + \
+           [(3, m, k) for m in (4, 9) for k in (10, 100)]
 
 
 def _grid_text(full: bool) -> str:
     if full:
-        return ("n <= 4, m in {n+1, n+2, 2n+3, 20, 64}, s in {m, m(n^2+2n), 10m(n^2+2n)}, "
-                "every Prop 6.6 CDF")
-    return ("n <= 2, m in {n+1, 2n+3, 12}, s in {m, m(n^2+2n)}; n = 3, m = 4, s = m(n^2+2n); "
-            "GeoSample, FastSample, uniform and gap CDFs")
+        return ("n <= 4, m in {n+1, n+2, 2n+3, 20, 64}, s in {m, k m(n^2+2n) : k = 1, 10, "
+                "100, 1000}, every Prop 6.6 CDF")
+    return ("n <= 2, m in {n+1, 2n+3, 12}; n = 3, m in {4, 9}; s = k m(n^2+2n), k in "
+            "{10, 100} (bound 1/k); GeoSample, FastSample, uniform and gap CDFs")
 
 
 def check(full: bool) -> ClaimReport:
