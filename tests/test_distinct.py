@@ -17,6 +17,9 @@ from exactdp.trace import recording
 
 
 def test_uniform_over_sequences_small() -> None:
+    """Lemma A.1 claims a uniformly random *sequence*; Algorithm A.3 as printed collects a
+    set S (a slip: the order matters for KH', whose q_0..q_n carry ordered counts).  The
+    implementation returns the draws in order, and every order is equally likely."""
     dist = explore(lambda src: distinct_sample(6, [2, 5], 3, src))
     seqs = list(permutations([1, 3, 4, 6], 3))
     assert dist == {seq: Fraction(1, 24) for seq in seqs}

@@ -151,6 +151,15 @@ def test_ord_sample_output_shape_and_errors() -> None:
         ord_sample(geo.scaled_cdf_at_zero, 5, geo.d, 5)
 
 
+def test_footnote_7_top_order_statistic_at_zero() -> None:
+    """Footnote 7 (read as Pr[Z_(m) = 0] = Pr[M(0, U) = 0]^m): exact on OrdSample."""
+    geo = GeoSample(2, 1)
+    for m in (3, 5):
+        dist = explore(partial(ord_sample, geo.scaled_cdf_at_zero, 2, geo.d, m))
+        top_zero = sum((w for k, w in dist.items() if k[0] == 0), Fraction(0))
+        assert top_zero == Fraction(geo.scaled_cdf_at_zero(0), geo.d) ** m
+
+
 def test_bv18_sampler_is_wrong_for_discrete_f() -> None:
     """The remark before Proposition 6.6, on the smallest case: two fair bits."""
     values = (1, 2)
@@ -164,6 +173,8 @@ def test_bv18_sampler_is_wrong_for_discrete_f() -> None:
 # --------------------------------------------------------------------------- ApproxConvExp
 
 def test_approx_conv_exp_by_hand() -> None:
+    """Algorithm 6.16 squares for even i and multiplies by a for odd i (the proof of
+    Proposition 6.15 i states the two cases the other way round -- a slip)."""
     # (3 + x)^2 = 9 + 6x + x^2 -> (9, 6) // 4 = (2, 1);  (3 + x)^3 -> (27, 27) // 16 = (1, 1)
     assert approx_conv_exp([3, 1], 1, 4) == [3, 1]
     assert approx_conv_exp([3, 1], 2, 4) == [2, 1]
@@ -315,6 +326,17 @@ def test_approx_bin_sample_padded_trace_is_output_independent() -> None:
             approx_bin_sample(m, p, q, s, t, _fixed(u))
         unpadded.add(tuple(events))
     assert len(unpadded) > 1  # the dependence that padding removes
+
+
+def test_paper_slip_time_bound_at_output_zero() -> None:
+    """Proposition 6.17 bounds the time of a run with output l by
+    O~(log q) + O(log m) O~(l log s), i.e. no ApproxConvExp work for l = 0; but the loop
+    computes width 1 first, bitlen(m) - 1 ACE rounds: read l + 1 for l."""
+    m = 1000
+    draw = ApproxBinDraw(m, 1, 10**6, 10**9, 5, shortcuts=False)
+    with recording() as events:
+        assert draw.search(1) == 0
+    assert sum(1 for e in events if e[0] == "ace_round") == m.bit_length() - 1
 
 
 def test_approx_bin_sample_edge_cases_and_errors() -> None:

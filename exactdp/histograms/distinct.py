@@ -76,7 +76,8 @@ def distinct_sample(universe_size: int, excluded: Sequence[int], count: int,
     Output: ``(s_1, ..., s_r)`` uniformly distributed over the sequences of ``r``
     distinct elements of ``X \\ A`` (Lemma A.1, checked exactly in
     ``proofs/lemma_a_01_distinctsample.py``): each has probability
-    ``1 / (m'(m'-1)...(m'-r+1))``, ``m' = |X \\ A|``.
+    ``1 / (m'(m'-1)...(m'-r+1))``, ``m' = |X \\ A|``.  (Algorithm A.3 as printed returns the
+    *set* ``S``; Lemma A.1 and KH' need the sequence in drawing order, returned here.)
 
     Step ``i`` draws ``z`` uniform on ``[M - |A| - i + 1]_+`` and returns the ``z``-th
     smallest element of ``X`` not yet in ``T = A + {s_1..s_{i-1}}``:
