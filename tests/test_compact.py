@@ -444,3 +444,35 @@ def test_slip_theorem_8_6_iii_is_the_simultaneous_bound() -> None:
         assert a_iii == a_ii_at_beta_over_x
         assert beta / size >= 2 * gamma  # (ii)'s condition holds exactly when beta >= beta0
         assert a_iii > ceil_scaled_ln(5 / eps, 2 / beta)  # strictly weaker as per-query
+
+
+# --------------------------------------------------------------------------- command line
+
+def test_cli_release_and_query(tmp_path: pytest.TempPathFactory,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    from exactdp.cli import main
+
+    data = tmp_path / "rows.txt"  # type: ignore[operator]
+    data.write_text("3\n3\n999\n17\n")
+    out = tmp_path / "rel.json"  # type: ignore[operator]
+    assert main(["histogram", "--algorithm", "compact", "--universe-size", "1000",
+                 "--epsilon", "1/2", "--beta", "1/20", "--seed", "1", "--quiet",
+                 "--output", str(out), str(data)]) == 0
+    obj = json.loads(out.read_text())
+    assert obj["format"] == FORMAT and obj["seeded"] is True
+    assert obj["guarantees"]["per_query"]["beta"] == "1/20"
+    rel = CompactRelease.loads(out.read_text())
+    capsys.readouterr()
+    assert main(["query", str(out), "3", "17", "1000"]) == 0
+    lines = capsys.readouterr().out.split()
+    assert lines == ["3", str(rel.evaluate(3)), "17", str(rel.evaluate(17)),
+                     "1000", str(rel.evaluate(1000))]
+    assert main(["query", str(out), "1001"]) == 2
+    assert "outside the universe" in capsys.readouterr().err
+    obj["coefficients"][0] = "x"
+    out.write_text(json.dumps(obj))
+    assert main(["query", str(out), "3"]) == 2
+    assert "coefficients[0]" in capsys.readouterr().err
+    assert main(["histogram", "--algorithm", "compact", "--universe-size", "1000",
+                 "--epsilon", "1/2", "--delta", "1/100", "--quiet", str(data)]) == 2
+    assert main(["query", str(tmp_path / "missing.json"), "3"]) == 2  # type: ignore[operator]

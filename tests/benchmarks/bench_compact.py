@@ -29,7 +29,10 @@ import os
 import random
 import statistics
 import time
+from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
+from typing import TypeVar
 
 from exactdp.histograms.compact import CompactHistogram, CompactRelease
 from exactdp.histograms.data import Dataset
@@ -38,9 +41,10 @@ from exactdp.randomness import SystemSource
 UNIVERSE = 2**64
 EPSILON = Fraction(1, 10)
 BETA0 = Fraction(1, 2**20)
+T = TypeVar("T")
 
 
-def _timed(fn):  # type: ignore[no-untyped-def]
+def _timed(fn: Callable[[], T]) -> tuple[T, float]:
     start = time.perf_counter()
     out = fn()
     return out, time.perf_counter() - start
@@ -65,7 +69,7 @@ def bench(n: int, few: int | None, seed: int) -> None:
     probes = sorted(set(rows))[:3] + [rng.randrange(1, UNIVERSE + 1) for _ in range(3)]
     times = []
     for x in probes:
-        _, t = _timed(lambda x=x: rel.evaluate(x))
+        _, t = _timed(partial(rel.evaluate, x))
         times.append(t)
     print(f"  evaluate: median {1000 * statistics.median(times):.1f} ms over {len(times)} "
           f"elements (min {1000 * min(times):.1f}, max {1000 * max(times):.1f})")
