@@ -215,3 +215,21 @@ def test_default_source_is_the_os() -> None:
     assert Counting.calls == 3
     h = BasicHistogram(GeoSample(1, 1), universe).release(Dataset.of(universe, [2]))
     assert len(h) == 3
+
+
+@given(st.integers(1, 60), st.integers(1, 12), st.integers(2, 10**6), st.data())
+def test_fastsample_gmp_search_is_the_same_function(n: int, m: int, g: int,
+                                                    data: st.DataObject) -> None:
+    # FastSample's faster search (gmpy2 F, used by the histograms' many draws) must be the
+    # same function M(c, u) as the plain search over the integer CDF.
+    from exactdp.counting import inverse_cdf_search
+
+    mech = FastSample(n, Fraction(1, m), Fraction(1, g))
+    c = data.draw(st.integers(0, n))
+    z = data.draw(st.integers(0, n))
+    assert int(mech._gmp_cdf(c, z)) == mech.cdf(c, z)
+    points = [1, mech.d, data.draw(st.integers(1, mech.d))]
+    points += [f + e for f in (mech.cdf(c, y) for y in range(n + 1)) for e in (0, 1)
+               if 1 <= f + e <= mech.d]
+    for u in points:
+        assert mech(c, u) == inverse_cdf_search(lambda y: mech.cdf(c, y), n, u)
