@@ -107,7 +107,7 @@ def test_stability_release(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
                         "--quiet", str(path))
     assert rc == 0
     b = int(report["parameters"]["threshold_b"])
-    assert Fraction(report["parameters"]["certified_delta"]) <= Fraction(1, 1000)
+    assert Fraction(report["parameters"]["certified_delta_at_most"]) <= Fraction(1, 1000)
     assert report["guarantees"]["threshold_b"] == str(b)
     assert all(int(x["count"]) > b for x in report["histogram"])
     assert [x["element"] for x in report["histogram"]] == ["7"]
@@ -148,3 +148,16 @@ def test_output_file(capsys: pytest.CaptureFixture[str], ints: Path, tmp_path: P
                "--quiet", "--output", str(target), str(ints)])
     assert rc == 0 and capsys.readouterr().out == ""
     assert json.loads(target.read_text())["n"] == "5"
+
+
+def test_scientific_upper_is_an_upper_bound() -> None:
+    from exactdp.histograms.release import scientific_upper
+
+    assert scientific_upper(Fraction(1, 3)) == "3.34e-1"
+    assert scientific_upper(Fraction(5)) == "5.00e0"
+    assert scientific_upper(Fraction(999_999, 1000)) == "1.00e3"
+    assert scientific_upper(Fraction(0)) == "0"
+    for q in (Fraction(2, 7), Fraction(10**40 + 1, 3), Fraction(1, 10**30 - 7)):
+        text = scientific_upper(q)
+        mantissa, exp = text.split("e")
+        assert Fraction(mantissa) * Fraction(10) ** int(exp) >= q

@@ -47,6 +47,7 @@ __all__ = [
     "parse_universe_size",
     "read_dataset",
     "release",
+    "scientific_upper",
 ]
 
 #: The counting mechanisms a histogram can use (Section 4).
@@ -121,6 +122,24 @@ class Outcome:
 Runner = Callable[[ReleaseRequest, Dataset, RandomSource], Outcome]
 
 
+def scientific_upper(q: Fraction, digits: int = 3) -> str:
+    """A short decimal ``>= q`` (rounded up to ``digits`` significant digits), for display of
+    a bound: ``scientific_upper(Fraction(1, 3)) == "3.34e-1"``."""
+    if q <= 0:
+        return "0"
+    exp = len(str(q.numerator)) - len(str(q.denominator))
+    while Fraction(10) ** exp > q:
+        exp -= 1
+    while Fraction(10) ** (exp + 1) <= q:
+        exp += 1
+    scaled = q / Fraction(10) ** (exp - digits + 1)
+    mantissa = -((-scaled.numerator) // scaled.denominator)
+    if mantissa == 10**digits:
+        mantissa, exp = 10 ** (digits - 1), exp + 1
+    text = str(mantissa)
+    return f"{text[0]}.{text[1:]}e{exp}"
+
+
 def _describe(mech: InverseCDFSampler) -> dict[str, Any]:
     out: dict[str, Any] = {"name": type(mech).__name__, "n": mech.n,
                            "epsilon": getattr(mech, "epsilon", None)}
@@ -193,15 +212,16 @@ def run_stability(req: ReleaseRequest, data: Dataset, source: RandomSource) -> O
     certified = alg.certified_delta()
     if certified > delta:  # cannot happen with the paper's b; refuse rather than mislead
         raise ParameterError(f"2 Pr[M(1,U) > b] = {certified} exceeds delta = {delta}")
-    notes = [(f"Theorem 5.5 i certifies (epsilon, {certified})-DP exactly "
-              f"(2 Pr[M(1, U) > b] computed from the mechanism's integer CDF), <= delta")]
+    notes = [(f"Theorem 5.5 i certifies (epsilon, {scientific_upper(certified)})-DP: "
+              f"2 Pr[M(1, U) > b] computed exactly from the mechanism's integer CDF "
+              f"(shown rounded up) is <= delta")]
     if alg.threshold >= n:
         notes.append(f"threshold b = {alg.threshold} >= n = {n}: noisy counts never exceed "
                      f"n, so every release is empty; more rows or a larger epsilon/delta "
                      f"are needed for any bin to be released")
     hist = alg.release(data, source, req.progress)
     params: dict[str, Any] = {"beta0": req.beta, "threshold_b": alg.threshold,
-                              "certified_delta": certified}
+                              "certified_delta_at_most": scientific_upper(certified)}
     if isinstance(alg.mechanism, FastSample):
         params["gamma"] = alg.mechanism.gamma
     return Outcome(hist, "Algorithm 5.4, Theorems 5.5/5.6", alg.mechanism, params,
