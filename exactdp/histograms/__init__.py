@@ -4,7 +4,10 @@ Data model: :mod:`exactdp.histograms.data` (``Universe`` = ``[M]_+``, ``Dataset`
 ``Histogram`` sorted by element, label encoding).  Algorithms:
 :mod:`exactdp.histograms.basic` (BasicHistogram, Alg 5.1; StabilityHistogram, Alg 5.4),
 :mod:`exactdp.histograms.sparse` (KeepHeavy, Alg 6.1; KH', Alg 6.4; SparseHistogram,
-Alg 6.21; PureSparseHistogram, Alg 6.9).  Guarantees and lower bounds:
+Alg 6.21; PureSparseHistogram, Alg 6.9), :mod:`exactdp.histograms.compact` (Section 8:
+CompactHistogram, Alg 8.2; the empty-bin sampler, Alg 8.5; the released polynomial,
+CompactRelease) over :mod:`exactdp.histograms.fields` (GF(2^(2*3^l))).  Guarantees and lower
+bounds:
 :mod:`exactdp.histograms.accuracy` (Figures 3-5, Theorems 7.1-7.2).
 
 Support code: :mod:`exactdp.histograms.orderstats` (OrdSample, ApproxConvExp,
@@ -24,6 +27,12 @@ from exactdp.histograms.accuracy import (
     theorem_7_2_sparse,
 )
 from exactdp.histograms.basic import BasicHistogram, StabilityHistogram
+from exactdp.histograms.compact import (
+    CompactHistogram,
+    CompactRelease,
+    EmptyBinSampler,
+    InvalidReleaseError,
+)
 from exactdp.histograms.data import (
     Dataset,
     EmptyDatasetError,
@@ -50,10 +59,14 @@ from exactdp.histograms.sparse import (
 
 __all__ = [
     "BasicHistogram",
+    "CompactHistogram",
+    "CompactRelease",
     "Dataset",
+    "EmptyBinSampler",
     "EmptyDatasetError",
     "Guarantee",
     "Histogram",
+    "InvalidReleaseError",
     "KHPrime",
     "KeepHeavy",
     "LabelTooLongError",
