@@ -1,6 +1,6 @@
 """Tests of exactdp.certified against sympy's certified evaluation and brute force.
 
-How the sympy oracle decides a sign (``_sympy_sign``): ``expr.evalf(n, strict=True)``
+How the sympy oracle (tests/sympy_oracle.py) decides a sign: ``expr.evalf(n, strict=True)``
 either returns a value whose first ``n`` significant digits are guaranteed correct
 (sympy/mpmath track the error of every operation and raise ``PrecisionExhausted`` rather
 than return fewer correct digits), or raises.  A non-zero result with at least one correct
@@ -21,6 +21,8 @@ import pytest
 import sympy
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from sympy_oracle import q as _q
+from sympy_oracle import sympy_sign as _sympy_sign
 
 from exactdp.certified import (
     Interval,
@@ -33,22 +35,6 @@ from exactdp.certified import (
     ln_interval,
 )
 from exactdp.params import ParameterError
-
-
-def _q(x: Fraction) -> sympy.Rational:
-    return sympy.Rational(x.numerator, x.denominator)
-
-
-def _sympy_sign(expr: sympy.Expr) -> int:
-    """The exact sign of a real constant expression (see the module docstring)."""
-    expr = sympy.sympify(expr)
-    if expr.is_zero:
-        return 0
-    for digits in (30, 200, 1000):
-        value = expr.evalf(digits, strict=True, maxn=5000)
-        if value != 0:
-            return 1 if value > 0 else -1
-    raise AssertionError(f"sympy could not decide the sign of {expr}")
 
 
 def _approx(expr: sympy.Expr, digits: int = 60) -> Fraction:

@@ -18,6 +18,8 @@ import pytest
 import sympy
 from hypothesis import given
 from hypothesis import strategies as st
+from sympy_oracle import q as _q
+from sympy_oracle import sympy_sign as _sympy_sign
 
 from exactdp.certificate import Certificate, ClaimReport, brief, exact_json, fraction_str
 from exactdp.checker import (
@@ -44,22 +46,6 @@ from exactdp.checker import (
 from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
 from exactdp.params import DomainError, FloatParameterError, ParameterError, ResourceLimitError
 from exactdp.trace import record
-
-
-def _q(x: Fraction) -> sympy.Rational:
-    return sympy.Rational(x.numerator, x.denominator)
-
-
-def _sympy_sign(expr: sympy.Expr) -> int:
-    """Exact sign via sympy's strict evalf (a 0 result is 'undecided'; see test_certified)."""
-    expr = sympy.sympify(expr)
-    if expr.is_zero:
-        return 0
-    for digits in (30, 200, 1000):
-        value = expr.evalf(digits, strict=True, maxn=5000)
-        if value != 0:
-            return 1 if value > 0 else -1
-    raise AssertionError(f"sympy could not decide the sign of {expr}")
 
 
 def rounds_brute(n: int) -> int:

@@ -14,6 +14,8 @@ import pytest
 import sympy
 from hypothesis import given
 from hypothesis import strategies as st
+from sympy_oracle import q as _q
+from sympy_oracle import sympy_sign as _sympy_sign
 
 from exactdp.checker import counting_distribution, statistical_distance
 from exactdp.counting import FastSample, GeoSample
@@ -21,21 +23,6 @@ from exactdp.explore import explore
 from exactdp.mixing import Lemma32Condition, lemma_3_2_condition, mix, uniform_on_counts
 from exactdp.params import FloatParameterError, NotInverseIntegerError, ParameterError
 from exactdp.randomness import CallableSource, RandomSource
-
-
-def _q(x: Fraction) -> sympy.Rational:
-    return sympy.Rational(x.numerator, x.denominator)
-
-
-def _sympy_sign(expr: sympy.Expr) -> int:
-    expr = sympy.sympify(expr)
-    if expr.is_zero:
-        return 0
-    for digits in (30, 200, 1000):
-        value = expr.evalf(digits, strict=True, maxn=5000)
-        if value != 0:
-            return 1 if value > 0 else -1
-    raise AssertionError(f"sympy could not decide the sign of {expr}")
 
 
 def _boundary(eps: Fraction, gamma: Fraction, p: Fraction) -> sympy.Expr:
