@@ -18,9 +18,11 @@ its witness, exact accuracy, and operation traces for the strict-time claim.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from types import FrameType
 from typing import Any, Literal
 
 from exactdp.certificate import Certificate, brief, exact_json
@@ -32,6 +34,7 @@ from exactdp.trace import Event, record, recording
 
 __all__ = [
     "ENUMERATION_LIMIT",
+    "TRACED_CALLS",
     "AccuracyResult",
     "Distribution",
     "FixedSource",
@@ -338,11 +341,29 @@ class _TracingSource(RandomSource):
         return self.inner.uniform(d)
 
 
+#: Functions whose every call is part of an operation trace (by code name): the CDF
+#: evaluations, whether or not the code under test reports them itself.
+TRACED_CALLS = frozenset({"cdf", "search_cdf"})
+
+
 def operation_trace(mech: InverseCDFSampler, c: int, u: int) -> tuple[Event, ...]:
-    """The operations of ``mech.sample(c)`` when the draw returns ``u``: draw domain sizes
-    and CDF evaluations, in order."""
+    """The operations of ``mech.sample(c)`` when the draw returns ``u``, in order: draw
+    domain sizes ``("uniform", d)``, the events the code records itself (``("cdf",)`` per
+    search round), and every call of a function named in :data:`TRACED_CALLS`
+    (``("call", name)``, seen through :func:`sys.setprofile`, so a loop that evaluates the
+    CDF a data-dependent number of times shows even if it records nothing)."""
+
+    def hook(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call" and frame.f_code.co_name in TRACED_CALLS:
+            record("call", frame.f_code.co_name)
+
     with recording() as events:
-        mech.sample(c, _TracingSource(FixedSource(u)))
+        previous = sys.getprofile()
+        sys.setprofile(hook)
+        try:
+            mech.sample(c, _TracingSource(FixedSource(u)))
+        finally:
+            sys.setprofile(previous)
     return tuple(events)
 
 

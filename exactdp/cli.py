@@ -131,6 +131,16 @@ def _make_mechanism(args: argparse.Namespace) -> Any:
     return GeoSample(args.n, args.epsilon)
 
 
+def _count(text: str, n: int) -> int:
+    """A true count in ``[0, n]``; a non-integer such as ``3/2`` is refused, never rounded."""
+    from exactdp.params import ParameterError, check_count, to_fraction
+
+    q = to_fraction(text, "count")
+    if q.denominator != 1:
+        raise ParameterError(f"count = {q} must be an integer in [0, {n}]")
+    return check_count(int(q), n, "count")
+
+
 def _describe(mech: Any) -> dict[str, Any]:
     from exactdp.counting import FastSample, GeometricMechanism
 
@@ -158,37 +168,20 @@ def _add_distribution(sub: argparse._SubParsersAction) -> None:  # type: ignore[
     p.set_defaults(func=_cmd_distribution)
 
 
-def _ideal(mech: Any, c: int) -> dict[int, Any]:
-    from fractions import Fraction
-
-    from exactdp.counting import FastSample, GeoSample
-
-    if isinstance(mech, GeoSample):
-        return dict(enumerate(mech.ideal().distribution(c)))
-    assert isinstance(mech, FastSample)
-    # Lemma 4.12 (ii): (1 - gamma) Z'' + gamma Unif([n]), Z'' read off the truncated sampler.
-    from exactdp.checker import counting_distribution
-
-    trunc = counting_distribution(mech.truncated(), c)
-    g, n = mech.gamma, mech.n
-    return {z: (1 - g) * trunc[z] + g * Fraction(1, n + 1) for z in range(n + 1)}
-
-
 def _cmd_distribution(args: argparse.Namespace) -> int:
     from exactdp.certificate import exact_json
     from exactdp.checker import counting_distribution
     from exactdp.counting import GeometricMechanism
-    from exactdp.params import check_count, to_fraction
 
     mech = _make_mechanism(args)
-    c = check_count(int(to_fraction(args.count, "count")), mech.n, "count")
+    c = _count(args.count, mech.n)
     if isinstance(mech, GeometricMechanism):
         dist = dict(enumerate(mech.distribution(c)))
         equal: bool | None = None
         source = "closed form (the ideal)"
     else:
         dist = counting_distribution(mech, c)
-        equal = dist == _ideal(mech, c)
+        equal = dist == mech.ideal_distribution(c)
         source = "read off the implementation M(c, u)"
     total = sum(dist.values())
     if args.json:
@@ -219,11 +212,11 @@ def _add_sample(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
 
 def _cmd_sample(args: argparse.Namespace) -> int:
-    from exactdp.params import check_count, positive_int, to_fraction
+    from exactdp.params import positive_int
     from exactdp.randomness import RandomSource, SeededSource, SystemSource
 
     mech = _make_mechanism(args)
-    c = check_count(int(to_fraction(args.count, "count")), mech.n, "count")
+    c = _count(args.count, mech.n)
     draws = positive_int(args.draws, "draws")
     source: RandomSource
     if args.seed is not None:

@@ -149,10 +149,15 @@ class InverseCDFSampler:
             raise DomainError(f"u = {u} is outside [d]_+ = [1, {d}]")
         return self._search(c, u)
 
+    def search_cdf(self, c: int, z: int) -> int:
+        """The ``F_c(z)``, ``z`` in ``[0, n]``, that the search evaluates: :meth:`cdf` here; a
+        subclass may compute the same values faster (the proofs check equality on every
+        ``(c, z)`` of their grids)."""
+        return self.cdf(c, z)
+
     def _search(self, c: int, u: int) -> int:
-        """``min{z : F_c(z) >= u}`` by :func:`inverse_cdf_search` (a subclass may evaluate
-        the same ``F_c`` faster; the rounds and their trace stay the same)."""
-        return inverse_cdf_search(lambda z: self.cdf(c, z), self.n, u)
+        """``min{z : F_c(z) >= u}`` by :func:`inverse_cdf_search` over :meth:`search_cdf`."""
+        return inverse_cdf_search(lambda z: self.search_cdf(c, z), self.n, u)
 
     def draw(self, c: int) -> CDFDraw:
         """The inverse-CDF draw at count ``c``, for ``RandomSource.inverse_cdf``."""
@@ -268,6 +273,10 @@ class GeoSample(InverseCDFSampler):
     def ideal(self) -> GeometricMechanism:
         return GeometricMechanism(self.n, self.alpha)
 
+    def ideal_distribution(self, c: int) -> dict[int, Fraction]:
+        """Theorem 4.7 i: the clamped geometric's pmf at ``c`` (closed form, not from F)."""
+        return dict(enumerate(self.ideal().distribution(c)))
+
     def cdf(self, c: int, z: int) -> int:
         """``F(z)`` of Algorithm 4.8 step 2 (for this ``c``)."""
         n, k = self.n, self.k
@@ -378,6 +387,37 @@ class FastSample(InverseCDFSampler):
     def alpha(self) -> Fraction:
         return Fraction(1 << self.k, self._base)
 
+    def ideal_truncated(self, c: int) -> dict[int, Fraction]:
+        """Lemma 4.12 i's ``Z'`` clamped to ``[0, n]``, from the lemma's definition of the pmf
+        (not from ``F'``): mass ``g alpha^|y-c|`` at ``y`` in ``[c-t, c+t]`` minus ``{c}``
+        with ``g = (1-alpha)/(1+alpha)``, and ``g + Pr[|Z-c| > t]`` at ``c``, where
+        ``Pr[|Z-c| > t] = 2 alpha^(t+1)/(1+alpha)``; clamping sums ``y <= 0`` into 0 and
+        ``y >= n`` into ``n`` (geometric series)."""
+        c = check_count(c, self.n)
+        a, t, n = self.alpha, self.t, self.n
+        g = (1 - a) / (1 + a)
+        tail = 2 * a ** (t + 1) / (1 + a)
+
+        def offsets(lo: int) -> Fraction:
+            """The unclamped mass at offsets ``j = |y - c|`` in ``[lo, t]`` on one side."""
+            return g * (a**lo - a ** (t + 1)) / (1 - a) if lo <= t else Fraction(0)
+
+        out: dict[int, Fraction] = {}
+        for z in range(n + 1):
+            if z == 0:
+                mass = offsets(max(c, 1))
+            elif z == n:
+                mass = offsets(max(n - c, 1))
+            else:
+                mass = g * a ** abs(z - c) if 0 < abs(z - c) <= t else Fraction(0)
+            out[z] = mass + (g + tail if z == c else 0)
+        return out
+
+    def ideal_distribution(self, c: int) -> dict[int, Fraction]:
+        """Lemma 4.12 ii: ``(1 - gamma) Z'' + gamma Unif([n])`` from :meth:`ideal_truncated`."""
+        g, n = self.gamma, self.n
+        return {z: (1 - g) * p + g / (n + 1) for z, p in self.ideal_truncated(c).items()}
+
     def truncated(self) -> TruncatedGeoSample:
         """The ``M'`` of Lemma 3.2: ``Z'`` clamped to ``[0, n]`` over ``[d']_+``."""
         return TruncatedGeoSample(self)
@@ -428,14 +468,12 @@ class FastSample(InverseCDFSampler):
             return base + scale * (d_prime - (powers[t - (z - c)] << (k * (z - c + 1))) + tail)
         return base + scale * d_prime
 
-    def _search(self, c: int, u: int) -> int:
-        """The same search as the base class, with ``F_c`` evaluated by :meth:`_gmp_cdf`
-        (about 1.6x faster on the numbers of large ``t``); without a power table it falls
-        back to :meth:`cdf`."""
+    def search_cdf(self, c: int, z: int) -> int:
+        """:meth:`cdf` on ``[0, n]`` evaluated by :meth:`_gmp_cdf` when the power table
+        exists (about 1.6x faster on the numbers of large ``t``; the same values)."""
         if self._powers is None:
-            return super()._search(c, u)
-        target = gmpy2.mpz(u)
-        return inverse_cdf_search(lambda z: self._gmp_cdf(c, z), self.n, target)
+            return self.cdf(c, z)
+        return self._gmp_cdf(c, z)  # type: ignore[no-any-return]
 
     def paper_accuracy(self, beta: object) -> int:
         """Theorem 4.10 ii: ``a = ceil(2/eps~ * ln(1/(beta - gamma)))`` for ``beta > gamma``."""

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from fractions import Fraction
 from functools import cache
 
-from exactdp.checker import Distribution, counting_distributions
-from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
+from exactdp.checker import Distribution, counting_distributions, operation_trace
+from exactdp.counting import FastSample, GeoSample, InverseCDFSampler, search_rounds
 
 EPSILONS = [Fraction(1, m) for m in range(1, 9)]
 
@@ -99,3 +99,16 @@ def each_geo(full: bool) -> Iterator[GeoSample]:
 def each_fast(full: bool) -> Iterator[FastSample]:
     for n, eps, gamma in fast_grid(full):
         yield fastsample(n, eps, gamma)
+
+
+def trace_shape(mech: InverseCDFSampler) -> tuple[bool, str]:
+    """Whether one call makes exactly one draw of size ``d`` and ``ceil(log2(n+1))`` search
+    rounds, each evaluating ``F`` once (``search_cdf`` calls seen by the profiler), and the
+    counts found."""
+    events = operation_trace(mech, 0, 1)
+    draws = [e for e in events if e[0] == "uniform"]
+    rounds = sum(1 for e in events if e == ("cdf",))
+    evals = sum(1 for e in events if e == ("call", "search_cdf"))
+    want = search_rounds(mech.n)
+    ok = draws == [("uniform", mech.d)] and rounds == want and evals == want
+    return ok, f"{len(draws)} draw, {rounds} rounds, {evals} F evaluations (want 1, {want}, {want})"

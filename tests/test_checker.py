@@ -442,7 +442,10 @@ def test_exact_accuracy_bad_beta(beta: object) -> None:
 
 def test_operation_trace_of_geosample() -> None:
     mech = GeoSample(6, Fraction(1, 2))
-    expected = (("uniform", mech.d),) + (("cdf",),) * rounds_brute(6)
+    # One draw; per round: the recorded round, then the profiler-seen calls of the search's
+    # F (search_cdf) and of cdf, which it delegates to.
+    one_round = (("cdf",), ("call", "search_cdf"), ("call", "cdf"))
+    expected = (("uniform", mech.d),) + one_round * rounds_brute(6)
     for c in range(7):
         for u in (1, mech.d // 2, mech.d):
             assert operation_trace(mech, c, u) == expected
@@ -455,7 +458,27 @@ def test_operation_trace_of_geosample() -> None:
 def test_strict_time_passes_for_the_samplers(mech: InverseCDFSampler) -> None:
     cert = check_strict_time(mech)
     assert cert.verdict is True
-    assert cert.worst == 1 + rounds_brute(mech.n)  # one draw, then the fixed rounds
+    trace = operation_trace(mech, 0, 1)
+    assert [e for e in trace if e[0] == "uniform"] == [("uniform", mech.d)]
+    assert trace.count(("cdf",)) == rounds_brute(mech.n)  # the fixed rounds
+    assert trace.count(("call", "search_cdf")) == rounds_brute(mech.n)  # one F each
+
+
+class SilentLinearScan(GeoSample):
+    """A linear search that records nothing itself: only the profiler sees its CDF calls."""
+
+    def __call__(self, c: int, u: int) -> int:
+        z = 0
+        while self.cdf(c, z) < u:
+            z += 1
+        return z
+
+
+def test_strict_time_fails_for_a_scan_that_records_nothing() -> None:
+    mech = SilentLinearScan(4, Fraction(1, 2))
+    cert = check_strict_time(mech)
+    assert cert.verdict is False
+    assert cert.witness["trace"] != cert.witness["reference"]
 
 
 def test_strict_time_fails_for_early_exit_search() -> None:
