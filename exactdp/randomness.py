@@ -5,7 +5,7 @@ integer in ``[d]_+``.  Every sampler in exactdp draws through a :class:`RandomSo
 which is passed in, never global.
 
 Two higher-level draws are part of the interface so that the checker's exploring source
-(:class:`exactdp.checker.ExploringSource`) can branch on them with exact weights instead
+(:class:`exactdp.explore.ExploringSource`) can branch on them with exact weights instead
 of enumerating ``u``:
 
 * :meth:`RandomSource.inverse_cdf` -- draw ``u = uniform(d)`` and return the smallest
