@@ -113,8 +113,38 @@ def test_bug4_linear_scan_is_caught_by_trace_comparison_only() -> None:
     assert report.trace is not None and not report.trace.same
     w = report.trace.witness
     assert w["trace_length"] != w["reference_length"]
+    # the two traces are of the same u on two different inputs
+    assert w["input"] != w["reference_input"] == 0 and 1 <= w["u"] <= bug.d
     assert report.verdict == "violation"
     assert whitebox_audit(good, claimed_epsilon=Fraction(1, 4)).trace.same  # type: ignore[union-attr]
+
+
+class UDependentWorkGeoSample(GeoSample):
+    """GeoSample doing ``u mod 3`` extra CDF evaluations: its work varies with the
+    randomness ``u`` but, for each ``u``, not with the private count ``c``."""
+
+    def __call__(self, c: int, u: int) -> int:
+        for _ in range(u % 3):
+            self.cdf(0, 0)
+        return super().__call__(c, u)
+
+
+def test_work_depending_on_u_alone_passes_the_input_trace_check() -> None:
+    mech = UDependentWorkGeoSample(8, Fraction(1, 2))
+    report = whitebox_audit(mech, claimed_epsilon=Fraction(1, 4), reference=GeoSample(8, Fraction(1, 2)))
+    assert report.distance == 0
+    assert report.trace is not None and report.trace.same and report.trace.witness == {}
+    assert report.verdict == "pass"
+    # the u-dependence is reported, as information about u (not about the input)
+    assert report.trace.length is None
+    note = report.trace.randomness_note
+    assert "varies with the randomness u" in note and "not with the input" in note
+    assert "note: the trace varies" in report.summary()
+    assert report.to_json()["trace"]["randomness_dependence"] == note
+    # exactdp's own GeoSample does the same work for every u: no note
+    plain = whitebox_audit(GeoSample(8, Fraction(1, 2)), claimed_epsilon=Fraction(1, 4))
+    assert plain.trace is not None and plain.trace.randomness_note == ""
+    assert plain.trace.length is not None
 
 
 def test_exactdp_samplers_pass_the_black_box_audit() -> None:

@@ -13,6 +13,8 @@ from fractions import Fraction
 import pytest
 
 from exactdp.audit import load_target, parse_range, whitebox_audit
+from exactdp.certified import exp_interval
+from exactdp.checker import hockey_stick_eps
 from exactdp.cli import main
 from exactdp.counting import FastSample, GeometricMechanism, GeoSample
 from exactdp.params import ParameterError
@@ -97,6 +99,58 @@ def test_approximate_claim_uses_the_hockey_stick() -> None:
     bad = whitebox_audit(f, inputs=range(2), claimed_epsilon=0, claimed_delta=Fraction(13, 16))
     assert ok.verdict == "pass" and bad.verdict == "violation"
     assert ok.hockey_stick is not None and ok.hockey_stick.lo == Fraction(14, 16)
+
+
+def _near_tie_pairs() -> tuple[dict[int, tuple[int, int]], Fraction, Fraction]:
+    """Two neighbouring pairs of Bernoulli mechanisms whose hockey-stick divergences at
+    ``eps = 1`` lie ``2**-200`` below and above ``delta = 1/10``.
+
+    One direction of each pair is ``P(1) - e Q(1)`` (the other outcome and the reverse
+    direction contribute 0), so with ``Q_A(1) = 1/10``, ``Q_B(1) = 1/20`` and ``P(1)``
+    rounded to ``2**-300`` the two divergences are ``delta - t`` and ``delta + t`` up to
+    ``2**-300``, ``t = 2**-200``.  Pair A (inputs 0, 1) has the larger ``Q``, so its
+    128-bit interval is the wider one and has the larger upper end, though pair B
+    (inputs 2, 3) is the one that exceeds ``delta``.
+    """
+    e = exp_interval(Fraction(1), 1000).lo  # within 2**-990 of e
+    delta, t = Fraction(1, 10), Fraction(1, 2**200)
+    den = 20 * 2**300
+    p_a = round((delta - t + e / 10) * den)
+    p_b = round((delta + t + e / 20) * den)
+    weights = {0: (p_a, den), 1: (den // 10, den), 2: (p_b, den), 3: (den // 20, den)}
+    return weights, delta, t
+
+
+def test_approximate_claim_decides_every_straddling_pair() -> None:
+    weights, delta, t = _near_tie_pairs()
+
+    def mech(c: int, source: RandomSource) -> int:
+        return int(source.bernoulli(*weights[c]))
+
+    pa = {1: Fraction(*weights[0]), 0: 1 - Fraction(*weights[0])}
+    qa = {1: Fraction(*weights[1]), 0: 1 - Fraction(*weights[1])}
+    pb = {1: Fraction(*weights[2]), 0: 1 - Fraction(*weights[2])}
+    qb = {1: Fraction(*weights[3]), 0: 1 - Fraction(*weights[3])}
+    box_a, box_b = hockey_stick_eps(pa, qa, 1), hockey_stick_eps(pb, qb, 1)
+    # the situation the test is about, checked rather than assumed: at 128 bits both
+    # intervals straddle delta and pair A has the larger upper end ...
+    assert box_a.lo < delta < box_a.hi and box_b.lo < delta < box_b.hi
+    assert box_a.hi > box_b.hi
+    # ... while at 1024 bits A is below delta and B above it, by about t each
+    fine_a, fine_b = hockey_stick_eps(pa, qa, 1, 1024), hockey_stick_eps(pb, qb, 1, 1024)
+    assert fine_a.hi < delta - t / 2 and fine_b.lo > delta + t / 2
+    assert hockey_stick_eps(qa, pa, 1).hi == 0 and hockey_stick_eps(qb, pb, 1).hi == 0
+
+    report = whitebox_audit(mech, inputs=range(4), neighbours=[(0, 1), (2, 3)],
+                            claimed_epsilon=1, claimed_delta=delta)
+    assert report.verdict == "violation"
+    assert report.hockey_stick_pair == (2, 3)
+    assert report.hockey_stick is not None and report.hockey_stick.lo > delta
+    assert "> claimed delta" in report.bound
+    # pair A alone passes, certified
+    alone = whitebox_audit(mech, inputs=range(2), claimed_epsilon=1, claimed_delta=delta)
+    assert alone.verdict == "pass" and alone.hockey_stick is not None
+    assert alone.hockey_stick.hi <= delta and "certified for all 2 ordered pairs" in alone.bound
 
 
 def test_infinite_loss_outcomes_are_listed() -> None:
