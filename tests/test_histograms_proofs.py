@@ -15,6 +15,7 @@ from exactdp.histograms.basic import BasicHistogram
 from exactdp.histograms.data import Dataset, Histogram, Universe
 from exactdp.histograms.sparse import KeepHeavy, KHPrime
 from exactdp.randomness import RandomSource
+from proofs import prop_6_05_khprime as prop_6_05
 from proofs._histograms import (
     Distributions,
     all_datasets,
@@ -114,3 +115,29 @@ def test_distribution_check_catches_non_uniform_candidates(
     monkeypatch.setattr(sparse_module, "distinct_sample", smallest)
     broken = Distributions(KHPrime(mech, universe, strict=False).release, universe)
     assert statistical_distance(broken.direct(tuple(data.rows)), ref) > 0
+
+
+def test_prop_6_05_certificates_report_their_own_distance(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # With the planted non-uniform candidates of the previous test, each certificate of
+    # Proposition 6.5 must carry its own largest distance, not a running maximum.
+    def smallest(universe_size: int, excluded: Sequence[int], count: int,
+                 source: RandomSource | None = None) -> tuple[int, ...]:
+        return tuple(x for x in range(1, universe_size + 1) if x not in excluded)[:count]
+
+    monkeypatch.setattr(sparse_module, "distinct_sample", smallest)
+    mech = GeoSample(1, 1)
+    own = {}
+    for size in (3, 4):
+        universe = Universe(size)
+        ref = Distributions(KeepHeavy(mech, universe).release, universe)
+        broken = Distributions(KHPrime(mech, universe, strict=False).release, universe)
+        own[size] = max(statistical_distance(ref.direct(d), broken.direct(d))
+                        for d in all_datasets(1, size))
+    first, second = sorted(own, key=lambda s: own[s], reverse=True)
+    assert own[first] > own[second] > 0  # distinct values, so a running max would show
+    monkeypatch.setattr(prop_6_05, "_grid", lambda full: [(mech, first, False),
+                                                          (mech, second, False)])
+    report = prop_6_05.check(False)
+    assert [c.worst for c in report.certificates] == [own[first], own[second]]
+    assert not report.verdict and report.worst == f"max distance {own[first]}"
