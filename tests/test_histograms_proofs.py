@@ -16,6 +16,7 @@ from exactdp.histograms.data import Dataset, Histogram, Universe
 from exactdp.histograms.sparse import KeepHeavy, KHPrime
 from exactdp.randomness import RandomSource
 from proofs import prop_6_05_khprime as prop_6_05
+from proofs import thm_6_08_sparse as thm_6_08
 from proofs._histograms import (
     Distributions,
     all_datasets,
@@ -141,3 +142,26 @@ def test_prop_6_05_certificates_report_their_own_distance(
     report = prop_6_05.check(False)
     assert [c.worst for c in report.certificates] == [own[first], own[second]]
     assert not report.verdict and report.worst == f"max distance {own[first]}"
+
+
+def test_thm_6_08_ii_at_the_exact_ratio_is_not_vacuous(monkeypatch: pytest.MonkeyPatch) -> None:
+    mech = GeoSample(1, 1)
+    assert thm_6_08._exact_ratio(mech) == mech.privacy_ratio == Fraction(3, 2)  # Theorem 4.7 i
+    monkeypatch.setattr(thm_6_08, "_grid", lambda full: [(mech, 3, False)])
+    monkeypatch.setattr(thm_6_08, "_CACHE", {})
+    report = thm_6_08.check_ii(False)
+    at_e = [c for c in report.certificates if c.claim == "Theorem 6.8 (ii) at e^eps"]
+    exact = [c for c in report.certificates if c.claim == "Theorem 6.8 (ii) at M's exact ratio"]
+    assert report.verdict and len(at_e) == len(exact) == len(thm_6_08.DELTAS)
+    # at r^2 = 9/4 < e the divergence is positive for delta = 1/16 ...
+    assert any(isinstance(c.worst, Fraction) and c.worst > 0 for c in exact)
+    assert all(c.parameters["e^eps'"] == Fraction(9, 4) for c in exact)
+    # ... and with a small delta the check fails when M's ratio is understated (4/3 < 3/2),
+    # though it passes with the true one
+    monkeypatch.setattr(thm_6_08, "DELTAS", [Fraction(1, 1000)])
+    monkeypatch.setattr(thm_6_08, "_CACHE", {})
+    assert thm_6_08.check_ii(False).verdict
+    monkeypatch.setattr(thm_6_08, "_CACHE", {})
+    monkeypatch.setattr(thm_6_08, "_exact_ratio", lambda m: Fraction(4, 3))
+    failed = [c for c in thm_6_08.check_ii(False).certificates if not c.verdict]
+    assert [c.claim for c in failed] == ["Theorem 6.8 (ii) at M's exact ratio"]
