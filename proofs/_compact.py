@@ -2,25 +2,29 @@
 
 Every distribution here is read off the implementation: ``M0``'s by calling the
 :class:`~exactdp.histograms.compact.EmptyBinSampler` on every ``u0`` (or, for huge ``d0``,
-by binary search over ``u0`` for its thresholds, each confirmed by calls), ``M``'s through
+by the block argument of :func:`m0_distribution`: thresholds derived from Algorithm 8.5 and
+``M``, confirmed by calls at both ends of every block), ``M``'s through
 :func:`exactdp.checker.counting_distribution`, and a release's by running
 :meth:`CompactHistogram.release` under :func:`exactdp.explore.explore`.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from fractions import Fraction
 from functools import cache
+from typing import NamedTuple
 
-from exactdp.checker import Distribution, counting_distribution
+from exactdp.checker import Distribution, counting_distribution, thresholds
 from exactdp.counting import GeoSample, InverseCDFSampler
 from exactdp.explore import explore
 from exactdp.histograms.compact import CompactHistogram, EmptyBinSampler, TabulatedMechanism
 from exactdp.histograms.data import Dataset
 
-#: ``d0`` up to which ``M0`` is evaluated on every ``u0``.
+#: ``d0`` up to which :func:`m0_distribution` evaluates ``M0`` on every ``u0`` by default.
 ENUMERATE_D0 = 1 << 16
+
 
 #: Toy counting mechanisms (integer CDF tables ``F_c(z)``, rows c = 0..n) whose ``d`` is
 #: small enough for ``GF(4)`` (``d <= 3``) or ``GF(64)`` (``d <= 48``).
@@ -67,14 +71,51 @@ def m_distribution(key: str, c: int) -> Distribution:
     return counting_distribution(mechanism(key), c)
 
 
-def m0_distribution(sampler: EmptyBinSampler) -> tuple[Distribution, bool]:
+def algorithm_8_5_threshold(d: int, d0: int, u: int) -> int:
+    """``max{u0 in [d0]_+ : f(u0) <= u}`` (0 if none) for ``u`` in ``[0, d]``, with ``f`` of
+    Algorithm 8.5 (``d0 = q d + r``, ``0 <= r < d``), derived here from ``f``'s definition.
+
+    On ``u0 <= r(q+1)`` (``r != 0``), ``f(u0) = ceil(u0/(q+1)) <= u`` iff ``u0 <= (q+1)u``;
+    on ``u0 > r(q+1)``, ``f(u0) = ceil((u0-r)/q) <= u`` iff ``u0 <= qu + r``.  If ``u <= r``
+    the second piece contributes nothing (``qu + r <= r(q+1)``): ``(q+1)u``; else the first
+    piece is all in and the second reaches ``qu + r``.  Written out independently of
+    :meth:`EmptyBinSampler.max_preimage`, which it is used to check.
+    """
+    q, r = divmod(d0, d)
+    return (q + 1) * u if r != 0 and u <= r else q * u + r
+
+
+def m0_thresholds(sampler: EmptyBinSampler) -> tuple[int, ...]:
+    """``(T_0, ..., T_n)``, ``T_z = |{u0 : M(0, f(u0)) <= z}|``: the thresholds Algorithm 8.5
+    implies, from ``F_M(z)`` read off ``M`` (:func:`exactdp.checker.thresholds`) and
+    :func:`algorithm_8_5_threshold` -- not from the sampler's own ``cdf``."""
+    mech = sampler.mechanism
+    return tuple(algorithm_8_5_threshold(mech.d, sampler.d0, t)
+                 for t in thresholds(mech, 0))
+
+
+class M0Reading(NamedTuple):
+    """``dist(M0(U0))`` read off ``M0``; whether ``M0`` was seen non-decreasing; and how:
+    ``enumerated`` (``M0`` called on every ``u0``) or by the block argument."""
+
+    dist: Distribution
+    monotone: bool
+    enumerated: bool
+
+
+def m0_distribution(sampler: EmptyBinSampler, enumerate_up_to: int = ENUMERATE_D0) -> M0Reading:
     """``dist(M0(U0))`` read off ``M0`` itself, and whether ``M0`` was seen non-decreasing.
 
-    ``d0 <= ENUMERATE_D0``: every ``u0``.  Larger ``d0``: for each ``z`` the largest ``u0``
-    with ``M0(u0) <= z`` by binary search, confirmed by ``M0(T_z) <= z < M0(T_z + 1)``.
+    ``d0 <= enumerate_up_to``: ``M0`` is called on every ``u0``; monotone means exactly
+    that.  Larger ``d0`` (block argument): Algorithm 8.5 makes ``M0 = M(0, f(.))`` constant
+    ``= z`` on each block ``(T_{z-1}, T_z]`` of :func:`m0_thresholds` (``f`` non-decreasing
+    maps the block onto ``(F_M(z-1), F_M(z)]``, where ``M(0, .) = z``); ``M0`` is called at
+    both ends of every non-empty block and at the two ends of ``f``'s pieces
+    (``r(q+1)``, ``r(q+1) + 1``), and each call must give the block's ``z``.  This cannot
+    see a defect strictly inside a block of a huge field; the enumerated cases can.
     """
     d0, n = sampler.d0, sampler.n
-    if d0 <= ENUMERATE_D0:
+    if d0 <= enumerate_up_to:
         masses = [0] * (n + 1)
         monotone, prev = True, -1
         for u0 in range(1, d0 + 1):
@@ -82,28 +123,20 @@ def m0_distribution(sampler: EmptyBinSampler) -> tuple[Distribution, bool]:
             masses[v] += 1
             monotone = monotone and v >= prev
             prev = v
-        return {z: Fraction(m, d0) for z, m in enumerate(masses) if m}, monotone
-    thresholds: list[int] = []
-    monotone = True
-    for z in range(n + 1):
-        lo, hi = 0, d0  # largest u0 in [0, d0] with M0(u0) <= z (M0(0) := -infinity)
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if sampler(mid) <= z:
-                lo = mid
-            else:
-                hi = mid - 1
-        if lo >= 1 and sampler(lo) > z or lo < d0 and sampler(lo + 1) <= z:
-            monotone = False
-        if thresholds and lo < thresholds[-1]:
-            monotone = False
-        thresholds.append(lo)
-    prev, dist = 0, {}
-    for z, t in enumerate(thresholds):
+        return M0Reading({z: Fraction(m, d0) for z, m in enumerate(masses) if m}, monotone,
+                         True)
+    ts = m0_thresholds(sampler)
+    q, r = divmod(d0, sampler.mechanism.d)
+    probes = {u0 for u0 in (r * (q + 1), r * (q + 1) + 1) if 1 <= u0 <= d0}
+    dist: Distribution = {}
+    prev = 0
+    for z, t in enumerate(ts):
         if t > prev:
             dist[z] = Fraction(t - prev, d0)
+            probes.update((prev + 1, t))
         prev = t
-    return dist, monotone and thresholds[-1] == d0
+    ok = ts[-1] == d0 and all(sampler(u0) == bisect_left(ts, u0) for u0 in sorted(probes))
+    return M0Reading(dist, ok, False)
 
 
 def datasets(universe_size: int, n: int) -> list[Dataset]:

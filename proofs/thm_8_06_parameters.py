@@ -8,7 +8,7 @@ from exactdp.certificate import Certificate, ClaimReport, brief
 from exactdp.certified import ceil_log2
 from exactdp.counting import FastSample
 from exactdp.histograms.accuracy import ceil_scaled_ln
-from exactdp.histograms.compact import CompactHistogram, theorem_8_6_epsilon_prime
+from exactdp.histograms.compact import CompactHistogram
 from exactdp.params import ResourceLimitError
 
 CLAIM = "Theorem 8.6"
@@ -24,11 +24,12 @@ eps' <= 9 eps/10 (FastSample is (eps'/2, 0)-DP, Theorem 4.10 i), eps2 = 2d/d0 an
 d/d0 (Lemma 8.4) gives eps' + 3d/d0 <= eps.  Accuracy: FastSample's a = ceil(2/eps~' ln(1/(beta
 - gamma))) (Theorem 4.10 ii) is at most ceil(5/eps ln(2/beta)) when beta >= 2 gamma; M0 is at
 least as accurate at 0 (Lemma 8.4 iii); the union bound over X gives (iii).
-Checks, for every setting of the grid: the parameters the implementation derives satisfy
-d0 >= |X|, d0 >= 30 d / eps with l the least such level, eps' + 3d/d0 <= eps exactly in
-rationals; FastSample's accuracy (computed with certified logarithms) is at most the
-theorem's a at beta in {2 gamma, beta0, 1/10, 1/2} (per query) and the simultaneous bound at
-beta in {beta0, 1/2}.  (The DP of FastSample itself is Theorem 4.10's row; Theorem 8.3's row
+Checks, for every setting of the grid: eps' = 1/ceil(10m/9) (eps = 1/m) is computed here
+from the theorem's text and must equal the epsilon of the FastSample the implementation
+builds; the parameters it derives satisfy d0 >= |X|, d0 >= 30 d / eps with l the least such
+level, and eps' + 3d/d0 <= eps exactly in rationals; FastSample's accuracy (computed with
+certified logarithms) is at most the theorem's a at beta in {2 gamma, beta0, 1/10, 1/2}
+(per query) and the simultaneous bound at beta in {beta0, 1/2}.  (The DP of FastSample itself is Theorem 4.10's row; Theorem 8.3's row
 checks the composition exactly on small fields.)"""
 
 
@@ -61,11 +62,12 @@ def check(full: bool) -> ClaimReport:
         assert isinstance(mech, FastSample)
         d, d0, level = mech.d, ch.field.order, ch.field.level
         m = eps.denominator
-        eps_prime = theorem_8_6_epsilon_prime(eps)
+        # eps' = 1/ceil(10/(9 eps)) from the theorem's text: for eps = 1/m, 1/ceil(10m/9).
+        eps_prime = Fraction(1, -(-10 * m // 9))
         gamma = mech.gamma
         bits = ceil_log2(max(size, 30 * d * m))
         minimal = level == 0 or 2 * 3 ** (level - 1) < bits
-        budget = eps - eps_prime - Fraction(3 * d, d0)
+        budget = eps - mech.epsilon - Fraction(3 * d, d0)
         ok = (d0 >= size and d0 >= 30 * d * m and minimal and budget >= 0
               and mech.epsilon == eps_prime and gamma == beta0 / (2 * size)
               and eps_prime <= Fraction(9, 10) * eps)

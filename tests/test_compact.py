@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import exactdp.histograms.compact as compact_module
 from exactdp.counting import FastSample, GeoSample
 from exactdp.explore import explore
 from exactdp.histograms.compact import (
@@ -27,13 +28,16 @@ from exactdp.histograms.compact import (
     theorem_8_6_level,
 )
 from exactdp.histograms.data import Dataset
+from exactdp.histograms.fields import VanLintField
 from exactdp.params import (
     DomainError,
     ParameterError,
     ParameterTypeError,
     ResourceLimitError,
 )
-from exactdp.randomness import CallableSource, RandomSource, SeededSource
+from exactdp.randomness import CallableSource, RandomSource, SeededSource, default_source
+from proofs import lemma_8_01_family, lemma_8_04_empty_bin, thm_8_06_parameters
+from proofs._compact import algorithm_8_5_threshold, m0_distribution, m0_thresholds
 
 RR3 = TabulatedMechanism([[2, 3], [1, 3]])        # n = 1, d = 3
 U3 = TabulatedMechanism([[1, 2, 3]] * 3)           # n = 2, d = 3
@@ -444,6 +448,161 @@ def test_slip_theorem_8_6_iii_is_the_simultaneous_bound() -> None:
         assert a_iii == a_ii_at_beta_over_x
         assert beta / size >= 2 * gamma  # (ii)'s condition holds exactly when beta >= beta0
         assert a_iii > ceil_scaled_ln(5 / eps, 2 / beta)  # strictly weaker as per-query
+
+
+# --------------------------------------------------------------------------- proof rows can fail
+
+_SPIKE_D0 = 1 << 18
+
+
+class _Spiked(EmptyBinSampler):
+    """M0 with values [0, 2, 0] at u0 = 12344..12346: a spike strictly inside a block."""
+
+    def __call__(self, u0: int) -> int:
+        return 2 if u0 == 12345 else super().__call__(u0)
+
+
+def test_algorithm_8_5_threshold_is_max_preimage_of_f() -> None:
+    # The proof's transcription against brute force over f's definition (not the sampler).
+    for d in range(1, 8):
+        for d0 in range(-(-4 * d // 3), 4 * d + 4):
+            q, r = divmod(d0, d)
+
+            def f(u0: int, q: int = q, r: int = r) -> int:
+                return -(-u0 // (q + 1)) if r and u0 <= r * (q + 1) else -(-(u0 - r) // q)
+
+            for u in range(d + 1):
+                want = max([0] + [u0 for u0 in range(1, d0 + 1) if f(u0) <= u])
+                assert algorithm_8_5_threshold(d, d0, u) == want
+
+
+def test_m0_spike_inside_a_block_is_caught_by_enumeration() -> None:
+    honest = EmptyBinSampler(GeoSample(2, 1), _SPIKE_D0)
+    spiked = _Spiked(GeoSample(2, 1), _SPIKE_D0)
+    assert [honest(u0) for u0 in (12344, 12345, 12346)] == [0, 0, 0]
+    assert [spiked(u0) for u0 in (12344, 12345, 12346)] == [0, 2, 0]
+    assert m0_thresholds(honest)[0] > 12346  # strictly inside the block of z = 0
+    reading = m0_distribution(spiked, _SPIKE_D0)
+    assert reading.enumerated and not reading.monotone
+
+
+def test_m0_block_argument_checks_block_ends() -> None:
+    mech = GeoSample(2, 1)
+    d0 = 1 << 54
+    honest = EmptyBinSampler(mech, d0)
+    reading = m0_distribution(honest)
+    assert not reading.enumerated and reading.monotone
+    t0 = m0_thresholds(honest)[0]
+
+    class EndOff(EmptyBinSampler):
+        def __call__(self, u0: int) -> int:
+            return 1 if u0 == t0 else super().__call__(u0)
+
+    assert not m0_distribution(EndOff(mech, d0)).monotone
+    # The block argument cannot see a spike strictly inside a block of a huge field.
+    assert m0_distribution(_Spiked(mech, d0)).monotone
+
+
+@pytest.fixture
+def fresh_8_04(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lemma_8_04_empty_bin, "_RESULTS", {})
+
+
+@pytest.mark.usefixtures("fresh_8_04")
+def test_lemma_8_04_i_fails_on_a_spike_inside_a_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = EmptyBinSampler.__call__
+
+    def spiked(self: EmptyBinSampler, u0: int) -> int:
+        return 2 if self.d0 == _SPIKE_D0 and self.n >= 2 and u0 == 12345 else original(self, u0)
+
+    monkeypatch.setattr(EmptyBinSampler, "__call__", spiked)
+    report = lemma_8_04_empty_bin.check_i(False)
+    assert not report.verdict
+    bad = [c for c in report.certificates if not c.verdict]
+    assert bad and all(c.parameters["d0"] == _SPIKE_D0 and c.domain == "every u0" for c in bad)
+
+
+@pytest.mark.usefixtures("fresh_8_04")
+def test_lemma_8_04_i_ii_v_fail_when_f_uses_blocks_of_q_plus_one_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Non-decreasing, but the last u gets whatever is left: wrong masses (and M0 != M when
+    # d | d0), and the S_v intervals no longer match M0.
+    def f(self: EmptyBinSampler, u0: int) -> int:
+        return min(-(-u0 // (self.q + 1)), self.mechanism.d)
+
+    monkeypatch.setattr(EmptyBinSampler, "f", f)
+    assert not lemma_8_04_empty_bin.check_i(False).verdict
+    assert not lemma_8_04_empty_bin.check_ii(False).verdict
+    assert not lemma_8_04_empty_bin.check_v(False).verdict
+
+
+@pytest.mark.usefixtures("fresh_8_04")
+def test_lemma_8_04_iii_fails_when_the_bigger_blocks_come_last(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    original = EmptyBinSampler.f
+
+    def mirrored(self: EmptyBinSampler, u0: int) -> int:
+        return self.mechanism.d + 1 - original(self, self.d0 + 1 - u0)
+
+    monkeypatch.setattr(EmptyBinSampler, "f", mirrored)
+    assert not lemma_8_04_empty_bin.check_iii(False).verdict
+
+
+@pytest.fixture
+def fresh_8_01(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lemma_8_01_family, "_TABLES", {})
+
+
+@pytest.mark.usefixtures("fresh_8_01")
+def test_lemma_8_01_i_fails_when_evaluation_is_not_uniform(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    original = VanLintField.evaluate
+    monkeypatch.setattr(VanLintField, "evaluate",
+                        lambda self, c, x: 0 if x == 1 else original(self, c, x))
+    assert not lemma_8_01_family.check_i(False).verdict
+
+
+@pytest.mark.usefixtures("fresh_8_01")
+def test_lemma_8_01_ii_fails_when_two_points_evaluate_alike(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # p(1) := p(0): every marginal stays uniform, but g_0 and g_1 are not independent.
+    original = VanLintField.evaluate
+    monkeypatch.setattr(VanLintField, "evaluate",
+                        lambda self, c, x: original(self, c, 0 if x == 1 else x))
+    assert lemma_8_01_family.check_i(False).verdict
+    assert not lemma_8_01_family.check_ii(False).verdict
+
+
+def test_lemma_8_01_iii_fails_on_a_reducible_modulus(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = VanLintField.__post_init__
+
+    def post_init(self: VanLintField) -> None:
+        original(self)
+        if self.level == 1:
+            object.__setattr__(self, "modulus", (1 << 6) | 1)  # t^6 + 1 = (t^3 + 1)^2
+
+    monkeypatch.setattr(VanLintField, "__post_init__", post_init)
+    report = lemma_8_01_family.check_iii(False)
+    assert not report.verdict
+    assert [c.parameters["level"] for c in report.certificates if not c.verdict] == [1]
+
+
+def test_lemma_8_01_iv_fails_when_s_v_is_not_uniform(monkeypatch: pytest.MonkeyPatch) -> None:
+    def skewed(self: EmptyBinSampler, v: int, source: RandomSource | None = None) -> int:
+        lo, hi = self.preimage(v)  # never lo when |S_v| > 1
+        return min(hi, lo + default_source(source).uniform(hi - lo + 1))
+
+    monkeypatch.setattr(EmptyBinSampler, "sample_preimage", skewed)
+    assert not lemma_8_01_family.check_iv(False).verdict
+
+
+def test_theorem_8_6_fails_when_eps_prime_is_not_the_theorems(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # eps' = 1/ceil(10m/9) computed in the proof; an implementation using eps' = eps is caught.
+    monkeypatch.setattr(compact_module, "theorem_8_6_epsilon_prime",
+                        lambda eps: Fraction(1, Fraction(eps).denominator))
+    report = thm_8_06_parameters.check(False)
+    assert not report.verdict
 
 
 # --------------------------------------------------------------------------- command line
