@@ -1,7 +1,7 @@
 """No floating point in exactdp (DESIGN.md non-negotiable 1): a static scan and a dynamic
 complement.
 
-Static scan (``scan_source``), over every ``.py`` file under ``exactdp/``.  Flagged:
+Static scan (``scan_source``), over every ``.py`` file under ``exactdp/`` and ``proofs/``.  Flagged:
 
 1. float (and complex) literals: ``0.5``, ``1e-9``, ``2j``;
 2. the name ``float`` used as a value -- ``float(x)``, ``map(float, xs)``, ``key=float``
@@ -227,7 +227,8 @@ def scan_source(source: str) -> list[tuple[int, str]]:
 
 
 def _library_files() -> list[Path]:
-    return sorted(PACKAGE.rglob("*.py"))
+    # The proofs are checking paths too (DESIGN.md rule 1).
+    return sorted([*PACKAGE.rglob("*.py"), *(ROOT / "proofs").rglob("*.py")])
 
 
 def test_scan_finds_the_library() -> None:
