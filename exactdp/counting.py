@@ -19,7 +19,7 @@ distribution for ``U ~ Unif([d]_+)`` is ``Pr[M(c, U) <= z] = F_c(z) / d``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -48,6 +48,7 @@ __all__ = [
     "GeoSample",
     "GeometricMechanism",
     "InverseCDFSampler",
+    "TabulatedMechanism",
     "TruncatedGeoSample",
     "geosample_k",
     "inverse_cdf_search",
@@ -170,6 +171,53 @@ class InverseCDFSampler:
     def scaled_cdf_at_zero(self, z: int) -> int:
         """``F_M(z) = d * Pr[M(0, U) <= z]`` (Definition 4.3)."""
         return self.cdf(0, z)
+
+
+class TabulatedMechanism(InverseCDFSampler):
+    """A counting mechanism ``M: [n] x [d]_+ -> [n]`` given by its integer CDF table.
+
+    ``table[c][z] = F_c(z) = |{u in [d]_+ : M(c, u) <= z}|`` for ``c, z`` in ``[n]``:
+    non-decreasing in ``z``, with ``F_c(n) = d`` for every ``c``.  ``M(c, u)`` is the
+    inverse-CDF search, so it is non-decreasing in ``u`` (the premise of Lemma 8.4).  Small
+    toy mechanisms for exhaustive checks: e.g. Section 8 on tiny fields, where GeoSample's
+    ``d`` is too big for ``d0 >= 4d/3``, and the checker's own tests.
+    """
+
+    def __init__(self, table: Sequence[Sequence[int]]) -> None:
+        rows = [tuple(row) for row in table]
+        if len(rows) < 2:
+            raise ParameterError("a tabulated mechanism needs rows for c = 0..n with n >= 1")
+        n = len(rows) - 1
+        d = rows[0][-1] if rows[0] else 0
+        for c, row in enumerate(rows):
+            if len(row) != n + 1:
+                raise ParameterError(f"row c = {c} has {len(row)} entries; it needs n + 1 = "
+                                     f"{n + 1} (F_c(0), ..., F_c(n))")
+            prev = 0
+            for z, f in enumerate(row):
+                if isinstance(f, bool) or not isinstance(f, int) or f < prev:
+                    raise ParameterError(f"F_{c}({z}) = {f!r} must be an int >= F_{c}({z - 1}) "
+                                         f"= {prev}")
+                prev = f
+            if row[-1] != d or d < 1:
+                raise ParameterError(f"F_{c}(n) = {row[-1]} must equal d = {d} >= 1 for every c")
+        self.n = n
+        self._d = d
+        self.table = tuple(rows)
+
+    def __repr__(self) -> str:
+        return f"TabulatedMechanism({[list(r) for r in self.table]})"
+
+    @property
+    def d(self) -> int:
+        return self._d
+
+    def cdf(self, c: int, z: int) -> int:
+        if z < 0:
+            return 0
+        if z >= self.n:
+            return self._d
+        return self.table[c][z]
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from functools import cache
 from typing import NamedTuple
 
 from exactdp.checker import Distribution, counting_distribution, thresholds
-from exactdp.counting import GeoSample, InverseCDFSampler
+from exactdp.counting import GeoSample, InverseCDFSampler, TabulatedMechanism
 from exactdp.explore import explore
-from exactdp.histograms.compact import CompactHistogram, EmptyBinSampler, TabulatedMechanism
+from exactdp.histograms.compact import CompactHistogram, EmptyBinSampler
 from exactdp.histograms.data import Dataset
 
 #: ``d0`` up to which :func:`m0_distribution` evaluates ``M0`` on every ``u0`` by default.

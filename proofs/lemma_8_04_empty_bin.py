@@ -10,9 +10,9 @@ from functools import partial
 from exactdp.certificate import Certificate, ClaimReport, brief
 from exactdp.certified import exp_lower_bound_at_least
 from exactdp.checker import counting_distribution
-from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
+from exactdp.counting import FastSample, GeoSample, InverseCDFSampler, TabulatedMechanism
 from exactdp.explore import explore
-from exactdp.histograms.compact import EmptyBinSampler, TabulatedMechanism
+from exactdp.histograms.compact import EmptyBinSampler
 from exactdp.histograms.fields import MAX_LEVEL, VanLintField
 from exactdp.params import ParameterError
 from proofs._compact import ENUMERATE_D0, m0_distribution, m0_thresholds

@@ -43,7 +43,7 @@ from exactdp.checker import (
     worst_neighbour_ratio,
     worst_ratio,
 )
-from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
+from exactdp.counting import FastSample, GeoSample, InverseCDFSampler, TabulatedMechanism
 from exactdp.params import DomainError, FloatParameterError, ParameterError, ResourceLimitError
 from exactdp.trace import record
 
@@ -58,24 +58,8 @@ def rounds_brute(n: int) -> int:
 # ---------------------------------------------------------------- toy mechanisms
 
 
-class TableSampler(InverseCDFSampler):
+class TableSampler(TabulatedMechanism):
     """A counting mechanism with explicit integer CDF tables ``tables[c][z]``."""
-
-    def __init__(self, tables: list[list[int]]) -> None:
-        self.n = len(tables[0]) - 1
-        self.tables = tables
-        self._d = tables[0][-1]
-
-    @property
-    def d(self) -> int:
-        return self._d
-
-    def cdf(self, c: int, z: int) -> int:
-        if z < 0:
-            return 0
-        if z >= self.n:
-            return self._d
-        return self.tables[c][z]
 
     def expected(self, c: int) -> dict[int, Fraction]:
         """The distribution by construction: (F(z) - F(z-1)) / d."""
@@ -144,7 +128,7 @@ def test_enumeration_equals_thresholds_equals_construction(mech: TableSampler,
 
 @given(table_samplers(), st.data())
 def test_wrong_hint_never_changes_the_answer(mech: TableSampler, data: st.DataObject) -> None:
-    liar = LyingHint(mech.tables)
+    liar = LyingHint(mech.table)
     c = data.draw(st.integers(min_value=0, max_value=liar.n))
     assert threshold_distribution(liar, c, hint=True) == liar.expected(c)
     assert enumerate_distribution(liar, c) == liar.expected(c)

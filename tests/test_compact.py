@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import exactdp.histograms.compact as compact_module
-from exactdp.counting import FastSample, GeoSample
+from exactdp.counting import FastSample, GeoSample, TabulatedMechanism
 from exactdp.explore import explore
 from exactdp.histograms.compact import (
     FORMAT,
@@ -23,7 +23,6 @@ from exactdp.histograms.compact import (
     EmptyBinSampler,
     InvalidReleaseError,
     SamplerSpec,
-    TabulatedMechanism,
     theorem_8_6_epsilon_prime,
     theorem_8_6_level,
 )

@@ -53,7 +53,7 @@ import pytest
 import exactdp
 from exactdp import certificate, certified, checker, counting, explore, mixing, params, randomness
 from exactdp.certificate import Certificate, ClaimReport
-from exactdp.counting import FastSample, GeometricMechanism, GeoSample
+from exactdp.counting import FastSample, GeometricMechanism, GeoSample, TabulatedMechanism
 from exactdp.randomness import CallableSource, SeededSource
 
 PACKAGE = Path(exactdp.__file__).resolve().parent
@@ -382,6 +382,9 @@ def _sample_calls() -> dict[str, Callable[[], Any]]:
                                         fast.alpha, fast(1, 5), fast.cdf(1, 1),
                                         fast.truncated_cdf(1, 1), fast.sample(1, seeded),
                                         fast.paper_accuracy("1/2"), fast.truncated().cdf(0, 0)],
+        "counting.TabulatedMechanism": lambda: [
+            TabulatedMechanism([[1, 3], [0, 3]]).cdf(0, 0), TabulatedMechanism([[1, 3], [0, 3]])(1, 2),
+            TabulatedMechanism([[1, 3], [0, 3]]).sample(0, seeded)],
         "counting.GeometricMechanism": lambda: [
             GeometricMechanism(4, Fraction(2, 3)).pmf(1, 2),
             GeometricMechanism(4, Fraction(2, 3)).cdf(1, 2),
