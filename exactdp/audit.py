@@ -155,6 +155,20 @@ class _Abort(BaseException):
         self.finding = finding
 
 
+def _check_output(value: Any, allowed: Any, call: str, c: Any, where: str = "",
+                  extra: dict[str, Any] | None = None) -> None:
+    """Abort with a finding unless ``value`` is hashable and (when ``allowed`` is given)
+    one of the declared outputs."""
+    try:
+        hash(value)
+    except TypeError:
+        raise _Abort(Finding("bad_output", f"{call} returned the unhashable "
+                             f"{type(value).__name__} {value!r}", {"c": c})) from None
+    if allowed is not None and value not in allowed:
+        raise _Abort(Finding("out_of_range", f"{call} returned {value!r}, outside the declared "
+                             f"outputs{where}", {"c": c, "value": value, **(extra or {})}))
+
+
 class _Timeout(BaseException):
     pass
 
@@ -769,15 +783,8 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
             gs = _GuardedSource(src, randomness_size, c)
             with recording() as events:
                 out = guard.call(f, (c, gs), f"f({c!r}, source)", {"c": c, "draws": gs.draws})
-            try:
-                hash(out)
-            except TypeError:
-                raise _Abort(Finding("bad_output", f"f({c!r}, source) returned the unhashable "
-                                     f"{type(out).__name__} {out!r}", {"c": c})) from None
-            if allowed is not None and out not in allowed:
-                raise _Abort(Finding("out_of_range", f"f({c!r}, source) returned {out!r}, "
-                                     f"outside the declared outputs (draws {gs.draws})",
-                                     {"c": c, "value": out, "draw_sizes": gs.draws}))
+            _check_output(out, allowed, f"f({c!r}, source)", c,
+                          f" (draws {gs.draws})", {"draw_sizes": gs.draws})
             return out, tuple(events)
 
         try:
@@ -1242,14 +1249,7 @@ def _draw(sampler: Callable[[Any], Any], c: Any, k: int, guard: _Guard,
             values = [guard.call(sampler, (c,), f"sampler({c!r})", {"c": c, "draw": done + j})
                       for j in range(m)]
         for v in values:
-            try:
-                hash(v)
-            except TypeError:
-                raise _Abort(Finding("bad_output", f"sampler({c!r}) returned the unhashable "
-                                     f"{type(v).__name__} {v!r}", {"c": c})) from None
-            if outputs is not None and v not in outputs:
-                raise _Abort(Finding("out_of_range", f"sampler({c!r}) returned {v!r}, outside "
-                                     f"the declared outputs", {"c": c, "value": v}))
+            _check_output(v, outputs, f"sampler({c!r})", c)
             counts[v] = counts.get(v, 0) + 1
         done += m
         _say(progress, f"  {label}: input {c!r}: {done}/{k} draws")
