@@ -1,0 +1,158 @@
+"""The optional native path of CompactHistogram's polynomial arithmetic (``_gf2native.c``).
+
+CompactHistogram's field for ``|X| = 2**64`` has ``2**39366`` elements: interpolating a
+polynomial of degree ``10**4`` over it is out of reach in Python (about an hour with the
+pure path of :mod:`exactdp.histograms.fields`).  The C file ``_gf2native.c``, compiled when
+the package is installed (``pip install .`` needs only ``gcc``; the build is optional and a
+failure leaves the pure path), does it in seconds because the interpolation nodes lie in a
+small subfield ``K = GF(2**(2 * 3**k))`` of ``L`` (:func:`exactdp.histograms.fields.embed`):
+
+* interpolation over ``L`` is ``[L : K] = 3**(l-k)`` independent interpolations over ``K``
+  (one per coordinate of the values in the basis ``1, t, ..., t**(s-1)`` of ``L`` over
+  ``K``), sharing one subproduct tree, each ``O(M(N) log N)`` with Karatsuba products in
+  ``K[X]`` ([vzGG13] Sections 10.1-10.3);
+* multiplication by a node is ``s`` products in ``K``, with PCLMULQDQ.
+
+The library is loaded with :mod:`ctypes` (it includes no ``Python.h``).  The native and the
+pure path compute the same thing -- the unique interpolating polynomial, the same Horner
+value -- by different algorithms, and ``tests/test_native.py`` checks that they agree.
+``EXACTDP_NATIVE=0`` in the environment disables the native path; ``EXACTDP_THREADS``
+caps its threads (default: the CPU count).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.machinery
+import os
+import sys
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+__all__ = ["CoordinateTable", "available", "interpolate", "status", "supports"]
+
+#: Elements of K up to this many 64-bit words (K of level <= 5, 486 bits).
+_MAX_WORDS = 8
+_VERSION = 1
+_u64p = ctypes.POINTER(ctypes.c_uint64)
+
+
+def _candidates() -> list[Path]:
+    """The compiled library next to this file (installed package), then any other copy of
+    the package on ``sys.path`` (the installed one, when the source tree is imported, as
+    ``python -m pytest`` in a checkout does)."""
+    here = Path(__file__).resolve().parent
+    dirs = [here] + [Path(entry) / "exactdp" / "histograms" for entry in sys.path if entry]
+    return [d / f"_gf2native{suffix}" for d in dirs
+            for suffix in importlib.machinery.EXTENSION_SUFFIXES
+            if (d / f"_gf2native{suffix}").is_file()]
+
+
+@cache
+def _library() -> tuple[ctypes.CDLL | None, str]:
+    if os.environ.get("EXACTDP_NATIVE", "1") == "0":
+        return None, "disabled (EXACTDP_NATIVE=0)"
+    paths = _candidates()
+    if not paths:
+        return None, "not built (the optional C extension failed to compile or was not installed)"
+    path = paths[0]
+    try:
+        lib = ctypes.CDLL(str(path))
+    except OSError as exc:
+        return None, f"could not be loaded: {exc}"
+    if lib.gf2_native_version() != _VERSION:
+        return None, f"{path.name} is a different version: reinstall the package"
+    if not lib.gf2_cpu_ok():
+        return None, "this CPU lacks PCLMULQDQ/SSE4.1"
+    lib.gf2_interpolate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, _u64p, _u64p,
+                                    _u64p, ctypes.c_int]
+    lib.gf2_to_table.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, _u64p, _u64p,
+                                 ctypes.c_int]
+    lib.gf2_evaluate_table.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, _u64p, _u64p,
+                                       _u64p, ctypes.c_int]
+    return lib, f"native ({path.name})"
+
+
+def available() -> bool:
+    """Whether the compiled library is present, loadable and usable on this CPU."""
+    return _library()[0] is not None
+
+
+def status() -> str:
+    """One line saying which path CompactHistogram's arithmetic takes, and why."""
+    return _library()[1]
+
+
+def supports(sub_degree: int) -> bool:
+    """Whether the native path handles nodes in ``K = GF(2**sub_degree)``."""
+    return available() and -(-sub_degree // 64) <= _MAX_WORDS
+
+
+def _threads() -> int:
+    try:
+        return max(1, int(os.environ.get("EXACTDP_THREADS", "0")) or (os.cpu_count() or 1))
+    except ValueError:
+        return os.cpu_count() or 1
+
+
+def _words(values: Sequence[int], bits: int) -> ctypes.Array[ctypes.c_uint64]:
+    width = 8 * -(-bits // 64)
+    data = b"".join(v.to_bytes(width, "little") for v in values)
+    return (ctypes.c_uint64 * (len(data) // 8)).from_buffer_copy(data)
+
+
+def _ints(buffer: ctypes.Array[ctypes.c_uint64], count: int, bits: int) -> list[int]:
+    width = 8 * -(-bits // 64)
+    raw = bytes(buffer)
+    return [int.from_bytes(raw[i * width:(i + 1) * width], "little") for i in range(count)]
+
+
+def _lib() -> ctypes.CDLL:
+    lib, why = _library()
+    if lib is None:
+        raise RuntimeError(f"the native path is unavailable: {why}")
+    return lib
+
+
+def _check(code: int, what: str) -> None:
+    if code != 0:
+        raise RuntimeError(f"native {what} failed (code {code}: "
+                           f"{'bad sizes' if code in (-1, -2) else 'out of memory'})")
+
+
+def interpolate(degree: int, sub_degree: int, nodes: Sequence[int],
+                values: Sequence[int]) -> list[int]:
+    """The coefficients (lowest first) of the ``p`` of degree ``< N`` over ``GF(2**degree)``
+    with ``p(embed(nodes[i])) = values[i]``, for ``N`` distinct ``nodes`` given as elements
+    of ``K = GF(2**sub_degree)`` (bit strings in ``K``'s own model) and ``values`` in ``L``.
+    The caller checks distinctness and ranges."""
+    count = len(nodes)
+    out = (ctypes.c_uint64 * (count * -(-degree // 64)))()
+    _check(_lib().gf2_interpolate(degree, sub_degree, count, _words(nodes, sub_degree),
+                                  _words(values, degree), out, _threads()), "interpolation")
+    return _ints(out, count, degree)
+
+
+class CoordinateTable:
+    """The coefficients of a polynomial over ``L`` as coordinates over ``K`` (``N * s``
+    elements of ``K``), built once; :meth:`evaluate` at an element of ``K`` is then ``N - 1``
+    Horner steps of ``s`` products in ``K`` each."""
+
+    def __init__(self, degree: int, sub_degree: int, coefficients: Sequence[int]) -> None:
+        self.degree = degree
+        self.sub_degree = sub_degree
+        self.count = len(coefficients)
+        s = degree // sub_degree
+        self._table = (ctypes.c_uint64 * (self.count * s * -(-sub_degree // 64)))()
+        _check(_lib().gf2_to_table(degree, sub_degree, self.count,
+                                   _words(coefficients, degree), self._table, _threads()),
+               "coordinate table")
+
+    def evaluate(self, node: int) -> int:
+        """``p(embed(node))`` for ``node`` an element of ``K`` (``K``'s own model)."""
+        out = (ctypes.c_uint64 * -(-self.degree // 64))()
+        _check(_lib().gf2_evaluate_table(self.degree, self.sub_degree, self.count, self._table,
+                                         _words([node], self.sub_degree), out, _threads()),
+               "evaluation")
+        return _ints(out, 1, self.degree)[0]
