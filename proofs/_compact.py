@@ -187,15 +187,17 @@ def dp_grid(full: bool) -> list[tuple[int, int, str]]:
 
 @cache
 def histogram(level: int, universe_size: int, key: str,
-              strict: bool = True) -> CompactHistogram:
-    return CompactHistogram(universe_size, mechanism(key), level, strict_time=strict)
+              strict: bool = True, arithmetic: str = "auto") -> CompactHistogram:
+    return CompactHistogram(universe_size, mechanism(key), level, strict_time=strict,
+                            arithmetic=arithmetic)
 
 
 @cache
 def release_distribution(level: int, universe_size: int, key: str,
-                         rows: tuple[int, ...]) -> Distribution:
-    """The exact distribution of the released coefficient tuple, by exploration."""
-    ch = histogram(level, universe_size, key)
+                         rows: tuple[int, ...], arithmetic: str = "auto") -> Distribution:
+    """The exact distribution of the released coefficient tuple, by exploration (native
+    arithmetic when available, unless ``arithmetic = "pure"``)."""
+    ch = histogram(level, universe_size, key, arithmetic=arithmetic)
     data = Dataset.of(universe_size, rows)
     return explore(lambda src: ch.release(data, src).coefficients)
 

@@ -27,12 +27,15 @@ PROOF_IDEA = """Evaluation at n + 1 distinct points is a bijection from the poly
 applying M0 o T pointwise keeps independence and gives marginals M0(U).  (iii): the modulus is
 the cyclotomic polynomial Phi_{3^{l+1}}, irreducible since 2 has order 2*3^l modulo 3^{l+1}.
 (iv): the interpolated polynomial is determined by (u_x)_{x in B}, whose law is the product of
-uniforms on the preimages.  Checks: every polynomial is enumerated and evaluated by the
+uniforms on the preimages.  Nodes: x in X is embed(x - 1), x - 1 read in a subfield K and
+included into F_{d0} (any injection serves the lemma); the inclusion is a homomorphism since
+t^{3^{l-k}} is a root of K's modulus.  Checks: every polynomial is enumerated and evaluated by the
 implementation's Horner evaluation; (ii) by checking that evaluation at every set B of n+1
 points (on GF(64), where the grid says so, among its first 16 or 8 points) hits every value tuple
 exactly once, and that the joint law of g_B is the product of its marginals for every B of
 at most n+1 of the first 4 points; (iii) by the cyclotomic facts for every supported
-level and Rabin's test (levels <= 8 quick, all full); (iv) by running the implementation's
+level and Rabin's test (levels <= 8 quick, all full); nodes: the root property for every pair
+of levels and every product and sum on the small fields; (iv) by running the implementation's
 conditional sampler under the exploring source, in both the strict-time and the fast mode."""
 
 # (level, n) pairs whose polynomials are all enumerated.
@@ -181,6 +184,42 @@ def check_iii(full: bool) -> ClaimReport:
         certs)
 
 
+def check_nodes(full: bool) -> ClaimReport:
+    """CompactHistogram's nodes: ``x`` in ``X`` is ``embed(x - 1)``, an element of the subfield
+    ``K_k = GF(2^{2*3^k})`` included by ``z -> t^{3^{l-k}}``.  Lemma 8.1 needs only an
+    injection of ``X`` into the field; the inclusion must also be a field homomorphism for the
+    native path's coordinate-wise arithmetic (:mod:`exactdp.histograms.native`)."""
+    certs = []
+    exhaustive = 2 if full else 1   # largest L level with every pair of K elements multiplied
+    for level in range(MAX_LEVEL + 1):
+        field = VanLintField(level)
+        for k in range(level + 1):
+            sub = VanLintField(k)
+            z = field.embed(2, k)               # the image of z, t^{3^{l-k}}
+            root = field.power(z, sub.degree) ^ field.power(z, sub.half) ^ 1 == 0
+            witness: dict[str, object] = {"root_of_K_modulus": root}
+            ok = root and z == 1 << 3 ** (level - k)
+            if level <= exhaustive:
+                elems = range(sub.order)
+                injective = len({field.embed(a, k) for a in elems}) == sub.order
+                mult = all(field.embed(sub.mul(a, b), k) == field.mul(field.embed(a, k),
+                                                                     field.embed(b, k))
+                           for a in elems for b in elems)
+                add = all(field.embed(a ^ b, k) == field.embed(a, k) ^ field.embed(b, k)
+                          for a in elems for b in elems)
+                witness.update(injective=injective, products=mult, sums=add)
+                ok = ok and injective and mult and add
+            certs.append(Certificate(
+                "Lemma 8.1 (nodes)", f"GF(2^{sub.degree}) in {field}", {"level": level, "k": k},
+                "z -> t^{3^(l-k)}", None, "field homomorphism (injective)", ok, witness))
+    return ClaimReport(
+        "Lemma 8.1 (nodes)", f"every subfield level k <= l <= {MAX_LEVEL}: t^{{3^(l-k)}} is a "
+        f"root of K's modulus in L; every pair of elements for l <= {exhaustive}",
+        f"{len(certs)} inclusions K -> L are field homomorphisms"
+        if all(c.verdict for c in certs) else "MISMATCH",
+        "embed(a b) = embed(a) embed(b), embed(a + b) = embed(a) + embed(b), injective", certs)
+
+
 def _conditioned(ch: CompactHistogram, values: dict[int, int],
                  source: RandomSource) -> tuple[int, ...]:
     return ch.sample_conditioned(values, source).coefficients
@@ -204,11 +243,14 @@ def check_iv(full: bool) -> ClaimReport:
         support = sorted(m0_distribution(sampler).dist)
         histograms = {strict: CompactHistogram(universe, sampler.mechanism, level,
                                                strict_time=strict) for strict in (True, False)}
+        # x in X is the node embed(x - 1) of the subfield K (GF(4) inside GF(64) here)
+        sub = histograms[True].sublevel
+        nodes = [field.embed(x - 1, sub) for x in range(1, universe + 1)]
         for size in range(n + 1):
             for a_set in combinations(range(1, universe + 1), size):
                 for vals in product(support, repeat=size):
                     want = [c for c, lab in zip(coeffs, labels)
-                            if all(lab[x - 1] == v for x, v in zip(a_set, vals))]
+                            if all(lab[nodes[x - 1]] == v for x, v in zip(a_set, vals))]
                     target = {c: Fraction(1, len(want)) for c in want}
                     for strict, ch in histograms.items():
                         got = explore(partial(_conditioned, ch, dict(zip(a_set, vals))))
@@ -229,4 +271,4 @@ def check_iv(full: bool) -> ClaimReport:
         "exactly uniform on {g in G : g_x = c_x for x in A}", certs)
 
 
-CHECKS = [check_i, check_ii, check_iii, check_iv]
+CHECKS = [check_i, check_ii, check_iii, check_nodes, check_iv]

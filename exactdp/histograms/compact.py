@@ -51,6 +51,7 @@ from exactdp.certified import ceil_log2
 from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
 from exactdp.histograms.accuracy import ceil_scaled_ln
 from exactdp.histograms.data import Dataset, Universe
+from exactdp.histograms import native
 from exactdp.histograms.fields import MAX_LEVEL, VanLintField, level_for_bits
 from exactdp.params import (
     DomainError,
@@ -78,7 +79,8 @@ __all__ = [
 
 #: The ``"format"`` tag of the JSON form of a :class:`CompactRelease`.
 FORMAT = "exactdp/compact-histogram"
-_VERSION = "1"
+_VERSION = "2"  # 2: nodes embedded through the subfield K (version 1 used T^{-1}(x) in L)
+_ARITHMETIC = ("auto", "native", "pure")
 
 
 class InvalidReleaseError(ParameterError):
@@ -278,6 +280,28 @@ def _size(value: int) -> str:
 
 # --------------------------------------------------------------------------- Algorithm 8.2
 
+def node_sublevel(field_: VanLintField, universe_size: int, n: int) -> int:
+    """The level ``k`` of the subfield ``K`` holding the interpolation nodes: the least with
+    ``|K| >= max(|X|, n + 1)`` (capped at ``d0``), so that ``K`` holds ``T^{-1}(x) = x - 1``
+    for every ``x`` in ``X`` and the padding points ``0..n``.  Any injection of ``X`` into
+    the field serves Lemma 8.1; this one keeps the nodes in a small subfield, where the
+    native arithmetic works (:mod:`exactdp.histograms.native`)."""
+    return field_.sublevel_for(max(universe_size, min(n + 1, field_.order)))
+
+
+def _use_native(arithmetic: str, sub_degree: int) -> bool:
+    if arithmetic not in _ARITHMETIC:
+        raise ParameterError(f"arithmetic = {arithmetic!r} must be one of {_ARITHMETIC}")
+    if arithmetic == "pure":
+        return False
+    if native.supports(sub_degree):
+        return True
+    if arithmetic == "native":
+        raise ParameterError(f"arithmetic = 'native' but the native path cannot serve "
+                             f"GF(2^{sub_degree}): {native.status()}")
+    return False
+
+
 class CompactHistogram:
     """Algorithm 8.2, ``CompactHistogram_{M,M0}(D)`` for ``D in X^n``, ``X = [M]_+``.
 
@@ -290,7 +314,9 @@ class CompactHistogram:
 
     ``B`` is ``A`` plus the smallest field points (in ``T`` order, i.e. the smallest
     elements of ``X`` first) outside ``A``; any ``n + 1`` distinct points give the same
-    output distribution.  With ``strict_time=True`` (default) every point of ``B`` makes the
+    output distribution.  The element ``x`` of ``X`` is the node ``embed(x - 1)``: ``x - 1``
+    read in the subfield ``K`` of :func:`node_sublevel` and included into ``F_{d0}``
+    (:meth:`VanLintField.embed`; the identity when ``K`` is the whole field).  With ``strict_time=True`` (default) every point of ``B`` makes the
     same two draws: an inverse-CDF draw over the common domain ``[d d0]_+`` (of
     ``M(c_x, .)`` for ``x`` in ``A``, of ``M0`` for padding points -- then
     ``u_x = S_v`` is exactly uniform), and ``uniform(|S_v|)``; the interpolation through
@@ -308,7 +334,8 @@ class CompactHistogram:
 
     def __init__(self, universe: Universe | int, mechanism: InverseCDFSampler, level: int,
                  *, strict_time: bool = True, epsilon: object = None,
-                 beta0: object = None, construction: str = "custom") -> None:
+                 beta0: object = None, construction: str = "custom",
+                 arithmetic: str = "auto") -> None:
         self.universe = universe if isinstance(universe, Universe) else Universe(universe)
         self.mechanism = _check_mechanism(mechanism)
         self.field = VanLintField(level)
@@ -323,13 +350,20 @@ class CompactHistogram:
                                  f"distinct points, but the field has only d0 = {d0}")
         self.empty = EmptyBinSampler(self.mechanism, d0)
         self._common = self.mechanism.d * d0  # the common draw domain [d d0]_+
+        self.sublevel = node_sublevel(self.field, self.universe.size, self.n)
+        self.arithmetic = arithmetic
+        self._native = _use_native(arithmetic, 2 * 3**self.sublevel)
+        # A public bound on the embedded nodes' bits (elements of X are < |X|, padding <= n).
+        bits = max(self.universe.size - 1, self.n).bit_length()
+        self._node_bits = (bits - 1) * 3 ** (self.field.level - self.sublevel) + 1
         self.epsilon = None if epsilon is None else inverse_integer(epsilon, "epsilon")
         self.beta0 = None if beta0 is None else inverse_integer(beta0, "beta0")
         self.construction = construction
 
     def __repr__(self) -> str:
         return (f"CompactHistogram(X=[1,{self.universe.size}], {self.mechanism!r}, "
-                f"field={self.field}, strict_time={self.strict_time})")
+                f"field={self.field}, nodes in GF(2^{2 * 3**self.sublevel}), "
+                f"strict_time={self.strict_time})")
 
     @classmethod
     def theorem_8_6(cls, universe: Universe | int, n: object, epsilon: object, beta0: object,
@@ -397,20 +431,27 @@ class CompactHistogram:
         drawn here) or ``fixed`` maps it to a given value ``v_x`` (Lemma 8.1 iv)."""
         points = sorted(x - 1 for x in (*counts, *fixed))
         field_ = self.field
-        # A public bound on the nodes' bits: elements of X are < |X|, padding points <= n.
-        bits = max(self.universe.size - 1, self.n).bit_length()
+
+        def embed(e: int) -> int:
+            return field_.embed(e, self.sublevel)
+
         if self.strict_time:
             nodes = sorted(points + self._padding(points))
             values = [self._point_value(counts.get(e + 1), fixed.get(e + 1), source)
                       for e in nodes]
-            return tuple(field_.interpolate(nodes, values, bits))
+            if self._native:
+                return tuple(native.interpolate(field_.degree, 2 * 3**self.sublevel, nodes,
+                                                values))
+            return tuple(field_.interpolate([embed(e) for e in nodes], values,
+                                            self._node_bits))
         values = [self._point_value(counts.get(e + 1), fixed.get(e + 1), source)
                   for e in points]
-        newton = field_.newton_coefficients(points, values, bits)
+        embedded = [embed(e) for e in points]
+        newton = field_.newton_coefficients(embedded, values, self._node_bits)
         tail = [source.uniform(field_.order) - 1 for _ in range(self.n + 1 - len(points))]
         # Newton basis with zero nodes after A: p = q + Z_A(X) * r(X), r uniform.
-        nodes = points + [0] * len(tail)
-        return tuple(field_.newton_to_monomial(nodes, newton + tail, bits))
+        nodes_ = embedded + [0] * len(tail)
+        return tuple(field_.newton_to_monomial(nodes_, newton + tail, self._node_bits))
 
     def release(self, dataset: Dataset, source: RandomSource | None = None) -> CompactRelease:
         """Run Algorithm 8.2 on ``dataset`` (its ``n`` must be the mechanism's)."""
@@ -437,12 +478,15 @@ class CompactHistogram:
 
     def _wrap(self, coefficients: tuple[int, ...]) -> CompactRelease:
         return CompactRelease(self.universe.size, self.n, self.field.level, coefficients,
-                              self.mechanism, self.epsilon, self.beta0, self.construction)
+                              self.mechanism, self.epsilon, self.beta0, self.construction,
+                              arithmetic=self.arithmetic)
 
 
 # --------------------------------------------------------------------------- the release
 
 _DECIMAL = re.compile(r"0|[1-9][0-9]*")
+_EMBEDDING = ("x in X is the node sum_q b_q t^(q*{s}) where x - 1 = sum_q b_q 2^q: x - 1 read "
+              "in GF(2^(2*3^{k})) = GF(2)[z]/(van Lint) and z -> t^{s}")
 
 
 @dataclass(frozen=True)
@@ -453,8 +497,11 @@ class CompactRelease:
 
     ``construction`` is ``"theorem_8_6"`` (FastSample, Theorem 8.6 from ``epsilon`` and
     ``beta0``), ``"geosample"`` (GeoSample variant from ``epsilon``) or ``"custom"``.
-    Time of :meth:`evaluate`: ``n`` products by ``T^{-1}(x)`` (an element of at most
-    ``log2 |X|`` bits) plus one run of ``M0``.
+    ``x`` in ``X`` is read as the node ``embed(x - 1)`` of the subfield
+    ``K = GF(2**(2 * 3**sublevel))`` (:func:`node_sublevel`).  Time of :meth:`evaluate`:
+    ``n`` products of an element of the field by one of ``K`` plus one run of ``M0``; on the
+    native path (``arithmetic``, as for :class:`CompactHistogram`) the first call also builds
+    the coefficients' coordinate table over ``K``, once.
     """
 
     universe_size: int
@@ -465,13 +512,18 @@ class CompactRelease:
     epsilon: Fraction | None = None
     beta0: Fraction | None = None
     construction: str = "custom"
+    arithmetic: str = field(default="auto", compare=False)
     mechanism_description: str = field(init=False)
+    sublevel: int = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mechanism_description", repr(self.mechanism))
         if len(self.coefficients) != self.n + 1:
             raise InvalidReleaseError(f"a polynomial of degree <= n = {self.n} has n + 1 = "
                                       f"{self.n + 1} coefficients, got {len(self.coefficients)}")
+        object.__setattr__(self, "sublevel",
+                           node_sublevel(self.field, self.universe_size, self.n))
+        _use_native(self.arithmetic, 2 * 3**self.sublevel)  # validates the choice
 
     @cached_property
     def field(self) -> VanLintField:
@@ -485,14 +537,24 @@ class CompactRelease:
     def sampler(self) -> SamplerSpec:
         return SamplerSpec.of(self.mechanism)
 
+    @cached_property
+    def _table(self) -> native.CoordinateTable | None:
+        if not _use_native(self.arithmetic, 2 * 3**self.sublevel):
+            return None
+        return native.CoordinateTable(self.field.degree, 2 * 3**self.sublevel, self.coefficients)
+
     def evaluate(self, x: int) -> int:
-        """The released noisy count ``h_x = M0(T(p(T^{-1}(x))))`` of ``x`` in ``[1, M]``."""
+        """The released noisy count ``h_x = M0(T(p(embed(x - 1))))`` of ``x`` in ``[1, M]``."""
         if isinstance(x, bool) or not isinstance(x, int):
             raise ParameterTypeError(f"x = {x!r} must be an int element of [1, "
                                      f"{self.universe_size}]")
         if not 1 <= x <= self.universe_size:
             raise DomainError(f"x = {x} is outside the universe [1, {self.universe_size}]")
-        value = self.field.evaluate(self.coefficients, x - 1)
+        table = self._table
+        if table is not None:
+            value = table.evaluate(x - 1)
+        else:
+            value = self.field.evaluate(self.coefficients, self.field.embed(x - 1, self.sublevel))
         return self.empty_bin_sampler(self.field.to_index(value))
 
     # ---- JSON
@@ -514,6 +576,9 @@ class CompactRelease:
                         "d": gmpy2.mpz(self.mechanism.d).digits(10)},
             "field": {"level": str(self.level), "degree": str(self.field.degree),
                       "modulus": self.field.modulus_text()},
+            "nodes": {"subfield_level": str(self.sublevel),
+                      "embedding": _EMBEDDING.format(k=self.sublevel, s=3 ** (self.level
+                                                                               - self.sublevel))},
             "coefficients": [gmpy2.mpz(c).digits(10) for c in self.coefficients],
         }
 
@@ -537,7 +602,8 @@ class CompactRelease:
             raise InvalidReleaseError(f"format = {top.get('format')!r}: expected {FORMAT!r}")
         if top.get("version") != _VERSION:
             raise InvalidReleaseError(f"version = {top.get('version')!r}: only version "
-                                      f"{_VERSION!r} is understood")
+                                      f"{_VERSION!r} is understood (version '1' read x as "
+                                      f"T^-1(x) in the whole field; release again)")
         size = _positive(top, "universe_size")
         n = _positive(top, "n")
         construction = top.get("construction")
@@ -582,6 +648,15 @@ class CompactRelease:
         if len(raw) != n + 1:
             raise InvalidReleaseError(f"coefficients has {len(raw)} entries; a polynomial of "
                                       f"degree <= n = {n} needs n + 1 = {n + 1}")
+        nodes = _mapping(top.get("nodes"), "nodes")
+        sublevel = node_sublevel(field_, size, n)
+        if _natural(nodes, "subfield_level", "nodes.subfield_level") != sublevel:
+            raise InvalidReleaseError(f"nodes.subfield_level = {nodes.get('subfield_level')}; "
+                                      f"|X| = {size}, n = {n} and level {level} give {sublevel}")
+        stride = 3 ** (level - sublevel)
+        if nodes.get("embedding") != _EMBEDDING.format(k=sublevel, s=stride):
+            raise InvalidReleaseError(f"nodes.embedding = {nodes.get('embedding')!r}; expected "
+                                      f"{_EMBEDDING.format(k=sublevel, s=stride)!r}")
         coefficients = []
         for i, s in enumerate(raw):
             c = _decimal(s, f"coefficients[{i}]")

@@ -296,6 +296,43 @@ class VanLintField:
             raise DomainError(f"u = {u} is outside [d0]_+ = [1, 2^{self.degree}]")
         return u - 1
 
+    # ---- the subfields
+
+    def sublevel_for(self, points: int) -> int:
+        """The least ``k <= level`` whose subfield ``K_k = GF(2**(2 * 3**k))`` has at least
+        ``points`` elements (:class:`ParameterError` if even ``k = level`` has too few)."""
+        k = 0
+        while (1 << (2 * 3**k)) < points:
+            k += 1
+        if k > self.level:
+            raise ParameterError(f"{points} points do not fit in GF(2^{self.degree})")
+        return k
+
+    def embed(self, e: int, sublevel: int) -> int:
+        """The inclusion of ``K = GF(2**(2 * 3**k))`` (``k = sublevel``, element ``e`` in
+        ``K``'s own van Lint model, variable ``z``) into this field: ``z -> t**s``,
+        ``s = 3**(level - k)``, i.e. bit ``q`` of ``e`` moves to bit ``q s``.
+
+        It is a field homomorphism because ``(t**s)**(2 * 3**k) = t**m = t**(m/2) + 1 =
+        (t**s)**(3**k) + 1``: ``t**s`` is a root of ``K``'s modulus.  For ``k = level`` it is
+        the identity.  CompactHistogram puts its interpolation nodes in ``K``
+        (:mod:`exactdp.histograms.native` explains why).
+        """
+        if not 0 <= sublevel <= self.level:
+            raise ParameterError(f"sublevel = {sublevel} must lie in [0, {self.level}]")
+        if e >> (2 * 3**sublevel):
+            raise DomainError(f"{e} is not an element of GF(2^{2 * 3**sublevel})")
+        stride = 3 ** (self.level - sublevel)
+        if stride == 1:
+            return e
+        out, q = 0, 0
+        while e:
+            if e & 1:
+                out |= 1 << (q * stride)
+            e >>= 1
+            q += 1
+        return out
+
     # ---- arithmetic
 
     def reduce(self, c: int) -> int:

@@ -35,6 +35,7 @@ __all__ = ["CoordinateTable", "available", "interpolate", "status", "supports"]
 #: Elements of K up to this many 64-bit words (K of level <= 5, 486 bits).
 _MAX_WORDS = 8
 _VERSION = 1
+_PARALLEL_WORK = 1 << 14
 _u64p = ctypes.POINTER(ctypes.c_uint64)
 
 
@@ -89,7 +90,11 @@ def supports(sub_degree: int) -> bool:
     return available() and -(-sub_degree // 64) <= _MAX_WORDS
 
 
-def _threads() -> int:
+def _threads(work: int) -> int:
+    """Threads for a job of ``work`` products in ``K`` per step: one for small jobs (thread
+    start-up would dominate), else ``EXACTDP_THREADS`` or the CPU count."""
+    if work < _PARALLEL_WORK:
+        return 1
     try:
         return max(1, int(os.environ.get("EXACTDP_THREADS", "0")) or (os.cpu_count() or 1))
     except ValueError:
@@ -130,7 +135,8 @@ def interpolate(degree: int, sub_degree: int, nodes: Sequence[int],
     count = len(nodes)
     out = (ctypes.c_uint64 * (count * -(-degree // 64)))()
     _check(_lib().gf2_interpolate(degree, sub_degree, count, _words(nodes, sub_degree),
-                                  _words(values, degree), out, _threads()), "interpolation")
+                                  _words(values, degree), out,
+                                  _threads(count * (degree // sub_degree))), "interpolation")
     return _ints(out, count, degree)
 
 
@@ -146,13 +152,15 @@ class CoordinateTable:
         s = degree // sub_degree
         self._table = (ctypes.c_uint64 * (self.count * s * -(-sub_degree // 64)))()
         _check(_lib().gf2_to_table(degree, sub_degree, self.count,
-                                   _words(coefficients, degree), self._table, _threads()),
+                                   _words(coefficients, degree), self._table,
+                                   _threads(self.count * s)),
                "coordinate table")
 
     def evaluate(self, node: int) -> int:
         """``p(embed(node))`` for ``node`` an element of ``K`` (``K``'s own model)."""
         out = (ctypes.c_uint64 * -(-self.degree // 64))()
         _check(_lib().gf2_evaluate_table(self.degree, self.sub_degree, self.count, self._table,
-                                         _words([node], self.sub_degree), out, _threads()),
+                                         _words([node], self.sub_degree), out,
+                                         _threads(self.count * (self.degree // self.sub_degree))),
                "evaluation")
         return _ints(out, 1, self.degree)[0]
