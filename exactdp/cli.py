@@ -67,7 +67,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                   if needle in m.__name__.lower() or needle in str(getattr(m, "CLAIM", "")).lower()]
     rows: list[tuple[ClaimReport, float]] = []
     grid_name = "full" if full else "quick"
-    _progress(f"exactdp verify ({grid_name} grids): {len(checks)} claims")
+    from exactdp.histograms import native
+    _progress(f"exactdp verify ({grid_name} grids): {len(checks)} claims; CompactHistogram "
+              f"arithmetic: {native.status()} (Theorem 8.3 (i) also runs the pure path)")
     for i, (module, fn) in enumerate(checks, 1):
         _progress(f"[{i}/{len(checks)}] {module.CLAIM} ...")
         start = time.perf_counter()

@@ -10,8 +10,8 @@ from exactdp.certified import exp_lower_bound_at_least
 from exactdp.checker import Distribution, worst_neighbour_ratio, worst_ratio
 from exactdp.counting import InverseCDFSampler
 from exactdp.histograms.compact import CompactHistogram
-from exactdp.histograms.native import status as native_status
 from exactdp.histograms.data import Dataset
+from exactdp.histograms.native import status as native_status
 from exactdp.params import ParameterError
 from proofs._compact import (
     datasets,

@@ -26,11 +26,32 @@
  * Loaded with ctypes (no Python.h needed), see exactdp/histograms/native.py.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
 
 typedef uint64_t u64;
+
+/* Allocation failure ends the process with a message: the Python wrapper refuses sizes whose
+ * working memory it estimates too large, so this is a last resort, never a wrong answer. */
+static void *xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fputs("exactdp native: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+static void *xcalloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size);
+    if (!p) {
+        fputs("exactdp native: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
 
 #define KW_MAX 8           /* mk <= 512: levels k <= 5 */
 #ifndef BASE_CASE
@@ -139,10 +160,12 @@ typedef struct { __m128i A1, A2, A3; } pk3;             /* (a0,a1) (a2,a0+a1) (a
 typedef struct { __m128i p0, p1, p2, p01, p02, p12; } acc3;
 
 static inline void pk3_make(const u64 *a, pk3 *p) {
-    const u64 a0 = a[0], a1 = a[1], a2 = a[2];
-    p->A1 = _mm_set_epi64x((long long)a1, (long long)a0);
-    p->A2 = _mm_set_epi64x((long long)(a0 ^ a1), (long long)a2);
-    p->A3 = _mm_set_epi64x((long long)(a1 ^ a2), (long long)(a0 ^ a2));
+    const __m128i A1 = _mm_loadu_si128((const __m128i *)a);             /* (a0, a1) */
+    const __m128i C = _mm_loadl_epi64((const __m128i *)(a + 2));         /* (a2, 0) */
+    const __m128i S = _mm_xor_si128(A1, _mm_shuffle_epi32(A1, 0x4E));    /* (a0+a1, a0+a1) */
+    p->A1 = A1;
+    p->A2 = _mm_unpacklo_epi64(C, S);                                    /* (a2, a0+a1) */
+    p->A3 = _mm_xor_si128(A1, _mm_unpacklo_epi64(C, C));                 /* (a0+a2, a1+a2) */
 }
 
 static inline void acc3_zero(acc3 *c) {
@@ -244,8 +267,8 @@ static void kara(const kfield *K, const u64 *a, const u64 *b, long n, u64 *out) 
         return;
     }
     const long h = (n + 1) / 2, n1 = n - h;
-    u64 *sa = malloc(sizeof(u64) * w * h * 2);
-    u64 *p1 = malloc(sizeof(u64) * w2 * (2 * h - 1));
+    u64 *sa = xmalloc(sizeof(u64) * w * h * 2);
+    u64 *p1 = xmalloc(sizeof(u64) * w2 * (2 * h - 1));
     u64 *sb = sa + w * h;
     for (long i = 0; i < h * w; i++) {
         sa[i] = a[i] ^ (i < n1 * w ? a[h * w + i] : 0);
@@ -268,8 +291,8 @@ static void kpoly_mul_acc(const kfield *K, const u64 *a, long na, const u64 *b, 
                           u64 *acc) {
     const int w = K->w, w2 = 2 * w;
     const long n = na > nb ? na : nb;
-    u64 *pa = calloc((size_t)(2 * n * w), sizeof(u64));
-    u64 *out = malloc(sizeof(u64) * w2 * (2 * n - 1));
+    u64 *pa = xcalloc((size_t)(2 * n * w), sizeof(u64));
+    u64 *out = xmalloc(sizeof(u64) * w2 * (2 * n - 1));
     u64 *pb = pa + n * w;
     memcpy(pa, a, sizeof(u64) * w * na);
     memcpy(pb, b, sizeof(u64) * w * nb);
@@ -301,7 +324,7 @@ static long build(tree *T, const u64 *x, long lo, long hi) {
     v->lo = lo;
     v->hi = hi;
     long size = hi - lo;
-    v->m = calloc((size_t)((size + 1) * w), sizeof(u64));
+    v->m = xcalloc((size_t)((size + 1) * w), sizeof(u64));
     if (size == 1) {
         v->left = v->right = -1;
         memcpy(v->m, x + lo * w, sizeof(u64) * w);  /* X - x = X + x */
@@ -316,7 +339,7 @@ static long build(tree *T, const u64 *x, long lo, long hi) {
     v->right = r;
     const tnode *L = &T->nodes[l], *R = &T->nodes[r];
     long nl = L->hi - L->lo + 1, nr = R->hi - R->lo + 1;
-    u64 *acc = calloc((size_t)(2 * w * (nl + nr - 1)), sizeof(u64));
+    u64 *acc = xcalloc((size_t)(2 * w * (nl + nr - 1)), sizeof(u64));
     kpoly_mul_acc(K, L->m, nl, R->m, nr, acc);
     for (long i = 0; i < size + 1; i++) kreduce(K, acc + 2 * w * i, v->m + w * i);
     free(acc);
@@ -335,11 +358,11 @@ static void combine(const tree *T, long id, const u64 *c, u64 *out) {
     }
     const tnode *L = &T->nodes[v->left], *R = &T->nodes[v->right];
     long nl = L->hi - L->lo, nr = R->hi - R->lo;
-    u64 *rl = malloc(sizeof(u64) * w * size);
+    u64 *rl = xmalloc(sizeof(u64) * w * size);
     u64 *rr = rl + w * nl;
     combine(T, v->left, c, rl);
     combine(T, v->right, c, rr);
-    u64 *acc = calloc((size_t)(2 * w * size), sizeof(u64));
+    u64 *acc = xcalloc((size_t)(2 * w * size), sizeof(u64));
     kpoly_mul_acc(K, rl, nl, R->m, nr + 1, acc);   /* length nl + nr */
     kpoly_mul_acc(K, rr, nr, L->m, nl + 1, acc);
     for (long i = 0; i < size; i++) kreduce(K, acc + 2 * w * i, out + w * i);
@@ -394,7 +417,6 @@ struct job {
     const u64 *weights;
     const u64 *xs;
     const tree *T;
-    int failed;
 };
 
 static void *worker(void *arg) {
@@ -462,9 +484,8 @@ static void task_interp(job *J, long r) {
     const kfield *K = &J->K;
     const int w = K->w;
     const long tw = (long)J->s * w, N = J->N;
-    u64 *c = malloc(sizeof(u64) * w * N);
-    u64 *res = malloc(sizeof(u64) * w * N);
-    if (!c || !res) { J->failed = 1; free(c); free(res); return; }
+    u64 *c = xcalloc((size_t)(w * N), sizeof(u64));
+    u64 *res = xmalloc(sizeof(u64) * w * N);
     for (long i = 0; i < N; i++)
         kmul(K, J->table + i * tw + r * w, J->weights + i * w, c + i * w);
     combine(J->T, 0, c, res);
@@ -544,10 +565,9 @@ int gf2_evaluate_table(int m, int mk, long N, const u64 *table, const u64 *x, u6
     const kfield *K = &J.K;
     const int w = K->w, w2 = 2 * w, s = J.s;
     const long tw = (long)s * w;
-    u64 *acc = calloc((size_t)s * w2, sizeof(u64));
-    u64 *powers = malloc(sizeof(u64) * w * N);
-    u64 *coords = malloc(sizeof(u64) * tw);
-    if (!acc || !powers || !coords) { free(acc); free(powers); free(coords); return -3; }
+    u64 *acc = xcalloc((size_t)s * w2, sizeof(u64));
+    u64 *powers = xmalloc(sizeof(u64) * w * N);
+    u64 *coords = xmalloc(sizeof(u64) * tw);
     memset(powers, 0, sizeof(u64) * w);
     powers[0] = 1;
     for (long i = 1; i < N; i++) kmul(K, powers + (i - 1) * w, x, powers + i * w);
@@ -578,14 +598,10 @@ int gf2_interpolate(int m, int mk, long N, const u64 *xs, const u64 *values, u64
     tree T;
     T.K = *K;
     T.count = 0;
-    T.nodes = calloc((size_t)(2 * N), sizeof(tnode));
-    u64 *table = malloc(sizeof(u64) * tw * N);
-    u64 *weights = malloc(sizeof(u64) * w * N);
-    u64 *prefix = malloc(sizeof(u64) * w * N);
-    if (!T.nodes || !table || !weights || !prefix) {
-        free(T.nodes); free(table); free(weights); free(prefix);
-        return -3;
-    }
+    T.nodes = xcalloc((size_t)(2 * N), sizeof(tnode));
+    u64 *table = xmalloc(sizeof(u64) * tw * N);
+    u64 *weights = xmalloc(sizeof(u64) * w * N);
+    u64 *prefix = xmalloc(sizeof(u64) * w * N);
     build(&T, xs, 0, N);
     J.T = &T;
     J.xs = xs;
@@ -611,11 +627,10 @@ int gf2_interpolate(int m, int mk, long N, const u64 *xs, const u64 *values, u64
     run(&J, task_interp, J.s, nthreads);
     J.out = coeffs;
     run(&J, task_from_table, (N + BLOCK - 1) / BLOCK, nthreads);
-    int failed = J.failed;
     free_tree(&T);
     free(table);
     free(weights);
     free(prefix);
     pthread_mutex_destroy(&J.lock);
-    return failed ? -3 : 0;
+    return 0;
 }

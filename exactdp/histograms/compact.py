@@ -8,7 +8,9 @@ degree ``<= n`` over the field ``F_{d0}``, ``d0 = 2**(2 * 3**l) >= |X|``
 (:mod:`exactdp.histograms.fields`), whose value at ``x`` is the randomness of an
 *empty-bin sampler* ``M0: [d0]_+ -> [n]``:
 
-    ``h_x = M0(T(p(x)))``  for every ``x`` in ``X = [M]_+`` (``x`` read as ``T^{-1}(x)``).
+    ``h_x = M0(T(p(x)))``  for every ``x`` in ``X = [M]_+`` (``x`` read as the node
+    ``embed(x - 1)`` of a small subfield, :func:`node_sublevel`; any injection of ``X``
+    into ``F_{d0}`` serves Lemma 8.1).
 
 Uniform polynomials of degree ``<= n`` are ``(n+1)``-wise independent (Lemma 8.1), so every
 ``h_x`` is distributed as ``M0(U0)`` and any ``n + 1`` of them are independent.
@@ -24,15 +26,15 @@ The release is a :class:`CompactRelease`: the coefficients and the public parame
 :meth:`CompactRelease.evaluate` gives the noisy count of any ``x``, and the JSON form
 (:meth:`CompactRelease.dumps` / :meth:`CompactRelease.loads`) is exact and validated.
 
-Cost.  Interpolation through ``n + 1`` points is done in Newton form: about ``1.5 n**2``
-products of a field element by a node difference (at most ``log2 |X|`` bits; 4-bit windows,
-about 20 us each at ``m = 39366``) plus ``4n`` full products (Kronecker/GMP, about 4 ms
-each).  The paper's ``O~(n log d0)`` assumes fast polynomial arithmetic over ``F_{d0}``
-([vzGG13] Cor. 10.12), out of reach in Python at ``log2 d0 = 39366``, the field Theorem 8.6
-needs for ``|X| = 2**64``, ``eps = 1/10``, ``beta0 = 2**-20``.  Measured there
-(``tests/benchmarks/bench_compact.py``, 2-core VM, quiet): release ``n = 300``: 10 s,
-``n = 1000``: 58 s (so ``n = 10**4``: about an hour, by the ``n**2`` law); one
-``evaluate``: 11 ms, 33 ms and 337 ms for ``n = 300, 1000, 10**4``.
+Cost.  The interpolation nodes lie in a small subfield ``K`` (:func:`node_sublevel`;
+``GF(2**162)`` for ``|X| = 2**64``).  With the native library (:mod:`exactdp.histograms.native`,
+built at install time) interpolating through ``n + 1`` points is ``[L:K]`` interpolations
+over ``K`` sharing one subproduct tree (``O(n**1.59 log n)`` products in ``K`` each), and
+``evaluate`` is ``n [L:K]`` products in ``K`` from a coordinate table built on first use.
+Measured (``tests/benchmarks/bench_compact.py``, 2-core VM, ``|X| = 2**64``, ``eps = 1/10``,
+``beta0 = 2**-20``, field ``GF(2**39366)``): see the README.  The pure-Python path
+(``arithmetic="pure"``, or no compiler) runs Newton's form over the whole field, about
+``1.5 n**2`` products by a node: about an hour at ``n = 10**4``.
 """
 
 from __future__ import annotations
@@ -49,9 +51,9 @@ import gmpy2
 
 from exactdp.certified import ceil_log2
 from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
+from exactdp.histograms import native
 from exactdp.histograms.accuracy import ceil_scaled_ln
 from exactdp.histograms.data import Dataset, Universe
-from exactdp.histograms import native
 from exactdp.histograms.fields import MAX_LEVEL, VanLintField, level_for_bits
 from exactdp.params import (
     DomainError,
@@ -310,7 +312,7 @@ class CompactHistogram:
     3. Release ``h`` uniform among ``{g in G_{M0}(X) : g_x = c~_x for x in A}``: by Lemma
        8.1 (iv), ``u_x ~ S_{c~_x}`` for ``x`` in ``A``, ``u_x`` uniform on ``[d0]_+`` for
        the other points of a set ``B`` of ``n + 1`` points, and ``p`` the interpolating
-       polynomial through ``(x, T^{-1}(u_x))``.
+       polynomial through ``(embed(x - 1), T^{-1}(u_x))``.
 
     ``B`` is ``A`` plus the smallest field points (in ``T`` order, i.e. the smallest
     elements of ``X`` first) outside ``A``; any ``n + 1`` distinct points give the same
@@ -367,7 +369,7 @@ class CompactHistogram:
 
     @classmethod
     def theorem_8_6(cls, universe: Universe | int, n: object, epsilon: object, beta0: object,
-                    *, strict_time: bool = True) -> CompactHistogram:
+                    *, strict_time: bool = True, arithmetic: str = "auto") -> CompactHistogram:
         """Theorem 8.6: ``M = FastSample_{n,eps',gamma}`` with ``eps' = 1/ceil(10/(9 eps))``,
         ``gamma = beta0 / (2|X|)``, ``M0`` from Lemma 8.4 and ``l`` as in the proof.
 
@@ -379,34 +381,34 @@ class CompactHistogram:
         b0 = inverse_integer(beta0, "beta0")
         mech = FastSample(positive_int(n, "n"), theorem_8_6_epsilon_prime(eps),
                           Fraction(1, 2 * b0.denominator * u.size))
-        return cls._with_level(u, mech, eps, b0, "theorem_8_6", strict_time)
+        return cls._with_level(u, mech, eps, b0, "theorem_8_6", strict_time, arithmetic)
 
     @classmethod
     def with_geosample(cls, universe: Universe | int, n: object, epsilon: object,
-                       *, strict_time: bool = True) -> CompactHistogram:
+                       *, strict_time: bool = True, arithmetic: str = "auto") -> CompactHistogram:
         """Figure 6's GeoSample variant: ``M = GeoSample_{n,eps'}``, ``eps'`` and ``l`` as in
         Theorem 8.6 (``d`` is GeoSample's, ``log2 d ~ n log2(2/eps)``); ``(eps, 0)``-DP."""
         u = universe if isinstance(universe, Universe) else Universe(universe)
         eps = inverse_integer(epsilon, "epsilon")
         mech = GeoSample(positive_int(n, "n"), theorem_8_6_epsilon_prime(eps))
-        return cls._with_level(u, mech, eps, None, "geosample", strict_time)
+        return cls._with_level(u, mech, eps, None, "geosample", strict_time, arithmetic)
 
     @classmethod
     def _with_level(cls, universe: Universe, mech: InverseCDFSampler, eps: Fraction,
                     beta0: Fraction | None, construction: str,
-                    strict_time: bool) -> CompactHistogram:
+                    strict_time: bool, arithmetic: str) -> CompactHistogram:
         level = theorem_8_6_level(universe.size, mech.d, eps)
         if level > MAX_LEVEL:
             raise ResourceLimitError(
                 f"these parameters need the field of level {level} (d0 = 2^{2 * 3**level}), "
                 f"beyond the supported level {MAX_LEVEL}; use a larger epsilon")
         return cls(universe, mech, level, strict_time=strict_time, epsilon=eps, beta0=beta0,
-                   construction=construction)
+                   construction=construction, arithmetic=arithmetic)
 
     # ---- the algorithm
 
     def _padding(self, occupied: Sequence[int]) -> list[int]:
-        """The ``n + 1 - |occupied|`` smallest field points (as ints ``T^{-1}(x) = x - 1``)
+        """The ``n + 1 - |occupied|`` smallest points of ``K`` (as ints ``x - 1``)
         outside ``occupied``; they lie in ``[0, n]``, which is scanned whole (a loop count
         independent of the data)."""
         taken = set(occupied)

@@ -30,12 +30,16 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-__all__ = ["CoordinateTable", "available", "interpolate", "status", "supports"]
+from exactdp.params import ResourceLimitError
+
+__all__ = ["MAX_BYTES", "CoordinateTable", "available", "interpolate", "status", "supports"]
 
 #: Elements of K up to this many 64-bit words (K of level <= 5, 486 bits).
 _MAX_WORDS = 8
 _VERSION = 1
 _PARALLEL_WORK = 1 << 14
+#: Working-memory limit of one native call, in bytes.
+MAX_BYTES = 1 << 34
 _u64p = ctypes.POINTER(ctypes.c_uint64)
 
 
@@ -122,8 +126,18 @@ def _lib() -> ctypes.CDLL:
 
 def _check(code: int, what: str) -> None:
     if code != 0:
-        raise RuntimeError(f"native {what} failed (code {code}: "
-                           f"{'bad sizes' if code in (-1, -2) else 'out of memory'})")
+        raise RuntimeError(f"native {what} rejected its sizes (code {code})")
+
+
+def _check_memory(count: int, degree: int, sub_degree: int) -> None:
+    """Refuse jobs whose working memory (values, coefficients, their byte copies and the
+    coordinate table) exceeds :data:`MAX_BYTES`: the C code aborts on a failed allocation."""
+    words = -(-degree // 64)
+    need = count * 8 * (4 * words + (degree // sub_degree) * -(-sub_degree // 64))
+    if need > MAX_BYTES:
+        raise ResourceLimitError(f"the native path would need about {need >> 20} MiB for "
+                                 f"{count} elements of GF(2^{degree}); the limit is "
+                                 f"{MAX_BYTES >> 20} MiB (exactdp.histograms.native.MAX_BYTES)")
 
 
 def interpolate(degree: int, sub_degree: int, nodes: Sequence[int],
@@ -133,6 +147,7 @@ def interpolate(degree: int, sub_degree: int, nodes: Sequence[int],
     of ``K = GF(2**sub_degree)`` (bit strings in ``K``'s own model) and ``values`` in ``L``.
     The caller checks distinctness and ranges."""
     count = len(nodes)
+    _check_memory(count, degree, sub_degree)
     out = (ctypes.c_uint64 * (count * -(-degree // 64)))()
     _check(_lib().gf2_interpolate(degree, sub_degree, count, _words(nodes, sub_degree),
                                   _words(values, degree), out,
@@ -149,6 +164,7 @@ class CoordinateTable:
         self.degree = degree
         self.sub_degree = sub_degree
         self.count = len(coefficients)
+        _check_memory(self.count, degree, sub_degree)
         s = degree // sub_degree
         self._table = (ctypes.c_uint64 * (self.count * s * -(-sub_degree // 64)))()
         _check(_lib().gf2_to_table(degree, sub_degree, self.count,
