@@ -42,6 +42,7 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import fields, is_dataclass
 from fractions import Fraction
@@ -458,3 +459,30 @@ def test_public_functions_return_no_floats(name: str) -> None:
     result = _sample_calls()[name]()
     found = list(_floats_in(result))
     assert found == [], f"{name}: {found}"
+
+
+_C_FLOAT = re.compile(r"\b(float|double|long\s+double|_Float\d+|__m128d?|__m256d?|__m512d?)\b"
+                      r"|\b\d+\.\d*(e[+-]?\d+)?[fFlL]?\b|\b\d+e[+-]?\d+\b|<math\.h>")
+
+
+def _c_code(text: str) -> str:
+    """The C source without comments and string literals."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.DOTALL)
+    text = re.sub(r"//[^\n]*", " ", text)
+    return re.sub(r'"(\\.|[^"\\])*"', '""', text)
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.c")),
+                         ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_float_in_c_sources(path: Path) -> None:
+    """The native code (CompactHistogram's field arithmetic) is a sampling path too: no
+    floating-point type, literal or <math.h>.  (__m128i integer vectors are fine.)"""
+    hits = [m.group(0) for m in _C_FLOAT.finditer(_c_code(path.read_text(encoding="utf-8")))]
+    assert hits == []
+
+
+def test_c_float_scan_flags_floats() -> None:
+    for snippet in ("double x = 1;", "float f;", "y = 0.5;", "z = 1e-9;", "#include <math.h>",
+                    "__m128d v;"):
+        assert _C_FLOAT.search(_c_code(snippet)), snippet
+    assert not _C_FLOAT.search(_c_code("/* 0.5 double */ u64 x = 1; __m128i v; // float"))
