@@ -19,7 +19,7 @@ from exactdp.histograms import native
 from exactdp.histograms.compact import CompactHistogram, CompactRelease
 from exactdp.histograms.data import Dataset
 from exactdp.histograms.fields import VanLintField
-from exactdp.params import ParameterError, ResourceLimitError
+from exactdp.params import DomainError, ParameterError, ResourceLimitError
 from exactdp.randomness import SeededSource
 
 needs_native = pytest.mark.skipif(not native.available(),
@@ -164,3 +164,17 @@ def test_memory_guard(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(native, "MAX_BYTES", 1 << 20)
     with pytest.raises(ResourceLimitError, match="MiB"):
         native.interpolate(39366, 162, list(range(200)), [1] * 200)
+
+
+@needs_native
+def test_bad_interpolation_input_is_rejected() -> None:
+    with pytest.raises(ParameterError, match="distinct"):
+        native.interpolate(18, 6, [1, 1], [0, 0])
+    with pytest.raises(ParameterError, match="as many"):
+        native.interpolate(18, 6, [1, 2], [0])
+    with pytest.raises(DomainError, match="node"):
+        native.interpolate(18, 6, [64], [0])
+    with pytest.raises(DomainError, match="value"):
+        native.interpolate(18, 6, [3], [1 << 18])
+    with pytest.raises(DomainError, match="GF\\(2\\^6\\)"):
+        native.CoordinateTable(18, 6, [1, 2]).evaluate(64)

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from exactdp.params import ResourceLimitError
+from exactdp.params import DomainError, ParameterError, ResourceLimitError
 
 __all__ = ["MAX_BYTES", "CoordinateTable", "available", "interpolate", "status", "supports"]
 
@@ -144,9 +144,16 @@ def interpolate(degree: int, sub_degree: int, nodes: Sequence[int],
                 values: Sequence[int]) -> list[int]:
     """The coefficients (lowest first) of the ``p`` of degree ``< N`` over ``GF(2**degree)``
     with ``p(embed(nodes[i])) = values[i]``, for ``N`` distinct ``nodes`` given as elements
-    of ``K = GF(2**sub_degree)`` (bit strings in ``K``'s own model) and ``values`` in ``L``.
-    The caller checks distinctness and ranges."""
+    of ``K = GF(2**sub_degree)`` (bit strings in ``K``'s own model) and ``values`` in ``L``."""
     count = len(nodes)
+    if count == 0 or len(values) != count:
+        raise ParameterError(f"{count} nodes and {len(values)} values: need as many, >= 1")
+    if len(set(nodes)) != count:
+        raise ParameterError("interpolation nodes must be distinct")
+    if any(not 0 <= e < 1 << sub_degree for e in nodes):
+        raise DomainError(f"a node is not an element of GF(2^{sub_degree})")
+    if any(not 0 <= v < 1 << degree for v in values):
+        raise DomainError(f"a value is not an element of GF(2^{degree})")
     _check_memory(count, degree, sub_degree)
     out = (ctypes.c_uint64 * (count * -(-degree // 64)))()
     _check(_lib().gf2_interpolate(degree, sub_degree, count, _words(nodes, sub_degree),
@@ -174,6 +181,8 @@ class CoordinateTable:
 
     def evaluate(self, node: int) -> int:
         """``p(embed(node))`` for ``node`` an element of ``K`` (``K``'s own model)."""
+        if not 0 <= node < 1 << self.sub_degree:
+            raise DomainError(f"{node} is not an element of GF(2^{self.sub_degree})")
         out = (ctypes.c_uint64 * -(-self.degree // 64))()
         _check(_lib().gf2_evaluate_table(self.degree, self.sub_degree, self.count, self._table,
                                          _words([node], self.sub_degree), out,
