@@ -178,3 +178,17 @@ def test_bad_interpolation_input_is_rejected() -> None:
         native.interpolate(18, 6, [3], [1 << 18])
     with pytest.raises(DomainError, match="GF\\(2\\^6\\)"):
         native.CoordinateTable(18, 6, [1, 2]).evaluate(64)
+
+
+def test_nodes_row_fails_for_a_wrong_inclusion(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lemma 8.1 (nodes) checks that embed is a field homomorphism: bit q -> bit q s + 1
+    (injective, additive, not multiplicative) makes it fail."""
+    from proofs import lemma_8_01_family
+    assert lemma_8_01_family.check_nodes(False).verdict
+    real = VanLintField.embed
+
+    def shifted(self: VanLintField, e: int, sublevel: int) -> int:
+        return real(self, e, sublevel) << 1 if sublevel < self.level else e
+
+    monkeypatch.setattr(VanLintField, "embed", shifted)
+    assert not lemma_8_01_family.check_nodes(False).verdict
