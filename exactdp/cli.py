@@ -415,7 +415,9 @@ def _compact_histogram(args: argparse.Namespace, universe: Any, data: Any, fmt: 
 
     if args.delta is not None:
         raise ParameterError("compact is (epsilon, 0)-DP: --delta does not apply")
-    say(f"interpolating a polynomial of degree {data.n} (about {data.n}^2 field operations)")
+    from exactdp.histograms import native
+    say(f"interpolating a polynomial of degree {data.n}; arithmetic: {native.status()}"
+        + ("" if native.available() else f" -- pure Python, about {data.n}^2 field operations"))
     report = release_report(universe, args.epsilon, args.beta, args.counting, data, source)
     report["input"] = {"file": args.file, "format": fmt, "rows": str(data.n)}
     report["seeded"] = args.seed is not None
