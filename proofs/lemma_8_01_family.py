@@ -29,8 +29,8 @@ the cyclotomic polynomial Phi_{3^{l+1}}, irreducible since 2 has order 2*3^l mod
 (iv): the interpolated polynomial is determined by (u_x)_{x in B}, whose law is the product of
 uniforms on the preimages.  Nodes: x in X is embed(x - 1), x - 1 read in a subfield K and
 included into F_{d0} (any injection serves the lemma); the inclusion is a homomorphism since
-t^{3^{l-k}} is a root of K's modulus.  Checks: every polynomial is enumerated and evaluated by the
-implementation's Horner evaluation; (ii) by checking that evaluation at every set B of n+1
+t^{3^{l-k}} is a root of K's modulus.  Checks: every polynomial is enumerated and evaluated by
+the implementation's Horner evaluation; (ii) by checking that evaluation at every set B of n+1
 points (on GF(64), where the grid says so, among its first 16 or 8 points) hits every value tuple
 exactly once, and that the joint law of g_B is the product of its marginals for every B of
 at most n+1 of the first 4 points; (iii) by the cyclotomic facts for every supported

@@ -74,6 +74,7 @@ __all__ = [
     "EmptyBinSampler",
     "InvalidReleaseError",
     "SamplerSpec",
+    "node_sublevel",
     "release_report",
     "theorem_8_6_epsilon_prime",
     "theorem_8_6_level",
@@ -318,16 +319,19 @@ class CompactHistogram:
     elements of ``X`` first) outside ``A``; any ``n + 1`` distinct points give the same
     output distribution.  The element ``x`` of ``X`` is the node ``embed(x - 1)``: ``x - 1``
     read in the subfield ``K`` of :func:`node_sublevel` and included into ``F_{d0}``
-    (:meth:`VanLintField.embed`; the identity when ``K`` is the whole field).  With ``strict_time=True`` (default) every point of ``B`` makes the
-    same two draws: an inverse-CDF draw over the common domain ``[d d0]_+`` (of
-    ``M(c_x, .)`` for ``x`` in ``A``, of ``M0`` for padding points -- then
-    ``u_x = S_v`` is exactly uniform), and ``uniform(|S_v|)``; the interpolation through
-    ``n + 1`` points is the same computation for every ``D``.  What still depends on the
-    data: the domain sizes ``|S_v|`` (``v`` is the released count ``h_x`` of a point of
-    ``B``) and the cost of big-integer operations on the node values.  With
-    ``strict_time=False`` only ``A`` is interpolated and the rest of the polynomial is
-    drawn directly (``p = q + Z_A r``, ``r`` uniform of degree ``n - |A|``): identical
-    output distribution, time ``~|A| n`` instead of ``~n**2``, but the time reveals ``|A|``.
+    (:meth:`VanLintField.embed`; the identity when ``K`` is the whole field).
+
+    With ``strict_time=True`` (default) every point of ``B`` makes the same two draws: an
+    inverse-CDF draw over the common domain ``[d d0]_+`` (of ``M(c_x, .)`` for ``x`` in
+    ``A``, of ``M0`` for padding points -- then ``u_x = S_v`` is exactly uniform), and
+    ``uniform(|S_v|)``; the interpolation through ``n + 1`` points is the same computation
+    for every ``D`` (natively: a sequence of operations fixed by ``n`` and the fields).
+    What still depends on the data: the domain sizes ``|S_v|`` (``v`` is the released
+    count ``h_x`` of a point of ``B``) and, on the pure path, the cost of big-integer
+    operations on the node values.  With ``strict_time=False`` only ``A`` is interpolated
+    (pure path) and the rest of the polynomial is drawn directly (``p = q + Z_A r``, ``r``
+    uniform of degree ``n - |A|``): identical output distribution, time ``~|A| n`` instead
+    of ``~n**2``, but the time reveals ``|A|``.
 
     Preconditions: ``d0 = 2**(2 * 3**level) >= |X|``, ``d0 >= 4d/3`` and (strict mode)
     ``d0 >= n + 1``; ``M`` non-decreasing in ``u``.  Privacy (Theorem 8.3 i with Lemma 8.4):
@@ -452,8 +456,8 @@ class CompactHistogram:
         newton = field_.newton_coefficients(embedded, values, self._node_bits)
         tail = [source.uniform(field_.order) - 1 for _ in range(self.n + 1 - len(points))]
         # Newton basis with zero nodes after A: p = q + Z_A(X) * r(X), r uniform.
-        nodes_ = embedded + [0] * len(tail)
-        return tuple(field_.newton_to_monomial(nodes_, newton + tail, self._node_bits))
+        newton_nodes = embedded + [0] * len(tail)
+        return tuple(field_.newton_to_monomial(newton_nodes, newton + tail, self._node_bits))
 
     def release(self, dataset: Dataset, source: RandomSource | None = None) -> CompactRelease:
         """Run Algorithm 8.2 on ``dataset`` (its ``n`` must be the mechanism's)."""
