@@ -619,8 +619,11 @@ def _fmt_inputs(inputs: Sequence[Any]) -> str:
 
 def _neighbours(inputs: Sequence[Any],
                 neighbours: Sequence[tuple[Any, Any]] | None) -> list[tuple[Any, Any]]:
+    """The given neighbouring pairs, else consecutive inputs (at least two needed)."""
     if neighbours is not None:
         return list(neighbours)
+    if len(inputs) < 2:
+        raise ParameterError("inputs must contain at least two values (a neighbouring pair)")
     return [(inputs[i], inputs[i + 1]) for i in range(len(inputs) - 1)]
 
 
@@ -862,8 +865,6 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
         else:
             raise ParameterError("inputs must be given (e.g. range(0, 9) or '0..8')")
     ins = list(inputs)
-    if len(ins) < 2 and neighbours is None:
-        raise ParameterError("inputs must contain at least two values (a neighbouring pair)")
     pairs = _neighbours(ins, neighbours)
     if reference is None:
         reference = getattr(mechanism, "reference", None)
@@ -1377,8 +1378,6 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
         raise ParameterError(f"alpha = {a_total} must lie in (0, 1)")
     K = positive_int(draws, "draws")
     ins = list(inputs)
-    if len(ins) < 2 and neighbours is None:
-        raise ParameterError("inputs must contain at least two values (a neighbouring pair)")
     pairs = _neighbours(ins, neighbours)
     if reference is None:
         reference = getattr(sampler, "reference", None)

@@ -69,7 +69,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     grid_name = "full" if full else "quick"
     from exactdp.histograms import native
     _progress(f"exactdp verify ({grid_name} grids): {len(checks)} claims; CompactHistogram "
-              f"arithmetic: {native.status()} (Theorem 8.3 (i) also runs the pure path)")
+              f"arithmetic: {native.status()}"
+              + (" (Theorem 8.3 (i) also runs the pure path)" if native.available() else ""))
     for i, (module, fn) in enumerate(checks, 1):
         _progress(f"[{i}/{len(checks)}] {module.CLAIM} ...")
         start = time.perf_counter()

@@ -358,7 +358,7 @@ class CompactHistogram:
         self._common = self.mechanism.d * d0  # the common draw domain [d d0]_+
         self.sublevel = node_sublevel(self.field, self.universe.size, self.n)
         self.arithmetic = arithmetic
-        self._native = _use_native(arithmetic, 2 * 3**self.sublevel)
+        self.uses_native = _use_native(arithmetic, 2 * 3**self.sublevel)
         # A public bound on the embedded nodes' bits (elements of X are < |X|, padding <= n).
         bits = max(self.universe.size - 1, self.n).bit_length()
         self._node_bits = (bits - 1) * 3 ** (self.field.level - self.sublevel) + 1
@@ -445,7 +445,7 @@ class CompactHistogram:
             nodes = sorted(points + self._padding(points))
             values = [self._point_value(counts.get(e + 1), fixed.get(e + 1), source)
                       for e in nodes]
-            if self._native:
+            if self.uses_native:
                 return tuple(native.interpolate(field_.degree, 2 * 3**self.sublevel, nodes,
                                                 values))
             return tuple(field_.interpolate([embed(e) for e in nodes], values,
