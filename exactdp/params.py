@@ -69,8 +69,22 @@ class ResourceLimitError(ExactDPError, ValueError):
     """The exact computation requested would need more memory or time than allowed."""
 
 
-_FRACTION_RE = re.compile(r"^\s*[+-]?\d+\s*(/\s*\d+\s*)?$")
-_DECIMAL_RE = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
+# ASCII digits only: ``\d`` would also match full-width and Arabic-Indic digits.
+_FRACTION_RE = re.compile(r"^\s*[+-]?[0-9]+\s*(/\s*[0-9]+\s*)?$", re.ASCII)
+_DECIMAL_RE = re.compile(r"^\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE]([+-]?[0-9]+))?\s*$",
+                         re.ASCII)
+
+#: The longest numeric string accepted (digits in all), and the largest decimal exponent:
+#: parsing ``1e-1000000000`` exactly would build a billion-digit power of ten.
+MAX_DIGITS = 100_000
+MAX_EXPONENT = 10_000
+ACCEPTED_FORMS = ("an integer '12', a fraction 'p/q' such as '1/10', or a decimal such as "
+                  "'0.1' or '1e-3' (ASCII digits; exactly the rational written)")
+
+
+def _show(value: str) -> str:
+    """``repr`` of a user's string, shortened: error messages stay one readable line."""
+    return repr(value) if len(value) <= 60 else repr(value[:40]) + f"... ({len(value)} chars)"
 
 
 def to_fraction(value: object, name: str) -> Fraction:
@@ -100,6 +114,10 @@ def to_fraction(value: object, name: str) -> Fraction:
         return value
     if isinstance(value, str):
         text = value.strip()
+        digits = sum(ch.isdigit() for ch in text)
+        if digits > MAX_DIGITS:
+            raise ParameterError(f"{name} has {digits} digits; at most {MAX_DIGITS} are "
+                                 f"accepted")
         if _FRACTION_RE.match(text):
             # gmpy2 parses integers of any length (CPython's int(str) stops at 4300 digits).
             num, _, den = text.replace(" ", "").partition("/")
@@ -107,14 +125,13 @@ def to_fraction(value: object, name: str) -> Fraction:
             if q == 0:
                 raise ParameterError(f"{name} = {value!r} has a zero denominator")
             return Fraction(p, q)
-        if _DECIMAL_RE.match(text):
-            try:
-                return Fraction(text)
-            except ValueError:
-                raise ParameterError(f"{name} = {value!r}: decimal too long to parse; write it "
-                                     f"as 'p/q'") from None
-        raise ParameterError(f"{name} = {value!r} is not a rational number; write it as "
-                             f"'p/q' (e.g. '1/10') or as a decimal such as '0.1'")
+        decimal = _DECIMAL_RE.match(text)
+        if decimal:
+            if decimal.group(3) is not None and abs(int(decimal.group(3))) > MAX_EXPONENT:
+                raise ParameterError(f"{name} = {_show(value)}: the exponent is beyond "
+                                     f"+-{MAX_EXPONENT}; write the number as 'p/q'")
+            return Fraction(text)
+        raise ParameterError(f"{name} = {_show(value)} is not a number; write {ACCEPTED_FORMS}")
     if isinstance(value, Rational):
         return Fraction(int(value.numerator), int(value.denominator))
     type_name = type(value).__name__
@@ -125,15 +142,20 @@ def to_fraction(value: object, name: str) -> Fraction:
                              f"Fraction or a string such as '1/10'")
 
 
-def inverse_integer(value: object, name: str) -> Fraction:
+def inverse_integer(value: object, name: str, *, below_one: bool = False) -> Fraction:
     """Validate a parameter that must lie in ``N^{-1} = {1/m : m >= 1}``; return it exactly.
 
     Nothing is rounded: a value that is not ``1/m`` is refused, and the message suggests
     the largest valid value below it, ``1/ceil(1/value)``, which never weakens privacy.
+    ``below_one`` also refuses ``1`` (``m >= 2``): ``delta = 1`` or ``beta = 1`` promise
+    nothing.
     """
     q = to_fraction(value, name)
     if q <= 0:
         raise ParameterError(f"{name} = {q} must be positive (of the form 1/m with m >= 1)")
+    if below_one and q >= 1:
+        raise ParameterError(f"{name} = {q} must be below 1 (of the form 1/m with m >= 2): "
+                             f"{name} = 1 promises nothing")
     if q.numerator != 1:
         m = -(-q.denominator // q.numerator)
         raise NotInverseIntegerError(

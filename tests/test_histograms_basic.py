@@ -164,7 +164,7 @@ def sym_ceil_ln(scale: Fraction, x: Fraction) -> int:
                              * sympy.log(sympy.Rational(x.numerator, x.denominator))))
 
 
-@given(st.integers(1, 200), st.integers(1, 10**9), st.integers(1, 10**4),
+@given(st.integers(1, 200), st.integers(2, 10**9), st.integers(1, 10**4),
        st.integers(1, 10**6))
 def test_theorem_5_6_parameters(m: int, k: int, bm: int, n: int) -> None:
     eps, delta, beta0 = Fraction(1, m), Fraction(1, k), Fraction(1, bm)
@@ -187,6 +187,8 @@ def test_stability_parameter_errors() -> None:
         StabilityHistogram.theorem_5_6(u, 5, 0.1, Fraction(1, 10), Fraction(1, 10))
     with pytest.raises(NotInverseIntegerError):
         StabilityHistogram.theorem_5_6(u, 5, Fraction(1, 10), Fraction(3, 10), Fraction(1, 10))
+    with pytest.raises(ParameterError, match="below 1"):  # delta = 1 promises nothing
+        StabilityHistogram.theorem_5_6(u, 5, Fraction(1, 10), 1, Fraction(1, 10))
     with pytest.raises(ParameterError, match="threshold"):
         StabilityHistogram(GeoSample(3, 1), u, -1)
     with pytest.raises(ParameterError):

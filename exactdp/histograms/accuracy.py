@@ -173,7 +173,7 @@ def figure_4(mechanism: str, epsilon: object, delta: object, beta: object,
     simultaneous one ``beta >= beta0``; pass ``beta = beta0``.
     """
     eps = inverse_integer(epsilon, "epsilon")
-    dl = inverse_integer(delta, "delta")
+    dl = inverse_integer(delta, "delta", below_one=True)
     b = _beta(beta)
     n = positive_int(n, "n")
     c = _scale(mechanism, eps)

@@ -87,7 +87,7 @@ def theorem_5_3_gamma(beta0: object, universe: Universe) -> Fraction:
 def theorem_5_6_gamma(beta0: object, delta: object, n: int) -> Fraction:
     """Theorem 5.6: ``gamma = min(beta0/(2n), delta/4)``; both are ``1/m``, so is the min."""
     b = inverse_integer(beta0, "beta0")
-    dl = inverse_integer(delta, "delta")
+    dl = inverse_integer(delta, "delta", below_one=True)
     return min(b / (2 * positive_int(n, "n")), dl / 4)
 
 
@@ -96,7 +96,7 @@ def theorem_5_6_threshold(epsilon: object, delta: object) -> int:
     from exactdp.histograms.accuracy import ceil_scaled_ln
 
     eps = inverse_integer(epsilon, "epsilon")
-    dl = inverse_integer(delta, "delta")
+    dl = inverse_integer(delta, "delta", below_one=True)
     return 1 + ceil_scaled_ln(Fraction(9, 2) / eps, 4 / dl)
 
 
@@ -212,7 +212,7 @@ class StabilityHistogram:
         from exactdp.histograms.accuracy import ceil_scaled_ln
 
         eps = inverse_integer(epsilon, "epsilon")
-        dl = inverse_integer(delta, "delta")
+        dl = inverse_integer(delta, "delta", below_one=True)
         b = 1 + ceil_scaled_ln(Fraction(9, 2) / eps, 2 / dl)
         return cls(GeoSample(n, eps), universe, b, padded)
 

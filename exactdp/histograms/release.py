@@ -202,7 +202,7 @@ def run_stability(req: ReleaseRequest, data: Dataset, source: RandomSource) -> O
     (GeoSample) parameters; ``(eps, delta)``-DP."""
     if req.delta is None:
         raise ParameterError("stability is (epsilon, delta)-DP: pass --delta (e.g. 1/1000000)")
-    delta = inverse_integer(req.delta, "delta")
+    delta = inverse_integer(req.delta, "delta", below_one=True)
     name = _counting_name(req)
     n = data.n
     if name == "FastSample":

@@ -263,7 +263,7 @@ class SparseHistogram(_CandidateHistogram):
     def __init__(self, mechanism: InverseCDFSampler, universe: Universe, delta: object,
                  strict: bool = True, padded_order_statistics: bool = False) -> None:
         super().__init__(mechanism, universe, strict)
-        self.delta = inverse_integer(delta, "delta")
+        self.delta = inverse_integer(delta, "delta", below_one=True)
         n = self.mechanism.n
         self.s = (n * n + 2 * n) * self.universe.size * self.delta.denominator
         if self.s.bit_length() > SPARSE_MAX_S_BITS:

@@ -1,0 +1,93 @@
+"""The ``exactdp`` command.
+
+Sub-commands live in one module each (``verify``, ``counting``, ``histogram``, ``audit``):
+an ``add_<name>`` function declares a sub-command's arguments and points it at its
+``cmd_<name>`` function.  What they share (exit statuses, ``--json`` / ``--output``, progress)
+is in :mod:`exactdp.cli._common`.  :func:`main` turns every error a user can cause into one
+line on stderr and an exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from collections.abc import Sequence
+
+from exactdp.cli import audit, counting, histogram, verify
+from exactdp.cli._common import EPILOG, INTERRUPTED, USAGE
+from exactdp.params import ExactDPError
+
+__all__ = ["build_parser", "main"]
+
+_COMMANDS = [*verify.COMMANDS, *counting.COMMANDS, *histogram.COMMANDS, *audit.COMMANDS]
+
+#: Set to 1 to see the traceback of an internal error (a bug in exactdp).
+DEBUG_ENV = "EXACTDP_DEBUG"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="exactdp",
+        description="Exact-arithmetic differential privacy on finite computers (Balcer & "
+                    "Vadhan) with an exact checker. Parameters are exact rationals: "
+                    "'1/10', '0.1' or '1e-1' (all exactly 1/10); a binary float is never "
+                    "accepted and nothing is rounded toward less privacy.",
+        epilog=EPILOG)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in _COMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    # Exact numbers of any length must print and parse: lift CPython's 4300-digit cap on
+    # int <-> str conversion (3.11+) for this process.
+    sys.set_int_max_str_digits(0)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:
+        return _interrupted("exactdp")
+    name = f"exactdp {args.command}"
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        return _interrupted(name)
+    except ExactDPError as exc:
+        _error(name, f"error: {exc}")
+        return USAGE
+    except BrokenPipeError:
+        # stdout closed early (e.g. piped into head): no traceback, and no second error
+        # when Python flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return USAGE
+    except RecursionError:
+        _error(name, "error: the input nests too deeply to process")
+        return USAGE
+    except MemoryError:
+        _error(name, "error: out of memory; use smaller inputs or parameters")
+        return USAGE
+    except Exception as exc:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        _error(name, f"internal error (a bug in exactdp, please report it): "
+                     f"{type(exc).__name__}: {exc}; set {DEBUG_ENV}=1 for the traceback")
+        return 4
+
+
+def _error(name: str, message: str) -> None:
+    print(f"{name}: {message}".replace("\n", " "), file=sys.stderr, flush=True)
+
+
+def _interrupted(name: str) -> int:
+    # A second Ctrl-C while we print must not produce a traceback either.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _error(name, "interrupted; nothing was written")
+    return INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""What every ``exactdp`` command shares: exit statuses, output conventions, progress.
+
+The conventions (README, "Command line"; DESIGN.md):
+
+* exit status :data:`OK` 0 success / every claim passes; :data:`FAILED` 1 a privacy
+  violation or failed claim was found; :data:`USAGE` 2 usage or input error (nothing was
+  released or written); :data:`BROKEN` 3 the audited mechanism is broken; :data:`INTERRUPTED`
+  130 interrupted (Ctrl-C);
+* errors are one line on stderr naming the parameter or file, the value and the rule;
+* ``--json`` prints JSON only, on stdout; ``--output PATH`` writes the JSON to a file,
+  atomically, never over an existing file without ``--force``, and the path is checked
+  before any randomness is drawn (:func:`output_path`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from exactdp.files import DEFAULT_MAX_BYTES, OutputPath
+
+__all__ = [
+    "BROKEN",
+    "FAILED",
+    "INTERRUPTED",
+    "OK",
+    "USAGE",
+    "add_input_limit",
+    "add_json",
+    "add_output",
+    "emit_json",
+    "output_path",
+    "progress",
+    "write_json",
+]
+
+OK, FAILED, USAGE, BROKEN, INTERRUPTED = 0, 1, 2, 3, 130
+
+#: One paragraph every ``--help`` ends with: the exit statuses and the notation.
+EPILOG = ("Exit status: 0 success (every claim passes); 1 a privacy violation or failed "
+          "claim was found; 2 usage or input error (nothing was released or written); 3 the "
+          "audited mechanism is broken; 4 an internal error (a bug in exactdp); 130 "
+          "interrupted. Numbers are exact: '1/10', '0.1' "
+          "and '1e-1' all mean exactly 1/10; a float is never rounded. [n] = {0, ..., n}; "
+          "[d]_+ = {1, ..., d}.")
+
+
+def progress(message: str, stream: TextIO | None = None) -> None:
+    out = sys.stderr if stream is None else stream
+    print(message, file=out, flush=True)
+
+
+def dumps(payload: Any) -> str:
+    return json.dumps(payload, indent=2) + "\n"
+
+
+def write_json(payload: Any, path: OutputPath | None = None) -> None:
+    """JSON on stdout, or atomically to an already-checked :class:`OutputPath`."""
+    if path is None:
+        sys.stdout.write(dumps(payload))
+        sys.stdout.flush()
+    else:
+        path.write(dumps(payload))
+
+
+def add_json(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true",
+                   help="print JSON only, on stdout (numbers as exact strings: '12', 'p/q')")
+
+
+def add_output(p: argparse.ArgumentParser, what: str = "the JSON") -> None:
+    p.add_argument("--output", metavar="PATH",
+                   help=f"write {what} to PATH (atomically; the path is checked before any "
+                        f"work is done)")
+    p.add_argument("--force", action="store_true",
+                   help="allow --output to replace an existing file")
+
+
+def add_input_limit(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-input-bytes", default=str(DEFAULT_MAX_BYTES), metavar="B",
+                   help=f"refuse input files larger than B bytes (default {DEFAULT_MAX_BYTES})")
+
+
+def input_limit(args: argparse.Namespace) -> int:
+    from exactdp.params import positive_int
+
+    return positive_int(args.max_input_bytes, "--max-input-bytes")
+
+
+def output_path(args: argparse.Namespace) -> OutputPath | None:
+    """The checked ``--output`` path (call before drawing any randomness), or None."""
+    if getattr(args, "output", None) is None:
+        return None
+    return OutputPath.check(args.output, bool(getattr(args, "force", False)))
+
+
+def emit_json(args: argparse.Namespace, payload: Any, out: OutputPath | None) -> bool:
+    """Write ``payload`` where asked (``--output`` and/or ``--json``); True if it was printed
+    on stdout (then nothing else may go there)."""
+    if out is not None:
+        write_json(payload, out)
+    if getattr(args, "json", False):
+        write_json(payload)
+        return True
+    return False

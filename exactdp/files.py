@@ -1,0 +1,207 @@
+"""Reading inputs and writing outputs without losing or misreading anything.
+
+Every file exactdp reads or writes goes through this module, so that the rules hold
+everywhere (DESIGN.md, "Conventions of the command line"):
+
+* **Reads are capped.**  :func:`read_text` reads at most ``max_bytes`` bytes (a symlink to
+  ``/dev/zero`` or a 100 GB file is refused with the cap and how to raise it, not read until
+  memory runs out), decodes strict UTF-8 (an invalid byte is reported with its byte offset
+  and line), and drops one leading byte-order mark.
+* **JSON is bounded.**  :func:`parse_json` refuses nesting deeper than ``max_depth`` before
+  parsing (no ``RecursionError``), refuses ``NaN``/``Infinity`` and float literals (exactdp
+  writes every number as a decimal string), and reports syntax errors by line and column.
+* **Writes are atomic and never clobber.**  :class:`OutputPath` is checked *before* any
+  randomness is drawn (the directory exists and is writable, the target is not a directory,
+  an existing file needs ``force``); :meth:`OutputPath.write` writes a temporary file in the
+  same directory, flushes it to disk and renames it over the target with :func:`os.replace`,
+  so a full disk or an interrupt leaves the old file intact and no partial file behind.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from exactdp.params import ExactDPError
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_DEPTH",
+    "InputFileError",
+    "OutputFileError",
+    "OutputPath",
+    "parse_json",
+    "read_bytes",
+    "read_text",
+]
+
+#: Default cap on one input file (1 GiB); the command line's ``--max-input-bytes`` raises it.
+DEFAULT_MAX_BYTES = 1 << 30
+#: Default cap on JSON nesting; exactdp's own files nest at most 4 deep.
+DEFAULT_MAX_DEPTH = 64
+
+_CHUNK = 1 << 20
+
+
+class InputFileError(ExactDPError, ValueError):
+    """An input file cannot be read, is too large, is not UTF-8 or is malformed."""
+
+
+class OutputFileError(ExactDPError, ValueError):
+    """An output path cannot be written (checked before any work, or failed while writing)."""
+
+
+def _name(path: str) -> str:
+    return "standard input" if path == "-" else repr(path)
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def read_bytes(path: str, what: str = "input", max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """The bytes of ``path`` (``"-"``: standard input), at most ``max_bytes`` of them."""
+    if path != "-" and os.path.isdir(path):
+        raise InputFileError(f"{what} {_name(path)} is a directory, not a file")
+    try:
+        if path == "-":
+            return _read_capped(sys.stdin.buffer, path, what, max_bytes)
+        with open(path, "rb") as fh:
+            return _read_capped(fh, path, what, max_bytes)
+    except OSError as exc:
+        raise InputFileError(f"cannot read {what} {_name(path)}: {_why(exc)}") from None
+
+
+def _read_capped(fh: BinaryIO, path: str, what: str, max_bytes: int) -> bytes:
+    parts: list[bytes] = []
+    total = 0
+    while True:
+        chunk = fh.read(min(_CHUNK, max_bytes + 1 - total))
+        if not chunk:
+            return b"".join(parts)
+        parts.append(chunk)
+        total += len(chunk)
+        if total > max_bytes:
+            raise InputFileError(
+                f"{what} {_name(path)} is larger than {max_bytes} bytes, the limit on one "
+                f"input file; raise it with --max-input-bytes if this file is meant")
+
+
+def read_text(path: str, what: str = "input", max_bytes: int = DEFAULT_MAX_BYTES) -> str:
+    """The text of ``path`` as strict UTF-8, one leading byte-order mark removed."""
+    return decode_utf8(read_bytes(path, what, max_bytes), path, what)
+
+
+def decode_utf8(data: bytes, path: str, what: str = "input") -> str:
+    """Strict UTF-8; an invalid byte is reported with its byte offset and line number."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputFileError(
+            f"{what} {_name(path)} is not UTF-8: byte {data[exc.start]:#04x} at byte offset "
+            f"{exc.start} (line {line}) {exc.reason}") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _depth(text: str) -> int:
+    depth = deepest = 0
+    for match in _BRACKET.finditer(_STRING.sub('""', text)):
+        depth += 1 if match.group() in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _no_float(text: str) -> Any:
+    raise ValueError(f"the number {text} is not exact; exactdp writes numbers as strings")
+
+
+def parse_json(text: str, path: str, what: str = "input",
+               max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
+    """``json.loads`` with a nesting limit, no floats, no NaN/Infinity, and clear errors."""
+    depth = _depth(text)
+    if depth > max_depth:
+        raise InputFileError(f"{what} {_name(path)} nests {depth} levels deep; at most "
+                             f"{max_depth} are accepted")
+    try:
+        return json.loads(text, parse_float=_no_float, parse_constant=_no_float)
+    except json.JSONDecodeError as exc:
+        raise InputFileError(f"{what} {_name(path)} is not valid JSON: {exc.msg} at line "
+                             f"{exc.lineno}, column {exc.colno}") from None
+    except ValueError as exc:
+        raise InputFileError(f"{what} {_name(path)}: {exc}") from None
+    except RecursionError:  # the depth scan makes this unreachable; kept as a last guard
+        raise InputFileError(f"{what} {_name(path)} nests too deeply") from None
+
+
+@dataclass(frozen=True)
+class OutputPath:
+    """A file to be written, checked up front; ``OutputPath.check(path, force)``.
+
+    Check it before drawing any randomness: a release whose output cannot be written must
+    not be drawn at all (drawing it again later would spend the privacy budget twice).
+    """
+
+    path: Path
+    force: bool = False
+
+    @classmethod
+    def check(cls, path: str, force: bool = False, what: str = "--output") -> OutputPath:
+        if path == "" or path == "-":
+            raise OutputFileError(f"{what} {path!r}: give a file name (the JSON goes to "
+                                  f"standard output with --json)")
+        target = Path(path)
+        if target.is_dir():
+            raise OutputFileError(f"{what} {path!r} is a directory; give a file name")
+        parent = target.parent if str(target.parent) else Path(".")
+        if not parent.exists():
+            raise OutputFileError(f"{what} {path!r}: directory {str(parent)!r} does not exist")
+        if not parent.is_dir():
+            raise OutputFileError(f"{what} {path!r}: {str(parent)!r} is not a directory")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise OutputFileError(f"{what} {path!r}: directory {str(parent)!r} is not "
+                                  f"writable")
+        if os.path.lexists(target) and not force:
+            raise OutputFileError(f"{what} {path!r} exists; pass --force to replace it "
+                                  f"(nothing was written)")
+        if os.path.lexists(target) and not target.is_file():
+            raise OutputFileError(f"{what} {path!r} exists and is not a regular file")
+        return cls(target, force)
+
+    def write(self, text: str) -> None:
+        """Write ``text`` (UTF-8) atomically: temporary file, fsync, rename over the target."""
+        parent = self.path.parent if str(self.path.parent) else Path(".")
+        tmp = None
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp",
+                                       dir=parent)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(text.encode("utf-8"))
+                fh.flush()
+                os.fsync(fh.fileno())
+            if not self.force and os.path.lexists(self.path):
+                raise OutputFileError(f"{self.path} appeared while writing; pass --force to "
+                                      f"replace it (nothing was written)")
+            os.replace(tmp, self.path)
+            tmp = None
+        except OSError as exc:
+            hint = " (the disk is full)" if exc.errno == errno.ENOSPC else ""
+            raise OutputFileError(f"cannot write {str(self.path)!r}: {_why(exc)}{hint}; "
+                                  f"any existing file there is unchanged") from None
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
