@@ -51,6 +51,10 @@ def check_mechanism(mechanism: object, dataset: Dataset | None = None) -> Invers
     if not isinstance(mechanism, InverseCDFSampler):
         raise ParameterTypeError(f"mechanism = {mechanism!r} must be a counting mechanism "
                                  f"such as GeoSample or FastSample")
+    if dataset is not None and not isinstance(dataset, Dataset):
+        raise ParameterTypeError(f"the dataset is a {type(dataset).__name__}; it must be a "
+                                 f"Dataset: build it with Dataset.of(universe, rows) or "
+                                 f"Dataset.from_labels(universe, labels)")
     if dataset is not None and dataset.n != mechanism.n:
         raise ParameterError(f"the dataset has n = {dataset.n} rows but the counting "
                              f"mechanism was built for n = {mechanism.n}; build it with the "

@@ -62,11 +62,30 @@ class LabelTooLongError(DomainError):
 
 
 def _element(x: object, name: str) -> int:
-    """An element candidate as a plain ``int`` (``bool`` and non-integers refused)."""
+    """An element candidate as a plain ``int``.
+
+    Only integers are elements: ``int`` and other :class:`numbers.Integral` types (numpy's
+    integer types).  A float is refused even when integral (``1.9`` must never become ``1``,
+    and ``2.0`` is refused too, so no float ever reaches the data); ``bool``, strings,
+    ``Fraction`` and numpy floats are refused as well -- each with a
+    :class:`~exactdp.params.ParameterTypeError` naming the value.
+    """
     if isinstance(x, bool) or not isinstance(x, Integral):
-        raise ParameterTypeError(f"{name} = {x!r} must be an integer element of the universe "
-                                 f"[1, M] (use encode_label for strings)")
+        hint = ("use Dataset.from_labels or encode_label for text labels"
+                if isinstance(x, (str, bytes)) else
+                "convert it exactly yourself; exactdp never rounds an element")
+        raise ParameterTypeError(f"{name} = {x!r} ({type(x).__name__}) is not an integer "
+                                 f"element of the universe [1, M]; {hint}")
     return int(x)
+
+
+def _count(c: object, n: int, x: int) -> int:
+    if isinstance(c, bool) or not isinstance(c, Integral):
+        raise ParameterTypeError(f"count {c!r} ({type(c).__name__}) of element {x} must be "
+                                 f"an integer in [0, n]")
+    if not 0 <= int(c) <= n:
+        raise DomainError(f"count {c} of element {x} is outside [0, n] with n = {n}")
+    return int(c)
 
 
 @dataclass(frozen=True)
@@ -172,6 +191,9 @@ class Dataset:
     def __post_init__(self) -> None:
         if not isinstance(self.universe, Universe):
             raise ParameterTypeError(f"universe = {self.universe!r} must be a Universe")
+        if isinstance(self.rows, (str, bytes)) or not isinstance(self.rows, Iterable):
+            raise ParameterTypeError(f"rows = {self.rows!r} must be a sequence of integer "
+                                     f"elements (use Dataset.from_labels for text labels)")
         rows = tuple(self.rows)
         if not rows:
             raise EmptyDatasetError("the dataset is empty: the paper's datasets D in X^n "
@@ -191,12 +213,16 @@ class Dataset:
     def of(cls, universe: Universe | int, rows: Iterable[object]) -> Dataset:
         """Build from a universe (or its size) and an iterable of integer rows."""
         u = universe if isinstance(universe, Universe) else Universe(universe)
-        return cls(u, tuple(rows))  # type: ignore[arg-type]  # validated in __post_init__
+        return cls(u, rows)  # type: ignore[arg-type]  # validated in __post_init__
 
     @classmethod
     def from_labels(cls, universe: Universe | int, labels: Iterable[str | bytes]) -> Dataset:
         """Build from string or byte-string identifiers via :func:`encode_label`."""
         u = universe if isinstance(universe, Universe) else Universe(universe)
+        if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+            raise ParameterTypeError(f"labels = {labels!r} must be a sequence of str or bytes "
+                                     f"labels (a single string would be read character by "
+                                     f"character)")
         return cls(u, tuple(u.encode(label) for label in labels))
 
     @property
@@ -234,9 +260,10 @@ class Histogram:
     appears at most once and the order is the universe's, never the data's -- footnote 4),
     every count an integer in ``[0, n]``.  ``count(x)`` is 0 for unlisted elements.
 
-    ``algorithm`` names what produced the release (e.g. ``"PureSparseHistogram"``) and
-    ``fallback`` says, when not None, why another algorithm was run instead (e.g. the
-    paper's ``|X| < 2n + 1`` fallback to BasicHistogram).  Both depend only on public values
+    ``algorithm`` names the algorithm that was run (e.g. ``"PureSparseHistogram"``) and
+    ``fallback`` says, when not None, that it released through another algorithm instead and
+    why (e.g. the paper's ``|X| < 2n + 1`` fallback to BasicHistogram, whose guarantees then
+    apply; ``exactdp histogram`` reports that one as ``released_by``).  Both depend only on public values
     (``M``, ``n`` and the parameters), never on the data.
     """
 
@@ -248,20 +275,28 @@ class Histogram:
     _index: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        n = positive_int(self.n, "n")
-        bins = tuple((int(x), int(c)) for x, c in self.bins)
+        if not isinstance(self.universe, Universe):
+            raise ParameterTypeError(f"universe = {self.universe!r} must be a Universe")
+        if isinstance(self.n, bool) or not isinstance(self.n, Integral):
+            raise ParameterTypeError(f"n = {self.n!r} must be a positive int")
+        n = positive_int(int(self.n), "n")
+        bins: list[tuple[int, int]] = []
         prev = 0
-        for x, c in bins:
+        for i, pair in enumerate(self.bins):
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise ParameterTypeError(f"bin {i + 1} = {pair!r} must be a pair (x, count)")
+            x = _element(pair[0], f"element of bin {i + 1}")
+            c = _count(pair[1], n, x)
             if x <= prev:
                 raise DomainError(f"histogram bins must be strictly increasing in x (each "
                                   f"element at most once, sorted); got {x} after {prev}")
-            if not 0 <= c <= n:
-                raise DomainError(f"count {c} of element {x} is outside [0, n] with n = {n}")
+            bins.append((x, c))
             prev = x
         if bins and bins[-1][0] > self.universe.size:
             raise DomainError(f"element {bins[-1][0]} is outside the universe "
                               f"[1, {self.universe.size}]")
-        object.__setattr__(self, "bins", bins)
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "bins", tuple(bins))
         object.__setattr__(self, "_index", tuple(x for x, _ in bins))
 
     @classmethod
