@@ -86,6 +86,7 @@ from exactdp.binomial import (
 from exactdp.certificate import exact_json
 from exactdp.certified import Interval, exp_interval, ln_interval
 from exactdp.checker import (
+    NotMonotoneError,
     RatioWitness,
     certify_ratio,
     counting_distribution,
@@ -916,8 +917,9 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
         return WhiteBoxReport(**common, verdict="broken", d=d, findings=(abort.finding,),
                               seconds=_elapsed(start))
     except DomainError as exc:  # raised by the checker on an inconsistent mechanism
+        kind = "not_monotone" if isinstance(exc, NotMonotoneError) else "inconsistent"
         return WhiteBoxReport(**common, verdict="broken", d=d,
-                              findings=(Finding("inconsistent", str(exc)),),
+                              findings=(Finding(kind, str(exc)),),
                               seconds=_elapsed(start))
     _say(progress, "  exact privacy-loss ratios over neighbouring inputs")
     report = _judge(common, dists, pairs, eps, delta, reference, method, d, mono, trace, start)

@@ -22,6 +22,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 from types import FrameType
 from typing import Any, Literal
 
@@ -38,6 +39,7 @@ __all__ = [
     "AccuracyResult",
     "Distribution",
     "FixedSource",
+    "NotMonotoneError",
     "RatioWitness",
     "accuracy_probability",
     "certify_ratio",
@@ -96,41 +98,99 @@ def is_monotone_in_u(mech: InverseCDFSampler, c: int, limit: int = ENUMERATION_L
     return True
 
 
+class NotMonotoneError(DomainError):
+    """The threshold search found ``M(c, u1) > M(c, u2)`` for some ``u1 < u2``: the mechanism
+    is not non-decreasing in ``u``, so its thresholds do not determine its distribution."""
+
+    def __init__(self, c: int, u1: int, z1: int, u2: int, z2: int) -> None:
+        super().__init__(f"M({c}, {u1}) = {z1} > M({c}, {u2}) = {z2} with {u1} < {u2}: M is "
+                         f"not non-decreasing in u, so the threshold search does not apply "
+                         f"(enumerate u instead)")
+        self.witness = {"c": c, "u1": u1, "z1": z1, "u2": u2, "z2": z2}
+
+
+class _Memo:
+    """``u -> M(c, u)``, each value computed once; ``seen`` keeps every draw examined."""
+
+    def __init__(self, mech: InverseCDFSampler, c: int) -> None:
+        self.mech, self.c = mech, c
+        self.seen: dict[int, int] = {}
+
+    def __call__(self, u: int) -> int:
+        if u not in self.seen:
+            self.seen[u] = self.mech(self.c, u)
+        return self.seen[u]
+
+
 def thresholds(mech: InverseCDFSampler, c: int, hint: bool = True) -> tuple[int, ...]:
     """``(T_0, ..., T_n)`` with ``T_z = max{u in [0, d] : u = 0 or M(c, u) <= z}``.
 
     Assumes ``M(c, .)`` non-decreasing (the paper's claim; enumerated on small ``d`` by
     :func:`is_monotone_in_u`).  Binary search: ``log2(d)`` calls of ``M`` per ``z``; with
     ``hint`` two calls confirm the candidate ``F_c(z)`` instead.
+
+    Checked, so that a mechanism that is not monotone is refused rather than measured
+    wrongly wherever the search can see it: every interval ``(T_{z-1}, T_z]`` that the
+    result gives positive mass must have ``M(c, .) = z`` at both of its ends (under
+    monotonicity this always holds; otherwise :class:`NotMonotoneError` names two draws in
+    the wrong order, or :class:`~exactdp.params.DomainError` an output outside ``[0, n]``).
+    Interior points are not examined: for large ``d`` no search can prove monotonicity.
+    At most two extra calls of ``M`` per ``z`` (none when the hint is right).
     """
     d, n = mech.d, mech.n
+    m = _Memo(mech, c)
     out: list[int] = []
     lo = 0
     for z in range(n + 1):
         cand = mech.cdf(c, z) if hint else None
-        t = _threshold(mech, c, z, lo, d, cand)
+        t = _threshold(m, z, lo, d, cand)
         out.append(t)
         lo = t
     if out[-1] != d:
         raise DomainError(f"M({c}, {d}) > n: the mechanism left [0, n]")
+    _check_interval_ends(m, c, out)
     return tuple(out)
 
 
-def _threshold(mech: InverseCDFSampler, c: int, z: int, lo: int, d: int,
-               cand: int | None) -> int:
+def _threshold(m: _Memo, z: int, lo: int, d: int, cand: int | None) -> int:
     if cand is not None and lo <= cand <= d:
-        ok_low = cand == 0 or mech(c, cand) <= z
-        ok_high = cand == d or mech(c, cand + 1) > z
+        ok_low = cand == 0 or m(cand) <= z
+        ok_high = cand == d or m(cand + 1) > z
         if ok_low and ok_high:
             return cand
     a, b = lo, d  # invariant: a is good (a == 0 or M(c, a) <= z); the answer is in [a, b]
     while a < b:
         mid = (a + b + 1) // 2
-        if mech(c, mid) <= z:
+        if m(mid) <= z:
             a = mid
         else:
             b = mid - 1
     return a
+
+
+def _check_interval_ends(m: _Memo, c: int, ts: Sequence[int]) -> None:
+    """Evaluate ``M(c, .)`` at both ends of every non-empty interval ``(T_{z-1}, T_z]``, then
+    refuse any output outside ``[0, n]`` and any pair of draws examined (ends and search
+    points alike) whose outputs are out of order.  With neither, every end is ``z``: a low
+    end above ``z`` would be out of order with the good point ``T_z``, a high end below
+    ``z`` with ``T_{z-1} + 1``, which the search saw exceed ``z - 1``."""
+    n = len(ts) - 1
+    for z, t in enumerate(ts):
+        low = ts[z - 1] + 1 if z else 1
+        if low <= t:
+            m(low)
+            m(t)
+    seen = sorted(m.seen.items())
+    for u, v in seen:
+        if not 0 <= v <= n:
+            raise DomainError(f"M({c}, {u}) = {v} is outside [0, {n}]")
+    for (u1, v1), (u2, v2) in pairwise(seen):
+        if v1 > v2:
+            raise NotMonotoneError(c, u1, v1, u2, v2)
+    for z, t in enumerate(ts):  # implied by the two checks above; kept as a guard
+        low = ts[z - 1] + 1 if z else 1
+        if low <= t and not m(low) == m(t) == z:
+            raise DomainError(f"threshold search for c = {c}: M on ({low - 1}, {t}] is not {z}")
 
 
 def threshold_distribution(mech: InverseCDFSampler, c: int, hint: bool = True) -> Distribution:
@@ -269,7 +329,13 @@ def certify_ratio(worst: RatioWitness, epsilon: object) -> tuple[bool, str]:
     try:
         lower = exp_lower_bound_at_least(eps, worst.ratio)
     except ParameterError:
-        upper = exp_interval(eps, 128).hi
+        # ratio > e**eps: refine until a certified upper bound lies below the ratio, so that
+        # the printed inequality is true (a fixed precision may not separate near-ties).
+        bits = 64
+        upper = exp_interval(eps, bits).hi
+        while upper >= worst.ratio:
+            bits *= 2
+            upper = exp_interval(eps, bits).hi
         return False, f"{brief(worst.ratio)} > {brief(upper)} >= e^({eps})"
     return True, f"{brief(worst.ratio)} <= {brief(lower)} <= e^({eps})"
 
