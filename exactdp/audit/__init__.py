@@ -1,0 +1,113 @@
+r"""Auditing other people's DP code: exact white-box audits and honest black-box audits.
+
+**White-box** (:func:`whitebox_audit`): the auditor can make the mechanism's randomness
+explicit, either
+
+* as a counting mechanism ``f(c, u)`` with ``u`` uniform on ``[d]_+`` (``d`` passed in or
+  read from ``f.d``; an :class:`~exactdp.counting.InverseCDFSampler` qualifies), or
+* as code ``f(c, source)`` that draws from a :class:`~exactdp.randomness.RandomSource`
+  we pass in, which is then run under the checker's exploring source
+  (:func:`exactdp.explore.explore`).
+
+The output distribution for every input of the stated domain is then *exact*, obtained by
+calling ``f`` itself (the checker's :func:`~exactdp.checker.enumerate_distribution` for
+small ``d``; for large ``d`` and ``f`` declared non-decreasing in ``u``, the checker's
+threshold search, whose result is exact *given* monotonicity -- spot-checked, and said so
+in the report).  From the distributions: the exact worst privacy-loss ratio over
+neighbouring inputs with its witness, compared with ``e**eps`` for the claimed ``eps``
+through certified bounds (:func:`~exactdp.checker.certify_ratio`); every outcome
+possible on one input and impossible on its neighbour (infinite loss); the hockey-stick
+``delta`` at the claimed ``eps`` (an interval, since ``e**eps`` is irrational); the
+statistical distance to a reference; and an operation-trace comparison (strict time).
+
+**Black-box** (:func:`blackbox_audit`): for code whose randomness cannot be reached we
+only sample, and say exactly what the samples can and cannot show:
+
+* a goodness-of-fit test against an exact reference distribution: one exact two-sided
+  binomial test per (input, outcome), Bonferroni-corrected, computed with certified
+  binomial tails (:mod:`exactdp.binomial`), so the stated false-alarm probability is
+  honoured exactly (not asymptotically, as a chi-square statistic would be);
+* a lower confidence bound on the privacy loss of the most distinguishing outcome set,
+  with sample splitting: one batch of draws *selects* the neighbour pair and outcome set,
+  a fresh batch *estimates* it with Clopper--Pearson bounds on both sides (choosing the
+  set from the same samples that bound it would void the confidence statement);
+* never "private": at best "no violation detected", with the power stated.
+
+**Operation traces** (the strict-time claim, DESIGN.md rule 2).  Counting kind: for each
+``u`` of a set (the thresholds of the first input and the ends of ``[d]_+``), the events of
+one call ``f(c, u)`` -- exactdp's own trace events plus every call of a Python function
+named in ``trace_calls`` (default ``("cdf",)``, recorded with :func:`sys.setprofile`) --
+must be the same for every input ``c`` (the same ``u`` throughout: work that varies with
+``u`` alone is no channel on the input; it is reported as information, since it does tell a
+timing observer something about ``u``, and the privacy ratios are those of the output
+alone).  Source kind: the distribution of the sequence of draws (domain sizes, in order)
+must be the same for every input.  A difference is a timing side channel on the input and
+makes the verdict ``"violation"`` even when the output distributions are private.
+
+**Robustness.**  A mechanism that raises (``SystemExit`` included), hangs, returns
+something that is not an exact outcome (``None``, a float, an unhashable value) or lies
+outside its declared outputs, is not a deterministic function of its randomness, or draws
+more randomness than declared produces a report with verdict ``"broken"`` and a finding that
+names the input and the randomness where it happened -- never a traceback, in both the
+white-box and the black-box audit.  A target that cannot be loaded, a bad declaration and
+an audit too large to run are :class:`~exactdp.params.ExactDPError`\ s raised before any
+sampling.  Ctrl-C (``KeyboardInterrupt``) is never turned into a finding.
+
+The package, one module per idea: :mod:`~exactdp.audit.guard` (calling audited code:
+time limits, findings, outcome checks), :mod:`~exactdp.audit.targets` (loading targets,
+ranges, claimed parameters, the audit's size), :mod:`~exactdp.audit.reference`,
+:mod:`~exactdp.audit.whitebox`, :mod:`~exactdp.audit.blackbox`,
+:mod:`~exactdp.audit.report`.
+"""
+
+from exactdp.audit.blackbox import blackbox_audit, privacy_test_rejects
+from exactdp.audit.guard import DEFAULT_TIME_LIMIT, Finding, check_outcome
+from exactdp.audit.reference import RefDistribution, Reference, reference_distributions
+from exactdp.audit.report import (
+    EXIT_CODES,
+    BlackBoxReport,
+    FitResult,
+    PrivacyTest,
+    TraceResult,
+    Verdict,
+    WhiteBoxReport,
+)
+from exactdp.audit.targets import (
+    MAX_CALLS,
+    MAX_INPUTS,
+    check_alpha,
+    check_delta,
+    check_epsilon,
+    check_time_limit,
+    load_target,
+    parse_range,
+)
+from exactdp.audit.whitebox import ENUMERATION_LIMIT, whitebox_audit
+
+__all__ = [
+    "DEFAULT_TIME_LIMIT",
+    "ENUMERATION_LIMIT",
+    "EXIT_CODES",
+    "MAX_CALLS",
+    "MAX_INPUTS",
+    "BlackBoxReport",
+    "Finding",
+    "FitResult",
+    "PrivacyTest",
+    "RefDistribution",
+    "Reference",
+    "TraceResult",
+    "Verdict",
+    "WhiteBoxReport",
+    "blackbox_audit",
+    "check_alpha",
+    "check_delta",
+    "check_epsilon",
+    "check_outcome",
+    "check_time_limit",
+    "load_target",
+    "parse_range",
+    "privacy_test_rejects",
+    "reference_distributions",
+    "whitebox_audit",
+]

@@ -1,0 +1,251 @@
+"""Calling audited code safely: time limits, failures turned into findings, outcome checks.
+
+Everything the audit learns about a third party's code comes through :class:`Guard`: one
+call of the code under a time limit, every exception it raises (``SystemExit`` included:
+``sys.exit(0)`` inside a sampler must not end the audit with status 0) turned into a
+:class:`Finding`, and the returned value checked by :func:`check_outcome`.  Only
+``KeyboardInterrupt`` passes through untouched: Ctrl-C is the user's, not a finding.
+
+Time limits are signal-based (``SIGALRM`` through :func:`signal.setitimer`).  Why not a
+subprocess: an audit calls the code up to millions of times (a process per call is far too
+slow) and a third party's callable (a closure, a bound method of a native library object)
+usually cannot be pickled into another process.  The price: the limit is enforced only in
+the main thread, and a hang inside native code that never returns to the interpreter is
+interrupted only when it does return (the elapsed time is still measured after the call).
+"""
+
+from __future__ import annotations
+
+import numbers
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import FrameType
+from typing import Any
+
+from exactdp.certificate import exact_json
+from exactdp.explore import ExplorationLimitError, NondeterminismError
+
+__all__ = ["DEFAULT_TIME_LIMIT", "Abort", "Finding", "Guard", "Progress", "Timeout", "as_int",
+           "check_outcome", "describe", "elapsed", "exception_text", "say", "show",
+           "time_limit"]
+
+#: Default limit, in whole seconds, on one call of the audited code (and on its import).
+DEFAULT_TIME_LIMIT = 10
+
+Progress = Callable[[str], None] | None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something wrong with the audited code itself (it raised, hung, left its range...)."""
+
+    kind: str
+    message: str
+    witness: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message, "witness": exact_json(self.witness)}
+
+
+class Abort(BaseException):
+    """Stops an audit at a faulty call.  A BaseException, so that the audited code's own
+    ``except Exception`` cannot swallow it."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+class Timeout(BaseException):
+    """Raised by the alarm inside the audited code (a BaseException for the same reason)."""
+
+
+def _on_alarm(signum: int, frame: FrameType | None) -> None:
+    raise Timeout
+
+
+@contextmanager
+def time_limit(seconds: int | None) -> Iterator[None]:
+    """Raise :class:`Timeout` in the block after ``seconds`` (main thread, POSIX only).
+
+    The alarm repeats every second after the first expiry, so that code which catches
+    the first :class:`Timeout` (an ``except BaseException``) is interrupted again.
+    """
+    if not seconds or threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "setitimer"):
+        yield
+        return
+    old = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1)
+    try:
+        yield
+    finally:
+        while True:  # an alarm may land here: cancel the timer before anything else
+            try:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                break
+            except Timeout:
+                continue
+        signal.signal(signal.SIGALRM, old)
+
+
+def show(value: object, limit: int = 80) -> str:
+    """A short, safe rendering of a value the audited code produced, for one-line messages:
+    a huge int by its size, a long repr cut, a raising ``__repr__`` by its type."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"<int of {value.bit_length()} bits>"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a third party's __repr__ may raise anything
+        return f"<{type(value).__name__} whose repr raised>"
+    text = text.replace("\n", " ")
+    return text if len(text) <= limit else f"{text[:limit - 20]}...({len(text)} chars)"
+
+
+def describe(obj: object) -> str:
+    """A name for the audited object: its ``description`` string, else module.qualname."""
+    try:
+        description = getattr(obj, "description", None)
+        if isinstance(description, str):
+            return show(description, 400)
+        name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+        module = getattr(obj, "__module__", None)
+        if isinstance(name, str) and isinstance(module, str):
+            return f"{module}.{name}"
+    except Exception:  # noqa: BLE001, S110 - a raising property: fall back to the type
+        pass
+    return show(obj, 200)
+
+
+#: Outcome types an audit can count exactly: hashing and comparing them is safe and
+#: exact.  Tuples and frozensets of them are accepted too.
+_ATOMS = (int, str, bytes, Fraction)
+
+
+def _plain(value: object, depth: int = 0) -> object:
+    """``value`` as a plain exact outcome (ints normalised), or raise TypeError."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, _ATOMS):
+        return value
+    if isinstance(value, numbers.Rational):
+        return Fraction(int(value.numerator), int(value.denominator))
+    if isinstance(value, (tuple, frozenset)) and depth < 8 and len(value) <= 1000:
+        items = [_plain(v, depth + 1) for v in value]
+        return tuple(items) if isinstance(value, tuple) else frozenset(items)
+    raise TypeError(type(value).__name__)
+
+
+def check_outcome(value: object, allowed: range | frozenset[Any] | None, call: str,
+                  witness: Mapping[str, Any], where: str = "") -> Any:
+    """Validate one value the audited code returned; return it normalised.
+
+    An outcome must be an exact, safely hashable value: an int, a string, bytes, a
+    Fraction, a bool, or a tuple/frozenset of these.  Everything else is garbage for an
+    audit and stops it with a ``bad_output`` finding: ``None`` (a forgotten ``return``), a
+    float (inexact; ``nan`` is not even equal to itself), a list (unhashable), an object
+    whose ``__hash__`` or ``__eq__`` may do anything.  When ``allowed`` (the declared
+    outputs) is given, the value must lie in it (``out_of_range`` otherwise); an int range
+    takes ints only (``True`` is not the outcome 1).
+    """
+    what = f"{call} returned {show(value)}"
+    if value is None:
+        raise Abort(Finding("bad_output", f"{what}, not an outcome (a missing return?)",
+                            dict(witness)))
+    try:
+        plain = _plain(value)
+    except TypeError:
+        raise Abort(Finding(
+            "bad_output", f"{what} of type {type(value).__name__}; outcomes must be exact "
+            f"values: ints, strings, bytes, Fractions, bools or tuples of these"
+            + (" (a float is inexact: map it to an exact value first)"
+               if isinstance(value, numbers.Number) else ""),
+            dict(witness))) from None
+    if allowed is None:
+        return plain
+    if isinstance(allowed, range):
+        if isinstance(plain, bool) or not isinstance(plain, int):
+            raise Abort(Finding("bad_output", f"{what} of type {type(value).__name__}, not an "
+                                f"int; the declared outputs are {_declared(allowed)}",
+                                dict(witness)))
+        ok = plain in allowed
+    else:
+        ok = plain in allowed and (not isinstance(plain, bool) or any(
+            isinstance(a, bool) and a is plain for a in allowed))
+    if not ok:
+        raise Abort(Finding("out_of_range", f"{what}, outside the declared outputs "
+                            f"{_declared(allowed)}{where}", {**witness, "value": plain}))
+    return plain
+
+
+def _declared(allowed: range | frozenset[Any]) -> str:
+    if isinstance(allowed, range):
+        return f"{show(allowed.start)}..{show(allowed.stop - 1)}"
+    items = sorted(show(a, 20) for a in allowed)
+    return "{" + ", ".join(items[:8]) + (", ...}" if len(items) > 8 else "}")
+
+
+def exception_text(exc: BaseException) -> str:
+    """``"TypeName: message"`` on one short line, even when ``str(exc)`` raises."""
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - a third party's __str__ may raise anything
+        text = "<message could not be rendered>"
+    text = " ".join(text.split())
+    if len(text) > 300:
+        text = text[:280] + f"...({len(text)} chars)"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class Guard:
+    """Calls the audited code with a time limit and turns its failures into findings."""
+
+    def __init__(self, time_limit: int | None) -> None:
+        self.time_limit = time_limit
+
+    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], what: str,
+             witness: Mapping[str, Any], check: Callable[[Any], Any] | None = None) -> Any:
+        """``fn(*args)``, then ``check(result)`` (inside the same time limit: a returned
+        object's ``__hash__`` is the audited code's too)."""
+        start = time.monotonic_ns()
+        try:
+            with time_limit(self.time_limit):
+                result = fn(*args)
+                if check is not None:
+                    result = check(result)
+        except Timeout:
+            raise Abort(Finding("timeout", f"{what} did not return within {self.time_limit} s "
+                                f"(interrupted)", dict(witness))) from None
+        except (KeyboardInterrupt, Abort, ExplorationLimitError, NondeterminismError):
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the audited code's failure: report it
+            # SystemExit too: sys.exit(0) in the audited code must not end the audit "OK".
+            raise Abort(Finding("raised", f"{what} raised {exception_text(exc)}",
+                                dict(witness))) from None
+        if self.time_limit and time.monotonic_ns() - start > self.time_limit * 10**9:
+            raise Abort(Finding("timeout", f"{what} took longer than {self.time_limit} s",
+                                dict(witness)))
+        return result
+
+
+def as_int(value: object) -> int | None:
+    """``value`` as an int if it is an integral number other than a bool, else None."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return None
+    return int(value)
+
+
+def say(progress: Progress, message: str) -> None:
+    if progress is not None:
+        progress(message)
+
+
+def elapsed(start_ns: int) -> Fraction:
+    return Fraction(time.monotonic_ns() - start_ns, 10**9)

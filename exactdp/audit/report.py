@@ -1,0 +1,402 @@
+"""Audit reports: what a white-box or black-box audit established, as text and exact JSON.
+
+Every number a report prints is exact or an enclosure rounded outwards (decimals are for
+reading; the JSON carries the exact fractions as strings).  The verdicts:
+
+* ``"pass"`` (white-box): the claim holds exactly on the audited inputs;
+* ``"violation"``: the claim is refuted (white-box: exactly, with a witness; black-box: at
+  the stated false-alarm probability);
+* ``"mismatch"`` (black-box): the samples do not fit the reference distribution;
+* ``"no violation detected"`` (black-box): nothing found at the stated power -- never a
+  proof of privacy;
+* ``"broken"``: the mechanism itself failed (raised, hung, returned garbage...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from exactdp.audit.guard import Finding, show
+from exactdp.audit.reference import RefDistribution
+from exactdp.binomial import CriticalCounts
+from exactdp.certificate import exact_json
+from exactdp.certified import Interval
+from exactdp.checker import RatioWitness
+
+__all__ = ["EXIT_CODES", "BlackBoxReport", "Distribution", "FitResult", "InfiniteLoss",
+           "PrivacyTest", "TraceResult", "Verdict", "WhiteBoxReport"]
+
+Verdict = Literal["pass", "violation", "broken", "mismatch", "no violation detected"]
+Distribution = dict[Any, Fraction]
+
+#: Exit status of the command line for each verdict.
+EXIT_CODES: dict[str, int] = {"pass": 0, "no violation detected": 0, "violation": 1,
+                              "mismatch": 1, "broken": 3}
+
+
+@dataclass(frozen=True)
+class TraceResult:
+    """Operation traces compared across inputs (the strict-time claim).
+
+    ``same`` is True when, for every randomness ``u`` examined, every input produced the
+    same trace as the first input with that same ``u`` (counting kind), or when every input
+    produced the same distribution of traces (source kind).  ``length`` is the common trace
+    length when it is one number.  ``randomness_note`` (counting kind, ``same`` True) is
+    non-empty when the trace varies with ``u`` -- not a channel on the input, but a timing
+    observer then learns about ``u``; the audit's privacy ratios cover the output alone.
+    """
+
+    same: bool
+    examined: str
+    length: int | None
+    witness: Mapping[str, Any] = field(default_factory=dict)
+    randomness_note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"same": self.same, "examined": self.examined, "length": self.length,
+                "witness": exact_json(self.witness),
+                "randomness_dependence": self.randomness_note or None}
+
+
+@dataclass(frozen=True)
+class InfiniteLoss:
+    outcome: Any
+    possible_on: Any
+    impossible_on: Any
+    probability: Fraction
+
+    def to_json(self) -> dict[str, Any]:
+        return {"outcome": exact_json(self.outcome), "possible_on": exact_json(self.possible_on),
+                "impossible_on": exact_json(self.impossible_on),
+                "probability": str(self.probability)}
+
+
+@dataclass(frozen=True)
+class WhiteBoxReport:
+    """Everything the white-box audit established, exactly."""
+
+    mechanism: str
+    kind: str
+    inputs: tuple[Any, ...]
+    claimed_epsilon: Fraction
+    claimed_delta: Fraction
+    verdict: Verdict
+    method: str = ""
+    d: int | None = None
+    monotone: str = ""
+    distributions: Mapping[Any, Distribution] = field(default_factory=dict)
+    worst: RatioWitness | None = None
+    bound: str = ""
+    infinite: tuple[InfiniteLoss, ...] = ()
+    hockey_stick: Interval | None = None
+    hockey_stick_pair: tuple[Any, Any] | None = None
+    reference: str | None = None
+    distance: Fraction | Interval | None = None
+    distance_input: Any = None
+    trace: TraceResult | None = None
+    findings: tuple[Finding, ...] = ()
+    seconds: Fraction = Fraction(0)
+    excess: Fraction | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.verdict]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "audit": "whitebox",
+            "excess_over_e_eps_at_least": None if self.excess is None else str(self.excess),
+            "mechanism": self.mechanism,
+            "kind": self.kind,
+            "inputs": exact_json(list(self.inputs)),
+            "claimed_epsilon": str(self.claimed_epsilon),
+            "claimed_delta": str(self.claimed_delta),
+            "verdict": self.verdict,
+            "method": self.method,
+            "d": None if self.d is None else str(self.d),
+            "monotone": self.monotone,
+            "worst_ratio": None if self.worst is None else self.worst.to_json(),
+            "bound": self.bound,
+            "infinite_loss": [i.to_json() for i in self.infinite],
+            "hockey_stick_delta": None if self.hockey_stick is None else
+            {"lo": str(self.hockey_stick.lo), "hi": str(self.hockey_stick.hi),
+             "pair": exact_json(list(self.hockey_stick_pair or ()))},
+            "reference": self.reference,
+            "statistical_distance": _interval_json(self.distance),
+            "statistical_distance_input": exact_json(self.distance_input),
+            "trace": None if self.trace is None else self.trace.to_json(),
+            "findings": [f.to_json() for f in self.findings],
+            "distributions": {str(c): {str(o): str(p) for o, p in dist.items() if p}
+                              for c, dist in self.distributions.items()},
+            "seconds": _seconds_str(self.seconds),
+        }
+
+    def summary(self) -> str:
+        how = f"; {self.method}" if self.method else ""
+        lines = [f"white-box audit of {self.mechanism} ({self.kind}{how})",
+                 f"  inputs: {_fmt_inputs(self.inputs)}, neighbours c and c+1"]
+        if self.d is not None:
+            lines.append(f"  randomness: u in [d]_+ with d = {_short_int(self.d)}")
+        if self.monotone:
+            lines.append(f"  monotone in u: {self.monotone}")
+        for f in self.findings:
+            lines.append(f"  FINDING [{f.kind}]: {f.message}")
+        if self.worst is not None:
+            w = self.worst
+            ratio = "infinite" if w.ratio is None else str(w.ratio)
+            lines.append(f"  worst privacy-loss ratio: {ratio}")
+            lines.append(f"    witness: Pr[M({show(w.numerator_input)}) = {show(w.outcome)}] = {w.p}, "
+                         f"Pr[M({show(w.denominator_input)}) = {show(w.outcome)}] = {w.q}")
+            lines.append(f"  claimed epsilon {self.claimed_epsilon}: {self.bound}")
+            if self.excess is not None:
+                lines.append(f"    the ratio exceeds e^({self.claimed_epsilon}) by at least "
+                             f"{_decimal(self.excess)} (certified)")
+        if self.infinite:
+            lines.append(f"  outcomes possible on one input, impossible on its neighbour: "
+                         f"{len(self.infinite)}")
+            for inf in self.infinite[:5]:
+                lines.append(f"    outcome {show(inf.outcome)}: Pr = {inf.probability} on "
+                             f"{show(inf.possible_on)}, 0 on {show(inf.impossible_on)}")
+        if self.hockey_stick is not None:
+            lines.append(f"  hockey-stick delta at e^({self.claimed_epsilon}): in "
+                         f"[{_short_fraction(self.hockey_stick.lo)}, "
+                         f"{_short_fraction(self.hockey_stick.hi)}] "
+                         f"(pair {self.hockey_stick_pair})")
+        if self.reference is not None and self.distance is not None:
+            lines.append(f"  statistical distance to {self.reference}: "
+                         f"{_fmt_value(self.distance)} (max, at input {show(self.distance_input)})")
+        if self.trace is not None:
+            t = self.trace
+            lines.append(f"  operation traces ({t.examined}): "
+                         + ("identical across inputs" if t.same else
+                            f"DIFFER across inputs: {dict(t.witness)}"))
+            if t.randomness_note:
+                lines.append(f"    note: {t.randomness_note}")
+        lines.append(f"  verdict: {self.verdict.upper()}  ({_seconds_str(self.seconds)} s)")
+        return "\n".join(lines)
+
+
+def _seconds_str(s: Fraction) -> str:
+    ms = int(s * 1000)
+    return f"{ms // 1000}.{ms % 1000:03d}"
+
+
+def _short_int(d: int) -> str:
+    text = str(d)
+    return text if len(text) <= 40 else f"{text[:12]}...{text[-6:]} ({d.bit_length()} bits)"
+
+
+def _short_fraction(q: Fraction) -> str:
+    text = str(q)
+    if len(text) <= 60:
+        return text
+    return f"~{_decimal(q)}"
+
+
+def _decimal(q: Fraction, digits: int = 6) -> str:
+    """A short decimal rendering for humans (scientific, rounded down); JSON stays exact."""
+    if q == 0:
+        return "0"
+    sign = "-" if q < 0 else ""
+    q = abs(q)
+    exp10 = len(str(q.numerator)) - len(str(q.denominator))
+    scaled = q * Fraction(10) ** (digits - 1 - exp10)
+    while scaled >= 10**digits:
+        scaled /= 10
+        exp10 += 1
+    while scaled < 10 ** (digits - 1):
+        scaled *= 10
+        exp10 -= 1
+    m = str(scaled.numerator // scaled.denominator)
+    return f"{sign}{m[0]}.{m[1:]}e{exp10}"
+
+
+def _fmt_value(v: Fraction | Interval) -> str:
+    if isinstance(v, Interval):
+        return f"in [{_short_fraction(v.lo)}, {_short_fraction(v.hi)}]"
+    return _short_fraction(v)
+
+
+def _interval_json(v: Fraction | Interval | None) -> Any:
+    if v is None:
+        return None
+    if isinstance(v, Interval):
+        return {"lo": str(v.lo), "hi": str(v.hi)}
+    return str(v)
+
+
+def _fmt_inputs(inputs: Sequence[Any]) -> str:
+    if len(inputs) > 2 and all(isinstance(c, int) for c in inputs) \
+            and list(inputs) == list(range(inputs[0], inputs[-1] + 1)):
+        return f"{inputs[0]}..{inputs[-1]}"
+    return ", ".join(show(c) for c in inputs)
+
+
+# --------------------------------------------------------------------------- black-box
+
+@dataclass(frozen=True)
+class PrivacyTest:
+    """The sample-split privacy-loss test on the most distinguishing outcome set.
+
+    Selection draws chose the ordered pair ``(a, b)`` and outcome set ``S``; fresh
+    estimation draws gave counts ``x`` (on ``a``) and ``y`` (on ``b``) out of ``K`` each.
+    ``lower`` / ``upper`` are Clopper--Pearson bounds at level ``alpha/2`` each, so with
+    probability ``>= 1 - alpha`` the true ``P_a(S) / P_b(S) >= ratio_lower``.
+    ``violation`` is True when the certified test of ``P_a(S) <= e^eps P_b(S)`` rejects
+    at level ``alpha``.  Power: if ``P_a(S) >= x_star / K`` and ``P_b(S) <= y0 / K`` the
+    test rejects with probability ``>= 1/4`` (binomial medians).
+    """
+
+    a: Any
+    b: Any
+    outcome_set: tuple[Any, ...]
+    K: int
+    x: int
+    y: int
+    alpha: Fraction
+    lower: Fraction
+    upper: Fraction
+    ratio_lower: Fraction | None
+    ln_ratio_lower: Fraction | None
+    violation: bool
+    y0: int
+    x_star: int | None
+    selection_counts: tuple[int, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pair": exact_json([self.a, self.b]), "outcome_set": exact_json(list(self.outcome_set)),
+                "estimation_draws": str(self.K), "x": str(self.x), "y": str(self.y),
+                "alpha": str(self.alpha), "p_a_lower": str(self.lower), "p_b_upper": str(self.upper),
+                "ratio_lower": None if self.ratio_lower is None else str(self.ratio_lower),
+                "ln_ratio_lower": None if self.ln_ratio_lower is None else str(self.ln_ratio_lower),
+                "violation": self.violation, "power": {"y0": str(self.y0),
+                                                       "x_star": None if self.x_star is None
+                                                       else str(self.x_star)},
+                "selection_counts": exact_json(list(self.selection_counts))}
+
+
+@dataclass(frozen=True)
+class FitResult:
+    """One rejected (input, outcome) of the goodness-of-fit test, or the widest band."""
+
+    input: Any
+    outcome: Any
+    count: int
+    K: int
+    reference: Fraction | Interval
+    critical: CriticalCounts | None
+
+    def to_json(self) -> dict[str, Any]:
+        c = self.critical
+        return {"input": exact_json(self.input), "outcome": exact_json(self.outcome),
+                "count": str(self.count), "draws": str(self.K),
+                "reference": _interval_json(self.reference),
+                "accept_counts": None if c is None else [str(c.k_lo + 1), str(c.k_hi - 1)]}
+
+
+@dataclass(frozen=True)
+class BlackBoxReport:
+    """What the samples show, with every error probability stated."""
+
+    mechanism: str
+    inputs: tuple[Any, ...]
+    claimed_epsilon: Fraction
+    alpha: Fraction
+    draws: int
+    verdict: Verdict
+    reference: str | None = None
+    fit_alpha: Fraction | None = None
+    fit_tests: int = 0
+    fit_rejections: tuple[FitResult, ...] = ()
+    fit_power: str = ""
+    privacy: PrivacyTest | None = None
+    privacy_bound: str = ""
+    power: str = ""
+    findings: tuple[Finding, ...] = ()
+    total_draws: int = 0
+    seconds: Fraction = Fraction(0)
+    reference_table: Mapping[Any, RefDistribution] = field(default_factory=dict)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.verdict]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"audit": "blackbox", "mechanism": self.mechanism,
+                "inputs": exact_json(list(self.inputs)),
+                "claimed_epsilon": str(self.claimed_epsilon), "alpha": str(self.alpha),
+                "draws_per_input": str(self.draws), "total_draws": str(self.total_draws),
+                "verdict": self.verdict, "reference": self.reference,
+                "fit": None if self.fit_alpha is None else {
+                    "alpha": str(self.fit_alpha), "tests": str(self.fit_tests),
+                    "rejections": [r.to_json() for r in self.fit_rejections],
+                    "power": self.fit_power},
+                "privacy": None if self.privacy is None else self.privacy.to_json(),
+                "privacy_bound": self.privacy_bound, "power": self.power,
+                "reference_distributions": {
+                    str(c): {str(o): _interval_json(p) for o, p in ref.items()}
+                    for c, ref in self.reference_table.items()},
+                "findings": [f.to_json() for f in self.findings],
+                "seconds": _seconds_str(self.seconds)}
+
+    def summary(self) -> str:
+        lines = [f"black-box audit of {self.mechanism}",
+                 (f"  inputs: {_fmt_inputs(self.inputs)}, neighbours c and c+1; "
+                  f"{self.draws} draws per input for selection/fit and {self.draws} fresh "
+                  f"draws on each of the two selected inputs (total {self.total_draws})"),
+                 f"  false-alarm probability of this audit: <= {self.alpha}"]
+        for f in self.findings:
+            lines.append(f"  FINDING [{f.kind}]: {f.message}")
+        if self.fit_alpha is not None:
+            lines.append(f"  goodness of fit to {self.reference}: {self.fit_tests} exact "
+                         f"binomial tests, Bonferroni, total level {self.fit_alpha}: "
+                         + ("REJECTED" if self.fit_rejections else "not rejected"))
+            if self.reference_table:
+                c0 = next(iter(self.reference_table))
+                lines.append(f"    reference probabilities at input {show(c0)}:")
+                for o, p in self.reference_table[c0].items():
+                    lines.append(f"      {show(o)}: {_fmt_decimal_interval(p)}")
+            for r in self.fit_rejections[:5]:
+                ref = _fmt_value(r.reference)
+                lines.append(f"    input {show(r.input)}, outcome {show(r.outcome)}: {r.count} of {r.K} "
+                             f"draws, reference probability {ref}")
+            if self.fit_power:
+                lines.append(f"    power: {self.fit_power}")
+        if self.privacy is not None:
+            pt = self.privacy
+            lines.append(f"  most distinguishing set (chosen on the selection draws): inputs "
+                         f"{show(pt.a)} vs {show(pt.b)}, outcomes {_fmt_set(pt.outcome_set)}")
+            lines.append(f"    estimation draws: {pt.x} of {pt.K} vs {pt.y} of {pt.K}")
+            lines.append(f"    {self.privacy_bound}")
+        if self.power:
+            lines.append(f"  power: {self.power}")
+        word = {"no violation detected": "NO VIOLATION DETECTED (this is not a proof of privacy)"}
+        lines.append(f"  verdict: {word.get(self.verdict, self.verdict.upper())}  "
+                     f"({_seconds_str(self.seconds)} s)")
+        return "\n".join(lines)
+
+
+def _fmt_decimal_interval(p: Fraction | Interval, digits: int = 18) -> str:
+    """``[lo, hi]`` as decimals rounded outwards (still an enclosure); exact in the JSON."""
+    lo, hi = (p.lo, p.hi) if isinstance(p, Interval) else (p, p)
+    scale = 10**digits
+    a = lo.numerator * scale // lo.denominator
+    b = -(-hi.numerator * scale // hi.denominator)
+
+    def dec(v: int) -> str:
+        text = str(v).rjust(digits + 1, "0")
+        return f"{text[:-digits]}.{text[-digits:]}"
+
+    return f"[{dec(a)}, {dec(b)}]" if a != b else dec(a)
+
+
+def _fmt_set(s: Sequence[Any]) -> str:
+    items = list(s)
+    if len(items) > 8:
+        return "{" + ", ".join(show(o) for o in items[:8]) + f", ... ({len(items)} outcomes)}}"
+    return "{" + ", ".join(show(o) for o in items) + "}"
+
+

@@ -1,0 +1,654 @@
+"""White-box audits: the exact output distribution of a third party's mechanism.
+
+The auditor makes the mechanism's randomness explicit, either
+
+* as a counting mechanism ``f(c, u)`` with ``u`` uniform on ``[d]_+`` (``d`` passed in or
+  read from ``f.d``; an :class:`~exactdp.counting.InverseCDFSampler` qualifies), or
+* as code ``f(c, source)`` that draws from a :class:`~exactdp.randomness.RandomSource`
+  we pass in, which is then run under the checker's exploring source
+  (:func:`exactdp.explore.explore`).
+
+The output distribution for every input is then *exact*, obtained by calling ``f`` itself
+(enumeration for small ``d``; for large ``d`` and ``f`` non-decreasing in ``u``, the
+checker's threshold search, exact *given* monotonicity -- spot-checked, and said so).
+From the distributions: the exact worst privacy-loss ratio over neighbouring inputs with
+its witness, compared with ``e**eps`` through certified bounds
+(:func:`~exactdp.checker.certify_ratio`); infinite-loss outcomes; the hockey-stick
+``delta`` at the claimed ``eps``; the statistical distance to a reference; and an
+operation-trace comparison (strict time, DESIGN.md rule 2).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from fractions import Fraction
+from types import FrameType
+from typing import Any, Literal
+
+from exactdp.audit.guard import (
+    DEFAULT_TIME_LIMIT,
+    Abort,
+    Finding,
+    Guard,
+    Progress,
+    as_int,
+    check_outcome,
+    describe,
+    elapsed,
+    say,
+    show,
+)
+from exactdp.audit.reference import (
+    RefDistribution,
+    Reference,
+    describe_reference,
+    interval_distance,
+    reference_distributions,
+)
+from exactdp.audit.report import (
+    Distribution,
+    InfiniteLoss,
+    TraceResult,
+    Verdict,
+    WhiteBoxReport,
+    _short_fraction,
+    _short_int,
+)
+from exactdp.audit.targets import (
+    MAX_CALLS,
+    MAX_INPUTS,
+    check_calls,
+    check_delta,
+    check_epsilon,
+    check_time_limit,
+    declared,
+    declared_outputs,
+    materialise_inputs,
+    neighbour_pairs,
+)
+from exactdp.certified import Interval, exp_interval
+from exactdp.checker import (
+    NotMonotoneError,
+    certify_ratio,
+    enumerate_distribution,
+    hockey_stick_eps,
+    threshold_distribution,
+    worst_ratio,
+)
+from exactdp.counting import InverseCDFSampler
+from exactdp.explore import ExplorationLimitError, NondeterminismError, explore
+from exactdp.params import DomainError, ParameterError, ResourceLimitError, positive_int
+from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
+from exactdp.trace import Event, recording
+
+__all__ = ["ENUMERATION_LIMIT", "HOCKEY_STICK_MAX_BITS", "whitebox_audit"]
+
+#: Default largest ``d`` enumerated by the white-box audit (above it: threshold search).
+ENUMERATION_LIMIT = 1 << 14
+
+class _CountingAdapter(InverseCDFSampler):
+    """Presents a third party's ``f(c, u)`` to the checker as a counting mechanism.
+
+    Outputs are shifted by ``outputs.start`` so that the checker sees ``[0, n]``; every
+    call is guarded (time limit, exceptions) and its value validated.
+    """
+
+    def __init__(self, f: Callable[[int, int], Any], d: int, outputs: range,
+                 guard: Guard) -> None:
+        self.f = f
+        self._d = d
+        self.outputs = outputs
+        self.n = len(outputs) - 1
+        self.guard = guard
+        inner_cdf = getattr(f, "cdf", None)
+        self.has_cdf = isinstance(f, InverseCDFSampler) and callable(inner_cdf)
+
+    @property
+    def d(self) -> int:
+        return self._d
+
+    def value(self, c: int, u: int) -> int:
+        """``f(c, u)`` itself, validated (not shifted)."""
+        call = f"f({c}, {u})"
+        return int(self.guard.call(
+            self.f, (c, u), call, {"c": c, "u": u},
+            check=lambda z: check_outcome(z, self.outputs, call, {"c": c, "u": u})))
+
+    def __call__(self, c: int, u: int) -> int:
+        return self.value(c, u) - self.outputs.start
+
+    def cdf(self, c: int, z: int) -> int:
+        f = self.f
+        assert isinstance(f, InverseCDFSampler)
+        call = f"f.cdf({c}, {z + self.outputs.start})"
+        witness = {"c": c, "z": z + self.outputs.start}
+
+        def check(value: object) -> int:
+            v = as_int(value)
+            if v is None or not 0 <= v <= self._d:
+                raise Abort(Finding("bad_output", f"{call} returned {show(value)}, not an int "
+                                    f"in [0, d]", witness))
+            return v
+
+        return int(self.guard.call(f.cdf, (c, z + self.outputs.start), call, witness,
+                                   check=check))
+
+
+class GuardedSource(RandomSource):
+    """Forwards draws to the exploring source, charging each draw's domain size against
+    the declared randomness domain ``[limit]_+``."""
+
+    def __init__(self, inner: RandomSource, limit: int | None, c: Any) -> None:
+        self.inner = inner
+        self.limit = limit
+        self.c = c
+        self.size = 1
+        self.draws: list[int] = []
+
+    def _charge(self, d: int) -> None:
+        self.size *= d
+        self.draws.append(d)
+        if self.limit is not None and self.size > self.limit:
+            raise Abort(Finding(
+                "randomness_domain",
+                f"on input {self.c!r} the mechanism drew from domains of sizes {self.draws} "
+                f"(product {self.size}), more randomness than the declared domain "
+                f"[{self.limit}]_+", {"c": self.c, "draw_sizes": list(self.draws)}))
+
+    def uniform(self, d: int) -> int:
+        self._charge(check_domain_size(d))
+        return self.inner.uniform(d)
+
+    def inverse_cdf(self, draw: InverseCDFDraw) -> int:
+        self._charge(check_domain_size(draw.d))
+        return self.inner.inverse_cdf(draw)
+
+    def bernoulli(self, num: int, den: int) -> bool:
+        self._charge(check_domain_size(den))
+        return self.inner.bernoulli(num, den)
+
+
+def _trace_counter(names: frozenset[str], sink: list[Event]) -> Callable[..., Any]:
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call" and frame.f_code.co_name in names:
+            sink.append(("call", frame.f_code.co_name))
+    return profile
+
+
+def _counting_trace(adapter: _CountingAdapter, c: int, u: int,
+                    names: frozenset[str]) -> tuple[tuple[Event, ...], int]:
+    """Events of one call ``f(c, u)``: exactdp trace events plus calls of functions named
+    in ``names`` (e.g. ``cdf``), recorded with :func:`sys.setprofile`."""
+    calls: list[Event] = []
+    old = sys.getprofile()
+    with recording() as events:
+        sys.setprofile(_trace_counter(names, calls))
+        try:
+            z = adapter.value(c, u)
+        finally:
+            sys.setprofile(old)
+    merged = tuple(events) + tuple(calls)
+    return merged, z
+
+
+def _trace_points(d: int, dist0: Mapping[int, Fraction], limit: int = 48) -> list[int]:
+    pts = {1, 2, d // 2, d - 1, d}
+    acc = Fraction(0)
+    for z in sorted(dist0):
+        acc += dist0[z]
+        t = acc * d
+        if t.denominator == 1:
+            pts.update({int(t), int(t) + 1})
+    pts = {u for u in pts if 1 <= u <= d}
+    chosen = sorted(pts)
+    if len(chosen) > limit:
+        chosen = chosen[::-(-len(chosen) // limit)]
+    return chosen
+
+
+def _monotone_spot_check(adapter: _CountingAdapter, inputs: Sequence[int],
+                         points: Sequence[int]) -> Finding | None:
+    rng = random.Random(20180101)
+    us = sorted(set(points) | {rng.randrange(1, adapter.d + 1) for _ in range(32)})
+    for c in inputs:
+        prev_u, prev_z = us[0], adapter.value(c, us[0])
+        for u in us[1:]:
+            z = adapter.value(c, u)
+            if z < prev_z:
+                return Finding("not_monotone",
+                               f"declared non-decreasing in u, but f({c}, {prev_u}) = {prev_z} "
+                               f"> f({c}, {u}) = {z}; the threshold search does not apply",
+                               {"c": c, "u1": prev_u, "z1": prev_z, "u2": u, "z2": z})
+            prev_u, prev_z = u, z
+    return None
+
+
+def _counting_cost(inputs: int, d: int, outputs: int, enumeration_limit: int
+                   ) -> tuple[int, str]:
+    """Calls of ``f`` a counting audit makes, about: enumeration ``inputs x d``; threshold
+    search ``inputs x outputs x (log2 d + 2)``; plus the trace comparison (two calls per
+    input at up to 50 values of ``u``) and the monotonicity spot check."""
+    extra = inputs * 100 + inputs * 90
+    if d <= enumeration_limit:
+        return inputs * d + extra, f"{inputs} inputs x d = {d} values of u"
+    bits = d.bit_length() + 2
+    return (inputs * outputs * bits + extra,
+            f"{inputs} inputs x {outputs} outputs x {bits} binary-search steps")
+
+
+def _counting_distributions(adapter: _CountingAdapter, inputs: Sequence[int],
+                            monotone: bool | None, enumeration_limit: int,
+                            progress: Progress) -> tuple[dict[Any, Distribution], str, str,
+                                                         list[Finding]]:
+    d = adapter.d
+    findings: list[Finding] = []
+    dists: dict[Any, Distribution] = {}
+    shift = adapter.outputs.start
+    if d <= enumeration_limit:
+        method = f"enumerated all d = {d} values of u"
+        mono = "not needed (enumerated)"
+        for i, c in enumerate(inputs):
+            say(progress, f"  input {c} ({i + 1}/{len(inputs)}): enumerating {d} values of u")
+            raw = enumerate_distribution(adapter, c, limit=enumeration_limit)
+            dists[c] = {z + shift: p for z, p in raw.items()}
+        return dists, method, mono, findings
+    if not monotone:
+        raise Abort(Finding(
+            "cannot_audit", f"d = {_short_int(d)} is too large to enumerate (limit "
+            f"{enumeration_limit}) and f is not declared non-decreasing in u; declare it "
+            f"monotone (attribute monotone=True / --monotone) if it is, or audit black-box",
+            {"d": d}))
+    hint = adapter.has_cdf
+    method = ("threshold search confirmed from f.cdf" if hint else
+              "binary-search thresholds T_z = max{u : f(c,u) <= z}")
+    for i, c in enumerate(inputs):
+        say(progress, f"  input {c} ({i + 1}/{len(inputs)}): threshold search over "
+                       f"{len(adapter.outputs)} outputs")
+        raw = threshold_distribution(adapter, c, hint=hint)
+        dists[c] = {z + shift: p for z, p in raw.items()}
+    points = _trace_points(d, {z - shift: p for z, p in dists[inputs[0]].items()})
+    bad = _monotone_spot_check(adapter, inputs, points)
+    if bad is not None:
+        raise Abort(bad)
+    mono = ("declared; spot-checked at the thresholds and 32 pseudo-random u (the "
+            "distribution is exact if f is non-decreasing in u)")
+    return dists, method, mono, findings
+
+
+def _counting_trace_result(adapter: _CountingAdapter, inputs: Sequence[int],
+                           dists: Mapping[Any, Distribution],
+                           names: frozenset[str]) -> TraceResult:
+    """For each ``u`` examined, compare the trace of ``f(c, u)`` on every input ``c`` with
+    the trace of ``f(inputs[0], u)``: a difference at a fixed ``u`` is a dependence on the
+    input.  Differences between values of ``u`` are reported separately, as information."""
+    shift = adapter.outputs.start
+    points = _trace_points(adapter.d, {z - shift: p for z, p in dists[inputs[0]].items()})
+    ref_c = inputs[0]
+    examined = (f"{len(points)} values of u, at each every one of {len(inputs)} inputs "
+                f"compared with input {ref_c}; events: exactdp trace + calls named "
+                f"{sorted(names)}")
+    per_u: dict[int, tuple[Event, ...]] = {}
+    for u in points:
+        for c in inputs:
+            tr, z = _counting_trace(adapter, c, u, names)
+            again = adapter.value(c, u)
+            if again != z:
+                raise Abort(Finding(
+                    "nondeterministic", f"f({c}, {u}) returned {z} and then {again}: it is not a "
+                    f"deterministic function of (c, u) (hidden randomness?)",
+                    {"c": c, "u": u, "first": z, "second": again}))
+            reference = per_u.setdefault(u, tr)
+            if tr != reference:
+                return TraceResult(False, examined, None,
+                                   {"u": u, "input": c, "trace_length": len(tr),
+                                    "reference_input": ref_c,
+                                    "reference_length": len(reference),
+                                    "trace": [" ".join(map(str, e)) for e in tr[:12]],
+                                    "reference": [" ".join(map(str, e))
+                                                  for e in reference[:12]]})
+    lengths = sorted({len(t) for t in per_u.values()})
+    distinct = len(set(per_u.values()))
+    note = ""
+    if distinct > 1:
+        spread = (f"length {lengths[0]} throughout" if len(lengths) == 1 else
+                  f"lengths {lengths[0]}..{lengths[-1]}")
+        note = (f"the trace varies with the randomness u ({distinct} different traces over "
+                f"the {len(points)} values of u, {spread}) but, at each u, not with the "
+                f"input; a timing observer learns about u, and the privacy ratios above are "
+                f"for the output alone, not for (output, time) jointly")
+    return TraceResult(True, examined, lengths[0] if len(lengths) == 1 else None,
+                       randomness_note=note)
+
+
+def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequence[Any],
+                          guard: Guard, randomness_size: int | None,
+                          allowed: range | frozenset[Any] | None, progress: Progress,
+                          max_uniform: int, max_runs: int, max_calls: int
+                          ) -> tuple[dict[Any, Distribution], dict[Any, dict[Any, Fraction]]]:
+    """Explore ``f(c, source)`` on every input; at most ``max_runs`` runs per input and
+    ``max_calls`` in all (past the latter: :class:`ResourceLimitError`, a usage error)."""
+    dists: dict[Any, Distribution] = {}
+    traces: dict[Any, dict[Any, Fraction]] = {}
+    used = [0]
+    for i, c in enumerate(inputs):
+        say(progress, f"  input {show(c)} ({i + 1}/{len(inputs)}): exploring every path of "
+                      f"draws")
+        call = f"f({show(c)}, source)"
+
+        def run(src: RandomSource, c: Any = c, call: str = call
+                ) -> tuple[Any, tuple[Event, ...]]:
+            used[0] += 1
+            gs = GuardedSource(src, randomness_size, c)
+            with recording() as events:
+                out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
+                                 check=lambda v: check_outcome(
+                                     v, allowed, call, {"c": c, "draw_sizes": gs.draws},
+                                     f" (draws {gs.draws})"))
+            return out, tuple(events)
+
+        cap = min(max_runs, max_calls - used[0])
+        try:
+            joint = explore(run, max_uniform=max_uniform, max_runs=cap)
+        except NondeterminismError as exc:
+            raise Abort(Finding("nondeterministic", f"on input {show(c)}: {exc}",
+                                {"c": c})) from None
+        except ExplorationLimitError as exc:
+            if cap < max_runs:
+                raise ResourceLimitError(
+                    f"exploring the mechanism on {len(inputs)} inputs needs more than "
+                    f"{max_calls} calls in all (stopped at input {show(c)}; max_calls); use "
+                    f"fewer inputs or raise max_calls") from None
+            raise Abort(Finding("cannot_audit", f"on input {show(c)}: {exc}",
+                                {"c": c})) from None
+        dist: Distribution = {}
+        tdist: dict[Any, Fraction] = {}
+        for (out, tr), p in joint.items():
+            dist[out] = dist.get(out, Fraction(0)) + p
+            tdist[tr] = tdist.get(tr, Fraction(0)) + p
+        dists[c] = _sorted(dist)
+        traces[c] = tdist
+    return dists, traces
+
+
+def _sorted(dist: Distribution) -> Distribution:
+    """Outcomes in order when they are comparable (ints), else as found."""
+    try:
+        return dict(sorted(dist.items()))
+    except TypeError:
+        return dist
+
+
+def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = None,
+                   claimed_epsilon: object, claimed_delta: object = 0,
+                   kind: Literal["auto", "counting", "source"] = "auto",
+                   d: int | None = None, outputs: range | Sequence[Any] | None = None,
+                   monotone: bool | None = None, reference: Reference | None = None,
+                   neighbours: Sequence[tuple[Any, Any]] | None = None,
+                   randomness_size: int | None = None,
+                   time_limit: int | None = DEFAULT_TIME_LIMIT,
+                   enumeration_limit: int = ENUMERATION_LIMIT,
+                   trace_calls: Sequence[str] = ("cdf",),
+                   max_uniform: int = 1 << 16, max_runs: int = 1 << 20,
+                   max_inputs: int = MAX_INPUTS, max_calls: int = MAX_CALLS,
+                   progress: Progress = None) -> WhiteBoxReport:
+    """Audit ``mechanism`` exactly: its output distribution on every input, its worst
+    privacy-loss ratio over neighbours against ``e**claimed_epsilon``, and more.
+
+    ``kind``:
+
+    * ``"counting"`` -- ``mechanism(c, u)`` with ``u`` in ``[d]_+``; ``d`` from the argument
+      or ``mechanism.d``; integer outputs in ``outputs`` (default: ``[0, n]`` for an
+      :class:`InverseCDFSampler`, otherwise the input range); ``monotone`` (default
+      ``mechanism.monotone`` if present; True for an :class:`InverseCDFSampler`, whose
+      contract it is) allows the threshold search when ``d > enumeration_limit``.
+    * ``"source"`` -- ``mechanism(c, source)`` drawing from ``source``; explored exactly.
+      ``randomness_size`` (or ``d``) declares the randomness domain: the product of the
+      domain sizes of the draws along any path may not exceed it.
+    * ``"auto"`` -- counting when ``d`` is known (argument or attribute), else source.
+
+    ``neighbours`` defaults to consecutive inputs ``(c, c+1)``; both orders are checked.
+    ``reference``: an exactdp mechanism or per-input distributions (exact or interval)
+    to measure the statistical distance to.  ``claimed_delta > 0`` judges the claim as
+    approximate DP by the hockey-stick divergence instead of the pure ratio.
+
+    The verdict is ``"pass"`` (claim holds exactly on this domain), ``"violation"`` or
+    ``"broken"`` (the code failed; see ``findings``).  Never raises for faults of the
+    audited code; raises :class:`~exactdp.params.ParameterError` for bad audit arguments
+    (and bad declarations: an attribute ``d``, ``outputs`` or ``reference`` that is not
+    what it should be), :class:`~exactdp.params.ResourceLimitError` when the audit would
+    take more than ``max_inputs`` inputs or about ``max_calls`` calls of the mechanism
+    (counting kind: inputs x ``d`` when enumerating, inputs x outputs x ``log2 d`` for the
+    threshold search; source kind: the runs of the exploration, counted as they happen).
+    """
+    start = time.monotonic_ns()
+    eps = check_epsilon(claimed_epsilon)
+    delta = check_delta(claimed_delta)
+    limit = check_time_limit(time_limit)
+    if kind not in ("auto", "counting", "source"):
+        raise ParameterError(f"kind = {kind!r} must be auto, counting or source")
+    if d is None and kind != "source":
+        attr = declared(mechanism, "d")
+        if attr is not None:
+            d = as_int(attr)
+            if d is None or d < 1:
+                raise ParameterError(f"the target's attribute d = {show(attr)} must be a "
+                                     f"positive int (the size of its randomness domain)")
+    if d is not None:
+        d = positive_int(d, "d")
+    if randomness_size is not None:
+        randomness_size = positive_int(randomness_size, "randomness_size")
+    if kind == "auto":
+        kind = "counting" if d is not None else "source"
+    if inputs is None:
+        if isinstance(mechanism, InverseCDFSampler):
+            inputs = range(mechanism.n + 1)
+        else:
+            raise ParameterError("inputs must be given (e.g. range(0, 9) or '0..8')")
+    ins = materialise_inputs(inputs, max_inputs)
+    pairs = neighbour_pairs(ins, neighbours)
+    if reference is None:
+        reference = declared(mechanism, "reference")
+    name = describe(mechanism) if not isinstance(mechanism, InverseCDFSampler) else repr(mechanism)
+    guard = Guard(limit)
+    common: dict[str, Any] = {"mechanism": name, "kind": kind, "inputs": tuple(ins),
+                              "claimed_epsilon": eps, "claimed_delta": delta}
+    if outputs is None and isinstance(mechanism, InverseCDFSampler):
+        outputs = range(mechanism.n + 1)
+    allowed = declared_outputs(outputs if outputs is not None else
+                               declared(mechanism, "outputs"))
+    if kind == "counting":
+        if d is None:
+            raise ParameterError("a counting mechanism f(c, u) needs its randomness-domain "
+                                 "size d (argument d, --randomness-size, or attribute d)")
+        for c in ins:
+            if as_int(c) is None:
+                raise ParameterError(f"input {show(c)} of a counting mechanism must be an int")
+        if allowed is None:
+            allowed = range(min(ins), max(ins) + 1)
+        if not isinstance(allowed, range):
+            raise ParameterError("outputs of a counting mechanism must be a range LO..HI")
+        if monotone is None:
+            flag = declared(mechanism, "monotone")
+            monotone = bool(flag) if flag is not None else \
+                isinstance(mechanism, InverseCDFSampler)
+        check_calls(*_counting_cost(len(ins), d, len(allowed), enumeration_limit), max_calls)
+    elif randomness_size is None and d is not None:
+        randomness_size = d
+    refs = None if reference is None else reference_distributions(reference, ins, limit)
+    trace: TraceResult | None = None
+    try:
+        if kind == "counting":
+            assert d is not None and isinstance(allowed, range)
+            adapter = _CountingAdapter(mechanism, d, allowed, guard)
+            say(progress, f"white-box audit of {name}: {len(ins)} inputs, d = {_short_int(d)}")
+            dists, method, mono, _ = _counting_distributions(
+                adapter, ins, bool(monotone), enumeration_limit, progress)
+            say(progress, "  comparing operation traces across inputs")
+            trace = _counting_trace_result(adapter, ins, dists, frozenset(trace_calls))
+        else:
+            say(progress, f"white-box audit of {name}: {len(ins)} inputs, exploring draws")
+            dists, traces = _source_distributions(mechanism, ins, guard, randomness_size,
+                                                  allowed, progress, max_uniform, max_runs,
+                                                  max_calls)
+            method = "explored every path of draws (exploring source)"
+            mono = ""
+            d = randomness_size
+            trace = _source_trace_result(traces, ins)
+    except Abort as abort:
+        return WhiteBoxReport(**common, verdict="broken", d=d, findings=(abort.finding,),
+                              seconds=elapsed(start))
+    except DomainError as exc:  # raised by the checker on an inconsistent mechanism
+        finding = "not_monotone" if isinstance(exc, NotMonotoneError) else "inconsistent"
+        return WhiteBoxReport(**common, verdict="broken", d=d,
+                              findings=(Finding(finding, str(exc)),),
+                              seconds=elapsed(start))
+    say(progress, "  exact privacy-loss ratios over neighbouring inputs")
+    ref_name = None if reference is None else describe_reference(reference)
+    report = _judge(common, dists, pairs, eps, delta, ref_name, refs, method, d, mono, trace,
+                    start)
+    labels = declared(mechanism, "labels")
+    if isinstance(labels, Mapping):
+        notes = []
+        for o, label in labels.items():
+            probs = {c: dist.get(o, Fraction(0)) for c, dist in dists.items()}
+            if not any(probs.values()):
+                continue
+            values = set(probs.values())
+            where = (f"{values.pop()} on every input" if len(values) == 1 else
+                     ", ".join(f"{p} on input {show(c)}" for c, p in probs.items()))
+            notes.append(Finding("labelled_outcome", f"outcome {show(o)} ({show(label)}) has "
+                                 f"probability "
+                                 f"{where}", {"outcome": o, "probabilities": probs}))
+        report = replace(report, findings=report.findings + tuple(notes))
+    return report
+
+
+def _source_trace_result(traces: Mapping[Any, Mapping[Any, Fraction]],
+                         inputs: Sequence[Any]) -> TraceResult:
+    first = traces[inputs[0]]
+    lengths = {len(t) for t in first}
+    for c in inputs[1:]:
+        if dict(traces[c]) != dict(first):
+            diff = next((t for t in set(first) | set(traces[c])
+                         if first.get(t, Fraction(0)) != traces[c].get(t, Fraction(0))), None)
+            return TraceResult(False, "distribution of the draw sequence per input", None,
+                               {"input": c, "reference_input": inputs[0],
+                                "draws": None if diff is None else [" ".join(map(str, e))
+                                                                    for e in diff],
+                                "probability": str(traces[c].get(diff, Fraction(0))),
+                                "reference_probability": str(first.get(diff, Fraction(0)))})
+    strict = len(first) == 1
+    return TraceResult(True, "distribution of the draw sequence per input"
+                       + (" (one fixed sequence: strict time)" if strict else
+                          " (random length, independent of the input)"),
+                       lengths.pop() if len(lengths) == 1 else None)
+
+
+HockeyStatus = Literal["holds", "exceeds", "undecided"]
+#: Precision (bits of ``e**eps``) at which a hockey-stick interval still straddling the
+#: claimed delta is given up on.
+HOCKEY_STICK_MAX_BITS = 4096
+
+
+def _decide_hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], eps: Fraction,
+                         delta: Fraction, box: Interval | None = None
+                         ) -> tuple[HockeyStatus, Interval]:
+    """Decide ``delta(eps) <= delta`` for one ordered pair with certified bounds, refining
+    ``e**eps`` (starting from ``box``, the 128-bit interval, when given).
+
+    ``"holds"``: the interval's upper end is ``<= delta``; ``"exceeds"``: its lower end is
+    ``> delta``; ``"undecided"``: it still straddles ``delta`` at
+    :data:`HOCKEY_STICK_MAX_BITS` bits.  Returns the status and the last interval.
+    """
+    bits = 128
+    if box is None:
+        box = hockey_stick_eps(p, q, eps, bits)
+    while True:
+        if box.hi <= delta:
+            return "holds", box
+        if box.lo > delta:
+            return "exceeds", box
+        if bits >= HOCKEY_STICK_MAX_BITS:
+            return "undecided", box
+        bits *= 2
+        box = hockey_stick_eps(p, q, eps, bits)
+
+
+def _judge(common: dict[str, Any], dists: dict[Any, Distribution],
+           pairs: Sequence[tuple[Any, Any]], eps: Fraction, delta: Fraction,
+           ref_name: str | None, refs: Mapping[Any, RefDistribution] | None,
+           method: str, d: int | None, mono: str,
+           trace: TraceResult | None, start: int) -> WhiteBoxReport:
+    ordered = []
+    for a, b in pairs:
+        ordered.append((a, dists[a], b, dists[b]))
+        ordered.append((b, dists[b], a, dists[a]))
+    worst = worst_ratio(ordered)
+    ok, bound = certify_ratio(worst, eps)
+    excess = None if ok or worst.ratio is None else _excess(worst.ratio, eps)
+    infinite: list[InfiniteLoss] = []
+    zero = Fraction(0)
+    for a, pa, b, pb in ordered:
+        for o, x in pa.items():
+            if x > 0 and pb.get(o, zero) == 0:
+                infinite.append(InfiniteLoss(o, a, b, x))
+    boxes = [(hockey_stick_eps(pa, pb, eps), a, pa, b, pb) for a, pa, b, pb in ordered]
+    top = max(boxes, key=lambda t: t[0].hi)
+    hs: Interval = top[0]
+    hs_pair: tuple[Any, Any] = (top[1], top[3])
+    verdict: Verdict = "pass" if ok else "violation"
+    if delta > 0:
+        # Every ordered pair is decided on its own (certified): a pair whose 128-bit
+        # interval straddles delta need not be the one with the largest upper end.
+        decided = [(*_decide_hockey_stick(pa, pb, eps, delta, box), (a, b))
+                   for box, a, pa, b, pb in boxes]
+        failing = [t for t in decided if t[0] != "holds"]
+        if failing:
+            status, hs, hs_pair = max(failing, key=lambda t: (t[0] == "exceeds", t[1].lo))
+            verdict = "violation"
+            how = ("> claimed delta" if status == "exceeds" else
+                   f"straddles the claimed delta even with e^eps to {HOCKEY_STICK_MAX_BITS} "
+                   f"bits: not certified, reported as a violation; claimed delta")
+            bound += (f"; approximate claim: delta(eps) in [{_short_fraction(hs.lo)}, "
+                      f"{_short_fraction(hs.hi)}] for the pair {hs_pair} {how} {delta}")
+        else:
+            _, hs, hs_pair = max(decided, key=lambda t: t[1].hi)
+            verdict = "pass"
+            bound += (f"; approximate claim: delta(eps) in [{_short_fraction(hs.lo)}, "
+                      f"{_short_fraction(hs.hi)}] (largest, pair {hs_pair}) <= claimed delta "
+                      f"{delta}, certified for all {len(decided)} ordered pairs")
+    dist_val: Fraction | Interval | None = None
+    dist_in: Any = None
+    if refs is not None:
+        for c, p in dists.items():
+            v = interval_distance(p, refs[c])
+            key = v.hi if isinstance(v, Interval) else v
+            cur = None if dist_val is None else (dist_val.hi if isinstance(dist_val, Interval)
+                                                 else dist_val)
+            if cur is None or key > cur:
+                dist_val, dist_in = v, c
+    if trace is not None and not trace.same and verdict == "pass":
+        verdict = "violation"
+        bound += "; operation traces depend on the input (timing side channel)"
+    return WhiteBoxReport(**common, verdict=verdict, method=method, d=d, monotone=mono,
+                          distributions=dists, worst=worst, bound=bound,
+                          infinite=tuple(infinite), hockey_stick=hs, hockey_stick_pair=hs_pair,
+                          reference=ref_name, distance=dist_val, distance_input=dist_in,
+                          trace=trace, seconds=elapsed(start), excess=excess)
+
+
+def _excess(ratio: Fraction, eps: Fraction) -> Fraction | None:
+    """A certified positive lower bound on ``ratio - e**eps`` (None if not found)."""
+    bits = 128
+    while bits <= 8192:
+        gap = ratio - exp_interval(eps, bits).hi
+        if gap > 0:
+            return gap
+        bits *= 2
+    return None
+
+
