@@ -23,8 +23,16 @@ def geo_grid(full: bool) -> list[tuple[int, Fraction]]:
     return [(n, eps) for eps in EPSILONS for n in ns]
 
 
-def fast_grid(full: bool) -> list[tuple[int, Fraction, Fraction]]:
-    """FastSample: n <= 32 and several eps and gamma."""
+#: FastSample points with ``n > t`` (``t`` its truncation, at least 17 for every eps, gamma):
+#: only there does ``F'`` reach its branches ``z < c - t`` (mass below the window) and
+#: ``c + t <= z < n`` (above it), and the ideal law's offsets beyond ``t``.  With eps = 1 and
+#: gamma = 1/2, t = 40 at n = 41 and 44 at n = 64.
+FAST_BEYOND_T_QUICK = [(41, Fraction(1), Fraction(1, 2)), (64, Fraction(1), Fraction(1, 2))]
+FAST_BEYOND_T_FULL = FAST_BEYOND_T_QUICK + [(128, Fraction(1, 2), Fraction(1, 2)),
+                                            (128, Fraction(1), Fraction(1, 100))]
+
+
+def _fast_cross(full: bool) -> list[tuple[int, Fraction, Fraction]]:
     if full:
         ns: list[int] = list(range(1, 33))
         epss = [Fraction(1), Fraction(1, 2), Fraction(1, 3), Fraction(1, 4), Fraction(1, 8)]
@@ -34,6 +42,12 @@ def fast_grid(full: bool) -> list[tuple[int, Fraction, Fraction]]:
         epss = [Fraction(1), Fraction(1, 2), Fraction(1, 4)]
         gammas = [Fraction(1, 2), Fraction(1, 100)]
     return [(n, e, g) for e in epss for g in gammas for n in ns]
+
+
+def fast_grid(full: bool) -> list[tuple[int, Fraction, Fraction]]:
+    """FastSample: n <= 32 and several eps and gamma (there n <= t), plus the points of
+    :data:`FAST_BEYOND_T_QUICK` (full: ``FAST_BEYOND_T_FULL``) with n > t."""
+    return _fast_cross(full) + (FAST_BEYOND_T_FULL if full else FAST_BEYOND_T_QUICK)
 
 
 @cache
@@ -83,12 +97,15 @@ def geo_grid_text(full: bool) -> str:
 
 
 def fast_grid_text(full: bool) -> str:
-    grid = fast_grid(full)
+    grid = _fast_cross(full)
     epss = sorted({e for _, e, _ in grid}, reverse=True)
     gammas = sorted({g for _, _, g in grid}, reverse=True)
+    beyond = FAST_BEYOND_T_FULL if full else FAST_BEYOND_T_QUICK
+    extra = ", ".join(f"(n={n}, eps={e}, gamma={g}: t={fastsample(n, e, g).t})"
+                      for n, e, g in beyond)
     return (f"FastSample n in {describe([n for n, _, _ in grid])}, eps in "
-            f"{{{', '.join(map(str, epss))}}}, gamma in {{{', '.join(map(str, gammas))}}}, "
-            f"every c ({len(grid)} mechanisms)")
+            f"{{{', '.join(map(str, epss))}}}, gamma in {{{', '.join(map(str, gammas))}}}; "
+            f"n > t: {extra}; every c ({len(grid) + len(beyond)} mechanisms)")
 
 
 def each_geo(full: bool) -> Iterator[GeoSample]:

@@ -10,7 +10,8 @@ from exactdp.certificate import Certificate, ClaimReport, brief
 from exactdp.checker import certify_ratio, statistical_distance, worst_ratio
 from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
 from exactdp.explore import explore
-from exactdp.histograms.data import Universe
+from exactdp.histograms.basic import BasicHistogram
+from exactdp.histograms.data import Dataset, Universe
 from exactdp.histograms.sparse import KHPrime, PureSparseHistogram, uniform_sparse_histogram
 from exactdp.mixing import lemma_3_2_condition
 from exactdp.randomness import RandomSource
@@ -63,6 +64,9 @@ def _grid(full: bool) -> list[tuple[PureSparseHistogram, int]]:
             add(FastSample(2, eps, Fraction(4, 8 * 40)), 5, Fraction(1, 8), False, 2)
         else:
             add(GeoSample(2, eps), 5, Fraction(1, 8), False, 1)
+    # The fallback boundary: |X| = 2n < 2n + 1 releases BasicHistogram over X (footnote 6).
+    add(GeoSample(1, 1), 2, Fraction(1, 8), True, 1)
+    add(GeoSample(2, 1), 4, Fraction(1, 8), False, 1)
     if full:
         add(GeoSample(2, 1), 5, Fraction(1, 8), True, 1)
         add(GeoSample(3, 1), 7, Fraction(1, 8), False, 1)
@@ -74,13 +78,19 @@ def _grid_text(full: bool) -> str:
         return ("n=1: |X| in {3,4,5} strict, GeoSample and FastSample (gamma of Theorem 6.11), "
                 "eps in {1, 1/2}, beta_1 in {1/2, 1/8}; n=2: |X| in {5,6} as printed (eps in "
                 "{1, 1/2}, beta_1 = 1/8, GeoSample; FastSample at |X|=5), |X|=5 strict (eps=1); "
-                "n=3: |X|=7 as printed (eps=1, beta_1=1/8); all neighbouring pairs")
+                "n=3: |X|=7 as printed (eps=1, beta_1=1/8); fallback to BasicHistogram at "
+                "|X| = 2n: n=1 |X|=2, n=2 |X|=4 (GeoSample, eps=1); all neighbouring pairs")
     return ("eps = 1, beta_1 = 1/8; n=1: |X| in {3,4} strict, GeoSample and FastSample (gamma "
-            "of Theorem 6.11); n=2: |X|=5 as printed, GeoSample; all neighbouring pairs")
+            "of Theorem 6.11); n=2: |X|=5 as printed, GeoSample; fallback to BasicHistogram at "
+            "|X| = 2n: n=1 |X|=2, n=2 |X|=4 (GeoSample); all neighbouring pairs")
 
 
 def _uniform_bins(universe: Universe, n: int, source: RandomSource) -> Bins:
     return uniform_sparse_histogram(universe, n, source).bins
+
+
+def _falls_back(alg: PureSparseHistogram, data: Dataset, source: RandomSource) -> bool:
+    return alg.release(data, source).fallback is not None
 
 
 def _h_size(n: int, size: int) -> int:
@@ -104,6 +114,14 @@ def check(full: bool) -> ClaimReport:
             worst_seen = max(worst_seen, w.ratio)
         sym_bad = dists.symmetry_failures(
             sample_noncanonical(n, universe.size, symmetry))
+        # Footnote 6's boundary: BasicHistogram over X exactly when |X| < 2n + 1.
+        falls_back = universe.size < 2 * n + 1
+        flags = explore(partial(_falls_back, alg, Dataset.of(universe, [1] * n)))
+        boundary_ok = flags == {falls_back: 1}
+        if falls_back:
+            basic = Distributions(BasicHistogram(alg.mechanism, universe).release, universe)
+            boundary_ok = boundary_ok and all(dists(d) == basic(d) for d in
+                                              canonical_datasets(n, universe.size))
         # The links of the proof.
         uniform = explore(partial(_uniform_bins, universe, n))
         min_prob = min(uniform.values())
@@ -115,7 +133,7 @@ def check(full: bool) -> ClaimReport:
                   for d in canonical_datasets(n, universe.size))
         lemma = lemma_3_2_condition(alg.delta, eps, alg.beta1, min_prob)
         verdict = ok and not sym_bad and full_support and floor_ok and gap <= alg.delta \
-            and lemma.holds
+            and lemma.holds and boundary_ok
         certs.append(Certificate(
             "Theorem 6.10 (i)", repr(alg), {"n": n, "|X|": universe.size, "epsilon": eps,
                                             "beta_1": alg.beta1, "delta": alg.delta,
@@ -125,7 +143,8 @@ def check(full: bool) -> ClaimReport:
              "random_branch_support": f"{len(uniform)} of |H_n,n(X)| = "
                                       f"{_h_size(n, universe.size)}",
              "random_branch_min": min_prob, "min_floor": Fraction(1, 3 * universe.size) ** n,
-             "distance_KH'_sparse": gap, "lemma_3_2_condition": lemma.holds}))
+             "distance_KH'_sparse": gap, "lemma_3_2_condition": lemma.holds,
+             "falls_back_to_BasicHistogram": falls_back, "fallback_as_expected": boundary_ok}))
     return ClaimReport(
         "Theorem 6.10 (i)", _grid_text(full),
         f"max ratio {brief(worst_seen)}; every proof link exact (support, min, distance, "
