@@ -28,6 +28,7 @@ from exactdp.histograms.compact import (
 )
 from exactdp.histograms.data import Dataset
 from exactdp.histograms.fields import VanLintField
+from exactdp.histograms.release_file import seal
 from exactdp.params import (
     DomainError,
     ParameterError,
@@ -314,10 +315,12 @@ def test_json_round_trip_geosample_and_custom() -> None:
         toy.dumps()
 
 
-def _tampered(released: CompactRelease, change: object) -> str:
+def _tampered(released: CompactRelease, change: object, reseal: bool = True) -> str:
+    """The release's JSON with ``change`` applied; with ``reseal`` the editor also recomputed
+    the SHA-256 digest (anyone can), so the field checks must catch the change."""
     obj = released.to_json()
     change(obj)  # type: ignore[operator]
-    return json.dumps(obj)
+    return json.dumps(seal(obj) if reseal else obj)
 
 
 def _set(path: tuple[str, ...], value: object) -> object:
@@ -348,7 +351,12 @@ def _resample(obj: dict[str, object], eps: str, gamma: str) -> None:
     (lambda o: o["coefficients"].__setitem__(1, 7), "decimal string"),
     (_set(("format",), "something"), "format"),
     (_set(("version",), "1"), "version '1' read x"),
-    (_set(("version",), "3"), "version"),
+    (_set(("version",), "2"), "version '2' had no integrity"),
+    (_set(("version",), "4"), "version"),
+    (_set(("algorithm",), "BasicHistogram"), "algorithm"),
+    (_set(("sampler", "extra"), "1"), "unknown field 'extra'"),
+    (_set(("surprise",), "1"), "unknown field 'surprise'"),
+    (_set(("epsilon",), "2/4"), "1/m|written"),
     (_set(("nodes", "subfield_level"), "1"), "subfield_level"),
     (_set(("nodes", "subfield_level"), "x"), "subfield_level"),
     (_set(("nodes", "embedding"), "x -> x"), "embedding"),
@@ -380,10 +388,13 @@ def test_tampered_releases_are_rejected(released: CompactRelease, change: object
                                         message: str) -> None:
     with pytest.raises(InvalidReleaseError, match=message):
         CompactRelease.loads(_tampered(released, change))
+    # Without recomputing the digest, the integrity check refuses the edit first.
+    with pytest.raises(InvalidReleaseError, match="integrity|version|format"):
+        CompactRelease.loads(_tampered(released, change, reseal=False))
 
 
 def test_loader_rejects_non_json_and_non_objects() -> None:
-    with pytest.raises(InvalidReleaseError, match="not JSON"):
+    with pytest.raises(InvalidReleaseError, match="not valid JSON"):
         CompactRelease.loads("{")
     with pytest.raises(InvalidReleaseError, match="JSON object"):
         CompactRelease.loads("[1, 2]")
@@ -634,6 +645,9 @@ def test_cli_release_and_query(tmp_path: pytest.TempPathFactory,
     assert "outside the universe" in capsys.readouterr().err
     obj["coefficients"][0] = "x"
     out.write_text(json.dumps(obj))
+    assert main(["query", str(out), "3"]) == 2
+    assert "integrity check" in capsys.readouterr().err
+    out.write_text(json.dumps(seal(obj)))  # the digest recomputed: the field check refuses
     assert main(["query", str(out), "3"]) == 2
     assert "coefficients[0]" in capsys.readouterr().err
     assert main(["histogram", "--algorithm", "compact", "--universe-size", "1000",

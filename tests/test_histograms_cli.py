@@ -11,6 +11,7 @@ import pytest
 from exactdp.cli import main
 from exactdp.histograms.data import Universe, encode_label
 from exactdp.histograms.release import ALGORITHMS, parse_universe_size, read_dataset
+from exactdp.files import InputFileError
 from exactdp.params import ParameterError
 
 
@@ -39,12 +40,17 @@ def test_parse_universe_size() -> None:
 
 def test_read_dataset_formats() -> None:
     u = Universe(2**64)
-    data, fmt = read_dataset(["5\n", "7\r\n", " 5 \n"], u)
+    data, fmt = read_dataset(["5\n", "7\r\n", "5\n"], u)
     assert fmt == "integers" and data.rows == (5, 7, 5)
-    data, fmt = read_dataset(["5\n", "bob\n"], u)
-    assert fmt == "strings" and data.rows == (encode_label("5", u.size), encode_label("bob",
-                                                                                      u.size))
-    with pytest.raises(ParameterError, match="line 2"):
+    data, fmt = read_dataset("5\r\n7\r\n", u)
+    assert fmt == "integers" and data.rows == (5, 7)
+    labels = (encode_label("5", u.size), encode_label("bob", u.size))
+    with pytest.raises(InputFileError, match="line 2 = 'bob' is not an integer"):
+        read_dataset(["5\n", "bob\n"], u)  # auto needs every line to agree
+    for name in ("labels", "strings"):  # 'strings' is the old name of labels
+        data, fmt = read_dataset(["5\n", "bob\n"], u, name)
+        assert fmt == "labels" and data.rows == labels
+    with pytest.raises(InputFileError, match="line 2"):
         read_dataset(["5", "x"], u, "integers")
     with pytest.raises(ParameterError):
         read_dataset(["5"], u, "csv")
@@ -76,7 +82,10 @@ def test_pure_sparse_fallback_is_reported(capsys: pytest.CaptureFixture[str],
                           "10", "--epsilon", "1", "--seed", "1", str(ints))
     assert rc == 0
     assert "2n + 1 = 11" in report["fallback"] and "BasicHistogram" in report["fallback"]
-    assert report["released_by"] == "PureSparseHistogram"
+    # The algorithm that released, its guarantees, and the requested one.
+    assert report["released_by"] == "BasicHistogram" and report["algorithm"] == "pure-sparse"
+    assert report["guarantees"]["algorithm"] == "BasicHistogram"
+    assert "fallback" in report["paper"]
     assert len(report["histogram"]) == 10
     assert "note:" in err
 
@@ -89,7 +98,7 @@ def test_pure_sparse_over_a_huge_universe_with_strings(capsys: pytest.CaptureFix
                         "2^64", "--epsilon", "1", "--beta", "1/10", "--counting", "geosample",
                         "--seed", "2", "--quiet", str(path))
     assert rc == 0 and report["fallback"] is None
-    assert report["input"]["format"] == "strings"
+    assert report["input"]["format"] == "labels"
     elements = [int(b["element"]) for b in report["histogram"]]
     assert elements == sorted(elements) and len(elements) <= 32
     g = report["guarantees"]
@@ -119,7 +128,7 @@ def test_stability_release(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
      "1/m"),
     (["--algorithm", "stability", "--universe-size", "5", "--epsilon", "1"], "--delta"),
     (["--algorithm", "basic", "--universe-size", "5", "--epsilon", "1", "--delta", "1/9"],
-     "does not apply"),
+     "stability only"),
     (["--algorithm", "basic", "--universe-size", "2^64", "--epsilon", "1"], "PureSparse"),
     (["--algorithm", "basic", "--universe-size", "2", "--epsilon", "1"], "outside the universe"),
     (["--algorithm", "basic", "--universe-size", "-3", "--epsilon", "1"], "positive integer"),
@@ -136,7 +145,7 @@ def test_empty_and_missing_files(capsys: pytest.CaptureFixture[str], tmp_path: P
     empty.write_text("")
     rc, _, err = run(capsys, "histogram", "--algorithm", "basic", "--universe-size", "5",
                      "--epsilon", "1", str(empty))
-    assert rc == 2 and "empty" in err
+    assert rc == 2 and "no rows" in err
     rc, _, err = run(capsys, "histogram", "--algorithm", "basic", "--universe-size", "5",
                      "--epsilon", "1", str(tmp_path / "missing.txt"))
     assert rc == 2 and "cannot read" in err

@@ -1,4 +1,4 @@
-"""``exactdp histogram | query``: releasing histograms (Sections 5, 6, 8) and reading compact releases."""
+"""``exactdp histogram | query``: releasing histograms (Sections 5, 6, 8) and reading releases."""
 
 from __future__ import annotations
 
@@ -6,11 +6,33 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
 from typing import Any
 
-from exactdp.cli._common import add_output, output_path, progress as _progress, write_json as _write_json
+from exactdp.cli._common import (
+    EPILOG,
+    add_input_limit,
+    add_output,
+    input_limit,
+    output_path,
+)
+from exactdp.cli._common import progress as _progress
+from exactdp.cli._common import write_json as _write_json
 
+_GUARANTEE = (
+    "What the release guarantees (eps = --epsilon exactly, delta = --delta): with basic, "
+    "pure-sparse and compact the whole released histogram is (eps, 0)-DP; with stability it "
+    "is (eps, delta)-DP. (eps, delta)-DP means: for any two datasets with the same number of "
+    "rows n that differ in one row, the probability of any set of outputs grows by at most "
+    "a factor e^eps, plus delta. n is public (the release states it). Accuracy: with "
+    "probability at least 1 - beta (--beta) a count is within the 'per_query' error printed "
+    "in the release, and all counts at once within the 'simultaneous' error; beta also "
+    "sets the mechanisms' internal parameters (Theorems 5.3, 5.6, 6.11, 8.6), never the "
+    "privacy.")
+_INTEGRITY = (
+    "Every release file carries a SHA-256 digest of its content, which 'exactdp query' "
+    "checks together with every field derived from the public parameters: this detects "
+    "corruption and editing of the file; it is not an authentication (anyone can recompute "
+    "the digest).")
 
 
 def _add_histogram(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -18,37 +40,61 @@ def _add_histogram(sub: argparse._SubParsersAction) -> None:  # type: ignore[typ
 
     p = sub.add_parser(
         "histogram", help="release a differentially private histogram of a file",
-        description="Release a DP histogram of FILE (one element per line: integers in "
-                    "[1, M], or string labels coded injectively into [1, M]) as JSON sorted "
-                    "by element, with the exact parameters, the accuracy guarantees that "
-                    "apply (Figures 3-5) and the lower bounds (Theorems 7.1, 7.2). "
-                    "basic = BasicHistogram over all of X (Alg 5.1; small universes); "
-                    "stability = StabilityHistogram (Alg 5.4, Theorem 5.6; needs --delta); "
-                    "pure-sparse = PureSparseHistogram (Alg 6.9, Theorem 6.11; falls back to "
-                    "BasicHistogram when |X| < 2n+1, and says so); "
-                    "compact = CompactHistogram (Alg 8.2, Theorem 8.6): a dense histogram "
-                    "over all of X held as a polynomial, written as validated exact JSON; "
-                    "read counts from it with 'exactdp query'.")
-    p.add_argument("file", metavar="FILE", help="input file, one element per line ('-': stdin)")
+        epilog=EPILOG,
+        description="Release a DP histogram of FILE (one element per line) as JSON sorted by "
+                    "element, with the exact parameters, the accuracy guarantees that apply "
+                    "(Figures 3-6) and the lower bounds (Theorems 7.1, 7.2). "
+                    + _GUARANTEE + " Algorithms: basic = BasicHistogram (Alg 5.1): a noisy "
+                    "count for every element of [1, M] (small M only); stability = "
+                    "StabilityHistogram (Alg 5.4, Theorem 5.6; needs --delta): only noisy "
+                    "counts above a threshold b are released; pure-sparse = "
+                    "PureSparseHistogram (Alg 6.9, Theorem 6.11), time polynomial in log M; "
+                    "when M < 2n + 1 it falls back to BasicHistogram, and the release then "
+                    "names BasicHistogram as released_by, gives its guarantees and records "
+                    "the fallback; compact = CompactHistogram (Alg 8.2, Theorem 8.6): a noisy "
+                    "count for every element of [1, M] held as a polynomial; read counts with "
+                    "'exactdp query'. " + _INTEGRITY)
+    p.add_argument("file", metavar="FILE",
+                   help="input file, UTF-8, one element per line ('-': stdin); a byte-order "
+                        "mark and CRLF line ends are accepted")
     p.add_argument("--algorithm", required=True, choices=sorted([*ALGORITHMS, "compact"]))
     p.add_argument("--universe-size", required=True, metavar="M",
-                   help="the universe is [1, M]; e.g. 18446744073709551616 or 2^64")
-    p.add_argument("--epsilon", required=True, help="privacy parameter 1/m, e.g. '1/10'")
-    p.add_argument("--delta", help="stability only: delta = 1/m, e.g. '1/1000000'")
-    p.add_argument("--beta", default="1/20",
-                   help="failure probability beta0 = 1/m of the accuracy guarantees and "
-                        "of the parameter choices (default 1/20)")
+                   help="the universe is [1, M]: an integer ('1000', '1e6') or a power "
+                        "('2^64', '2**64'), at most 2^65536")
+    p.add_argument("--epsilon", required=True, metavar="E",
+                   help="privacy parameter eps = 1/m, e.g. '1/10': the release is (eps, 0)-DP "
+                        "(stability: (eps, delta)-DP) for exactly this eps")
+    p.add_argument("--delta", metavar="D",
+                   help="stability only (an error with the other algorithms): delta = 1/m "
+                        "below 1, e.g. '1/1000000'")
+    p.add_argument("--beta", default="1/20", metavar="B",
+                   help="failure probability of the accuracy guarantees, 1/m below 1 (default "
+                        "1/20); it also sets the mechanisms' parameters, never the privacy")
     p.add_argument("--counting", choices=COUNTING, default="fastsample",
                    help="the counting mechanism M (default fastsample)")
-    p.add_argument("--input-format", choices=("auto", "integers", "strings"), default="auto",
-                   help="auto: integers if every line is one, else every line is a label")
-    p.add_argument("--seed", help="reproducible noise for examples (NOT for releases)")
+    p.add_argument("--format", "--input-format", dest="format", default="auto",
+                   choices=("auto", "integers", "labels", "strings"),
+                   metavar="{auto,integers,labels}",
+                   help="integers: every line a plain decimal in [1, M] (ASCII digits, no "
+                        "sign, exponent, spaces or leading zeros); labels: every line a text "
+                        "label, coded injectively into [1, M]; auto (default): integers if "
+                        "every line is one, labels if no line looks like a number, otherwise "
+                        "an error naming the first line that disagrees")
+    p.add_argument("--skip-blank-lines", action="store_true",
+                   help="ignore blank lines (by default a blank line is an error; a final "
+                        "newline is not a blank line)")
+    p.add_argument("--seed", help="reproducible noise for examples (NOT for releases; "
+                                  "the release records seeded: true)")
     add_output(p, "the release (instead of stdout)")
-    p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
+    add_input_limit(p)
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress messages on stderr (warnings and notes that bear on the "
+                        "release, such as a fallback or --seed, are always printed)")
     p.set_defaults(func=_cmd_histogram)
 
 
 def _cmd_histogram(args: argparse.Namespace) -> int:
+    from exactdp.files import read_text
     from exactdp.histograms.data import Universe
     from exactdp.histograms.release import (
         ReleaseRequest,
@@ -56,6 +102,7 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
         read_dataset,
         release,
     )
+    from exactdp.histograms.release_file import seal
     from exactdp.params import ParameterError, inverse_integer
     from exactdp.randomness import RandomSource, SeededSource, SystemSource
 
@@ -64,20 +111,24 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
             _progress(message)
 
     start = time.perf_counter()
-    out = output_path(args)
+    out = output_path(args)  # before anything is read or drawn
     universe = Universe(parse_universe_size(args.universe_size))
-    epsilon = inverse_integer(args.epsilon, "epsilon")
-    beta = inverse_integer(args.beta, "beta")
-    delta = None if args.delta is None else inverse_integer(args.delta, "delta")
-    try:
-        if args.file == "-":
-            data, fmt = read_dataset(sys.stdin, universe, args.input_format)
-        else:
-            with open(args.file, encoding="utf-8") as fh:
-                data, fmt = read_dataset(fh, universe, args.input_format)
-    except OSError as exc:
-        raise ParameterError(f"cannot read {args.file!r}: {exc.strerror}") from None
-    say(f"read {data.n} rows ({fmt}) in {time.perf_counter() - start:.1f} s; releasing "
+    epsilon = inverse_integer(args.epsilon, "--epsilon")
+    beta = inverse_integer(args.beta, "--beta", below_one=True)
+    delta = None
+    if args.delta is not None:
+        if args.algorithm != "stability":
+            raise ParameterError(f"--delta applies to stability only: {args.algorithm} is "
+                                 f"(epsilon, 0)-DP and takes no delta")
+        delta = inverse_integer(args.delta, "--delta", below_one=True)
+    elif args.algorithm == "stability":
+        raise ParameterError("stability is (epsilon, delta)-DP: pass --delta (1/m below 1, "
+                             "e.g. 1/1000000)")
+    name = "standard input" if args.file == "-" else repr(args.file)
+    text = read_text(args.file, "input", input_limit(args))
+    data, fmt = read_dataset(text, universe, args.format,
+                             skip_blank_lines=args.skip_blank_lines, where=f"input {name}")
+    say(f"read {data.n} rows as {fmt} in {time.perf_counter() - start:.1f} s; releasing "
         f"with {args.algorithm} over a universe of size {universe.size}")
 
     last = [-1]
@@ -96,59 +147,60 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             source = SeededSource(args.seed)
-        say("warning: --seed makes the noise predictable; never release these values")
+        _progress("warning: --seed makes the noise predictable; never release these values")
     else:
         source = SystemSource()
+    report: dict[str, Any]
     if args.algorithm == "compact":
-        return _compact_histogram(args, universe, data, fmt, source, say, start, out)
-    req = ReleaseRequest(universe, epsilon, beta, delta, args.counting, progress)
-    report = release(args.algorithm, req, data, source, labels=(fmt == "strings"))
+        report = _compact_report(args, universe, epsilon, beta, data, source, say)
+    else:
+        req = ReleaseRequest(universe, epsilon, beta, delta, args.counting, progress)
+        report = release(args.algorithm, req, data, source, labels=(fmt == "labels"))
+        if report["fallback"]:
+            _progress(f"note: {report['fallback']}")
+        for note in report["notes"]:
+            _progress(f"note: {note}")
     report["input"] = {"file": args.file, "format": fmt, "rows": str(data.n)}
     report["seeded"] = args.seed is not None
-    if report["fallback"]:
-        say(f"note: {report['fallback']}")
-    for note in report["notes"]:
-        say(f"note: {note}")
-    _write_json(report, out)
-    say(f"released {len(report['histogram'])} bins in {time.perf_counter() - start:.1f} s")
+    _write_json(seal(report), out)
+    say(f"released in {time.perf_counter() - start:.1f} s"
+        + ("; query it with: exactdp query FILE X ..." if out is not None else ""))
     return 0
 
 
-def _compact_histogram(args: argparse.Namespace, universe: Any, data: Any, fmt: str,
-                       source: Any, say: Callable[[str], None], start: float,
-                       out: Any) -> int:
+def _compact_report(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any,
+                    data: Any, source: Any, say: Any) -> dict[str, Any]:
     """``histogram --algorithm compact``: the CompactRelease JSON (Theorem 8.6)."""
-    from exactdp.histograms.compact import release_report
-    from exactdp.params import ParameterError
-
-    if args.delta is not None:
-        raise ParameterError("compact is (epsilon, 0)-DP: --delta does not apply")
     from exactdp.histograms import native
+    from exactdp.histograms.compact_release import release_report
+
     say(f"interpolating a polynomial of degree {data.n}; arithmetic: {native.status()}"
         + ("" if native.available() else f" -- pure Python, about {data.n}^2 field operations"))
-    report = release_report(universe, args.epsilon, args.beta, args.counting, data, source)
-    report["input"] = {"file": args.file, "format": fmt, "rows": str(data.n)}
-    report["seeded"] = args.seed is not None
-    _write_json(report, out)
-    say(f"released a polynomial over GF(2^{report['field']['degree']}) in "
-        f"{time.perf_counter() - start:.1f} s; query it with: exactdp query FILE X ...")
-    return 0
+    return release_report(universe, epsilon, beta, args.counting, data, source)
 
 
 # --------------------------------------------------------------------------- query
 
 def _add_query(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "query", help="noisy counts from a released compact histogram",
-        description="Load RELEASED.json (written by 'exactdp histogram --algorithm compact'), "
-                    "validate every field of it, and print the released noisy count "
-                    "h_x = M0(T(p(x))) of each element X (Algorithm 8.2).")
+        "query", help="released noisy counts of elements, from a release file",
+        epilog=EPILOG,
+        description="Load RELEASED.json (written by 'exactdp histogram'), check it and print "
+                    "the released noisy count of each element X: for compact, h_x = "
+                    "M0(T(p(x))) (Algorithm 8.2); for basic, stability and pure-sparse, the "
+                    "listed count (0 for an element a sparse release does not list). "
+                    + _INTEGRITY + " X is read the way the release's input was: as an "
+                    "integer in [1, M] if the release records the format 'integers' (then "
+                    "'-1' or '05' is an error, not a label), as a label if 'labels'.")
     p.add_argument("released", metavar="RELEASED.json")
     p.add_argument("elements", nargs="+", metavar="X",
-                   help="elements of [1, M] (integers) or labels")
-    p.add_argument("--input-format", choices=("auto", "integers", "strings"), default="auto",
-                   help="auto: integers if every X is one, else every X is a label")
-    p.add_argument("--json", action="store_true", help="print JSON instead of lines")
+                   help="elements: integers in [1, M] or labels, as the release records")
+    p.add_argument("--format", choices=("integers", "labels"),
+                   help="how to read X for a release that records no input format (one made "
+                        "with the Python API; default integers); with a release that records "
+                        "one, a different --format is an error")
+    p.add_argument("--json", action="store_true", help="print JSON only, on stdout")
+    add_input_limit(p)
     p.set_defaults(func=_cmd_query)
 
 
@@ -157,34 +209,46 @@ def _cmd_query(args: argparse.Namespace) -> int:
 
     import gmpy2
 
-    from exactdp.histograms.compact import CompactRelease
     from exactdp.histograms.data import encode_label
-    from exactdp.params import ParameterError
+    from exactdp.histograms.release_file import load_release
+    from exactdp.params import DomainError, ParameterError
 
-    try:
-        with open(args.released, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise ParameterError(f"cannot read {args.released!r}: {exc.strerror}") from None
-    release = CompactRelease.loads(text)
-    decimal = re.compile(r"[0-9]+")
-    integers = args.input_format == "integers" or (
-        args.input_format == "auto" and all(decimal.fullmatch(e) for e in args.elements))
+    loaded = load_release(args.released, input_limit(args))
+    recorded = loaded.recorded_format
+    if recorded is not None and args.format is not None and args.format != recorded:
+        raise ParameterError(f"--format {args.format}: the release was made from a "
+                             f"{recorded} file, so X are read as {recorded}")
+    fmt = recorded or args.format or "integers"
+    size = loaded.universe_size
+    width = len(gmpy2.mpz(size).digits(10))
+    plain = re.compile(r"[1-9][0-9]*", re.ASCII)
     rows = []
     for e in args.elements:
-        if integers and not decimal.fullmatch(e):
-            raise ParameterError(f"X = {e!r} is not a decimal integer")
-        x = int(gmpy2.mpz(e)) if integers else encode_label(e, release.universe_size)
-        rows.append((e, x, release.evaluate(x)))
+        shown = e if len(e) <= 40 else e[:37] + "..."
+        if fmt == "integers":
+            if not plain.fullmatch(e):
+                raise ParameterError(f"X = {shown!r} is not a plain decimal integer in [1, M] "
+                                     f"(ASCII digits, no sign, spaces or leading zeros); this "
+                                     f"release's elements are integers")
+            if len(e) > width or int(gmpy2.mpz(e)) > size:
+                raise DomainError(f"X = {shown} is outside the universe [1, M] with M = "
+                                  f"{size}")
+            x = int(gmpy2.mpz(e))
+        else:
+            try:
+                e.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ParameterError(f"X = {shown!r} is not valid UTF-8 text") from None
+            x = encode_label(e, size)
+        rows.append((e, x, loaded.count(x)))
     if args.json:
         print(json.dumps([{"element": e, "x": str(x), "count": str(c)} for e, x, c in rows],
                          indent=2))
     else:
         for e, _, c in rows:
             print(f"{e}\t{c}")
+    sys.stdout.flush()
     return 0
-
-
 
 
 COMMANDS = [_add_histogram, _add_query]

@@ -40,7 +40,6 @@ Measured (``tests/benchmarks/bench_compact.py``, 2-core VM, ``|X| = 2**64``, ``e
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -52,12 +51,11 @@ import gmpy2
 from exactdp.certified import ceil_log2
 from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
 from exactdp.histograms import native
-from exactdp.histograms.accuracy import ceil_scaled_ln
 from exactdp.histograms.data import Dataset, Universe
 from exactdp.histograms.fields import MAX_LEVEL, VanLintField, level_for_bits
+from exactdp.histograms.release_file import InvalidReleaseError
 from exactdp.params import (
     DomainError,
-    ExactDPError,
     ParameterError,
     ParameterTypeError,
     ResourceLimitError,
@@ -82,12 +80,10 @@ __all__ = [
 
 #: The ``"format"`` tag of the JSON form of a :class:`CompactRelease`.
 FORMAT = "exactdp/compact-histogram"
-_VERSION = "2"  # 2: nodes embedded through the subfield K (version 1 used T^{-1}(x) in L)
+#: 2: nodes embedded through the subfield K (version 1 used T^{-1}(x) in L);
+#: 3: the integrity digest and the recomputed guarantees.
+VERSION = "3"
 _ARITHMETIC = ("auto", "native", "pure")
-
-
-class InvalidReleaseError(ParameterError):
-    """A serialised CompactHistogram release is malformed or inconsistent."""
 
 
 # --------------------------------------------------------------------------- mechanisms
@@ -462,7 +458,8 @@ class CompactHistogram:
     def release(self, dataset: Dataset, source: RandomSource | None = None) -> CompactRelease:
         """Run Algorithm 8.2 on ``dataset`` (its ``n`` must be the mechanism's)."""
         if not isinstance(dataset, Dataset):
-            raise ParameterTypeError(f"dataset = {dataset!r} must be a Dataset")
+            raise ParameterTypeError(f"the dataset is a {type(dataset).__name__}; it must be a "
+                                     f"Dataset: build it with Dataset.of(universe, rows)")
         if dataset.n != self.n:
             raise ParameterError(f"the dataset has n = {dataset.n} rows but the mechanism was "
                                  f"built for n = {self.n}")
@@ -489,11 +486,6 @@ class CompactHistogram:
 
 
 # --------------------------------------------------------------------------- the release
-
-_DECIMAL = re.compile(r"0|[1-9][0-9]*")
-_EMBEDDING = ("x in X is the node sum_q b_q t^(q*{s}) where x - 1 = sum_q b_q 2^q: x - 1 read "
-              "in GF(2^(2*3^{k})) = GF(2)[z]/(van Lint) and z -> t^{s}")
-
 
 @dataclass(frozen=True)
 class CompactRelease:
@@ -563,216 +555,38 @@ class CompactRelease:
             value = self.field.evaluate(self.coefficients, self.field.embed(x - 1, self.sublevel))
         return self.empty_bin_sampler(self.field.to_index(value))
 
-    # ---- JSON
+    # ---- JSON (exactdp.histograms.compact_release)
 
     def to_json(self) -> dict[str, Any]:
-        """The exact JSON form (every number a decimal string or ``"p/q"``)."""
-        spec = self.sampler
-        return {
-            "format": FORMAT,
-            "version": _VERSION,
-            "algorithm": "CompactHistogram (Balcer & Vadhan, Algorithm 8.2)",
-            "construction": self.construction,
-            "universe_size": str(self.universe_size),
-            "n": str(self.n),
-            "epsilon": None if self.epsilon is None else str(self.epsilon),
-            "beta0": None if self.beta0 is None else str(self.beta0),
-            "sampler": {"name": spec.name, "epsilon": str(spec.epsilon),
-                        "gamma": None if spec.gamma is None else str(spec.gamma),
-                        "d": gmpy2.mpz(self.mechanism.d).digits(10)},
-            "field": {"level": str(self.level), "degree": str(self.field.degree),
-                      "modulus": self.field.modulus_text()},
-            "nodes": {"subfield_level": str(self.sublevel),
-                      "embedding": _EMBEDDING.format(k=self.sublevel, s=3 ** (self.level
-                                                                               - self.sublevel))},
-            "coefficients": [gmpy2.mpz(c).digits(10) for c in self.coefficients],
-        }
+        """The exact JSON form (every number a decimal string or ``"p/q"``), sealed with its
+        SHA-256 digest (:mod:`exactdp.histograms.release_file`)."""
+        from exactdp.histograms.compact_release import release_json
+
+        return release_json(self)
 
     def dumps(self) -> str:
         return json.dumps(self.to_json())
 
     @classmethod
-    def loads(cls, text: str) -> CompactRelease:
-        """Parse and validate the JSON form; :class:`InvalidReleaseError` says what is wrong."""
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InvalidReleaseError(f"not JSON: {exc}") from None
-        return cls.from_json(obj)
+    def loads(cls, text: str, path: str = "<text>") -> CompactRelease:
+        """Parse, check the digest and validate; :class:`InvalidReleaseError` says what is
+        wrong (``path`` names the file in messages)."""
+        from exactdp.histograms.compact_release import loads
+
+        return loads(text, path)
 
     @classmethod
     def from_json(cls, obj: object) -> CompactRelease:
-        """Validate everything: structure, numbers, parameters and their consistency."""
-        top = _mapping(obj, "release")
-        if top.get("format") != FORMAT:
-            raise InvalidReleaseError(f"format = {top.get('format')!r}: expected {FORMAT!r}")
-        if top.get("version") != _VERSION:
-            raise InvalidReleaseError(f"version = {top.get('version')!r}: only version "
-                                      f"{_VERSION!r} is understood (version '1' read x as "
-                                      f"T^-1(x) in the whole field; release again)")
-        size = _positive(top, "universe_size")
-        n = _positive(top, "n")
-        construction = top.get("construction")
-        if construction not in ("theorem_8_6", "geosample", "custom"):
-            raise InvalidReleaseError(f"construction = {construction!r} must be "
-                                      f"'theorem_8_6', 'geosample' or 'custom'")
-        eps = _optional_fraction(top, "epsilon")
-        beta0 = _optional_fraction(top, "beta0")
-        samp = _mapping(top.get("sampler"), "sampler")
-        fld = _mapping(top.get("field"), "field")
-        level = _natural(fld, "level", "field.level")
-        if level > MAX_LEVEL:
-            raise InvalidReleaseError(f"field.level = {level} exceeds the supported "
-                                      f"{MAX_LEVEL}")
-        field_ = VanLintField(level)
-        if _natural(fld, "degree", "field.degree") != field_.degree:
-            raise InvalidReleaseError(f"field.degree = {fld.get('degree')} does not match level "
-                                      f"{level} (degree 2*3^{level} = {field_.degree})")
-        if fld.get("modulus") != field_.modulus_text():
-            raise InvalidReleaseError(f"field.modulus = {fld.get('modulus')!r}; level {level} "
-                                      f"has modulus {field_.modulus_text()!r}")
-        try:
-            spec = SamplerSpec(str(samp.get("name")), _fraction(samp, "epsilon", "sampler"),
-                               None if samp.get("gamma") is None
-                               else _fraction(samp, "gamma", "sampler"))
-            mech = spec.build(n)
-        except ExactDPError as exc:
-            raise InvalidReleaseError(f"sampler parameters rejected: {exc}") from None
-        if _natural(samp, "d", "sampler.d") != mech.d:
-            raise InvalidReleaseError(f"sampler.d does not equal the d of {spec.name} with "
-                                      f"these parameters")
-        d0 = field_.order
-        if d0 < size:
-            raise InvalidReleaseError(f"d0 = 2^{field_.degree} < |X| = {size}")
-        if 3 * d0 < 4 * mech.d:
-            raise InvalidReleaseError(f"d0 = 2^{field_.degree} < 4d/3: Lemma 8.4 fails")
-        if construction != "custom":
-            _check_construction(construction, size, n, eps, beta0, spec, level)
-        raw = top.get("coefficients")
-        if not isinstance(raw, list):
-            raise InvalidReleaseError("coefficients must be a list of decimal strings")
-        if len(raw) != n + 1:
-            raise InvalidReleaseError(f"coefficients has {len(raw)} entries; a polynomial of "
-                                      f"degree <= n = {n} needs n + 1 = {n + 1}")
-        nodes = _mapping(top.get("nodes"), "nodes")
-        sublevel = node_sublevel(field_, size, n)
-        if _natural(nodes, "subfield_level", "nodes.subfield_level") != sublevel:
-            raise InvalidReleaseError(f"nodes.subfield_level = {nodes.get('subfield_level')}; "
-                                      f"|X| = {size}, n = {n} and level {level} give {sublevel}")
-        stride = 3 ** (level - sublevel)
-        if nodes.get("embedding") != _EMBEDDING.format(k=sublevel, s=stride):
-            raise InvalidReleaseError(f"nodes.embedding = {nodes.get('embedding')!r}; expected "
-                                      f"{_EMBEDDING.format(k=sublevel, s=stride)!r}")
-        coefficients = []
-        for i, s in enumerate(raw):
-            c = _decimal(s, f"coefficients[{i}]")
-            if c >= d0:
-                raise InvalidReleaseError(f"coefficients[{i}] is not an element of "
-                                          f"GF(2^{field_.degree}): it must be < 2^{field_.degree}")
-            coefficients.append(c)
-        return cls(size, n, level, tuple(coefficients), mech, eps, beta0, construction)
+        """Check the digest, then validate everything: structure, numbers, parameters, their
+        consistency and the derived fields (recomputed)."""
+        from exactdp.histograms.compact_release import from_json
 
+        return from_json(obj)
 
-def _check_construction(construction: str, size: int, n: int, eps: Fraction | None,
-                        beta0: Fraction | None, spec: SamplerSpec, level: int) -> None:
-    if eps is None:
-        raise InvalidReleaseError(f"construction {construction!r} needs epsilon")
-    try:
-        if construction == "theorem_8_6":
-            if beta0 is None:
-                raise InvalidReleaseError("construction 'theorem_8_6' needs beta0")
-            expected = CompactHistogram.theorem_8_6(size, n, eps, beta0)
-        else:
-            expected = CompactHistogram.with_geosample(size, n, eps)
-    except InvalidReleaseError:
-        raise
-    except ExactDPError as exc:
-        raise InvalidReleaseError(f"epsilon/beta0 rejected: {exc}") from None
-    want = SamplerSpec.of(expected.mechanism)
-    if want != spec:
-        raise InvalidReleaseError(f"sampler {spec} does not match {construction} with epsilon = "
-                                  f"{eps}, beta0 = {beta0}, |X| = {size}: expected {want}")
-    if expected.field.level != level:
-        raise InvalidReleaseError(f"field level {level} does not match {construction} "
-                                  f"(expected level {expected.field.level})")
-
-
-def _mapping(obj: object, name: str) -> Mapping[str, Any]:
-    if not isinstance(obj, dict):
-        raise InvalidReleaseError(f"{name} must be a JSON object")
-    return obj
-
-
-def _decimal(value: object, name: str) -> int:
-    if not isinstance(value, str) or not _DECIMAL.fullmatch(value):
-        shown = value if not isinstance(value, str) or len(value) < 40 else value[:37] + "..."
-        raise InvalidReleaseError(f"{name} = {shown!r} must be a non-negative integer written "
-                                  f"as a decimal string without sign, spaces or leading zeros")
-    return int(gmpy2.mpz(value))
-
-
-def _natural(obj: Mapping[str, Any], key: str, name: str) -> int:
-    return _decimal(obj.get(key), name)
-
-
-def _positive(obj: Mapping[str, Any], key: str) -> int:
-    v = _natural(obj, key, key)
-    if v < 1:
-        raise InvalidReleaseError(f"{key} = {v} must be >= 1")
-    return v
-
-
-def _fraction(obj: Mapping[str, Any], key: str, where: str) -> Fraction:
-    value = obj.get(key)
-    if not isinstance(value, str) or not re.fullmatch(r"[0-9]+(/[0-9]+)?", value):
-        raise InvalidReleaseError(f"{where}.{key} = {value!r} must be a string 'p/q'")
-    try:
-        return inverse_integer(value, f"{where}.{key}")
-    except ExactDPError as exc:
-        raise InvalidReleaseError(str(exc)) from None
-
-
-def _optional_fraction(obj: Mapping[str, Any], key: str) -> Fraction | None:
-    return None if obj.get(key) is None else _fraction(obj, key, "release")
-
-
-# --------------------------------------------------------------------------- command line
 
 def release_report(universe: Universe, epsilon: object, beta0: object, counting: str,
                    dataset: Dataset, source: RandomSource | None = None) -> dict[str, Any]:
-    """``exactdp histogram --algorithm compact``: Theorem 8.6 (``counting="fastsample"``) or
-    the GeoSample variant, released on ``dataset``; the JSON form of the release plus the
-    accuracy guarantees (ignored by :meth:`CompactRelease.from_json`)."""
-    if counting == "fastsample":
-        ch = CompactHistogram.theorem_8_6(universe, dataset.n, epsilon, beta0)
-    elif counting == "geosample":
-        ch = CompactHistogram.with_geosample(universe, dataset.n, epsilon)
-    else:
-        raise ParameterError(f"counting = {counting!r} must be 'fastsample' or 'geosample'")
-    out = ch.release(dataset, source).to_json()
-    out["guarantees"] = _guarantees(ch, inverse_integer(beta0, "beta"))
-    return out
+    """See :func:`exactdp.histograms.compact_release.release_report`."""
+    from exactdp.histograms.compact_release import release_report as report
 
-
-def _guarantees(ch: CompactHistogram, beta: Fraction) -> dict[str, Any]:
-    """Theorem 8.6 (ii)/(iii) at ``beta = beta0`` (FastSample) and Figure 6 (GeoSample),
-    with ``a`` computed exactly; Theorem 8.3 (i) for privacy."""
-    eps = Fraction(1) if ch.epsilon is None else ch.epsilon
-    size = Fraction(ch.universe.size)
-    mech = ch.mechanism
-    if not isinstance(mech, GeoSample):
-        per_query = {"beta": str(beta), "a": str(ceil_scaled_ln(5 / eps, 2 / beta)),
-                     "claim": "Theorem 8.6 (ii): a = ceil(5/eps ln(2/beta)), beta >= 2 gamma"}
-        simultaneous = {"beta": str(beta),
-                        "a": str(ceil_scaled_ln(5 / eps, 2 * size / beta)),
-                        "claim": "Theorem 8.6 (iii) (simultaneous, as in Figure 6): "
-                                 "a = ceil(5/eps ln(2|X|/beta)), beta >= beta0"}
-    else:
-        a_m = mech.paper_accuracy(beta)
-        a_s = mech.paper_accuracy(beta / size)
-        per_query = {"beta": str(beta), "a": str(a_m),
-                     "claim": "Theorem 8.3 (ii) with GeoSample's a = ceil(2/eps~ ln(1/beta))"}
-        simultaneous = {"beta": str(beta), "a": str(a_s),
-                        "claim": "Theorem 8.3 (iii) at beta/|X|"}
-    return {"privacy": f"({eps}, 0)-DP (Theorem 8.3 i with Lemma 8.4: eps' + 3d/d0 <= eps)",
-            "per_query": per_query, "simultaneous": simultaneous}
+    return report(universe, epsilon, beta0, counting, dataset, source)

@@ -1,18 +1,22 @@
 """Release a histogram from a file of identifiers, with the guarantees that apply.
 
 This is the library side of ``exactdp histogram``: reading a dataset (one element per line,
-integers or string labels), building the algorithm with the paper's parameter choices,
-releasing, and assembling the exact guarantees (Figures 3-5) and the lower bounds
-(Theorems 7.1, 7.2) as JSON-safe data.
+integers or labels: :mod:`exactdp.histograms.datafile`), building the algorithm with the
+paper's parameter choices, releasing, and assembling the exact guarantees (Figures 3-5) and
+the lower bounds (Theorems 7.1, 7.2) as JSON-safe data.
 
-To add an algorithm (e.g. ``compact``), write a :data:`Runner` and add it to
-:data:`ALGORITHMS`; the command line picks up the new choice.
+Everything the report says besides the released bins is a function of public values only
+(``M``, ``n`` and the requested parameters): :func:`plan` computes it without drawing
+anything, so a loader can recompute it and refuse a file whose derived fields were edited
+(:func:`exactdp.histograms.release_file.check_histogram_report`).
+
+To add an algorithm, write a :data:`Planner` and add it to :data:`ALGORITHMS`; the command
+line picks up the new choice.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -35,6 +39,7 @@ from exactdp.histograms.basic import (
     theorem_5_3_gamma,
 )
 from exactdp.histograms.data import Dataset, Histogram, Universe
+from exactdp.histograms.datafile import FORMATS, parse_universe_size, read_dataset
 from exactdp.histograms.sparse import PureSparseHistogram, fallback_reason
 from exactdp.params import ParameterError, inverse_integer, positive_int
 from exactdp.randomness import RandomSource
@@ -42,9 +47,13 @@ from exactdp.randomness import RandomSource
 __all__ = [
     "ALGORITHMS",
     "COUNTING",
+    "FORMATS",
+    "HISTOGRAM_FORMAT",
+    "Plan",
+    "Planner",
     "ReleaseRequest",
-    "Runner",
     "parse_universe_size",
+    "plan",
     "read_dataset",
     "release",
     "scientific_upper",
@@ -53,50 +62,14 @@ __all__ = [
 #: The counting mechanisms a histogram can use (Section 4).
 COUNTING = ("fastsample", "geosample")
 
-_INT_LINE = re.compile(r"^\s*\d+\s*$")
-_POWER = re.compile(r"^\s*(\d+)\s*(?:\^|\*\*)\s*(\d+)\s*$")
-
-
-def parse_universe_size(text: str) -> int:
-    """``"18446744073709551616"``, ``"2^64"`` or ``"2**64"`` -> the integer ``M >= 1``."""
-    match = _POWER.match(text)
-    if match:
-        base, exp = int(match.group(1)), int(match.group(2))
-        if exp > 1 << 16:
-            raise ParameterError(f"universe size {text!r}: exponent too large")
-        return positive_int(base**exp, "universe size M")
-    return positive_int(text, "universe size M")
-
-
-def read_dataset(lines: Iterable[str], universe: Universe,
-                 input_format: str = "auto") -> tuple[Dataset, str]:
-    """Parse one element per line.
-
-    ``input_format``: ``"integers"`` (each line a decimal integer in ``[1, M]``),
-    ``"strings"`` (each line, without its line terminator, is a label coded by
-    :func:`~exactdp.histograms.data.encode_label`), or ``"auto"``: integers when every line
-    is a decimal integer, otherwise strings for **all** lines (mixing the two per line
-    would make ``"5"`` and ``5`` collide).  Returns the dataset and the format used.
-    """
-    rows = [line.rstrip("\r\n") for line in lines]
-    if input_format == "auto":
-        input_format = "integers" if rows and all(_INT_LINE.match(r) for r in rows) else "strings"
-    if input_format == "integers":
-        values: list[int] = []
-        for i, r in enumerate(rows, 1):
-            if not _INT_LINE.match(r):
-                raise ParameterError(f"line {i} = {r!r} is not a decimal integer (use the "
-                                     f"strings input format for labels)")
-            values.append(int(r))
-        return Dataset.of(universe, values), "integers"
-    if input_format == "strings":
-        return Dataset.from_labels(universe, rows), "strings"
-    raise ParameterError(f"input format {input_format!r} must be auto, integers or strings")
+#: The ``"format"`` tag and version of the JSON of a basic, stability or pure-sparse release.
+HISTOGRAM_FORMAT = "exactdp/histogram"
+HISTOGRAM_VERSION = "1"
 
 
 @dataclass(frozen=True)
 class ReleaseRequest:
-    """What a user asked for: parameters exactly as given (validated by the runners)."""
+    """What a user asked for: parameters exactly as given (validated by the planners)."""
 
     universe: Universe
     epsilon: Fraction
@@ -105,21 +78,35 @@ class ReleaseRequest:
     counting: str = "fastsample"
     progress: Progress | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """The request as recorded in a release (``progress`` is not part of it)."""
+        return {"epsilon": str(self.epsilon), "beta": str(self.beta),
+                "delta": None if self.delta is None else str(self.delta),
+                "counting": self.counting}
+
+
+Run = Callable[[Dataset, RandomSource, "Progress | None"], Histogram]
+
 
 @dataclass(frozen=True)
-class Outcome:
-    """A release and what can be said about it (all derived from public values only)."""
+class Plan:
+    """An algorithm ready to run and everything that can be said about its release, all
+    derived from public values only (``M``, ``n``, the request): ``released_by`` names the
+    algorithm whose guarantees apply (BasicHistogram when PureSparseHistogram falls back),
+    ``fallback`` says why, when it does."""
 
-    histogram: Histogram
     paper: str
+    released_by: str
+    fallback: str | None
     mechanism: InverseCDFSampler
     parameters: dict[str, Any]
     guarantee: Guarantee
     lower_bounds: dict[str, Any]
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...]
+    run: Run
 
 
-Runner = Callable[[ReleaseRequest, Dataset, RandomSource], Outcome]
+Planner = Callable[[ReleaseRequest, int], Plan]
 
 
 def scientific_upper(q: Fraction, digits: int = 3) -> str:
@@ -159,15 +146,16 @@ def _counting_name(req: ReleaseRequest) -> str:
 
 def _no_delta(req: ReleaseRequest, algorithm: str) -> None:
     if req.delta is not None:
-        raise ParameterError(f"{algorithm} is (epsilon, 0)-DP: --delta does not apply")
+        raise ParameterError(f"{algorithm} is (epsilon, 0)-DP: --delta does not apply "
+                             f"(only stability takes --delta)")
 
 
 def _lower_bounds(req: ReleaseRequest, n: int, sparse: bool) -> dict[str, Any]:
     delta = Fraction(0) if req.delta is None else req.delta
     beta = min(req.beta, Fraction(1, 2))
     out: dict[str, Any] = {
-        "note": "no (epsilon, delta)-DP histogram algorithm can beat these errors at this "
-                "beta (certified: the real bound lies in the interval)",
+        "note": f"no ({req.epsilon}, {delta})-DP histogram algorithm can beat these errors "
+                f"at beta = {beta} (certified: the real bound lies in the interval)",
         "per_query": theorem_7_1_per_query(req.epsilon, beta, delta, n).to_json()}
     if req.universe.size >= 2:
         out["simultaneous"] = theorem_7_1_simultaneous(req.epsilon, beta, delta, n,
@@ -178,11 +166,10 @@ def _lower_bounds(req: ReleaseRequest, n: int, sparse: bool) -> dict[str, Any]:
     return out
 
 
-def run_basic(req: ReleaseRequest, data: Dataset, source: RandomSource) -> Outcome:
+def plan_basic(req: ReleaseRequest, n: int) -> Plan:
     """BasicHistogram over all of ``X`` (Algorithm 5.1; Theorem 5.3 for FastSample)."""
     _no_delta(req, "BasicHistogram")
     name = _counting_name(req)
-    n = data.n
     mech: InverseCDFSampler
     if name == "FastSample":
         gamma = theorem_5_3_gamma(req.beta, req.universe)
@@ -191,20 +178,19 @@ def run_basic(req: ReleaseRequest, data: Dataset, source: RandomSource) -> Outco
     else:
         mech = GeoSample(n, req.epsilon)
         params = {}
-    hist = BasicHistogram(mech, req.universe).release(data, source, req.progress)
-    return Outcome(hist, "Algorithm 5.1, Theorems 5.2/5.3", mech, params,
-                   figure_3(name, req.epsilon, req.beta, req.universe.size),
-                   _lower_bounds(req, n, sparse=False))
+    alg = BasicHistogram(mech, req.universe)
+    return Plan("Algorithm 5.1, Theorems 5.2/5.3", "BasicHistogram", None, mech, params,
+                figure_3(name, req.epsilon, req.beta, req.universe.size),
+                _lower_bounds(req, n, sparse=False), (), alg.release)
 
 
-def run_stability(req: ReleaseRequest, data: Dataset, source: RandomSource) -> Outcome:
+def plan_stability(req: ReleaseRequest, n: int) -> Plan:
     """StabilityHistogram (Algorithm 5.4) with Theorem 5.6's (FastSample) or Figure 4's
-    (GeoSample) parameters; ``(eps, delta)``-DP."""
+    (GeoSample) parameters; ``(eps, delta)``-DP by Theorem 5.5 (i)."""
     if req.delta is None:
         raise ParameterError("stability is (epsilon, delta)-DP: pass --delta (e.g. 1/1000000)")
     delta = inverse_integer(req.delta, "delta", below_one=True)
     name = _counting_name(req)
-    n = data.n
     if name == "FastSample":
         alg = StabilityHistogram.theorem_5_6(req.universe, n, req.epsilon, delta, req.beta)
     else:
@@ -212,74 +198,100 @@ def run_stability(req: ReleaseRequest, data: Dataset, source: RandomSource) -> O
     certified = alg.certified_delta()
     if certified > delta:  # cannot happen with the paper's b; refuse rather than mislead
         raise ParameterError(f"2 Pr[M(1,U) > b] = {certified} exceeds delta = {delta}")
-    notes = [(f"Theorem 5.5 i certifies (epsilon, {scientific_upper(certified)})-DP: "
-              f"2 Pr[M(1, U) > b] computed exactly from the mechanism's integer CDF "
-              f"(shown rounded up) is <= delta")]
-    if alg.threshold >= n:
-        notes.append(f"threshold b = {alg.threshold} >= n = {n}: noisy counts never exceed "
-                     f"n, so every release is empty; more rows or a larger epsilon/delta "
-                     f"are needed for any bin to be released")
-    hist = alg.release(data, source, req.progress)
-    params: dict[str, Any] = {"beta0": req.beta, "threshold_b": alg.threshold,
+    b = alg.threshold
+    if certified == 0:
+        notes = [(f"threshold b = {b} >= n = {n}: noisy counts never exceed n, so every "
+                 f"release is empty; more rows or a larger epsilon/delta are needed for any "
+                 f"bin to be released")]
+    else:
+        notes = [(f"Theorem 5.5 (i) makes StabilityHistogram ({req.epsilon}, delta')-DP for "
+                 f"every delta' >= 2 Pr[M(1, U) > b]; computed exactly from the mechanism's "
+                 f"integer CDF, 2 Pr[M(1, U) > b] <= {scientific_upper(certified)} (rounded "
+                 f"up) <= delta = {delta}, so this release is ({req.epsilon}, {delta})-DP")]
+    params: dict[str, Any] = {"beta0": req.beta, "threshold_b": b,
                               "certified_delta_at_most": scientific_upper(certified)}
     if isinstance(alg.mechanism, FastSample):
         params["gamma"] = alg.mechanism.gamma
-    return Outcome(hist, "Algorithm 5.4, Theorems 5.5/5.6", alg.mechanism, params,
-                   figure_4(name, req.epsilon, delta, req.beta, n),
-                   _lower_bounds(req, n, sparse=True), tuple(notes))
+    return Plan("Algorithm 5.4, Theorems 5.5/5.6", "StabilityHistogram", None, alg.mechanism,
+                params, figure_4(name, req.epsilon, delta, req.beta, n),
+                _lower_bounds(req, n, sparse=True), tuple(notes), alg.release)
 
 
-def run_pure_sparse(req: ReleaseRequest, data: Dataset, source: RandomSource) -> Outcome:
+def plan_pure_sparse(req: ReleaseRequest, n: int) -> Plan:
     """PureSparseHistogram_{M,eps,beta/4} (Algorithm 6.9) with Theorem 6.11's parameters;
-    BasicHistogram over ``X`` when ``|X| < 2n + 1`` (said in the output)."""
+    BasicHistogram over ``X`` when ``|X| < 2n + 1`` -- then ``released_by`` is
+    BasicHistogram, the guarantees are Figure 3's and ``fallback`` says why."""
     _no_delta(req, "PureSparseHistogram")
     name = _counting_name(req)
-    n = data.n
     alg = PureSparseHistogram.theorem_6_11(req.universe, n, req.epsilon, req.beta,
                                            req.counting)
-    hist = alg.release(data, source)
     params: dict[str, Any] = {"beta0": req.beta, "beta_1": alg.beta1,
                               "delta_bits": alg.delta.denominator.bit_length(),
                               "s_bits": alg.sparse.s.bit_length()}
     if isinstance(alg.mechanism, FastSample):
         params["gamma"] = alg.mechanism.gamma
-    if fallback_reason(req.universe, n) is not None:
-        guarantee = figure_3(name, req.epsilon, req.beta, req.universe.size)
-        return Outcome(hist, "Algorithm 6.9 (fallback: Algorithm 5.1)", alg.mechanism, params,
-                       guarantee, _lower_bounds(req, n, sparse=False))
-    return Outcome(hist, "Algorithm 6.9, Theorems 6.10/6.11", alg.mechanism, params,
-                   figure_5(name, req.epsilon, req.beta, req.universe.size),
-                   _lower_bounds(req, n, sparse=True))
+
+    def run(data: Dataset, source: RandomSource, progress: Progress | None) -> Histogram:
+        return alg.release(data, source)
+
+    reason = fallback_reason(req.universe, n)
+    if reason is not None:
+        return Plan("Algorithm 6.9 (fallback: Algorithm 5.1, Theorems 5.2/5.3)",
+                    "BasicHistogram", reason, alg.mechanism, params,
+                    figure_3(name, req.epsilon, req.beta, req.universe.size),
+                    _lower_bounds(req, n, sparse=False), (), run)
+    return Plan("Algorithm 6.9, Theorems 6.10/6.11", "PureSparseHistogram", None,
+                alg.mechanism, params, figure_5(name, req.epsilon, req.beta, req.universe.size),
+                _lower_bounds(req, n, sparse=True), (), run)
 
 
-#: ``--algorithm`` choices of ``exactdp histogram``.
-ALGORITHMS: dict[str, Runner] = {
-    "basic": run_basic,
-    "stability": run_stability,
-    "pure-sparse": run_pure_sparse,
+#: ``--algorithm`` choices of ``exactdp histogram`` (besides ``compact``).
+ALGORITHMS: dict[str, Planner] = {
+    "basic": plan_basic,
+    "stability": plan_stability,
+    "pure-sparse": plan_pure_sparse,
 }
+
+
+def plan(algorithm: str, req: ReleaseRequest, n: int) -> Plan:
+    """The plan of ``ALGORITHMS[algorithm]`` for ``n`` rows: every refusal happens here,
+    before anything is drawn."""
+    if algorithm not in ALGORITHMS:
+        raise ParameterError(f"algorithm {algorithm!r} must be one of "
+                             f"{', '.join(sorted(ALGORITHMS))}")
+    return ALGORITHMS[algorithm](req, positive_int(n, "n"))
+
+
+def derived_fields(algorithm: str, p: Plan, req: ReleaseRequest) -> dict[str, Any]:
+    """The report's fields that are functions of public values only (recomputed and
+    compared when a release is loaded)."""
+    return {
+        "paper": p.paper,
+        "released_by": p.released_by,
+        "fallback": p.fallback,
+        "mechanism": exact_json(_describe(p.mechanism)),
+        "parameters": exact_json({"epsilon": req.epsilon, **p.parameters}),
+        "guarantees": p.guarantee.to_json(),
+        "lower_bounds": p.lower_bounds,
+        "notes": list(p.notes),
+    }
 
 
 def release(algorithm: str, req: ReleaseRequest, data: Dataset, source: RandomSource,
             labels: bool = False) -> dict[str, Any]:
-    """Run ``ALGORITHMS[algorithm]`` and return the JSON-safe report."""
-    if algorithm not in ALGORITHMS:
-        raise ParameterError(f"algorithm {algorithm!r} must be one of "
-                             f"{', '.join(sorted(ALGORITHMS))}")
-    out = ALGORITHMS[algorithm](req, data, source)
-    hist = out.histogram
+    """Plan ``algorithm``, run it on ``data`` and return the JSON-safe report (without the
+    ``input``, ``seeded`` and ``integrity`` fields, which the caller adds:
+    :func:`exactdp.histograms.release_file.seal`)."""
+    p = plan(algorithm, req, data.n)
+    hist = p.run(data, source, req.progress)
     body = hist.to_json(labels=labels)
     return {
+        "format": HISTOGRAM_FORMAT,
+        "version": HISTOGRAM_VERSION,
         "algorithm": algorithm,
-        "paper": out.paper,
-        "released_by": hist.algorithm,
-        "fallback": hist.fallback,
         "universe_size": str(req.universe.size),
         "n": str(data.n),
-        "mechanism": exact_json(_describe(out.mechanism)),
-        "parameters": exact_json({"epsilon": req.epsilon, **out.parameters}),
+        "request": req.to_json(),
+        **derived_fields(algorithm, p, req),
         "histogram": body["bins"],
-        "guarantees": out.guarantee.to_json(),
-        "lower_bounds": out.lower_bounds,
-        "notes": list(out.notes),
     }
