@@ -352,7 +352,7 @@ def test_cli_broken_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 3 and "raised" in capsys.readouterr().out
     code = main(["audit", "exactdp.counting:GeoSample(8, '1/2')", "--kind", "whitebox",
                  "--claimed-epsilon", "0.1.2", "--inputs", "0..8"])
-    assert code == 2 and "claimed_epsilon" in capsys.readouterr().err
+    assert code == 2 and "--claimed-epsilon" in capsys.readouterr().err
 
 
 def raising_mechanism(c: int, u: int) -> int:

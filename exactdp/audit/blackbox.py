@@ -264,7 +264,7 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
     fit_alpha = a_total / 2 if reference is not None else None
     priv_alpha = a_total - (fit_alpha or 0)
     common: dict[str, Any] = {"mechanism": name, "inputs": tuple(ins), "claimed_epsilon": eps,
-                              "alpha": a_total, "draws": K}
+                              "alpha": a_total, "draws": K, "total_draws": K * (len(ins) + 2)}
     counts: dict[Any, dict[Any, int]] = {}
     ref_name = None
     table: dict[Any, RefDistribution] = {}
@@ -292,7 +292,7 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
     return BlackBoxReport(**common, verdict=verdict, reference=ref_name, fit_alpha=fit_alpha,
                           fit_tests=tests, fit_rejections=tuple(rejections), fit_power=fit_power,
                           privacy=pt, privacy_bound=bound, power=power,
-                          total_draws=K * (len(ins) + 2), seconds=elapsed(start),
+                          seconds=elapsed(start),
                           reference_table=table)
 
 

@@ -345,7 +345,9 @@ class BlackBoxReport:
     def summary(self) -> str:
         lines = [f"black-box audit of {self.mechanism}",
                  (f"  inputs: {_fmt_inputs(self.inputs)}, neighbours c and c+1; "
-                  f"{self.draws} draws per input for selection/fit and {self.draws} fresh "
+                  + ("planned (stopped at the finding below): " if self.verdict == "broken"
+                     else "")
+                  + f"{self.draws} draws per input for selection/fit and {self.draws} fresh "
                   f"draws on each of the two selected inputs (total {self.total_draws})"),
                  f"  false-alarm probability of this audit: <= {self.alpha}"]
         for f in self.findings:

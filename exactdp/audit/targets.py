@@ -107,7 +107,7 @@ def parse_range(text: str, name: str = "range") -> range:
 
 
 def materialise_inputs(inputs: Iterable[Any], max_inputs: int = MAX_INPUTS,
-                       flag: str = "max_inputs") -> list[Any]:
+                       flag: str = "max_inputs (--max-inputs)") -> list[Any]:
     """The audit's inputs as a list, refusing more than ``max_inputs`` without building
     them (a range is measured, any other iterable read at most ``max_inputs + 1`` deep)."""
     if isinstance(inputs, range):
@@ -140,17 +140,14 @@ def materialise_inputs(inputs: Iterable[Any], max_inputs: int = MAX_INPUTS,
     return out
 
 
-def check_calls(estimate: int, how: str, max_calls: int, flag: str = "max_calls") -> None:
+def check_calls(estimate: int, how: str, max_calls: int,
+                flag: str = "max_calls (--max-calls)") -> None:
     """Refuse an audit estimated to call the mechanism more than ``max_calls`` times."""
     if estimate > max_calls:
         raise ResourceLimitError(
-            f"this audit would call the mechanism about {_count(estimate)} times ({how}), "
-            f"more than the limit of {_count(max_calls)} ({flag}); use fewer inputs or "
-            f"draws, or raise {flag} to {_count(estimate)} to run it anyway")
-
-
-def _count(n: int) -> str:
-    return str(n) if n < 10**15 else f"2^{n.bit_length() - 1}+"
+            f"this audit would call the mechanism about {estimate} times ({how}), more than "
+            f"the limit of {max_calls} ({flag}); use fewer inputs, outputs or draws, or "
+            f"raise the limit to {estimate} to run it anyway")
 
 
 # --------------------------------------------------------------------------- parameters
@@ -250,7 +247,7 @@ def load_target(spec: str, time_limit_s: int | None = None, *, what: str = "targ
         obj = _call_factory(obj, args, kwargs, spec, what, time_limit_s)
     if not callable(obj) and not (allow_mapping and hasattr(obj, "items")):
         kinds = "callable (or a mapping input -> distribution)" if allow_mapping else "callable"
-        raise ParameterError(f"{what} {spec!r} is a {type(obj).__name__}, not {kinds}"
+        raise ParameterError(f"{what} {spec!r} is an object of type {type(obj).__name__}, not {kinds}"
                              + ("; add (...) to call a factory" if isinstance(obj, type)
                                 else ""))
     return obj
@@ -352,10 +349,15 @@ def _import_file(path_text: str, spec: str, what: str) -> Any:
         raise ParameterError(f"{what} {spec!r}: {path_text!r} has {size} bytes, more than "
                              f"{MAX_TARGET_FILE_BYTES}")
     resolved = path.resolve()
+    # Named after the file when that name is free (reports then say "mech.f"), else a
+    # name of its own; a file loaded twice is the same module.
     stem = re.sub(r"\W", "_", path.name[:-3], flags=re.ASCII) or "target"
-    module_name = f"_exactdp_target_{stem}_{zlib.crc32(str(resolved).encode()):08x}"
-    if module_name in sys.modules:
-        return sys.modules[module_name]
+    for module_name in (stem, f"_exactdp_target_{stem}_{zlib.crc32(str(resolved).encode()):08x}"):
+        known = sys.modules.get(module_name)
+        if known is None:
+            break
+        if getattr(known, "__file__", None) == str(resolved):
+            return known
     loader_spec = importlib.util.spec_from_file_location(module_name, resolved)
     if loader_spec is None or loader_spec.loader is None:
         raise ParameterError(f"{what} {spec!r}: cannot load {path_text!r} as a module")

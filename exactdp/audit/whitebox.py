@@ -360,8 +360,8 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
             if cap < max_runs:
                 raise ResourceLimitError(
                     f"exploring the mechanism on {len(inputs)} inputs needs more than "
-                    f"{max_calls} calls in all (stopped at input {show(c)}; max_calls); use "
-                    f"fewer inputs or raise max_calls") from None
+                    f"{max_calls} calls in all (stopped at input {show(c)}; max_calls, "
+                    f"--max-calls); use fewer inputs or raise the limit") from None
             raise Abort(Finding("cannot_audit", f"on input {show(c)}: {exc}",
                                 {"c": c})) from None
         dist: Distribution = {}
@@ -450,6 +450,11 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
             raise ParameterError("inputs must be given (e.g. range(0, 9) or '0..8')")
     ins = materialise_inputs(inputs, max_inputs)
     pairs = neighbour_pairs(ins, neighbours)
+    if isinstance(mechanism, InverseCDFSampler):
+        outside = [c for c in ins if as_int(c) is None or not 0 <= c <= mechanism.n]
+        if outside:
+            raise ParameterError(f"input {show(outside[0])} lies outside the mechanism's "
+                                 f"domain [n] = {{0, ..., {mechanism.n}}}")
     if reference is None:
         reference = declared(mechanism, "reference")
     name = describe(mechanism) if not isinstance(mechanism, InverseCDFSampler) else repr(mechanism)

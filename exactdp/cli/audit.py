@@ -1,93 +1,179 @@
-"""``exactdp audit``: white-box and black-box audits of third-party mechanisms."""
+"""``exactdp audit``: white-box and black-box audits of third-party mechanisms.
+
+Order of work: the ``--output`` path, the numbers and ranges, then the target is loaded
+(import and factory under ``--time-limit``), the audit's size estimated and refused past
+``--max-inputs`` / ``--max-calls`` -- all before the mechanism is sampled once.  Anything
+the audited code prints goes to stderr (``--json`` keeps stdout to the JSON alone).
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
 import sys
-import time
-from collections.abc import Callable, Sequence
 from typing import Any
 
-from exactdp.cli._common import add_json, add_output, emit_json, output_path, progress as _progress
+from exactdp.cli._common import EPILOG, add_json, add_output, emit_json, output_path
+from exactdp.cli._common import progress as _progress
 
+__all__ = ["COMMANDS"]
+
+_VERDICTS = (
+    "What the verdicts mean. White-box: PASS = the claim holds exactly on the audited "
+    "inputs (every neighbouring pair c, c+1, both directions; the distribution was computed "
+    "from the code itself, not estimated); VIOLATION = the claim is refuted exactly, with "
+    "the witness (inputs, outcome, exact probabilities), or the code's operations depend on "
+    "the input (timing side channel). Black-box: VIOLATION = the privacy loss exceeds the "
+    "claim, and MISMATCH = the samples do not fit the reference, each reported with "
+    "false-alarm probability at most --alpha; NO VIOLATION DETECTED = nothing was found at "
+    "the stated power: never a proof of privacy. Both: BROKEN = the mechanism itself failed "
+    "while being sampled: it raised (even SystemExit), did not return within --time-limit, "
+    "returned something that is not an exact outcome (None, a float, an unhashable value) "
+    "or lies outside the declared outputs (--outputs, else the target's attribute outputs, "
+    "else the input range), drew more randomness than declared, or is not a function of its "
+    "randomness. "
+    "Exit statuses: 0 PASS or NO VIOLATION DETECTED; 1 VIOLATION or MISMATCH; 2 bad "
+    "arguments or a bad target, nothing was audited: the module does not import (missing, "
+    "syntax error, raises or hangs at import), the name does not exist or is not callable, "
+    "the factory raises or hangs, its arguments are not literals, a declaration (d, "
+    "outputs, reference) is invalid, or the audit is larger than --max-inputs / "
+    "--max-calls; 3 BROKEN (the target was loaded and the mechanism misbehaved); 130 "
+    "interrupted (Ctrl-C).")
 
 
 def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from exactdp.audit import DEFAULT_TIME_LIMIT, MAX_CALLS, MAX_INPUTS
+
     p = sub.add_parser(
         "audit", help="audit a third-party DP mechanism (exact white-box or sampling black-box)",
-        description="Audit MODULE:CALLABLE (or MODULE:FACTORY(k=literal, ...)) against a "
-                    "claimed epsilon on the inputs RANGE (e.g. 0..8; neighbours c and c+1). "
-                    "whitebox: the callable is f(c, u) with u in [D]_+ (D from "
-                    "--randomness-size or the attribute f.d), or with --source f(c, source) "
-                    "drawing from an exactdp RandomSource; its exact distribution on every "
-                    "input gives the exact worst privacy-loss ratio p/q with its witness. "
-                    "blackbox: the callable is sampler(c); samples are tested against the "
-                    "reference (--reference or sampler.reference) with false-alarm probability "
-                    "alpha, and the privacy loss is bounded from below. Exit status: 0 no "
-                    "violation, 1 violation or mismatch detected, 2 bad arguments, 3 the "
-                    "mechanism is broken (raised, hung, left its range).")
-    p.add_argument("target", metavar="MODULE:CALLABLE")
+        description="Audit TARGET against a claimed epsilon on the inputs RANGE (e.g. 0..8; "
+                    "neighbours c and c+1). TARGET is MODULE:CALLABLE, "
+                    "MODULE:FACTORY(literal, k=literal, ...) or FILE.py:CALLABLE (e.g. "
+                    "./mech.py:f); modules are looked for as 'python -m' does (current "
+                    "directory first). whitebox: the callable is f(c, u) with u in [D]_+ (D "
+                    "from --randomness-size or the attribute f.d), or with --source "
+                    "f(c, source) drawing from an exactdp RandomSource; its exact "
+                    "distribution on every input gives the exact worst privacy-loss ratio "
+                    "p/q with its witness. blackbox: the callable is sampler(c); samples are "
+                    "tested against the reference (--reference or sampler.reference) with "
+                    "false-alarm probability alpha, and the privacy loss is bounded from "
+                    "below. " + _VERDICTS,
+        epilog=EPILOG)
+    p.add_argument("target", metavar="TARGET")
     p.add_argument("--kind", required=True, choices=("whitebox", "blackbox"))
-    p.add_argument("--claimed-epsilon", required=True, metavar="E", help="e.g. 1/2")
-    p.add_argument("--claimed-delta", default="0", metavar="DELTA",
-                   help="whitebox: judge (eps, delta)-DP by the hockey-stick divergence")
+    p.add_argument("--claimed-epsilon", required=True, metavar="E",
+                   help="the epsilon the mechanism claims, exact, in [0, 1000], e.g. 1/2")
+    p.add_argument("--claimed-delta", metavar="DELTA",
+                   help="whitebox only: judge (eps, delta)-DP by the hockey-stick divergence; "
+                        "delta in [0, 1) (default 0: pure DP)")
     p.add_argument("--inputs", required=True, metavar="RANGE", help="e.g. 0..8")
     p.add_argument("--outputs", metavar="RANGE",
-                   help="declared outputs (default: f.outputs, else the input range)")
+                   help="declared outputs; a value outside them makes the mechanism BROKEN "
+                        "(default: the target's attribute outputs, else the input range)")
     p.add_argument("--randomness-size", metavar="D",
-                   help="whitebox: u in [D]_+ (with --source: bound on the product of the "
-                        "draws' domain sizes)")
+                   help="whitebox only: u in [D]_+ (with --source: bound on the product of "
+                        "the draws' domain sizes)")
     p.add_argument("--source", action="store_true",
-                   help="whitebox: the callable is f(c, source), drawing from a RandomSource")
+                   help="whitebox only: the callable is f(c, source), drawing from a "
+                        "RandomSource")
     p.add_argument("--monotone", action="store_true",
-                   help="whitebox: f(c, u) is non-decreasing in u (allows threshold search "
-                        "when D is too large to enumerate)")
-    p.add_argument("--reference", metavar="MODULE:CALLABLE",
-                   help="reference distributions: an exactdp mechanism or c -> {outcome: p}")
-    p.add_argument("--draws", default="10000", metavar="K",
-                   help="blackbox: draws per input (default 10000)")
-    p.add_argument("--alpha", default="1/100", metavar="A",
-                   help="blackbox: false-alarm probability of the audit (default 1/100)")
-    p.add_argument("--time-limit", default="10", metavar="S",
-                   help="seconds allowed for one call of the mechanism (default 10)")
+                   help="whitebox only: f(c, u) is non-decreasing in u (allows threshold "
+                        "search when D is too large to enumerate)")
+    p.add_argument("--reference", metavar="TARGET",
+                   help="reference distributions: an exactdp mechanism or c -> {outcome: p} "
+                        "(exact probabilities summing to 1, or certified intervals)")
+    p.add_argument("--draws", metavar="K",
+                   help="blackbox only: draws per input (default 10000)")
+    p.add_argument("--alpha", metavar="A",
+                   help="blackbox only: false-alarm probability of the audit, in (0, 1) "
+                        "(default 1/100)")
+    p.add_argument("--time-limit", default=str(DEFAULT_TIME_LIMIT), metavar="S",
+                   help="seconds allowed for importing the target, for its factory, and for "
+                        f"each call of the mechanism (default {DEFAULT_TIME_LIMIT})")
+    p.add_argument("--max-inputs", default=str(MAX_INPUTS), metavar="N",
+                   help=f"refuse more than N inputs (default {MAX_INPUTS})")
+    p.add_argument("--max-calls", default=str(MAX_CALLS), metavar="N",
+                   help="refuse an audit estimated to call the mechanism more than N times "
+                        f"(default {MAX_CALLS}; blackbox: draws x (inputs + 2); whitebox: "
+                        "inputs x D when enumerating, inputs x outputs x log2 D for the "
+                        "threshold search); the estimate is printed with the refusal")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_json(p)
     add_output(p, "the report as JSON")
     p.set_defaults(func=_cmd_audit)
 
 
+_WHITEBOX_ONLY = (("claimed_delta", "--claimed-delta"), ("randomness_size", "--randomness-size"),
+                  ("source", "--source"), ("monotone", "--monotone"))
+_BLACKBOX_ONLY = (("draws", "--draws"), ("alpha", "--alpha"))
+
+
+def _refuse_misplaced(args: argparse.Namespace) -> None:
+    """An option of the other kind would be silently ignored: refuse it instead."""
+    from exactdp.params import ParameterError
+
+    other = _BLACKBOX_ONLY if args.kind == "whitebox" else _WHITEBOX_ONLY
+    for attr, flag in other:
+        if getattr(args, attr) not in (None, False):
+            raise ParameterError(f"{flag} applies to --kind "
+                                 f"{'blackbox' if args.kind == 'whitebox' else 'whitebox'} "
+                                 f"only, not --kind {args.kind}")
+
+
 def _cmd_audit(args: argparse.Namespace) -> int:
-    from exactdp.audit import blackbox_audit, load_target, parse_range, whitebox_audit
+    from exactdp.audit import (
+        blackbox_audit,
+        check_alpha,
+        check_delta,
+        check_epsilon,
+        check_time_limit,
+        load_target,
+        parse_range,
+        whitebox_audit,
+    )
+    from exactdp.audit.targets import declared
+    from exactdp.counting import InverseCDFSampler
     from exactdp.params import positive_int
 
     out = output_path(args)
+    _refuse_misplaced(args)
     progress = None if args.quiet else _progress
-    target = load_target(args.target)
-    inputs = parse_range(args.inputs)
-    outputs = parse_range(args.outputs) if args.outputs else None
-    reference = load_target(args.reference) if args.reference else None
-    time_limit = positive_int(args.time_limit, "time-limit")
+    eps = check_epsilon(args.claimed_epsilon, "--claimed-epsilon")
+    delta = check_delta(args.claimed_delta or "0", "--claimed-delta")
+    alpha = check_alpha(args.alpha or "1/100", "--alpha")
+    draws = positive_int(args.draws or "10000", "--draws")
+    time_limit = check_time_limit(args.time_limit, "--time-limit")
+    max_inputs = positive_int(args.max_inputs, "--max-inputs")
+    max_calls = positive_int(args.max_calls, "--max-calls")
+    size = positive_int(args.randomness_size, "--randomness-size") \
+        if args.randomness_size else None
+    inputs = parse_range(args.inputs, "--inputs")
+    outputs = parse_range(args.outputs, "--outputs") if args.outputs else None
+    limits: dict[str, Any] = {"time_limit": time_limit, "max_inputs": max_inputs,
+                              "max_calls": max_calls}
     report: Any
-    if args.kind == "whitebox":
-        size = positive_int(args.randomness_size, "randomness-size") \
-            if args.randomness_size else None
-        report = whitebox_audit(
-            target, inputs=inputs, claimed_epsilon=args.claimed_epsilon,
-            claimed_delta=args.claimed_delta, kind="source" if args.source else "auto",
-            d=None if args.source else size, randomness_size=size if args.source else None,
-            outputs=outputs, monotone=True if args.monotone else None, reference=reference,
-            time_limit=time_limit, progress=progress)
-    else:
-        report = blackbox_audit(
-            target, inputs=inputs, claimed_epsilon=args.claimed_epsilon,
-            draws=positive_int(args.draws, "draws"), alpha=args.alpha, reference=reference,
-            outputs=outputs, time_limit=time_limit, progress=progress)
+    # The audited code's prints must not mix into the report (--json: stdout is JSON only).
+    with contextlib.redirect_stdout(sys.stderr):
+        target = load_target(args.target, time_limit, what="target")
+        reference = load_target(args.reference, time_limit, what="--reference",
+                                allow_mapping=True) if args.reference else None
+        if outputs is None and declared(target, "outputs") is None \
+                and not isinstance(target, InverseCDFSampler):
+            outputs = inputs  # documented default: the input range
+        if args.kind == "whitebox":
+            report = whitebox_audit(
+                target, inputs=inputs, claimed_epsilon=eps, claimed_delta=delta,
+                kind="source" if args.source else "auto", d=None if args.source else size,
+                randomness_size=size if args.source else None, outputs=outputs,
+                monotone=True if args.monotone else None, reference=reference,
+                progress=progress, **limits)
+        else:
+            report = blackbox_audit(
+                target, inputs=inputs, claimed_epsilon=eps, draws=draws, alpha=alpha,
+                reference=reference, outputs=outputs, progress=progress, **limits)
     if not emit_json(args, report.to_json(), out):
         print(report.summary())
     return int(report.exit_code)
-
-
 
 
 COMMANDS = [_add_audit]
