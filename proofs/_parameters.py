@@ -138,3 +138,13 @@ def least_power_of_two_exponent(x: int) -> int:
     while p < x:
         k, p = k + 1, p << 1
     return k
+
+
+def tally(failures: list[dict[str, object]]) -> dict[str, int]:
+    """How many failing settings failed each check (the keys whose value is ``False``)."""
+    out: dict[str, int] = {}
+    for f in failures:
+        for key, value in f.items():
+            if value is False:
+                out[key] = out.get(key, 0) + 1
+    return out

@@ -10,7 +10,7 @@ from exactdp.histograms import release
 from exactdp.histograms.basic import BasicHistogram, theorem_5_3_gamma
 from exactdp.histograms.data import Universe
 from exactdp.params import ExactDPError
-from proofs._parameters import truncation_hypothesis
+from proofs._parameters import tally, truncation_hypothesis
 
 CLAIM = "Theorem 5.3 (parameters)"
 STATEMENT = """BasicHistogram_{M,X} with M = FastSample_{n,eps,gamma}, gamma = beta0/(2|X|), is
@@ -85,11 +85,11 @@ def check(full: bool) -> ClaimReport:
         Certificate(CLAIM, "FastSample(n, eps, theorem_5_3_gamma(beta0, X))",
                     {"settings": len(pts)}, "grid", len(bad),
                     "2 gamma |X| <= beta0; Lemma 3.2 (1) for M; gamma as stated", not bad,
-                    {"failures": bad[:10]}),
+                    {"failed checks": tally(bad), "failures": bad[:10]}),
         Certificate(CLAIM, "exactdp.histograms.release.plan('basic', ...)",
                     {"runs": cli_runs}, "|X| <= 1000, n <= 1000", len(cli_bad),
                     "the planner's M has the theorem's gamma and satisfies the hypotheses",
-                    cli_runs > 0 and not cli_bad, {"failures": cli_bad[:10]}),
+                    cli_runs > 0 and not cli_bad, {"failed checks": tally(cli_bad), "failures": cli_bad[:10]}),
     ]
     return ClaimReport(
         CLAIM, f"{len(pts)} settings: eps = 1/m, m <= 1000; beta0 >= 2^-40; |X| up to 2^128; "

@@ -10,6 +10,7 @@ from exactdp.counting import FastSample
 from exactdp.histograms.accuracy import ceil_scaled_ln
 from exactdp.histograms.compact import CompactHistogram
 from exactdp.params import ResourceLimitError
+from proofs._parameters import tally, truncation_hypothesis
 
 CLAIM = "Theorem 8.6"
 STATEMENT = """Let eps, beta0 in N^{-1}, M = FastSample_{n,eps',gamma} with eps' = 1/ceil(10/(9 eps)),
@@ -29,7 +30,12 @@ from the theorem's text and must equal the epsilon of the FastSample the impleme
 builds; the parameters it derives satisfy d0 >= |X|, d0 >= 30 d / eps with l the least such
 level, and eps' + 3d/d0 <= eps exactly in rationals; FastSample's accuracy (computed with
 certified logarithms) is at most the theorem's a at beta in {2 gamma, beta0, 1/10, 1/2}
-(per query) and the simultaneous bound at beta in {beta0, 1/2}.  (The DP of FastSample itself is Theorem 4.10's row; Theorem 8.3's row
+(per query) and the simultaneous bound at beta in {beta0, 1/2}.  Second row (wide): the same
+hypotheses plus d0 >= 4d/3 (Lemma 8.4), d0 >= n + 1 (strict interpolation) and Theorem 4.10
+i's hypothesis on M, on CompactHistogram.theorem_8_6 and .with_geosample over eps = 1/m
+(m <= 40), |X| up to 2^128, beta0 down to 2^-40, n up to 10^9, and at settings where
+ceil(log2(30 d/eps)) sits 1-3 bits above a level boundary (d0 < 8 * 30 d/eps there, so a
+smaller constant than 30 would pick too small a field).  (The DP of FastSample itself is Theorem 4.10's row; Theorem 8.3's row
 checks the composition exactly on small fields.)"""
 
 
@@ -104,3 +110,76 @@ def check(full: bool) -> ClaimReport:
         f"FastSample a / theorem a = {max_a_ratio}",
         "budget >= 0 (exact); FastSample's a <= ceil(5/eps ln(2/beta)), "
         "<= ceil(5/eps ln(2|X|/beta)) for the simultaneous bound", certs)
+
+
+#: Settings ``(m, 1/beta0, |X|, n)`` where ``ceil(log2(30 d/eps))`` lies 1-3 bits above a
+#: level boundary ``2 * 3^l`` (found by scanning ``beta0``): there ``d0`` is within a factor
+#: 8 of ``30 d/eps``, so a smaller constant than 30 picks a smaller field and breaks
+#: ``eps' + 3d/d0 <= eps``.  ``check_wide`` reports how close each one is.
+TIGHT = [(10, 47, 2, 1), (10, 2, 2, 64), (4, 557074607, 1000, 2), (10, 190420296969, 2, 1)]
+
+
+def _wide_grid(full: bool) -> list[tuple[int, int, int, int]]:
+    if full:
+        ms = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 15, 20, 30, 40]
+        bs = [2, 3, 20, 1000, 2**20, 2**40]
+        sizes = [1, 2, 3, 1000, 2**32, 2**64, 2**128]
+        ns = [1, 2, 3, 10, 64, 1000, 10**4, 10**6, 10**9]
+    else:
+        ms, bs, sizes, ns = [1, 10, 40], [2, 2**40], [2, 2**128], [1, 1000, 10**9]
+    return TIGHT + [(m, b, x, n) for m in ms for b in bs for x in sizes for n in ns]
+
+
+def check_wide(full: bool) -> ClaimReport:
+    """Theorem 8.6's hypotheses on CompactHistogram.theorem_8_6 and .with_geosample over a
+    wide grid and at the level boundaries (TIGHT)."""
+    pts = _wide_grid(full)
+    bad: list[dict[str, object]] = []
+    refused = 0
+    closest: Fraction | None = None
+    for m, big_b, size, n in pts:
+        eps, beta0 = Fraction(1, m), Fraction(1, big_b)
+        for variant in ("theorem_8_6", "geosample"):
+            try:
+                if variant == "theorem_8_6":
+                    ch = CompactHistogram.theorem_8_6(size, n, eps, beta0)
+                else:
+                    ch = CompactHistogram.with_geosample(size, n, eps)
+            except ResourceLimitError:
+                refused += 1
+                continue
+            mech, d0 = ch.mechanism, ch.field.order
+            d = mech.d
+            eps_prime = Fraction(1, -(-10 * m // 9))
+            ratio = Fraction(d0, 30 * d * m)
+            if variant == "theorem_8_6" and (closest is None or ratio < closest):
+                closest = ratio
+            bits = ceil_log2(max(size, 30 * d * m))
+            level = ch.field.level
+            ok = (d0 >= size and ratio >= 1 and 3 * d0 >= 4 * d and d0 >= n + 1
+                  and getattr(mech, "epsilon", None) == eps_prime
+                  and eps_prime + Fraction(3 * d, d0) <= eps
+                  and (level == 0 or 2 * 3 ** (level - 1) < bits))
+            if isinstance(mech, FastSample):
+                ok = (ok and mech.gamma == beta0 / (2 * size)
+                      and truncation_hypothesis(mech).holds)
+            if not ok:
+                bad.append({"variant": variant, "m": m, "beta0": beta0, "|X|": size, "n": n,
+                            "level": level, "d0 / (30 d/eps)": ratio,
+                            "eps' + 3d/d0": getattr(mech, "epsilon", eps_prime) + Fraction(3 * d, d0)})
+    cert = Certificate(
+        "Theorem 8.6", "CompactHistogram.theorem_8_6 / .with_geosample",
+        {"settings": 2 * len(pts), "refused (level > 10)": refused}, "wide grid + TIGHT",
+        len(bad), "d0 >= |X|, 30 d/eps, 4d/3, n+1; eps' + 3d/d0 <= eps; l least; "
+        "eps', gamma as stated; Lemma 3.2 (1) for FastSample", not bad,
+        {"failed checks": tally(bad), "failures": bad[:10], "min d0/(30 d/eps)": closest})
+    return ClaimReport(
+        "Theorem 8.6 (parameters, wide)",
+        f"{len(pts)} settings x (FastSample, GeoSample): eps = 1/m, m <= "
+        f"{max(p[0] for p in pts)}; |X| up to 2^128; n up to 10^9; {len(TIGHT)} level-boundary "
+        f"settings; {refused} refused (level > 10)",
+        f"{len(bad)} failing; min d0 / (30 d/eps) = {brief(closest or Fraction(0), 4)}",
+        "eps' + 3d/d0 <= eps with d0 >= 30 d/eps, |X|", [cert])
+
+
+CHECKS = [check, check_wide]
