@@ -36,6 +36,7 @@ __all__ = [
     "SeededSource",
     "SystemSource",
     "check_domain_size",
+    "check_source",
     "default_source",
 ]
 
@@ -73,13 +74,52 @@ class RandomSource:
 
     def inverse_cdf(self, draw: InverseCDFDraw) -> int:
         """Inverse-transform sampling (Lemma 2.13): ``draw.search(uniform(draw.d))``."""
-        return draw.search(self.uniform(draw.d))
+        return draw.search(_checked_draw(self, draw.d))
 
     def bernoulli(self, num: int, den: int) -> bool:
         """True with probability exactly ``num/den``: ``uniform(den) <= num``."""
         if not 0 <= num <= den:
             raise DomainError(f"bernoulli: need 0 <= num <= den, got {num}/{den}")
-        return self.uniform(den) <= num
+        return _checked_draw(self, den) <= num
+
+
+def _checked_draw(source: RandomSource, d: int) -> int:
+    """``source.uniform(d)``, refusing a value outside ``[d]_+`` (a user's subclass may
+    return anything; the inverse-CDF search would turn it into a wrong output silently)."""
+    u = source.uniform(d)
+    if isinstance(u, bool) or not isinstance(u, int) or not 1 <= u <= d:
+        raise DomainError(f"{type(source).__name__}.uniform({d}) returned {u!r:.60}, outside "
+                          f"[1, {d}]: a RandomSource must return an int in [1, d]")
+    return u
+
+
+#: What to pass as ``source=``, said in every error about a wrong one.
+_EXPECTED_SOURCE = ("an exactdp RandomSource, e.g. SystemSource() (the OS CSPRNG, for "
+                    "releases), SeededSource(seed) (reproducible, not for releases) or "
+                    "CallableSource(f) wrapping a function uniform(d) -> int in [1, d]; or None "
+                    "for the default SystemSource()")
+
+
+def check_source(source: object, name: str = "source") -> RandomSource:
+    """``source`` if it is a usable :class:`RandomSource`, else a typed error saying what
+    to pass.  A :class:`random.Random`, an int seed, a string or the class itself (without
+    parentheses) is refused: exactdp draws only through ``uniform(d)`` on ``[d]_+``.
+    """
+    if isinstance(source, RandomSource):
+        if type(source).uniform is RandomSource.uniform:
+            raise ParameterTypeError(f"{name} = {source!r:.60}: {type(source).__name__} does "
+                                     f"not implement uniform(d); pass {_EXPECTED_SOURCE}")
+        return source
+    if isinstance(source, type) and issubclass(source, RandomSource):
+        raise ParameterTypeError(f"{name} = the class {source.__name__}, not an instance; "
+                                 f"pass {source.__name__}(...) (e.g. SystemSource())")
+    hint = ""
+    if isinstance(source, random.Random):
+        hint = " (for a seeded random.Random, pass SeededSource(seed) instead)"
+    elif isinstance(source, (int, str, bytes)) and not isinstance(source, bool):
+        hint = f" (to seed, pass SeededSource({source!r:.40}))"
+    raise ParameterTypeError(f"{name} = {source!r:.60} has type {type(source).__name__}; pass "
+                             f"{_EXPECTED_SOURCE}{hint}")
 
 
 class SystemSource(RandomSource):
@@ -136,5 +176,6 @@ class CallableSource(RandomSource):
 
 
 def default_source(source: RandomSource | None = None) -> RandomSource:
-    """``source`` itself, or a fresh :class:`SystemSource` when it is None."""
-    return SystemSource() if source is None else source
+    """``source`` itself (checked by :func:`check_source`: where a source enters a sampler),
+    or a fresh :class:`SystemSource` when it is None."""
+    return SystemSource() if source is None else check_source(source)

@@ -1,0 +1,3 @@
+"""A module whose import raises."""
+
+raise RuntimeError("this module refuses to import")
