@@ -27,6 +27,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 from exactdp.params import ExactDPError
@@ -181,13 +182,19 @@ class OutputPath:
 
     def write(self, text: str) -> None:
         """Write ``text`` (UTF-8) atomically: temporary file, fsync, rename over the target."""
+        self.write_stream([text])
+
+    def write_stream(self, pieces: Iterable[str]) -> None:
+        """Write the pieces as they come (memory does not grow with their number), then
+        rename atomically; an error or interrupt while producing them leaves no file."""
         parent = self.path.parent if str(self.path.parent) else Path(".")
         tmp = None
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp",
                                        dir=parent)
             with os.fdopen(fd, "wb") as fh:
-                fh.write(text.encode("utf-8"))
+                for piece in pieces:
+                    fh.write(piece.encode("utf-8"))
                 fh.flush()
                 os.fsync(fh.fileno())
             if not self.force and os.path.lexists(self.path):

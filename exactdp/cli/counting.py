@@ -1,32 +1,63 @@
-"""``exactdp distribution | sample | check``: the counting mechanisms of Section 4."""
+"""``exactdp distribution | sample | check``: the counting mechanisms of Section 4.
+
+Each command builds the mechanism from exact parameters, estimates its cost before doing any
+work (refusing past ``--max-seconds`` with the estimate and what to change), and follows the
+shared conventions of :mod:`exactdp.cli._common`.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, TextIO
 
-from exactdp.cli._common import progress as _progress, write_json as _write_json
+from exactdp.cli._common import (
+    EPILOG,
+    FAILED,
+    OK,
+    add_json,
+    add_output,
+    emit_json,
+    output_path,
+    progress,
+)
+from exactdp.params import ParameterError, ResourceLimitError
 
-_MECHANISMS = ("geometric", "geosample", "fastsample")
+__all__ = ["COMMANDS", "estimate_seconds"]
+
+#: The guarantee of one released value, in words (Theorems 4.7 i and 4.10 i).
+GUARANTEES = (
+    "What --epsilon buys: one value released by geosample is (eps~/2, 0)-DP, where eps~ = "
+    "2 ln(1 + 2^-k) <= eps with k = ceil(log2(2/eps)) (so --epsilon 1/2 spends at most 1/4 "
+    "on one count); one value released by fastsample is (eps/2, 0)-DP. The factor 1/2 is "
+    "the paper's: its histograms change two counts between neighbouring datasets. K draws "
+    "on the same count spend K times as much (basic composition).")
+
+_DEFAULT_MAX_SECONDS = "600"
 
 
-def _counting_args(p: argparse.ArgumentParser, choices: Sequence[str]) -> None:
+def _counting_args(p: argparse.ArgumentParser, ideal: bool = False) -> None:
+    choices = ("geometric", "geosample", "fastsample") if ideal else ("geosample", "fastsample")
     p.add_argument("mechanism", choices=choices,
-                   help="geosample = Algorithm 4.8, fastsample = Algorithm 4.11, geometric = "
-                        "the ideal clamped geometric GeoSample equals (Algorithm 4.5 with eps~)")
-    p.add_argument("--n", required=True, help="the largest count; counts lie in [0, n]")
+                   help="geosample = GeoSample (Algorithm 4.8), fastsample = FastSample "
+                        "(Algorithm 4.11)"
+                        + ("; geometric = the ideal clamped geometric that GeoSample equals "
+                           "(Algorithm 4.5 with eps~), from its closed form" if ideal else ""))
+    p.add_argument("--n", required=True,
+                   help="the largest count, a positive integer; counts lie in [n] = {0..n}")
     p.add_argument("--epsilon", required=True,
-                   help="privacy parameter 1/m, written exactly (e.g. '1/10')")
-    p.add_argument("--gamma", help="fastsample only: mixing weight 1/g < 1 (e.g. '1/1000')")
+                   help="privacy parameter 1/m for a positive integer m, e.g. '1/10' (see "
+                        "below for what it buys)")
+    p.add_argument("--gamma", help="fastsample only: mixing weight 1/g with g >= 2, e.g. "
+                                   "'1/1000' (FastSample is gamma-close to GeoSample's law)")
+    p.add_argument("--max-seconds", default=_DEFAULT_MAX_SECONDS, metavar="S",
+                   help="refuse work estimated to take longer than S seconds (default "
+                        f"{_DEFAULT_MAX_SECONDS}); the estimate is printed with the refusal")
 
 
 def _make_mechanism(args: argparse.Namespace) -> Any:
     from exactdp.counting import FastSample, GeometricMechanism, GeoSample
-    from exactdp.params import ParameterError
 
     if args.mechanism == "fastsample":
         if args.gamma is None:
@@ -41,12 +72,61 @@ def _make_mechanism(args: argparse.Namespace) -> Any:
 
 def _count(text: str, n: int) -> int:
     """A true count in ``[0, n]``; a non-integer such as ``3/2`` is refused, never rounded."""
-    from exactdp.params import ParameterError, check_count, to_fraction
+    from exactdp.params import check_count, to_fraction
 
-    q = to_fraction(text, "count")
+    q = to_fraction(text, "--count")
     if q.denominator != 1:
-        raise ParameterError(f"count = {q} must be an integer in [0, {n}]")
-    return check_count(int(q), n, "count")
+        raise ParameterError(f"--count = {q} must be an integer in [0, {n}]")
+    return check_count(int(q), n, "--count")
+
+
+def _max_seconds(args: argparse.Namespace) -> int:
+    from exactdp.params import positive_int
+
+    return positive_int(args.max_seconds, "--max-seconds")
+
+
+def _per_call(fn: Any, calls: int = 3) -> float:
+    """Seconds per call of ``fn()`` (the fastest of ``calls`` timings)."""
+    best = float("inf")
+    for _ in range(calls):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def estimate_seconds(mech: Any, counts: int) -> float:
+    """About how long :func:`exactdp.checker.counting_distribution` takes for ``counts``
+    values of ``c``: it enumerates ``u`` when ``d <= 4096`` (``d`` calls of ``M``), and
+    otherwise finds ``n + 1`` thresholds, each one ``F`` evaluation and two calls of ``M``.
+    Timed on the mechanism itself, at the middle of its range (a display estimate only: it
+    decides whether to start, never a value that is released)."""
+    n, d = mech.n, mech.d
+    mid_u, mid_z = (d + 1) // 2, n // 2
+    t_call = _per_call(lambda: mech(0, mid_u))
+    if d <= 4096:
+        return counts * d * t_call
+    t_cdf = _per_call(lambda: mech.cdf(0, mid_z))
+    return counts * (n + 1) * (t_cdf + 2 * t_call)
+
+
+def _refuse_if_slow(what: str, seconds: float, limit: int, change: str) -> None:
+    if seconds > limit:
+        raise ResourceLimitError(
+            f"{what} would take about {_duration(seconds)} (estimated by timing the "
+            f"mechanism), over --max-seconds {limit}; {change}, or pass --max-seconds "
+            f"{int(seconds * 2) + 1} to run it anyway")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} hours"
+    return f"{seconds / 86400:.0f} days"
 
 
 def _describe(mech: Any) -> dict[str, Any]:
@@ -62,25 +142,43 @@ def _describe(mech: Any) -> dict[str, Any]:
     return out
 
 
-def _add_distribution(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _guarantee(mech: Any) -> str:
+    from exactdp.certificate import brief
+    from exactdp.counting import FastSample
+
+    if isinstance(mech, FastSample):
+        return f"(eps/2, 0)-DP per released value, eps/2 = {mech.epsilon / 2} (Theorem 4.10 i)"
+    return (f"(eps~/2, 0)-DP per released value, e^(eps~/2) = 1 + 2^-{mech.k} = "
+            f"{brief(mech.privacy_ratio)} exactly, eps~/2 <= eps/2 = {mech.epsilon / 2} "
+            f"(Theorem 4.7 i)")
+
+
+# --------------------------------------------------------------------------- distribution
+
+def add_distribution(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "distribution", help="exact output distribution of a counting mechanism at a count",
         description="Print Pr[M(c) = z] for z in [0, n] exactly (p/q), derived from the "
                     "implementation (threshold search over u calling M(c, u)), and whether it "
                     "equals the ideal distribution (GeoSample: the clamped geometric with "
                     "ratio 2^k/(2^k+1); FastSample: the mixture of Lemma 4.12). 'geometric' "
-                    "prints the ideal itself, for GeoSample's eps~.")
-    _counting_args(p, _MECHANISMS)
+                    "prints the ideal itself, for GeoSample's eps~. Nothing is released: "
+                    "this spends no privacy. Exit status 1 if the implementation's "
+                    "distribution differs from the ideal.",
+        epilog=EPILOG)
+    _counting_args(p, ideal=True)
     p.add_argument("--count", required=True, help="the true count c in [0, n]")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=_cmd_distribution)
+    add_json(p)
+    add_output(p)
+    p.set_defaults(func=cmd_distribution)
 
 
-def _cmd_distribution(args: argparse.Namespace) -> int:
+def cmd_distribution(args: argparse.Namespace) -> int:
     from exactdp.certificate import exact_json
     from exactdp.checker import counting_distribution
     from exactdp.counting import GeometricMechanism
 
+    out = output_path(args)
     mech = _make_mechanism(args)
     c = _count(args.count, mech.n)
     if isinstance(mech, GeometricMechanism):
@@ -88,80 +186,132 @@ def _cmd_distribution(args: argparse.Namespace) -> int:
         equal: bool | None = None
         source = "closed form (the ideal)"
     else:
+        _refuse_if_slow(f"the distribution of {type(mech).__name__} at n = {mech.n}",
+                        estimate_seconds(mech, 1), _max_seconds(args), "use a smaller --n")
         dist = counting_distribution(mech, c)
         equal = dist == mech.ideal_distribution(c)
         source = "read off the implementation M(c, u)"
     total = sum(dist.values())
-    if args.json:
-        _write_json({**exact_json(_describe(mech)), "count": str(c), "source": source,
-                     "pmf": exact_json(dist), "sum": str(total),
-                     "equals_ideal": equal}, None)
-    else:
+    payload = {**exact_json(_describe(mech)), "count": str(c), "source": source,
+               "pmf": exact_json(dist), "sum": str(total), "equals_ideal": equal}
+    if not emit_json(args, payload, out):
         print(f"{_describe(mech)['mechanism']}  n={mech.n}  count={c}  ({source})")
         for z, p in dist.items():
             print(f"  Pr[M = {z}] = {p}")
         print(f"  sum = {total}")
         if equal is not None:
             print(f"  equals the ideal distribution: {'yes' if equal else 'NO'}")
-    return 0 if equal is not False else 1
+    return FAILED if equal is False else OK
 
 
-def _add_sample(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+# --------------------------------------------------------------------------- sample
+
+def add_sample(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "sample", help="release noisy counts",
-        description="Draw noisy counts M(c, U). Randomness: the OS CSPRNG, or --seed S for "
-                    "reproducible examples (NOT for releases: the seed determines the noise).")
-    _counting_args(p, _MECHANISMS[1:])
+        description="Release noisy counts M(c, U) of the true count c, one per line (or as "
+                    "JSON), streamed as they are drawn (memory does not grow with --draws), "
+                    "with progress on stderr for long runs. Randomness: the OS CSPRNG, or "
+                    "--seed S for reproducible examples (NOT for releases: the seed "
+                    "determines the noise). " + GUARANTEES,
+        epilog=EPILOG)
+    _counting_args(p)
     p.add_argument("--count", required=True, help="the true count c in [0, n]")
-    p.add_argument("--draws", default="1", help="how many independent draws (default 1)")
+    p.add_argument("--draws", default="1",
+                   help="how many independent draws (default 1); each spends the budget "
+                        "of one released value")
     p.add_argument("--seed", help="seed a reproducible source (not for releases)")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=_cmd_sample)
+    add_json(p)
+    add_output(p, "the values (one per line, or JSON with --json)")
+    p.set_defaults(func=cmd_sample)
 
 
-def _cmd_sample(args: argparse.Namespace) -> int:
+def _sample_lines(mech: Any, c: int, draws: int, source: Any, as_json: bool,
+                  seeded: bool) -> Iterator[str]:
+    """The output, piece by piece, so that memory does not grow with ``draws``."""
+    if as_json:
+        yield (f'{{"mechanism": "{type(mech).__name__}", "n": "{mech.n}", "count": "{c}", '
+               f'"seeded": {"true" if seeded else "false"}, "values": [')
+    last = time.monotonic()
+    for i in range(draws):
+        value = str(mech.sample(c, source))
+        yield (("" if i == 0 else ", ") + f'"{value}"') if as_json else value + "\n"
+        now = time.monotonic()
+        if now - last >= 2:
+            last = now
+            progress(f"  {i + 1}/{draws} draws ({100 * (i + 1) // draws}%)")
+    if as_json:
+        yield "]}\n"
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    import sys
+    import warnings
+
     from exactdp.params import positive_int
     from exactdp.randomness import RandomSource, SeededSource, SystemSource
 
+    out = output_path(args)
     mech = _make_mechanism(args)
     c = _count(args.count, mech.n)
-    draws = positive_int(args.draws, "draws")
+    draws = positive_int(args.draws, "--draws")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # Timing draws use a throwaway seeded source: they are never released.
+        trial = SeededSource(0)
+        per_draw = _per_call(lambda: mech.sample(c, trial))
+    _refuse_if_slow(f"{draws} draws", draws * per_draw, _max_seconds(args),
+                    "use fewer --draws")
     source: RandomSource
     if args.seed is not None:
-        import warnings
-
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             source = SeededSource(args.seed)
-        _progress("warning: --seed makes the noise predictable; never release these values")
+        progress("warning: --seed makes the noise predictable; never release these values")
     else:
         source = SystemSource()
-    values = [mech.sample(c, source) for _ in range(draws)]
-    if args.json:
-        _write_json({"mechanism": type(mech).__name__, "n": str(mech.n), "count": str(c),
-                     "seeded": args.seed is not None, "values": [str(v) for v in values]},
-                    None)
+    pieces = _sample_lines(mech, c, draws, source, bool(args.json), args.seed is not None)
+    if out is not None:
+        out.write_stream(pieces)
+        if args.json:  # --json prints what was written, JSON only
+            sys.stdout.write(out.path.read_text(encoding="utf-8"))
     else:
-        print("\n".join(map(str, values)))
-    return 0
+        _stream(pieces, sys.stdout)
+    return OK
 
 
-def _add_check(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _stream(pieces: Iterator[str], stream: TextIO) -> None:
+    for piece in pieces:
+        stream.write(piece)
+    stream.flush()
+
+
+# --------------------------------------------------------------------------- check
+
+def add_check(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "check", help="privacy certificate of a counting mechanism",
         description="Compute the exact distribution of M(c, U) for every c in [0, n] from "
                     "the implementation, the worst neighbouring ratio Pr[M(c)=z]/Pr[M(c')=z] "
                     "(|c - c'| = 1, both directions) with its witness, and compare it with "
                     "the paper's claim: GeoSample ratio == 1 + 2^-k = e^(eps~/2) exactly; "
-                    "FastSample ratio <= e^(eps/2), certified with a rational bound.")
-    _counting_args(p, _MECHANISMS[1:])
-    p.add_argument("--beta", help="also report accuracy at this beta: the paper's closed-form "
-                                  "a (Theorem 4.7 i / 4.10 ii) and the exact smallest a")
-    p.add_argument("--json", action="store_true", help="print the certificate as JSON")
-    p.set_defaults(func=_cmd_check)
+                    "FastSample ratio <= e^(eps/2), certified with a rational bound. Nothing "
+                    "is released. The work grows about as n^2 distributions' worth of "
+                    "threshold searches: the cost is estimated first. " + GUARANTEES
+                    + " Exit status 1 if the claim fails.",
+        epilog=EPILOG)
+    _counting_args(p)
+    p.add_argument("--beta", help="also report accuracy at this failure probability, any "
+                                  "rational in (0, 1) (here beta only describes the noise; "
+                                  "histogram's --beta also sets parameters and must be 1/m): "
+                                  "the paper's closed-form a (Theorem 4.7 i / 4.10 ii) and "
+                                  "the exact smallest a")
+    add_json(p)
+    add_output(p, "the certificate as JSON")
+    p.set_defaults(func=cmd_check)
 
 
-def _cmd_check(args: argparse.Namespace) -> int:
+def cmd_check(args: argparse.Namespace) -> int:
     from exactdp.certificate import Certificate
     from exactdp.checker import (
         certify_ratio,
@@ -170,31 +320,41 @@ def _cmd_check(args: argparse.Namespace) -> int:
         worst_neighbour_ratio,
     )
     from exactdp.counting import GeoSample
+    from exactdp.params import to_fraction
 
+    out = output_path(args)
     mech = _make_mechanism(args)
-    if mech.n > 512:
-        _progress(f"computing {mech.n + 1} exact distributions ...")
+    beta = None
+    if args.beta is not None:
+        beta = to_fraction(args.beta, "--beta")
+        if not 0 < beta < 1:
+            raise ParameterError(f"--beta = {beta} must lie strictly between 0 and 1")
+    estimate = estimate_seconds(mech, mech.n + 1)
+    _refuse_if_slow(f"checking {type(mech).__name__} at n = {mech.n}", estimate,
+                    _max_seconds(args), "use a smaller --n")
+    if estimate > 10:
+        progress(f"computing {mech.n + 1} exact distributions (about "
+                 f"{_duration(estimate)}) ...")
     dists = counting_distributions(mech)
     w = worst_neighbour_ratio(dists)
     accuracy: dict[str, Any] = {}
-    if args.beta is not None:
-        exact = exact_accuracy(dists, args.beta)
+    if beta is not None:
+        exact = exact_accuracy(dists, beta)
         accuracy = {"beta": exact.beta, "paper_a": mech.paper_accuracy(exact.beta),
                     "exact_a": exact.a, "attained_at_count": exact.worst_count,
                     "probability_within_exact_a": exact.probability}
     params = {k: v for k, v in _describe(mech).items() if k not in ("mechanism", "d", "d_prime")}
     if isinstance(mech, GeoSample):
         ok = w.ratio == mech.privacy_ratio
-        claim, bound = "Theorem 4.7 (i): (eps~/2, 0)-DP", f"== 1 + 2^-{mech.k} = {mech.privacy_ratio}"
+        claim, bound = ("Theorem 4.7 (i): (eps~/2, 0)-DP",
+                        f"== 1 + 2^-{mech.k} = {mech.privacy_ratio}")
     else:
         ok, bound = certify_ratio(w, mech.epsilon / 2)
         claim = "Theorem 4.10 (i): (eps/2, 0)-DP"
     cert = Certificate(claim, repr(mech), params, f"c in [0,{mech.n}], neighbours c, c+1",
                        w.ratio, bound, ok, {"ratio_witness": w.to_json(),
                                             **({"accuracy": accuracy} if accuracy else {})})
-    if args.json:
-        print(cert.dumps())
-    else:
+    if not emit_json(args, cert.to_json(), out):
         from exactdp.certificate import brief
 
         print(f"{claim}\n  mechanism: {cert.mechanism}\n  domain: {cert.domain}")
@@ -206,11 +366,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
             print(f"  accuracy at beta = {accuracy['beta']}: paper a = {accuracy['paper_a']}, "
                   f"exact smallest a = {accuracy['exact_a']} (worst count "
                   f"{accuracy['attained_at_count']})")
+        print(f"  guarantee of one released value: {_guarantee(mech)}")
         print(f"  verdict: {'pass' if ok else 'FAIL'}  (exact values: --json; decimals shown "
               f"are truncated, not rounded)")
-    return 0 if ok else 1
+    return OK if ok else FAILED
 
 
-
-
-COMMANDS = [_add_distribution, _add_sample, _add_check]
+COMMANDS = [add_distribution, add_sample, add_check]
