@@ -1,0 +1,292 @@
+"""Issue 9 regressions for the counting commands and the conventions every command shares:
+exit statuses, one-line errors, no traceback, nothing written on status 2, bounded work,
+atomic outputs, the bounded number parser."""
+
+from __future__ import annotations
+
+import json
+import os
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from exactdp.cli import main
+from exactdp.files import InputFileError, OutputFileError, OutputPath, parse_json, read_text
+from exactdp.params import ParameterError, inverse_integer, to_fraction
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return rc, out, err
+
+
+def one_line_error(err: str, *words: str) -> None:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+
+
+# --------------------------------------------------------------------------- numbers
+
+@pytest.mark.parametrize("text", ["1e-1000000000", "1e99999", "２", "٣", "1/２", "0x10", "1_000",
+                                  "inf", "nan", "", " ", "1/", "/2", "--1", "1e", "1.2.3"])
+def test_number_parser_refuses_clearly(text: str) -> None:
+    with pytest.raises(ParameterError, match="epsilon"):
+        to_fraction(text, "epsilon")
+
+
+def test_number_parser_accepts_exact_forms() -> None:
+    assert to_fraction("1/10", "x") == to_fraction("0.1", "x") == to_fraction("1e-1", "x") \
+        == Fraction(1, 10)
+    assert to_fraction(" -3 / 6 ", "x") == Fraction(-1, 2)
+    assert to_fraction("1e10000", "x") == 10**10000
+    with pytest.raises(ParameterError, match="digits"):
+        to_fraction("1" * 100_001, "x")
+
+
+def test_delta_one_promises_nothing() -> None:
+    with pytest.raises(ParameterError, match="below 1"):
+        inverse_integer("1", "delta", below_one=True)
+    assert inverse_integer("1/2", "delta", below_one=True) == Fraction(1, 2)
+
+
+@pytest.mark.parametrize("argv", [
+    ["sample", "geosample", "--n", "10", "--epsilon", "1e-1000000000", "--count", "1"],
+    ["sample", "geosample", "--n", "1e400000", "--epsilon", "1/2", "--count", "1"],
+    ["sample", "geosample", "--n", "１０", "--epsilon", "1/2", "--count", "1"],
+    ["sample", "geosample", "--n", "10", "--epsilon", "0.3", "--count", "1"],
+    ["sample", "geosample", "--n", "10", "--epsilon", "1/2", "--count", "3/2"],
+    ["sample", "geosample", "--n", "10", "--epsilon", "1/2", "--count", "11"],
+    ["sample", "geosample", "--n", "10", "--epsilon", "1/2", "--count", "1", "--draws", "0"],
+    ["sample", "fastsample", "--n", "10", "--epsilon", "1/2", "--count", "1"],
+    ["sample", "geosample", "--n", "10", "--epsilon", "1/2", "--gamma", "1/4", "--count", "1"],
+    ["check", "fastsample", "--n", "10", "--epsilon", "1/2", "--gamma", "1"],
+    ["check", "geosample", "--n", "4", "--epsilon", "1/2", "--beta", "1"],
+    ["check", "geosample", "--n", "4", "--epsilon", "1/2", "--max-seconds", "0"],
+    ["distribution", "geosample", "--n", "0", "--epsilon", "1/2", "--count", "0"],
+])
+def test_bad_counting_arguments_are_one_line_errors(capsys: pytest.CaptureFixture[str],
+                                                     argv: list[str]) -> None:
+    rc, out, err = run(capsys, *argv)
+    assert rc == 2 and out == ""
+    one_line_error(err, f"exactdp {argv[0]}: error:")
+
+
+def test_geometric_is_offered_only_where_it_works(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["sample", "--help"])
+    assert exc.value.code == 0
+    assert "geometric" not in capsys.readouterr().out.split("positional arguments")[0]
+    with pytest.raises(SystemExit):
+        main(["sample", "geometric", "--n", "3", "--epsilon", "1/2", "--count", "1"])
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_help_says_what_epsilon_buys(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("sample", "check"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "(eps~/2, 0)-DP" in text and "(eps/2, 0)-DP" in text
+        assert "Exit status: 0" in text
+
+
+# --------------------------------------------------------------------------- bounded work
+
+def test_check_refuses_hours_with_the_estimate(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = run(capsys, "check", "geosample", "--n", "20000", "--epsilon", "1/2")
+    assert rc == 2 and out == ""
+    one_line_error(err, "would take about", "--max-seconds", "smaller --n")
+
+
+def test_sample_refuses_a_billion_draws(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = run(capsys, "sample", "fastsample", "--n", "1000000", "--epsilon", "1/10",
+                       "--gamma", "1/1000000", "--count", "3", "--draws", "1000000000")
+    assert rc == 2 and out == ""
+    one_line_error(err, "1000000000 draws would take about", "fewer --draws")
+
+
+def test_sample_streams_and_is_reproducible(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    argv = ["sample", "geosample", "--n", "10", "--epsilon", "1/2", "--count", "3",
+            "--draws", "50", "--seed", "7"]
+    rc, out, _ = run(capsys, *argv)
+    values = out.split()
+    assert rc == 0 and len(values) == 50 and all(0 <= int(v) <= 10 for v in values)
+    assert run(capsys, *argv)[1] == out  # seeded: deterministic
+    rc, out_json, _ = run(capsys, *argv, "--json")
+    payload = json.loads(out_json)
+    assert payload["values"] == values and payload["seeded"] is True
+    target = tmp_path / "draws.txt"
+    rc, out_file, _ = run(capsys, *argv, "--output", str(target))
+    assert rc == 0 and out_file == "" and target.read_text().split() == values
+
+
+def test_check_and_distribution_json_only(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, _ = run(capsys, "check", "geosample", "--n", "4", "--epsilon", "1/2", "--json",
+                     "--beta", "1/10")
+    cert = json.loads(out)
+    assert rc == 0 and cert["verdict"] == "pass" and cert["worst"] == "5/4"
+    rc, out, _ = run(capsys, "distribution", "geosample", "--n", "3", "--epsilon", "1/2",
+                     "--count", "1", "--json")
+    pmf = json.loads(out)["pmf"]
+    assert rc == 0 and sum(Fraction(v) for v in pmf.values()) == 1
+
+
+# --------------------------------------------------------------------------- outputs
+
+def test_output_checked_before_any_draw(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp import randomness
+
+    drawn: list[int] = []
+    real = randomness.SystemSource.uniform
+
+    def spy(self: randomness.SystemSource, d: int) -> int:
+        drawn.append(d)
+        return real(self, d)
+
+    monkeypatch.setattr(randomness.SystemSource, "uniform", spy)
+    base = ["sample", "geosample", "--n", "10", "--epsilon", "1/2", "--count", "3"]
+    for target, words in [(tmp_path / "missing" / "x.txt", "does not exist"),
+                          (tmp_path, "is a directory")]:
+        rc, out, err = run(capsys, *base, "--output", str(target))
+        assert rc == 2 and out == "" and not drawn
+        one_line_error(err, words)
+    existing = tmp_path / "old.txt"
+    existing.write_text("precious\n")
+    rc, _, err = run(capsys, *base, "--output", str(existing))
+    assert rc == 2 and existing.read_text() == "precious\n" and not drawn
+    one_line_error(err, "--force")
+    rc, _, _ = run(capsys, *base, "--output", str(existing), "--force")
+    assert rc == 0 and existing.read_text() != "precious\n" and drawn
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
+def test_read_only_directory(tmp_path: Path) -> None:
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    try:
+        with pytest.raises(OutputFileError, match="not writable"):
+            OutputPath.check(str(ro / "x.json"))
+    finally:
+        ro.chmod(0o700)
+
+
+def test_failed_write_keeps_the_old_file_and_leaves_no_temp(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    target = tmp_path / "release.json"
+    target.write_text("old release\n")
+    out = OutputPath.check(str(target), force=True)
+
+    def full_disk(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(OutputFileError, match="disk is full"):
+        out.write("new release\n")
+    assert target.read_text() == "old release\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["release.json"]
+
+
+def test_interrupted_stream_leaves_no_file(tmp_path: Path) -> None:
+    target = tmp_path / "x.txt"
+    out = OutputPath.check(str(target))
+
+    def pieces():  # type: ignore[no-untyped-def]
+        yield "1\n"
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        out.write_stream(pieces())
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_interrupt_exits_130_in_one_line(capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.cli import counting
+
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(counting, "_make_mechanism", interrupted)
+    rc, out, err = run(capsys, "sample", "geosample", "--n", "3", "--epsilon", "1/2",
+                       "--count", "1")
+    assert rc == 130 and out == ""
+    one_line_error(err, "interrupted")
+
+
+def test_a_bug_is_one_line_and_status_4(capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.cli import counting
+
+    def broken(args: object) -> int:
+        raise ZeroDivisionError("planted")
+
+    monkeypatch.setattr(counting, "_make_mechanism", broken)
+    rc, _, err = run(capsys, "sample", "geosample", "--n", "3", "--epsilon", "1/2",
+                     "--count", "1")
+    assert rc == 4
+    one_line_error(err, "internal error", "ZeroDivisionError", "EXACTDP_DEBUG")
+
+
+# --------------------------------------------------------------------------- inputs
+
+def test_reads_are_capped(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"1\n" * 1000)
+    with pytest.raises(InputFileError, match="larger than 100 bytes"):
+        read_text(str(big), "data", max_bytes=100)
+    zero = tmp_path / "zero"
+    zero.symlink_to("/dev/zero")
+    with pytest.raises(InputFileError, match="--max-input-bytes"):
+        read_text(str(zero), "data", max_bytes=1 << 16)
+    with pytest.raises(InputFileError, match="directory"):
+        read_text(str(tmp_path), "data")
+    with pytest.raises(InputFileError, match="cannot read"):
+        read_text(str(tmp_path / "nope"), "data")
+
+
+def test_non_utf8_names_the_byte_offset_and_line(tmp_path: Path) -> None:
+    f = tmp_path / "bad.txt"
+    f.write_bytes(b"1\n2\n\xff3\n")
+    with pytest.raises(InputFileError, match=r"0xff at byte offset 4 \(line 3\)"):
+        read_text(str(f), "data")
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbf1\r\n2\r\n")
+    assert read_text(str(bom), "data") == "1\r\n2\r\n"
+
+
+def test_json_is_bounded_and_exact() -> None:
+    with pytest.raises(InputFileError, match="nests 100000 levels"):
+        parse_json("[" * 100_000 + "]" * 100_000, "x.json")
+    assert parse_json('{"a": ["[[[[", 1]}', "x.json") == {"a": ["[[[[", 1]}
+    for text, words in [('{"a": 0.1}', "not exact"), ('{"a": NaN}', "not exact"),
+                        ('{"a": ', "line 1, column 7")]:
+        with pytest.raises(InputFileError, match=words):
+            parse_json(text, "x.json")
+
+
+def test_verify_only_matching_nothing_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = run(capsys, "verify", "--only", "no-such-claim")
+    assert rc == 2 and out == ""
+    one_line_error(err, "matches no proof module")
+
+
+def test_verify_turns_a_raising_check_into_a_fail_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.cli.verify import run_check
+    from proofs import lemma_3_02_mixing
+
+    def boom(full: bool) -> None:
+        raise RuntimeError("planted")
+
+    monkeypatch.setattr(lemma_3_02_mixing, "check", boom)
+    report = run_check(lemma_3_02_mixing.check, False)
+    assert report.verdict is False and "RuntimeError: planted" in report.worst
