@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from exactdp.audit import blackbox_audit, load_target, parse_range, whitebox_audit
 from exactdp.cli import main
@@ -437,3 +439,43 @@ def test_help_states_verdicts_and_exit_statuses(capsys: pytest.CaptureFixture[st
                    "--max-calls", "--max-inputs", "--json", "--output PATH", "--force",
                    "./mech.py:f"):
         assert phrase in text, phrase
+
+
+# ---------------------------------------------------------------- fuzz: the argument grammar
+
+_MODULES = ["audit_targets.samplers", "exactdp.counting", "no_such_mod", "./x.py", "a..b",
+            "", " ", "audit_targets.raises_at_import", "1abc", "exactdp.counting.GeoSample"]
+_NAMES = ["identity", "returns_none", "factory", "factory_raises", "GeoSample", "not_callable",
+          "nope", "", "a.b", "1x", "identity.__call__", "FastSample"]
+_ARGS = ["", "()", "(1)", "(8, '1/2')", "(x)", "(", ")", "(1)(2)", "(**{})", "(*[])",
+         "(k=1)", "(8, epsilon=0.5)", "(1e999)", "((((((((1))))))))", "(" * 300 + ")" * 300,
+         "([1, 2], {'a': None})", "(\u0661)"]
+_RANGES = ["0..8", "0..1", "-1..1", "8..0", "0..", "..8", "0...8", "0..1000000000000",
+           "\uff10..8", "0..8 ", "a..b", "", "0..1e3", "0..0x10"]
+
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(module=st.sampled_from(_MODULES), name=st.sampled_from(_NAMES),
+       args=st.sampled_from(_ARGS), inputs=st.sampled_from(_RANGES),
+       kind=st.sampled_from(["blackbox", "whitebox"]),
+       extra=st.lists(st.sampled_from([["--draws", "20"], ["--alpha", "1/3"],
+                                       ["--claimed-delta", "1/7"], ["--source"],
+                                       ["--outputs", "0..3"], ["--randomness-size", "4"],
+                                       ["--max-calls", "1000"], ["--time-limit", "2"]]),
+                      max_size=3))
+def test_fuzz_audit_arguments_end_cleanly(capsys: pytest.CaptureFixture[str], module: str,
+                                          name: str, args: str, inputs: str, kind: str,
+                                          extra: list[list[str]]) -> None:
+    flat = [a for pair in extra for a in pair]
+    if kind == "blackbox" and "--draws" not in flat:
+        flat += ["--draws", "20"]
+    start = time.monotonic()
+    code = main(["audit", f"{module}:{name}{args}", "--kind", kind, "--claimed-epsilon", "1",
+                 f"--inputs={inputs}", "--quiet", *flat])
+    out = capsys.readouterr()
+    assert time.monotonic() - start < 20
+    assert code in (0, 1, 2, 3), (code, out.err)
+    assert "Traceback" not in out.err and "internal error" not in out.err
+    if code == 2:
+        assert out.out == "" and len(out.err.strip().splitlines()) == 1

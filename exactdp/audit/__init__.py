@@ -1,37 +1,16 @@
 r"""Auditing other people's DP code: exact white-box audits and honest black-box audits.
 
-**White-box** (:func:`whitebox_audit`): the auditor can make the mechanism's randomness
-explicit, either
+**White-box** (:func:`whitebox_audit`, :mod:`exactdp.audit.whitebox`): the auditor makes
+the mechanism's randomness explicit (``f(c, u)`` with ``u`` in ``[d]_+``, or
+``f(c, source)`` drawing from a :class:`~exactdp.randomness.RandomSource`), and the output
+distribution on every input is computed *exactly* from ``f`` itself; from it the exact
+worst privacy-loss ratio with its witness, infinite-loss outcomes, the hockey-stick
+``delta``, the distance to a reference.
 
-* as a counting mechanism ``f(c, u)`` with ``u`` uniform on ``[d]_+`` (``d`` passed in or
-  read from ``f.d``; an :class:`~exactdp.counting.InverseCDFSampler` qualifies), or
-* as code ``f(c, source)`` that draws from a :class:`~exactdp.randomness.RandomSource`
-  we pass in, which is then run under the checker's exploring source
-  (:func:`exactdp.explore.explore`).
-
-The output distribution for every input of the stated domain is then *exact*, obtained by
-calling ``f`` itself (the checker's :func:`~exactdp.checker.enumerate_distribution` for
-small ``d``; for large ``d`` and ``f`` declared non-decreasing in ``u``, the checker's
-threshold search, whose result is exact *given* monotonicity -- spot-checked, and said so
-in the report).  From the distributions: the exact worst privacy-loss ratio over
-neighbouring inputs with its witness, compared with ``e**eps`` for the claimed ``eps``
-through certified bounds (:func:`~exactdp.checker.certify_ratio`); every outcome
-possible on one input and impossible on its neighbour (infinite loss); the hockey-stick
-``delta`` at the claimed ``eps`` (an interval, since ``e**eps`` is irrational); the
-statistical distance to a reference; and an operation-trace comparison (strict time).
-
-**Black-box** (:func:`blackbox_audit`): for code whose randomness cannot be reached we
-only sample, and say exactly what the samples can and cannot show:
-
-* a goodness-of-fit test against an exact reference distribution: one exact two-sided
-  binomial test per (input, outcome), Bonferroni-corrected, computed with certified
-  binomial tails (:mod:`exactdp.binomial`), so the stated false-alarm probability is
-  honoured exactly (not asymptotically, as a chi-square statistic would be);
-* a lower confidence bound on the privacy loss of the most distinguishing outcome set,
-  with sample splitting: one batch of draws *selects* the neighbour pair and outcome set,
-  a fresh batch *estimates* it with Clopper--Pearson bounds on both sides (choosing the
-  set from the same samples that bound it would void the confidence statement);
-* never "private": at best "no violation detected", with the power stated.
+**Black-box** (:func:`blackbox_audit`, :mod:`exactdp.audit.blackbox`): for code whose
+randomness cannot be reached we only sample -- exact binomial fit tests and a
+sample-split Clopper--Pearson bound on the privacy loss, each at a stated false-alarm
+probability; never "private": at best "no violation detected", with the power stated.
 
 **Operation traces** (the strict-time claim, DESIGN.md rule 2).  Counting kind: for each
 ``u`` of a set (the thresholds of the first input and the ends of ``[d]_+``), the events of

@@ -66,7 +66,8 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--claimed-delta", metavar="DELTA",
                    help="whitebox only: judge (eps, delta)-DP by the hockey-stick divergence; "
                         "delta in [0, 1) (default 0: pure DP)")
-    p.add_argument("--inputs", required=True, metavar="RANGE", help="e.g. 0..8")
+    p.add_argument("--inputs", required=True, metavar="RANGE",
+                   help="LO..HI, both included, e.g. 0..8 (a negative LO: --inputs=-2..2)")
     p.add_argument("--outputs", metavar="RANGE",
                    help="declared outputs; a value outside them makes the mechanism BROKEN "
                         "(default: the target's attribute outputs, else the input range)")
