@@ -23,6 +23,16 @@
  * the data -- apart from the OS thread scheduling.  Carry-less 64x64 products use PCLMULQDQ on
  * x86-64 when the CPU has it (gf2_cpu_ok), a portable shift-and-xor otherwise.
  *
+ * Cancellation: every entry point takes a pointer to a flag (an int, NULL for none) that the
+ * caller may set from another thread (exactdp/histograms/native.py sets it on Ctrl-C).  The
+ * work polls it at fixed points of its schedule -- before each task taken by a thread, at
+ * each Karatsuba split and each subproduct-tree node, every node in the derivative sums and
+ * every 1024 rows in the evaluation sums -- so a set flag is noticed within a small fraction
+ * of a second, and the polls, like the rest of the sequence of operations, depend only on
+ * (m, mk, N).  Once the flag is set the remaining work is skipped (results are garbage, never
+ * returned): the entry point frees its memory and returns GF2_CANCELLED.  An unset flag
+ * changes nothing: the results are those of an uncancellable run.
+ *
  * Loaded with ctypes (no Python.h needed), see exactdp/histograms/native.py.
  */
 #include <stdint.h>
@@ -58,7 +68,14 @@ static void *xcalloc(size_t n, size_t size) {
 #define BASE_CASE 24       /* schoolbook below this length */
 #endif
 
-int gf2_native_version(void) { return 1; }
+#define GF2_CANCELLED (-3)  /* the cancellation flag was set: the outputs are not valid */
+
+int gf2_native_version(void) { return 2; }
+
+/* Whether the caller asked to stop (flag set from another thread; NULL: never). */
+static inline int cancelled(const volatile int *flag) {
+    return flag != NULL && *flag != 0;
+}
 
 #if defined(__x86_64__) && defined(__GNUC__)
 int gf2_cpu_ok(void) {
@@ -93,6 +110,7 @@ typedef struct {
     int w;     /* words per element of K */
     int mk;    /* degree of K over GF(2) */
     int h;     /* mk / 2 */
+    const volatile int *cancel;   /* the caller's cancellation flag (or NULL) */
 } kfield;
 
 /* c (2w words, degree <= 2 mk - 2) -> r (w words) modulo z^mk + z^h + 1: two folds of the
@@ -239,9 +257,11 @@ static void kinverse(const kfield *K, const u64 *a, u64 *r) {
 
 /* ------------------------------------------------------------------ K[X] products */
 
-/* out[0 .. 2n-1) (elements of 2w words, unreduced) = a * b, a and b of n elements. */
+/* out[0 .. 2n-1) (elements of 2w words, unreduced) = a * b, a and b of n elements.
+ * Cancellation is polled at every split (n > BASE_CASE); once cancelled, out is not set. */
 static void kara(const kfield *K, const u64 *a, const u64 *b, long n, u64 *out) {
     const int w = K->w, w2 = 2 * w;
+    if (n > BASE_CASE && cancelled(K->cancel)) return;
     if (n <= BASE_CASE) {
         memset(out, 0, sizeof(u64) * w2 * (2 * n - 1));
 #ifdef HAVE_ACC3
@@ -325,7 +345,7 @@ static long build(tree *T, const u64 *x, long lo, long hi) {
     v->hi = hi;
     long size = hi - lo;
     v->m = xcalloc((size_t)((size + 1) * w), sizeof(u64));
-    if (size == 1) {
+    if (size == 1 || cancelled(K->cancel)) {   /* cancelled: a childless placeholder */
         v->left = v->right = -1;
         memcpy(v->m, x + lo * w, sizeof(u64) * w);  /* X - x = X + x */
         v->m[w] = 1;
@@ -356,6 +376,7 @@ static void combine(const tree *T, long id, const u64 *c, u64 *out) {
         memcpy(out, c + v->lo * w, sizeof(u64) * w);
         return;
     }
+    if (cancelled(K->cancel)) return;
     const tnode *L = &T->nodes[v->left], *R = &T->nodes[v->right];
     long nl = L->hi - L->lo, nr = R->hi - R->lo;
     u64 *rl = xmalloc(sizeof(u64) * w * size);
@@ -425,7 +446,7 @@ static void *worker(void *arg) {
         pthread_mutex_lock(&J->lock);
         long i = J->next++;
         pthread_mutex_unlock(&J->lock);
-        if (i >= J->total) return NULL;
+        if (i >= J->total || cancelled(J->K.cancel)) return NULL;
         J->fn(J, i);
     }
 }
@@ -469,6 +490,7 @@ static void task_derivative(job *J, long b) {
     const u64 *P = J->T->nodes[0].m;   /* N + 1 coefficients */
     const long top = (J->N - 1) / 2;   /* largest i with 2i + 1 <= N */
     for (long i = b * BLOCK; i < end; i++) {
+        if (cancelled(K->cancel)) return;
         u64 y[KW_MAX], acc[KW_MAX], tmp[KW_MAX];
         kmul(K, J->xs + i * w, J->xs + i * w, y);
         memcpy(acc, P + (2 * top + 1) * w, sizeof(u64) * w);
@@ -508,6 +530,7 @@ static void task_evaluate(job *J, long b) {
         acc3 c[EVAL_BLOCK];
         for (int r = r0; r < r1; r++) acc3_zero(&c[r - r0]);
         for (long i = 0; i < J->N; i++) {
+            if ((i & 1023) == 0 && cancelled(K->cancel)) return;
             const u64 *row = J->table + i * tw;
             pk3 xi, a;
             pk3_make(J->weights + i * w, &xi);
@@ -521,12 +544,13 @@ static void task_evaluate(job *J, long b) {
     }
 #endif
     for (long i = 0; i < J->N; i++) {
+        if ((i & 1023) == 0 && cancelled(K->cancel)) return;
         const u64 *row = J->table + i * tw, *xi = J->weights + i * w;
         for (int r = r0; r < r1; r++) kmul_acc(K, row + r * w, xi, J->out + r * w2);
     }
 }
 
-static int setup(job *J, int m, int mk, long N) {
+static int setup(job *J, int m, int mk, long N, const volatile int *cancel) {
     if (m <= 0 || mk <= 0 || mk % 2 || m % mk || N <= 0) return -1;
     int w = (mk + 63) / 64;
     if (w > KW_MAX) return -2;
@@ -538,29 +562,31 @@ static int setup(job *J, int m, int mk, long N) {
     J->K.w = w;
     J->K.mk = mk;
     J->K.h = mk / 2;
+    J->K.cancel = cancel;
     J->N = N;
     return 0;
 }
 
 /* The coordinate table (N * s elements of K) of N elements of L. */
-int gf2_to_table(int m, int mk, long N, const u64 *values, u64 *table, int nthreads) {
+int gf2_to_table(int m, int mk, long N, const u64 *values, u64 *table, int nthreads,
+                 const volatile int *cancel) {
     job J;
-    int e = setup(&J, m, mk, N);
+    int e = setup(&J, m, mk, N, cancel);
     if (e) return e;
     J.in = values;
     J.table = table;
     run(&J, task_to_table, (N + BLOCK - 1) / BLOCK, nthreads);
     pthread_mutex_destroy(&J.lock);
-    return 0;
+    return cancelled(cancel) ? GF2_CANCELLED : 0;
 }
 
 /* p(x) = sum_i coeff_i x^i for x in K, from the coefficients' coordinate table: multiplying
  * by x^i acts coordinate-wise, so coordinate r of p(x) is sum_i table[i][r] x^i, summed
  * unreduced and reduced once.  out: one element of L. */
 int gf2_evaluate_table(int m, int mk, long N, const u64 *table, const u64 *x, u64 *out,
-                       int nthreads) {
+                       int nthreads, const volatile int *cancel) {
     job J;
-    int e = setup(&J, m, mk, N);
+    int e = setup(&J, m, mk, N, cancel);
     if (e) return e;
     const kfield *K = &J.K;
     const int w = K->w, w2 = 2 * w, s = J.s;
@@ -575,22 +601,26 @@ int gf2_evaluate_table(int m, int mk, long N, const u64 *table, const u64 *x, u6
     J.weights = powers;
     J.out = acc;
     run(&J, task_evaluate, (s + EVAL_BLOCK - 1) / EVAL_BLOCK, nthreads);
-    for (int r = 0; r < s; r++) kreduce(K, acc + r * w2, coords + r * w);
-    from_coordinates(coords, m, s, K, out);
+    e = cancelled(cancel) ? GF2_CANCELLED : 0;
+    if (!e) {
+        for (int r = 0; r < s; r++) kreduce(K, acc + r * w2, coords + r * w);
+        from_coordinates(coords, m, s, K, out);
+    }
     free(acc);
     free(powers);
     free(coords);
     pthread_mutex_destroy(&J.lock);
-    return 0;
+    return e;
 }
 
 /* The coefficients (N elements of L, lowest degree first) of the unique polynomial of degree
  * < N over L with p(xs[i]) = values[i], for N distinct xs in K (w words each; not checked
- * here).  values and coeffs: N * WL words; they may not overlap. */
+ * here).  values and coeffs: N * WL words; they may not overlap.  Cancellation is checked
+ * after each phase (and polled within them); a cancelled call leaves coeffs unspecified. */
 int gf2_interpolate(int m, int mk, long N, const u64 *xs, const u64 *values, u64 *coeffs,
-                    int nthreads) {
+                    int nthreads, const volatile int *cancel) {
     job J;
-    int e = setup(&J, m, mk, N);
+    int e = setup(&J, m, mk, N, cancel);
     if (e) return e;
     const kfield *K = &J.K;
     const int w = K->w;
@@ -605,9 +635,11 @@ int gf2_interpolate(int m, int mk, long N, const u64 *xs, const u64 *values, u64
     build(&T, xs, 0, N);
     J.T = &T;
     J.xs = xs;
+    if (cancelled(cancel)) goto done;
     /* w_i = P'(x_i), then inverted together (Montgomery's trick: one inversion) */
     J.out = weights;
     run(&J, task_derivative, (N + BLOCK - 1) / BLOCK, nthreads);
+    if (cancelled(cancel)) goto done;
     memcpy(prefix, weights, sizeof(u64) * w);
     for (long i = 1; i < N; i++) kmul(K, prefix + (i - 1) * w, weights + i * w, prefix + i * w);
     u64 inv[KW_MAX], tmp[KW_MAX];
@@ -625,12 +657,15 @@ int gf2_interpolate(int m, int mk, long N, const u64 *xs, const u64 *values, u64
     run(&J, task_to_table, (N + BLOCK - 1) / BLOCK, nthreads);
     J.weights = weights;
     run(&J, task_interp, J.s, nthreads);
+    if (cancelled(cancel)) goto done;
     J.out = coeffs;
     run(&J, task_from_table, (N + BLOCK - 1) / BLOCK, nthreads);
+done:
+    e = cancelled(cancel) ? GF2_CANCELLED : 0;
     free_tree(&T);
     free(table);
     free(weights);
     free(prefix);
     pthread_mutex_destroy(&J.lock);
-    return 0;
+    return e;
 }

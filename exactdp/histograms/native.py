@@ -18,6 +18,15 @@ pure path compute the same thing -- the unique interpolating polynomial, the sam
 value -- by different algorithms, and ``tests/test_native.py`` checks that they agree.
 ``EXACTDP_NATIVE=0`` in the environment disables the native path; ``EXACTDP_THREADS``
 caps its threads (default: the CPU count).
+
+Interrupts.  Python runs signal handlers only in the main thread, between bytecodes, so a
+Ctrl-C during a long C call would wait for the call to end (half a minute for ``n = 10**4``
+over ``GF(2**39366)``).  Each call therefore runs in a helper thread (:func:`_call`) while the
+main thread waits in slices of :data:`POLL_SECONDS`; an exception raised there by a signal
+handler (``KeyboardInterrupt``, an alarm's timeout) sets the call's cancellation flag, which
+the C code polls at fixed points of its schedule (never at data-dependent ones), waits for
+the call to return (well within a second), and propagates unchanged.  The flag is read only;
+an uninterrupted call returns exactly what it would without it.
 """
 
 from __future__ import annotations
@@ -26,7 +35,8 @@ import ctypes
 import importlib.machinery
 import os
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -36,11 +46,20 @@ __all__ = ["MAX_BYTES", "CoordinateTable", "available", "interpolate", "status",
 
 #: Elements of K up to this many 64-bit words (K of level <= 5, 486 bits).
 _MAX_WORDS = 8
-_VERSION = 1
+_VERSION = 2
+#: The C entry points' return value when the cancellation flag was set.
+_CANCELLED = -3
+#: How often (seconds) the main thread wakes while a native call runs, to run signal handlers.
+POLL_SECONDS = 0.05
+#: Calls estimated below this many products in K run directly in the calling thread: they
+#: take milliseconds, and a helper thread (~0.1 ms) would dominate the many tiny
+#: interpolations of the proofs.  The estimate depends only on the sizes, never the data.
+_DIRECT_WORK = 1 << 16
 _PARALLEL_WORK = 1 << 14
 #: Working-memory limit of one native call, in bytes.
 MAX_BYTES = 1 << 34
 _u64p = ctypes.POINTER(ctypes.c_uint64)
+_intp = ctypes.POINTER(ctypes.c_int)
 
 
 def _candidates() -> list[Path]:
@@ -71,11 +90,11 @@ def _library() -> tuple[ctypes.CDLL | None, str]:
     if not lib.gf2_cpu_ok():
         return None, "this CPU lacks PCLMULQDQ/SSE4.1"
     lib.gf2_interpolate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, _u64p, _u64p,
-                                    _u64p, ctypes.c_int]
+                                    _u64p, ctypes.c_int, _intp]
     lib.gf2_to_table.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, _u64p, _u64p,
-                                 ctypes.c_int]
+                                 ctypes.c_int, _intp]
     lib.gf2_evaluate_table.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, _u64p, _u64p,
-                                       _u64p, ctypes.c_int]
+                                       _u64p, ctypes.c_int, _intp]
     return lib, f"native ({path.name})"
 
 
@@ -125,8 +144,68 @@ def _lib() -> ctypes.CDLL:
 
 
 def _check(code: int, what: str) -> None:
+    if code == _CANCELLED:
+        # Only _call sets the flag, and it re-raises the interrupt instead of returning.
+        raise RuntimeError(f"native {what} was cancelled")
     if code != 0:
         raise RuntimeError(f"native {what} rejected its sizes (code {code})")
+
+
+def _call(function: Callable[..., int], work: int, *args: object) -> int:
+    """``function(*args, flag)`` for a C entry point whose last parameter is a cancellation
+    flag, run so that signals are handled while it runs (see the module docstring).
+
+    ``work`` estimates the call's products in ``K`` from its sizes.  In the main thread, a
+    call of at least :data:`_DIRECT_WORK` runs in a helper thread and the main thread waits
+    for it in slices of :data:`POLL_SECONDS`.  Whatever a signal handler raises meanwhile
+    (``KeyboardInterrupt``, ...) sets the flag; the C code stops at its next poll and this
+    waits for it (so that no thread is left writing into buffers), then re-raises the
+    exception unchanged.  Smaller calls, and calls from other threads (signals reach only
+    the main thread), are direct."""
+    flag = ctypes.c_int(0)
+    if work < _DIRECT_WORK or threading.current_thread() is not threading.main_thread():
+        return int(function(*args, ctypes.pointer(flag)))
+    outcome: list[int] = []
+    failure: list[BaseException] = []
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            outcome.append(int(function(*args, ctypes.pointer(flag))))
+        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
+            failure.append(exc)
+        finally:
+            done.set()
+
+    # Completion is signalled by an Event, not read from Thread.join: a join interrupted by
+    # a signal handler marks the thread stopped while it still runs (CPython bpo-45274).
+    helper = threading.Thread(target=target, name="exactdp-native", daemon=True)
+    helper.start()
+    try:
+        while not done.wait(POLL_SECONDS):
+            pass
+    except BaseException:
+        flag.value = 1
+        _await(done, helper)
+        raise
+    helper.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
+def _await(done: threading.Event, helper: threading.Thread) -> None:
+    """Wait for a cancelled call to return (within a second: the C code polls its flag), so
+    that no C code outlives the call, and for its thread to end; a further interrupt
+    meanwhile is ignored (the first one is being re-raised)."""
+    while not done.is_set() or helper.is_alive():
+        try:
+            if done.is_set():
+                helper.join(POLL_SECONDS)
+            else:
+                done.wait(POLL_SECONDS)
+        except BaseException:  # noqa: BLE001, S110 - a second Ctrl-C: keep waiting
+            pass
 
 
 def _check_memory(count: int, degree: int, sub_degree: int) -> None:
@@ -156,9 +235,11 @@ def interpolate(degree: int, sub_degree: int, nodes: Sequence[int],
         raise DomainError(f"a value is not an element of GF(2^{degree})")
     _check_memory(count, degree, sub_degree)
     out = (ctypes.c_uint64 * (count * -(-degree // 64)))()
-    _check(_lib().gf2_interpolate(degree, sub_degree, count, _words(nodes, sub_degree),
-                                  _words(values, degree), out,
-                                  _threads(count * (degree // sub_degree))), "interpolation")
+    s = degree // sub_degree
+    # P'(x_i) for every node (count**2 / 2), then s interpolations over K
+    _check(_call(_lib().gf2_interpolate, count * (count + s), degree, sub_degree, count,
+                 _words(nodes, sub_degree), _words(values, degree), out,
+                 _threads(count * s)), "interpolation")
     return _ints(out, count, degree)
 
 
@@ -174,9 +255,8 @@ class CoordinateTable:
         _check_memory(self.count, degree, sub_degree)
         s = degree // sub_degree
         self._table = (ctypes.c_uint64 * (self.count * s * -(-sub_degree // 64)))()
-        _check(_lib().gf2_to_table(degree, sub_degree, self.count,
-                                   _words(coefficients, degree), self._table,
-                                   _threads(self.count * s)),
+        _check(_call(_lib().gf2_to_table, self.count * s, degree, sub_degree, self.count,
+                     _words(coefficients, degree), self._table, _threads(self.count * s)),
                "coordinate table")
 
     def evaluate(self, node: int) -> int:
@@ -184,8 +264,9 @@ class CoordinateTable:
         if not 0 <= node < 1 << self.sub_degree:
             raise DomainError(f"{node} is not an element of GF(2^{self.sub_degree})")
         out = (ctypes.c_uint64 * -(-self.degree // 64))()
-        _check(_lib().gf2_evaluate_table(self.degree, self.sub_degree, self.count, self._table,
-                                         _words([node], self.sub_degree), out,
-                                         _threads(self.count * (self.degree // self.sub_degree))),
+        s = self.degree // self.sub_degree
+        _check(_call(_lib().gf2_evaluate_table, self.count * (s + 1), self.degree,
+                     self.sub_degree, self.count, self._table, _words([node], self.sub_degree),
+                     out, _threads(self.count * s)),
                "evaluation")
         return _ints(out, 1, self.degree)[0]
