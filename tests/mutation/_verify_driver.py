@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         from exactdp.cli.verify import run_check
 
         modules = proofs.discover()
-    except Exception:
+    except Exception:  # noqa: BLE001 - whatever the mutant broke, report it as a crash
         print(json.dumps({"error": "import failed: " + traceback.format_exc(limit=3)[-2000:]}),
               flush=True)
         return 3

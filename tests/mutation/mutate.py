@@ -62,7 +62,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mutation_ops import (  # noqa: E402
+from mutation_ops import (
     Mutant,
     apply,
     diff,
@@ -71,7 +71,7 @@ from mutation_ops import (  # noqa: E402
     is_valid,
     select,
 )
-from mutation_runner import (  # noqa: E402
+from mutation_runner import (
     Outcome,
     Runner,
     Tree,
@@ -368,10 +368,10 @@ def report_lines(recs: list[dict[str, Any]], eq: dict[str, Any],
     out = ["# Mutation score of `exactdp verify --quick`", "",
            f"- commit(s): {', '.join(commits) or '-'}",
            f"- command: `python tests/mutation/mutate.py {' '.join(map(shlex.quote, args.argv))}`",
-           f"- verify run as: {', '.join(modes)} (driver = verify --quick's checks, related "
-           f"first, stopping at the first failing row; cli = `exactdp verify --quick --json`)",
-           f"- mutants: {s['total']} ({cls['equivalent']} equivalent, "
-           f"{sum(r['guard'] for r in recs)} input-validation guards)", "",
+           (f"- verify run as: {', '.join(modes)} (driver = verify --quick's checks, related "
+            f"first, stopping at the first failing row; cli = `exactdp verify --quick --json`)"),
+           (f"- mutants: {s['total']} ({cls['equivalent']} equivalent, "
+            f"{sum(r['guard'] for r in recs)} input-validation guards)"), "",
            "## Scores", ""]
     for title, sc in (("all mutants", s), ("without input-validation guards", sg)):
         c = sc["classes"]
@@ -388,8 +388,8 @@ def report_lines(recs: list[dict[str, Any]], eq: dict[str, Any],
                 + (f", WRONGLY LISTED AS EQUIVALENT {c['wrong-equivalent']}"
                    if c["wrong-equivalent"] else ""), ""]
     out += ["## Per module", "",
-            "| module | mutants | verify: FAIL row | raised | crashed | timeout | tests only "
-            "| survived | not yet tested | equivalent | verify score | combined |",
+            ("| module | mutants | verify: FAIL row | raised | crashed | timeout | tests only "
+             "| survived | not yet tested | equivalent | verify score | combined |"),
             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for file in sorted({r["file"] for r in recs}):
         mine = [r for r in recs if r["file"] == file]

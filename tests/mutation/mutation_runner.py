@@ -21,7 +21,6 @@ import io
 import json
 import os
 import re
-import resource
 import shutil
 import signal
 import subprocess
@@ -133,8 +132,10 @@ def ordered_test_files(root: Path, module: str, names: Sequence[str] = (),
     return [rel for _, rel in sorted(ranked)]
 
 
-def _limit_memory() -> None:  # runs in the child before exec
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+#: Runs a command under the address-space limit (``preexec_fn`` is unsafe with threads).
+_LIMITED = ("import os, resource, sys; "
+            f"resource.setrlimit(resource.RLIMIT_AS, ({MEMORY_LIMIT}, {MEMORY_LIMIT})); "
+            "os.execv(sys.argv[1], sys.argv[1:])")
 
 
 class Runner:
@@ -163,9 +164,9 @@ class Runner:
 
     def _run(self, argv: list[str], timeout: float) -> tuple[int | None, str, str, float]:
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, cwd=self.tree.root, env=self.env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True,
-                                preexec_fn=_limit_memory)
+        proc = subprocess.Popen([sys.executable, "-c", _LIMITED, *argv], cwd=self.tree.root,
+                                env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, start_new_session=True)
         try:
             out, err = proc.communicate(timeout=timeout)
             code: int | None = proc.returncode
@@ -232,9 +233,13 @@ class Runner:
 
 
 def driver_argv(tree: Tree, all_rows: bool = False) -> Callable[[str, Sequence[str]], list[str]]:
-    """The verify command through ``_verify_driver.py`` (fail fast, related checks first)."""
+    """The verify command through ``_verify_driver.py`` (fail fast, related checks first),
+    copied beside the tree so that edits to the working tree do not reach a running job."""
+    driver = tree.root.parent / f"{tree.root.name}_verify_driver.py"
+    shutil.copy2(DRIVER, driver)
+
     def argv(module: str, names: Sequence[str]) -> list[str]:
-        cmd = [sys.executable, str(DRIVER), "--root", str(tree.root), "--module", module,
+        cmd = [sys.executable, str(driver), "--root", str(tree.root), "--module", module,
                "--names", ",".join(names)]
         return cmd + (["--all-rows"] if all_rows else [])
     return argv

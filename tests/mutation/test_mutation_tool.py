@@ -221,7 +221,10 @@ def toy_runner(tmp_path: Path):  # type: ignore[no-untyped-def]
     (src / "toy_verify.py").write_text(TOY_VERIFY)
     tree = runner_mod.Tree.from_directory(src, tmp_path / "copy",
                                           parts=("toy", "tests", "toy_verify.py"))
-    verify = lambda module, names: [sys.executable, str(tree.root / "toy_verify.py")]  # noqa
+
+    def verify(module: str, names: object) -> list[str]:
+        return [sys.executable, str(tree.root / "toy_verify.py")]
+
     tests = runner_mod.pytest_argv(tree)
     run = runner_mod.Runner(tree, verify_argv=verify, tests_argv=tests,
                             verify_timeout=3.0, tests_timeout=60.0)
