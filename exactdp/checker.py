@@ -27,7 +27,7 @@ from types import FrameType
 from typing import Any, Literal
 
 from exactdp.certificate import Certificate, brief, exact_json
-from exactdp.certified import Interval, exp_interval, exp_lower_bound_at_least
+from exactdp.certified import MAX_PRECISION_BITS, Interval, exp_interval
 from exactdp.counting import InverseCDFSampler
 from exactdp.params import DomainError, ParameterError, ResourceLimitError, to_fraction
 from exactdp.randomness import RandomSource, check_domain_size
@@ -326,18 +326,18 @@ def certify_ratio(worst: RatioWitness, epsilon: object) -> tuple[bool, str]:
     eps = to_fraction(epsilon, "epsilon")
     if worst.ratio is None:
         return False, f"infinite ratio > e^({eps})"
-    try:
-        lower = exp_lower_bound_at_least(eps, worst.ratio)
-    except ParameterError:
-        # ratio > e**eps: refine until a certified upper bound lies below the ratio, so that
-        # the printed inequality is true (a fixed precision may not separate near-ties).
-        bits = 64
-        upper = exp_interval(eps, bits).hi
-        while upper >= worst.ratio:
-            bits *= 2
-            upper = exp_interval(eps, bits).hi
-        return False, f"{brief(worst.ratio)} > {brief(upper)} >= e^({eps})"
-    return True, f"{brief(worst.ratio)} <= {brief(lower)} <= e^({eps})"
+    # Refine [lo, hi] around e**eps until it separates the ratio (never equal for eps != 0:
+    # e**eps is irrational), so that the printed inequality is true as printed.
+    bits = 64
+    while bits <= MAX_PRECISION_BITS:
+        box = exp_interval(eps, bits)
+        if worst.ratio <= box.lo:
+            return True, f"{brief(worst.ratio)} <= {brief(box.lo)} <= e^({eps})"
+        if worst.ratio > box.hi:
+            return False, f"{brief(worst.ratio)} > {brief(box.hi)} >= e^({eps})"
+        bits *= 2
+    raise ResourceLimitError(f"could not separate the ratio {brief(worst.ratio)} from "
+                             f"e^({eps}) with {MAX_PRECISION_BITS} bits")
 
 
 # --------------------------------------------------------------------------- accuracy

@@ -90,6 +90,7 @@ def corpus(seed: int = 16, count: int = 60) -> list[Toy]:
         toy_from_cdfs([[2, 3, 4], [2, 3, 4], [1, 3, 4]]),  # only (n-1, n) differs
         toy_from_cdfs([[1, 3, 4], [2, 3, 4], [2, 3, 4]]),  # only (0, 1) differs
         toy_from_cdfs([[0, 5, 5, 6], [1, 2, 5, 6], [0, 0, 6, 6], [0, 1, 1, 6]]),  # zero masses
+        toy_from_cdfs([[1, 1, 4], [2, 2, 4], [2, 2, 4]]),  # z = 1 impossible everywhere: ratio 2
     ]
     rng = random.Random(seed)
     for _ in range(count):
