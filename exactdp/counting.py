@@ -140,6 +140,13 @@ class InverseCDFSampler:
     def cdf(self, c: int, z: int) -> int:
         raise NotImplementedError
 
+    def _check_cz(self, c: object, z: object) -> None:
+        """``c`` in ``[n]`` and ``z`` an int: outside them the closed forms would leave the
+        integers (a negative exponent gives a float), so refuse instead."""
+        check_count(c, self.n)
+        if isinstance(z, bool) or not isinstance(z, int):
+            raise ParameterTypeError(f"z = {z!r} must be an int")
+
     def __call__(self, c: int, u: int) -> int:
         """``M(c, u)``: deterministic, non-decreasing in ``u``; ``u`` must lie in ``[d]_+``."""
         c = check_count(c, self.n)
@@ -213,6 +220,7 @@ class TabulatedMechanism(InverseCDFSampler):
         return self._d
 
     def cdf(self, c: int, z: int) -> int:
+        self._check_cz(c, z)
         if z < 0:
             return 0
         if z >= self.n:
@@ -327,6 +335,7 @@ class GeoSample(InverseCDFSampler):
 
     def cdf(self, c: int, z: int) -> int:
         """``F(z)`` of Algorithm 4.8 step 2 (for this ``c``)."""
+        self._check_cz(c, z)
         n, k = self.n, self.k
         if z < 0:
             return 0
@@ -473,6 +482,7 @@ class FastSample(InverseCDFSampler):
     def truncated_cdf(self, c: int, z: int) -> int:
         """``F'(z)`` of Algorithm 4.11 step 3 (for this ``c``); ``F'(z)/d'`` is the CDF of
         ``Z'`` clamped to ``[0, n]`` (Lemma 4.12 i)."""
+        self._check_cz(c, z)
         k, t = self.k, self.t
         if z < max(0, c - t):
             return 0
@@ -485,6 +495,7 @@ class FastSample(InverseCDFSampler):
 
     def cdf(self, c: int, z: int) -> int:
         """``F(z) = (z+1) d' + (1/gamma - 1)(n+1) F'(z)`` on ``[n]``; 0 below, ``d`` above."""
+        self._check_cz(c, z)
         if z < 0:
             return 0
         if z >= self.n:

@@ -290,3 +290,23 @@ def test_verify_turns_a_raising_check_into_a_fail_row(monkeypatch: pytest.Monkey
     monkeypatch.setattr(lemma_3_02_mixing, "check", boom)
     report = run_check(lemma_3_02_mixing.check, False)
     assert report.verdict is False and "RuntimeError: planted" in report.worst
+
+
+def test_usage_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["sample"], ["bogus"], ["check", "geosample", "--n"]):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        one_line_error(err, "error:", "--help")
+
+
+def test_cdf_outside_the_count_range_is_refused_not_a_float() -> None:
+    from exactdp.counting import FastSample, GeoSample
+    from exactdp.params import DomainError, ParameterTypeError
+
+    for mech in (GeoSample(8, "1/2"), FastSample(8, "1/2", "1/4")):
+        with pytest.raises(DomainError):
+            mech.cdf(9, 0)
+        with pytest.raises(ParameterTypeError):
+            mech.cdf(1, 0.5)  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from exactdp.cli import audit, counting, histogram, verify
 from exactdp.cli._common import EPILOG, INTERRUPTED, USAGE
@@ -27,8 +28,15 @@ _COMMANDS = [*verify.COMMANDS, *counting.COMMANDS, *histogram.COMMANDS, *audit.C
 DEBUG_ENV = "EXACTDP_DEBUG"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with usage errors on one line (the usage itself is one ``--help`` away)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="exactdp",
         description="Exact-arithmetic differential privacy on finite computers (Balcer & "
                     "Vadhan) with an exact checker. Parameters are exact rationals: "
@@ -89,5 +97,3 @@ def _interrupted(name: str) -> int:
     return INTERRUPTED
 
 
-if __name__ == "__main__":
-    sys.exit(main())

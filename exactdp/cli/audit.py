@@ -9,6 +9,7 @@ the audited code prints goes to stderr (``--json`` keeps stdout to the JSON alon
 from __future__ import annotations
 
 import argparse
+import re
 import contextlib
 import sys
 from typing import Any
@@ -66,8 +67,12 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--claimed-delta", metavar="DELTA",
                    help="whitebox only: judge (eps, delta)-DP by the hockey-stick divergence; "
                         "delta in [0, 1) (default 0: pure DP)")
+    # A range with a negative end such as -2..2 is a value, not an option (argparse would
+    # otherwise take it for one because it starts with '-').
+    p._negative_number_matcher = re.compile(r"^-[0-9]+$|^-[0-9]*\.[0-9]+$|^-[0-9]+\.\.-?[0-9]+$")
+    p._has_negative_number_optionals = []
     p.add_argument("--inputs", required=True, metavar="RANGE",
-                   help="LO..HI, both included, e.g. 0..8 (a negative LO: --inputs=-2..2)")
+                   help="LO..HI, both included, e.g. 0..8 or -2..2")
     p.add_argument("--outputs", metavar="RANGE",
                    help="declared outputs; a value outside them makes the mechanism BROKEN "
                         "(default: the target's attribute outputs, else the input range)")
