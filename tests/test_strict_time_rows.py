@@ -1,0 +1,229 @@
+"""The strict-time and certified-bound rows fail on the bugs they exist to catch.
+
+Each test plants one single-point bug the way a mutation tool would -- by editing one
+expression in the library function's source and swapping the function's code object in
+place (so every caller, however it imported the function, runs the mutant) -- and asserts
+that the row's verdict is False.  A guard in :func:`mutate` fails the test if the expression
+to replace is not found, so a refactoring cannot turn these tests into no-ops.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from exactdp import binomial, certified, checker
+from exactdp.cli.verify import run_check
+from exactdp.counting import InverseCDFSampler
+from exactdp.histograms import compact, orderstats, sparse
+from exactdp.histograms.compact import CompactHistogram
+from proofs import (
+    def_2_01_certified_exp_ln,
+    prop_6_05_strict_time,
+    prop_6_17_certified_shortcut,
+    prop_6_17_strict_time,
+    prop_6_19_strict_time,
+    thm_4_07_strict_time,
+    thm_6_08_strict_time,
+    thm_6_10_strict_time,
+    thm_8_03_strict_time,
+)
+
+
+def mutate(monkeypatch: pytest.MonkeyPatch, fn: Callable[..., Any], old: str, new: str) -> None:
+    """Replace the one occurrence of ``old`` by ``new`` in ``fn``'s source and install the
+    mutant's code in ``fn`` itself (undone by ``monkeypatch`` after the test)."""
+    source = textwrap.dedent(inspect.getsource(fn))
+    assert source.count(old) == 1, f"{old!r} occurs {source.count(old)} times in {fn.__name__}"
+    namespace: dict[str, Any] = {}
+    exec(compile(source.replace(old, new), inspect.getfile(fn), "exec"),  # noqa: S102
+         fn.__globals__, namespace)
+    monkeypatch.setattr(fn, "__code__", namespace[fn.__name__].__code__)
+
+
+def method(cls: type, name: str) -> Callable[..., Any]:
+    fn = cls.__dict__[name]
+    assert inspect.isfunction(fn)
+    return fn
+
+
+# --------------------------------------------------------------------------- honest rows
+
+
+@pytest.mark.parametrize("module", [
+    prop_6_17_strict_time, prop_6_19_strict_time, thm_6_08_strict_time, prop_6_05_strict_time,
+    thm_6_10_strict_time, thm_8_03_strict_time, thm_4_07_strict_time, def_2_01_certified_exp_ln,
+    prop_6_17_certified_shortcut])
+def test_rows_pass_on_the_library(module: Any) -> None:
+    report = module.check(False)
+    assert report.verdict, [c.to_json() for c in report.certificates if not c.verdict][:2]
+
+
+# --------------------------------------------------------------------------- ApproxOrdSample
+
+
+def test_padded_round_count_from_m_fails_the_approx_ord_sample_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The timing leak of issue 16: rounds from the private m instead of the public max_m."""
+    mutate(monkeypatch, orderstats.approx_ord_sample, "rounds = bound.bit_length()",
+           "rounds = m.bit_length()")
+    report = prop_6_19_strict_time.check(False)
+    assert not report.verdict
+    bad = [c for c in report.certificates if not c.verdict]
+    assert bad and "first_difference" in bad[0].witness
+
+
+def test_padded_width_count_from_t_fails_the_approx_bin_sample_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Padded ApproxBinSample computing only the widths its own t needs (t is data: the
+    number of order statistics still to place)."""
+    mutate(monkeypatch, method(orderstats.ApproxBinDraw, "__init__"),
+           "doubling_widths(t if pad_t is None else pad_t)", "doubling_widths(t)")
+    assert not prop_6_17_strict_time.check(False).verdict
+
+
+# --------------------------------------------------------------------------- KH', Sparse, Pure
+
+
+def test_strict_draws_excluding_a_fail_the_sparse_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Strict mode drawing its distinct elements from X minus A, as the printed Algorithm A.3
+    call does: domains |X| - |A| - i."""
+    mutate(monkeypatch, method(sparse._CandidateHistogram, "release"),
+           "distinct_sample(size, (), 2 * n + 1, src)",
+           "distinct_sample(size, support, 2 * n + 1 - k, src)")
+    for module in (thm_6_08_strict_time, thm_6_10_strict_time, prop_6_05_strict_time):
+        assert not module.check(False).verdict, module.__name__
+
+
+def test_strict_draws_excluding_a_as_printed_fail_the_rows(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same with 2n + 1 draws: on |X| = 2n + 1 it cannot even run -- a FAIL row too."""
+    mutate(monkeypatch, method(sparse._CandidateHistogram, "release"),
+           "distinct_sample(size, (), 2 * n + 1, src)",
+           "distinct_sample(size, support, 2 * n + 1, src)")
+    assert not run_check(thm_6_08_strict_time.check, False).verdict
+
+
+def test_strict_order_statistics_over_private_m_fail_the_rows(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Order statistics of m = |X| - |A| (the number of distinct elements) in strict mode."""
+    mutate(monkeypatch, method(sparse._CandidateHistogram, "release"),
+           "top = self._order_statistics(size - n, src)",
+           "top = self._order_statistics(size - k, src)")
+    for module in (thm_6_08_strict_time, thm_6_10_strict_time, prop_6_05_strict_time):
+        assert not module.check(False).verdict, module.__name__
+
+
+def test_strict_noise_only_for_a_fails_the_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """|A| noisy-count draws instead of n (the printed step 2 inside strict mode)."""
+    mutate(monkeypatch, method(sparse._CandidateHistogram, "release"),
+           "support + [0] * (n - k)", "support")
+    for module in (thm_6_08_strict_time, prop_6_05_strict_time):
+        assert not run_check(module.check, False).verdict, module.__name__
+
+
+# --------------------------------------------------------------------------- CompactHistogram
+
+
+def test_padding_drawn_directly_fails_the_compact_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An 'optimisation' with the same output law: a padding point's u_x is uniform on
+    [d0]_+, so draw it at once -- but then the number of draws reveals |A|."""
+    mutate(monkeypatch, method(CompactHistogram, "_point_value"),
+           "elif count is None:\n        v = ",
+           "elif count is None:\n        return self.field.from_index("
+           "source.uniform(self.empty.d0))\n        v = ")
+    assert not thm_8_03_strict_time.check(False).verdict
+
+
+def test_wrong_conditional_domain_fails_the_compact_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """u_x drawn from a domain one too small: the documented dependence is checked too."""
+    mutate(monkeypatch, method(compact.EmptyBinSampler, "sample_preimage"),
+           "uniform(hi - lo + 1)", "uniform(max(1, hi - lo))")
+    report = thm_8_03_strict_time.check(False)
+    assert not report.verdict
+    assert any("wrong_domains" in c.witness for c in report.certificates)
+
+
+# --------------------------------------------------------------------------- counting samplers
+
+
+def test_checker_skipping_c_equals_n_fails_the_counting_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: check_strict_time comparing c in [0, n) only passed every row."""
+    mutate(monkeypatch, checker.check_strict_time, "for c in range(n + 1):",
+           "for c in range(n):")
+    report = thm_4_07_strict_time.check(False)
+    assert not report.verdict
+    bad = [c for c in report.certificates if not c.verdict]
+    assert all(c.parameters["leak"] == "c = n" for c in bad)
+
+
+def test_checker_skipping_u_equals_d_fails_the_counting_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    mutate(monkeypatch, checker.check_strict_time, "us = range(1, d + 1)", "us = range(1, d)")
+    assert not thm_4_07_strict_time.check(False).verdict
+
+
+def test_sampler_leaking_at_c_equals_n_fails_the_counting_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search that evaluates F once more at the last count only."""
+    mutate(monkeypatch, method(InverseCDFSampler, "__call__"),
+           "return self._search(c, u)",
+           "if c == self.n:\n        self.search_cdf(c, 0)\n    return self._search(c, u)")
+    report = thm_4_07_strict_time.check(False)
+    assert not report.verdict
+    samplers = [c for c in report.certificates if "leak" not in c.parameters]
+    assert any(not c.verdict and "first_difference" in c.witness for c in samplers)
+
+
+# --------------------------------------------------------------------------- certified bounds
+
+
+@pytest.mark.parametrize(("fn", "old", "new"), [
+    # the upper end of every rational enclosure rounded down instead of up
+    (certified._round_out, "hi_n = -((-hi.numerator * scale) // hi.denominator)",
+     "hi_n = (hi.numerator * scale) // hi.denominator"),
+    # e^x's Taylor remainder forgotten: the "upper" bound is a partial sum, below e^x
+    (certified.exp_interval, "box = _round_out(total, total + tail, work)",
+     "box = _round_out(total, total, work)"),
+    # ln's atanh remainder forgotten
+    (certified._atanh_interval, "return _round_out(total, total + tail, bits + 2)",
+     "return _round_out(total, total, bits + 2)"),
+    # the audit's binomial tails: upper bounds rounded down
+    (binomial._norm, "m = -((-m) >> extra) if up else m >> extra", "m = m >> extra"),
+])
+def test_certified_bound_rounded_the_wrong_way_fails_the_exp_ln_row(
+        monkeypatch: pytest.MonkeyPatch, fn: Callable[..., Any], old: str, new: str) -> None:
+    mutate(monkeypatch, fn, old, new)
+    assert not run_check(def_2_01_certified_exp_ln.check, False).verdict
+
+
+@pytest.mark.parametrize(("fn", "old", "new"), [
+    # ApproxBinSample's dyadic upper bounds rounded down
+    (orderstats._dnorm, "mant = -((-mant) >> extra) if up else mant >> extra",
+     "mant = mant >> extra"),
+    # the upper end of the enclosure of p'/s rounded down (so the lower CDF bound is high)
+    (method(orderstats.BinomialCDFBounds, "__init__"), "p_hi = p_lo + (rest > 0)",
+     "p_hi = p_lo"),
+    # a certified miss where s hi_l = u (the loop hits there)
+    (method(orderstats.ApproxBinDraw, "certified_output"), "if _floor_times(hi, s) < u:",
+     "if _floor_times(hi, s) <= u:"),
+])
+def test_certified_bound_rounded_the_wrong_way_fails_the_shortcut_row(
+        monkeypatch: pytest.MonkeyPatch, fn: Callable[..., Any], old: str, new: str) -> None:
+    mutate(monkeypatch, fn, old, new)
+    assert not run_check(prop_6_17_certified_shortcut.check, False).verdict
+
+
+def test_the_exp_oracle_brackets_e() -> None:
+    """The row's own oracle, against digits of e and e^-1 known independently."""
+    lo, hi = def_2_01_certified_exp_ln.exp_enclosure(Fraction(1), 60)
+    assert Fraction(2718281828459045, 10**15) < lo <= hi < Fraction(2718281828459046, 10**15)
+    lo, hi = def_2_01_certified_exp_ln.exp_enclosure(Fraction(-1), 60)
+    assert Fraction(367879441171442, 10**15) < lo <= hi < Fraction(367879441171443, 10**15)
+    assert def_2_01_certified_exp_ln.exp_enclosure(Fraction(0), 10) == (1, 1)
