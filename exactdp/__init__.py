@@ -5,17 +5,44 @@ integers and rationals only, and a checker that computes the exact output distri
 the implementation and verifies the paper's claims on it.
 """
 
-from exactdp.counting import FastSample, GeometricMechanism, GeoSample
-from exactdp.params import (
-    DomainError,
-    ExactDPError,
-    FloatParameterError,
-    NotInverseIntegerError,
-    ParameterError,
-    ParameterTypeError,
-    ResourceLimitError,
-)
-from exactdp.randomness import RandomSource, SeededSource, SystemSource
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from exactdp.counting import FastSample, GeometricMechanism, GeoSample
+    from exactdp.params import (
+        DomainError,
+        ExactDPError,
+        FloatParameterError,
+        NotInverseIntegerError,
+        ParameterError,
+        ParameterTypeError,
+        ResourceLimitError,
+    )
+    from exactdp.randomness import RandomSource, SeededSource, SystemSource
+
+# The public names are imported on first use (PEP 562), so that ``import exactdp.cli`` is
+# fast and the command's Ctrl-C handling is in place before the heavy imports run.
+_WHERE = {
+    **dict.fromkeys(("FastSample", "GeometricMechanism", "GeoSample"), "exactdp.counting"),
+    **dict.fromkeys(("DomainError", "ExactDPError", "FloatParameterError",
+                     "NotInverseIntegerError", "ParameterError", "ParameterTypeError",
+                     "ResourceLimitError"), "exactdp.params"),
+    **dict.fromkeys(("RandomSource", "SeededSource", "SystemSource"), "exactdp.randomness"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        value = getattr(import_module(_WHERE[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'exactdp' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])
+
 
 __version__ = "0.1.0"
 

@@ -16,13 +16,10 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from exactdp.cli import audit, counting, histogram, verify
-from exactdp.cli._common import EPILOG, INTERRUPTED, USAGE
-from exactdp.params import ExactDPError
-
 __all__ = ["build_parser", "main"]
 
-_COMMANDS = [*verify.COMMANDS, *counting.COMMANDS, *histogram.COMMANDS, *audit.COMMANDS]
+# Exit statuses (also in exactdp.cli._common, which is imported only inside main()).
+USAGE, INTERRUPTED = 2, 130
 
 #: Set to 1 to see the traceback of an internal error (a bug in exactdp).
 DEBUG_ENV = "EXACTDP_DEBUG"
@@ -36,6 +33,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from exactdp.cli import audit, counting, histogram, verify
+    from exactdp.cli._common import EPILOG
+
     parser = _Parser(
         prog="exactdp",
         description="Exact-arithmetic differential privacy on finite computers (Balcer & "
@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "accepted and nothing is rounded toward less privacy.",
         epilog=EPILOG)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in _COMMANDS:
+    for add in [*verify.COMMANDS, *counting.COMMANDS, *histogram.COMMANDS, *audit.COMMANDS]:
         add(sub)
     return parser
 
@@ -53,9 +53,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Exact numbers of any length must print and parse: lift CPython's 4300-digit cap on
     # int <-> str conversion (3.11+) for this process.
     sys.set_int_max_str_digits(0)
-    parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        # The heavy imports (gmpy2, sympy, the library) happen here, inside the handler.
+        from exactdp.params import ExactDPError
+
+        args = build_parser().parse_args(argv)
     except KeyboardInterrupt:
         return _interrupted("exactdp")
     name = f"exactdp {args.command}"
