@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from exactdp.cli import main
+from exactdp.files import InputFileError
 from exactdp.histograms.data import Universe, encode_label
 from exactdp.histograms.release import ALGORITHMS, parse_universe_size, read_dataset
-from exactdp.files import InputFileError
 from exactdp.params import ParameterError
 
 

@@ -25,7 +25,8 @@ _GUARANTEE = (
     "rows n that differ in one row, the probability of any set of outputs grows by at most "
     "a factor e^eps, plus delta. n is public (the release states it). Accuracy: with "
     "probability at least 1 - beta (--beta) a count is within the 'per_query' error printed "
-    "in the release, and all counts at once within the 'simultaneous' error; beta also "
+    "in the release (stability and pure-sparse: a count above its 'on_counts_larger_than'), "
+    "and all counts at once within the 'simultaneous' error; beta also "
     "sets the mechanisms' internal parameters (Theorems 5.3, 5.6, 6.11, 8.6), never the "
     "privacy.")
 _INTEGRITY = (
@@ -147,7 +148,6 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             source = SeededSource(args.seed)
-        _progress("warning: --seed makes the noise predictable; never release these values")
     else:
         source = SystemSource()
     report: dict[str, Any]
@@ -163,6 +163,9 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
     report["input"] = {"file": args.file, "format": fmt, "rows": str(data.n)}
     report["seeded"] = args.seed is not None
     _write_json(seal(report), out)
+    if args.seed is not None:  # printed even with --quiet: it changes what the output means
+        _progress("warning: --seed made the noise predictable (the release records seeded: "
+                  "true); never publish these values")
     say(f"released in {time.perf_counter() - start:.1f} s"
         + ("; query it with: exactdp query FILE X ..." if out is not None else ""))
     return 0
@@ -216,8 +219,8 @@ def _cmd_query(args: argparse.Namespace) -> int:
     loaded = load_release(args.released, input_limit(args))
     recorded = loaded.recorded_format
     if recorded is not None and args.format is not None and args.format != recorded:
-        raise ParameterError(f"--format {args.format}: the release was made from a "
-                             f"{recorded} file, so X are read as {recorded}")
+        raise ParameterError(f"--format {args.format}: the release records that its input "
+                             f"was read as {recorded}, so X are read as {recorded} too")
     fmt = recorded or args.format or "integers"
     size = loaded.universe_size
     width = len(gmpy2.mpz(size).digits(10))

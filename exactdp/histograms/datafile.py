@@ -51,8 +51,9 @@ _PLAIN = re.compile(r"[0-9]+", re.ASCII)
 # digits, signs, decimal points, exponents, digit separators, surrounding spaces).
 _NUMBERISH = re.compile(r"\s*[+-]?\s*(?:\d[\d_,]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*")
 _POWER = re.compile(r"\s*([0-9]+)\s*(?:\^|\*\*)\s*([0-9]+)\s*", re.ASCII)
-_UNIVERSE_FORMS = ("a positive integer ('1000', '1e6') or a power 'B^K' or 'B**K' (e.g. "
-                   f"'2^64'), at most 2^{MAX_UNIVERSE_BITS}, in ASCII digits")
+_UNIVERSE_FORMS = ("a positive integer ('1000', '1e6'; exponents up to 10000) or a power "
+                   f"'B^K' or 'B**K' (e.g. '2^64'), at most 2^{MAX_UNIVERSE_BITS}, in ASCII "
+                   f"digits")
 _INTEGER_RULE = ("integers are written 1, 2, 3, ... in ASCII digits, without sign, exponent, "
                  "decimal point, spaces or leading zeros")
 
@@ -80,8 +81,9 @@ def parse_universe_size(text: str) -> int:
         return _cap(positive_int(base**exp, "universe size M"), text)
     try:
         value = positive_int(text, "universe size M")
-    except ParameterError as exc:
-        raise ParameterError(f"{exc}; write {_UNIVERSE_FORMS}") from None
+    except ParameterError:
+        raise ParameterError(f"universe size M = {_show(text)} is not accepted: write "
+                             f"{_UNIVERSE_FORMS}") from None
     return _cap(value, text)
 
 
