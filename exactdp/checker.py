@@ -9,7 +9,10 @@ Counting mechanisms ``M: [n] x [d]_+ -> [n]`` (Definition 4.1) are deterministic
   search over ``u`` calling ``M``.  With ``hint=True`` the search first tries the candidate
   ``F_c(z)`` and accepts it only if ``M(c, T) <= z < M(c, T + 1)``, which under
   monotonicity pins ``T_z`` exactly as the full search would (a speed-up, never a shortcut
-  around ``M``: a candidate that ``M`` contradicts falls back to the full search).
+  around ``M``: a candidate that ``M`` contradicts falls back to the full search).  Every
+  draw the search examines is kept; two of them out of order (or an output outside
+  ``[0, n]``) refuse the mechanism with :class:`NotMonotoneError` (``DomainError``)
+  instead of measuring it wrongly.
 
 Both agree wherever both run (tested).  On top of distributions (``dict`` from outcome to
 ``Fraction``): statistical distance, hockey-stick divergence, worst privacy-loss ratio with

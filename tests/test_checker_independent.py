@@ -273,6 +273,8 @@ def certify_cases() -> list[tuple[Fraction | None, Fraction]]:
         tiny = Fraction(1, 2**90)
         cases += [(lo, eps), (hi, eps), (lo - tiny, eps), (hi + tiny, eps),
                   (Fraction(1), eps), (lo * 2, eps), (Fraction(1, 2), eps)]
+        # within about 2**-1000 of e**eps: decided only at 1024 bits
+        cases += list(zip(exp_bounds(eps, 260), (eps, eps), strict=True))
     return cases
 
 
