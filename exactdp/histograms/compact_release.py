@@ -41,7 +41,7 @@ from exactdp.histograms.release_file import (
     parse_release,
     seal,
 )
-from exactdp.params import ExactDPError, ParameterError, inverse_integer
+from exactdp.params import ExactDPError, ParameterError, ParameterTypeError, inverse_integer
 from exactdp.randomness import RandomSource
 
 __all__ = [
@@ -99,6 +99,9 @@ def release_json(rel: CompactRelease) -> dict[str, Any]:
 
 def loads(text: str, path: str = "<text>") -> CompactRelease:
     """Parse (bounded depth, no floats, no duplicate keys) and :func:`from_json`."""
+    if not isinstance(text, str):
+        raise ParameterTypeError(f"the release text is a {type(text).__name__}; pass a str "
+                                 f"(decode the file as UTF-8, e.g. exactdp.files.read_text)")
     return from_json(parse_release(text, path))
 
 
