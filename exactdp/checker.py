@@ -174,9 +174,9 @@ def _threshold(m: _Memo, z: int, lo: int, d: int, cand: int | None) -> int:
 def _check_interval_ends(m: _Memo, c: int, ts: Sequence[int]) -> None:
     """Evaluate ``M(c, .)`` at both ends of every non-empty interval ``(T_{z-1}, T_z]``, then
     refuse any output outside ``[0, n]`` and any pair of draws examined (ends and search
-    points alike) whose outputs are out of order.  With neither, every end is ``z``: a low
-    end above ``z`` would be out of order with the good point ``T_z``, a high end below
-    ``z`` with ``T_{z-1} + 1``, which the search saw exceed ``z - 1``."""
+    points alike) whose outputs are out of order.  With neither, every end is ``z``: the
+    search saw ``M(c, T_{z-1} + 1) > z - 1`` and ``M(c, T_z) <= z``, so a low end above
+    ``z`` would be out of order with ``T_z``, a high end below ``z`` with ``T_{z-1} + 1``."""
     n = len(ts) - 1
     for z, t in enumerate(ts):
         low = ts[z - 1] + 1 if z else 1
@@ -190,10 +190,6 @@ def _check_interval_ends(m: _Memo, c: int, ts: Sequence[int]) -> None:
     for (u1, v1), (u2, v2) in pairwise(seen):
         if v1 > v2:
             raise NotMonotoneError(c, u1, v1, u2, v2)
-    for z, t in enumerate(ts):  # implied by the two checks above; kept as a guard
-        low = ts[z - 1] + 1 if z else 1
-        if low <= t and not m(low) == m(t) == z:
-            raise DomainError(f"threshold search for c = {c}: M on ({low - 1}, {t}] is not {z}")
 
 
 def threshold_distribution(mech: InverseCDFSampler, c: int, hint: bool = True) -> Distribution:
