@@ -20,7 +20,7 @@ with delta = eps/3 beta_1 (1/(3|X|))^n, i.e. ApproxOrdSample with s = (n^2+2n)|X
 (Algorithm 6.21), with probability 1 - beta_1."""
 PROOF_IDEA = """On the instance PureSparseHistogram.theorem_6_11 builds (its own M, beta_1, delta,
 SparseHistogram and s), for GeoSample and FastSample, |X| up to 2^128, beta0 down to 2^-20,
-eps = 1/m up to m = 100 (full), n up to 10^4 (full; larger n is refused by
+eps = 1/m up to m = 100 (full), n up to 1000 (full; much larger n is refused by
 SPARSE_MAX_S_BITS):
 (6.8 i) Proposition 6.19's distance m (n^2+2n)/s <= delta for every m <= |X| (m = |X| - |A|,
 or |X| - n in strict mode): |X| (n^2+2n)/s <= delta exactly; and s >= |X| >= m
@@ -41,7 +41,7 @@ def grid(full: bool) -> list[tuple[int, int, int, int]]:
     if full:
         ms, bs = [1, 2, 10, 100], [2, 20, 2**20]
         sizes = [3, 5, 1000, 2**64, 2**128]
-        ns = [1, 2, 10, 100, 1000, 10**4]
+        ns = [1, 2, 10, 100, 1000]
     else:
         ms, bs = [1, 10], [2, 2**20]
         sizes = [5, 1000, 2**128]
