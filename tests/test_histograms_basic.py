@@ -235,3 +235,17 @@ def test_fastsample_gmp_search_is_the_same_function(n: int, m: int, g: int,
                if 1 <= f + e <= mech.d]
     for u in points:
         assert mech(c, u) == inverse_cdf_search(lambda y: mech.cdf(c, y), n, u)
+
+
+@pytest.mark.parametrize("n", [1, 10, 1000])
+def test_delta_hypothesis_decided_without_reducing_fractions(n: int) -> None:
+    """Theorem 5.5 (i)'s hypothesis by one integer comparison, equal to the exact Fraction
+    decision; the printed dyadic bound lies above the exact value and within 2^-64 of it."""
+    alg = StabilityHistogram.theorem_5_6(Universe(2**64), n, Fraction(1, 2), Fraction(1, 10**6),
+                                         Fraction(1, 20))
+    exact = alg.certified_delta()
+    for delta in (exact, exact * Fraction(999, 1000), Fraction(1, 10**6), Fraction(1, 10**30)):
+        if delta > 0:
+            assert alg.delta_at_most(delta) == (exact <= delta)
+    upper = alg.certified_delta_upper()
+    assert exact <= upper <= exact * (1 + Fraction(1, 2**64))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from functools import cached_property
 
 from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
 from exactdp.histograms.data import Dataset, Histogram, Universe
@@ -236,10 +237,32 @@ class StabilityHistogram:
         worst hockey-stick divergence there is exactly half of this, ``Pr[M(1, U) > b]``
         (of the two bins a neighbouring pair changes, only the one going from count 0 to 1,
         or 1 to 0, can be released on one side only)."""
+        num, den = self._tail
+        return Fraction(2 * num, den)
+
+    @cached_property
+    def _tail(self) -> tuple[int, int]:
+        """``(d - F_1(b), d)``: ``Pr[M(1, U) > b]`` as an unreduced pair of integers."""
         mech = self.mechanism
         if self.threshold >= mech.n:
+            return 0, 1
+        return mech.d - mech.cdf(1, self.threshold), mech.d
+
+    def delta_at_most(self, delta: Fraction) -> bool:
+        """Whether ``2 Pr[M(1, U) > b] <= delta`` (Theorem 5.5 i's hypothesis), decided by
+        one integer comparison: no reduction of fractions whose terms have millions of bits
+        (``d`` of FastSample at ``n = 10^9``)."""
+        num, den = self._tail
+        return 2 * num * delta.denominator <= delta.numerator * den
+
+    def certified_delta_upper(self, bits: int = 64) -> Fraction:
+        """A dyadic upper bound on :meth:`certified_delta` within a relative ``2^-bits`` of
+        it (rounded up, never down): cheap to print when ``d`` has millions of bits."""
+        num, den = self._tail
+        if num == 0:
             return Fraction(0)
-        return 2 * Fraction(mech.d - mech.cdf(1, self.threshold), mech.d)
+        shift = max(0, den.bit_length() - num.bit_length() + bits)
+        return Fraction(-(-(2 * num << shift) // den), 1 << shift)
 
     def release(self, dataset: Dataset, source: RandomSource | None = None,
                 progress: Progress | None = None) -> Histogram:

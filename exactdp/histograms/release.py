@@ -195,9 +195,10 @@ def plan_stability(req: ReleaseRequest, n: int) -> Plan:
         alg = StabilityHistogram.theorem_5_6(req.universe, n, req.epsilon, delta, req.beta)
     else:
         alg = StabilityHistogram.with_geosample(req.universe, n, req.epsilon, delta)
-    certified = alg.certified_delta()
-    if certified > delta:  # cannot happen with the paper's b; refuse rather than mislead
-        raise ParameterError(f"2 Pr[M(1,U) > b] = {certified} exceeds delta = {delta}")
+    if not alg.delta_at_most(delta):  # cannot happen with the paper's b; refuse, not mislead
+        raise ParameterError(f"2 Pr[M(1,U) > b] <= {alg.certified_delta_upper()} (rounded "
+                             f"up) exceeds delta = {delta}")
+    certified = alg.certified_delta_upper()
     b = alg.threshold
     if certified == 0:
         notes = [(f"threshold b = {b} >= n = {n}: noisy counts never exceed n, so every "
