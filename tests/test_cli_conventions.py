@@ -310,3 +310,21 @@ def test_cdf_outside_the_count_range_is_refused_not_a_float() -> None:
             mech.cdf(9, 0)
         with pytest.raises(ParameterTypeError):
             mech.cdf(1, 0.5)  # type: ignore[arg-type]
+
+
+def test_histogram_refuses_a_long_release_before_drawing(capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp import randomness
+
+    drawn: list[int] = []
+    monkeypatch.setattr(randomness.SystemSource, "uniform",
+                        lambda self, d: drawn.append(d) or 1)
+    data = tmp_path / "d.txt"
+    data.write_text("1\n2\n3\n")
+    target = tmp_path / "out.json"
+    rc, out, err = run(capsys, "histogram", "--algorithm", "basic", "--universe-size", "2^20",
+                       "--epsilon", "1/10", "--max-seconds", "1", "--quiet", "--output",
+                       str(target), str(data))
+    assert rc == 2 and out == "" and not drawn and not target.exists()
+    one_line_error(err, "1048576 noisy counts", "--max-seconds")
