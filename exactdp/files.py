@@ -27,7 +27,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO
 
 from exactdp.params import ExactDPError
@@ -129,21 +129,38 @@ def _no_float(text: str) -> Any:
 
 
 def parse_json(text: str, path: str, what: str = "input",
-               max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
-    """``json.loads`` with a nesting limit, no floats, no NaN/Infinity, and clear errors."""
+               max_depth: int = DEFAULT_MAX_DEPTH,
+               object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None) -> Any:
+    """``json.loads`` with a nesting limit, no floats, no NaN/Infinity, and clear errors;
+    ``object_pairs_hook`` as in :func:`json.loads` (an :class:`ExactDPError` it raises
+    passes through unchanged)."""
     depth = _depth(text)
     if depth > max_depth:
         raise InputFileError(f"{what} {_name(path)} nests {depth} levels deep; at most "
                              f"{max_depth} are accepted")
     try:
-        return json.loads(text, parse_float=_no_float, parse_constant=_no_float)
+        return json.loads(text, parse_float=_no_float, parse_constant=_no_float,
+                          object_pairs_hook=object_pairs_hook)
     except json.JSONDecodeError as exc:
         raise InputFileError(f"{what} {_name(path)} is not valid JSON: {exc.msg} at line "
                              f"{exc.lineno}, column {exc.colno}") from None
+    except ExactDPError:
+        raise
     except ValueError as exc:
         raise InputFileError(f"{what} {_name(path)}: {exc}") from None
     except RecursionError:  # the depth scan makes this unreachable; kept as a last guard
         raise InputFileError(f"{what} {_name(path)} nests too deeply") from None
+
+
+def _mode(target: Path) -> int:
+    """The permissions a plain ``open(target, "w")`` would give: the existing file's when it
+    is replaced, otherwise 0o666 less the umask (``mkstemp`` alone would give 0o600)."""
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 @dataclass(frozen=True)
@@ -192,6 +209,7 @@ class OutputPath:
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp",
                                        dir=parent)
+            os.fchmod(fd, _mode(self.path))
             with os.fdopen(fd, "wb") as fh:
                 for piece in pieces:
                     fh.write(piece.encode("utf-8"))

@@ -33,10 +33,30 @@ def _paper_order(name: str) -> tuple[int, int, str]:
 
 
 def discover() -> list[ModuleType]:
-    """The proof modules of this package, in the paper's order (``kind_S_NN_topic``)."""
+    """The proof modules of this package, in the paper's order (``kind_S_NN_topic``).
+
+    A module that fails to import is represented by a stand-in whose one check raises the
+    import error, so that ``exactdp verify`` reports it as a FAIL row and runs the rest."""
     names = sorted((m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")),
                    key=_paper_order)
-    return [importlib.import_module(f"{__name__}.{name}") for name in names]
+    return [_load(name) for name in names]
+
+
+def _load(name: str) -> ModuleType:
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    except Exception as exc:  # noqa: BLE001 - reported as the module's failed claim
+        error = exc
+    stand_in = ModuleType(f"{__name__}.{name}")
+    stand_in.CLAIM = f"{name} (did not import)"  # type: ignore[attr-defined]
+
+    def check(full: bool) -> ClaimReport:
+        raise error
+
+    check.__module__ = stand_in.__name__
+    check.CLAIM = stand_in.CLAIM  # type: ignore[attr-defined]
+    stand_in.check = check  # type: ignore[attr-defined]
+    return stand_in
 
 
 def checks_of(module: ModuleType) -> list[Callable[[bool], ClaimReport]]:

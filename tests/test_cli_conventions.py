@@ -328,3 +328,31 @@ def test_histogram_refuses_a_long_release_before_drawing(capsys: pytest.CaptureF
                        str(target), str(data))
     assert rc == 2 and out == "" and not drawn and not target.exists()
     one_line_error(err, "1048576 noisy counts", "--max-seconds")
+
+
+def test_outputs_get_ordinary_permissions(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        target = tmp_path / "new.json"
+        OutputPath.check(str(target)).write("{}\n")
+        assert target.stat().st_mode & 0o777 == 0o644
+        target.chmod(0o640)
+        OutputPath.check(str(target), force=True).write("[]\n")
+        assert target.stat().st_mode & 0o777 == 0o640 and target.read_text() == "[]\n"
+    finally:
+        os.umask(old)
+
+
+def test_verify_reports_a_proof_module_that_does_not_import(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import proofs
+    from exactdp.cli.verify import run_check
+
+    broken = tmp_path / "thm_9_99_broken.py"
+    broken.write_text("CLAIM = 'x'\ndef (:\n")
+    monkeypatch.setattr(proofs, "__path__", [*proofs.__path__, str(tmp_path)])
+    modules = {m.__name__: m for m in proofs.discover()}
+    stand_in = modules["proofs.thm_9_99_broken"]
+    report = run_check(proofs.checks_of(stand_in)[0], False)
+    assert report.verdict is False and "SyntaxError" in report.worst
+    assert "did not import" in report.claim

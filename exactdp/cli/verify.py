@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 import traceback
 from collections.abc import Sequence
@@ -56,7 +57,8 @@ def run_check(check: object, full: bool) -> ClaimReport:
         raise
     except Exception as exc:
         module = getattr(check, "__module__", "?")
-        claim = str(getattr(__import__(module, fromlist=["CLAIM"]), "CLAIM", module))
+        claim = str(getattr(check, "CLAIM", None)
+                    or getattr(sys.modules.get(module), "CLAIM", module))
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return ClaimReport(claim=f"{claim} [{getattr(check, '__name__', 'check')}]",
                            grid="(the check raised before finishing)",

@@ -101,11 +101,9 @@ def parse_release(text: str, path: str = "<text>",
     """Parse a release's JSON: bounded depth, no floats, no duplicate keys (a second value of
     a key would be invisible to a reader but not to the parser), a JSON object."""
     try:
-        obj = parse_json(text, path, what)
+        obj = parse_json(text, path, what, object_pairs_hook=_no_duplicates)
     except InputFileError as exc:
         raise InvalidReleaseError(str(exc)) from None
-    # parse_json has bounded the depth; a second pass finds duplicate keys.
-    json.loads(text, object_pairs_hook=_no_duplicates)
     if not isinstance(obj, dict):
         raise InvalidReleaseError(f"{what} {path!r} must be a JSON object")
     return obj
