@@ -432,6 +432,14 @@ def operation_trace(mech: InverseCDFSampler, c: int, u: int) -> tuple[Event, ...
     return tuple(events)
 
 
+def _text(x: object) -> str:
+    """``str(x)`` for a trace sample in a certificate; an int of more than 256 bits (``d``
+    may have millions) is described by its size instead of printed."""
+    if isinstance(x, int) and not isinstance(x, bool) and x.bit_length() > 256:
+        return f"<an int of {x.bit_length()} bits>"
+    return str(x)
+
+
 def check_strict_time(mech: InverseCDFSampler, us: Iterable[int] | None = None) -> Certificate:
     """The strict-time claim: the trace of ``mech.sample`` is the same for every ``c`` --
     and, as checked here, for every ``u`` too (one reference trace for all ``(c, u)``; the
@@ -468,4 +476,4 @@ def check_strict_time(mech: InverseCDFSampler, us: Iterable[int] | None = None) 
     return Certificate(
         "strict time", repr(mech), {"n": n}, f"c in [0,{n}], {len(us)} values of u",
         len(reference), "identical traces", True,
-        {"trace_length": len(reference), "trace": [list(map(str, e)) for e in reference[:3]]})
+        {"trace_length": len(reference), "trace": [[_text(x) for x in e] for e in reference[:3]]})

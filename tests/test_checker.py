@@ -592,3 +592,15 @@ def test_claim_report_verdict() -> None:
     assert data["verdict"] == "FAIL"
     assert [c["verdict"] for c in data["certificates"]] == ["pass", "FAIL"]
     assert _numbers_are_strings(data)
+
+
+def test_strict_time_certificate_of_a_huge_d() -> None:
+    """d of ~700,000 bits (FastSample(1, 1/1000, 1/2)): the certificate's trace sample
+    describes d by its size instead of raising on int -> str conversion."""
+    from exactdp.checker import check_strict_time
+    from exactdp.counting import FastSample
+
+    mech = FastSample(1, "1/1000", "1/2")
+    cert = check_strict_time(mech)
+    assert cert.verdict
+    assert cert.witness["trace"][0] == ["uniform", f"<an int of {mech.d.bit_length()} bits>"]
