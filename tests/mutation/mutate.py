@@ -282,7 +282,12 @@ def _run_in(args: argparse.Namespace, workdir: Path) -> int:
     runners = [make_runner(t, args) for t in trees]
     for t, r in zip(trees, runners):
         check_import(t, r)
-    if todo:
+    if todo and args.skip_baseline:
+        if not args.verify_timeout or not (args.verify_only or args.tests_timeout):
+            raise SystemExit("--skip-baseline needs --verify-timeout (and --tests-timeout "
+                             "unless --verify-only)")
+        note("baseline: skipped (--skip-baseline)")
+    elif todo:
         times = baseline(runners[0], args,
                          tests=not args.verify_only and not args.tests_timeout)
         for r in runners:
@@ -461,6 +466,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=1, help="parallel copies (default 1)")
     p.add_argument("--verify-timeout", type=float, help="seconds (default 3x the unmutated)")
     p.add_argument("--tests-timeout", type=float, help="seconds (default 3x the unmutated)")
+    p.add_argument("--skip-baseline", action="store_true",
+                   help="do not run the unmutated tree first (only to resume a run whose "
+                        "unmutated baseline passed on the same commit; give the timeouts)")
     args = p.parse_args(argv)
     args.argv = sys.argv[1:] if argv is None else list(argv)
     if args.report_only:

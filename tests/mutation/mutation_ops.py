@@ -505,7 +505,8 @@ def select(by_module: dict[str, list[Mutant]], total: int | None, seed: int,
     """A deterministic sample of ``total`` mutants (all when ``None``), spread evenly over the
     modules and, within a module, over the operator families (round robin; within a family
     the mutants are ranked by ``sha256(seed:key)``, so that an edit elsewhere in a file
-    barely changes which mutants are picked); returned in module order, then source order.
+    barely changes which mutants are picked); returned in that round-robin order, so that
+    every prefix of the list (a run stopped early) is spread over the modules too.
     A mutant ``accept`` rejects (e.g. ``is_valid`` is false) is passed over for the next."""
     chosen: list[Mutant] = []
     live = [_lazy(_interleave(ms, seed), accept) for ms in by_module.values()]
@@ -518,5 +519,4 @@ def select(by_module: dict[str, list[Mutant]], total: int | None, seed: int,
                 live.remove(it)
             else:
                 chosen.append(nxt)
-    order = {m: i for i, m in enumerate(by_module)}
-    return sorted(chosen, key=lambda x: (order[x.file], x.start, x.operator))
+    return chosen
