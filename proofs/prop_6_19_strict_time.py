@@ -29,7 +29,7 @@ computed from m -- every CDF F of the grid and every coin stream."""
 def _grid(full: bool) -> list[tuple[int, int]]:
     """(n, max_m)."""
     if full:
-        return [(n, mm) for n in (1, 2, 3, 4) for mm in (2 * n + 3, 16, 17, 64, 1000)]
+        return [(n, mm) for n in (1, 2, 3, 4) for mm in (2 * n + 3, 16, 17, 200)]
     return [(1, 9), (2, 16), (3, 40)]
 
 

@@ -34,14 +34,18 @@ def _fast_grid(full: bool) -> list[FastSample]:
     out = [FastSample(3, 1, Fraction(1, 2)), FastSample(8, Fraction(1, 2), Fraction(1, 100)),
            FastSample(48, 1, Fraction(1, 2))]  # t = 40 < n = 48
     if full:
-        out += [FastSample(n, e, g) for n in (1, 5, 13, 32, 64, 100)
+        out += [FastSample(n, e, g) for n in (1, 5, 13, 32, 64)
                 for e in (Fraction(1), Fraction(1, 3)) for g in (Fraction(1, 2),
                                                                   Fraction(1, 10**6))]
     return out
 
 
 def _geo_grid(full: bool) -> list[GeoSample]:
-    return [g for g in each_geo(full) if g.n <= (64 if full else 16)][:: 1 if full else 4]
+    """Quick: a spread of n <= 16 over eps in 1/1..1/8; full: n in 1..10, 16, 23, 32, 47, 64
+    for eps in {1, 1/2, 1/8}."""
+    if full:
+        return [g for g in each_geo(False) if g.epsilon in (1, Fraction(1, 2), Fraction(1, 8))]
+    return [g for g in each_geo(False) if g.n <= 16][::4]
 
 
 def _us(mech: InverseCDFSampler) -> list[int]:
