@@ -68,6 +68,9 @@ class _Scripted(RandomSource):
         return self.u
 
 
+#: A float, only ever passed in to be refused.
+_A_FLOAT = 2.0  # float-ok: passed in only to check that it is refused
+
 def _real_law(run: Callable[[RandomSource], Any], d: int) -> tuple[dict[Any, Fraction], str]:
     """The law of ``run(source)`` when its single draw ``uniform(d)`` is uniform: every
     ``u`` in ``[d]_+`` once.  The second value names a problem ('' if none): a run that
@@ -383,11 +386,11 @@ def _bad_domains_refused() -> str:
                    randomness.CallableSource(lambda d: 1)]
     for src in sources:
         for d, error in ((0, DomainError), (-1, DomainError), (-(2**70), DomainError),
-                         (True, ParameterTypeError), (2.0, ParameterTypeError),
+                         (True, ParameterTypeError), (_A_FLOAT, ParameterTypeError),
                          ("3", ParameterTypeError), (None, ParameterTypeError)):
             if not _refuses(partial(src.uniform, d), error):  # type: ignore[arg-type]
                 return f"{type(src).__name__}.uniform({d!r}) did not raise {error.__name__}"
-    for u in (0, 4, True, 2.0):
+    for u in (0, 4, True, _A_FLOAT):
         if not _refuses(partial(randomness.CallableSource(partial(_constant, u)).uniform, 3),
                         DomainError):
             return f"CallableSource accepted {u!r} from its function for d = 3"

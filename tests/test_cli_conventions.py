@@ -356,3 +356,21 @@ def test_verify_reports_a_proof_module_that_does_not_import(tmp_path: Path,
     report = run_check(proofs.checks_of(stand_in)[0], False)
     assert report.verdict is False and "SyntaxError" in report.worst
     assert "did not import" in report.claim
+
+
+def test_an_interrupt_leaves_sigint_handling_alone(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """main() runs inside other programs: after an interrupt SIGINT must still raise
+    KeyboardInterrupt (an ignored SIGINT would be inherited by every child process)."""
+    import signal
+
+    from exactdp.cli import counting
+
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(counting, "_make_mechanism", interrupted)
+    before = signal.getsignal(signal.SIGINT)
+    assert run(capsys, "sample", "geosample", "--n", "3", "--epsilon", "1/2",
+               "--count", "1")[0] == 130
+    assert signal.getsignal(signal.SIGINT) is before

@@ -220,11 +220,18 @@ class _Scanner(ast.NodeVisitor):
         self.generic_visit(node)
 
 
+#: A line ending in ``# float-ok: <reason>`` is exempt (a timeout handed to the threading
+#: module, a float passed in only to be refused); the reason must say why in words.
+PRAGMA = re.compile(r"#\s*float-ok:\s*(.{12,})$")
+
+
 def scan_source(source: str) -> list[tuple[int, str]]:
-    """Findings ``(line, description)`` for one module's source."""
+    """Findings ``(line, description)`` for one module's source (pragma lines exempt)."""
     scanner = _Scanner()
     scanner.visit(ast.parse(source))
-    return sorted(scanner.findings)
+    lines = source.splitlines()
+    return sorted((line, what) for line, what in scanner.findings
+                  if not (0 < line <= len(lines) and PRAGMA.search(lines[line - 1])))
 
 
 def _library_files() -> list[Path]:
@@ -246,6 +253,18 @@ def test_no_float_in_library(path: Path) -> None:
         pytest.skip(f"allow-listed: {ALLOWED[rel]}")
     findings = scan_source(path.read_text(encoding="utf-8"))
     assert findings == [], "\n".join(f"{rel}:{line}: {what}" for line, what in findings)
+
+
+def test_pragmas_are_few_and_exempt_only_their_line() -> None:
+    uses = [(p.relative_to(ROOT).as_posix(), i)
+            for p in _library_files()
+            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+            if PRAGMA.search(line)]
+    assert len(uses) <= 4, uses
+    assert scan_source("x = 0.5  # float-ok: a timeout for the threading module\n") == []
+    assert scan_source("x = 0.5  # float-ok: short\n") != []  # a reason in words
+    assert scan_source("x = 0.5  # float-ok: a timeout for the threading module\n"
+                       "y = 1 / 2\n") == [(2, "int / int true division")]
 
 
 def test_allow_list_is_justified_and_not_core() -> None:
@@ -364,6 +383,7 @@ def _sample_calls() -> dict[str, Callable[[], Any]]:
         "params.check_count": lambda: params.check_count(2, 4),
         "randomness.default_source": lambda: default_uniform(),
         "randomness.check_domain_size": lambda: randomness.check_domain_size(5),
+        "randomness.check_source": lambda: randomness.check_source(randomness.SeededSource(1)),
         "certified.ceil_log2": lambda: certified.ceil_log2(1000),
         "certified.floor_log2": lambda: certified.floor_log2(1000),
         "certified.exp_interval": lambda: certified.exp_interval(Fraction(1, 3), 64),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -93,9 +92,11 @@ def _error(name: str, message: str) -> None:
 
 
 def _interrupted(name: str) -> int:
-    # A second Ctrl-C while we print must not produce a traceback either.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _error(name, "interrupted; nothing was written")
+    # A second Ctrl-C while the line is printed must not produce a traceback either.  (No
+    # SIG_IGN: main() also runs inside other programs and tests, whose children would
+    # inherit an ignored SIGINT.)
+    try:
+        _error(name, "interrupted; nothing was written")
+    except KeyboardInterrupt:
+        pass
     return INTERRUPTED
-
-

@@ -24,7 +24,7 @@ from exactdp.cli._common import (
 )
 from exactdp.params import ParameterError, ResourceLimitError
 
-__all__ = ["COMMANDS", "estimate_seconds"]
+__all__ = ["COMMANDS", "estimate_ns"]
 
 #: The guarantee of one released value, in words (Theorems 4.7 i and 4.10 i).
 GUARANTEES = (
@@ -86,18 +86,19 @@ def _max_seconds(args: argparse.Namespace) -> int:
     return positive_int(args.max_seconds, "--max-seconds")
 
 
-def _per_call(fn: Any, calls: int = 3) -> float:
-    """Seconds per call of ``fn()`` (the fastest of ``calls`` timings)."""
-    best = float("inf")
+def _per_call(fn: Any, calls: int = 3) -> int:
+    """Nanoseconds per call of ``fn()`` (the fastest of ``calls`` timings; at least 1)."""
+    times = []
     for _ in range(calls):
-        start = time.perf_counter()
+        start = time.perf_counter_ns()
         fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+        times.append(time.perf_counter_ns() - start)
+    return max(1, min(times))
 
 
-def estimate_seconds(mech: Any, counts: int) -> float:
-    """About how long :func:`exactdp.checker.counting_distribution` takes for ``counts``
+def estimate_ns(mech: Any, counts: int) -> int:
+    """About how many nanoseconds :func:`exactdp.checker.counting_distribution` takes for
+    ``counts``
     values of ``c``: it enumerates ``u`` when ``d <= 4096`` (``d`` calls of ``M``), and
     otherwise finds ``n + 1`` thresholds, each one ``F`` evaluation and two calls of ``M``.
     Timed on the mechanism itself, at the middle of its range (a display estimate only: it
@@ -111,22 +112,28 @@ def estimate_seconds(mech: Any, counts: int) -> float:
     return counts * (n + 1) * (t_cdf + 2 * t_call)
 
 
-def _refuse_if_slow(what: str, seconds: float, limit: int, change: str) -> None:
-    if seconds > limit:
+_NS = 10**9
+
+
+def _refuse_if_slow(what: str, ns: int, limit: int, change: str) -> None:
+    if ns > limit * _NS:
         raise ResourceLimitError(
-            f"{what} would take about {_duration(seconds)} (estimated by timing the "
-            f"mechanism), over --max-seconds {limit}; {change}, or pass --max-seconds "
-            f"{int(seconds * 2) + 1} to run it anyway")
+            f"{what} would take about {_duration(ns)} (estimated by timing the mechanism), "
+            f"over --max-seconds {limit}; {change}, or pass --max-seconds "
+            f"{2 * ns // _NS + 1} to run it anyway")
 
 
-def _duration(seconds: float) -> str:
+def _duration(ns: int) -> str:
+    """A rough duration in words (an estimate, rounded to the nearest unit shown)."""
+    seconds = (ns + _NS // 2) // _NS
     if seconds < 120:
-        return f"{seconds:.0f} s"
+        return f"{seconds} s"
     if seconds < 7200:
-        return f"{seconds / 60:.0f} minutes"
+        return f"{(seconds + 30) // 60} minutes"
     if seconds < 2 * 86400:
-        return f"{seconds / 3600:.1f} hours"
-    return f"{seconds / 86400:.0f} days"
+        tenths = (seconds + 180) // 360
+        return f"{tenths // 10}.{tenths % 10} hours"
+    return f"{(seconds + 43200) // 86400} days"
 
 
 def _describe(mech: Any) -> dict[str, Any]:
@@ -187,7 +194,7 @@ def cmd_distribution(args: argparse.Namespace) -> int:
         source = "closed form (the ideal)"
     else:
         _refuse_if_slow(f"the distribution of {type(mech).__name__} at n = {mech.n}",
-                        estimate_seconds(mech, 1), _max_seconds(args), "use a smaller --n")
+                        estimate_ns(mech, 1), _max_seconds(args), "use a smaller --n")
         dist = counting_distribution(mech, c)
         equal = dist == mech.ideal_distribution(c)
         source = "read off the implementation M(c, u)"
@@ -329,10 +336,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         beta = to_fraction(args.beta, "--beta")
         if not 0 < beta < 1:
             raise ParameterError(f"--beta = {beta} must lie strictly between 0 and 1")
-    estimate = estimate_seconds(mech, mech.n + 1)
+    estimate = estimate_ns(mech, mech.n + 1)
     _refuse_if_slow(f"checking {type(mech).__name__} at n = {mech.n}", estimate,
                     _max_seconds(args), "use a smaller --n")
-    if estimate > 10:
+    if estimate > 10 * _NS:
         progress(f"computing {mech.n + 1} exact distributions (about "
                  f"{_duration(estimate)}) ...")
     dists = counting_distributions(mech)

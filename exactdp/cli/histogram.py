@@ -188,7 +188,7 @@ def _check_cost(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any
     hour, growing as n^2)."""
     import warnings
 
-    from exactdp.cli.counting import _duration, _per_call
+    from exactdp.cli.counting import _NS, _duration, _per_call
     from exactdp.histograms import native
     from exactdp.histograms.compact import CompactHistogram
     from exactdp.histograms.release import ReleaseRequest, plan
@@ -197,14 +197,15 @@ def _check_cost(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any
 
     limit = positive_int(args.max_seconds, "--max-seconds")
     n = data.n
-    extra = 0.0
+    extra = 0
     if args.algorithm == "compact":
         build = (CompactHistogram.theorem_8_6(universe, n, epsilon, beta)
                  if args.counting == "fastsample"
                  else CompactHistogram.with_geosample(universe, n, epsilon))
         mech, draws = build.mechanism, n + 1
-        scale = n / 10_000
-        extra = 7.9 * scale**1.6 if native.available() else 3600 * scale**2
+        # 7.9 s * (n/10^4)^1.6 = 7.9 s * (n^8 10^8)^(1/5) / 10^8; pure: 3600 s * (n/10^4)^2.
+        extra = (79 * _NS // 10 * _iroot5(n**8 * 10**8) // 10**8
+                 if native.available() else 3600 * _NS * n * n // 10**8)
     else:
         p = plan(args.algorithm, ReleaseRequest(universe, epsilon, beta, delta,
                                                 args.counting), n)
@@ -219,15 +220,22 @@ def _check_cost(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any
         warnings.simplefilter("ignore")
         trial = SeededSource(0)
         per_draw = _per_call(lambda: mech.sample(0, trial))
-    seconds = draws * per_draw + extra
-    if seconds > limit:
+    total = draws * per_draw + extra
+    if total > limit * _NS:
         raise ResourceLimitError(
-            f"this release would take about {_duration(seconds)} ({draws} noisy counts at "
-            f"{per_draw * 1e3:.2f} ms each"
+            f"this release would take about {_duration(total)} ({draws} noisy counts at "
+            f"{per_draw // 1000} microseconds each"
             + (f", interpolation about {_duration(extra)}" if extra else "")
             + f"), over --max-seconds {limit}; use a smaller universe or another algorithm "
               f"(pure-sparse and compact cost about n draws), or pass --max-seconds "
-              f"{int(seconds * 2) + 1} to run it anyway")
+              f"{2 * total // _NS + 1} to run it anyway")
+
+
+def _iroot5(x: int) -> int:
+    """``floor(x^(1/5))`` for an int ``x >= 0`` (exact: gmpy2's integer root)."""
+    import gmpy2
+
+    return int(gmpy2.iroot(gmpy2.mpz(x), 5)[0])
 
 
 def _compact_report(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any,

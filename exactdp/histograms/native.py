@@ -50,7 +50,7 @@ _VERSION = 2
 #: The C entry points' return value when the cancellation flag was set.
 _CANCELLED = -3
 #: How often (seconds) the main thread wakes while a native call runs, to run signal handlers.
-POLL_SECONDS = 0.05
+POLL_SECONDS = 0.05  # float-ok: a wait timeout for threading.Event, never data
 #: Calls estimated below this many products in K run directly in the calling thread: they
 #: take milliseconds, and a helper thread (~0.1 ms) would dominate the many tiny
 #: interpolations of the proofs.  The estimate depends only on the sizes, never the data.
