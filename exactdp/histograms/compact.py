@@ -322,19 +322,20 @@ class CompactHistogram:
     ``A``, of ``M0`` for padding points -- then ``u_x = S_v`` is exactly uniform), and
     ``uniform(|S_v|)``; the interpolation through ``n + 1`` points is the same computation
     for every ``D`` (natively: a sequence of operations fixed by ``n`` and the fields).
-    What still depends on the data: the domain sizes ``|S_v|`` (``v`` is the released
-    count ``h_x`` of a point of ``B``) and, on the pure path, the cost of big-integer
-    operations on the node values.  This is a real timing channel, not only a dependence
-    on public values: ``h`` is public at every ``x``, so the sequence of ``|S_{h_x}|`` over
-    ``x`` in ``B`` tells which points form ``B``, hence ``A`` (witness: ``|X| = 8``,
-    ``M = GeoSample(1, 1)``, GF(2^6), ``|S_0| = 39``, ``|S_1| = 25``; ``D = (5,)`` against
+    What still depends on the data: the domain sizes ``|S_v|`` (``v`` is the released count
+    ``h_x`` of a point of ``B``) and, on the pure path, the cost of big-integer operations
+    on the node values. This is a real timing channel, not only a dependence on public
+    values: ``h`` is public at every ``x``, so the sequence of ``|S_{h_x}|`` over ``x`` in
+    ``B`` tells which points form ``B``, hence ``A`` (witness: ``|X| = 8``, ``M =
+    GeoSample(1, 1)``, GF(2^6), ``|S_0| = 39``, ``|S_1| = 25``; ``D = (5,)`` against
     ``(7,)`` and a release with ``h_5 = 1``, ``h_7 = 0``, possible under both: the second
-    conditional draw is ``uniform(25)`` under one and ``uniform(39)`` under the other).  An exact fixed-domain draw from ``S_v`` would need a common multiple of
-    every ``|S_v|``, far too large; until then, strict mode hides ``|A|`` and the node
-    order, but an observer of the draw sizes together with the release learns ``A``.  With ``strict_time=False`` only ``A`` is interpolated
-    (pure path) and the rest of the polynomial is drawn directly (``p = q + Z_A r``, ``r``
-    uniform of degree ``n - |A|``): identical output distribution, time ``~|A| n`` instead
-    of ``~n**2``, but the time reveals ``|A|``.
+    conditional draw is ``uniform(25)`` under one and ``uniform(39)`` under the other). An
+    exact fixed-domain draw from ``S_v`` would need a common multiple of every ``|S_v|``,
+    far too large; until then, strict mode hides ``|A|`` and the node order, but an observer
+    of the draw sizes together with the release learns ``A``. With ``strict_time=False``
+    only ``A`` is interpolated (pure path) and the rest of the polynomial is drawn directly
+    (``p = q + Z_A r``, ``r`` uniform of degree ``n - |A|``): identical output distribution,
+    time ``~|A| n`` instead of ``~n**2``, but the time reveals ``|A|``.
 
     Preconditions: ``d0 = 2**(2 * 3**level) >= |X|``, ``d0 >= 4d/3`` and (strict mode)
     ``d0 >= n + 1``; ``M`` non-decreasing in ``u``.  Privacy (Theorem 8.3 i with Lemma 8.4):
