@@ -24,12 +24,13 @@ import random
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import partial
 from types import FrameType
 from typing import Any
 
 from exactdp.certificate import Certificate, ClaimReport
-from exactdp.counting import InverseCDFSampler
+from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
 from exactdp.histograms.data import Dataset, Universe
 from exactdp.randomness import RandomSource, check_domain_size
 from exactdp.trace import Event, record, recording
@@ -192,6 +193,14 @@ def datasets(n: int, size: int, full: bool) -> list[tuple[int, ...]]:
             rows = tuple(x for x, c in zip(elements, profile) for _ in range(c))
             if rows not in out:
                 out.append(rows)
+    return out
+
+
+def sparse_mechanisms(full: bool) -> list[InverseCDFSampler]:
+    """The counting mechanisms the sparse strict-time rows (KH', Sparse, PureSparse) use."""
+    out: list[InverseCDFSampler] = [GeoSample(2, 1), FastSample(3, 1, Fraction(1, 2))]
+    if full:
+        out += [GeoSample(3, Fraction(1, 2)), GeoSample(4, 1)]
     return out
 
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from exactdp.certificate import ClaimReport
-from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
+from exactdp.counting import InverseCDFSampler
 from exactdp.histograms.data import Universe
 from exactdp.histograms.sparse import KHPrime
-from proofs._strict_time import sparse_certificates, sparse_report
+from proofs._strict_time import sparse_certificates, sparse_mechanisms, sparse_report
 
 CLAIM = "Proposition 6.5: KH' (strict time)"
 STATEMENT = """KH'_M (Algorithm 6.4) with strict=True (the default) makes the same operations for
@@ -25,19 +23,13 @@ profile and where A lies, on |X| in {2n, 2n + 1, 20}; the printed mode's traces 
 DIFFER on the same datasets (the comparison's power)."""
 
 
-def _mechanisms(full: bool) -> list[InverseCDFSampler]:
-    out: list[InverseCDFSampler] = [GeoSample(2, 1), FastSample(3, 1, Fraction(1, 2))]
-    if full:
-        out += [GeoSample(3, Fraction(1, 2)), GeoSample(4, 1)]
-    return out
-
 
 def _make(mech: InverseCDFSampler, universe: Universe, strict: bool, padded: bool) -> KHPrime:
     return KHPrime(mech, universe, strict)
 
 
 def check(full: bool) -> ClaimReport:
-    mechs = _mechanisms(full)
+    mechs = sparse_mechanisms(full)
     certs, total = sparse_certificates(_make, mechs, lambda n: [2 * n, 2 * n + 1, 20],
                                        (False,), full, "KH'", CLAIM)
     return sparse_report(CLAIM, certs, f"{', '.join(map(repr, mechs))}; |X| in {{2n, 2n+1, "

@@ -5,10 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from exactdp.certificate import ClaimReport
-from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
+from exactdp.counting import InverseCDFSampler
 from exactdp.histograms.data import Universe
 from exactdp.histograms.sparse import SparseHistogram
-from proofs._strict_time import sparse_certificates, sparse_report
+from proofs._strict_time import sparse_certificates, sparse_mechanisms, sparse_report
 
 CLAIM = "Theorem 6.8 (iii) (strict time)"
 STATEMENT = """SparseHistogram_{M,delta} (Algorithm 6.21) with strict=True (the default) makes the
@@ -29,12 +29,6 @@ seen calls of every CDF, certified-bound, ACE and rank operation) on the same fi
 comparison must find the printed mode's traces DIFFERENT (the comparison has power here)."""
 
 
-def _mechanisms(full: bool) -> list[InverseCDFSampler]:
-    out: list[InverseCDFSampler] = [GeoSample(2, 1), FastSample(3, 1, Fraction(1, 2))]
-    if full:
-        out += [GeoSample(3, Fraction(1, 2)), GeoSample(4, 1)]
-    return out
-
 
 def _make(mech: InverseCDFSampler, universe: Universe, strict: bool,
           padded: bool) -> SparseHistogram:
@@ -42,7 +36,7 @@ def _make(mech: InverseCDFSampler, universe: Universe, strict: bool,
 
 
 def check(full: bool) -> ClaimReport:
-    mechs = _mechanisms(full)
+    mechs = sparse_mechanisms(full)
     certs, total = sparse_certificates(_make, mechs, lambda n: [2 * n, 2 * n + 1, 2**64],
                                        (False, True), full, "SparseHistogram", CLAIM)
     return sparse_report(CLAIM, certs, f"{', '.join(map(repr, mechs))}; |X| in {{2n, 2n+1, "

@@ -5,10 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from exactdp.certificate import ClaimReport
-from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
+from exactdp.counting import InverseCDFSampler
 from exactdp.histograms.data import Universe
 from exactdp.histograms.sparse import PureSparseHistogram
-from proofs._strict_time import sparse_certificates, sparse_report
+from proofs._strict_time import sparse_certificates, sparse_mechanisms, sparse_report
 
 CLAIM = "Theorem 6.10 (iv) (strict time)"
 STATEMENT = """PureSparseHistogram_{M,eps,beta_1} (Algorithm 6.9) with strict=True (the default)
@@ -26,12 +26,6 @@ EQUAL for every dataset of a grid varying |A|, the count profile and where A lie
 must DIFFER on the same datasets (the comparison's power)."""
 
 
-def _mechanisms(full: bool) -> list[InverseCDFSampler]:
-    out: list[InverseCDFSampler] = [GeoSample(2, 1), FastSample(3, 1, Fraction(1, 2))]
-    if full:
-        out += [GeoSample(3, Fraction(1, 2)), GeoSample(4, 1)]
-    return out
-
 
 def _make(mech: InverseCDFSampler, universe: Universe, strict: bool,
           padded: bool) -> PureSparseHistogram:
@@ -40,7 +34,7 @@ def _make(mech: InverseCDFSampler, universe: Universe, strict: bool,
 
 
 def check(full: bool) -> ClaimReport:
-    mechs = _mechanisms(full)
+    mechs = sparse_mechanisms(full)
     certs, total = sparse_certificates(_make, mechs, lambda n: [2 * n, 2 * n + 1, 2**64],
                                        (False, True), full, "PureSparseHistogram", CLAIM)
     return sparse_report(CLAIM, certs, f"{', '.join(map(repr, mechs))}; beta_1 = 1/4; |X| in "

@@ -37,6 +37,7 @@ from exactdp.histograms.fields import MAX_LEVEL, VanLintField
 from exactdp.histograms.release_file import (
     InvalidReleaseError,
     check_input,
+    check_keys,
     check_seal,
     parse_release,
     seal,
@@ -117,7 +118,7 @@ def from_json(obj: object) -> CompactRelease:
                                   f"T^-1(x) in the whole field, version '2' had no integrity "
                                   f"digest; release again)")
     check_seal(top)
-    _keys(top, _KEYS, _CLI_KEYS, "the release")
+    check_keys(top, _KEYS, _CLI_KEYS, "the release")
     if top["algorithm"] != ALGORITHM:
         raise InvalidReleaseError(f"algorithm = {str(top['algorithm'])[:40]!r}: expected "
                                   f"{ALGORITHM!r}")
@@ -130,9 +131,9 @@ def from_json(obj: object) -> CompactRelease:
     eps = _optional_fraction(top, "epsilon")
     beta0 = _optional_fraction(top, "beta0")
     samp = _mapping(top.get("sampler"), "sampler")
-    _keys(samp, {"name", "epsilon", "gamma", "d"}, set(), "sampler")
+    check_keys(samp, {"name", "epsilon", "gamma", "d"}, set(), "sampler")
     fld = _mapping(top.get("field"), "field")
-    _keys(fld, {"level", "degree", "modulus"}, set(), "field")
+    check_keys(fld, {"level", "degree", "modulus"}, set(), "field")
     level = _natural(fld, "level", "field.level")
     if level > MAX_LEVEL:
         raise InvalidReleaseError(f"field.level = {level} exceeds the supported "
@@ -171,7 +172,7 @@ def from_json(obj: object) -> CompactRelease:
         raise InvalidReleaseError(f"coefficients has {len(raw)} entries; a polynomial of "
                                   f"degree <= n = {n} needs n + 1 = {n + 1}")
     nodes = _mapping(top.get("nodes"), "nodes")
-    _keys(nodes, {"subfield_level", "embedding"}, set(), "nodes")
+    check_keys(nodes, {"subfield_level", "embedding"}, set(), "nodes")
     sublevel = node_sublevel(field_, size, n)
     if _natural(nodes, "subfield_level", "nodes.subfield_level") != sublevel:
         raise InvalidReleaseError(f"nodes.subfield_level = {nodes.get('subfield_level')}; "
@@ -323,12 +324,3 @@ def _guarantees(ch: CompactHistogram, beta: Fraction) -> dict[str, Any]:
                         "claim": "Theorem 8.3 (iii) at beta/|X|"}
     return {"privacy": f"({eps}, 0)-DP (Theorem 8.3 i with Lemma 8.4: eps' + 3d/d0 <= eps)",
             "per_query": per_query, "simultaneous": simultaneous}
-
-
-def _keys(obj: Mapping[str, Any], required: set[str], optional: set[str], what: str) -> None:
-    missing = sorted(required - set(obj))
-    if missing:
-        raise InvalidReleaseError(f"{what} lacks the field {missing[0]!r}")
-    extra = sorted(set(obj) - required - optional)
-    if extra:
-        raise InvalidReleaseError(f"{what} has an unknown field {extra[0][:40]!r}")

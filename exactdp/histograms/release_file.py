@@ -40,6 +40,7 @@ __all__ = [
     "canonical_bytes",
     "check_histogram_report",
     "check_input",
+    "check_keys",
     "check_seal",
     "load_release",
     "parse_release",
@@ -156,7 +157,9 @@ def check_input(obj: Mapping[str, Any], n: int) -> str | None:
     return str(inp["format"])
 
 
-def _keys(obj: Mapping[str, Any], required: set[str], optional: set[str], what: str) -> None:
+def check_keys(obj: Mapping[str, Any], required: set[str], optional: set[str],
+               what: str) -> None:
+    """Refuse a missing required field or an unknown one (an edited file)."""
     missing = sorted(required - set(obj))
     if missing:
         raise InvalidReleaseError(f"{what} lacks the field {missing[0]!r}")
@@ -198,7 +201,7 @@ def check_histogram_report(obj: Mapping[str, Any]) -> LoadedRelease:
         raise InvalidReleaseError(f"version = {obj.get('version')!r}: only version "
                                   f"{rel.HISTOGRAM_VERSION!r} is understood")
     check_seal(obj)
-    _keys(obj, _REPORT_KEYS, {"input", "seeded"}, "the release")
+    check_keys(obj, _REPORT_KEYS, {"input", "seeded"}, "the release")
     algorithm = obj["algorithm"]
     if algorithm not in rel.ALGORITHMS:
         raise InvalidReleaseError(f"algorithm = {str(algorithm)[:40]!r} must be one of "
@@ -228,7 +231,7 @@ def _request(obj: object, size: int) -> Any:
 
     if not isinstance(obj, dict):
         raise InvalidReleaseError("request must be a JSON object")
-    _keys(obj, {"epsilon", "beta", "delta", "counting"}, set(), "request")
+    check_keys(obj, {"epsilon", "beta", "delta", "counting"}, set(), "request")
     if obj["counting"] not in rel.COUNTING:
         raise InvalidReleaseError(f"request.counting = {str(obj['counting'])[:40]!r} must be "
                                   f"one of {', '.join(rel.COUNTING)}")
