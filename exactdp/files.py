@@ -25,9 +25,9 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO
 
 from exactdp.params import ExactDPError
@@ -109,7 +109,7 @@ def decode_utf8(data: bytes, path: str, what: str = "input") -> str:
         raise InputFileError(
             f"{what} {_name(path)} is not UTF-8: byte {data[exc.start]:#04x} at byte offset "
             f"{exc.start} (line {line}) {exc.reason}") from None
-    return text[1:] if text.startswith("\ufeff") else text
+    return text.removeprefix("\ufeff")
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)

@@ -263,7 +263,8 @@ def audit_argv(draw: st.DrawFn) -> list[str]:
 def run_subprocess(argv: list[str], cwd: Path) -> tuple[int, str, str]:
     try:
         proc = subprocess.run([sys.executable, "-m", "exactdp.cli", *argv], cwd=cwd,
-                              capture_output=True, text=True, timeout=BOUND_SECONDS,
+                              check=False, capture_output=True, text=True,
+                              timeout=BOUND_SECONDS,
                               env={**os.environ, "PYTHONWARNINGS": "ignore"})
     except subprocess.TimeoutExpired:
         pytest.fail(f"hang: exactdp {' '.join(argv)}")

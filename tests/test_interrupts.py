@@ -15,8 +15,8 @@ every histogram), and the command line (SIGINT to a real process).
 from __future__ import annotations
 
 import ctypes
-import os
 import json
+import os
 import random
 import signal
 import subprocess
@@ -383,7 +383,7 @@ def test_ctrl_c_stops_a_compact_release_inside_the_native_code(tmp_path: Path) -
                        "--epsilon", "1/10", "--input-format", "integers", "--quiet",
                        "--output", "out.json", "data.txt"], tmp_path, EXACTDP_THREADS="1")
         tasks = Path(f"/proc/{proc.pid}/task")
-        _wait_for(lambda: len(list(tasks.iterdir())) >= 2, proc, "native call")
+        _wait_for(lambda tasks=tasks: len(list(tasks.iterdir())) >= 2, proc, "native call")
         time.sleep(0.5)
         assert proc.poll() is None, "the release finished before the interrupt"
         _, err, elapsed = _interrupt(proc)

@@ -9,8 +9,8 @@ the audited code prints goes to stderr (``--json`` keeps stdout to the JSON alon
 from __future__ import annotations
 
 import argparse
-import re
 import contextlib
+import re
 import sys
 from typing import Any
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 from exactdp.cli._common import (
@@ -288,8 +288,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
 
 
 def _stream(pieces: Iterator[str], stream: TextIO) -> None:
-    for piece in pieces:
-        stream.write(piece)
+    stream.writelines(pieces)
     stream.flush()
 
 

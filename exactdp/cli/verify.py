@@ -55,7 +55,7 @@ def run_check(check: object, full: bool) -> ClaimReport:
         report = check(full)  # type: ignore[operator]
     except KeyboardInterrupt:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - any failure of a check is its FAIL row
         module = getattr(check, "__module__", "?")
         claim = str(getattr(check, "CLAIM", None)
                     or getattr(sys.modules.get(module), "CLAIM", module))
