@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from numbers import Integral
 from typing import Any
 
 import gmpy2
@@ -78,6 +79,8 @@ def inverse_cdf_search(cdf: Callable[[int], int], n: int, u: int) -> int:
     every ``u`` -- the loop never exits early (strict time, DESIGN.md rule 2).  Each round
     is recorded as the trace event ``("cdf",)``.
     """
+    if isinstance(u, bool) or not isinstance(u, Integral):
+        raise ParameterTypeError(f"u = {u!r:.60} must be an int (a draw from [d]_+)")
     lo, hi = 0, n  # invariant: the answer lies in [lo, hi]
     for _ in range(search_rounds(n)):
         mid = (lo + hi) // 2
@@ -87,6 +90,13 @@ def inverse_cdf_search(cdf: Callable[[int], int], n: int, u: int) -> int:
         else:
             lo = mid + 1
     return lo
+
+
+def _check_z(z: object) -> None:
+    """An output ``z`` must be an int (not a bool): ``alpha**1.5`` is a float, and ``True``
+    is not the outcome 1."""
+    if isinstance(z, bool) or not isinstance(z, int):
+        raise ParameterTypeError(f"z = {z!r:.60} must be an int")
 
 
 def geosample_k(epsilon: Fraction) -> int:
@@ -144,8 +154,7 @@ class InverseCDFSampler:
         """``c`` in ``[n]`` and ``z`` an int: outside them the closed forms would leave the
         integers (a negative exponent gives a float), so refuse instead."""
         check_count(c, self.n)
-        if isinstance(z, bool) or not isinstance(z, int):
-            raise ParameterTypeError(f"z = {z!r} must be an int")
+        _check_z(z)
 
     def __call__(self, c: int, u: int) -> int:
         """``M(c, u)``: deterministic, non-decreasing in ``u``; ``u`` must lie in ``[d]_+``."""
@@ -191,7 +200,15 @@ class TabulatedMechanism(InverseCDFSampler):
     """
 
     def __init__(self, table: Sequence[Sequence[int]]) -> None:
-        rows = [tuple(row) for row in table]
+        try:
+            if isinstance(table, (str, bytes)):
+                raise TypeError
+            rows = [tuple(row) for row in table]
+            if any(isinstance(row, (str, bytes)) for row in table):
+                raise TypeError
+        except TypeError:
+            raise ParameterTypeError(f"table = {table!r:.60} must be a sequence of rows of "
+                                     f"ints, F_c(0), ..., F_c(n) for c = 0..n") from None
         if len(rows) < 2:
             raise ParameterError("a tabulated mechanism needs rows for c = 0..n with n >= 1")
         n = len(rows) - 1
@@ -257,8 +274,9 @@ class GeometricMechanism:
         return cls(positive_int(n, "n"), Fraction(1 << k, (1 << k) + 1))
 
     def pmf(self, c: int, z: int) -> Fraction:
-        """``Pr[M(c) = z]`` exactly."""
+        """``Pr[M(c) = z]`` exactly (0 outside ``[n]``)."""
         c = check_count(c, self.n)
+        _check_z(z)
         a = self.alpha
         if z < 0 or z > self.n:
             return Fraction(0)
@@ -271,6 +289,7 @@ class GeometricMechanism:
     def cdf(self, c: int, z: int) -> Fraction:
         """``Pr[M(c) <= z]`` exactly (the clamped form of the CDF in Section 4.1)."""
         c = check_count(c, self.n)
+        _check_z(z)
         a = self.alpha
         if z < 0:
             return Fraction(0)

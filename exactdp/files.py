@@ -69,6 +69,11 @@ def _why(exc: OSError) -> str:
 
 def read_bytes(path: str, what: str = "input", max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     """The bytes of ``path`` (``"-"``: standard input), at most ``max_bytes`` of them."""
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str) or "\x00" in path:
+        raise InputFileError(f"{what} {path!r:.60} must be a file name (a str without NUL "
+                             f"bytes) or '-' for standard input")
     if path != "-" and os.path.isdir(path):
         raise InputFileError(f"{what} {_name(path)} is a directory, not a file")
     try:
@@ -179,6 +184,11 @@ class OutputPath:
         if path == "" or path == "-":
             raise OutputFileError(f"{what} {path!r}: give a file name (the JSON goes to "
                                   f"standard output with --json)")
+        if "\x00" in path:
+            raise OutputFileError(f"{what} {path!r} contains a NUL byte; give a file name")
+        if path.endswith(("/", os.sep)) or os.path.basename(path) in (".", ".."):
+            # Path() would drop the slash and write a *file* named like the directory.
+            raise OutputFileError(f"{what} {path!r} names a directory; give a file name")
         target = Path(path)
         if target.is_dir():
             raise OutputFileError(f"{what} {path!r} is a directory; give a file name")

@@ -78,6 +78,10 @@ class RandomSource:
 
     def bernoulli(self, num: int, den: int) -> bool:
         """True with probability exactly ``num/den``: ``uniform(den) <= num``."""
+        for name, v in (("num", num), ("den", den)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ParameterTypeError(f"bernoulli: {name} = {v!r:.60} must be an int (the "
+                                         f"probability is exactly num/den)")
         if not 0 <= num <= den:
             raise DomainError(f"bernoulli: need 0 <= num <= den, got {num}/{den}")
         return _checked_draw(self, den) <= num
@@ -150,6 +154,13 @@ class SeededSource(RandomSource):
     """
 
     def __init__(self, seed: int | str | bytes) -> None:
+        # None would seed from the OS (not reproducible); a float or other hashable object
+        # is accepted by random.Random but hashed in ways that are easy to get wrong.
+        if isinstance(seed, bool) or not isinstance(seed, (int, str, bytes)):
+            raise ParameterTypeError(
+                f"seed = {seed!r:.60} has type {type(seed).__name__}; pass an int, a str or "
+                f"bytes (SeededSource is for reproducible examples; for releases pass "
+                f"SystemSource() or nothing)")
         warnings.warn("SeededSource is predictable: use it for examples and tests, "
                       "never to release data", NotForReleaseWarning, stacklevel=2)
         self.seed = seed
@@ -166,6 +177,9 @@ class CallableSource(RandomSource):
     """Wrap a plain function ``uniform(d) -> int`` as a source."""
 
     def __init__(self, fn: Callable[[int], int]) -> None:
+        if not callable(fn) or isinstance(fn, type):
+            raise ParameterTypeError(f"CallableSource(fn): fn = {fn!r:.60} must be a function "
+                                     f"uniform(d) -> int in [1, d]")
         self._fn = fn
 
     def uniform(self, d: int) -> int:

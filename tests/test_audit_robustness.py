@@ -287,10 +287,11 @@ def test_whitebox_sizes_and_parameters(capsys: pytest.CaptureFixture[str], args:
 
 
 def test_whitebox_enumeration_cost_is_inputs_times_d(capsys: pytest.CaptureFixture[str]) -> None:
-    # wb_none has d = 4: 4 inputs x 4 values of u = 16 calls, plus the trace allowance
+    # wb_none has d = 4: 4 inputs x (4 values of u + a table of 4 outputs), plus the trace
+    # allowance
     code, _, err = run(capsys, f"{T}:wb_none", "--kind", "whitebox", "--claimed-epsilon", "1",
                        "--inputs", "0..3", "--max-calls", "10", "--quiet")
-    assert code == 2 and "4 inputs x d = 4 values of u" in one_line_error(err)
+    assert code == 2 and "4 inputs x (d = 4 values of u + 4 outputs)" in one_line_error(err)
 
 
 def test_inputs_outside_an_exactdp_mechanism_domain(capsys: pytest.CaptureFixture[str]) -> None:
@@ -479,3 +480,35 @@ def test_fuzz_audit_arguments_end_cleanly(capsys: pytest.CaptureFixture[str], mo
     assert "Traceback" not in out.err and "internal error" not in out.err
     if code == 2:
         assert out.out == "" and len(out.err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- red-team findings
+
+def test_a_huge_declared_output_range_is_refused_by_size(capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path) -> None:
+    # outputs = range(0, 10**30) made len() overflow: "internal error", exit 4.
+    (tmp_path / "huge_out.py").write_text(
+        "def f(c, u):\n    return c\nf.d = 4\nf.outputs = range(0, 10**30)\n")
+    wb = ["--kind", "whitebox", "--claimed-epsilon", "1", "--inputs", "0..1", "--quiet"]
+    code, out, err = run(capsys, f"{tmp_path}/huge_out.py:f", *wb)
+    assert code == 2 and out == ""
+    assert "more than the limit" in one_line_error(err)
+    code, out, err = run(capsys, f"{tmp_path}/huge_out.py:f", *wb, "--outputs",
+                         "0.." + "9" * 40)
+    assert code == 2 and out == "" and "more than the limit" in one_line_error(err)
+    with pytest.raises(ResourceLimitError, match="outputs"):
+        whitebox_audit(lambda c, u: c, inputs=range(2), claimed_epsilon=1, d=4,
+                       outputs=range(10**30))
+
+
+def test_large_d_without_monotone_is_a_usage_error(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    # It was verdict BROKEN (exit 3): the mechanism had not been called once; the audit
+    # simply cannot enumerate d values.  Nothing was audited: exit 2, before any call.
+    (tmp_path / "big_d.py").write_text(
+        "calls = []\ndef f(c, u):\n    calls.append(u)\n    return c\nf.d = 10**30\n")
+    code, out, err = run(capsys, f"{tmp_path}/big_d.py:f", "--kind", "whitebox",
+                         "--claimed-epsilon", "1", "--inputs", "0..1", "--quiet")
+    assert code == 2 and out == ""
+    assert "too large to enumerate" in one_line_error(err) and "--monotone" in err
+    assert __import__("big_d").calls == []

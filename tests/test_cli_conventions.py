@@ -374,3 +374,84 @@ def test_an_interrupt_leaves_sigint_handling_alone(capsys: pytest.CaptureFixture
     assert run(capsys, "sample", "geosample", "--n", "3", "--epsilon", "1/2",
                "--count", "1")[0] == 130
     assert signal.getsignal(signal.SIGINT) is before
+
+
+# --------------------------------------------------------------------------- red-team findings
+
+@pytest.mark.parametrize("suffix", ["newdir/", "newdir/.", "."])
+def test_output_naming_a_directory_is_refused(capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path, suffix: str) -> None:
+    # --output out/newdir/ wrote a *file* named newdir (Path() drops the slash), status 0.
+    target = f"{tmp_path}/{suffix}"
+    rc, out, err = run(capsys, "sample", "geosample", "--n", "10", "--epsilon", "1/2",
+                       "--count", "3", "--output", target)
+    assert rc == 2 and out == ""
+    one_line_error(err, "directory", "give a file name")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_paths_with_nul_bytes_are_input_errors(tmp_path: Path) -> None:
+    # open() raises ValueError("embedded null byte"): an internal error, not a typed one.
+    with pytest.raises(InputFileError, match="NUL"):
+        read_text(f"{tmp_path}/a\x00b", "data")
+    with pytest.raises(OutputFileError, match="NUL"):
+        OutputPath.check(f"{tmp_path}/a\x00b")
+    (tmp_path / "d.txt").write_text("1\n")
+    assert read_text(tmp_path / "d.txt", "data") == "1\n"  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not __import__("shutil").which("setpriv"),
+                    reason="needs root and setpriv to drop to an unprivileged user")
+def test_read_only_directory_as_an_unprivileged_user() -> None:
+    # Root bypasses permissions, so as root the check above is skipped; drop to nobody.
+    import subprocess
+    import sys
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="exactdp-ro-"))
+    try:
+        base.chmod(0o755)
+        ro = base / "ro"
+        ro.mkdir(mode=0o555)
+        ro.chmod(0o555)
+        proc = subprocess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable,
+             "-m", "exactdp.cli", "sample", "geosample", "--n", "3", "--epsilon", "1/2",
+             "--count", "1", "--output", str(ro / "x.txt")],
+            check=False, capture_output=True, text=True, timeout=60, cwd=base)
+        assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+        one_line_error(proc.stderr, "not writable")
+        assert list(ro.iterdir()) == []
+    finally:
+        (base / "ro").chmod(0o755)
+        __import__("shutil").rmtree(base)
+
+
+@pytest.mark.parametrize(("flag", "value", "words"), [
+    ("--n", "1.5", "--n = 3/2 must be a positive integer"),
+    ("--epsilon", "1/0", "--epsilon = '1/0' has a zero denominator"),
+    ("--epsilon", "2", "--epsilon = 2 is not of the form 1/m"),
+    ("--gamma", "2/3", "--gamma = 2/3 is not of the form 1/m"),
+    ("--gamma", "1", "--gamma = 1 is not allowed"),
+])
+def test_counting_errors_name_the_flag(capsys: pytest.CaptureFixture[str], flag: str,
+                                       value: str, words: str) -> None:
+    # The errors said 'n = 3/2', 'epsilon = ...': the parameter, not the flag to change.
+    argv = {"--n": "10", "--epsilon": "1/2", "--gamma": "1/10"}
+    argv[flag] = value
+    rc, out, err = run(capsys, "sample", "fastsample", "--count", "1",
+                       *[x for kv in argv.items() for x in kv])
+    assert rc == 2 and out == ""
+    one_line_error(err, words)
+
+
+def test_long_distribution_says_so_on_stderr(capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # distribution fastsample --n 10^6 worked for a minute without a word.
+    from exactdp.cli import counting
+
+    monkeypatch.setattr(counting, "estimate_ns", lambda mech, counts: 11 * 10**9)
+    rc, out, err = run(capsys, "distribution", "geosample", "--n", "3", "--epsilon", "1/2",
+                       "--count", "1", "--json")
+    assert rc == 0 and json.loads(out)["equals_ideal"] is True
+    assert err.startswith("computing the exact distribution (about 11 s)")

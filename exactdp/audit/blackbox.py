@@ -58,6 +58,7 @@ from exactdp.audit.targets import (
     MAX_CALLS,
     MAX_INPUTS,
     check_alpha,
+    check_callable,
     check_calls,
     check_epsilon,
     check_time_limit,
@@ -247,6 +248,7 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
     (``draws x (inputs + 2)``).
     """
     start = time.monotonic_ns()
+    check_callable(sampler, "sampler", "sampler(c)")
     eps = check_epsilon(claimed_epsilon)
     a_total = check_alpha(alpha)
     K = positive_int(draws, "draws")

@@ -48,6 +48,7 @@ __all__ = [
     "MAX_CALLS",
     "MAX_INPUTS",
     "check_alpha",
+    "check_callable",
     "check_calls",
     "check_delta",
     "check_epsilon",
@@ -185,6 +186,14 @@ def check_alpha(value: object, name: str = "alpha") -> Fraction:
     if not 0 < alpha < 1:
         raise ParameterError(f"{name} = {alpha} must lie in (0, 1), e.g. 1/100")
     return alpha
+
+
+def check_callable(obj: object, name: str, shape: str) -> None:
+    """The audited object must be callable (else nothing could be audited: a bad target,
+    not a broken mechanism)."""
+    if not callable(obj):
+        raise ParameterTypeError(f"{name} = {show(obj)} has type {type(obj).__name__}, which "
+                                 f"is not callable; pass the mechanism itself, {shape}")
 
 
 def check_time_limit(value: object, name: str = "time_limit") -> int | None:
@@ -427,7 +436,7 @@ def declared_outputs(outputs: object, name: str = "outputs") -> range | frozense
     if outputs is None:
         return None
     if isinstance(outputs, range):
-        if outputs.step != 1 or len(outputs) == 0:
+        if outputs.step != 1 or outputs.start >= outputs.stop:  # len() overflows on huge ones
             raise ParameterError(f"{name} = {outputs!r} must be a non-empty range with step 1")
         return outputs
     if isinstance(outputs, (str, bytes)) or not isinstance(outputs, Iterable):

@@ -61,6 +61,7 @@ from exactdp.audit.report import (
 from exactdp.audit.targets import (
     MAX_CALLS,
     MAX_INPUTS,
+    check_callable,
     check_calls,
     check_delta,
     check_epsilon,
@@ -102,7 +103,7 @@ class _CountingAdapter(InverseCDFSampler):
         self.f = f
         self._d = d
         self.outputs = outputs
-        self.n = len(outputs) - 1
+        self.n = outputs.stop - outputs.start - 1  # len() overflows past sys.maxsize
         self.guard = guard
         inner_cdf = getattr(f, "cdf", None)
         self.has_cdf = isinstance(f, InverseCDFSampler) and callable(inner_cdf)
@@ -229,12 +230,14 @@ def _monotone_spot_check(adapter: _CountingAdapter, inputs: Sequence[int],
 
 def _counting_cost(inputs: int, d: int, outputs: int, enumeration_limit: int
                    ) -> tuple[int, str]:
-    """Calls of ``f`` a counting audit makes, about: enumeration ``inputs x d``; threshold
-    search ``inputs x outputs x (log2 d + 2)``; plus the trace comparison (two calls per
-    input at up to 50 values of ``u``) and the monotonicity spot check."""
+    """Calls of ``f`` a counting audit makes, about: enumeration ``inputs x d`` (and a table
+    of ``outputs`` counts per input); threshold search ``inputs x outputs x (log2 d + 2)``;
+    plus the trace comparison (two calls per input at up to 50 values of ``u``) and the
+    monotonicity spot check."""
     extra = inputs * 100 + inputs * 90
     if d <= enumeration_limit:
-        return inputs * d + extra, f"{inputs} inputs x d = {d} values of u"
+        return (inputs * (d + outputs) + extra,
+                f"{inputs} inputs x (d = {d} values of u + {outputs} outputs)")
     bits = d.bit_length() + 2
     return (inputs * outputs * bits + extra,
             f"{inputs} inputs x {outputs} outputs x {bits} binary-search steps")
@@ -256,18 +259,13 @@ def _counting_distributions(adapter: _CountingAdapter, inputs: Sequence[int],
             raw = enumerate_distribution(adapter, c, limit=enumeration_limit)
             dists[c] = {z + shift: p for z, p in raw.items()}
         return dists, method, mono, findings
-    if not monotone:
-        raise Abort(Finding(
-            "cannot_audit", f"d = {_short_int(d)} is too large to enumerate (limit "
-            f"{enumeration_limit}) and f is not declared non-decreasing in u; declare it "
-            f"monotone (attribute monotone=True / --monotone) if it is, or audit black-box",
-            {"d": d}))
+    assert monotone, "checked by whitebox_audit before any call"
     hint = adapter.has_cdf
     method = ("threshold search confirmed from f.cdf" if hint else
               "binary-search thresholds T_z = max{u : f(c,u) <= z}")
     for i, c in enumerate(inputs):
         say(progress, f"  input {c} ({i + 1}/{len(inputs)}): threshold search over "
-                       f"{len(adapter.outputs)} outputs")
+                       f"{adapter.n + 1} outputs")
         raw = threshold_distribution(adapter, c, hint=hint)
         dists[c] = {z + shift: p for z, p in raw.items()}
     points = _trace_points(d, {z - shift: p for z, p in dists[inputs[0]].items()})
@@ -425,6 +423,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     threshold search; source kind: the runs of the exploration, counted as they happen).
     """
     start = time.monotonic_ns()
+    check_callable(mechanism, "mechanism", "f(c, u) or f(c, source)")
     eps = check_epsilon(claimed_epsilon)
     delta = check_delta(claimed_delta)
     limit = check_time_limit(time_limit)
@@ -480,7 +479,14 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
             flag = declared(mechanism, "monotone")
             monotone = bool(flag) if flag is not None else \
                 isinstance(mechanism, InverseCDFSampler)
-        check_calls(*_counting_cost(len(ins), d, len(allowed), enumeration_limit), max_calls)
+        if d > enumeration_limit and not monotone:
+            # A limit of the audit, known before any call: nothing is audited (status 2).
+            raise ParameterError(
+                f"d = {_short_int(d)} is too large to enumerate (limit {enumeration_limit}) "
+                f"and f is not declared non-decreasing in u; declare it monotone (attribute "
+                f"monotone=True / --monotone) if it is, or audit it black-box")
+        check_calls(*_counting_cost(len(ins), d, allowed.stop - allowed.start,
+                                    enumeration_limit), max_calls)
     elif randomness_size is None and d is not None:
         randomness_size = d
     refs = None if reference is None else reference_distributions(reference, ins, limit)

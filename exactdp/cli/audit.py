@@ -38,7 +38,8 @@ _VERDICTS = (
     "syntax error, raises or hangs at import), the name does not exist or is not callable, "
     "the factory raises or hangs, its arguments are not literals, a declaration (d, "
     "outputs, reference) is invalid, or the audit is larger than --max-inputs / "
-    "--max-calls; 3 BROKEN (the target was loaded and the mechanism misbehaved); 130 "
+    "--max-calls (white-box: or D is too large to enumerate and --monotone is not given); "
+    "3 BROKEN (the target was loaded and the mechanism misbehaved); 130 "
     "interrupted (Ctrl-C).")
 
 

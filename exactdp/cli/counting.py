@@ -58,16 +58,24 @@ def _counting_args(p: argparse.ArgumentParser, ideal: bool = False) -> None:
 
 def _make_mechanism(args: argparse.Namespace) -> Any:
     from exactdp.counting import FastSample, GeometricMechanism, GeoSample
+    from exactdp.params import inverse_integer, positive_int
 
+    # Parsed here first so that errors name the flags (--n, not n).
+    n = positive_int(args.n, "--n")
+    epsilon = inverse_integer(args.epsilon, "--epsilon")
     if args.mechanism == "fastsample":
         if args.gamma is None:
             raise ParameterError("fastsample needs --gamma (e.g. --gamma 1/1000)")
-        return FastSample(args.n, args.epsilon, args.gamma)
+        gamma = inverse_integer(args.gamma, "--gamma")
+        if gamma == 1:
+            raise ParameterError("--gamma = 1 is not allowed: FastSample's t involves "
+                                 "log((1 - gamma)/gamma) = log 0; use --gamma 1/2 or smaller")
+        return FastSample(n, epsilon, gamma)
     if args.gamma is not None:
         raise ParameterError(f"--gamma applies to fastsample only, not {args.mechanism}")
     if args.mechanism == "geometric":
-        return GeometricMechanism.for_geosample(args.n, args.epsilon)
-    return GeoSample(args.n, args.epsilon)
+        return GeometricMechanism.for_geosample(n, epsilon)
+    return GeoSample(n, epsilon)
 
 
 def _count(text: str, n: int) -> int:
@@ -193,8 +201,11 @@ def cmd_distribution(args: argparse.Namespace) -> int:
         equal: bool | None = None
         source = "closed form (the ideal)"
     else:
+        estimate = estimate_ns(mech, 1)
         _refuse_if_slow(f"the distribution of {type(mech).__name__} at n = {mech.n}",
-                        estimate_ns(mech, 1), _max_seconds(args), "use a smaller --n")
+                        estimate, _max_seconds(args), "use a smaller --n")
+        if estimate > 10 * _NS:
+            progress(f"computing the exact distribution (about {_duration(estimate)}) ...")
         dist = counting_distribution(mech, c)
         equal = dist == mech.ideal_distribution(c)
         source = "read off the implementation M(c, u)"

@@ -1,0 +1,126 @@
+"""Issue 9 regressions for the Python API: a value of the wrong type is a typed error
+(a subclass of :class:`~exactdp.params.ExactDPError` and of ``TypeError``/``ValueError``),
+never a silently wrong answer (a float probability, a rounded draw, an irreproducible
+"seeded" source) and never a bare Python exception from deep inside.
+
+Found by a red-team run over the API (see the issue); each test names what used to happen.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from fractions import Fraction
+from typing import Any
+
+import gmpy2
+import pytest
+
+from exactdp.audit import blackbox_audit, whitebox_audit
+from exactdp.counting import GeometricMechanism, GeoSample, TabulatedMechanism, inverse_cdf_search
+from exactdp.params import ExactDPError
+from exactdp.randomness import CallableSource, SeededSource, SystemSource
+
+
+def typed(exc: pytest.ExceptionInfo[BaseException]) -> None:
+    assert isinstance(exc.value, ExactDPError)
+    assert isinstance(exc.value, (TypeError, ValueError))
+    assert "\n" not in str(exc.value)
+
+
+# ---------------------------------------------------------------- counting mechanisms
+
+@pytest.mark.parametrize("z", [1.5, 2.0, True, "2", None, Fraction(3, 2)])
+def test_geometric_pmf_and_cdf_refuse_a_non_int_outcome(z: object) -> None:
+    # pmf(3, 1.5) returned the float 0.1178... and cdf(3, 2.5) the float 0.4714...;
+    # pmf(3, True) returned Pr[M = 1] for the outcome True.
+    mech = GeometricMechanism(10, "1/2")
+    for method in (mech.pmf, mech.cdf):
+        with pytest.raises(TypeError, match="z = ") as exc:
+            method(3, z)  # type: ignore[arg-type]
+        typed(exc)
+
+
+def test_geometric_pmf_is_exact_on_ints() -> None:
+    # Algorithm 4.5 at alpha = 1/2: (1 - a)/(1 + a) a^|z - c| = (1/2)/(3/2) * 1/2.
+    mech = GeometricMechanism(10, "1/2")
+    assert mech.pmf(3, 2) == Fraction(1, 6)
+    assert mech.pmf(3, -1) == 0 and mech.cdf(3, 11) == 1
+
+
+@pytest.mark.parametrize("u", [2.5, 2.0, True, "2", None])
+def test_inverse_cdf_search_refuses_a_non_int_draw(u: object) -> None:
+    # inverse_cdf_search(F, 4, 2.5) returned 3: a draw of 2.5 is no draw from [d]_+.
+    with pytest.raises(TypeError, match="u = ") as exc:
+        inverse_cdf_search(lambda z: z, 4, u)  # type: ignore[arg-type]
+    typed(exc)
+
+
+def test_inverse_cdf_search_takes_gmpy2_integers() -> None:
+    assert inverse_cdf_search(lambda z: z + 1, 4, gmpy2.mpz(3)) == 2
+
+
+@pytest.mark.parametrize("table", [None, 5, "12", ["12", "12"], b"12"])
+def test_tabulated_mechanism_refuses_a_table_that_is_not_rows(table: object) -> None:
+    # TabulatedMechanism(None) raised "TypeError: 'NoneType' object is not iterable".
+    with pytest.raises(TypeError, match="table = ") as exc:
+        TabulatedMechanism(table)  # type: ignore[arg-type]
+    typed(exc)
+
+
+# ---------------------------------------------------------------- randomness
+
+@pytest.mark.parametrize("seed", [None, 1.5, True, [1], object(), Fraction(1, 2)])
+def test_seeded_source_refuses_seeds_that_are_not_reproducible_or_exact(seed: object) -> None:
+    # SeededSource(None) was accepted and seeded from the OS: a "reproducible" source that
+    # is not; SeededSource([1]) raised random's own multi-line TypeError.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(TypeError, match="seed = ") as exc:
+            SeededSource(seed)  # type: ignore[arg-type]
+    typed(exc)
+
+
+def test_seeded_source_is_reproducible_for_its_seed_types() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for seed in (7, "seven", b"7"):
+            a, b = SeededSource(seed), SeededSource(seed)
+            assert [a.uniform(10**30) for _ in range(5)] == [b.uniform(10**30) for _ in range(5)]
+
+
+@pytest.mark.parametrize("fn", [5, "f", None, int])
+def test_callable_source_needs_a_function(fn: object) -> None:
+    # CallableSource(5) was accepted; the first draw raised "'int' object is not callable".
+    with pytest.raises(TypeError, match="CallableSource") as exc:
+        CallableSource(fn)  # type: ignore[arg-type]
+    typed(exc)
+
+
+@pytest.mark.parametrize(("num", "den"), [(1.5, 2), (True, 2), (1, 2.0), ("1", 2)])
+def test_bernoulli_takes_an_exact_probability(num: object, den: object) -> None:
+    # bernoulli(1.5, 2) returned True or False: a coin of probability 3/4 drawn as uniform(2)
+    # <= 1.5, i.e. always True -- silently wrong.
+    with pytest.raises(TypeError, match="bernoulli") as exc:
+        SystemSource().bernoulli(num, den)  # type: ignore[arg-type]
+    typed(exc)
+
+
+def test_a_raising_user_function_propagates_unchanged() -> None:
+    # The user's own exception is theirs: not wrapped, not swallowed.
+    with pytest.raises(ZeroDivisionError):
+        GeoSample(10, "1/2").sample(3, CallableSource(lambda d: 1 // 0))
+
+
+# ---------------------------------------------------------------- audit
+
+@pytest.mark.parametrize("mechanism", [5, "f", None, random.Random(1)])
+def test_audits_refuse_a_mechanism_that_is_not_callable(mechanism: Any) -> None:
+    # whitebox_audit(5, ...) and blackbox_audit(5, ...) returned a report with verdict
+    # "broken": a mechanism that was never audited, reported as audited.
+    with pytest.raises(TypeError, match="not callable") as exc:
+        whitebox_audit(mechanism, inputs=range(2), claimed_epsilon=1, d=2)
+    typed(exc)
+    with pytest.raises(TypeError, match="not callable") as exc:
+        blackbox_audit(mechanism, inputs=range(4), claimed_epsilon=1, draws=10)
+    typed(exc)
