@@ -6,7 +6,7 @@ upper bound rounded down).  :func:`planted` copies one function's source, replac
 snippet (which must occur exactly once, so a refactor of the checker shows up here as a
 failing test rather than a silently vacuous one), compiles the copy in the function's own
 module namespace and swaps it in for the duration of the test.  The test then runs the
-``prop_*`` properties of ``tests/test_checker_independent.py`` that the mutant targets and
+``prop_*`` properties of ``proofs/_checker_props.py`` that the mutant targets and
 asserts that each of them fails (an ``AssertionError`` or any other exception: a property
 that passes on the mutant means the bug would go unseen).
 
@@ -36,9 +36,9 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-import test_checker_independent as props
 
 from exactdp import certified, checker, explore, trace
+from proofs import _checker_props as props
 
 
 @contextmanager
@@ -212,7 +212,9 @@ def test_planted_bug_is_detected(owner: Any, name: str, old: str, new: str,
 def test_every_property_has_its_baseline_test() -> None:
     # Each property must hold unmutated, so that a kill above is the mutant's: a test of
     # test_checker_independent runs each one on the real checker.
-    tests = [inspect.getsource(f) for n, f in vars(props).items() if n.startswith("test_")]
+    import test_checker_independent as baseline
+
+    tests = [inspect.getsource(f) for n, f in vars(baseline).items() if n.startswith("test_")]
     for prop in {p for m in MUTANTS for p in m[5]}:
         assert any(f"{prop.__name__}()" in t for t in tests), prop.__name__
 
@@ -225,3 +227,16 @@ def test_planted_restores_the_original() -> None:
     with pytest.raises(AssertionError, match="not found"), \
             planted(checker, "worst_ratio", "no such text", ""):
         pass
+
+
+@pytest.mark.parametrize("mutant", [m for m in MUTANTS if m[0] in (
+    "ratio-drop-reverse-direction", "ratio-skip-last-pair", "hs-min-for-max")],
+    ids=lambda m: m[0])
+def test_the_verify_row_fails_on_checker_mutants(mutant: tuple[Any, ...]) -> None:
+    """``exactdp verify``'s own row for the checker (def_2_09_checker) fails on them too."""
+    from proofs import def_2_09_checker
+
+    _, owner, name, old, new, _ = mutant
+    assert def_2_09_checker.check(False).verdict
+    with planted(owner, name, old, new):
+        assert not def_2_09_checker.check(False).verdict
