@@ -455,3 +455,31 @@ def test_long_distribution_says_so_on_stderr(capsys: pytest.CaptureFixture[str],
                        "--count", "1", "--json")
     assert rc == 0 and json.loads(out)["equals_ideal"] is True
     assert err.startswith("computing the exact distribution (about 11 s)")
+
+
+def test_stdout_that_cannot_show_the_answer_is_a_clear_error(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # PYTHONIOENCODING=ascii exactdp query REL café: "internal error ... UnicodeEncodeError".
+    import io
+    import sys
+
+    from exactdp.cli import counting
+
+    def prints_a_label(args: object) -> int:
+        print("café")
+        return 0
+
+    def a_bug(args: object) -> int:
+        "\ud800".encode("utf-8")
+        return 0
+
+    argv = ["sample", "geosample", "--n", "3", "--epsilon", "1/2", "--count", "1"]
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
+    monkeypatch.setattr(counting, "cmd_sample", prints_a_label)
+    rc, _, err = run(capsys, *argv)
+    assert rc == 2
+    one_line_error(err, "encoding ascii", "'é'", "PYTHONIOENCODING=utf-8")
+    monkeypatch.setattr(counting, "cmd_sample", a_bug)  # another codec's error is a bug
+    rc, _, err = run(capsys, *argv)
+    assert rc == 4
+    one_line_error(err, "internal error")

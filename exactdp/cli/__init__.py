@@ -76,15 +76,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RecursionError:
         _error(name, "error: the input nests too deeply to process")
         return USAGE
+    except UnicodeEncodeError as exc:
+        if not _stdout_codec(exc.encoding):
+            return _internal(name, exc)
+        _error(name, f"error: standard output (encoding {sys.stdout.encoding}) cannot show "
+                     f"{exc.object[exc.start:exc.end]!r}; set PYTHONIOENCODING=utf-8 (or a "
+                     f"UTF-8 locale) to print it")
+        return USAGE
     except MemoryError:
         _error(name, "error: out of memory; use smaller inputs or parameters")
         return USAGE
-    except Exception as exc:
-        if os.environ.get(DEBUG_ENV):
-            raise
-        _error(name, f"internal error (a bug in exactdp, please report it): "
-                     f"{type(exc).__name__}: {exc}; set {DEBUG_ENV}=1 for the traceback")
-        return 4
+    except Exception as exc:  # noqa: BLE001 - a bug: one line and status 4, never a traceback
+        return _internal(name, exc)
+
+
+def _internal(name: str, exc: Exception) -> int:
+    if os.environ.get(DEBUG_ENV):
+        raise exc
+    _error(name, f"internal error (a bug in exactdp, please report it): "
+                 f"{type(exc).__name__}: {exc}; set {DEBUG_ENV}=1 for the traceback")
+    return 4
+
+
+def _stdout_codec(encoding: str) -> bool:
+    """Whether ``encoding`` is standard output's (a text it cannot show, not a bug)."""
+    import codecs
+
+    try:
+        return codecs.lookup(encoding).name == codecs.lookup(sys.stdout.encoding).name
+    except (LookupError, TypeError):
+        return False
 
 
 def _error(name: str, message: str) -> None:
