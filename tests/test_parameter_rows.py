@@ -8,17 +8,13 @@ the original -- what editing the source line would do.
 """
 
 from __future__ import annotations
-import __future__
 
-import inspect
-import sys
-import textwrap
 from collections.abc import Callable
 from fractions import Fraction
-from types import ModuleType
 from typing import Any
 
 import pytest
+from _plant import plant
 
 from exactdp import counting, mixing
 from exactdp.certificate import ClaimReport
@@ -40,33 +36,6 @@ ROWS: list[Callable[[bool], ClaimReport]] = [
     thm_5_03_parameters.check, thm_5_06_parameters.check, thm_6_11_parameters.check,
     thm_8_06_parameters.check_wide,
 ]
-
-
-def plant(monkeypatch: pytest.MonkeyPatch, owner: type | ModuleType, name: str, old: str,
-          new: str) -> None:
-    """Replace ``old`` by ``new`` in the source of ``owner.name`` and patch it in."""
-    attr = inspect.getattr_static(owner, name)
-    wrap = type(attr) if isinstance(attr, (classmethod, staticmethod)) else None
-    func: Any = attr.__func__ if wrap is not None else attr
-    src = textwrap.dedent(inspect.getsource(func))
-    assert src.count(old) == 1, f"{old!r} does not occur exactly once in {func.__qualname__}"
-    lines = src.replace(old, new).splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("def "))
-    body = textwrap.indent("\n".join(lines[start:]), "    ")
-    # The enclosing function supplies the __class__ cell that zero-argument super() needs.
-    code = f"def _planted(__class__):\n{body}\n    return {func.__name__}\n"
-    namespace: dict[str, Any] = {}
-    exec(compile(code, f"<planted {func.__qualname__}>", "exec",  # noqa: S102
-                 flags=__future__.annotations.compiler_flag, dont_inherit=True),
-         func.__globals__, namespace)
-    planted = namespace["_planted"](owner if isinstance(owner, type) else None)
-    if isinstance(owner, type):
-        monkeypatch.setattr(owner, name, planted if wrap is None else wrap(planted))
-        return
-    for module in list(sys.modules.values()):  # every `from m import f` binding
-        for key, value in list(vars(module).items()) if module is not None else ():
-            if value is func:
-                monkeypatch.setattr(module, key, planted)
 
 
 def failures(report: ClaimReport) -> list[dict[str, Any]]:

@@ -3,7 +3,7 @@
 Usage (from the repository root, with the project's virtualenv active)::
 
     python tests/mutation/mutate.py [--modules M ...] [--sample N | --all] [--seed S]
-        [--verify-only] [--verify-cli] [--results PATH] [--resume] [--report PATH]
+        [--guards-only | --exclude-guards] [--verify-only] [--verify-cli] [--results PATH] [--resume] [--report PATH]
         [--jobs 1] [--list] [--report-only]
 
 What it does, for each mutant of a deterministic sample (``mutation_ops.select``: spread over
@@ -251,6 +251,7 @@ def _run_in(args: argparse.Namespace, workdir: Path) -> int:
     shas = {f: hashlib.sha256(s.encode()).hexdigest()[:16] for f, s in sources.items()}
     by_module = {f: [m for m in find_mutants(sources[f], f, validate=False)
                      if not (args.exclude_guards and m.guard)
+                     and not (args.guards_only and not m.guard)
                      and (not args.families or family(m.operator) in args.families)]
                  for f in files}
     chosen = select(by_module, None if args.all else args.sample, args.seed,
@@ -446,6 +447,8 @@ def main(argv: list[str] | None = None) -> int:
                    "const bool stmt loop range return minmax)")
     p.add_argument("--exclude-guards", action="store_true",
                    help="leave out the input-validation guard mutants")
+    p.add_argument("--guards-only", action="store_true",
+                   help="only the input-validation guard mutants (see mutation_ops)")
     p.add_argument("--verify-only", action="store_true", help="skip the test phase")
     p.add_argument("--verify-cli", action="store_true",
                    help="run the real `exactdp verify --quick --json` (every row) instead of "
@@ -471,6 +474,8 @@ def main(argv: list[str] | None = None) -> int:
                         "unmutated baseline passed on the same commit; give the timeouts)")
     args = p.parse_args(argv)
     args.argv = sys.argv[1:] if argv is None else list(argv)
+    if args.guards_only and args.exclude_guards:
+        p.error("--guards-only and --exclude-guards exclude each other")
     if args.report_only:
         return report(args, None)
     return run(args)
