@@ -443,6 +443,18 @@ def prop_certified() -> None:
                     (Fraction(9), Fraction(2)), (Fraction(1), Fraction(2)),
                     (Fraction(10**6), Fraction(1025, 1024)), (Fraction(27, 8), Fraction(3, 2))):
         assert certified.ceil_log_ratio(x, base) == brute_log_ceil(x, base), (x, base)
+    # Interval membership, and the exact power test behind ceil_log_ratio's tie-break
+    # (its size shortcut must say "not equal" only when the sizes make equality impossible).
+    box = certified.exp_interval(Fraction(1), 16)
+    assert box.lo in box and box.hi in box and (box.lo + box.hi) / 2 in box
+    assert box.lo - Fraction(1, 2**80) not in box and box.hi + Fraction(1, 2**80) not in box
+    power_equals = certified._power_equals
+    for base, a in ((Fraction(3, 2), 40), (Fraction(1025, 1024), 9), (Fraction(5), 7)):
+        exact = base**a
+        assert power_equals(base, a, exact)
+        for near in (exact + 1, exact - Fraction(1, exact.denominator * 2), Fraction(
+                exact.numerator // exact.denominator + 1)):
+            assert not power_equals(base, a, near), (base, a, near)
     for v in range(1, 300):
         assert certified.ceil_log2(v) == brute_log_ceil(Fraction(v), Fraction(2))
         assert 2 ** certified.floor_log2(v) <= v < 2 ** (certified.floor_log2(v) + 1)

@@ -198,6 +198,9 @@ def release_distribution(level: int, universe_size: int, key: str,
     """The exact distribution of the released coefficient tuple, by exploration (native
     arithmetic when available, unless ``arithmetic = "pure"``)."""
     ch = histogram(level, universe_size, key, arithmetic=arithmetic)
+    if arithmetic == "pure" and ch.uses_native:
+        raise AssertionError("arithmetic='pure' was asked for but the native path is in use: "
+                             "the comparison of the two paths would compare one with itself")
     data = Dataset.of(universe_size, rows)
     return explore(lambda src: ch.release(data, src).coefficients)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import partial
 
 from exactdp.certificate import Certificate, ClaimReport
-from exactdp.histograms.orderstats import approx_bin_sample
-from proofs._strict_time import coins, compare
+from exactdp.histograms.orderstats import approx_bin_sample, doubling_widths
+from proofs._strict_time import coins, compare, traced
 
 CLAIM = "Proposition 6.17 (padded, strict time)"
 STATEMENT = """ApproxBinSample_{s,t}(m, p, q) (Algorithm 6.18) run with padded=True, pad_t = T >= t
@@ -53,13 +53,20 @@ def check(full: bool) -> ClaimReport:
                       for m in ms for p, q in _PQ for t in range(pad + 1)]
             cmp = compare(inputs, coins(full), across_coins=True)
             total += cmp.runs
+            # The schedule itself (Proposition 6.17's time bound): widths t' = 1, 2, 4, ...
+            # below 2 pad_t, each testing ell in [t'/2, t'): as many tests as that, always.
+            schedule = sum(w - w // 2 for w in doubling_widths(pad))
+            trace, _ = traced(inputs[0][1], coins(full)[0])
+            tests = sum(1 for e in trace if e[0] == "abs_test")
             certs.append(Certificate(
                 CLAIM, "approx_bin_sample(padded=True)",
                 {"pad_t": pad, "exponent_rounds": rounds, "s": s},
                 f"m in {ms}, p/q in {[f'{p}/{q}' for p, q in _PQ]}, t in [0, {pad}], "
                 f"{len(coins(full))} coin streams", cmp.trace_length,
-                "one operation trace for all inputs and coins", cmp.ok,
-                {"first_difference": cmp.mismatch} if cmp.mismatch else {}))
+                f"one operation trace for all inputs and coins, with {schedule} tests",
+                cmp.ok and tests == schedule,
+                {"tests_in_trace": tests, "tests_scheduled": schedule,
+                 **({"first_difference": cmp.mismatch} if cmp.mismatch else {})}))
     every = "every m for rounds <= 3, else " if full else ""
     return ClaimReport(
         CLAIM, f"(pad_t, rounds) in {_grid(full)}; m < 2^rounds ({every}a spread), p/q in {{0, 1, 1/2, 1/3, 2/3}}, every t <= pad_t, "

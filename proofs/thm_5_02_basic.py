@@ -87,13 +87,16 @@ def check_i(full: bool) -> ClaimReport:
         alg = BasicHistogram(mech, universe, chosen)
         dists = Distributions(alg.release, universe)
         n = mech.n
+        # The bins the algorithm must release: A as asked for (not as the algorithm recorded
+        # it, which would let a dropped element go unseen), or all of X.
+        wanted = tuple(sorted(chosen)) if chosen is not None else tuple(range(1, size + 1))
         if chosen is not None:
             # A != X breaks the symmetry over X: explore every dataset directly.
             direct = {d: dists.direct(d) for d in all_datasets(n, size)}
             pairs = [(d, direct[d], e, direct[e]) for d in direct for e in direct
                      if _one_row_apart(d, e)]
             sym_bad: list[str] = []
-            product_ok = all(direct[d] == _product_distribution(mech, alg.elements, d)
+            product_ok = all(direct[d] == _product_distribution(mech, wanted, d)
                              for d in direct)
         else:
             pairs = []
@@ -102,13 +105,13 @@ def check_i(full: bool) -> ClaimReport:
                 pairs += [(d, pd, e, pe), (e, pe, d, pd)]
             sym_bad = dists.symmetry_failures(
                 sample_noncanonical(n, size, 10**6 if full else 2))
-            product_ok = all(dists(d) == _product_distribution(mech, alg.elements, d)
+            product_ok = all(dists(d) == _product_distribution(mech, wanted, d)
                              for d in canonical_datasets(n, size))
         w = worst_ratio(pairs)
         eps = getattr(mech, "epsilon", Fraction(0))
         ok, text = certify_ratio(w, eps)
         exact_ok = True
-        if isinstance(mech, GeoSample) and len(alg.elements) >= 2:
+        if isinstance(mech, GeoSample) and len(wanted) >= 2:
             exact_ok = w.ratio == mech.privacy_ratio ** 2
         if w.ratio is not None:
             worst_seen = max(worst_seen, w.ratio)

@@ -132,11 +132,17 @@ def check_5_6(full: bool) -> ClaimReport:
                     alg = StabilityHistogram(FastSample(n, eps, gamma), Universe(2**64), b)
                     need = alg.certified_delta()
                     worst = max(worst, need / delta)
+                    # What the release prints and decides with: the integer decision and the
+                    # dyadic upper bound must agree with the exact Fraction.
+                    upper = alg.certified_delta_upper()
+                    shown_ok = (alg.delta_at_most(delta) == (need <= delta)
+                                and need <= upper <= need * (1 + Fraction(1, 2**64)))
                     certs.append(Certificate(
                         "Theorem 5.6 (i)", repr(alg), {"n": n, "epsilon": eps, "delta": delta,
                                                        "beta0": beta0, "gamma": gamma, "b": b},
                         "parameter condition of Theorem 5.5 i", need,
-                        "2 Pr[M(1,U) > b] <= delta", need <= delta, {}))
+                        "2 Pr[M(1,U) > b] <= delta (decided and printed bounds agree)",
+                        need <= delta and shown_ok, {"printed_upper_bound": upper}))
     # Tiny n: the theorem's b exceeds n, so the release is always empty.
     for n in (1, 2, 3):
         for eps in (Fraction(1), Fraction(1, 2)):
