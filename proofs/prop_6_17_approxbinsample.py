@@ -29,10 +29,10 @@ _SEARCH_LIMIT = 64
 def _grid(full: bool) -> list[tuple[int, int, int, int]]:
     """(m, p, q, s) -- every t in [0, m + 1] is run for each."""
     out = []
-    for m in range(1, 10 if full else 6):
+    for m in range(0, 10 if full else 6):  # m = 0: Bin(0, p) is the point mass at 0
         for q in ([1, 2, 3, 5, 7] if full else [1, 2, 5]):
             for p in range(q + 1):
-                for s in sorted({m, m + 1, 2 * m + 1, 10 * m, 97 * m}):
+                for s in sorted({m, m + 1, 2 * m + 1, 10 * m, 97 * m} - {0}):
                     out.append((m, p, q, s))
     return out
 
@@ -75,7 +75,7 @@ def check(full: bool) -> ClaimReport:
             if padded != dist:
                 ok = False
                 bad.append(f"t={t}: padded mode differs")
-            if t > 0 and s <= _SEARCH_LIMIT:
+            if t > 0 and m > 0 and s <= _SEARCH_LIMIT:  # ApproxBinDraw needs m >= 1
                 for shortcuts in (True, False):
                     draw = ApproxBinDraw(m, p, q, s, t, shortcuts=shortcuts)
                     if _enumerated(draw) != dist:
@@ -85,7 +85,7 @@ def check(full: bool) -> ClaimReport:
             CLAIM, "approx_bin_sample (Algorithm 6.18)", {"m": m, "p": p, "q": q, "s": s},
             f"t in [0, {m + 1}]", local, "distance/bound <= 1", ok, {"failures": bad[:3]}))
     return ClaimReport(
-        CLAIM, f"m <= {_grid(full)[-1][0]}, p/q with q in {{1,2,3,5,7}}"
+        CLAIM, f"0 <= m <= {_grid(full)[-1][0]}, p/q with q in {{1,2,3,5,7}}"
         f"{'' if full else ' (quick: 1,2,5)'}, s in {{m, m+1, 2m+1, 10m, 97m}}, every t <= m+1 "
         f"({runs} distributions; sampling path and padded mode equal where s <= "
         f"{_SEARCH_LIMIT})", f"max distance/bound {brief(worst_ratio)} at {worst_at}",
