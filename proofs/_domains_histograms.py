@@ -251,7 +251,7 @@ ORDER_STATISTICS: list[Case] = [
                        and set(ds[3]) <= {0, 1, 2} and ds[4] == {2: 1})),
     # approx_ord_sample (Algorithm 6.20, Proposition 6.19): m >= n + 1, s >= m, max_m >= m
     Refuse("approx_ord_sample", "s = m - 1", lambda: approx_ord_sample(
-        lambda z: (1, 2)[z], 1, 2, 3, 2), ParameterError, ("s = 2", "m = 3")),
+        lambda z: (1, 2)[z], 1, 2, 3, 2), ParameterError, ("s = 2", "m = 3", "6.19")),
     Refuse("approx_ord_sample", "m = n", lambda: approx_ord_sample(
         lambda z: (1, 2)[z], 1, 2, 1, 4), ParameterError, ("m = 1",)),
     Refuse("approx_ord_sample", "max_m = m - 1", lambda: approx_ord_sample(
