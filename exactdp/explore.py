@@ -28,7 +28,12 @@ from fractions import Fraction
 from typing import TypeVar
 
 from exactdp.params import DomainError, ExactDPError, ResourceLimitError
-from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
+from exactdp.randomness import (
+    InverseCDFDraw,
+    RandomSource,
+    check_bernoulli,
+    check_domain_size,
+)
 from exactdp.trace import record
 
 __all__ = ["ExplorationLimitError", "ExploringSource", "NondeterminismError", "explore"]
@@ -105,8 +110,7 @@ class ExploringSource(RandomSource):
         return z
 
     def bernoulli(self, num: int, den: int) -> bool:
-        if not 0 <= num <= den or den < 1:
-            raise DomainError(f"bernoulli: need 0 <= num <= den, got {num}/{den}")
+        check_bernoulli(num, den)
         record("uniform", den)
         options = [(v, w) for v, w in ((True, num), (False, den - num)) if w > 0]
         value, w = options[self._index(len(options))]

@@ -35,6 +35,7 @@ __all__ = [
     "RandomSource",
     "SeededSource",
     "SystemSource",
+    "check_bernoulli",
     "check_domain_size",
     "check_source",
     "default_source",
@@ -78,13 +79,20 @@ class RandomSource:
 
     def bernoulli(self, num: int, den: int) -> bool:
         """True with probability exactly ``num/den``: ``uniform(den) <= num``."""
-        for name, v in (("num", num), ("den", den)):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise ParameterTypeError(f"bernoulli: {name} = {v!r:.60} must be an int (the "
-                                         f"probability is exactly num/den)")
-        if not 0 <= num <= den:
-            raise DomainError(f"bernoulli: need 0 <= num <= den, got {num}/{den}")
+        check_bernoulli(num, den)
         return _checked_draw(self, den) <= num
+
+
+def check_bernoulli(num: object, den: object) -> None:
+    """The coin ``bernoulli(num, den)`` of every source (the exploring one too, so that the
+    checker never certifies a coin a release would refuse): ints with ``0 <= num <= den``
+    and ``den >= 1``."""
+    for name, v in (("num", num), ("den", den)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ParameterTypeError(f"bernoulli: {name} = {v!r:.60} must be an int (the "
+                                     f"probability is exactly num/den)")
+    if not 0 <= num <= den or den < 1:  # type: ignore[operator]
+        raise DomainError(f"bernoulli: need 0 <= num <= den and den >= 1, got {num}/{den}")
 
 
 def _checked_draw(source: RandomSource, d: int) -> int:

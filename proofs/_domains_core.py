@@ -255,6 +255,8 @@ SOURCES: list[Case] = [
         lambda d: 1).bernoulli(-1, 2), DomainError, ("-1/2",)),
     Refuse("RandomSource.bernoulli", "num = den + 1", lambda: CallableSource(
         lambda d: 1).bernoulli(3, 2), DomainError, ("3/2",)),
+    Refuse("RandomSource.bernoulli", "den = 0", lambda: CallableSource(
+        lambda d: 1).bernoulli(0, 0), DomainError, ("0/0",)),
     Accept("RandomSource.bernoulli", "num = 0 (never) and num = den (always), u = 1 and d",
            lambda: [CallableSource(f).bernoulli(num, 5) for num in (0, 5)
                     for f in (lambda d: 1, lambda d: d)], [False, False, True, True]),
@@ -316,6 +318,9 @@ SOURCES: list[Case] = [
     *(Refuse("ExploringSource.bernoulli", f"num/den = {num}/{den}", lambda num=num, den=den:
              ExploringSource().bernoulli(num, den), DomainError, (f"{num}/{den}",))
       for num, den in ((-1, 2), (3, 2), (0, 0))),
+    *(Refuse("ExploringSource.bernoulli", f"num = {num!r} (refused by every source)",
+             lambda num=num: ExploringSource().bernoulli(num, 2), ParameterTypeError,
+             (f"num = {num!r}",)) for num in (True, F(1))),
     Accept("explore", "bernoulli(0, 1), (1, 1), (0, 2), (2, 2)", lambda: [
         explore(lambda s, a=a, b=b: s.bernoulli(a, b)) for a, b in ((0, 1), (1, 1), (0, 2),
                                                                     (2, 2))],

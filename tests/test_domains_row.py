@@ -31,12 +31,11 @@ def test_the_row_passes_and_is_quick() -> None:
 #: (id, owner, function, old, new, the part of the row that must fail, the entry it names)
 PLANTED: list[tuple[str, type | ModuleType, str, str, str, Callable[[bool], ClaimReport],
                     str]] = [
-    ("bernoulli refuses num = 0", randomness.RandomSource, "bernoulli",
-     "if not 0 <= num <= den:", "if not 0 < num <= den:", row.check_sources,
+    ("bernoulli refuses num = 0", randomness, "check_bernoulli",
+     "if not 0 <= num <= den or", "if not 0 < num <= den or", row.check_sources,
      "RandomSource.bernoulli"),
-    ("explore's bernoulli guard dropped", explore.ExploringSource, "bernoulli",
-     "if not 0 <= num <= den or den < 1:", "if False:", row.check_sources,
-     "ExploringSource.bernoulli"),
+    ("explore's bernoulli unchecked", explore.ExploringSource, "bernoulli",
+     "check_bernoulli(num, den)", "pass", row.check_sources, "ExploringSource.bernoulli"),
     ("a one-row table accepted", counting.TabulatedMechanism, "__init__",
      "if len(rows) < 2:", "if len(rows) < 1:", row.check_counting, "TabulatedMechanism"),
     ("Lemma 3.2's validation with and for or", mixing, "lemma_3_2_condition",
