@@ -364,6 +364,7 @@ def _assert_clean_interrupt(command: str, status: int, err: str, elapsed: float,
     assert {p.name for p in tmp_path.iterdir()} == keep, "an output or temporary file is left"
 
 
+@pytest.mark.slow  # timing-sensitive under load (a subprocess, SIGINT, a 2 s bound): -m slow
 @needs_native
 @needs_proc
 def test_ctrl_c_stops_a_compact_release_inside_the_native_code(tmp_path: Path) -> None:
