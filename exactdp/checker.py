@@ -32,7 +32,13 @@ from typing import Any, Literal
 from exactdp.certificate import Certificate, brief, exact_json
 from exactdp.certified import MAX_PRECISION_BITS, Interval, exp_interval
 from exactdp.counting import InverseCDFSampler
-from exactdp.params import DomainError, ParameterError, ResourceLimitError, to_fraction
+from exactdp.params import (
+    DomainError,
+    ParameterError,
+    ParameterTypeError,
+    ResourceLimitError,
+    to_fraction,
+)
 from exactdp.randomness import RandomSource, check_domain_size
 from exactdp.trace import Event, record, recording
 
@@ -209,6 +215,9 @@ def counting_distribution(mech: InverseCDFSampler, c: int, method: Method = "aut
     threshold), ``"thresholds"`` (binary search confirmed from the ``F_c`` candidate), or
     ``"auto"`` (enumerate when ``d <= 4096``, else thresholds).
     """
+    if not callable(mech) or not all(hasattr(mech, a) for a in ("n", "d", "cdf")):
+        raise ParameterTypeError(f"mechanism = {mech!r} must be a counting mechanism M(c, u) "
+                                 f"with n, d and cdf, such as GeoSample or FastSample")
     if method == "enumerate" or (method == "auto" and mech.d <= 4096):
         return enumerate_distribution(mech, c)
     if method in ("thresholds", "auto"):
@@ -226,6 +235,16 @@ def counting_distributions(mech: InverseCDFSampler, method: Method = "auto") -> 
 # --------------------------------------------------------------------------- distances
 
 def _support(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -> list[Any]:
+    """The outcomes of ``p`` and ``q``, after checking that both are exact: every
+    probability an int or a Fraction (a float would make every comparison below inexact)."""
+    for dist in (p, q):
+        if not isinstance(dist, Mapping):
+            raise ParameterTypeError(f"a distribution must be a mapping outcome -> "
+                                     f"probability, not {type(dist).__name__}")
+        for o, v in dist.items():
+            if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+                raise ParameterTypeError(f"Pr[{o!r}] = {v!r} is a {type(v).__name__}: "
+                                         f"probabilities must be exact (Fraction or int)")
     keys = dict.fromkeys(p)
     keys.update(dict.fromkeys(q))
     return list(keys)
@@ -471,8 +490,8 @@ def check_strict_time(mech: InverseCDFSampler, us: Iterable[int] | None = None) 
                 return Certificate(
                     "strict time", repr(mech), {"n": n}, f"c in [0,{n}], {len(us)} values of u",
                     None, "identical traces", False,
-                    {"c": c, "u": u, "trace": [list(map(str, e)) for e in tr],
-                     "reference": [list(map(str, e)) for e in reference]})
+                    {"c": c, "u": u, "trace": [[_text(x) for x in e] for e in tr],
+                     "reference": [[_text(x) for x in e] for e in reference]})
     return Certificate(
         "strict time", repr(mech), {"n": n}, f"c in [0,{n}], {len(us)} values of u",
         len(reference), "identical traces", True,

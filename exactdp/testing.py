@@ -41,7 +41,7 @@ from exactdp.binomial import critical_counts
 from exactdp.certified import Interval, exp_interval
 from exactdp.checker import RatioWitness, certify_ratio, statistical_distance, worst_ratio
 from exactdp.explore import MAX_RUNS, MAX_UNIFORM, explore
-from exactdp.params import ParameterError, positive_int, to_fraction
+from exactdp.params import ParameterError, ParameterTypeError, positive_int, to_fraction
 from exactdp.randomness import RandomSource, default_source
 
 __all__ = [
@@ -76,6 +76,8 @@ class OracleAssertionError(AssertionError):
 def exact_distribution(sampler: Sampler, *, max_uniform: int = MAX_UNIFORM,
                        max_runs: int = MAX_RUNS) -> dict[Any, Fraction]:
     """The exact output distribution of ``sampler(source)`` (every path of its draws)."""
+    if not callable(sampler):
+        raise ParameterTypeError(f"sampler = {sampler!r} must be a function of a RandomSource")
     return explore(sampler, max_uniform=max_uniform, max_runs=max_runs)
 
 
@@ -195,9 +197,17 @@ def _key(v: Any) -> Any:
 
 
 def _pairs(neighbours: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    pairs = list(neighbours)
+    try:
+        pairs = list(neighbours)
+    except TypeError:
+        raise ParameterTypeError(f"neighbours = {neighbours!r} must be an iterable of pairs "
+                                 f"(x, x')") from None
     if not pairs:
         raise ParameterError("neighbours must contain at least one pair (x, x')")
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise ParameterTypeError(f"neighbours: {pair!r} is not a pair (x, x'); pass e.g. "
+                                     f"[(0, 1), (1, 2)]")
     return pairs
 
 

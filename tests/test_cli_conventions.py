@@ -483,3 +483,58 @@ def test_stdout_that_cannot_show_the_answer_is_a_clear_error(
     rc, _, err = run(capsys, *argv)
     assert rc == 4
     one_line_error(err, "internal error")
+
+
+def test_verify_only_blank_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = run(capsys, "verify", "--only", " ")
+    assert rc == 2 and out == ""
+    one_line_error(err, "--only")
+
+
+def test_checker_refuses_inexact_probabilities() -> None:
+    from exactdp.checker import counting_distribution, statistical_distance, worst_neighbour_ratio
+    from exactdp.params import ParameterTypeError
+
+    with pytest.raises(ParameterTypeError, match="exact"):
+        statistical_distance({0: 0.5}, {0: Fraction(1, 2)})  # type: ignore[dict-item]
+    with pytest.raises(ParameterTypeError, match="exact"):
+        worst_neighbour_ratio([{0: Fraction(1, 2)}, {0: 0.5}])  # type: ignore[list-item]
+    with pytest.raises(ParameterTypeError, match="counting mechanism"):
+        counting_distribution("x", 1)  # type: ignore[arg-type]
+
+
+def test_histogram_constructors_type_their_universe() -> None:
+    from exactdp.histograms.basic import BasicHistogram, StabilityHistogram
+    from exactdp.histograms.data import Universe
+    from exactdp.params import ParameterTypeError
+
+    for bad in (None, 10.0, "10"):
+        with pytest.raises(ParameterTypeError, match="universe"):
+            BasicHistogram.theorem_5_3(bad, 6, "1/2", "1/4")  # type: ignore[arg-type]
+        with pytest.raises(ParameterTypeError, match="universe"):
+            StabilityHistogram.theorem_5_6(bad, 6, "1/2", "1/4", "1/4")  # type: ignore[arg-type]
+    alg = BasicHistogram.theorem_5_3(10, 6, "1/2", "1/4")
+    assert alg.universe == Universe(10)
+    with pytest.raises(ParameterTypeError, match="Dataset"):
+        alg.release(None)  # type: ignore[arg-type]
+
+
+def test_testing_helpers_type_their_arguments() -> None:
+    from exactdp.params import ParameterTypeError
+    from exactdp.testing import assert_pure_dp, exact_distribution
+
+    with pytest.raises(ParameterTypeError, match="pair"):
+        assert_pure_dp(lambda x, src: x, [0, 1], "1/2")  # type: ignore[list-item]
+    with pytest.raises(ParameterTypeError, match="sampler"):
+        exact_distribution(5)  # type: ignore[arg-type]
+
+
+def test_a_closed_pipe_is_not_an_error() -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        f"{sys.executable} -m exactdp.cli sample geosample --n 10 --epsilon 1/2 --count 3 "
+        f"--draws 20000 --seed 1 | head -1", shell=True, capture_output=True, text=True,
+        check=False, timeout=120)
+    assert proc.stdout.strip().isdigit() and "Traceback" not in proc.stderr

@@ -68,11 +68,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(name, f"error: {exc}")
         return USAGE
     except BrokenPipeError:
-        # stdout closed early (e.g. piped into head): no traceback, and no second error
-        # when Python flushes stdout at exit.
+        # The reader closed the pipe (e.g. ``| head -1``): what it read was delivered, so
+        # this is not an error of ours.  Silence the flush of stdout at exit.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return USAGE
+        return 0
     except RecursionError:
         _error(name, "error: the input nests too deeply to process")
         return USAGE

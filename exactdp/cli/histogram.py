@@ -315,8 +315,8 @@ def _cmd_query(args: argparse.Namespace) -> int:
         print(json.dumps([{"element": e, "x": str(x), "count": str(c)} for e, x, c in rows],
                          indent=2))
     else:
-        for e, _, c in rows:
-            print(f"{e}\t{c}")
+        # One write: a row that stdout cannot encode fails before any row is printed.
+        sys.stdout.write("".join(f"{e}\t{c}\n" for e, _, c in rows))
     sys.stdout.flush()
     return 0
 

@@ -80,7 +80,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     full = bool(args.full)
     checks = [(module, fn) for module in proofs.discover() for fn in proofs.checks_of(module)]
     if args.only is not None:
-        needle = args.only.lower()
+        needle = args.only.strip().lower()
+        if not needle:
+            raise ParameterError("--only '' matches every claim; give part of a module name "
+                                 "or claim (or leave --only out to run them all)")
         checks = [(m, fn) for m, fn in checks
                   if needle in m.__name__.lower() or needle in str(getattr(m, "CLAIM", "")).lower()]
         if not checks:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
 from exactdp.histograms.data import Dataset, Histogram, Universe
@@ -47,16 +48,22 @@ MAX_BASIC_BINS = 1 << 22
 Progress = Callable[[int, int], None]
 
 
-def check_mechanism(mechanism: object, dataset: Dataset | None = None) -> InverseCDFSampler:
-    """``mechanism`` must be an inverse-CDF counting mechanism whose ``n`` is the dataset's."""
+_NO_DATASET: Any = object()
+
+
+def check_mechanism(mechanism: object, dataset: object = _NO_DATASET) -> InverseCDFSampler:
+    """``mechanism`` must be an inverse-CDF counting mechanism whose ``n`` is the dataset's
+    (when a dataset is given: ``None`` is not a dataset)."""
     if not isinstance(mechanism, InverseCDFSampler):
         raise ParameterTypeError(f"mechanism = {mechanism!r} must be a counting mechanism "
                                  f"such as GeoSample or FastSample")
-    if dataset is not None and not isinstance(dataset, Dataset):
+    if dataset is _NO_DATASET:
+        return mechanism
+    if not isinstance(dataset, Dataset):
         raise ParameterTypeError(f"the dataset is a {type(dataset).__name__}; it must be a "
                                  f"Dataset: build it with Dataset.of(universe, rows) or "
                                  f"Dataset.from_labels(universe, labels)")
-    if dataset is not None and dataset.n != mechanism.n:
+    if dataset.n != mechanism.n:
         raise ParameterError(f"the dataset has n = {dataset.n} rows but the counting "
                              f"mechanism was built for n = {mechanism.n}; build it with the "
                              f"dataset's number of rows")
@@ -84,9 +91,19 @@ def noisy_counts(mechanism: InverseCDFSampler, counts: Mapping[int, int],
     return out
 
 
+def as_universe(universe: object) -> Universe:
+    """A :class:`Universe`, or an int ``M`` read as ``[1, M]``; anything else is refused."""
+    if isinstance(universe, Universe):
+        return universe
+    if isinstance(universe, int) and not isinstance(universe, bool):
+        return Universe(universe)
+    raise ParameterTypeError(f"universe = {universe!r} must be a Universe (or an int M for "
+                             f"[1, M])")
+
+
 def theorem_5_3_gamma(beta0: object, universe: Universe) -> Fraction:
     """Theorem 5.3: ``gamma = beta0 / (2|X|)`` (in ``N^{-1}`` whenever ``beta0`` is)."""
-    return inverse_integer(beta0, "beta0") / (2 * universe.size)
+    return inverse_integer(beta0, "beta0") / (2 * as_universe(universe).size)
 
 
 def theorem_5_6_gamma(beta0: object, delta: object, n: int) -> Fraction:
@@ -124,8 +141,7 @@ class BasicHistogram:
     def __init__(self, mechanism: InverseCDFSampler, universe: Universe,
                  elements: Iterable[int] | None = None) -> None:
         self.mechanism = check_mechanism(mechanism)
-        if not isinstance(universe, Universe):
-            raise ParameterTypeError(f"universe = {universe!r} must be a Universe")
+        universe = as_universe(universe)
         self.universe = universe
         if elements is None:
             if universe.size > MAX_BASIC_BINS:
@@ -192,8 +208,7 @@ class StabilityHistogram:
     def __init__(self, mechanism: InverseCDFSampler, universe: Universe, threshold: int,
                  padded: bool = True) -> None:
         self.mechanism = check_mechanism(mechanism)
-        if not isinstance(universe, Universe):
-            raise ParameterTypeError(f"universe = {universe!r} must be a Universe")
+        universe = as_universe(universe)
         self.universe = universe
         if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0:
             raise ParameterError(f"threshold b = {threshold!r} must be an integer >= 0")
