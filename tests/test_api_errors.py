@@ -124,3 +124,68 @@ def test_audits_refuse_a_mechanism_that_is_not_callable(mechanism: Any) -> None:
     with pytest.raises(TypeError, match="not callable") as exc:
         blackbox_audit(mechanism, inputs=range(4), claimed_epsilon=1, draws=10)
     typed(exc)
+
+
+# ---------------------------------------------------------------- histogram data: labels
+
+def _code_by_definition(data: bytes) -> int:
+    # x(b) = 1 + sum_{i=1}^{L} (b_i + 1) * 256**(L - i), written out from the definition.
+    length = len(data)
+    return 1 + sum((b + 1) * 256 ** (length - i) for i, b in enumerate(data, start=1))
+
+
+@pytest.mark.parametrize("size", [1, 2, 257, 258, 65793, 65794, 2**64, 2**64 + 5, 2**512 - 1,
+                                  2**512, _code_by_definition(b"\x00" * 65) - 1,
+                                  _code_by_definition(b"\x00" * 65), 2**520])
+def test_encode_label_refuses_exactly_the_labels_beyond_m(size: int) -> None:
+    # The length pre-check (no big integer built for a hopeless label, past 64 bytes) must
+    # refuse exactly the labels with x(b) > M, at every boundary.
+    from exactdp.histograms.data import LabelTooLongError, encode_label
+    for length in (*range(10), 64, 65, 66):
+        for data in (b"\x00" * length, b"\xff" * length, bytes(range(length))):
+            code = _code_by_definition(data)
+            if code <= size:
+                assert encode_label(data, size) == code
+            else:
+                with pytest.raises(LabelTooLongError) as exc:
+                    encode_label(data, size)
+                typed(exc)
+
+
+@pytest.mark.parametrize("length", [5000, 200_000, 10_000_000])
+def test_a_long_label_is_refused_fast_with_a_short_message(length: int) -> None:
+    # encode_label was quadratic: a 10 MB label took > 100 s, 200,000 bytes > 60 s, and at
+    # 5000 bytes the message printed x and hit int->str's 4300-digit limit (an untyped
+    # ValueError); from the CLI a 5,000-byte label gave a 30 KB error line.
+    import time
+
+    from exactdp.histograms.data import Dataset, LabelTooLongError
+    start = time.monotonic()
+    with pytest.raises(LabelTooLongError, match=f"label 2 = .* of {length} bytes") as exc:
+        Dataset.from_labels(2**64, ["ok", "a" * length])
+    assert time.monotonic() - start < 5
+    typed(exc)
+    assert len(str(exc.value)) < 400
+
+
+def test_a_label_beyond_a_huge_universe_is_described_by_bits() -> None:
+    # M and x beyond 4300 decimal digits: printing either raised ValueError.
+    from exactdp.histograms.data import LabelTooLongError, encode_label, label_capacity
+    size = 10**6000
+    for length, shown in ((2492, "codes to an integer of 19937 bits"),
+                          (2493, "code exceeds 2[*][*]19936")):
+        with pytest.raises(LabelTooLongError, match=shown) as exc:
+            encode_label(b"\xff" * length, size)
+        typed(exc)
+        assert len(str(exc.value)) < 400
+    assert (256 ** (label_capacity(size) + 1) - 1) // 255 <= size
+    assert (256 ** (label_capacity(size) + 2) - 1) // 255 > size
+
+
+@pytest.mark.parametrize("label", ["\ud800", "ab\udc00x"])
+def test_a_lone_surrogate_label_is_a_typed_error_naming_its_position(label: str) -> None:
+    # Dataset.from_labels(2**64, ['\ud800']) raised UnicodeEncodeError.
+    from exactdp.histograms.data import Dataset
+    with pytest.raises(ValueError, match="label 3 = .*not valid Unicode") as exc:
+        Dataset.from_labels(2**64, ["a", "b", label])
+    typed(exc)

@@ -109,47 +109,88 @@ class Universe:
         """``x`` as an ``int`` if it lies in ``[1, M]``; :class:`DomainError` otherwise."""
         v = _element(x, name)
         if not 1 <= v <= self.size:
-            raise DomainError(f"{name} = {v} is outside the universe X = [1, M] with "
-                              f"M = {self.size}")
+            raise DomainError(f"{name} = {_show_int(v)} is outside the universe X = [1, M] "
+                              f"with M = {_show_int(self.size)}")
         return v
 
     def elements(self) -> range:
         """``range(1, M + 1)`` (lazy: fine for any ``M``, but iterate only small ones)."""
         return range(1, self.size + 1)
 
-    def encode(self, label: str | bytes) -> int:
+    def encode(self, label: str | bytes, name: str = "label") -> int:
         """The element coding ``label`` (see the module docstring); refused if ``> M``."""
-        return encode_label(label, self.size)
+        return encode_label(label, self.size, name=name)
 
     def __str__(self) -> str:
-        return f"[1, {self.size}]"
+        return f"[1, {_show_int(self.size)}]"
 
 
-def encode_label(label: str | bytes, universe_size: int) -> int:
+def _show_int(v: int) -> str:
+    """``v`` in decimal when short, otherwise its bit length (exactly true either way, and
+    never beyond CPython's 4300-digit ``str(int)`` limit)."""
+    if v.bit_length() <= 128:
+        return str(v)
+    if v & (v - 1) == 0:
+        return f"2**{v.bit_length() - 1}"
+    return f"an integer of {v.bit_length()} bits"
+
+
+def _show_label(label: object) -> str:
+    """``repr`` of a label, cut to about 40 characters (error messages stay one line)."""
+    if isinstance(label, (str, bytes, bytearray)):
+        head = 40
+        while len(repr(label[:head])) > 48:  # escapes such as '\\xff' take 4 characters
+            head //= 2
+        if head >= len(label):
+            return repr(label)
+        unit = "chars" if isinstance(label, str) else "bytes"
+        return repr(label[:head]) + f"... ({len(label)} {unit})"
+    text = repr(label)
+    return text if len(text) <= 60 else text[:40] + "..."
+
+
+def encode_label(label: str | bytes, universe_size: int, *, name: str = "label") -> int:
     """``x(b) = 1 + sum_i (b_i + 1) 256**(L-i)`` for ``b`` = ``label`` (UTF-8 for ``str``).
 
     Injective (indeed a bijection from all byte strings onto the positive integers); raises
-    :class:`LabelTooLongError` when ``x(b) > universe_size``.
+    :class:`LabelTooLongError` when ``x(b) > universe_size``.  Linear time in the label's
+    length: ``x(b) = 1 + int(b) + (256**L - 1)/255`` (``int(b)`` the big-endian value of the
+    bytes), and a label whose length alone rules it out (``x(b) > 256**(L-1) >= M``) is
+    refused before any big integer is built.  ``name`` names the label in error messages.
 
     >>> encode_label(b"", 10), encode_label(b"\\x00", 10), encode_label("a", 1000)
     (1, 2, 99)
     """
     if isinstance(label, str):
-        data = label.encode("utf-8")
+        try:
+            data = label.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise DomainError(f"{name} = {_show_label(label)} is not valid Unicode text: "
+                              f"character {exc.start + 1} is {label[exc.start]!r} (a lone "
+                              f"surrogate cannot be encoded as UTF-8)") from None
     elif isinstance(label, (bytes, bytearray)):
         data = bytes(label)
     else:
-        raise ParameterTypeError(f"label = {label!r} must be str or bytes")
+        raise ParameterTypeError(f"{name} = {_show_label(label)} ({type(label).__name__}) "
+                                 f"must be str or bytes")
     size = positive_int(universe_size, "universe size M")
-    x = 0
-    for byte in data:
-        x = (x << 8) + byte + 1
-    x += 1
+    length = len(data)
+    if length > 64 and 8 * (length - 1) >= size.bit_length():
+        # x(b) > 256**(L-1) = 2**(8(L-1)) >= 2**bitlen(M) > M: refused without building x.
+        raise LabelTooLongError(
+            f"{name} = {_show_label(label)} of {length} bytes does not fit in the universe "
+            f"[1, M] with M = {_show_int(size)}: M holds every label of at most "
+            f"{label_capacity(size)} bytes, and this label's code exceeds "
+            f"2**{8 * (length - 1)}, so pass a universe size of at least its code "
+            f"(2**{8 * length + 1} suffices)")
+    x = 1 + int.from_bytes(data, "big") + int.from_bytes(b"\x01" * length, "big")
     if x > size:
         raise LabelTooLongError(
-            f"label {label!r} ({len(data)} bytes) codes to {x}, outside the universe "
-            f"[1, {size}]; a universe of size M holds every label of at most "
-            f"{label_capacity(size)} bytes: pass a universe size of at least {x}")
+            f"{name} = {_show_label(label)} of {length} bytes codes to {_show_int(x)}, "
+            f"outside the universe [1, M] with M = {_show_int(size)}; M holds every label "
+            f"of at most {label_capacity(size)} bytes: pass a universe size of at least "
+            + (str(x) if x.bit_length() <= 128 else
+               f"its code, an integer of {x.bit_length()} bits (2**{x.bit_length()} suffices)"))
     return x
 
 
@@ -168,12 +209,14 @@ def decode_label(x: int) -> bytes:
 
 
 def label_capacity(universe_size: int) -> int:
-    """The largest ``L`` such that every byte string of length ``<= L`` fits in ``[1, M]``."""
+    """The largest ``L`` such that every byte string of length ``<= L`` fits in ``[1, M]``,
+    i.e. with ``top(L) = (256**(L+1) - 1)/255 <= M``.  Since ``top(L) > 2**(8L)`` the answer
+    is at most ``(bitlen(M) - 1) // 8``, and since ``top(L) < 2**(8L+1)`` it is at least that
+    minus one: at most two big-integer comparisons, whatever ``M``."""
     size = positive_int(universe_size, "universe size M")
-    length, top = 0, 1  # top = (256**(length+1) - 1) / 255 = code of the last string of `length`
-    while top + 256 ** (length + 1) <= size:
-        length += 1
-        top += 256**length
+    length = (size.bit_length() - 1) // 8
+    while length > 0 and (256 ** (length + 1) - 1) // 255 > size:
+        length -= 1
     return length
 
 
@@ -204,8 +247,8 @@ class Dataset:
             if type(x) is not int:
                 x = _element(x, f"row {i + 1}")
             if not 1 <= x <= size:
-                raise DomainError(f"row {i + 1} = {x} is outside the universe X = [1, M] with "
-                                  f"M = {size}")
+                raise DomainError(f"row {i + 1} = {_show_int(x)} is outside the universe "
+                                  f"X = [1, M] with M = {_show_int(size)}")
             clean.append(x)
         object.__setattr__(self, "rows", tuple(clean))
 
@@ -223,7 +266,8 @@ class Dataset:
             raise ParameterTypeError(f"labels = {labels!r} must be a sequence of str or bytes "
                                      f"labels (a single string would be read character by "
                                      f"character)")
-        return cls(u, tuple(u.encode(label) for label in labels))
+        return cls(u, tuple(u.encode(label, f"label {i + 1}")
+                            for i, label in enumerate(labels)))
 
     @property
     def n(self) -> int:
