@@ -310,9 +310,17 @@ def _env(**extra: str) -> dict[str, str]:
             **extra}
 
 
+def _default_sigint() -> None:
+    # A test runner started in the background (``cmd &`` in a script) inherits SIGINT
+    # ignored, and Python then installs no handler: give the child an interactive user's
+    # default, as a terminal would.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(args: list[str], cwd: Path, **env: str) -> subprocess.Popen[str]:
     return subprocess.Popen([*_command(), *args], cwd=cwd, env=_env(**env), text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_default_sigint)  # noqa: PLW1509 - signal reset only
 
 
 def _interrupt(proc: subprocess.Popen[str]) -> tuple[str, str, float]:
