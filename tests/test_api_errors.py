@@ -189,3 +189,32 @@ def test_a_lone_surrogate_label_is_a_typed_error_naming_its_position(label: str)
     with pytest.raises(ValueError, match="label 3 = .*not valid Unicode") as exc:
         Dataset.from_labels(2**64, ["a", "b", label])
     typed(exc)
+
+
+# ---------------------------------------------------------------- histogram data: containers
+
+@pytest.mark.parametrize("rows", [{1: 2}, {1: 1, 2: 5}])
+def test_a_mapping_is_not_a_dataset(rows: dict[int, int]) -> None:
+    # Dataset.of(10, {1: 2}) silently returned the rows (1,): the counts were dropped.
+    from exactdp.histograms.data import Dataset
+    with pytest.raises(TypeError, match="mapping.*Histogram.from_counts") as exc:
+        Dataset.of(10, rows)
+    typed(exc)
+
+
+@pytest.mark.parametrize("counts", [[(1, 1)], ((1, 1), (2, 1)), "1", 5, None])
+def test_histogram_from_counts_wants_a_mapping(counts: object) -> None:
+    # Histogram.from_counts(U, 3, [(1, 1)]) raised AttributeError.
+    from exactdp.histograms.data import Histogram, Universe
+    with pytest.raises(TypeError, match="counts = .* must be a mapping element -> count") as exc:
+        Histogram.from_counts(Universe(10), 3, counts)  # type: ignore[arg-type]
+    typed(exc)
+
+
+def test_histogram_from_counts_refuses_unsortable_elements() -> None:
+    # {1: 1, "a": 1} raised TypeError from sorted() ('<' between str and int).
+    from exactdp.histograms.data import Histogram, Universe
+    with pytest.raises(TypeError, match="element = 'a'") as exc:
+        Histogram.from_counts(Universe(10), 3, {1: 1, "a": 1})  # type: ignore[dict-item]
+    typed(exc)
+    assert Histogram.from_counts(Universe(10), 3, {5: 1, 2: 2}).bins == ((2, 2), (5, 1))

@@ -234,6 +234,11 @@ class Dataset:
     def __post_init__(self) -> None:
         if not isinstance(self.universe, Universe):
             raise ParameterTypeError(f"universe = {self.universe!r} must be a Universe")
+        if isinstance(self.rows, Mapping):
+            raise ParameterTypeError(
+                f"rows = {_show_label(self.rows)} is a mapping; pass the rows themselves (a "
+                f"sequence of integer elements, one per row), or use Histogram.from_counts "
+                f"for a mapping element -> count")
         if isinstance(self.rows, (str, bytes)) or not isinstance(self.rows, Iterable):
             raise ParameterTypeError(f"rows = {self.rows!r} must be a sequence of integer "
                                      f"elements (use Dataset.from_labels for text labels)")
@@ -347,7 +352,13 @@ class Histogram:
     def from_counts(cls, universe: Universe, n: int, counts: Mapping[int, int],
                     algorithm: str = "", fallback: str | None = None) -> Histogram:
         """Sort ``counts`` by element (the only order a release may use) and validate."""
-        return cls(universe, n, tuple(sorted(counts.items())), algorithm, fallback)
+        if not isinstance(counts, Mapping):
+            raise ParameterTypeError(
+                f"counts = {_show_label(counts)} ({type(counts).__name__}) must be a mapping "
+                f"element -> count, such as Dataset.counts() returns")
+        pairs = [(_element(x, "element"), c) for x, c in counts.items()]
+        return cls(universe, n, tuple(sorted(pairs, key=lambda pair: pair[0])), algorithm,
+                   fallback)
 
     def count(self, x: int) -> int:
         """The released count of ``x`` (0 if ``x`` is not listed)."""
