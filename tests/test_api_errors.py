@@ -218,3 +218,31 @@ def test_histogram_from_counts_refuses_unsortable_elements() -> None:
         Histogram.from_counts(Universe(10), 3, {1: 1, "a": 1})  # type: ignore[dict-item]
     typed(exc)
     assert Histogram.from_counts(Universe(10), 3, {5: 1, 2: 2}).bins == ((2, 2), (5, 1))
+
+
+# ---------------------------------------------------------------- sparse: uniform branch
+
+@pytest.mark.parametrize(("universe", "n", "match"), [
+    (None, 2.5, "n = 2.5 is a float"),      # raised TypeError from range()
+    (None, True, "n = True"),
+    (None, 0, "n = 0 must be a positive integer"),
+    ("x", 3, "universe size M"),
+    (2.0, 3, "universe size M = 2.0 is a float"),
+])
+def test_uniform_sparse_histogram_validates_its_arguments(universe: object, n: object,
+                                                          match: str) -> None:
+    from exactdp.histograms.data import Universe
+    from exactdp.histograms.sparse import uniform_sparse_histogram
+    u = Universe(100) if universe is None else universe
+    with pytest.raises((TypeError, ValueError), match=match) as exc:
+        uniform_sparse_histogram(u, n, SeededSource(1))  # type: ignore[arg-type]
+    typed(exc)
+
+
+def test_uniform_sparse_histogram_takes_a_universe_size() -> None:
+    # uniform_sparse_histogram(100, 3) raised AttributeError ('int' has no attribute 'size').
+    from exactdp.histograms.data import Universe
+    from exactdp.histograms.sparse import uniform_sparse_histogram
+    h = uniform_sparse_histogram(100, 3, SeededSource(7))
+    assert h == uniform_sparse_histogram(Universe(100), 3, SeededSource(7))
+    assert h.universe == Universe(100) and h.n == 3

@@ -291,7 +291,7 @@ def pure_sparse_delta(epsilon: object, beta1: object, universe_size: int, n: int
     return eps / 3 * b1 * Fraction(1, 3 * size) ** positive_int(n, "n")
 
 
-def uniform_sparse_histogram(universe: Universe, n: int,
+def uniform_sparse_histogram(universe: Universe | int, n: int,
                              source: RandomSource | None = None) -> Histogram:
     """Algorithm 6.9 step 2: draw ``(x_1..x_n)`` uniformly from ``X^n``, give each distinct
     ``q`` a count uniform on ``[n]``, release the bins with count ``> 0``, sorted.
@@ -302,6 +302,8 @@ def uniform_sparse_histogram(universe: Universe, n: int,
     ``H_{n,n}(X)`` has probability at least ``n!/((n+1)^n |X|^n) >= (1/(3|X|))^n``
     (Theorem 6.10's proof; the exact minimum is checked in ``proofs/thm_6_10_pure_sparse.py``).
     """
+    universe = universe if isinstance(universe, Universe) else Universe(universe)
+    n = positive_int(n, "n")
     src = default_source(source)
     size = universe.size
     xs = [src.uniform(size) for _ in range(n)]
