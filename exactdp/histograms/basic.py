@@ -92,13 +92,12 @@ def noisy_counts(mechanism: InverseCDFSampler, counts: Mapping[int, int],
 
 
 def as_universe(universe: object) -> Universe:
-    """A :class:`Universe`, or an int ``M`` read as ``[1, M]``; anything else is refused."""
+    """``universe`` itself if it is a :class:`Universe`; a typed error otherwise (before any
+    attribute of it is used)."""
     if isinstance(universe, Universe):
         return universe
-    if isinstance(universe, int) and not isinstance(universe, bool):
-        return Universe(universe)
-    raise ParameterTypeError(f"universe = {universe!r} must be a Universe (or an int M for "
-                             f"[1, M])")
+    raise ParameterTypeError(f"universe = {universe!r} must be a Universe, e.g. Universe(M) "
+                             f"for [1, M]")
 
 
 def theorem_5_3_gamma(beta0: object, universe: Universe) -> Fraction:
