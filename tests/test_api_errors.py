@@ -246,3 +246,45 @@ def test_uniform_sparse_histogram_takes_a_universe_size() -> None:
     h = uniform_sparse_histogram(100, 3, SeededSource(7))
     assert h == uniform_sparse_histogram(Universe(100), 3, SeededSource(7))
     assert h.universe == Universe(100) and h.n == 3
+
+
+# ---------------------------------------------------------------- compact release
+
+@pytest.mark.parametrize(("coefficients", "error", "match"), [
+    ((Fraction(3, 2),) * 7, TypeError, r"coefficients\[0\] = Fraction"),
+    ((0,) * 6 + (1.5,), TypeError, r"coefficients\[6\] = 1.5"),  # was accepted
+    ((0, True) + (0,) * 5, TypeError, r"coefficients\[1\] = True"),
+    ((0, 0, -1) + (0,) * 4, ValueError, r"coefficients\[2\] = -1 is not an element"),
+    ((0,) * 6 + (2**1458,), ValueError, r"coefficients\[6\] = .* not an element of GF"),
+])
+def test_compact_release_coefficients_are_field_elements(coefficients: tuple[Any, ...],
+                                                         error: type[Exception],
+                                                         match: str) -> None:
+    # CompactRelease(10, 6, 6, (1.5,)*7, GeoSample(6, '1/2')) was accepted, and evaluate()
+    # then computed with float "coefficients". Level 6 is GF(2^1458).
+    from exactdp.histograms.compact import CompactRelease
+    with pytest.raises(error, match=match) as exc:
+        CompactRelease(10, 6, 6, coefficients, GeoSample(6, "1/2"))
+    typed(exc)
+
+
+def test_compact_release_accepts_the_largest_field_element() -> None:
+    from exactdp.histograms.compact import CompactRelease
+    top = 2**1458 - 1
+    release = CompactRelease(10, 6, 6, (top,) + (0,) * 6, GeoSample(6, "1/2"))
+    assert release.coefficients[0] == top
+
+
+@pytest.mark.parametrize(("size", "n", "coefficients", "match"), [
+    (10, 6.0, (0,) * 7, "n = 6.0 is a float"),
+    (10, "x", (0,) * 7, "n = 'x' is not a number"),
+    (True, 6, (0,) * 7, "universe size M = True"),
+    (10, 6, 7, "coefficients must be a sequence"),
+])
+def test_compact_release_validates_its_sizes(size: Any, n: Any, coefficients: Any,
+                                             match: str) -> None:
+    # The sizes are validated like every other parameter (typed, one line).
+    from exactdp.histograms.compact import CompactRelease
+    with pytest.raises((TypeError, ValueError), match=match) as exc:
+        CompactRelease(size, n, 6, coefficients, GeoSample(6, "1/2"))
+    typed(exc)

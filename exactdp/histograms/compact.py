@@ -524,9 +524,20 @@ class CompactRelease:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mechanism_description", repr(self.mechanism))
+        object.__setattr__(self, "universe_size",
+                           positive_int(self.universe_size, "universe size M"))
+        object.__setattr__(self, "n", positive_int(self.n, "n"))
+        if not isinstance(self.coefficients, Sequence) or isinstance(self.coefficients,
+                                                                    (str, bytes)):
+            raise ParameterTypeError(f"coefficients must be a sequence of ints in "
+                                     f"[0, 2^degree), got {type(self.coefficients).__name__}")
         if len(self.coefficients) != self.n + 1:
             raise InvalidReleaseError(f"a polynomial of degree <= n = {self.n} has n + 1 = "
                                       f"{self.n + 1} coefficients, got {len(self.coefficients)}")
+        # Each coefficient an element of the field: an int (not bool) in [0, 2^degree).
+        object.__setattr__(self, "coefficients",
+                           tuple(self.field.element(c, f"coefficients[{i}]")
+                                 for i, c in enumerate(self.coefficients)))
         object.__setattr__(self, "sublevel",
                            node_sublevel(self.field, self.universe_size, self.n))
         _use_native(self.arithmetic, 2 * 3**self.sublevel)  # validates the choice
