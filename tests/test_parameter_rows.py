@@ -96,7 +96,8 @@ def test_fastsample_t_with_another_constant_fails_the_stated_t(
 # --------------------------------------------------------------------------- Theorem 5.3
 
 def test_theorem_5_3_gamma_doubled_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    plant(monkeypatch, basic, "theorem_5_3_gamma", "/ (2 * universe.size)", "/ universe.size")
+    plant(monkeypatch, basic, "theorem_5_3_gamma", "/ (2 * as_universe(universe).size)",
+          "/ as_universe(universe).size")
     report = thm_5_03_parameters.check(False)
     assert not report.verdict
     assert failed(report)["2 gamma |X| <= beta0"] > 0

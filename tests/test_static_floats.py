@@ -384,6 +384,7 @@ def _sample_calls() -> dict[str, Callable[[], Any]]:
         "randomness.default_source": lambda: default_uniform(),
         "randomness.check_domain_size": lambda: randomness.check_domain_size(5),
         "randomness.check_source": lambda: randomness.check_source(randomness.SeededSource(1)),
+        "randomness.check_bernoulli": lambda: randomness.check_bernoulli(1, 2),
         "certified.ceil_log2": lambda: certified.ceil_log2(1000),
         "certified.floor_log2": lambda: certified.floor_log2(1000),
         "certified.exp_interval": lambda: certified.exp_interval(Fraction(1, 3), 64),
