@@ -61,7 +61,7 @@ def _add_histogram(sub: argparse._SubParsersAction) -> None:  # type: ignore[typ
     p.add_argument("--algorithm", required=True, choices=sorted([*ALGORITHMS, "compact"]))
     p.add_argument("--universe-size", required=True, metavar="M",
                    help="the universe is [1, M]: an integer ('1000', '1e6') or a power "
-                        "('2^64', '2**64'), at most 2^65536")
+                        "('2^64', '2**64'), at most 2^4096")
     p.add_argument("--epsilon", required=True, metavar="E",
                    help="privacy parameter eps = 1/m, e.g. '1/10': the release is (eps, 0)-DP "
                         "(stability: (eps, delta)-DP) for exactly this eps")
