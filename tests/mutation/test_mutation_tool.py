@@ -143,6 +143,21 @@ def test_guards_are_tagged() -> None:
     assert all(m.line in (raise_if, raise_if + 1) for m in mutants if m.guard)
 
 
+def test_guards_only_and_exclude_guards_select_complements(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    mutate = _load("mutate")
+    listed = {}
+    for flag in ("--guards-only", "--exclude-guards"):
+        assert mutate.main(["--modules", "exactdp/mixing.py", "--all", "--list", "--source",
+                            "worktree", flag]) == 0
+        listed[flag] = capsys.readouterr().out.splitlines()
+    assert listed["--guards-only"] and listed["--exclude-guards"]
+    assert all(line.endswith(" guard") for line in listed["--guards-only"])
+    assert not any(line.endswith(" guard") for line in listed["--exclude-guards"])
+    with pytest.raises(SystemExit):
+        mutate.main(["--guards-only", "--exclude-guards", "--list"])
+
+
 def test_keys_survive_edits_elsewhere_and_selection_is_deterministic() -> None:
     before = ops.find_mutants(TOY, "toy.py")
     edited = TOY.replace("LIMIT = 1 << 20\n", "LIMIT = 1 << 20\nOTHER = 2\n\n\n")
