@@ -45,12 +45,20 @@ def check(full: bool) -> ClaimReport:
         below = lemma_3_2_condition(lo * (1 - tiny), eps, gamma, p)
         above = lemma_3_2_condition(hi * (1 + tiny), eps, gamma, p)
         overlap = at_lo.rhs_lower <= hi and at_lo.rhs_upper >= lo
-        if not (at_lo.holds and below.holds and not above.holds and overlap):
+        # The certificate's own rule (Lemma32Condition): holds iff delta <= rhs_lower,
+        # refuted iff delta > rhs_upper -- also for a delta equal to the library's first
+        # (64-bit) upper bound, where a refutation must refine until it is strict.
+        first = lemma_3_2_condition(hi * (1 + tiny), eps, gamma, p).rhs_upper
+        at_upper = lemma_3_2_condition(first, eps, gamma, p)
+        certified = all(c.delta <= c.rhs_lower if c.holds else c.delta > c.rhs_upper
+                        for c in (at_lo, below, above, at_upper)) and not at_upper.holds
+        if not (at_lo.holds and below.holds and not above.holds and overlap and certified):
             bad.append({"eps": eps, "gamma": gamma, "min_prob": p,
                         "accepts delta = lo": at_lo.holds,
                         "accepts delta just below": below.holds,
                         "refuses delta just above": not above.holds,
-                        "library bounds overlap the independent ones": overlap})
+                        "library bounds overlap the independent ones": overlap,
+                        "certificates follow their rule": certified})
     certs = [Certificate(
         CLAIM, "exactdp.mixing.lemma_3_2_condition", {"settings": len(pts)},
         "delta at lo, lo (1 - 2^-60) and hi (1 + 2^-60) of an independent enclosure",

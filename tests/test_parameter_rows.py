@@ -197,3 +197,10 @@ def test_theorem_8_6_field_constant_fails(monkeypatch: pytest.MonkeyPatch) -> No
 def test_plant_refuses_a_line_that_is_not_there(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(AssertionError, match="exactly once"):
         plant(monkeypatch, counting, "geosample_k", "no such text", "")
+
+
+def test_lemma_3_2_refutation_must_be_strict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refuting at ``delta >= rhs_upper`` (same verdict, a certificate that breaks its own
+    rule ``delta > rhs_upper`` when delta equals the first upper bound) fails the row."""
+    plant(monkeypatch, mixing, "lemma_3_2_condition", "if d > upper:", "if d >= upper:")
+    assert not lemma_3_02_parameters.check(False).verdict
