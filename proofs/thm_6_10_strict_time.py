@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
-from exactdp.certificate import ClaimReport
+from exactdp.certificate import Certificate, ClaimReport
 from exactdp.counting import InverseCDFSampler
 from exactdp.histograms.data import Universe
-from exactdp.histograms.sparse import PureSparseHistogram
-from proofs._strict_time import sparse_certificates, sparse_mechanisms, sparse_report
+from exactdp.histograms.sparse import PureSparseHistogram, uniform_sparse_histogram
+from proofs._strict_time import (
+    coins,
+    sparse_certificates,
+    sparse_mechanisms,
+    sparse_report,
+    traced,
+)
 
 CLAIM = "Theorem 6.10 (iv) (strict time)"
 STATEMENT = """PureSparseHistogram_{M,eps,beta_1} (Algorithm 6.9) with strict=True (the default)
@@ -33,9 +40,26 @@ def _make(mech: InverseCDFSampler, universe: Universe, strict: bool,
     return PureSparseHistogram(mech, universe, eps, Fraction(1, 4), strict, padded)
 
 
+def _uniform_part(full: bool) -> Certificate:
+    """Algorithm 6.9 step 2 (``uniform_sparse_histogram``): its docstring's time bound is
+    exactly ``2n`` uniform draws, ``n`` from ``[|X|]_+`` then ``n`` from ``[n + 1]_+``."""
+    wrong = []
+    for n in range(1, 7 if full else 4):
+        for size in (1, 2 * n, 2**64):
+            for kind in coins(full):
+                trace, _ = traced(partial(uniform_sparse_histogram, Universe(size), n), kind)
+                draws = [e[1] for e in trace if e[0] == "uniform"]
+                if draws != [size] * n + [n + 1] * n:
+                    wrong.append({"n": n, "|X|": size, "coins": kind, "draws": len(draws)})
+    return Certificate(CLAIM, "uniform_sparse_histogram", {}, "n <= 6, |X| in {1, 2n, 2^64}",
+                       len(wrong), "draws = n of [|X|]_+ then n of [n + 1]_+", not wrong,
+                       {"wrong": wrong[:5]})
+
+
 def check(full: bool) -> ClaimReport:
     mechs = sparse_mechanisms(full)
     certs, total = sparse_certificates(_make, mechs, lambda n: [2 * n, 2 * n + 1, 2**64],
                                        (False, True), full, "PureSparseHistogram", CLAIM)
+    certs.append(_uniform_part(full))
     return sparse_report(CLAIM, certs, f"{', '.join(map(repr, mechs))}; beta_1 = 1/4; |X| in "
                          f"{{2n, 2n+1, 2^64}}; ApproxOrdSample plain and padded", full, total)

@@ -227,3 +227,24 @@ def test_the_exp_oracle_brackets_e() -> None:
     lo, hi = def_2_01_certified_exp_ln.exp_enclosure(Fraction(-1), 60)
     assert Fraction(367879441171442, 10**15) < lo <= hi < Fraction(367879441171443, 10**15)
     assert def_2_01_certified_exp_ln.exp_enclosure(Fraction(0), 10) == (1, 1)
+
+
+def test_uniform_sparse_histogram_extra_draw_fails_the_row(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """n + 1 count draws instead of n (same output law, still data-independent): the
+    documented schedule of exactly 2n draws is broken, and the row says so."""
+    import inspect
+    import textwrap
+
+    from exactdp.histograms import sparse
+    from proofs import thm_6_10_strict_time
+
+    source = textwrap.dedent(inspect.getsource(sparse.uniform_sparse_histogram))
+    old = "cs = [src.uniform(n + 1) - 1 for _ in range(n)]"
+    assert source.count(old) == 1
+    namespace = dict(vars(sparse))
+    exec("from __future__ import annotations\n"  # noqa: S102 - the planted mutant
+         + source.replace(old, old.replace("range(n)", "range(n + 1)")), namespace)
+    monkeypatch.setattr(thm_6_10_strict_time, "uniform_sparse_histogram",
+                        namespace["uniform_sparse_histogram"])
+    assert not thm_6_10_strict_time.check(False).verdict
