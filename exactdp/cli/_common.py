@@ -17,6 +17,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+import warnings
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from exactdp.files import DEFAULT_MAX_BYTES, OutputPath
@@ -25,14 +28,19 @@ __all__ = [
     "BROKEN",
     "FAILED",
     "INTERRUPTED",
+    "NS",
     "OK",
     "USAGE",
     "add_input_limit",
     "add_json",
     "add_output",
+    "draw_ns",
+    "duration",
     "emit_json",
     "output_path",
+    "per_call_ns",
     "progress",
+    "seeded_source",
     "write_json",
 ]
 
@@ -45,6 +53,50 @@ EPILOG = ("Exit status: 0 success (every claim passes); 1 a privacy violation or
           "interrupted. Numbers are exact: '1/10', '0.1' "
           "and '1e-1' all mean exactly 1/10; a float is never rounded. [n] = {0, ..., n}; "
           "[d]_+ = {1, ..., d}.")
+
+
+#: Nanoseconds per second: the cost estimates are integers (no float in the CLI either).
+NS = 10**9
+
+
+def per_call_ns(fn: Callable[[], object], calls: int = 3) -> int:
+    """Nanoseconds per call of ``fn()`` (the fastest of ``calls`` timings; at least 1)."""
+    times = []
+    for _ in range(calls):
+        start = time.perf_counter_ns()
+        fn()
+        times.append(time.perf_counter_ns() - start)
+    return max(1, min(times))
+
+
+def draw_ns(mech: Any, c: int) -> int:
+    """Nanoseconds per released draw ``mech.sample(c)``, timed with a throwaway seeded source
+    (those draws are never released; only the time is used)."""
+    trial = seeded_source(0)
+    return per_call_ns(lambda: mech.sample(c, trial))
+
+
+def duration(ns: int) -> str:
+    """A rough duration in words (an estimate, rounded to the nearest unit shown)."""
+    seconds = (ns + NS // 2) // NS
+    if seconds < 120:
+        return f"{seconds} s"
+    if seconds < 7200:
+        return f"{(seconds + 30) // 60} minutes"
+    if seconds < 2 * 86400:
+        tenths = (seconds + 180) // 360
+        return f"{tenths // 10}.{tenths % 10} hours"
+    return f"{(seconds + 43200) // 86400} days"
+
+
+def seeded_source(seed: int | str | bytes) -> Any:
+    """``SeededSource(seed)`` without its not-for-release warning: the commands print their
+    own warning where the values are released (or use the source only for timing)."""
+    from exactdp.randomness import SeededSource
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return SeededSource(seed)
 
 
 def progress(message: str, stream: TextIO | None = None) -> None:

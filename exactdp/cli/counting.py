@@ -15,12 +15,17 @@ from typing import Any, TextIO
 from exactdp.cli._common import (
     EPILOG,
     FAILED,
+    NS,
     OK,
     add_json,
     add_output,
+    draw_ns,
+    duration,
     emit_json,
     output_path,
+    per_call_ns,
     progress,
+    seeded_source,
 )
 from exactdp.params import ParameterError, ResourceLimitError
 
@@ -94,16 +99,6 @@ def _max_seconds(args: argparse.Namespace) -> int:
     return positive_int(args.max_seconds, "--max-seconds")
 
 
-def _per_call(fn: Any, calls: int = 3) -> int:
-    """Nanoseconds per call of ``fn()`` (the fastest of ``calls`` timings; at least 1)."""
-    times = []
-    for _ in range(calls):
-        start = time.perf_counter_ns()
-        fn()
-        times.append(time.perf_counter_ns() - start)
-    return max(1, min(times))
-
-
 def estimate_ns(mech: Any, counts: int) -> int:
     """About how many nanoseconds :func:`exactdp.checker.counting_distribution` takes for
     ``counts``
@@ -113,35 +108,19 @@ def estimate_ns(mech: Any, counts: int) -> int:
     decides whether to start, never a value that is released)."""
     n, d = mech.n, mech.d
     mid_u, mid_z = (d + 1) // 2, n // 2
-    t_call = _per_call(lambda: mech(0, mid_u))
+    t_call = per_call_ns(lambda: mech(0, mid_u))
     if d <= 4096:
         return counts * d * t_call
-    t_cdf = _per_call(lambda: mech.cdf(0, mid_z))
+    t_cdf = per_call_ns(lambda: mech.cdf(0, mid_z))
     return counts * (n + 1) * (t_cdf + 2 * t_call)
 
 
-_NS = 10**9
-
-
 def _refuse_if_slow(what: str, ns: int, limit: int, change: str) -> None:
-    if ns > limit * _NS:
+    if ns > limit * NS:
         raise ResourceLimitError(
-            f"{what} would take about {_duration(ns)} (estimated by timing the mechanism), "
+            f"{what} would take about {duration(ns)} (estimated by timing the mechanism), "
             f"over --max-seconds {limit}; {change}, or pass --max-seconds "
-            f"{2 * ns // _NS + 1} to run it anyway")
-
-
-def _duration(ns: int) -> str:
-    """A rough duration in words (an estimate, rounded to the nearest unit shown)."""
-    seconds = (ns + _NS // 2) // _NS
-    if seconds < 120:
-        return f"{seconds} s"
-    if seconds < 7200:
-        return f"{(seconds + 30) // 60} minutes"
-    if seconds < 2 * 86400:
-        tenths = (seconds + 180) // 360
-        return f"{tenths // 10}.{tenths % 10} hours"
-    return f"{(seconds + 43200) // 86400} days"
+            f"{2 * ns // NS + 1} to run it anyway")
 
 
 def _describe(mech: Any) -> dict[str, Any]:
@@ -204,8 +183,8 @@ def cmd_distribution(args: argparse.Namespace) -> int:
         estimate = estimate_ns(mech, 1)
         _refuse_if_slow(f"the distribution of {type(mech).__name__} at n = {mech.n}",
                         estimate, _max_seconds(args), "use a smaller --n")
-        if estimate > 10 * _NS:
-            progress(f"computing the exact distribution (about {_duration(estimate)}) ...")
+        if estimate > 10 * NS:
+            progress(f"computing the exact distribution (about {duration(estimate)}) ...")
         dist = counting_distribution(mech, c)
         equal = dist == mech.ideal_distribution(c)
         source = "read off the implementation M(c, u)"
@@ -264,27 +243,20 @@ def _sample_lines(mech: Any, c: int, draws: int, source: Any, as_json: bool,
 
 def cmd_sample(args: argparse.Namespace) -> int:
     import sys
-    import warnings
 
     from exactdp.params import positive_int
-    from exactdp.randomness import RandomSource, SeededSource, SystemSource
+    from exactdp.randomness import RandomSource, SystemSource
 
     out = output_path(args)
     mech = _make_mechanism(args)
     c = _count(args.count, mech.n)
     draws = positive_int(args.draws, "--draws")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        # Timing draws use a throwaway seeded source: they are never released.
-        trial = SeededSource(0)
-        per_draw = _per_call(lambda: mech.sample(c, trial))
+    per_draw = draw_ns(mech, c)
     _refuse_if_slow(f"{draws} draws", draws * per_draw, _max_seconds(args),
                     "use fewer --draws")
     source: RandomSource
     if args.seed is not None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            source = SeededSource(args.seed)
+        source = seeded_source(args.seed)
         progress("warning: --seed makes the noise predictable; never release these values")
     else:
         source = SystemSource()
@@ -349,9 +321,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     estimate = estimate_ns(mech, mech.n + 1)
     _refuse_if_slow(f"checking {type(mech).__name__} at n = {mech.n}", estimate,
                     _max_seconds(args), "use a smaller --n")
-    if estimate > 10 * _NS:
+    if estimate > 10 * NS:
         progress(f"computing {mech.n + 1} exact distributions (about "
-                 f"{_duration(estimate)}) ...")
+                 f"{duration(estimate)}) ...")
     dists = counting_distributions(mech)
     w = worst_neighbour_ratio(dists)
     accuracy: dict[str, Any] = {}

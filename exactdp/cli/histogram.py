@@ -10,10 +10,14 @@ from typing import Any
 
 from exactdp.cli._common import (
     EPILOG,
+    NS,
     add_input_limit,
     add_output,
+    draw_ns,
+    duration,
     input_limit,
     output_path,
+    seeded_source,
 )
 from exactdp.cli._common import progress as _progress
 from exactdp.cli._common import write_json as _write_json
@@ -109,7 +113,7 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
     )
     from exactdp.histograms.release_file import seal
     from exactdp.params import ParameterError, inverse_integer
-    from exactdp.randomness import RandomSource, SeededSource, SystemSource
+    from exactdp.randomness import RandomSource, SystemSource
 
     def say(message: str) -> None:
         if not args.quiet:
@@ -148,11 +152,7 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
     _check_cost(args, universe, epsilon, beta, delta, data)
     source: RandomSource
     if args.seed is not None:
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            source = SeededSource(args.seed)
+        source = seeded_source(args.seed)
     else:
         source = SystemSource()
     report: dict[str, Any]
@@ -186,14 +186,11 @@ def _check_cost(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any
     source (never released), plus, for compact, the interpolation at the rate measured in
     README (7.9 s for n = 10^4 on the native path, growing as n^1.6; pure Python about an
     hour, growing as n^2)."""
-    import warnings
 
-    from exactdp.cli.counting import _NS, _duration, _per_call
     from exactdp.histograms import native
     from exactdp.histograms.compact import CompactHistogram
     from exactdp.histograms.release import ReleaseRequest, plan
     from exactdp.params import ResourceLimitError, positive_int
-    from exactdp.randomness import SeededSource
 
     limit = positive_int(args.max_seconds, "--max-seconds")
     n = data.n
@@ -204,8 +201,8 @@ def _check_cost(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any
                  else CompactHistogram.with_geosample(universe, n, epsilon))
         mech, draws = build.mechanism, n + 1
         # 7.9 s * (n/10^4)^1.6 = 7.9 s * (n^8 10^8)^(1/5) / 10^8; pure: 3600 s * (n/10^4)^2.
-        extra = (79 * _NS // 10 * _iroot5(n**8 * 10**8) // 10**8
-                 if native.available() else 3600 * _NS * n * n // 10**8)
+        extra = (79 * NS // 10 * _iroot5(n**8 * 10**8) // 10**8
+                 if native.available() else 3600 * NS * n * n // 10**8)
     else:
         p = plan(args.algorithm, ReleaseRequest(universe, epsilon, beta, delta,
                                                 args.counting), n)
@@ -216,19 +213,16 @@ def _check_cost(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any
             draws = len(data.counts())
         else:
             draws = 2 * n + 1
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        trial = SeededSource(0)
-        per_draw = _per_call(lambda: mech.sample(0, trial))
+    per_draw = draw_ns(mech, 0)
     total = draws * per_draw + extra
-    if total > limit * _NS:
+    if total > limit * NS:
         raise ResourceLimitError(
-            f"this release would take about {_duration(total)} ({draws} noisy counts at "
+            f"this release would take about {duration(total)} ({draws} noisy counts at "
             f"{per_draw // 1000} microseconds each"
-            + (f", interpolation about {_duration(extra)}" if extra else "")
+            + (f", interpolation about {duration(extra)}" if extra else "")
             + f"), over --max-seconds {limit}; use a smaller universe or another algorithm "
               f"(pure-sparse and compact cost about n draws), or pass --max-seconds "
-              f"{2 * total // _NS + 1} to run it anyway")
+              f"{2 * total // NS + 1} to run it anyway")
 
 
 def _iroot5(x: int) -> int:
