@@ -22,6 +22,7 @@ Logarithms of integers that the paper rounds up are exact integer operations:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -37,11 +38,27 @@ __all__ = [
     "exp_lower_bound_at_least",
     "floor_log2",
     "ln_interval",
+    "precision_schedule",
 ]
 
 # Refinement stops with ResourceLimitError past this many bits of precision; reaching it
 # means the two quantities are equal or astronomically close.
 MAX_PRECISION_BITS = 1 << 20
+
+
+def precision_schedule(start: int) -> Iterator[int]:
+    """The precisions every refinement loop here tries: ``start``, doubling, and always
+    ``MAX_PRECISION_BITS`` last, so that every loop reaches the documented limit before it
+    gives up (``ResourceLimitError``) whatever its first precision.
+
+    >>> s = list(precision_schedule(3 << 18)); s[0], s[-1] == MAX_PRECISION_BITS, len(s)
+    (786432, True, 2)
+    """
+    bits = max(int(start), 1)
+    while bits < MAX_PRECISION_BITS:
+        yield bits
+        bits *= 2
+    yield MAX_PRECISION_BITS
 
 
 @dataclass(frozen=True)
@@ -170,14 +187,12 @@ def compare_exp(x: Fraction, r: Fraction) -> int:
         return (1 > r) - (1 < r)
     if r <= 0:
         return 1
-    bits = 64
-    while bits <= MAX_PRECISION_BITS:
+    for bits in precision_schedule(64):
         box = exp_interval(x, bits)
         if r < box.lo:
             return 1
         if r > box.hi:
             return -1
-        bits *= 2
     raise ResourceLimitError(f"could not separate e**({x}) from {r} with {MAX_PRECISION_BITS} bits")
 
 
@@ -191,14 +206,12 @@ def exp_lower_bound_at_least(x: Fraction, r: Fraction) -> Fraction:
         if r <= 1:
             return Fraction(1)
         raise ParameterError(f"{r} > 1 = e**0")
-    bits = 64
-    while bits <= MAX_PRECISION_BITS:
+    for bits in precision_schedule(64):
         box = exp_interval(x, bits)
         if r <= box.lo:
             return box.lo
         if r > box.hi:
             raise ParameterError(f"{r} > e**({x}) (e**x <= {box.hi})")
-        bits *= 2
     raise ResourceLimitError(f"could not separate e**({x}) from {r} with {MAX_PRECISION_BITS} bits")
 
 
@@ -224,13 +237,12 @@ def ceil_log_ratio(x: Fraction, base: Fraction) -> int:
         raise ParameterError(f"ceil_log_ratio needs x >= 1 and base > 1, got x={x}, base={base}")
     if x == 1:
         return 0
-    # ln(base) may be tiny (base = 1 + 2**-k): ask for absolute precision well below it.
-    bits = 64 + 2 * max(base.denominator.bit_length(), 1)
-    while bits <= MAX_PRECISION_BITS:
+    # ln(base) may be tiny (base = 1 + 2**-k, ln base ~ 2**-k): ask for absolute precision
+    # well below it from the first attempt.
+    for bits in precision_schedule(64 + 2 * max(base.denominator.bit_length(), 1)):
         num = ln_interval(x, bits)
         den = ln_interval(base, bits)
         if den.lo <= 0:
-            bits *= 2
             continue
         lo, hi = num.lo / den.hi, num.hi / den.lo
         lo_c = -((-lo.numerator) // lo.denominator)
@@ -241,5 +253,4 @@ def ceil_log_ratio(x: Fraction, base: Fraction) -> int:
         # when that integer is the only candidate and the exact test is cheap.
         if hi_c == lo_c + 1 and _power_equals(base, lo_c, x):
             return lo_c
-        bits *= 2
     raise ResourceLimitError(f"could not decide ceil(ln {x} / ln {base}) with {MAX_PRECISION_BITS} bits")

@@ -15,6 +15,7 @@ sympy's evaluation does not suffer that cancellation.
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
@@ -25,6 +26,7 @@ from sympy_oracle import q as _q
 from sympy_oracle import sympy_sign as _sympy_sign
 
 from exactdp.certified import (
+    MAX_PRECISION_BITS,
     Interval,
     ceil_log2,
     ceil_log_ratio,
@@ -33,8 +35,9 @@ from exactdp.certified import (
     exp_lower_bound_at_least,
     floor_log2,
     ln_interval,
+    precision_schedule,
 )
-from exactdp.params import ParameterError
+from exactdp.params import ParameterError, ResourceLimitError
 
 
 def _approx(expr: sympy.Expr, digits: int = 60) -> Fraction:
@@ -273,3 +276,68 @@ def test_interval() -> None:
     assert str(box) == "[1, 2]"
     with pytest.raises(ValueError):
         Interval(Fraction(2), Fraction(1))
+
+
+# --- the precision schedule: every refinement loop reaches MAX_PRECISION_BITS before giving up
+
+
+@given(st.integers(min_value=-5, max_value=MAX_PRECISION_BITS + 10))
+def test_precision_schedule_doubles_and_ends_at_the_limit(start: int) -> None:
+    s = list(precision_schedule(start))
+    assert s[-1] == MAX_PRECISION_BITS
+    assert s[0] == min(max(start, 1), MAX_PRECISION_BITS)
+    assert all(b <= MAX_PRECISION_BITS for b in s)
+    assert all(b2 == 2 * b1 for b1, b2 in itertools.pairwise(s[:-1]))
+    assert len(s) == len(set(s))
+
+
+def _undecidable(record: list[int]):
+    """A stand-in interval function that records the precision and never decides."""
+    def box(x: Fraction, bits: int) -> Interval:
+        record.append(bits)
+        return Interval(Fraction(-10**9), Fraction(10**9))
+    return box
+
+
+@pytest.mark.parametrize("call", [
+    lambda: compare_exp(Fraction(1, 3), Fraction(7, 5)),
+    lambda: exp_lower_bound_at_least(Fraction(1, 3), Fraction(7, 5)),
+    lambda: ceil_log_ratio(Fraction(20), Fraction(3, 2)),
+    lambda: ceil_log_ratio(Fraction(20), 1 + Fraction(1, 2**40)),
+])
+def test_refinement_tries_the_documented_limit_before_giving_up(
+        monkeypatch: pytest.MonkeyPatch, call: object) -> None:
+    """The module promises refinement up to MAX_PRECISION_BITS bits; a loop that stopped at
+    half of it (ceil_log_ratio did, for most bases) or skipped the last step would raise
+    ResourceLimitError on comparisons the documented limit decides."""
+    from exactdp import certified
+    record: list[int] = []
+    monkeypatch.setattr(certified, "exp_interval", _undecidable(record))
+    monkeypatch.setattr(certified, "ln_interval", _undecidable(record))
+    with pytest.raises(ResourceLimitError):
+        call()  # type: ignore[operator]
+    assert max(record) == MAX_PRECISION_BITS == record[-1]
+    assert record == sorted(record)
+
+
+@pytest.mark.parametrize("k", [1, 7, 64, 300, 2000])
+def test_ceil_log_ratio_tiny_base_decides_at_its_first_precision(
+        monkeypatch: pytest.MonkeyPatch, k: int) -> None:
+    """ln(1 + 2**-k) ~ 2**-k: the first precision is chosen below it, so the accuracy bounds
+    ``ceil(ln x / ln(1 + 2**-k))`` cost one pair of logarithms, not ~log2(k) doublings."""
+    from exactdp import certified
+    calls: list[int] = []
+    real = certified.ln_interval
+
+    def counting(x: Fraction, bits: int) -> Interval:
+        calls.append(bits)
+        return real(x, bits)
+
+    monkeypatch.setattr(certified, "ln_interval", counting)
+    for x in (Fraction(20), Fraction(10**6 + 3), Fraction(2**61 - 1, 3)):
+        calls.clear()
+        a = ceil_log_ratio(x, 1 + Fraction(1, 2**k))
+        base = 1 + Fraction(1, 2**k)
+        if k <= 7:  # the exact answer, independently, where powers are cheap
+            assert base**a >= x > base**(a - 1)
+        assert len(calls) == 2, (k, x, calls)

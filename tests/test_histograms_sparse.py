@@ -118,6 +118,31 @@ def test_sparse_s_is_the_papers() -> None:
         SparseHistogram(GeoSample(3, 1), Universe(10), Fraction(2, 3))
 
 
+
+def test_sparse_order_statistics_are_unpadded_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Default SparseHistogram runs Algorithm 6.21 as printed (ApproxOrdSample unpadded); the
+    padded worst-case schedule, n times slower, is opt-in (module docstring)."""
+    from exactdp.histograms import sparse
+    seen: list[bool] = []
+    real = sparse.approx_ord_sample
+
+    def spy(*args: object, **kwargs: object) -> tuple[int, ...]:
+        seen.append(bool(args[6]))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sparse, "approx_ord_sample", spy)
+    u, mech = Universe(64), GeoSample(2, 1)
+    data = Dataset.of(u, (3, 3))
+    for hist, padded in ((SparseHistogram(mech, u, Fraction(1, 4)), False),
+                         (SparseHistogram(mech, u, Fraction(1, 4), strict=False), False),
+                         (SparseHistogram(mech, u, Fraction(1, 4),
+                                          padded_order_statistics=True), True)):
+        seen.clear()
+        assert hist.padded_order_statistics is padded
+        hist.release(data, SeededSource(1))
+        assert seen == [padded]
+
+
 # ----------------------------------------------------------------------------- fallback
 
 

@@ -255,7 +255,8 @@ class SparseHistogram(_CandidateHistogram):
     (checked exactly on small universes in ``proofs/thm_6_08_sparse.py``); (ii)
     ``(eps, (e^eps + 1) delta)``-DP; (iii) time
     ``O~(n log|X| (log|X| + log 1/delta)) + O(n)(O~(log d) + Time(M) + Time(F_M))``.
-    ``strict`` and ``padded_order_statistics``: see the module docstring.
+    ``strict`` (default True) and ``padded_order_statistics`` (default False: Algorithm 6.18
+    unpadded, as printed; True is n times slower): see the module docstring.
     """
 
     algorithm = "SparseHistogram"
