@@ -9,16 +9,35 @@ exploring source of :mod:`exactdp.explore` computes the law of any mechanism bui
   §2): ``1 - b`` with probability exactly ``p``, one coin.
 * :func:`rand_round` -- ``RandRound(num/den)`` (paper 003, §2): ``ceil`` with probability
   ``frac``, else ``floor``; one coin, even when ``den`` divides ``num``.
+* :class:`ClampedGeometric` -- the two-sided geometric (discrete Laplace) with any rational
+  ratio ``r = a/b`` in ``(0, 1)``, ``Pr[eta = z] = (1 - r)/(1 + r) r^|z|``, added to a centre
+  and clamped to a finite range: GeoSample (paper 004, Algorithm 4.8 / Lemma 4.9, ratio
+  ``2^k/(2^k + 1)``) generalised.  One ``uniform(D)`` per sample, ``D`` fixed by the public
+  parameters; an inverse-CDF search of a fixed number of rounds, non-decreasing in ``u``.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cached_property
 
-from exactdp.params import DomainError, ParameterTypeError
-from exactdp.randomness import RandomSource
+from exactdp.counting import MAX_INTEGER_BITS, CDFDraw, InverseCDFSampler, _check_z
+from exactdp.params import (
+    DomainError,
+    ParameterError,
+    ParameterTypeError,
+    ResourceLimitError,
+    to_fraction,
+)
+from exactdp.randomness import RandomSource, default_source
 
-__all__ = ["probability", "rand_round", "randomized_response"]
+__all__ = [
+    "ClampedGeometric",
+    "geometric_ratio",
+    "probability",
+    "rand_round",
+    "randomized_response",
+]
 
 
 def probability(p: object, name: str = "p") -> Fraction:
@@ -53,3 +72,163 @@ def rand_round(num: int, den: int, source: RandomSource) -> int:
     """
     q, r = divmod(num, den)
     return q + 1 if source.bernoulli(r, den) else q
+
+
+def geometric_ratio(r: object, name: str = "ratio") -> Fraction:
+    """``r`` as an exact ratio in ``(0, 1)`` (int/Fraction/string ``"a/b"``; floats refused)."""
+    q = to_fraction(r, name)
+    if not 0 < q < 1:
+        raise ParameterError(f"{name} = {q} must lie strictly between 0 and 1 (the two-sided "
+                             f"geometric's ratio r = Pr[eta = z + 1]/Pr[eta = z] for z >= 0)")
+    return q
+
+
+def _int_arg(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ParameterTypeError(f"{name} = {value!r:.60} must be an int")
+    return value
+
+
+class ClampedGeometric(InverseCDFSampler):
+    """``clamp_[lo, hi](c + eta)``, ``eta`` two-sided geometric of ratio ``r = a/b`` (lowest
+    terms): ``Pr[eta = z] = (1 - r)/(1 + r) r^|z|`` for every integer ``z``.
+
+    GeoSample (paper 004, Algorithm 4.8) generalised from ``r = 2^k/(2^k + 1)`` to any rational
+    ``r`` in ``(0, 1)`` and from ``[n] x [n]`` to any public centre range
+    ``[centre_lo, centre_hi]`` (default ``[lo, hi]``) and output range ``[lo, hi]``.  Clamping is
+    post-processing: the mass below ``lo`` (above ``hi``) is lumped at ``lo`` (``hi``).
+
+    As a counting mechanism (``InverseCDFSampler``) the outputs are the *offsets*
+    ``z = value - lo`` in ``[0, n]``, ``n = hi - lo``, and ``c`` is the centre itself; with
+    ``lo = centre_lo = 0`` and ``hi = centre_hi = n`` this is exactly a counting mechanism
+    ``[n] x [D]_+ -> [n]`` (with ``r = 2^k/(2^k+1)`` exactly GeoSample: same ``D``, same ``F``).
+
+    Common denominator (fixed by ``r``, the output range and the centre range, never by ``c``):
+    ``D = (a + b) b^N`` with ``N + 1 = max(centre_hi - lo, hi - centre_lo, 1)``.  Scaled CDF
+    (the Lemma 4.9 analogue; ``v = lo + z`` the value, ``j = v - c``), for ``lo <= v < hi``:
+
+    ``F_c(z) = a^(-j) b^(N + 1 + j)``        if ``j < 0``  (``D r^|j| / (1 + r)``),
+    ``F_c(z) = D - a^(j+1) b^(N - j)``       if ``j >= 0`` (``D (1 - r^(j+1)/(1 + r))``),
+
+    and ``F_c(n) = D``.  Sampling: ``M(c, u) = min{z : F_c(z) >= u}`` for one ``u = uniform(D)``
+    by :func:`~exactdp.counting.inverse_cdf_search`, exactly ``n.bit_length()`` rounds of one
+    ``F`` evaluation whatever ``c`` and ``u`` (strict time), non-decreasing in ``u`` (so
+    :func:`exactdp.checker.threshold_distribution` applies).  Output law: exactly
+    :meth:`law` (checked in tests/test_noise.py and by the proofs that use it).  Privacy: for
+    centres ``c, c'`` the pmfs differ by a factor at most ``r^(-|c - c'|)``.
+    """
+
+    def __init__(self, ratio: object, lo: object, hi: object, centre_lo: object = None,
+                 centre_hi: object = None) -> None:
+        self.ratio = geometric_ratio(ratio)
+        self.lo = _int_arg(lo, "lo")
+        self.hi = _int_arg(hi, "hi")
+        if self.hi < self.lo:
+            raise ParameterError(f"hi = {self.hi} must be >= lo = {self.lo}")
+        self.centre_lo = self.lo if centre_lo is None else _int_arg(centre_lo, "centre_lo")
+        self.centre_hi = self.hi if centre_hi is None else _int_arg(centre_hi, "centre_hi")
+        if self.centre_hi < self.centre_lo:
+            raise ParameterError(f"centre_hi = {self.centre_hi} must be >= centre_lo = "
+                                 f"{self.centre_lo}")
+        self.n = self.hi - self.lo
+        self._a, self._b = self.ratio.numerator, self.ratio.denominator
+        self._top = max(self.centre_hi - self.lo, self.hi - self.centre_lo, 1)  # N + 1
+        bits = self._top * self._b.bit_length() + (self._a + self._b).bit_length()
+        if bits > MAX_INTEGER_BITS:
+            raise ResourceLimitError(
+                f"the clamped geometric's common denominator D would have about {bits} bits "
+                f"(> {MAX_INTEGER_BITS}); narrow the output or centre range")
+
+    def __repr__(self) -> str:
+        return (f"ClampedGeometric(ratio={self.ratio}, lo={self.lo}, hi={self.hi}, "
+                f"centre_lo={self.centre_lo}, centre_hi={self.centre_hi})")
+
+    @cached_property
+    def d(self) -> int:  # type: ignore[override]
+        return (self._a + self._b) * self._b ** (self._top - 1)
+
+    @property
+    def privacy_ratio(self) -> Fraction:
+        """``1/r``: the worst ratio of the pmfs at centres ``c`` and ``c + 1``."""
+        return 1 / self.ratio
+
+    def _check_cz(self, c: object, z: object) -> None:
+        self._check_centre(c)
+        _check_z(z)
+
+    def _check_centre(self, c: object) -> int:
+        if isinstance(c, bool) or not isinstance(c, int):
+            raise ParameterTypeError(f"c = {c!r:.60} must be an int in [{self.centre_lo}, "
+                                     f"{self.centre_hi}]")
+        if not self.centre_lo <= c <= self.centre_hi:
+            raise DomainError(f"c = {c} is outside the public centre range "
+                              f"[{self.centre_lo}, {self.centre_hi}]")
+        return c
+
+    def cdf(self, c: int, z: int) -> int:
+        """``F_c(z) = D * Pr[clamp(c + eta) <= lo + z]`` as an integer (see the class doc)."""
+        self._check_cz(c, z)
+        if z < 0:
+            return 0
+        if z >= self.n:
+            return self.d
+        a, b, top = self._a, self._b, self._top
+        j = self.lo + z - c
+        if j < 0:
+            return a ** (-j) * b ** (top + j)
+        return self.d - a ** (j + 1) * b ** (top - 1 - j)
+
+    def __call__(self, c: int, u: int) -> int:
+        """``M(c, u)``: the offset ``z`` of the output ``lo + z``; ``u`` in ``[D]_+``."""
+        self._check_centre(c)
+        if isinstance(u, bool) or not isinstance(u, int):
+            raise ParameterTypeError(f"u = {u!r:.60} must be an int in [1, D]")
+        if not 1 <= u <= self.d:
+            raise DomainError(f"u = {u} is outside [D]_+ = [1, {self.d}]")
+        return self._search(c, u)
+
+    def draw(self, c: int) -> CDFDraw:
+        return CDFDraw(self, self._check_centre(c))
+
+    def sample_value(self, c: int, source: RandomSource | None = None) -> int:
+        """One release ``clamp_[lo, hi](c + eta)``: ``lo + M(c, uniform(D))``."""
+        return self.lo + default_source(source).inverse_cdf(self.draw(c))
+
+    # ------------------------------------------------------------------ the ideal law
+
+    def tail_below(self, j: int) -> Fraction:
+        """``Pr[eta <= j]`` of the unclamped two-sided geometric, in closed form."""
+        r = self.ratio
+        if j < 0:
+            return r ** (-j) / (1 + r)
+        return 1 - r ** (j + 1) / (1 + r)
+
+    def cdf_exact(self, c: int, value: int) -> Fraction:
+        """``Pr[clamp(c + eta) <= value]`` as a Fraction (0 below ``lo``, 1 from ``hi``)."""
+        self._check_centre(c)
+        _check_z(value)
+        if value < self.lo:
+            return Fraction(0)
+        if value >= self.hi:
+            return Fraction(1)
+        return self.tail_below(value - c)
+
+    def pmf(self, c: int, value: int) -> Fraction:
+        """``Pr[clamp(c + eta) = value]``: ``(1-r)/(1+r) r^|value-c|`` inside ``(lo, hi)``,
+        the lumped tails at the ends."""
+        self._check_centre(c)
+        _check_z(value)
+        if not self.lo <= value <= self.hi:
+            return Fraction(0)
+        r = self.ratio
+        if self.lo == self.hi:
+            return Fraction(1)
+        if value == self.lo:
+            return self.tail_below(value - c)
+        if value == self.hi:
+            return 1 - self.tail_below(value - 1 - c)
+        return (1 - r) / (1 + r) * r ** abs(value - c)
+
+    def law(self, c: int) -> dict[int, Fraction]:
+        """``{value: Pr[clamp(c + eta) = value]}`` over ``[lo, hi]`` (closed form)."""
+        return {v: self.pmf(c, v) for v in range(self.lo, self.hi + 1)}
