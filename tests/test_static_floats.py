@@ -393,6 +393,7 @@ def _sample_calls() -> dict[str, Callable[[], Any]]:
         "certified.exp_lower_bound_at_least":
             lambda: certified.exp_lower_bound_at_least(Fraction(1), Fraction(27, 10)),
         "certified.ceil_log_ratio": lambda: certified.ceil_log_ratio(Fraction(20), Fraction(3, 2)),
+        "certified.precision_schedule": lambda: list(certified.precision_schedule(64)),
         "counting.search_rounds": lambda: counting.search_rounds(100),
         "counting.inverse_cdf_search": lambda: counting.inverse_cdf_search(lambda z: z + 1, 9, 4),
         "counting.geosample_k": lambda: counting.geosample_k(Fraction(1, 10)),

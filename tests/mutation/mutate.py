@@ -289,8 +289,9 @@ def _run_in(args: argparse.Namespace, workdir: Path) -> int:
                              "unless --verify-only)")
         note("baseline: skipped (--skip-baseline)")
     elif todo:
-        times = baseline(runners[0], args,
-                         tests=not args.verify_only and not args.tests_timeout)
+        # The unmutated tests always run first (a given --tests-timeout only replaces the
+        # default): a test that already fails would otherwise "kill" every mutant it meets.
+        times = baseline(runners[0], args, tests=not args.verify_only)
         for r in runners:
             r.verify_timeout = args.verify_timeout or max(60.0, 3 * times["verify"])
             r.tests_timeout = args.tests_timeout or max(120.0, 3 * times.get("tests", 600))
