@@ -28,7 +28,7 @@ def argmax_positions(bits: Sequence[int]) -> tuple[int, ...]:
     positions = [0]
     f = 0
     for n, bit in enumerate(bits, start=1):
-        if bit != 0 and bit != 1 or isinstance(bit, bool):
+        if type(bit) is not int or not 0 <= bit <= 1:  # bools and floats too
             raise DomainError(f"bit {n} = {bit!r:.40} must be the int 0 or 1")
         f += 2 * bit - 1
         if f > best:
