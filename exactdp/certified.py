@@ -180,7 +180,8 @@ def compare_exp(x: Fraction, r: Fraction) -> int:
     """Sign of ``e**x - r`` for rationals ``x`` and ``r``, decided exactly.
 
     For ``x != 0``, ``e**x`` is irrational (Lindemann), so the two are never equal and
-    refining the Taylor interval terminates.
+    refining the Taylor interval terminates.  Precisions tried: 64 bits (decides any pair
+    more than about ``2**-60 e**x`` apart at once), doubling, up to ``MAX_PRECISION_BITS``.
     """
     x, r = Fraction(x), Fraction(r)
     if x == 0:
@@ -199,7 +200,8 @@ def compare_exp(x: Fraction, r: Fraction) -> int:
 def exp_lower_bound_at_least(x: Fraction, r: Fraction) -> Fraction:
     """A rational ``L <= e**x`` with ``L >= r``, proving ``r <= e**x``; raises otherwise.
 
-    This is the witness a certificate prints: "ratio r <= L <= e**x".
+    This is the witness a certificate prints: "ratio r <= L <= e**x".  Precisions tried as in
+    :func:`compare_exp`: 64 bits, doubling, up to ``MAX_PRECISION_BITS``.
     """
     x, r = Fraction(x), Fraction(r)
     if x == 0:

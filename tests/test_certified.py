@@ -320,6 +320,22 @@ def test_refinement_tries_the_documented_limit_before_giving_up(
     assert record == sorted(record)
 
 
+@pytest.mark.parametrize("call", [
+    lambda: compare_exp(Fraction(1, 3), Fraction(7, 5)),
+    lambda: exp_lower_bound_at_least(Fraction(1, 3), Fraction(7, 5)),
+])
+def test_exp_comparisons_try_the_documented_precisions(
+        monkeypatch: pytest.MonkeyPatch, call: object) -> None:
+    """The docstrings promise 64 bits first, then doubling up to 2**20 bits."""
+    from exactdp import certified
+    record: list[int] = []
+    monkeypatch.setattr(certified, "exp_interval", _undecidable(record))
+    with pytest.raises(ResourceLimitError):
+        call()  # type: ignore[operator]
+    assert record == [64 << i for i in range(15)]
+    assert record[-1] == 2**20
+
+
 @pytest.mark.parametrize("k", [1, 7, 64, 300, 2000])
 def test_ceil_log_ratio_tiny_base_decides_at_its_first_precision(
         monkeypatch: pytest.MonkeyPatch, k: int) -> None:
