@@ -44,6 +44,7 @@ __all__ = [
     "Seed",
     "TableHash",
     "TableSeed",
+    "check_family",
     "default_prime",
     "family_from_description",
 ]
@@ -107,6 +108,15 @@ class HashFamily(Protocol):
     def check_seed(self, seed: object) -> Seed: ...
 
     def describe(self) -> dict[str, object]: ...
+
+
+def check_family(family: object, name: str = "hashes") -> HashFamily:
+    """``family`` if it is a :class:`CarterWegman` or :class:`TableHash`, else a typed error."""
+    if not isinstance(family, (CarterWegman, TableHash)):
+        raise ParameterTypeError(f"{name} = {family!r:.60} is not a hash family (pass "
+                                 f"CarterWegman(prime, rows, universe) or TableHash(universe, "
+                                 f"rows))")
+    return family
 
 
 def default_prime(universe: int) -> int:

@@ -82,13 +82,13 @@ FIG1_CELLS = {(2, 1), (3, 2), (5, 3), (3, 4), (4, 5)}
 
 def test_t1_figure1_embedding() -> None:
     """[S] Figure 1: s = 5, m = 8, y = 5, h_1..h_8(i) = 2,3,5,3,4,4,1,2."""
-    params = ALPParams(1, Fraction(1, 3), 8, 5, 1, 1)
+    params = ALPParams(Fraction(1), Fraction(1, 3), 8, 5, 1, 1)
     seeds = tuple(TableSeed((r,)) for r in FIG1_ROWS)
     assert embed(params, seeds, [(1, 5)], TableHash(1, 5)) == FIG1_CELLS
 
 
 def test_t1_figure1_through_project_with_the_noiseless_source() -> None:
-    params = ALPParams(1, Fraction(1, 3), 8, 5, 1, 1)
+    params = ALPParams(Fraction(1), Fraction(1, 3), 8, 5, 1, 1)
     alp = ALP(params, TableHash(1, 5))
     seeds = tuple(TableSeed((r,)) for r in FIG1_ROWS)
     sketch = alp.project({1: 5}, Top(), seeds)
@@ -244,19 +244,19 @@ def test_from_paper_refuses(kwargs: dict[str, object], error: type, match: str) 
 
 def test_direct_params_refuse() -> None:
     with pytest.raises(ParameterError, match="flip"):
-        ALPParams(1, 0, 2, 2, 1, 2)
+        ALPParams(Fraction(1), Fraction(0), 2, 2, 1, 2)
     with pytest.raises(ParameterError, match="flip"):
-        ALPParams(1, Fraction(3, 5), 2, 2, 1, 2)
+        ALPParams(Fraction(1), Fraction(3, 5), 2, 2, 1, 2)
     with pytest.raises(FloatParameterError, match="flip"):
-        ALPParams(1, 0.2, 2, 2, 1, 2)  # type: ignore[arg-type]
+        ALPParams(Fraction(1), 0.2, 2, 2, 1, 2)  # type: ignore[arg-type]
     with pytest.raises(FloatParameterError, match="scale"):
         ALPParams(0.5, Fraction(1, 3), 2, 2, 1, 2)  # type: ignore[arg-type]
     with pytest.raises(ParameterError, match="scale"):
-        ALPParams(0, Fraction(1, 3), 2, 2, 1, 2)
+        ALPParams(Fraction(0), Fraction(1, 3), 2, 2, 1, 2)
     with pytest.raises(ParameterError, match="variant"):
-        ALPParams(1, Fraction(1, 3), 2, 2, 1, 2, 1, "fast")
+        ALPParams(Fraction(1), Fraction(1, 3), 2, 2, 1, 2, 1, "fast")
     with pytest.raises(ResourceLimitError):
-        ALPParams(1, Fraction(1, 3), 2**16, 2**16, 1, 2)
+        ALPParams(Fraction(1), Fraction(1, 3), 2**16, 2**16, 1, 2)
 
 
 def test_histogram_tight_refuses_grids_and_non_unit_scales() -> None:
@@ -343,7 +343,7 @@ def test_scaled_units_pads_with_dummies_that_draw_too() -> None:
 
 
 def test_embed_truncates_at_m_and_dummies_write_nothing() -> None:
-    params = ALPParams(1, Fraction(1, 3), 3, 3, 3, 4)
+    params = ALPParams(Fraction(1), Fraction(1, 3), 3, 3, 3, 4)
     seeds = (HashSeed(1, 0), HashSeed(2, 1), HashSeed(3, 2))
     fam = CarterWegman(5, 3, 4)
     with_dummies = embed(params, seeds, [(2, 9), (0, 0), (0, 0)], fam)
@@ -352,7 +352,7 @@ def test_embed_truncates_at_m_and_dummies_write_nothing() -> None:
 
 
 def test_embed_or_combines_collisions() -> None:
-    params = ALPParams(1, Fraction(1, 3), 2, 2, 2, 2)
+    params = ALPParams(Fraction(1), Fraction(1, 3), 2, 2, 2, 2)
     seeds = (TableSeed((1, 1)), TableSeed((2, 2)))
     assert embed(params, seeds, [(1, 1), (2, 2)], TableHash(2, 2)) == {(1, 1), (2, 2)}
 
@@ -405,9 +405,9 @@ def test_project_law_is_the_same_on_both_paths() -> None:
 
 
 def test_auto_path_rule() -> None:
-    small = ALP(ALPParams(1, Fraction(1, 3), 2, 2, 1, 3))
-    big = ALP(ALPParams(1, Fraction(1, 3), 8, 1024, 1, 3))
-    wide = ALP(ALPParams(1, Fraction(1, 67), 8, 1024, 1, 3))
+    small = ALP(ALPParams(Fraction(1), Fraction(1, 3), 2, 2, 1, 3))
+    big = ALP(ALPParams(Fraction(1), Fraction(1, 3), 8, 1024, 1, 3))
+    wide = ALP(ALPParams(Fraction(1), Fraction(1, 67), 8, 1024, 1, 3))
     src = Counter()
     from exactdp.explore import ExploringSource
     assert small.rr_path(src) == "cells"
@@ -436,7 +436,7 @@ def test_t9_draw_count_and_domains_do_not_depend_on_the_input(x: dict[int, int],
     alp = ALP(params)
     src = Counter(seed)
     alp.project(x, src, rr="cells")
-    P = alp.hashes.prime
+    P = params.default_hashes().prime
     m, s, k = params.columns, params.rows, params.sparsity
     assert len(src.domains) == params.draws == alp.draw_count() == 2 * m + k + s * m
     assert src.domains == [P - 1, P] * m + [3] * k + [5] * (s * m)
@@ -495,7 +495,7 @@ def test_sketch_fast_and_generic_column_reads_agree() -> None:
 
 
 def test_sketch_validation() -> None:
-    params = ALPParams(1, Fraction(1, 3), 3, 3, 1, 4)
+    params = ALPParams(Fraction(1), Fraction(1, 3), 3, 3, 1, 4)
     fam = CarterWegman(5, 3, 4)
     seeds = (HashSeed(1, 0),) * 3
     one = ALPSketch(params, fam, seeds, b"\x00\x01")  # cell j = 8 = (b-1)*s + (a-1)
@@ -526,7 +526,7 @@ def test_pack_round_trip(cells: list[int]) -> None:
 
 
 def test_alp_refuses_mismatched_family_and_seeds() -> None:
-    params = ALPParams(1, Fraction(1, 3), 2, 3, 1, 4)
+    params = ALPParams(Fraction(1), Fraction(1, 3), 2, 3, 1, 4)
     with pytest.raises(ParameterError):
         ALP(params, CarterWegman(5, 2, 4))
     with pytest.raises(ParameterError):
@@ -540,3 +540,26 @@ def test_alp_refuses_mismatched_family_and_seeds() -> None:
         alp.project({1: 1}, Counter(), seeds=[TableSeed((1,)), TableSeed((1,))])
     with pytest.raises(ParameterTypeError):
         alp.project({1: 1}, 7)  # type: ignore[arg-type]
+
+
+@given(st.dictionaries(st.integers(1, 6), st.integers(0, 60), max_size=3),
+       st.sampled_from([Fraction(1, 3), Fraction(2, 5), Fraction(3, 1)]), st.integers(1, 3))
+@settings(max_examples=150, deadline=None)
+def test_noiseless_pipeline_reads_back_the_rounded_unary_code(x: dict[int, int], c: Fraction,
+                                                              g: int) -> None:
+    """With an injective table (no collisions) and the all-no source (RandRound rounds down,
+    nothing flips), estimate_units(key) = min(floor(X c / g), m) and estimate = that / c."""
+    params = ALPParams(c, Fraction(1, 3), 5, 6, 3, 6, g)
+    alp = ALP(params, TableHash(6, 6))
+    seeds = tuple(TableSeed(tuple(range(1, 7))) for _ in range(5))
+    sk = alp.project(x, Top(), seeds)
+    for key in range(1, 7):
+        y = min(x.get(key, 0) * c.numerator // (c.denominator * g), 5)
+        assert sk.estimate_units(key) == y
+        assert sk.estimate(key) == y / c
+
+
+def test_sketch_refuses_a_non_family() -> None:
+    params = ALPParams(Fraction(1), Fraction(1, 3), 1, 1, 1, 1)
+    with pytest.raises(ParameterTypeError, match="hash family"):
+        ALPSketch(params, "cw", (HashSeed(1, 0),), b"\x00")  # type: ignore[arg-type]

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from exactdp.explore import ExploringSource
-from exactdp.hashing import CarterWegman, HashFamily, Seed
+from exactdp.hashing import CarterWegman, HashFamily, Seed, check_family
 from exactdp.noise import rand_round
 from exactdp.params import DomainError, ParameterError, ParameterTypeError
 from exactdp.randomness import RandomSource, default_source
@@ -187,10 +187,7 @@ class ALP:
     def __init__(self, params: ALPParams, hashes: HashFamily | None = None) -> None:
         if not isinstance(params, ALPParams):
             raise ParameterTypeError(f"params = {params!r:.60} must be ALPParams")
-        family = params.default_hashes() if hashes is None else hashes
-        if not all(hasattr(family, n) for n in ("sample", "row", "check_seed", "rows")):
-            raise ParameterTypeError(f"hashes = {family!r:.60} is not a hash family "
-                                     f"(CarterWegman or TableHash)")
+        family = params.default_hashes() if hashes is None else check_family(hashes)
         if family.rows != params.rows or family.universe < params.universe:
             raise ParameterError(f"hashes = {family.describe()} must map keys "
                                  f"1..{params.universe} to rows 1..{params.rows}")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from exactdp.hashing import CarterWegman, HashFamily, Seed
+from exactdp.hashing import CarterWegman, HashFamily, Seed, check_family
 from exactdp.params import DomainError, ParameterError, ParameterTypeError
 from exactdp.sparse_vectors.alp_params import ALPParams
 from exactdp.sparse_vectors.rr import unpack_cells
@@ -72,6 +72,7 @@ class ALPSketch:
         prm = self.params
         if not isinstance(prm, ALPParams):
             raise ParameterTypeError(f"params = {prm!r:.60} must be ALPParams")
+        check_family(self.hashes)
         if self.hashes.rows != prm.rows or self.hashes.universe < prm.universe:
             raise ParameterError(f"hash family {self.hashes.describe()} does not map keys "
                                  f"1..{prm.universe} to rows 1..{prm.rows}")
