@@ -235,9 +235,10 @@ def _add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                    help="allow --output to replace an existing file")
     add_json(p)
     add_input_limit(p)
-    p.add_argument("--max-cells", default="1e9", metavar="N",
-                   help="refuse a sketch of more than N = s*m cells before anything is drawn "
-                        "(default 1e9, a file of about 170 MB)")
+    p.add_argument("--max-cells", default="1e8", metavar="N",
+                   help="refuse a sketch of more than N = s*m cells before the input is read "
+                        "or anything is drawn (default 1e8: a file of about 17 MB, drawn in "
+                        "a few seconds; at most 2^31)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress messages on stderr (a --seed warning is always printed)")
     p.set_defaults(func=_cmd_project)
@@ -381,11 +382,10 @@ def _cmd_query(args: argparse.Namespace) -> int:
 
     loaded = load_sketch(args.sketch, input_limit(args))
     sketch = loaded.sketch
+    keys = [_query_key(k, sketch.params.universe) for k in args.keys]
     if loaded.seeded:
         progress("warning: this sketch was drawn with --seed (it records seeded: true): its "
                  "noise is predictable and it protects nobody")
-    universe = sketch.params.universe
-    keys = [_query_key(k, universe) for k in args.keys]
     rows = [(k, sketch.estimate(k)) for k in keys]
     if args.json:
         write_json([{"key": str(k), "estimate": str(e),
