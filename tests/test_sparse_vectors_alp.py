@@ -563,3 +563,9 @@ def test_sketch_refuses_a_non_family() -> None:
     params = ALPParams(Fraction(1), Fraction(1, 3), 1, 1, 1, 1)
     with pytest.raises(ParameterTypeError, match="hash family"):
         ALPSketch(params, "cw", (HashSeed(1, 0),), b"\x00")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("u", [0, 28, 2.0, True])
+def test_block_flips_refuses_draws_outside_the_block_domain(u: object) -> None:
+    with pytest.raises(ParameterError, match="block draw"):
+        block_flips(u, 3, Fraction(1, 3))  # type: ignore[arg-type]

@@ -12,7 +12,8 @@ Given the public :class:`ALPParams` ``(c, p, m, s, k, d, g)`` and a k-sparse inp
 3. :func:`embed`: for every padded pair and EVERY column ``b = 1..m``, cell ``(h_b(key), b)``
    is OR-ed with ``[b <= y]`` (a dummy writes nothing but costs the same): ``k*m`` steps;
 4. randomized response with probability exactly ``p`` on ALL ``s*m`` cells
-   (:mod:`exactdp.sparse_vectors.rr`): ``s*m`` draws per cell, or ``ceil(s*m/8192)`` by blocks.
+   (:mod:`exactdp.sparse_vectors.rr`): ``s*m`` draws (one per cell), or ``ceil(s*m/8192)``
+   by blocks.
 
 The number of draws and of loop steps depends only on the public parameters, the hash family
 and the randomized-response path, never on the input (strict time; :meth:`ALP.draw_count`).

@@ -70,9 +70,11 @@ def block_flips(u: int, n: int, flip: Fraction) -> bytes:
     if base > MAX_BLOCK_BASE:
         raise ParameterError(f"flip = {flip}: the block path needs a denominator <= "
                              f"{MAX_BLOCK_BASE}")
+    if isinstance(u, bool) or not isinstance(u, int) or u < 1:
+        raise ParameterError(f"block draw u = {u!r:.40} must be an int in [1, {base}^{n}]")
     digits = gmpy2.mpz(u - 1).digits(base).encode("ascii")
-    if len(digits) > n or u < 1:
-        raise ParameterError(f"block draw u must lie in [1, {base}^{n}]")
+    if len(digits) > n:
+        raise ParameterError(f"block draw u (of {u.bit_length()} bits) exceeds {base}^{n}")
     return digits.rjust(n, b"0").translate(_flip_table(a, base))
 
 
