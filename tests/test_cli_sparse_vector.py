@@ -113,7 +113,7 @@ def _estimate_from_file(doc: dict, key: int) -> Fraction:
     h_b(key) = ((a*key + b) mod P) mod s + 1, the bits, the walk, the average argmax / c."""
     s, m = int(doc["params"]["rows"]), int(doc["params"]["columns"])
     prime = int(doc["hash"]["prime"])
-    data = base64.b64decode(doc["bits"]["data"])
+    data = base64.b64decode("".join(doc["bits"]["data"]))
     walk, best, argmax = 0, 0, [0]
     for b, (sa, sb) in enumerate(doc["seeds"], 1):
         row = (int(sa) * key + int(sb)) % prime % s + 1

@@ -105,7 +105,7 @@ def test_file_layout_and_cli_fields(tmp_path: Path) -> None:
     assert doc["hash"] == {"family": "carter-wegman", "prime": "1009", "rows": "21",
                            "universe": "1000"}
     assert doc["seeds"] == [[str(s.a), str(s.b)] for s in sk.seeds]
-    data = base64.b64decode(doc["bits"]["data"])
+    data = base64.b64decode("".join(doc["bits"]["data"]))
     assert len(data) == (21 * 10 + 7) // 8
     # cell (a, b) is bit (b - 1)*s + (a - 1), little-endian within bytes
     for a, b in [(1, 1), (21, 1), (5, 7), (21, 10)]:
@@ -115,6 +115,18 @@ def test_file_layout_and_cli_fields(tmp_path: Path) -> None:
     path.write_text(json.dumps(doc))
     loaded = load_sketch(str(path))
     assert loaded.sketch == sk and loaded.seeded is True and loaded.request == REQUEST
+
+
+def test_long_bit_strings_are_cut_into_chunks() -> None:
+    params = ALPParams.from_paper(1, 3, 30, 4000, 2, 10**6)  # 40000 cells: 5000 bytes
+    sk = ALP(params).project({5: 3}, SeededSource(3))
+    doc = sketch_json(sk)
+    chunks = doc["bits"]["data"]
+    assert [len(c) for c in chunks] == [4096, 6668 - 4096]  # 4 * ceil(5000/3) = 6668
+    assert loads(json.dumps(doc)) == sk
+    doc["bits"]["data"] = ["".join(chunks)]  # the same characters, cut differently
+    with pytest.raises(InvalidSketchError, match="cut into strings of 4096"):
+        loads(_reseal(doc))
 
 
 def test_tight_variant_records_its_integer_ratio() -> None:
@@ -181,9 +193,11 @@ _DELETE = object()
     (_edit(["bits", "count"], "211"), "bits.count"),
     (_edit(["bits", "encoding"], "hex"), "bits.encoding"),
     (_edit(["bits", "order"], "row major"), "bits.order"),
-    (_edit(["bits", "data"], "AAAA"), "bits.data has 4 characters"),
-    (_edit(["bits", "data"], "!" * 36), "bits.data is not base64"),
+    (_edit(["bits", "data"], ["AAAA"]), "bits.data has 4 characters"),
+    (_edit(["bits", "data"], ["!" * 36]), "bits.data is not base64"),
     (_edit(["bits", "data"], 5), "bits.data"),
+    (_edit(["bits", "data"], "A" * 36), "bits.data must be a list"),
+    (_edit(["bits", "data"], [5]), "bits.data must be a list"),
     (_edit(["request", "epsilon"], "2"), "request"),
     (_edit(["request", "epsilon"], "0.5"), "request.epsilon"),
     (_edit(["request", "constructor"], "magic"), "request.constructor"),
@@ -210,19 +224,19 @@ def test_padding_bits_and_non_canonical_base64_are_refused() -> None:
     doc = _doc(sk)
     data = bytearray(sk.bits)
     data[-1] |= 0x80
-    doc["bits"]["data"] = base64.b64encode(bytes(data)).decode()
+    doc["bits"]["data"] = [base64.b64encode(bytes(data)).decode()]
     with pytest.raises(InvalidSketchError, match="beyond the 210 cells"):
         loads(_reseal(doc))
     sk2 = _sketch(rows=22)  # 220 cells = 28 bytes: base64 ends in '=='
     doc = _doc(sk2)
-    text = doc["bits"]["data"]
+    (text,) = doc["bits"]["data"]
     assert text.endswith("==")
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
     i = alphabet.index(text[-3])
     assert i % 16 == 0  # the canonical spelling leaves the 4 unused low bits 0
     # setting an unused bit spells the same bytes non-canonically: two files, one sketch
-    doc["bits"]["data"] = text[:-3] + alphabet[i + 1] + "=="
-    assert base64.b64decode(doc["bits"]["data"]) == sk2.bits
+    doc["bits"]["data"] = [text[:-3] + alphabet[i + 1] + "=="]
+    assert base64.b64decode(doc["bits"]["data"][0]) == sk2.bits
     with pytest.raises(InvalidSketchError, match="canonical"):
         loads(_reseal(doc))
 

@@ -10,15 +10,15 @@ it (Algorithm 5).  :func:`sketch_json` writes it as JSON::
      "guarantee": {"epsilon_cert", "statement"},
      "hash": {"family": "carter-wegman", "prime", "rows"},
      "seeds": [["a", "b"], ...],                      # m seeds, in column order
-     "bits": {"count", "order", "encoding", "data"},  # s*m bits, base64
+     "bits": {"count", "order", "encoding", "data"},  # s*m bits, base64 strings
      "request": {...}, "input": {"file"}, "seeded": false,   # recorded by the command line
      "integrity": {"sha256", "note"}}
 
 Every number is a decimal string (``"p/q"`` for the rationals ``scale`` and ``flip``), so no
 float is ever written or read.  The bits: cell ``(a, b)`` (row ``a`` in ``[1, s]``, column
 ``b`` in ``[1, m]``) is bit ``i = (b - 1)*s + (a - 1)`` of the ``ceil(s*m/8)`` bytes, bit
-``i % 8`` of byte ``i // 8`` (little-endian), base64 with padding; the unused high bits of
-the last byte are 0.
+``i % 8`` of byte ``i // 8`` (little-endian), base64 with padding, cut into a list of strings
+of 4096 characters (the last one shorter); the unused high bits of the last byte are 0.
 
 :func:`from_json` checks the version and the digest (the rules of
 :mod:`exactdp.histograms.release_file`), then validates every field -- types, sizes, the bit
@@ -74,7 +74,10 @@ ALGORITHM = ("ALP-projection (Aumüller, Lebeda & Pagh: full version Algorithm 4
              "version Algorithm 1); read with ALP-estimator (Algorithm 5 / Algorithm 2)")
 BIT_ORDER = ("cell (a, b), row a in [1, s], column b in [1, m], is bit i = (b - 1)*s + "
              "(a - 1): bit i % 8 of byte i // 8")
-ENCODING = "base64"
+ENCODING = "base64, cut into strings of 4096 characters"
+#: Characters per string of ``bits.data`` (3072 bytes): short strings keep the JSON reader's
+#: string scan fast and small.
+CHUNK = 4096
 STATEMENT = ("for any two non-negative vectors x, x' over [1, universe] and every set S of "
              "sketches, Pr[sketch(x) in S] <= e^(epsilon_cert * ||x - x'||_1) * "
              "Pr[sketch(x') in S], for every choice of the hash functions; epsilon_cert = "
@@ -113,6 +116,10 @@ class LoadedSketch:
 
 # --------------------------------------------------------------------------- writing
 
+def _chunks(text: str) -> list[str]:
+    return [text[i:i + CHUNK] for i in range(0, len(text), CHUNK)]
+
+
 def guarantee(params: Any) -> dict[str, str]:
     """The ``guarantee`` field: ``epsilon_cert = c(1 - 2p)/p`` and what it means (notes §2;
     [F] Lemmas 4.1, 4.12), and for the histogram-tight variant its ratio on integer unit
@@ -140,7 +147,7 @@ def sketch_body(sketch: Any) -> dict[str, Any]:
         "hash": _describe(_family(sketch)),
         "seeds": [_seed_json(seed) for seed in sketch.seeds],
         "bits": {"count": str(cells), "order": BIT_ORDER, "encoding": ENCODING,
-                 "data": base64.b64encode(sketch.bits).decode("ascii")},
+                 "data": _chunks(base64.b64encode(sketch.bits).decode("ascii"))},
     }
 
 
@@ -380,11 +387,12 @@ def _bits(value: object, params: Any) -> bytes:
     if raw["encoding"] != ENCODING:
         raise InvalidSketchError(f"bits.encoding = {_short(raw['encoding'])}; expected "
                                  f"{ENCODING!r}")
-    data = raw["data"]
+    chunks = raw["data"]
     size = (cells + 7) // 8
     expected = 4 * ((size + 2) // 3)
-    if not isinstance(data, str):
-        raise InvalidSketchError("bits.data must be a base64 string")
+    if not isinstance(chunks, list) or not all(isinstance(c, str) for c in chunks):
+        raise InvalidSketchError("bits.data must be a list of base64 strings")
+    data = "".join(chunks)
     if len(data) != expected:
         raise InvalidSketchError(f"bits.data has {len(data)} characters; {cells} bits are "
                                  f"{size} bytes, {expected} characters of base64")
@@ -398,6 +406,9 @@ def _bits(value: object, params: Any) -> bytes:
     if len(raw_bytes) != size or base64.b64encode(raw_bytes).decode("ascii") != data:
         raise InvalidSketchError(f"bits.data does not decode to exactly {size} bytes in the "
                                  f"canonical base64 form")
+    if chunks != _chunks(data):
+        raise InvalidSketchError(f"bits.data must be cut into strings of {CHUNK} characters "
+                                 f"(the last one shorter)")
     if cells % 8 and raw_bytes[-1] >> (cells % 8):
         raise InvalidSketchError(f"bits.data sets bits beyond the {cells} cells (the unused "
                                  f"high bits of the last byte must be 0)")
