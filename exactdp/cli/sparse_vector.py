@@ -319,7 +319,7 @@ def _cmd_project(args: argparse.Namespace) -> int:
     pairs = read_pairs(text, params.universe, params.grid, params.sparsity,
                        where=f"input {name}")
     say(f"read the input in {time.perf_counter() - start:.1f} s; drawing {params.columns} "
-        f"hash functions and an {params.rows} x {params.columns} sketch")
+        f"hash functions and the {params.rows} x {params.columns} sketch")
     source: RandomSource = SystemSource() if args.seed is None else seeded_source(args.seed)
     sketch = ALP(params).project(pairs, source)
     document = sketch_json(sketch, request=request, input_file=args.file,
