@@ -24,19 +24,24 @@ __all__ = ["ALPSketch", "argmax_positions", "unary_estimate"]
 def argmax_positions(bits: Sequence[int]) -> tuple[int, ...]:
     """``P = {n in 0..m : f(n) = max f}`` for ``f(n) = sum_{b <= n} (2 bits[b-1] - 1)``,
     ``f(0) = 0`` ([F] Algorithm 3, steps 1-2).  ``bits`` is a sequence of 0/1 ints."""
-    best = 0
-    positions = [0]
-    f = 0
     for n, bit in enumerate(bits, start=1):
         if type(bit) is not int or not 0 <= bit <= 1:  # bools and floats too
             raise DomainError(f"bit {n} = {bit!r:.40} must be the int 0 or 1")
+    return tuple(_argmax(bits))
+
+
+def _argmax(bits: Sequence[int]) -> list[int]:
+    """The argmax positions of the walk, for bits already known to be 0/1 ints."""
+    best = f = 0
+    positions = [0]
+    for n, bit in enumerate(bits, start=1):
         f += 2 * bit - 1
         if f > best:
             best = f
             positions = [n]
         elif f == best:
             positions.append(n)
-    return tuple(positions)
+    return positions
 
 
 def unary_estimate(bits: Sequence[int]) -> Fraction:
@@ -124,12 +129,15 @@ class ALPSketch:
     def estimate_units(self, key: int) -> Fraction:
         """``y~_key`` in y-units ([F] Algorithm 3): :func:`unary_estimate` of
         :meth:`column_bits`."""
-        return unary_estimate(self.column_bits(key))
+        positions = _argmax(self.column_bits(key))
+        return Fraction(sum(positions), len(positions))
 
     def estimate(self, key: int) -> Fraction:
         """``x~_key = y~_key / c`` in the input's units ``x = X/g`` ([F] Algorithm 5: the
         ALP1 estimate ``y~ * alpha`` divided by ``eps``)."""
-        return self.estimate_units(key) / self.params.scale
+        positions = _argmax(self.column_bits(key))
+        c = self.params.scale
+        return Fraction(sum(positions) * c.denominator, len(positions) * c.numerator)
 
     def cell_values(self) -> tuple[int, ...]:
         """All ``s*m`` cells in cell order ``j = (b-1)*s + (a-1)`` (for small checks)."""
