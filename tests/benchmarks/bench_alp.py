@@ -232,16 +232,20 @@ def print_table(rows: list[Row], args: argparse.Namespace) -> None:
           f"beta = {args.beta}, s = {args.size_factor}k rows (OpenDP size_factor "
           f"{args.size_factor}, total_limit = k*beta), keys uniform in [1, 2^{KEY_BITS}]")
     print("| k | s x m (exactdp cells) | OpenDP cells S | projection exactdp | OpenDP | ratio "
-          "| ns/cell exactdp | OpenDP | query exactdp | OpenDP | ratio | exactdp bits "
+          "| CPU exactdp | OpenDP | ratio | ns/cell exactdp | OpenDP | query exactdp | OpenDP | ratio | exactdp bits "
           "| s*m + seeds | ratio | file bits | OpenDP bits (S + seeds) |")
-    print("|" + "---|" * 16)
+    print("|" + "---|" * 19)
     for r in rows:
         ns_ex = 1e9 * r.project_wall_exactdp / r.cells_exactdp
         ns_od = (None if r.cells_opendp is None or r.project_wall_opendp is None
                  else 1e9 * r.project_wall_opendp / r.cells_opendp)
+        cpu_ratio = (None if r.project_cpu_opendp is None
+                     else r.project_cpu_exactdp / r.project_cpu_opendp)
         print(f"| {r.k} | {r.s} x {r.m} = {r.cells_exactdp} | {_f(r.cells_opendp, 'd')} "
-              f"| {r.project_wall_exactdp:.3f} s | {_f(r.project_wall_opendp, ".3f")} s "
-              f"| {_f(r.project_ratio, '.2f')} | {ns_ex:.0f} | {_f(ns_od, '.0f')} "
+              f"| {r.project_wall_exactdp:.3f} s | {_f(r.project_wall_opendp, '.3f')} s "
+              f"| {_f(r.project_ratio, '.2f')} | {r.project_cpu_exactdp:.3f} s "
+              f"| {_f(r.project_cpu_opendp, '.3f')} s | {_f(cpu_ratio, '.2f')} "
+              f"| {ns_ex:.0f} | {_f(ns_od, '.0f')} "
               f"| {r.query_us_exactdp:.1f} us | {_f(r.query_us_opendp, '.1f')} us "
               f"| {_f(r.query_ratio, '.2f')} | {r.space_bits_exactdp} | {r.space_bits_paper} "
               f"| {r.space_bits_exactdp / r.space_bits_paper:.3f} "
