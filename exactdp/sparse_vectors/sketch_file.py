@@ -181,7 +181,7 @@ def load_sketch(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> LoadedSketch:
     text = read_text(path, "sketch", max_bytes)
     name = "standard input" if path == "-" else repr(path)
     try:
-        return from_json(parse_release(text, path, "sketch"), full=True)
+        return from_json(parse_release(text, path, "sketch"))
     except InvalidReleaseError as exc:
         message = str(exc)
         if name not in message:
@@ -201,9 +201,8 @@ def loads(text: str, path: str = "<text>") -> Any:
         raise InvalidSketchError(str(exc)) from None
 
 
-def from_json(obj: object, full: bool = True) -> LoadedSketch:
+def from_json(obj: object) -> LoadedSketch:
     """Check the digest, then validate every field and recompute every derived one."""
-    del full
     if not isinstance(obj, dict):
         raise InvalidSketchError("the sketch must be a JSON object")
     if obj.get("format") != FORMAT:
