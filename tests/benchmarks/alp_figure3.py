@@ -199,7 +199,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--sweep-beta", type=int, nargs="*", default=[30, 100, 300],
                     help="extra betas at s = 10k (default 30 100 300)")
     ap.add_argument("--sweep-queries", type=int, default=50_000)
-    ap.add_argument("--large-s-queries", type=int, default=20_000,
+    ap.add_argument("--large-s-queries", type=int, default=10_000,
                     help="queries of the s = 100k run at the main beta (0: skip)")
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--out", type=Path, default=None,

@@ -223,8 +223,8 @@ def bench(ks: list[int], args: argparse.Namespace, log: Callable[[str], None]) -
     return rows
 
 
-def _f(v: float | None, fmt: str) -> str:
-    return "-" if v is None else format(v, fmt)
+def _f(v: float | None, fmt: str, unit: str = "") -> str:
+    return "-" if v is None else format(v, fmt) + unit
 
 
 def print_table(rows: list[Row], args: argparse.Namespace) -> None:
@@ -242,11 +242,11 @@ def print_table(rows: list[Row], args: argparse.Namespace) -> None:
         cpu_ratio = (None if r.project_cpu_opendp is None
                      else r.project_cpu_exactdp / r.project_cpu_opendp)
         print(f"| {r.k} | {r.s} x {r.m} = {r.cells_exactdp} | {_f(r.cells_opendp, 'd')} "
-              f"| {r.project_wall_exactdp:.3f} s | {_f(r.project_wall_opendp, '.3f')} s "
+              f"| {r.project_wall_exactdp:.3f} s | {_f(r.project_wall_opendp, '.3f', ' s')} "
               f"| {_f(r.project_ratio, '.2f')} | {r.project_cpu_exactdp:.3f} s "
-              f"| {_f(r.project_cpu_opendp, '.3f')} s | {_f(cpu_ratio, '.2f')} "
+              f"| {_f(r.project_cpu_opendp, '.3f', ' s')} | {_f(cpu_ratio, '.2f')} "
               f"| {ns_ex:.0f} | {_f(ns_od, '.0f')} "
-              f"| {r.query_us_exactdp:.1f} us | {_f(r.query_us_opendp, '.1f')} us "
+              f"| {r.query_us_exactdp:.1f} us | {_f(r.query_us_opendp, '.1f', ' us')} "
               f"| {_f(r.query_ratio, '.2f')} | {r.space_bits_exactdp} | {r.space_bits_paper} "
               f"| {r.space_bits_exactdp / r.space_bits_paper:.3f} "
               f"| {_f(r.file_bits_exactdp, 'd')} "
