@@ -1,0 +1,103 @@
+"""The Threshold / Threshold-ALP / (eps, delta) verify rows pass, and each fails on a planted bug."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+import pytest
+
+from exactdp.certificate import ClaimReport
+from exactdp.noise import ClampedGeometric
+from exactdp.randomness import RandomSource, default_source
+from exactdp.sparse_vectors import threshold as threshold_mod
+from exactdp.sparse_vectors.threshold import Threshold, ThresholdParams, threshold_input
+from proofs import alp_lemma_5_01_threshold as lemma_5_01
+
+F = Fraction
+
+
+def _verdicts(checks: list[Callable[[bool], ClaimReport]]) -> list[bool]:
+    return [c(False).verdict for c in checks]
+
+
+def test_threshold_rows_pass() -> None:
+    assert _verdicts(lemma_5_01.CHECKS) == [True, True, True]
+
+
+def test_ratio_rounded_down_fails_the_privacy_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    # r = 1/(1 + eps1) rounded the wrong way (down: less noise than the guarantee needs)
+    original = ThresholdParams.for_ratio.__func__  # type: ignore[attr-defined]
+
+    def rounded_down(cls: type[ThresholdParams], r: object, universe: object,
+                     hi: object) -> ThresholdParams:
+        return original(cls, Fraction(r) * F(99, 100), universe, hi)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ThresholdParams, "for_ratio", classmethod(rounded_down))
+    assert lemma_5_01.check(False).verdict is False
+
+
+def test_noise_weaker_than_its_parameter_fails_the_privacy_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def weaker(self: ThresholdParams) -> ClampedGeometric:
+        return ClampedGeometric(self.r * F(9, 10), self.t - 1, self.hi, 0, self.hi)
+
+    monkeypatch.setattr(ThresholdParams, "noise", property(weaker))
+    assert lemma_5_01.check(False).verdict is False
+
+
+def test_noise_only_on_the_support_fails_the_privacy_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def support_only(self: Threshold, x: object,
+                     source: RandomSource | None = None) -> dict[int, int]:
+        p = self.params
+        values = threshold_input(x, p.d, p.hi)
+        src = default_source(source)
+        out = {}
+        for key, v in sorted(values.items()):
+            if v:
+                noisy = p.noise.sample_value(v, src)
+                if noisy >= p.t:
+                    out[key] = noisy
+        return out
+
+    monkeypatch.setattr(Threshold, "release", support_only)
+    assert lemma_5_01.check(False).verdict is False
+
+
+def test_threshold_one_too_small_fails_the_false_positive_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    original = threshold_mod.minimal_threshold
+    monkeypatch.setattr(threshold_mod, "minimal_threshold",
+                        lambda r, d: max(1, original(r, d) - 1))
+    assert lemma_5_01.check_false_positives(False).verdict is False
+
+
+def test_threshold_zero_fails_the_false_positive_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    # t = 0 in effect: everything at or above t - 1 (the 'dropped' value) is released
+    def keep_all(self: Threshold, x: object,
+                 source: RandomSource | None = None) -> dict[int, int]:
+        p = self.params
+        values = threshold_input(x, p.d, p.hi)
+        src = default_source(source)
+        return {key: p.noise.sample_value(values.get(key, 0), src)
+                for key in range(1, p.d + 1)}
+
+    monkeypatch.setattr(Threshold, "release", keep_all)
+    assert lemma_5_01.check_false_positives(False).verdict is False
+
+
+def test_pure_sparse_route_with_eps_per_count_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    # M must be (eps/2)-DP for counting queries: ratio 1/(1 + eps) per count is twice too weak
+    original_init = threshold_mod.PureSparseThreshold.__init__
+
+    def too_weak(self: threshold_mod.PureSparseThreshold, n: object, universe: object,
+                 epsilon: object, beta1: object, strict: bool = True) -> None:
+        original_init(self, n, universe, epsilon, beta1, strict)
+        self.ratio = 1 / (1 + self.epsilon)
+        self.mechanism = ClampedGeometric(self.ratio, 0, self.n)
+        self.histogram = threshold_mod.PureSparseHistogram(
+            self.mechanism, self.universe, self.epsilon, self.histogram.beta1, strict=strict)
+
+    monkeypatch.setattr(threshold_mod.PureSparseThreshold, "__init__", too_weak)
+    assert lemma_5_01.check_pure_sparse(False).verdict is False
