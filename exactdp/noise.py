@@ -21,6 +21,8 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cached_property
 
+import gmpy2
+
 from exactdp.counting import MAX_INTEGER_BITS, CDFDraw, InverseCDFSampler, _check_z
 from exactdp.params import (
     DomainError,
@@ -132,6 +134,7 @@ class ClampedGeometric(InverseCDFSampler):
                                  f"{self.centre_lo}")
         self.n = self.hi - self.lo
         self._a, self._b = self.ratio.numerator, self.ratio.denominator
+        self._ma, self._mb = gmpy2.mpz(self._a), gmpy2.mpz(self._b)
         self._top = max(self.centre_hi - self.lo, self.hi - self.centre_lo, 1)  # N + 1
         bits = self._top * self._b.bit_length() + (self._a + self._b).bit_length()
         if bits > MAX_INTEGER_BITS:
@@ -177,6 +180,21 @@ class ClampedGeometric(InverseCDFSampler):
         if j < 0:
             return a ** (-j) * b ** (top + j)
         return self.d - a ** (j + 1) * b ** (top - 1 - j)
+
+    def search_cdf(self, c: int, z: int) -> int:
+        """:meth:`cdf` for ``z`` in ``[0, n)`` (the search's arguments) without re-validation,
+        in gmpy2 arithmetic (the same integers; tests/test_noise.py checks equality)."""
+        if z >= self.n:
+            return self._d_mpz  # type: ignore[return-value]
+        j = self.lo + z - c
+        top = self._top
+        if j < 0:
+            return self._ma ** (-j) * self._mb ** (top + j)  # type: ignore[no-any-return]
+        return self._d_mpz - self._ma ** (j + 1) * self._mb ** (top - 1 - j)  # type: ignore[no-any-return]
+
+    @cached_property
+    def _d_mpz(self) -> object:
+        return gmpy2.mpz(self.d)
 
     def __call__(self, c: int, u: int) -> int:
         """``M(c, u)``: the offset ``z`` of the output ``lo + z``; ``u`` in ``[D]_+``."""

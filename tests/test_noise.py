@@ -60,6 +60,8 @@ def test_lemma_4_9_analogue_integer_cdf_is_the_closed_form(r: Fraction, lo: int,
         for z in range(-1, hi - lo + 2):
             assert F(g.cdf(c, z), g.d) == _closed_cdf(r, lo, hi, c, lo + z)
             assert g.cdf_exact(c, lo + z) == _closed_cdf(r, lo, hi, c, lo + z)
+            if 0 <= z:
+                assert g.search_cdf(c, z) == g.cdf(c, z)
 
 
 @pytest.mark.parametrize("r", RATIOS[:4])
