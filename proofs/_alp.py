@@ -11,13 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
+from exactdp.explore import explore
 from exactdp.hashing import CarterWegman, HashFamily
+from exactdp.randomness import RandomSource
 from exactdp.sparse_vectors import exact as ex
+from exactdp.sparse_vectors.alp import ALP
 from exactdp.sparse_vectors.alp_check import FamilyWitness, worst_ratio_over_family
 from exactdp.sparse_vectors.alp_params import ALPParams
 
-__all__ = ["Config", "family_worst", "paper_configs"]
+__all__ = ["Config", "estimate_law", "family_worst", "paper_configs"]
 
 
 @dataclass(frozen=True)
@@ -74,3 +78,20 @@ def family_worst(cfg: Config, params: ALPParams | None = None,
     prm = cfg.params() if params is None else params
     pairs = list(ex.neighbour_pairs(cfg.inputs(prm), prm.grid, radius))
     return prm, worst_ratio_over_family(prm, cfg.family(prm), pairs)
+
+
+@cache
+def estimate_law(p: Fraction, m: int, y: int) -> dict[Fraction, Fraction]:
+    """The exact law of the implementation's ``y~ - y`` for one key with true ``y`` units and
+    no collisions: ALP.project (s = 1 row, k = d = 1, c = 1, p = ``p``, m columns; one fixed
+    Carter-Wegman seed) explored on its per-cell path, then ``sketch.estimate_units(1)``."""
+    prm = ALPParams(Fraction(1), p, m, 1, 1, 1)
+    family = CarterWegman(2, 1, 1)
+    alp = ALP(prm, family)
+    seeds = (next(iter(family.seeds())),) * m
+
+    def run(source: RandomSource) -> Fraction:
+        return alp.project({1: y} if y else {}, source=source, seeds=seeds,
+                           rr="cells").estimate_units(1) - y
+
+    return explore(run)

@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactdp.explore import explore
-from exactdp.hashing import HashFamily, Seed
+from exactdp.hashing import HashFamily, Seed, TableSeed
 from exactdp.params import ResourceLimitError
 from exactdp.randomness import RandomSource
 from exactdp.sparse_vectors.alp import ALP, embed, scaled_units
@@ -132,9 +132,9 @@ def _show(x: Mapping[int, int]) -> dict[str, str]:
 
 
 def _seed(seed: Seed) -> Any:
-    if hasattr(seed, "a"):
-        return {"a": str(seed.a), "b": str(seed.b)}  # type: ignore[union-attr]
-    return [str(v) for v in getattr(seed, "rows", seed)]  # type: ignore[arg-type]
+    if isinstance(seed, TableSeed):
+        return [str(v) for v in seed.table]
+    return {"a": str(seed.a), "b": str(seed.b)}
 
 
 def domain_size(n_inputs: int, pairs: int, family_size: int, params: ALPParams) -> int:

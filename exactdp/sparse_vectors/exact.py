@@ -29,7 +29,7 @@ the Lemma 4.15 tail as reconstructed in notes §2, the E1-exact MAE of notes §4
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, product
@@ -284,10 +284,12 @@ def unary_estimate(bits: Sequence[int]) -> Fraction:
     return Fraction(sum(positions), len(positions))
 
 
-def pattern_estimates(m: int) -> list[tuple[int, Fraction]]:
-    """``(pattern, unary_estimate)`` for every ``pattern`` in ``[0, 2^m)``; bit ``b - 1`` of
-    ``pattern`` is the bit read in column ``b``."""
-    return [(w, unary_estimate([(w >> i) & 1 for i in range(m)])) for w in range(1 << m)]
+def pattern_estimates(m: int, estimator: Callable[[Sequence[int]], Fraction] | None = None
+                      ) -> list[tuple[int, Fraction]]:
+    """``(pattern, estimator(bits))`` for every ``pattern`` in ``[0, 2^m)`` (bit ``b - 1`` of
+    ``pattern`` is the bit read in column ``b``); default :func:`unary_estimate`."""
+    est = unary_estimate if estimator is None else estimator
+    return [(w, est(tuple((w >> i) & 1 for i in range(m)))) for w in range(1 << m)]
 
 
 def error_law(p: Fraction, m: int, y: int, collision: Fraction = Fraction(0),
@@ -341,12 +343,12 @@ def tail_bound(p: Fraction, t: Fraction) -> Fraction:
     return 2 / (q - p) * (4 * p * q) ** int(half)
 
 
-def e1_mae(p: Fraction, scale: Fraction, beta: int, m: int,
-           collision: Fraction = Fraction(0)) -> Fraction:
+def e1_mae(p: Fraction, scale: Fraction, beta: int, m: int, collision: Fraction = Fraction(0),
+           estimator: Callable[[Sequence[int]], Fraction] | None = None) -> Fraction:
     """Notes §4 E1-exact: ``E|x~ - x|`` (x-units, ``x~ = y~ / c``) for ``x`` uniform on the
     integers ``[0, beta]``, ``y = min(RandRound(x c), m)``, under the collision model of
-    :func:`error_law`."""
-    estimates = pattern_estimates(m)
+    :func:`error_law` (``estimator``: the unary estimator to use, default :func:`unary_estimate`)."""
+    estimates = pattern_estimates(m, estimator)
     laws = {y: error_law(p, m, y, collision, estimates) for y in range(m + 1)}
     total = Fraction(0)
     for x in range(beta + 1):
