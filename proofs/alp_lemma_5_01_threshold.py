@@ -4,7 +4,7 @@ probability r^t/(1+r) <= 1/d; the large-universe route through paper 004's PureS
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -200,4 +200,4 @@ def check(full: bool) -> ClaimReport:
     return check_privacy(full)
 
 
-CHECKS = [check, check_false_positives, check_pure_sparse]
+CHECKS: list[Callable[[bool], ClaimReport]] = [check, check_false_positives, check_pure_sparse]

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
 
 from exactdp.certificate import ClaimReport
+from exactdp.hashing import Seed
 from exactdp.noise import ClampedGeometric
+from exactdp.params import to_fraction
 from exactdp.randomness import RandomSource, default_source
 from exactdp.sparse_vectors import threshold as threshold_mod
+from exactdp.sparse_vectors.alp import ALPParams
+from exactdp.sparse_vectors.combined import ThresholdALP, ThresholdALPSketch
 from exactdp.sparse_vectors.threshold import Threshold, ThresholdParams, threshold_input
 from proofs import alp_lemma_5_01_threshold as lemma_5_01
+from proofs import alp_lemma_5_03_threshold_alp as lemma_5_03
 
 F = Fraction
 
@@ -31,7 +37,7 @@ def test_ratio_rounded_down_fails_the_privacy_row(monkeypatch: pytest.MonkeyPatc
 
     def rounded_down(cls: type[ThresholdParams], r: object, universe: object,
                      hi: object) -> ThresholdParams:
-        return original(cls, Fraction(r) * F(99, 100), universe, hi)  # type: ignore[arg-type]
+        return original(cls, to_fraction(r, "r") * F(99, 100), universe, hi)
 
     monkeypatch.setattr(ThresholdParams, "for_ratio", classmethod(rounded_down))
     assert lemma_5_01.check(False).verdict is False
@@ -101,3 +107,59 @@ def test_pure_sparse_route_with_eps_per_count_fails(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(threshold_mod.PureSparseThreshold, "__init__", too_weak)
     assert lemma_5_01.check_pure_sparse(False).verdict is False
+
+
+# ------------------------------------------------------------------ Lemma 5.3 (Threshold ALP)
+
+
+def test_threshold_alp_row_passes() -> None:
+    assert lemma_5_03.check(False).verdict is True
+
+
+def test_threshold_alp_with_alp_flip_rounded_down_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    # p = 1/(alpha + 2) rounded down to 1/(alpha + 3): ALP's ratio grows past e^eps2
+    original = ALPParams.from_paper.__func__  # type: ignore[attr-defined]
+
+    def rounded(cls: type[ALPParams], epsilon: object, alpha: object, *rest: object
+                ) -> ALPParams:
+        good = original(cls, epsilon, alpha, *rest)
+        return dataclasses.replace(good, flip=1 / (to_fraction(alpha, "alpha") + 3))
+
+    monkeypatch.setattr(ALPParams, "from_paper", classmethod(rounded))
+    assert lemma_5_03.check(False).verdict is False
+
+
+def test_threshold_alp_with_threshold_on_the_support_only_fails(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def support_only(self: Threshold, x: object,
+                     source: RandomSource | None = None) -> dict[int, int]:
+        p = self.params
+        values = threshold_input(x, p.d, p.hi)
+        src = default_source(source)
+        out = {}
+        for key, v in sorted(values.items()):
+            noisy = p.noise.sample_value(v, src)
+            if v and noisy >= p.t:
+                out[key] = noisy
+        return out
+
+    monkeypatch.setattr(Threshold, "release", support_only)
+    assert lemma_5_03.check(False).verdict is False
+
+
+def test_threshold_alp_where_alp_reads_the_threshold_noise_fails(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # an "optimisation": ALP skips the keys Threshold already released.  The parts then
+    # depend on each other, the law is no longer the product of the parts' laws
+    def coupled(self: ThresholdALP, x: object, source: RandomSource | None = None,
+                seeds: tuple[Seed, ...] | None = None, *, rr: str = "auto"
+                ) -> ThresholdALPSketch:
+        src = default_source(source)
+        released = self.threshold.release(x, src)
+        rest = {k: v for k, v in dict(x).items() if k not in released}  # type: ignore[call-overload]
+        sketch = self.alp.project(rest, src, seeds, rr=rr)
+        return ThresholdALPSketch(self.threshold.params, tuple(sorted(released.items())),
+                                  sketch)
+
+    monkeypatch.setattr(ThresholdALP, "project", coupled)
+    assert lemma_5_03.check(False).verdict is False
