@@ -21,7 +21,9 @@ PROOF_IDEA = """The ratio is a product over the pieces of y-space the change cro
 1 + ((1-2p)/p) delta_j <= e^{((1-2p)/p) delta_j}, and sum delta_j = c ||x - x'||_1.  Check on
 the implementation (cell laws from its explored RandRound coins and its embedding, every CW
 seed, P = 5): all ordered pairs of the domain grouped by their l1 distance D; the worst ratio
-at each D certified <= e^{eps_cert D} (exactdp.checker.certify_ratio)."""
+at each D certified <= e^{eps D} (exactdp.checker.certify_ratio) for the eps the parameters
+were made from, and eps_cert = c (1-2p)/p must equal that eps exactly (Algorithm 4's choice
+c = eps/alpha, p = 1/(alpha+2) gives (eps/alpha) alpha = eps)."""
 
 CLAIM_TRUNC = "ALP truncation above beta"
 STATEMENT_TRUNC = """Entries are truncated at m = ceil(beta c) units: for pairs that differ only in
@@ -32,12 +34,17 @@ in coordinates with both values >= m/c, over every CW seed: the worst ratio must
 Power: the pairs that cross below beta by one grid step must give a ratio > 1."""
 
 
+EPSILON = Fraction(1)
+
+
 def _configs(full: bool) -> list[tuple[str, ALPParams, int]]:
-    out = [("alpha = eps = 1", ALPParams.from_paper(1, 1, 2, 2, 1, 3), 3),
-           ("grid 1/2, k = 2", ALPParams.from_paper(1, 1, 1, 3, 2, 2, grid=2), 3)]
+    """(name, parameters made with eps = EPSILON, largest X in grid units)."""
+    out = [("alpha = eps = 1", ALPParams.from_paper(EPSILON, 1, 2, 2, 1, 3), 3),
+           ("grid 1/2, k = 2", ALPParams.from_paper(EPSILON, 1, 1, 3, 2, 2, grid=2), 3)]
     if full:
-        out += [("alpha = 1/2", ALPParams.from_paper(1, Fraction(1, 2), 1, 3, 1, 3), 3),
-                ("alpha = 3, grid 1/3", ALPParams.from_paper(1, 3, 3, 2, 2, 2, grid=3), 6)]
+        out += [("alpha = 1/2", ALPParams.from_paper(EPSILON, Fraction(1, 2), 1, 3, 1, 3), 3),
+                ("alpha = 3, grid 1/3", ALPParams.from_paper(EPSILON, 3, 3, 2, 2, 2, grid=3),
+                 6)]
     return out
 
 
@@ -53,18 +60,21 @@ def check_group(full: bool) -> ClaimReport:
                     by_distance[ex.l1_units(x, x2)].append((x, x2))
         for dist in sorted(by_distance):
             w = worst_ratio_over_family(prm, family, by_distance[dist])
-            budget = prm.epsilon_cert * Fraction(dist, prm.grid)
+            budget = EPSILON * Fraction(dist, prm.grid)
             ok, bound = certify_ratio(RatioWitness(w.ratio, w.numerator_input,
                                                    w.denominator_input, w.output, w.p, w.q),
                                       budget)
             certs.append(Certificate(CLAIM, f"{name}: ALP", {"c": prm.scale, "p": prm.flip,
                                                              "m": prm.columns, "s": prm.rows,
-                                                             "||x - x'||_1": budget / prm.epsilon_cert},
+                                                             "||x - x'||_1": budget / EPSILON,
+                                                             "eps_cert": prm.epsilon_cert},
                                      f"{w.pairs} ordered pairs at this distance, every seed",
-                                     w.ratio, bound, ok, {"witness": w.to_json()}))
+                                     w.ratio, f"{bound}; eps_cert == eps = {EPSILON}",
+                                     ok and prm.epsilon_cert == EPSILON,
+                                     {"witness": w.to_json()}))
     return ClaimReport(CLAIM, f"{len(_configs(full))} domains, every pair grouped by l1 distance",
                        f"max ratio {brief(max(Fraction(c.worst) for c in certs))}",  # type: ignore[arg-type]
-                       "<= e^{eps_cert ||x - x'||_1} at every distance", certs)
+                       "<= e^{eps ||x - x'||_1} at every distance, eps_cert = eps", certs)
 
 
 def check_truncation(full: bool) -> ClaimReport:
