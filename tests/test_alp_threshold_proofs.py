@@ -13,12 +13,15 @@ from exactdp.hashing import Seed
 from exactdp.noise import ClampedGeometric
 from exactdp.params import to_fraction
 from exactdp.randomness import RandomSource, default_source
+from exactdp.sparse_vectors import approx as approx_mod
 from exactdp.sparse_vectors import threshold as threshold_mod
 from exactdp.sparse_vectors.alp import ALPParams
+from exactdp.sparse_vectors.approx import ApproxThresholdParams, KorolovaThreshold
 from exactdp.sparse_vectors.combined import ThresholdALP, ThresholdALPSketch
 from exactdp.sparse_vectors.threshold import Threshold, ThresholdParams, threshold_input
 from proofs import alp_lemma_5_01_threshold as lemma_5_01
 from proofs import alp_lemma_5_03_threshold_alp as lemma_5_03
+from proofs import alp_thm_4_02_approx as thm_4_02
 
 F = Fraction
 
@@ -163,3 +166,58 @@ def test_threshold_alp_where_alp_reads_the_threshold_noise_fails(
 
     monkeypatch.setattr(ThresholdALP, "project", coupled)
     assert lemma_5_03.check(False).verdict is False
+
+
+# ------------------------------------------------------------------ Theorem 4.2 ((eps, delta))
+
+
+def test_approx_rows_pass() -> None:
+    assert _verdicts(thm_4_02.CHECKS) == [True, True]
+
+
+def test_t_delta_one_too_small_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = approx_mod.approx_threshold
+    monkeypatch.setattr(approx_mod, "approx_threshold", lambda r, d: max(1, original(r, d) - 1))
+    assert thm_4_02.check_threshold(False).verdict is False
+
+
+def test_releasing_at_t_minus_one_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    def off_by_one(self: KorolovaThreshold, x: object,
+                   source: RandomSource | None = None) -> dict[int, int]:
+        p = self.params
+        values = threshold_input(x, p.d, p.hi)
+        support = sorted((key, v) for key, v in values.items() if v)
+        padded = support + [(0, 0)] * (p.sparsity - len(support))
+        src = default_source(source)
+        out = {}
+        for key, v in padded:
+            noisy = p.noise.sample_value(v, src)
+            if key and noisy > p.t - 2:  # '>= t' written as '> t - 2'
+                out[key] = noisy
+        return out
+
+    monkeypatch.setattr(KorolovaThreshold, "release", off_by_one)
+    assert thm_4_02.check_threshold(False).verdict is False
+
+
+def test_ratio_rounded_down_fails_the_approx_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    def rounded(eps: object, delta: object, universe: int, hi: int,
+                sparsity: int) -> ApproxThresholdParams:
+        r = F(1, 2) / (1 + to_fraction(eps, "eps"))
+        return ApproxThresholdParams(r, approx_mod.approx_threshold(r, to_fraction(delta, "d")),
+                                     hi, universe, sparsity)
+
+    assert thm_4_02.check_threshold(False, rounded).verdict is False
+
+
+def test_alp_flip_rounded_down_fails_the_combined_approx_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    original = ALPParams.from_paper.__func__  # type: ignore[attr-defined]
+
+    def rounded(cls: type[ALPParams], epsilon: object, alpha: object, *rest: object
+                ) -> ALPParams:
+        good = original(cls, epsilon, alpha, *rest)
+        return dataclasses.replace(good, flip=1 / (to_fraction(alpha, "alpha") + 3))
+
+    monkeypatch.setattr(ALPParams, "from_paper", classmethod(rounded))
+    assert thm_4_02.check_combined(False).verdict is False
