@@ -1,4 +1,5 @@
-"""Threshold ([F] Algorithm 6) with exact geometric noise, and its large-universe route."""
+"""Threshold ([F] Algorithm 6) with exact geometric noise and its large-universe route; Threshold
+ALP ([F] Algorithms 7-8); the (eps, delta) combination ([S] Theorem 4.2)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,12 @@ from exactdp.explore import explore
 from exactdp.histograms.data import Dataset
 from exactdp.params import DomainError, ParameterError, ParameterTypeError, ResourceLimitError
 from exactdp.randomness import RandomSource, SeededSource
+from exactdp.sparse_vectors.approx import (
+    ApproxThresholdALP,
+    ApproxThresholdParams,
+    KorolovaThreshold,
+)
+from exactdp.sparse_vectors.combined import ThresholdALP, ThresholdALPSketch
 from exactdp.sparse_vectors.threshold import (
     PureSparseThreshold,
     Threshold,
@@ -58,10 +65,10 @@ def test_released_law_from_exploration() -> None:
     geo = {j: (1 - r) / (1 + r) * r ** abs(j) for j in range(-10, 11)}
     # key 1 (x = 0): released as v in {2, 3} with the pmf, 4 with the tail r^4/(1+r)
     k1 = {2: geo[2], 3: geo[3], 4: r ** 4 / (1 + r)}
-    k1[0] = 1 - sum(k1.values())
+    k1[0] = 1 - sum(k1.values(), F(0))
     # key 2 (x = 3): values 2, 3 with the pmf, 4 with the tail r/(1+r), dropped below 2
     k2 = {2: geo[-1], 3: geo[0], 4: r / (1 + r)}
-    k2[0] = 1 - sum(k2.values())
+    k2[0] = 1 - sum(k2.values(), F(0))
     expected: dict[tuple[tuple[int, int], ...], Fraction] = {}
     for a, pa in k1.items():
         for b, pb in k2.items():
@@ -110,7 +117,7 @@ def test_errors() -> None:
     with pytest.raises(ParameterError):
         ThresholdParams(F(3, 2), 1, 3, 3)
     with pytest.raises(ParameterTypeError):
-        ThresholdParams(0.5, 1, 3, 3)
+        ThresholdParams(0.5, 1, 3, 3)  # type: ignore[arg-type]
     with pytest.raises(ParameterError):
         ThresholdParams.for_epsilon(0, 3, 3)
     with pytest.raises(ParameterError):  # rounding r down would weaken privacy
@@ -132,3 +139,110 @@ def test_pure_sparse_route_at_two_to_the_64() -> None:
     assert alg.ratio == F(2, 3) and alg.mechanism.privacy_ratio == F(3, 2)
     out = alg.release(Dataset.of(alg.universe, [5, 5, 7]), _seeded(2))
     assert len(out) <= 3 and all(1 <= c <= 3 for c in out.values())
+
+
+# ------------------------------------------------------------------ Algorithms 7-8 and Thm 4.2
+
+
+class _Counting(RandomSource):
+    def __init__(self, seed: int) -> None:
+        self.inner = _seeded(seed)
+        self.sizes: list[int] = []
+
+    def uniform(self, d: int) -> int:
+        self.sizes.append(d)
+        return self.inner.uniform(d)
+
+
+def test_threshold_alp_parameters_follow_algorithm_7() -> None:
+    half = F(1, 2)
+    alg = ThresholdALP.from_paper(half, half, half, 3, 1, 6, 5)
+    thr, alp = alg.threshold.params, alg.alp.params
+    assert (thr.r, thr.t) == (F(2, 3), 4)                       # notes: d = 6, eps1 = 1/2
+    assert alp.columns == 4                                     # m = ceil(t eps2/alpha) = 4
+    assert (alp.scale, alp.flip) == (F(1), F(2, 5))             # c = eps2/alpha, 1/(alpha+2)
+    assert alg.privacy_ratio_bound == (F(3, 2), half)
+
+
+def test_threshold_alp_estimate_is_algorithm_8() -> None:
+    alg = ThresholdALP.from_paper(1, 1, 1, 5, 2, 8, 6)
+    for seed in range(5):
+        sk = alg.project({2: 6, 5: 1}, _seeded(seed))
+        released = dict(sk.released)
+        for key in range(1, 9):
+            if key in released:
+                assert sk.estimate(key) == released[key] >= alg.threshold.params.t
+            else:
+                assert sk.value(key) == 0
+                assert sk.estimate(key) == sk.sketch.estimate(key)
+
+
+def test_threshold_alp_draws_do_not_depend_on_the_input() -> None:
+    alg = ThresholdALP.from_paper(1, 1, 1, 5, 2, 8, 6)
+    runs = []
+    for x in ({}, {1: 6}, {3: 2, 8: 6}):
+        src = _Counting(0)
+        alg.project(x, src, rr="cells")
+        runs.append(src.sizes)
+    assert runs[0] == runs[1] == runs[2]
+    assert len(runs[0]) == 8 + alg.alp.draw_count(rr="cells")
+
+
+def test_threshold_alp_refuses_before_drawing() -> None:
+    alg = ThresholdALP.from_paper(1, 1, 1, 5, 1, 8, 6)
+    src = _Counting(0)
+    for bad in ({1: 1, 2: 1}, {1: 7}, {9: 1}):
+        with pytest.raises(DomainError):
+            alg.project(bad, src)
+    assert src.sizes == []
+    with pytest.raises(ParameterError):
+        ThresholdALP(ThresholdParams(F(1, 2), 1, 3, 4), alg.alp.params)
+
+
+def test_sketch_validation() -> None:
+    alg = ThresholdALP.from_paper(1, 1, 1, 5, 1, 8, 6)
+    sk = alg.project({1: 3}, _seeded(1))
+    with pytest.raises(DomainError):
+        ThresholdALPSketch(sk.threshold, ((1, 0),), sk.sketch)
+    with pytest.raises(DomainError):
+        ThresholdALPSketch(sk.threshold, ((2, 3), (1, 3)), sk.sketch)
+    with pytest.raises(ParameterError):
+        ThresholdALPSketch(ThresholdParams(F(1, 2), 1, 6, 9), (), sk.sketch)
+
+
+@pytest.mark.parametrize("eps,delta", [(F(1), F(1, 10)), (F(1, 2), F(1, 3)), (F(1), F(1, 10**6)),
+                                       (F(1, 10), F(1, 2))])
+def test_t_delta_is_minimal(eps: Fraction, delta: Fraction) -> None:
+    p = ApproxThresholdParams.for_epsilon_delta(eps, delta, 10, 10**6, 2)
+    r, t = p.r, p.t
+    assert r == 1 / (1 + eps)
+    q = r ** (t - 1) / (1 + r)
+    assert p.delta == p.survival == q <= min(delta, 1 - r)
+    assert t == 1 or r ** (t - 2) / (1 + r) > min(delta, 1 - r)
+    assert p.privacy_ratio == 1 + eps
+
+
+def test_korolova_threshold_releases_only_the_support_in_k_draws() -> None:
+    p = ApproxThresholdParams.for_epsilon_delta(1, F(1, 3), 6, 5, 2)
+    alg = KorolovaThreshold(p)
+    dist = explore(lambda s: tuple(sorted(alg.release({4: 1}, s).items())))
+    assert set(dist) <= {(), ((4, 2),), ((4, 3),), ((4, 4),), ((4, 5),)}
+    assert sum(pr for o, pr in dist.items() if o) == p.delta == F(1, 3)
+    sizes = []
+    for x in ({}, {2: 5}, {1: 1, 6: 5}):
+        src = _Counting(1)
+        alg.release(x, src)
+        sizes.append(src.sizes)
+    assert sizes[0] == sizes[1] == sizes[2] == [p.noise.d] * 2
+    with pytest.raises(ParameterError):
+        alg.release({1: 1, 2: 1, 3: 1}, _seeded(0))
+
+
+def test_approx_threshold_alp() -> None:
+    alg = ApproxThresholdALP.from_paper(1, 1, F(1, 1000), 1, 5, 2, 50, 40)
+    p = alg.threshold.params
+    assert alg.alp.params.columns == p.t  # m = ceil(t_delta eps2/alpha) with eps2 = alpha
+    assert alg.delta == p.r ** (p.t - 1) / (1 + p.r) <= F(1, 1000)
+    sk = alg.project({7: 40, 9: 1}, _seeded(4))
+    assert all(k in (7, 9) for k, _ in sk.released)
+    assert sk.estimate(3) == sk.sketch.estimate(3)
