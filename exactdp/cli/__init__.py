@@ -32,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from exactdp.cli import audit, counting, histogram, sparse_vector, verify
+    from exactdp.cli import audit, check, counting, histogram, sparse_vector, verify
     from exactdp.cli._common import EPILOG
 
     parser = _Parser(
@@ -43,8 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "accepted and nothing is rounded toward less privacy.",
         epilog=EPILOG)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in [*verify.COMMANDS, *counting.COMMANDS, *histogram.COMMANDS, *audit.COMMANDS,
-                *sparse_vector.COMMANDS]:
+    for add in [*verify.COMMANDS, *counting.COMMANDS, *check.COMMANDS, *histogram.COMMANDS,
+                *audit.COMMANDS, *sparse_vector.COMMANDS]:
         add(sub)
     return parser
 

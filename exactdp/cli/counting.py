@@ -42,13 +42,18 @@ GUARANTEES = (
 _DEFAULT_MAX_SECONDS = "600"
 
 
-def _counting_args(p: argparse.ArgumentParser, ideal: bool = False) -> None:
+def _counting_args(p: argparse.ArgumentParser, ideal: bool = False,
+                   positional: bool = True) -> None:
+    """The counting mechanisms' arguments; ``positional=False`` leaves out the mechanism
+    (``exactdp check`` makes it a sub-command, see :mod:`exactdp.cli.check`)."""
     choices = ("geometric", "geosample", "fastsample") if ideal else ("geosample", "fastsample")
-    p.add_argument("mechanism", choices=choices,
-                   help="geosample = GeoSample (Algorithm 4.8), fastsample = FastSample "
-                        "(Algorithm 4.11)"
-                        + ("; geometric = the ideal clamped geometric that GeoSample equals "
-                           "(Algorithm 4.5 with eps~), from its closed form" if ideal else ""))
+    if positional:
+        p.add_argument("mechanism", choices=choices,
+                       help="geosample = GeoSample (Algorithm 4.8), fastsample = "
+                            "FastSample (Algorithm 4.11)"
+                            + ("; geometric = the ideal clamped geometric that GeoSample "
+                               "equals (Algorithm 4.5 with eps~), from its closed form"
+                               if ideal else ""))
     p.add_argument("--n", required=True,
                    help="the largest count, a positive integer; counts lie in [n] = {0..n}")
     p.add_argument("--epsilon", required=True,
@@ -277,9 +282,17 @@ def _stream(pieces: Iterator[str], stream: TextIO) -> None:
 
 # --------------------------------------------------------------------------- check
 
-def add_check(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "check", help="privacy certificate of a counting mechanism",
+def add_check(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """``exactdp check geosample`` and ``exactdp check fastsample`` (the ``check`` command
+    itself is :mod:`exactdp.cli.check`'s, shared with the other papers' mechanisms)."""
+    for name in ("geosample", "fastsample"):
+        _add_check_target(targets, name)
+
+
+def _add_check_target(targets: argparse._SubParsersAction, name: str) -> None:  # type: ignore[type-arg]
+    algorithm = "Algorithm 4.8" if name == "geosample" else "Algorithm 4.11"
+    p = targets.add_parser(
+        name, help=f"privacy certificate of {name} ({algorithm})",
         description="Compute the exact distribution of M(c, U) for every c in [0, n] from "
                     "the implementation, the worst neighbouring ratio Pr[M(c)=z]/Pr[M(c')=z] "
                     "(|c - c'| = 1, both directions) with its witness, and compare it with "
@@ -289,7 +302,7 @@ def add_check(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
                     "threshold searches: the cost is estimated first. " + GUARANTEES
                     + " Exit status 1 if the claim fails.",
         epilog=EPILOG)
-    _counting_args(p)
+    _counting_args(p, positional=False)
     p.add_argument("--beta", help="also report accuracy at this failure probability, any "
                                   "rational in (0, 1) (here beta only describes the noise; "
                                   "histogram's --beta also sets parameters and must be 1/m): "
@@ -361,4 +374,5 @@ def cmd_check(args: argparse.Namespace) -> int:
     return OK if ok else FAILED
 
 
-COMMANDS = [add_distribution, add_sample, add_check]
+#: ``check`` is registered by :mod:`exactdp.cli.check`, which calls :func:`add_check`.
+COMMANDS = [add_distribution, add_sample]
