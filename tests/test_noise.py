@@ -9,6 +9,7 @@ special ratio 2^k/(2^k + 1).
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
@@ -103,10 +104,14 @@ def test_monotone_in_u_and_the_checkers_distributions_agree(r: Fraction) -> None
         assert {1 + z: p for z, p in enum.items()} == g.law(c)
 
 
+def _sample_at(g: ClampedGeometric, c: int, src: RandomSource) -> int:
+    return g.sample_value(c, src)
+
+
 def test_explored_sample_value_is_the_law() -> None:
     g = ClampedGeometric(F(3, 5), -2, 4, 0, 3)
     for c in range(4):
-        dist = explore(lambda src, c=c: g.sample_value(c, src))
+        dist = explore(partial(_sample_at, g, c))
         assert dist == {v: p for v, p in g.law(c).items() if p}
 
 
