@@ -64,11 +64,17 @@ def quiet_seeded(seed: int) -> SeededSource:
 
 
 def run(beta: int, rows_factor: int, k: int, queries: int, seed: int,
-        log: Callable[[str], None]) -> tuple[Counter[Fraction], dict[str, Any]]:
-    """Project ``ceil(queries / k)`` random k-sparse vectors and query each of their keys.
+        log: Callable[[str], None], heavy: int = 0) -> tuple[Counter[Fraction], dict[str, Any]]:
+    """Project ``ceil(queries / k)`` random vectors and query each of their ``k`` uniform keys.
 
+    With ``heavy > 0`` each vector also has ``heavy`` keys at ``X = beta`` (full unary codes,
+    never queried), so that every column holds about ``k + heavy`` ones and the collision
+    probability is close to ``1/rows_factor`` in every column, not only in the first
+    (sparsity ``k + heavy``, ``s = rows_factor (k + heavy)``).
     Returns the exact error histogram and a dict of run facts (projections, cells, times)."""
-    params = ALPParams.from_paper(EPSILON, ALPHA, Fraction(beta), rows_factor * k, k, UNIVERSE)
+    total = k + heavy
+    params = ALPParams.from_paper(EPSILON, ALPHA, Fraction(beta), rows_factor * total, total,
+                                  UNIVERSE)
     alp = ALP(params)
     hist: Counter[Fraction] = Counter()
     rng = random.Random(seed)
@@ -76,8 +82,8 @@ def run(beta: int, rows_factor: int, k: int, queries: int, seed: int,
     t_project = t_query = 0.0
     done = 0
     for j in range(projections):
-        keys = rng.sample(range(1, UNIVERSE + 1), k)
-        xs = [rng.randint(0, beta) for _ in range(k)]
+        keys = rng.sample(range(1, UNIVERSE + 1), total)
+        xs = [rng.randint(0, beta) for _ in range(k)] + [beta] * heavy
         t0 = time.perf_counter()
         sketch = alp.project(dict(zip(keys, xs)), quiet_seeded(seed * 1_000_003 + j))
         t1 = time.perf_counter()
@@ -91,7 +97,7 @@ def run(beta: int, rows_factor: int, k: int, queries: int, seed: int,
         if j % 10 == 9 or j == projections - 1:
             log(f"  beta={beta} s={rows_factor}k: {done}/{queries} queries, project "
                 f"{t_project:.1f} s, query {t_query:.1f} s")
-    facts = {"beta": beta, "m": params.columns, "rows": params.rows, "k": k,
+    facts = {"beta": beta, "m": params.columns, "rows": params.rows, "k": k, "heavy": heavy,
              "rows_factor": rows_factor, "queries": done, "projections": projections,
              "cells_per_projection": params.rows * params.columns,
              "project_seconds": round(t_project, 2), "query_seconds": round(t_query, 2)}
@@ -201,6 +207,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--sweep-queries", type=int, default=50_000)
     ap.add_argument("--large-s-queries", type=int, default=10_000,
                     help="queries of the s = 100k run at the main beta (0: skip)")
+    ap.add_argument("--heavy", type=int, default=0,
+                    help="extra keys at X = beta per projection (never queried): collision "
+                         "probability ~ 1/rows_factor in every column (default 0)")
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--out", type=Path, default=None,
                     help="output folder (default tests/benchmarks/results; --quick writes nothing "
@@ -222,10 +231,12 @@ def main(argv: list[str] | None = None) -> int:
 
     start = time.perf_counter()
     runs = []
-    hist, facts = run(args.beta, args.rows_factor, args.k, args.queries, args.seed, log)
+    hist, facts = run(args.beta, args.rows_factor, args.k, args.queries, args.seed, log,
+                      args.heavy)
     main_stats = exact_stats(hist)
     runs.append({"role": "main", **facts, "stats": stats_json(main_stats)})
-    lines = [stats_line(f"beta={args.beta} (m={facts['m']}), s={args.rows_factor}k",
+    heavy = f" + {args.heavy} keys at beta" if args.heavy else ""
+    lines = [stats_line(f"beta={args.beta} (m={facts['m']}), s={args.rows_factor}k{heavy}",
                         main_stats)]
     if args.large_s_queries:
         h2, f2 = run(args.beta, 100, args.k, args.large_s_queries, args.seed + 1, log)
