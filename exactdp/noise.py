@@ -190,7 +190,8 @@ class ClampedGeometric(InverseCDFSampler):
         top = self._top
         if j < 0:
             return self._ma ** (-j) * self._mb ** (top + j)  # type: ignore[no-any-return]
-        return self._d_mpz - self._ma ** (j + 1) * self._mb ** (top - 1 - j)  # type: ignore[no-any-return]
+        low = self._ma ** (j + 1) * self._mb ** (top - 1 - j)
+        return self._d_mpz - low  # type: ignore[no-any-return,operator]
 
     @cached_property
     def _d_mpz(self) -> object:

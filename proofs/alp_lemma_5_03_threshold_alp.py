@@ -117,9 +117,9 @@ def check(full: bool) -> ClaimReport:
             {"ratio": wj.to_json(), "certified": text, "threshold_worst": wt.ratio,
              "alp_worst": wa.ratio, "notes_expected": expected,
              "factorises": "yes" if not factor_bad else factor_bad[:3]}))
+    more = ("; d = 3 (m = 2, 4 seed tuples) and eps1 = 1, eps2 = alpha = 1/2; every CW seed "
+            "when m = 1" if full else "; two CW seeds (every seed in --full)")
     return ClaimReport(CLAIM, "C6 (eps1 = eps2 = alpha = 1/2, s = 3, k = 1, d = 2) and "
-                       "eps1 = eps2 = alpha = 1" + ("; d = 3 (m = 2, 4 seed tuples) and eps1 = 1, "
-                                                    "eps2 = alpha = 1/2; every CW seed when m = 1" if full else
-                                                    "; two CW seeds (every seed in --full)"),
+                       "eps1 = eps2 = alpha = 1" + more,
                        f"max ratio {brief(worst_all)}", "product of the parts' worst ratios, "
                        "<= e^(eps1+eps2)", certs)

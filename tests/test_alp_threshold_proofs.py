@@ -1,4 +1,4 @@
-"""The Threshold / Threshold-ALP / (eps, delta) verify rows pass, and each fails on a planted bug."""
+"""The Threshold, Threshold-ALP and (eps, delta) verify rows pass; each fails on a planted bug."""
 
 from __future__ import annotations
 
@@ -177,7 +177,8 @@ def test_approx_rows_pass() -> None:
 
 def test_t_delta_one_too_small_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     original = approx_mod.approx_threshold
-    monkeypatch.setattr(approx_mod, "approx_threshold", lambda r, d: max(1, original(r, d) - 1))
+    monkeypatch.setattr(approx_mod, "approx_threshold",
+                        lambda r, d: max(1, original(r, d) - 1))
     assert thm_4_02.check_threshold(False).verdict is False
 
 
