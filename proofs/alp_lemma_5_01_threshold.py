@@ -10,16 +10,21 @@ from itertools import product
 from typing import Any
 
 from exactdp.certificate import Certificate, ClaimReport, brief
-from exactdp.checker import certify_ratio, threshold_distribution, worst_ratio
+from exactdp.checker import (
+    certify_ratio,
+    statistical_distance,
+    threshold_distribution,
+    worst_ratio,
+)
 from exactdp.explore import explore
-from exactdp.histograms.sparse import KeepHeavy
+from exactdp.histograms.sparse import KeepHeavy, KHPrime
 from exactdp.randomness import RandomSource
 from exactdp.sparse_vectors.threshold import (
     PureSparseThreshold,
     Threshold,
     ThresholdParams,
 )
-from proofs._histograms import Distributions, neighbour_pairs
+from proofs._histograms import Distributions, canonical_datasets, neighbour_pairs
 
 CLAIM = "ALP Lemma 5.1 (Threshold)"
 STATEMENT = """[F] Algorithm 6 (Threshold) with Lap(1/eps1) replaced by the two-sided geometric of
@@ -180,6 +185,13 @@ def check_pure_sparse(full: bool) -> ClaimReport:
         w = worst_ratio(pairs)
         ok, text = certify_ratio(w, eps)
         wk = worst_ratio(kpairs)
+        # Proposition 6.5 with this M: KH' (strict) has exactly KeepHeavy's law; Theorem
+        # 6.8 i: SparseHistogram within delta of it
+        khp = Distributions(KHPrime(alg.mechanism, alg.universe).release, alg.universe)
+        sparse = Distributions(alg.histogram.sparse.release, alg.universe)
+        canon = canonical_datasets(n, size)
+        kh_gap = max(statistical_distance(kh(c), khp(c)) for c in canon)
+        sparse_gap = max(statistical_distance(khp(c), sparse(c)) for c in canon)
         # KeepHeavy (the exact reference) is post-processing of noise on all |X| bins with
         # ratio r: replacing a row moves two counts, so its ratio is at most r^-2.
         kh_ok = wk.ratio is not None and wk.ratio <= alg.ratio ** -2
@@ -187,9 +199,11 @@ def check_pure_sparse(full: bool) -> ClaimReport:
             "ALP Threshold via PureSparseHistogram", repr(alg),
             {"n": n, "|X|": size, "epsilon": eps, "beta_1": beta1, "r": alg.ratio},
             f"{len(pairs)} ordered replace-one neighbouring pairs", w.ratio,
-            "<= e^eps (Theorem 6.10 i); KeepHeavy_M <= r^-2", ok and kh_ok,
+            "<= e^eps (Theorem 6.10 i); KeepHeavy_M <= r^-2; KH' == KeepHeavy",
+            ok and kh_ok and kh_gap == 0 and sparse_gap <= alg.histogram.delta,
             {"ratio": w.to_json(), "certified": text, "keep_heavy_ratio": wk.ratio,
-             "r^-2": alg.ratio ** -2}))
+             "r^-2": alg.ratio ** -2, "distance_KeepHeavy_KH'": kh_gap,
+             "distance_KH'_SparseHistogram": sparse_gap, "delta": alg.histogram.delta}))
     return ClaimReport("ALP Threshold via PureSparseHistogram",
                        "n=1 |X|=3 eps=1 beta_1=1/8" + ("; n=1 |X|=4 eps=1/2; n=2 |X|=5 "
                                                         "beta_1=1/2" if full else ""),
