@@ -79,6 +79,10 @@ def _neighbours(x: tuple[int, ...], hi: int) -> Iterator[tuple[int, ...]]:
                 yield x[:i] + (w,) + x[i + 1:]
 
 
+def _max_worst(certs: list[Certificate]) -> Fraction:
+    return max(Fraction(c.worst) for c in certs if isinstance(c.worst, (int, Fraction)))
+
+
 def _grid(full: bool) -> list[tuple[Fraction, int, int, bool]]:
     """(eps1, d, hi, explore the whole release?)"""
     eps_list = [Fraction(1), Fraction(1, 2)] + ([Fraction(1, 3), Fraction(2)] if full else [])
@@ -207,7 +211,8 @@ def check_pure_sparse(full: bool) -> ClaimReport:
     return ClaimReport("ALP Threshold via PureSparseHistogram",
                        "n=1 |X|=3 eps=1 beta_1=1/8" + ("; n=1 |X|=4 eps=1/2; n=2 |X|=5 "
                                                         "beta_1=1/2" if full else ""),
-                       "ratios exact", "<= e^eps", certs)
+                       f"max ratio {brief(_max_worst(certs))}",
+                       "<= e^eps; KH' == KeepHeavy; SparseHistogram within delta", certs)
 
 
 def check(full: bool) -> ClaimReport:

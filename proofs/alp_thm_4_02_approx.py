@@ -73,6 +73,10 @@ def _support(x: tuple[int, ...]) -> frozenset[int]:
     return frozenset(i for i, v in enumerate(x) if v)
 
 
+def _max_worst(certs: list[Certificate]) -> Fraction:
+    return max(Fraction(c.worst) for c in certs if isinstance(c.worst, (int, Fraction)))
+
+
 def _grid(full: bool) -> list[tuple[Fraction, Fraction, int, int, int]]:
     """(eps, delta, d, k, extra range above t)."""
     out = [(Fraction(1), Fraction(1, 10), 2, 1, 1), (Fraction(1, 2), Fraction(1, 3), 2, 2, 1)]
@@ -118,7 +122,8 @@ def check_threshold(full: bool,
     return ClaimReport(CLAIM + ": threshold", "(eps, delta, d, k) in (1, 1/10, 2, 1), "
                        "(1/2, 1/3, 2, 2)" + ("; (1, 1/100, 3, 2), (2, 1/5, 3, 1), (1/3, 1/4, 2, 2)"
                                              if full else ""),
-                       "delta exact in every row", "delta == r^(t-1)/(1+r), ratio 1/r", certs)
+                       f"max delta {brief(_max_worst(certs))}",
+                       "delta == r^(t-1)/(1+r), ratio 1/r", certs)
 
 
 def _joint(alg: ApproxThresholdALP, x: tuple[int, ...], h: tuple[Seed, ...],
