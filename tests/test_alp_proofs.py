@@ -20,6 +20,7 @@ from proofs import (
     alp_lemma_4_15_tail,
     alp_sampler_exactness,
     alp_strict_time,
+    alp_tight_error,
     alp_tight_variant,
 )
 from tests._plant import plant
@@ -27,7 +28,7 @@ from tests._plant import plant
 ROWS: list[Callable[[bool], ClaimReport]] = [
     alp_lemma_4_12_privacy.check, alp_tight_variant.check, alp_sampler_exactness.check,
     alp_eq_1_expected_error.check, alp_eq_1_expected_error.check_e1,
-    alp_lemma_4_15_tail.check, alp_strict_time.check,
+    alp_lemma_4_15_tail.check, alp_strict_time.check, alp_tight_error.check,
     *alp_lemma_4_01_group_privacy.CHECKS,
 ]
 
@@ -120,3 +121,16 @@ def test_dummies_without_coins_fail_strict_time(monkeypatch: pytest.MonkeyPatch)
     plant(monkeypatch, alp, "_scaled", "for key, value in pairs)", "for key, value in pairs "
           "if key)")
     assert not alp_strict_time.check(False).verdict
+
+
+def test_tight_error_row_fails_when_p_t_spends_only_one_plus_eps() -> None:
+    """L = 1 + eps instead of a bound near e^eps: p_T = c/(eps + 2c) = 1/(alpha + 2) is then the
+    paper's p, the two MAEs are equal and the strict inequality must fail everywhere."""
+    from unittest import mock
+
+    with mock.patch.object(alp_tight_error, "tight_bound", lambda eps: 1 + Fraction(eps)):
+        report = alp_tight_error.check(False)
+    assert not report.verdict
+    failed = [c for c in report.certificates if not c.verdict]
+    assert len(failed) == len(report.certificates) == 2
+    assert all(c.witness["mae_paper"] == c.witness["mae_tight"] for c in failed)
