@@ -24,7 +24,7 @@ from exactdp.sparse_vectors.approx import (
 CLAIM = "ALP Theorem 4.2 (eps, delta)"
 STATEMENT = """Korolova et al.'s threshold ([S] Theorem 4.2; notes §1.7 [R]) with the two-sided
 geometric of ratio r = 1/(1+eps) on the non-zero coordinates only and the integer threshold
-t_delta (smallest t >= 1 with q = r^(t-1)/(1+r) <= delta and q <= 1 - r): on integer inputs
+t_delta (smallest t >= 1 with q = r^(t-1)/(1+r) <= delta): on integer inputs
 under adding/removing one row (one coordinate +-1), Pr[M(x) in S] <= (1/r) Pr[M(x') in S] + q
 for all S, with q = r^(t-1)/(1+r) <= delta attained exactly (C7); pairs keeping the support
 have worst ratio exactly 1/r and no delta; under replacing one row (l1 = 2) the same q goes
@@ -32,8 +32,9 @@ with 1/r^2.  Combined with ALP (beta = t_delta), the delta stays exactly q at th
 (1/r) x (ALP's worst ratio)."""
 PROOF_IDEA = """Only a coordinate going from 0 to 1 changes which keys can be released: under x'
 key i survives with probability Pr[1 + eta >= t] = q, under x never; every other output differs
-by the factor 1 - q (or 1/(1 - q) <= 1/r), and coordinates that stay non-zero differ by at most
-1/r.  So the hockey-stick divergence at 1/r is exactly q.  Check on the implementation: the
+by the factor 1 - q (the other way 1/(1 - q), which may exceed 1/r: its divergence at any L >= 1
+is max(0, 1 - L(1 - q)) <= q), and coordinates that stay non-zero differ by at most 1/r.  So the
+hockey-stick divergence at 1/r is exactly q.  Check on the implementation: the
 exact laws of KorolovaThreshold.release (explored) on every k-sparse input of a small domain,
 delta = max over ordered neighbouring pairs of the hockey-stick divergence at the ratio, as an
 exact fraction compared with the notes' r^(t-1)/(1+r) (typed here); for the combination, the
@@ -79,7 +80,9 @@ def _max_worst(certs: list[Certificate]) -> Fraction:
 
 def _grid(full: bool) -> list[tuple[Fraction, Fraction, int, int, int]]:
     """(eps, delta, d, k, extra range above t)."""
-    out = [(Fraction(1), Fraction(1, 10), 2, 1, 1), (Fraction(1, 2), Fraction(1, 3), 2, 2, 1)]
+    # the second has q = 2/5 > 1 - r = 1/3: the 'absent' outputs' ratio 1/(1-q) = 5/3 exceeds
+    # 1/r = 3/2, and delta is still exactly q
+    out = [(Fraction(1), Fraction(1, 10), 2, 1, 1), (Fraction(1, 2), Fraction(1, 2), 2, 2, 1)]
     if full:
         out += [(Fraction(1), Fraction(1, 100), 3, 2, 1), (Fraction(2), Fraction(1, 5), 3, 1, 2),
                 (Fraction(1, 3), Fraction(1, 4), 2, 2, 2)]
@@ -108,7 +111,7 @@ def check_threshold(full: bool,
         repl = _replace_one(xs)
         delta_repl = max((hockey_stick(law[x], law[y], ratio ** 2) for x, y in repl),
                          default=None)
-        verdict = (delta_exact == q == params.delta and q <= delta and q <= 1 - r
+        verdict = (delta_exact == q == params.delta and q <= delta
                    and ratio == 1 / r == 1 + eps and w_same.ratio == 1 / r
                    and delta_same == 0 and delta_repl in (None, q))
         certs.append(Certificate(
@@ -120,7 +123,7 @@ def check_threshold(full: bool,
             {"q": q, "support_kept_worst_ratio": w_same.ratio, "support_kept_delta": delta_same,
              "replace_one_delta_at_1/r^2": delta_repl}))
     return ClaimReport(CLAIM + ": threshold", "(eps, delta, d, k) in (1, 1/10, 2, 1), "
-                       "(1/2, 1/3, 2, 2)" + ("; (1, 1/100, 3, 2), (2, 1/5, 3, 1), (1/3, 1/4, 2, 2)"
+                       "(1/2, 1/2, 2, 2)" + ("; (1, 1/100, 3, 2), (2, 1/5, 3, 1), (1/3, 1/4, 2, 2)"
                                              if full else ""),
                        f"max delta {brief(_max_worst(certs))}",
                        "delta == r^(t-1)/(1+r), ratio 1/r", certs)

@@ -217,8 +217,8 @@ def test_t_delta_is_minimal(eps: Fraction, delta: Fraction) -> None:
     r, t = p.r, p.t
     assert r == 1 / (1 + eps)
     q = r ** (t - 1) / (1 + r)
-    assert p.delta == p.survival == q <= min(delta, 1 - r)
-    assert t == 1 or r ** (t - 2) / (1 + r) > min(delta, 1 - r)
+    assert p.delta == p.survival == q <= delta
+    assert t == 1 or r ** (t - 2) / (1 + r) > delta
     assert p.privacy_ratio == 1 + eps
 
 

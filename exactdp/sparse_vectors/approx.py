@@ -14,15 +14,17 @@ Exact guarantee (checked on the explored laws in ``proofs/alp_thm_4_02_approx.py
 
 * a pair that keeps the support: every output's ratio is at most ``1/r`` (the geometric);
 * a pair where key ``i`` appears (``x_i = 0``, ``x'_i = 1``): the outputs releasing ``i`` have
-  probability ``q`` under ``x'`` and 0 under ``x``; every other output's ratio is ``1 - q``
-  (``x'`` over ``x``) or ``1/(1 - q)`` (``x`` over ``x'``).
+  probability ``q`` under ``x'`` and 0 under ``x``, which puts exactly ``q`` into the
+  hockey-stick divergence of ``x'`` against ``x``; every other output has probability
+  ``1 - q`` times as large under ``x'``.  Against ``x'``, ``x``'s divergence at any ratio
+  ``L >= 1`` is ``max(0, 1 - L (1 - q)) <= q``: the factor ``1/(1 - q)``, which can exceed
+  ``1/r`` when ``q > 1 - r``, is absorbed by the same ``q``.
 
 So for every neighbouring pair and every set ``S``: ``Pr[M(x) in S] <= (1/r) Pr[M(x') in S] +
-q`` provided ``1/(1 - q) <= 1/r`` (``q <= 1 - r``), and ``delta = q`` is exact (attained).
+q``, and ``delta = q`` is exact (attained): the notes' C7.
 :meth:`ApproxThresholdParams.for_epsilon_delta` takes ``r = 1/(1 + eps)`` and the smallest
-integer ``t >= 1`` with ``q <= delta`` and ``q <= 1 - r``.  Under replacing one row (``l1 = 2``:
-one key up, another down) the same reasoning gives ``(1/r^2, q)``; the proof row checks that
-too.
+integer ``t >= 1`` with ``q <= delta``.  Under replacing one row (``l1 = 2``: one key up, another
+down) the same reasoning gives ``(1/r^2, q)``; the proof row checks that too.
 
 Strict time: the input is padded to exactly ``k`` pairs (dummies ``(0, 0)`` draw noise that is
 discarded), so ``k`` noise draws whatever the support is.
@@ -47,10 +49,11 @@ __all__ = ["ApproxThresholdALP", "ApproxThresholdParams", "KorolovaThreshold",
 
 
 def approx_threshold(r: Fraction, delta: Fraction) -> int:
-    """The smallest integer ``t >= 1`` with ``q = r^(t-1)/(1 + r) <= delta`` and ``q <= 1 - r``
-    (the second keeps the ratio of the 'key absent' outputs, ``1/(1 - q)``, within ``1/r``)."""
+    """``t_delta``: the smallest integer ``t >= 1`` with ``q = r^(t-1)/(1 + r) <= delta`` (a key
+    of value 1 survives with probability ``q``; the Laplace version is ``t = 1 +
+    ln(1/(2 delta))/eps``, notes §1.7)."""
     r = geometric_ratio(r, "r")
-    bound = min(to_fraction(delta, "delta"), 1 - r)
+    bound = to_fraction(delta, "delta")
     if bound <= 0:
         raise ParameterError(f"delta = {delta} must be positive")
     q = 1 / (1 + r)
@@ -113,9 +116,8 @@ class ApproxThresholdParams:
 
     @property
     def privacy_ratio(self) -> Fraction:
-        """``max(1/r, 1/(1 - q))``: the ratio that goes with :attr:`delta` (``1/r`` whenever
-        ``q <= 1 - r``, as :func:`approx_threshold` ensures)."""
-        return max(1 / self.r, 1 / (1 - self.survival))
+        """``1/r``: the ratio that goes with :attr:`delta` (the module docstring)."""
+        return 1 / self.r
 
     @cached_property
     def noise(self) -> ClampedGeometric:
