@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
+from functools import partial
 from itertools import product
 from typing import Any
 
@@ -17,7 +18,8 @@ from exactdp.checker import (
     worst_ratio,
 )
 from exactdp.explore import explore
-from exactdp.histograms.sparse import KeepHeavy, KHPrime
+from exactdp.histograms.data import Dataset, Histogram
+from exactdp.histograms.sparse import KeepHeavy, KHPrime, uniform_sparse_histogram
 from exactdp.randomness import RandomSource
 from exactdp.sparse_vectors.threshold import (
     PureSparseThreshold,
@@ -172,23 +174,58 @@ def check_false_positives(full: bool) -> ClaimReport:
                        "r^t/(1+r) <= 1/d with t minimal", certs)
 
 
+def _thresholded(release: Callable[[Dataset, RandomSource], Histogram], t: int,
+                 data: Dataset, src: RandomSource) -> Histogram:
+    """A release followed by Threshold's step 2 (keep noisy counts >= t), as a Histogram."""
+    h = release(data, src)
+    return Histogram.from_counts(h.universe, h.n, {k: c for k, c in h.bins if c >= t})
+
+
+def _via_release(alg: PureSparseThreshold, data: Dataset, src: RandomSource) -> Histogram:
+    """The implementation's release, as a Histogram."""
+    return Histogram.from_counts(alg.universe, alg.n, alg.release(data, src))
+
+
+def _uniform_t(alg: PureSparseThreshold, src: RandomSource) -> tuple[tuple[int, int], ...]:
+    h = uniform_sparse_histogram(alg.universe, alg.n, src)
+    return tuple((k, c) for k, c in h.bins if c >= alg.t)
+
+
+def _dense(alg: PureSparseThreshold, data: Dataset, src: RandomSource) -> Histogram:
+    """The dense Threshold (ratio r, threshold t, hi = n) on the dataset's counts."""
+    thr = Threshold(ThresholdParams(alg.ratio, alg.t, alg.n, alg.universe.size))
+    return Histogram.from_counts(alg.universe, alg.n, thr.release(data.counts(), src))
+
+
 def check_pure_sparse(full: bool) -> ClaimReport:
-    """The large-universe route: PureSparseHistogram with M = ClampedGeometric(r, 0, n)."""
+    """The large-universe route: PureSparseHistogram with M = ClampedGeometric(r, 0, n), then
+    the threshold t."""
     certs: list[Certificate] = []
-    grid = [(1, 3, Fraction(1), Fraction(1, 8))]
+    eighth = Fraction(1, 8)
+    grid = [(1, 3, Fraction(1), eighth, 1)]
     if full:
-        grid += [(1, 4, Fraction(1, 2), Fraction(1, 8)), (2, 5, Fraction(1), Fraction(1, 2))]
-    for n, size, eps, beta1 in grid:
-        alg = PureSparseThreshold(n, size, eps, beta1)
-        dists = Distributions(alg.histogram.release, alg.universe)
-        kh = Distributions(KeepHeavy(alg.mechanism, alg.universe).release, alg.universe)
+        grid += [(1, 4, Fraction(1, 2), eighth, 1), (2, 5, Fraction(1), Fraction(1, 2), 1),
+                 (2, 5, Fraction(1), eighth, 2)]
+    for n, size, eps, beta1, t in grid:
+        alg = PureSparseThreshold(n, size, eps, beta1, t)
+        released = Distributions(partial(_via_release, alg), alg.universe)
+        sparse_t = Distributions(partial(_thresholded, alg.histogram.sparse.release, t),
+                                 alg.universe)
+        uniform_t = explore(partial(_uniform_t, alg))
+        keep = KeepHeavy(alg.mechanism, alg.universe).release
+        kh = Distributions(keep, alg.universe)
+        kh_t = Distributions(partial(_thresholded, keep, t), alg.universe)
+        dense = Distributions(partial(_dense, alg), alg.universe)
         pairs, kpairs = [], []
         for a, b in neighbour_pairs(n, size):
-            pairs += [(a, dists(a), b, dists(b)), (b, dists(b), a, dists(a))]
+            pairs += [(a, released(a), b, released(b)), (b, released(b), a, released(a))]
             kpairs += [(a, kh(a), b, kh(b)), (b, kh(b), a, kh(a))]
         w = worst_ratio(pairs)
         ok, text = certify_ratio(w, eps)
         wk = worst_ratio(kpairs)
+        # KeepHeavy (the exact reference) is post-processing of noise on all |X| bins with
+        # ratio r: replacing a row moves two counts, so its ratio is at most r^-2.
+        kh_ok = wk.ratio is not None and wk.ratio <= alg.ratio ** -2
         # Proposition 6.5 with this M: KH' (strict) has exactly KeepHeavy's law; Theorem
         # 6.8 i: SparseHistogram within delta of it
         khp = Distributions(KHPrime(alg.mechanism, alg.universe).release, alg.universe)
@@ -196,23 +233,43 @@ def check_pure_sparse(full: bool) -> ClaimReport:
         canon = canonical_datasets(n, size)
         kh_gap = max(statistical_distance(kh(c), khp(c)) for c in canon)
         sparse_gap = max(statistical_distance(khp(c), sparse(c)) for c in canon)
-        # KeepHeavy (the exact reference) is post-processing of noise on all |X| bins with
-        # ratio r: replacing a row moves two counts, so its ratio is at most r^-2.
-        kh_ok = wk.ratio is not None and wk.ratio <= alg.ratio ** -2
+        # KeepHeavy-then-t against the dense Threshold: they differ only when >= n + 1 keys
+        # reach t, an event of the dense law
+        dense_bad = []
+        for c in canon:
+            gap = statistical_distance(kh_t(c), dense(c))
+            event = sum((p for h, p in dense(c).items() if len(h) >= n + 1), Fraction(0))
+            if gap > event:
+                dense_bad.append({"dataset": c, "distance": gap, "Pr[>= n+1 keys]": event})
+        # the output law: exactly (1 - beta_1) SparseHistogram + beta_1 uniform, then t
+        b1 = alg.histogram.beta1
+        mixture_bad = []
+        for c in canon:
+            mix = {h: (1 - b1) * p for h, p in sparse_t(c).items()}
+            for h, p in uniform_t.items():
+                mix[h] = mix.get(h, Fraction(0)) + b1 * p
+            if {h: p for h, p in mix.items() if p} != released(c):
+                mixture_bad.append(c)
+        verdict = (ok and kh_ok and kh_gap == 0 and sparse_gap <= alg.histogram.delta
+                   and not dense_bad and not mixture_bad)
         certs.append(Certificate(
             "ALP Threshold via PureSparseHistogram", repr(alg),
-            {"n": n, "|X|": size, "epsilon": eps, "beta_1": beta1, "r": alg.ratio},
+            {"n": n, "|X|": size, "epsilon": eps, "beta_1": beta1, "r": alg.ratio, "t": t},
             f"{len(pairs)} ordered replace-one neighbouring pairs", w.ratio,
-            "<= e^eps (Theorem 6.10 i); KeepHeavy_M <= r^-2; KH' == KeepHeavy",
-            ok and kh_ok and kh_gap == 0 and sparse_gap <= alg.histogram.delta,
+            "<= e^eps (Theorem 6.10 i); KeepHeavy_M <= r^-2; KH' == KeepHeavy; "
+            "TV(KeepHeavy then t, dense Threshold) <= Pr[>= n+1 keys reach t]; law == "
+            "(1-beta_1) SparseHistogram + beta_1 uniform, then t", verdict,
             {"ratio": w.to_json(), "certified": text, "keep_heavy_ratio": wk.ratio,
              "r^-2": alg.ratio ** -2, "distance_KeepHeavy_KH'": kh_gap,
-             "distance_KH'_SparseHistogram": sparse_gap, "delta": alg.histogram.delta}))
+             "distance_KH'_SparseHistogram": sparse_gap, "delta": alg.histogram.delta,
+             "dense_threshold_failures": dense_bad, "mixture_failures": mixture_bad}))
     return ClaimReport("ALP Threshold via PureSparseHistogram",
-                       "n=1 |X|=3 eps=1 beta_1=1/8" + ("; n=1 |X|=4 eps=1/2; n=2 |X|=5 "
-                                                        "beta_1=1/2" if full else ""),
+                       "n=1 |X|=3 eps=1 beta_1=1/8 t=1" + (
+                           "; n=1 |X|=4 eps=1/2 t=1; n=2 |X|=5 beta_1=1/2 t=1; n=2 |X|=5 t=2"
+                           if full else ""),
                        f"max ratio {brief(_max_worst(certs))}",
-                       "<= e^eps; KH' == KeepHeavy; SparseHistogram within delta", certs)
+                       "<= e^eps; KH' == KeepHeavy; SparseHistogram within delta; close to "
+                       "the dense Threshold", certs)
 
 
 def check(full: bool) -> ClaimReport:

@@ -10,6 +10,7 @@ import pytest
 
 from exactdp.certificate import ClaimReport
 from exactdp.hashing import Seed
+from exactdp.histograms.data import Dataset
 from exactdp.noise import ClampedGeometric
 from exactdp.params import to_fraction
 from exactdp.randomness import RandomSource, default_source
@@ -101,8 +102,8 @@ def test_pure_sparse_route_with_eps_per_count_fails(monkeypatch: pytest.MonkeyPa
     original_init = threshold_mod.PureSparseThreshold.__init__
 
     def too_weak(self: threshold_mod.PureSparseThreshold, n: object, universe: object,
-                 epsilon: object, beta1: object, strict: bool = True) -> None:
-        original_init(self, n, universe, epsilon, beta1, strict)
+                 epsilon: object, beta1: object, t: object = None, strict: bool = True) -> None:
+        original_init(self, n, universe, epsilon, beta1, t, strict)
         self.ratio = 1 / (1 + self.epsilon)
         self.mechanism = ClampedGeometric(self.ratio, 0, self.n)
         self.histogram = threshold_mod.PureSparseHistogram(
@@ -222,3 +223,26 @@ def test_alp_flip_rounded_down_fails_the_combined_approx_row(
 
     monkeypatch.setattr(ALPParams, "from_paper", classmethod(rounded))
     assert thm_4_02.check_combined(False).verdict is False
+
+
+def test_pure_sparse_route_with_the_threshold_off_by_one_fails(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def strict_above(self: threshold_mod.PureSparseThreshold, dataset: Dataset,
+                     source: RandomSource | None = None) -> dict[int, int]:
+        return {k: c for k, c in self.histogram.release(dataset, source).bins if c > self.t}
+
+    monkeypatch.setattr(threshold_mod.PureSparseThreshold, "release", strict_above)
+    assert lemma_5_01.check_pure_sparse(False).verdict is False
+
+
+def test_pure_sparse_route_dropping_the_uniform_branch_fails(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # always the SparseHistogram branch: Theorem 6.10's mixture is gone (and with it the
+    # pure-DP argument); the row compares the law with the exact mixture
+    def no_mixture(self: threshold_mod.PureSparseThreshold, dataset: Dataset,
+                   source: RandomSource | None = None) -> dict[int, int]:
+        bins = self.histogram.sparse.release(dataset, source).bins
+        return {k: c for k, c in bins if c >= self.t}
+
+    monkeypatch.setattr(threshold_mod.PureSparseThreshold, "release", no_mixture)
+    assert lemma_5_01.check_pure_sparse(False).verdict is False

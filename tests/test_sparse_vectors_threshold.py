@@ -135,10 +135,19 @@ def test_errors() -> None:
 
 
 def test_pure_sparse_route_at_two_to_the_64() -> None:
-    alg = PureSparseThreshold(3, 2**64, 1, F(1, 8))
+    alg = PureSparseThreshold(200, 2**64, 1, F(1, 8))
     assert alg.ratio == F(2, 3) and alg.mechanism.privacy_ratio == F(3, 2)
-    out = alg.release(Dataset.of(alg.universe, [5, 5, 7]), _seeded(2))
-    assert len(out) <= 3 and all(1 <= c <= 3 for c in out.values())
+    # (64 ln 2 + ln(3/5)) / ln(3/2) = 108.15...: the first integer is 109
+    assert alg.t == minimal_threshold(F(2, 3), 2**64) == 109
+    rows = [5] * 197 + [7, 9, 11]
+    for seed in range(3):
+        out = alg.release(Dataset.of(alg.universe, rows), _seeded(seed))
+        assert all(alg.t <= c <= 200 for c in out.values())
+        assert len(out) <= 200
+    with pytest.raises(ParameterError):  # t = 109 > n: nothing could be released
+        PureSparseThreshold(100, 2**64, 1, F(1, 8))
+    with pytest.raises(ParameterError):
+        PureSparseThreshold(3, 2**64, F(2, 3), F(1, 8), t=1)  # epsilon must be 1/m
 
 
 # ------------------------------------------------------------------ Algorithms 7-8 and Thm 4.2

@@ -234,43 +234,54 @@ class PureSparseThreshold:
     PureSparseHistogram (Algorithm 6.9, Theorem 6.10) with the counting mechanism
     ``M = ClampedGeometric(r, 0, n)``, ``r = 1/(1 + eps/2)`` (``ln(1/r) <= eps/2``, as Theorem
     6.10 asks of ``M``; for ``eps = 1/m``, ``r = 2m/(2m + 1)``, never more noise than GeoSample's
-    ``2^k/(2^k + 1)``).  Strict time in ``log d`` (the module docstring of
-    :mod:`exactdp.histograms.sparse`), no false-positive simulation.
+    ``2^k/(2^k + 1)``), then Threshold's own step 2 as post-processing: keep the released bins
+    whose noisy count is ``>= t`` (default :func:`minimal_threshold` ``(r, d)``).  Strict time
+    in ``log d`` (the module docstring of :mod:`exactdp.histograms.sparse`), no false-positive
+    simulation.
 
-    What changes against :class:`Threshold` (each checked exactly on small universes in
+    What changes against :class:`Threshold` (checked exactly on small universes in
     ``proofs/alp_lemma_5_01_threshold.py``):
 
     * **input**: a histogram of a dataset of exactly ``n`` rows over ``[d]`` (entries sum to
-      the public ``n``, so ``hi = n``), not any vector with entries ``<= hi``;
+      the public ``n``, so ``hi = n``), not any vector with entries ``<= hi``; ``t <= n`` is
+      required (else nothing could be released: ``n`` must be about ``log(d)/eps`` or more);
     * **neighbours and guarantee**: datasets differing in one row (two coordinates move by 1,
       ``||x - x'||_1 = 2`` with ``n`` fixed): ``(eps, 0)``-DP with ``eps`` in ``N^{-1}``
-      (Theorem 6.10 i).  Adding or removing a row changes ``n``, which is public: not covered
-      (ALP's neighbours, l1 <= 1, are add/remove);
-    * **noise**: clamped to ``[0, n]`` (not ``[t - 1, hi]``);
-    * **which entries survive**: those whose noisy count is strictly above the ``(n+1)``-th
-      largest noisy count over all of ``[d]`` (KeepHeavy, Algorithm 6.1): a data-dependent
-      threshold instead of the fixed ``t``, at most ``n`` entries, all with count ``> 0``;
+      (Theorem 6.10 i; the threshold is post-processing).  Adding or removing a row changes
+      ``n``, which is public: not covered (ALP's neighbours, l1 <= 1, are add/remove);
+    * **which entries survive**: noisy count ``>= t`` **and** strictly above the ``(n+1)``-th
+      largest noisy count over all of ``[d]`` (KeepHeavy, Algorithm 6.1).  With the same noise
+      this is Threshold's output (``hi = n``) except on the event that at least ``n + 1``
+      coordinates reach ``t``, so the statistical distance between KeepHeavy-then-``t`` and the
+      dense Threshold is at most ``Pr[Threshold releases >= n + 1 keys]`` (checked exactly);
+      without the ``t`` step KeepHeavy releases about ``n`` bins, mostly empty ones;
     * **output law**: with probability ``1 - beta_1`` SparseHistogram (within statistical
       distance ``delta = eps/3 beta_1 (1/(3d))^n`` of KeepHeavy, Theorem 6.8 i), otherwise a
-      uniformly random sparse histogram; below ``d = 2n + 1`` BasicHistogram over ``[d]``
-      (footnote 6).
+      uniformly random sparse histogram, both then thresholded at ``t``; below ``d = 2n + 1``
+      BasicHistogram over ``[d]`` (footnote 6), thresholded at ``t``: exactly Threshold's law.
     """
 
     def __init__(self, n: object, universe: object, epsilon: object, beta1: object,
-                 strict: bool = True) -> None:
+                 t: object = None, strict: bool = True) -> None:
         self.n = positive_int(n, "n")
         self.universe = universe if isinstance(universe, Universe) else Universe(
             positive_int(universe, "universe"))
         self.epsilon = inverse_integer(epsilon, "epsilon")
         self.ratio = 1 / (1 + self.epsilon / 2)
+        self.t = (minimal_threshold(self.ratio, self.universe.size) if t is None
+                  else positive_int(t, "t"))
+        if self.t > self.n:
+            raise ParameterError(f"t = {self.t} exceeds n = {self.n}: no noisy count (at most "
+                                 f"n) could reach it; use more rows, a larger epsilon or a "
+                                 f"smaller t")
         self.mechanism = ClampedGeometric(self.ratio, 0, self.n)
         self.histogram = PureSparseHistogram(self.mechanism, self.universe, self.epsilon,
                                              beta1, strict=strict)
 
     def __repr__(self) -> str:
         return (f"PureSparseThreshold(n={self.n}, |X|={self.universe.size}, "
-                f"epsilon={self.epsilon}, beta_1={self.histogram.beta1})")
+                f"epsilon={self.epsilon}, beta_1={self.histogram.beta1}, t={self.t})")
 
     def release(self, dataset: Dataset, source: RandomSource | None = None) -> dict[int, int]:
-        """``{key: noisy count}`` of the released bins (keys in ``[1, d]``)."""
-        return dict(self.histogram.release(dataset, source).bins)
+        """``{key: noisy count}`` of the released bins with noisy count ``>= t``."""
+        return {k: c for k, c in self.histogram.release(dataset, source).bins if c >= self.t}
