@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -17,18 +18,31 @@ from hypothesis import strategies as st
 from exactdp.files import InputFileError
 from exactdp.hashing import CarterWegman, HashSeed, TableHash
 from exactdp.histograms.release_file import seal
-from exactdp.params import ExactDPError, ParameterTypeError
+from exactdp.params import ExactDPError, ParameterError, ParameterTypeError
 from exactdp.randomness import SeededSource
-from exactdp.sparse_vectors.alp import ALP, ALPParams, tight_bound
+from exactdp.sparse_vectors.alp import ALP, ALPParams, ALPSketch, tight_bound
+from exactdp.sparse_vectors.approx import (
+    ApproxThresholdALP,
+    ApproxThresholdParams,
+    approx_threshold,
+)
+from exactdp.sparse_vectors.combined import ThresholdALP, ThresholdALPSketch
 from exactdp.sparse_vectors.sketch_file import (
     FORMAT,
+    KIND_ALP,
+    KIND_APPROX,
+    KIND_THRESHOLD,
+    KINDS,
+    THRESHOLD_FORMAT,
     InvalidSketchError,
     dumps,
     from_json,
     load_sketch,
     loads,
+    sketch_body,
     sketch_json,
 )
+from exactdp.sparse_vectors.threshold import ThresholdParams, minimal_threshold
 
 REQUEST = {"constructor": "from_paper", "epsilon": "1", "alpha": "3", "beta": "30"}
 
@@ -40,8 +54,8 @@ def _sketch(rows: int = 21, universe: int = 1000, seed: int = 7) -> Any:
 
 def _doc(sketch: Any = None, **fields: Any) -> dict[str, Any]:
     sk = _sketch() if sketch is None else sketch
-    return sketch_json(sk, **({"request": REQUEST, "input_file": "x.csv", "seeded": True}
-                              | fields))
+    defaults: dict[str, Any] = {"request": REQUEST, "input_file": "x.csv", "seeded": True}
+    return sketch_json(sk, **(defaults | fields))
 
 
 def _reseal(doc: dict[str, Any]) -> str:
@@ -201,6 +215,7 @@ _DELETE = object()
     (_edit(["request", "epsilon"], "2"), "request"),
     (_edit(["request", "epsilon"], "0.5"), "request.epsilon"),
     (_edit(["request", "constructor"], "magic"), "request.constructor"),
+    (_edit(["request", "constructor"], ["from_paper"]), "request.constructor"),
     (_edit(["request", "delta"], "1/2"), "request has an unknown field 'delta'"),
     (_edit(["seeded"], "no"), "seeded"),
     (_edit(["input", "file"], 3), "input.file"),
@@ -303,3 +318,249 @@ def test_a_custom_prime_round_trips_and_is_checked() -> None:
     doc["hash"]["prime"] = "2"  # below the universe
     with pytest.raises(InvalidSketchError, match="hash: prime"):
         loads(_reseal(doc))
+
+
+# --------------------------------------------------------------------------- Threshold ALP
+
+def _threshold_sketch(kind: str = KIND_THRESHOLD, seed: int = 1) -> Any:
+    """eps1 = eps2 = 1, alpha = 3, s = 11, k = 4, d = 200, hi = 100: r = 1/2; t = 8 (pure:
+    r^8/(3/2) = 1/384 <= 1/200 < r^7/(3/2) = 1/192) or t = 11 (delta = 1/1000: r^10/(3/2) =
+    1/1536 <= 1/1000 < r^9/(3/2) = 1/768); m = ceil(t/3) = 3 or 4."""
+    x = {3: 50, 17: 2, 199: 31}
+    if kind == KIND_APPROX:
+        return ApproxThresholdALP.from_paper(1, 1, "1/1000", 3, 11, 4, 200, 100).project(
+            x, SeededSource(seed))
+    return ThresholdALP.from_paper(1, 1, 3, 11, 4, 200, 100).project(x, SeededSource(seed))
+
+
+def _threshold_request(kind: str) -> dict[str, str]:
+    extra = {"delta": "1/1000"} if kind == KIND_APPROX else {}
+    return {"constructor": "from_paper", "eps1": "1", "eps2": "1", "alpha": "3", **extra}
+
+
+def _threshold_doc(kind: str = KIND_THRESHOLD) -> dict[str, Any]:
+    return sketch_json(_threshold_sketch(kind), kind=kind, request=_threshold_request(kind),
+                       input_file="x.csv", seeded=True)
+
+
+@st.composite
+def threshold_sketches(draw: st.DrawFn) -> tuple[str, Any]:
+    kind = draw(st.sampled_from([KIND_THRESHOLD, KIND_APPROX]))
+    eps1 = Fraction(draw(st.integers(1, 6)), draw(st.integers(1, 4)))
+    eps2 = Fraction(draw(st.integers(1, 6)), draw(st.integers(1, 4)))
+    rows = draw(st.integers(1, 9))
+    k = draw(st.integers(1, 4))
+    d = draw(st.sampled_from([1, 2, 7, 60]))
+    r = 1 / (1 + eps1)
+    if kind == KIND_APPROX:
+        t = approx_threshold(r, Fraction(1, draw(st.integers(2, 10**6))))
+    else:
+        t = minimal_threshold(r, d)
+    hi = t + draw(st.integers(0, 40))
+    thr: Any = (ApproxThresholdParams(r, t, hi, d, k) if kind == KIND_APPROX
+                else ThresholdParams(r, t, hi, d))
+    variant = draw(st.sampled_from(["paper", "unscaled", "histogram-tight"]))
+    shape = (rows, k, d)
+    if variant == "paper":
+        alpha = Fraction(draw(st.integers(1, 9)), draw(st.integers(1, 3)))
+        alp = ALPParams.from_paper(eps2, alpha, thr.t, *shape)
+    elif variant == "unscaled":
+        alp = ALPParams.unscaled(eps2, thr.t, *shape)
+    else:
+        alp = ALPParams.histogram_tight(tight_bound(eps2), draw(st.integers(1, 4)), thr.t,
+                                        *shape)
+    hashes = TableHash(d, rows) if d <= 7 and draw(st.booleans()) else None
+    mech: Any = (ApproxThresholdALP if kind == KIND_APPROX else ThresholdALP)(thr, alp, hashes)
+    keys = draw(st.lists(st.integers(1, d), unique=True, max_size=k))
+    x = {key: draw(st.integers(0, hi)) for key in keys}
+    return kind, mech.project(x, SeededSource(draw(st.integers(0, 2**32))))
+
+
+@settings(max_examples=40, deadline=None)
+@given(drawn=threshold_sketches())
+def test_threshold_round_trip_is_exact(drawn: tuple[str, Any]) -> None:
+    kind, sketch = drawn
+    text = dumps(sketch, kind=kind)
+    loaded = from_json(json.loads(text))
+    back = loaded.sketch
+    assert loaded.kind == kind and loaded.request is None and loaded.seeded is False
+    assert isinstance(back, ThresholdALPSketch) and back == sketch
+    assert back.threshold == sketch.threshold and back.released == sketch.released
+    assert back.sketch.bits == sketch.sketch.bits and back.sketch.seeds == sketch.sketch.seeds
+    for key in range(1, sketch.threshold.d + 1):  # every key: exact Fractions
+        assert back.estimate(key) == sketch.estimate(key)
+    assert dumps(back, kind=kind) == text
+    json.loads(text, parse_int=_no_number, parse_float=_no_number)
+
+
+def test_threshold_file_layout_and_guarantee() -> None:
+    sk = _threshold_sketch()
+    doc = _threshold_doc()
+    assert doc["format"] == THRESHOLD_FORMAT and doc["kind"] == KIND_THRESHOLD
+    assert doc["threshold"] == {"r": "1/2", "t": "8", "hi": "100", "d": "200"}
+    assert doc["released"]["pairs"] == [[str(k), str(v)] for k, v in sk.released]
+    g = doc["guarantee"]
+    assert Fraction(g["threshold_ratio"]) == 2  # 1/r = 1 + eps1
+    assert Fraction(g["alp_epsilon_cert"]) == 1  # eps2
+    assert Fraction(g["epsilon_bound"]) == Fraction(1) + Fraction(1)  # eps1 + eps2
+    assert Fraction(g["false_positive"]) == Fraction(1, 384)
+    assert doc["alp"]["params"]["columns"] == "3"  # ceil(t eps2/alpha) = ceil(8/3)
+    assert doc["alp"] == sketch_body(sk.sketch)  # the ALP part exactly as an ALP file
+    loaded = from_json(json.loads(json.dumps(doc)))
+    assert loaded.sketch == sk and loaded.kind == KIND_THRESHOLD and loaded.seeded is True
+    assert loaded.request == _threshold_request(KIND_THRESHOLD)
+    approx = _threshold_doc(KIND_APPROX)
+    assert approx["threshold"] == {"r": "1/2", "t": "11", "hi": "100", "d": "200",
+                                   "sparsity": "4"}
+    assert Fraction(approx["guarantee"]["delta"]) == Fraction(1, 1536) <= Fraction(1, 1000)
+    assert Fraction(approx["guarantee"]["epsilon_bound"]) == 2
+    assert approx["alp"]["params"]["columns"] == "4"  # ceil(11/3)
+    assert loads(json.dumps(approx)) == _threshold_sketch(KIND_APPROX)
+
+
+def test_threshold_estimates_follow_algorithm_8() -> None:
+    sk = _threshold_sketch()
+    back = loads(dumps(sk))
+    released = dict(sk.released)
+    assert released  # keys 3 (50) and 199 (31) are far above t = 8 at this seed
+    for key in range(1, 201):
+        expected = Fraction(released[key]) if key in released else sk.sketch.estimate(key)
+        assert back.estimate(key) == expected
+
+
+def test_loading_dispatches_on_the_kind(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(_threshold_doc()))
+    with pytest.raises(InvalidSketchError, match="kind = 'threshold-alp': this reader takes "
+                                                 "only 'alp'"):
+        load_sketch(str(path))  # the default: ALP sketches only (the query command)
+    loaded = load_sketch(str(path), kinds=KINDS)
+    assert loaded.kind == KIND_THRESHOLD and loaded.sketch == _threshold_sketch()
+    assert isinstance(loads(dumps(_sketch())), ALPSketch)
+    with pytest.raises(InvalidSketchError, match="kind = 'alp'"):
+        loads(dumps(_sketch()), kinds=(KIND_THRESHOLD, KIND_APPROX))
+
+
+@pytest.mark.parametrize(("kind", "edit", "words"), [
+    (KIND_THRESHOLD, _edit(["kind"], "magic"), "kind = 'magic' must be one of"),
+    (KIND_THRESHOLD, _edit(["kind"], "alp"), "kind = 'alp' must be one of"),
+    (KIND_THRESHOLD, _edit(["kind"], KIND_APPROX), "algorithm"),
+    (KIND_THRESHOLD, _edit(["kind"], _DELETE), "kind = None"),
+    (KIND_THRESHOLD, _edit(["kind"], ["threshold-alp"]), "kind = ['threshold-alp'] must"),
+    (KIND_THRESHOLD, _edit(["format"], FORMAT), "the sketch lacks the field 'bits'"),
+    (KIND_THRESHOLD, _edit(["version"], "2"), "version"),
+    (KIND_THRESHOLD, _edit(["released", "pairs", 0, 1], "7"),
+     "value 7 of key 3 is below the threshold t = 8"),
+    (KIND_THRESHOLD, _edit(["released", "pairs", 0, 1], "101"), "above hi = 100"),
+    (KIND_THRESHOLD, _edit(["released", "pairs", 0, 0], "0"), "key 0 is outside [1, d]"),
+    (KIND_THRESHOLD, _edit(["released", "pairs", 1, 0], "201"), "key 201 is outside [1, d]"),
+    (KIND_THRESHOLD, _edit(["released", "pairs", 1, 0], "3"), "strictly increasing"),
+    (KIND_THRESHOLD, _edit(["released", "pairs", 0, 1], "49.0"), r"released.pairs\[0\]\[1\]"),
+    (KIND_THRESHOLD, _edit(["released", "pairs", 0, 1], 49), r"released.pairs\[0\]\[1\]"),
+    (KIND_THRESHOLD, _edit(["released", "pairs", 0], ["3"]), r"released.pairs\[0\] must be"),
+    (KIND_THRESHOLD, _edit(["released", "count"], "3"), "released.count = 3"),
+    (KIND_THRESHOLD, _edit(["released", "pairs"], {}), "released.pairs must be a list"),
+    (KIND_THRESHOLD, _edit(["threshold", "r"], "0.5"), "threshold.r"),
+    (KIND_THRESHOLD, _edit(["threshold", "r"], "2/4"), "threshold.r"),
+    (KIND_THRESHOLD, _edit(["threshold", "r"], "1"), "threshold: r = 1 must lie"),
+    (KIND_THRESHOLD, _edit(["threshold", "r"], "2/3"), "guarantee.threshold_ratio"),
+    (KIND_THRESHOLD, _edit(["threshold", "t"], "10"), "beta := t = 10: m = ceil"),
+    (KIND_THRESHOLD, _edit(["threshold", "t"], "9"), "guarantee.false_positive"),
+    (KIND_THRESHOLD, _edit(["threshold", "t"], str(2**21)), "threshold.t"),
+    (KIND_THRESHOLD, _edit(["threshold", "hi"], "7"), "threshold: hi = 7 must be >= t"),
+    (KIND_THRESHOLD, _edit(["threshold", "d"], "199"), "threshold.d = 199 differs"),
+    (KIND_THRESHOLD, _edit(["threshold", "sparsity"], "4"), "threshold has an unknown field"),
+    (KIND_THRESHOLD, _edit(["guarantee", "epsilon_bound"], "3"), "guarantee.epsilon_bound"),
+    (KIND_THRESHOLD, _edit(["guarantee", "false_positive"], "1/200"),
+     "guarantee.false_positive"),
+    (KIND_THRESHOLD, _edit(["guarantee", "threshold_ratio"], "3/2"),
+     "guarantee.threshold_ratio"),
+    (KIND_THRESHOLD, _edit(["guarantee", "alp_epsilon_cert"], "1/2"),
+     "guarantee.alp_epsilon_cert"),
+    (KIND_THRESHOLD, _edit(["guarantee", "delta"], "0"), "guarantee has an unknown field"),
+    (KIND_THRESHOLD, _edit(["guarantee", "statement"], "trust me"), "guarantee.statement"),
+    (KIND_THRESHOLD, _edit(["request", "eps1"], "2"), "request gives r = 1/(1 + eps1) = 1/3"),
+    (KIND_THRESHOLD, _edit(["request", "alpha"], "2"), "alp.params.scale"),
+    (KIND_THRESHOLD, _edit(["request", "eps1"], "1.0"), "request.eps1"),
+    (KIND_THRESHOLD, _edit(["request", "delta"], "1/2"), "request has an unknown field"),
+    (KIND_THRESHOLD, _edit(["request", "constructor"], "unscaled"), "request.constructor"),
+    (KIND_THRESHOLD, _edit(["alp", "params", "rows"], 11), "alp: params.rows"),
+    (KIND_THRESHOLD, _edit(["alp", "params", "rows"], "12"), "alp: hash.rows"),
+    (KIND_THRESHOLD, _edit(["alp", "seeds", 0, 0], "0"), r"alp: seeds\[0\]"),
+    (KIND_THRESHOLD, _edit(["alp", "guarantee", "epsilon_cert"], "2"),
+     "alp: guarantee.epsilon_cert"),
+    (KIND_THRESHOLD, _edit(["alp", "bits", "count"], "34"), "alp: bits.count"),
+    (KIND_THRESHOLD, _edit(["alp", "format"], THRESHOLD_FORMAT), "alp: format"),
+    (KIND_THRESHOLD, _edit(["alp", "integrity"], {}), "alp: the ALP part has an unknown"),
+    (KIND_THRESHOLD, _edit(["alp", "seeded"], True), "alp: the ALP part has an unknown"),
+    (KIND_THRESHOLD, _edit(["alp"], _DELETE), "the sketch lacks the field 'alp'"),
+    (KIND_THRESHOLD, _edit(["seeded"], "yes"), "seeded"),
+    (KIND_APPROX, _edit(["kind"], KIND_THRESHOLD), "algorithm"),
+    (KIND_APPROX, _edit(["threshold", "sparsity"], "5"), "threshold.sparsity = 5 differs"),
+    (KIND_APPROX, _edit(["threshold", "sparsity"], _DELETE), "lacks the field 'sparsity'"),
+    (KIND_APPROX, _edit(["guarantee", "delta"], "1/1000"), "guarantee.delta"),
+    (KIND_APPROX, _edit(["guarantee", "false_positive"], "0"), "guarantee has an unknown"),
+    (KIND_APPROX, _edit(["guarantee", "epsilon_bound"], "1"), "guarantee.epsilon_bound"),
+    (KIND_APPROX, _edit(["request", "delta"], "1/2000"), "not the smallest integer t"),
+    (KIND_APPROX, _edit(["request", "delta"], "1"), "request.delta = 1 must lie in"),
+    (KIND_APPROX, _edit(["request", "delta"], _DELETE), "request lacks the field 'delta'"),
+    (KIND_APPROX, _edit(["released", "pairs", 0, 1], "10"), "below the threshold t = 11"),
+])
+def test_edited_threshold_files_are_refused(kind: str, edit: Callable[[dict[str, Any]], None],
+                                            words: str) -> None:
+    doc = _threshold_doc(kind)
+    edit(doc)
+    with pytest.raises(InvalidSketchError) as exc:
+        loads(_reseal(doc))  # resealed: the validation itself must catch it
+    message = str(exc.value)
+    assert "\n" not in message and isinstance(exc.value, ExactDPError)
+    # patterns with an escape are regular expressions, the others plain text
+    assert (re.search(words, message) if "\\" in words else words in message), message
+
+
+def test_threshold_seal_duplicates_and_floats() -> None:
+    text = json.dumps(_threshold_doc())
+    edited = text.replace('"t": "8"', '"t": "9"')
+    assert edited != text
+    with pytest.raises(InvalidSketchError, match="integrity check"):
+        loads(edited)
+    with pytest.raises(InvalidSketchError, match="not exact"):
+        loads(text.replace('"seeded": true', '"seeded": 0.5'))
+    with pytest.raises(InvalidSketchError, match="appears twice"):
+        loads(text.replace('"t": "8"', '"t": "8", "t": "8"'))
+
+
+def test_too_many_released_keys_for_the_korolova_threshold() -> None:
+    sk = _threshold_sketch(KIND_APPROX)
+    doc = _threshold_doc(KIND_APPROX)
+    pairs = [[str(key), "20"] for key in (1, 2, 5, 6, 7)]  # 5 keys, k = 4
+    doc["released"] = {"count": "5", "pairs": pairs}
+    with pytest.raises(InvalidSketchError, match="released has 5 keys; .* at most k = 4"):
+        loads(_reseal(doc))
+    many = ThresholdALPSketch(sk.threshold, tuple((k, 20) for k in (1, 2, 5, 6, 7)), sk.sketch)
+    with pytest.raises(InvalidSketchError, match="at most k = 4"):
+        sketch_json(many, kind=KIND_APPROX)
+    assert loads(dumps(many)) == many  # the pure Threshold releases any number of keys
+
+
+def test_writing_threshold_sketches_is_checked() -> None:
+    sk = _threshold_sketch()
+    with pytest.raises(ParameterError, match="kind = 'alp'"):
+        sketch_json(sk, kind=KIND_ALP)
+    with pytest.raises(ParameterError, match="kind = 'threshold-alp'"):
+        sketch_json(_sketch(), kind=KIND_THRESHOLD)
+    with pytest.raises(InvalidSketchError, match="request"):
+        sketch_json(sk, request={**_threshold_request(KIND_THRESHOLD), "eps2": "2"})
+    # ALP not run with beta := t: refused (Algorithm 7 fixes beta = t)
+    thr = ThresholdParams.for_epsilon(1, 200, 100)
+    other = ThresholdALP(thr, ALPParams.from_paper(1, 3, 30, 11, 4, 200)).project(
+        {3: 5}, SeededSource(2))
+    with pytest.raises(InvalidSketchError, match=r"beta := t = 8: m = ceil\(t \* scale\) = 3"):
+        sketch_json(other)
+    # a threshold above the minimal one is a valid release, but not what from_paper draws
+    bigger = ThresholdParams(thr.r, 12, 100, 200)
+    sk12 = ThresholdALP(bigger, ALPParams.from_paper(1, 3, 12, 11, 4, 200)).project(
+        {3: 5}, SeededSource(2))
+    assert loads(dumps(sk12)) == sk12
+    with pytest.raises(InvalidSketchError, match="t = 12 is not the smallest"):
+        sketch_json(sk12, request=_threshold_request(KIND_THRESHOLD))
