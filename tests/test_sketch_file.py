@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gmpy2 import mpz
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -564,3 +565,40 @@ def test_writing_threshold_sketches_is_checked() -> None:
     assert loads(dumps(sk12)) == sk12
     with pytest.raises(InvalidSketchError, match="t = 12 is not the smallest"):
         sketch_json(sk12, request=_threshold_request(KIND_THRESHOLD))
+
+
+def test_long_exact_numbers_are_written_and_checked() -> None:
+    """eps1 = 1/1000: r = 1000/1001 and t in the thousands, so false_positive = r^t/(1 + r)
+    has tens of thousands of digits (beyond Python's 4300-digit int-to-str limit): still
+    written exactly and recomputed on loading."""
+    thr = ThresholdParams.for_epsilon(Fraction(1, 1000), 50, 10**4)
+    assert thr.r == Fraction(1000, 1001) and thr.t > 3000
+    alp = ALPParams.from_paper(1, 300, thr.t, 3, 2, 50)
+    sk = ThresholdALP(thr, alp).project({7: 9000}, SeededSource(5))
+    doc = sketch_json(sk, request={"constructor": "from_paper", "eps1": "1/1000", "eps2": "1",
+                                   "alpha": "300"})
+    text = doc["guarantee"]["false_positive"]
+    num, den = text.split("/")
+    assert len(num) > 4300
+    # r^t/(1 + r) = 1000^t/(1001^(t-1) * 2001), in lowest terms (2001 = 3*23*29, 1001 = 7*11*13)
+    assert mpz(num) == mpz(1000) ** thr.t and mpz(den) == mpz(1001) ** (thr.t - 1) * 2001
+    assert loads(json.dumps(doc)) == sk
+    doc["guarantee"]["false_positive"] = "2" + text[1:]  # 1000^t begins with 1
+    assert doc["guarantee"]["false_positive"] != text
+    with pytest.raises(InvalidSketchError, match="guarantee.false_positive"):
+        loads(_reseal(doc))
+    doc["threshold"]["r"] = "1/" + "3" * 2000  # r^t would have > 2^24 bits
+    with pytest.raises(InvalidSketchError, match="2\\^24 bits"):
+        loads(_reseal(doc))
+
+
+def test_a_derived_number_beyond_4300_digits_is_a_typed_error() -> None:
+    """scale with 2499 digits and flip = 1/(10^2497 - 1) are each short enough to read, but
+    epsilon_cert = scale (1 - 2 flip)/flip has ~5000 digits: Python's int-to-str limit used to
+    turn this file into a ValueError (an internal error); now it is recomputed and refused."""
+    doc = _doc()
+    del doc["request"]
+    doc["params"]["scale"] = "9" * 2499
+    doc["params"]["flip"] = "1/" + "9" * 2497
+    with pytest.raises(InvalidSketchError, match="guarantee.epsilon_cert"):
+        loads(_reseal(doc))
