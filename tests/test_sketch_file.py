@@ -487,6 +487,8 @@ def test_loading_dispatches_on_the_kind(tmp_path: Path) -> None:
     (KIND_THRESHOLD, _edit(["request", "constructor"], "unscaled"), "request.constructor"),
     (KIND_THRESHOLD, _edit(["alp", "params", "rows"], 11), "alp: params.rows"),
     (KIND_THRESHOLD, _edit(["alp", "params", "rows"], "12"), "alp: hash.rows"),
+    (KIND_THRESHOLD, _edit(["alp", "params", "grid"], "2"), "alp.params.grid = 2: Threshold"),
+    (KIND_THRESHOLD, _edit(["alp", "params", "universe"], "100"), "alp.params.universe = 100"),
     (KIND_THRESHOLD, _edit(["alp", "seeds", 0, 0], "0"), r"alp: seeds\[0\]"),
     (KIND_THRESHOLD, _edit(["alp", "guarantee", "epsilon_cert"], "2"),
      "alp: guarantee.epsilon_cert"),
