@@ -1,0 +1,268 @@
+"""Tests for exactdp.convolution.accounting: the integral factorization lemma (notes CONV.md §3.0)
+checked against a brute-force hockey-stick over the explicit joint law of the clamped noise."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction as F
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactdp.certified import compare_exp
+from exactdp.convolution.accounting import (
+    PrivacyProfile,
+    composition_delta,
+    composition_epsilon,
+    find_composition_violation,
+    row_loss_law,
+    sqrt_interval,
+)
+from exactdp.noise import ClampedGeometric
+from exactdp.params import ParameterError, ParameterTypeError, ResourceLimitError
+
+# ---------------------------------------------------------------------------------------------
+# brute force, written independently of the module: explicit joint law of
+# clamp(t_j . x + Z_j, lo_j, hi_j) from exactdp.noise.ClampedGeometric, then sum (P - R Q)_+.
+
+
+def joint_law(ratios, matrix, x, windows):
+    rows = []
+    for r, t, (lo, hi) in zip(ratios, matrix, windows):
+        centre = sum(a * b for a, b in zip(t, x))
+        rows.append(ClampedGeometric(1 / F(r), lo, hi).law(centre))
+    law = {}
+    for combo in itertools.product(*[list(row.items()) for row in rows]):
+        p = F(1)
+        for _, q in combo:
+            p *= q
+        law[tuple(v for v, _ in combo)] = p
+    return law
+
+
+def hockey(p, q, big_r):
+    return sum((max(F(0), pv - big_r * q.get(o, F(0))) for o, pv in p.items()), F(0))
+
+
+def brute_profile(ratios, matrix, domain):
+    """(worst ratio, {R: delta(R)} function) over all neighbour pairs x, x +- e_n in domain."""
+    windows = []
+    for t in matrix:
+        vals = [sum(a * b for a, b in zip(t, x)) for x in domain]
+        windows.append((min(vals), max(vals)))
+    laws = {x: joint_law(ratios, matrix, x, windows) for x in domain}
+    dom = set(domain)
+    pairs = []
+    for x in domain:
+        for n in range(len(x)):
+            for s in (1, -1):
+                y = tuple(v + (s if i == n else 0) for i, v in enumerate(x))
+                if y in dom:
+                    pairs.append((laws[x], laws[y]))
+    worst = max(max(p[o] / q[o] for o in p) for p, q in pairs)
+
+    def delta(big_r):
+        return max(hockey(p, q, big_r) for p, q in pairs)
+
+    return worst, delta
+
+
+HADAMARD4 = [[1, 1, 1, 1], [1, -1, 1, -1], [1, 1, -1, -1], [1, -1, -1, 1]]
+Z3_ROUNDED = [[2, 2, 2], [2, -1, -1], [0, 2, -2]]
+
+
+def test_row_loss_law_is_a_probability_law_and_matches_the_table():
+    for r in (F(2), F(3, 2), F(7, 5)):
+        for d in range(5):
+            law = row_loss_law(r, d)
+            assert sum(law.values()) == 1
+            assert max(law) == r**d
+            # E_P[e^{-L}] = 1: Q is a probability law with the same support
+            assert sum(p / v for v, p in law.items()) == 1
+    assert row_loss_law(F(3), 1) == {F(3): F(3, 4), F(1, 3): F(1, 4)}
+
+
+def test_notes_numbers_hadamard_n4():
+    """CONV.md §3.0: alpha = (1/2, 2/3, 3/4, 1/3) on Hadamard N=4."""
+    ratios = [F(2), F(3, 2), F(4, 3), F(3)]
+    p = PrivacyProfile.from_matrix(ratios, HADAMARD4)
+    assert p.pure_ratio == 12
+    expected = {1: F(37, 70), 2: F(38, 105), 4: F(41, 210), 8: F(2, 35), 16: F(0)}
+    assert {k: p.delta(k) for k in expected} == expected
+    worst, brute = brute_profile(ratios, HADAMARD4, list(itertools.product((0, 1), repeat=4)))
+    assert worst == 12
+    for big_r in (F(1), F(2), F(4), F(8), F(16), F(5, 3), F(11)):
+        assert brute(big_r) == p.delta(big_r)
+
+
+def test_notes_numbers_rounded_z3():
+    """CONV.md §3.0: T = round(3Q) on Z_3, alpha = (1/2, 2/3, 3/5)."""
+    ratios = [F(2), F(3, 2), F(5, 3)]
+    p = PrivacyProfile.from_matrix(ratios, Z3_ROUNDED)
+    assert p.pure_ratio == F(50, 3)
+    assert p.worst_column in (1, 2)
+    assert (p.delta(1), p.delta(3), p.delta(10)) == (F(173, 300), F(211, 600), F(1, 10))
+    worst, brute = brute_profile(ratios, Z3_ROUNDED, list(itertools.product((0, 1), repeat=3)))
+    assert worst == F(50, 3)
+    for big_r in (F(1), F(3), F(10), F(7, 2), F(50, 3), F(17)):
+        assert brute(big_r) == p.delta(big_r)
+
+
+small_ratio = st.fractions(min_value=F(7, 6), max_value=F(4), max_denominator=6).filter(
+    lambda r: r > 1)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(small_ratio, min_size=1, max_size=3),
+       st.data())
+def test_delta_equals_brute_force_hockey_stick(ratios, data):
+    m = len(ratios)
+    cols = data.draw(st.integers(1, 2))
+    matrix = [[data.draw(st.integers(-2, 2)) for _ in range(cols)] for _ in range(m)]
+    # domain: a box {0..2}^cols (interior points too, so clamping and the window edges both occur)
+    domain = list(itertools.product(range(3), repeat=cols))
+    worst, brute = brute_profile(ratios, matrix, domain)
+    p = PrivacyProfile.from_matrix(ratios, matrix)
+    assert p.pure_ratio == worst
+    grid = sorted({F(1), F(3, 2), worst, worst * F(9, 10), F(2), *p.loss_law(p.worst_column)})
+    for big_r in grid:
+        if big_r > 0:
+            assert p.delta(big_r) == brute(big_r), big_r
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(small_ratio, min_size=1, max_size=6), st.lists(st.integers(0, 3), min_size=6,
+                                                              max_size=6),
+       st.fractions(min_value=F(1), max_value=F(50), max_denominator=10),
+       st.fractions(min_value=F(0), max_value=F(5), max_denominator=10))
+def test_delta_is_non_increasing_and_continuous(ratios, shifts, big_r, step):
+    p = PrivacyProfile(ratios, [[s] for s in shifts[: len(ratios)]])
+    a, b = p.delta(big_r), p.delta(big_r + step)
+    assert 0 <= b <= a <= 1
+    # Lipschitz: |delta(R) - delta(R')| <= |R - R'| E[1/V] = |R - R'| (Q is a probability law)
+    assert a - b <= step
+    assert p.delta(p.pure_ratio) == 0
+    if p.pure_ratio > 1:
+        assert p.delta(p.pure_ratio * F(99, 100)) > 0
+
+
+def test_loss_law_independent_of_the_column_signature_order_and_mirror():
+    # the mirror direction (x' = x - e_n) gives the same law: brute force in 1 row
+    for r, d in ((F(3, 2), 1), (F(2), 3)):
+        law_c = ClampedGeometric(1 / r, -10, 10).law(0)
+        law_s = ClampedGeometric(1 / r, -10, 10).law(d)
+        for big_r in (F(1), r, r ** d / 2):
+            a = hockey(law_c, law_s, big_r)
+            b = hockey(law_s, law_c, big_r)
+            assert a == b == PrivacyProfile([r], [[d]]).delta(big_r)
+
+
+def test_smallest_ratio_is_exact():
+    p = PrivacyProfile.uniform_shift([F(4)] * 8)
+    for target in (F(35, 1000), F(1, 10), F(1, 1000), F(0)):
+        big_r = p.smallest_ratio(target)
+        assert p.delta(big_r) <= target
+        if big_r > 1:
+            assert p.delta(big_r * (1 - F(1, 10**9))) > target
+    assert p.smallest_ratio(F(0)) == p.pure_ratio
+    assert p.smallest_ratio(F(1)) == 1
+
+
+def test_delta_interval_certified():
+    p = PrivacyProfile.uniform_shift([F(4)] * 8)
+    iv = p.delta_interval(F(10))
+    # e^10 ~ 22026.47; delta is piecewise linear: check bracket
+    assert iv.lo <= p.delta(F(22026)) and p.delta(F(22027)) <= iv.hi
+    assert iv.lo <= iv.hi and iv.hi - iv.lo < F(1, 10**12)
+    assert p.delta_interval(F(12)).hi == 0  # e^12 ~ 162755 > 4^8 = 65536
+    assert compare_exp(F(12), p.pure_ratio) > 0
+
+
+def test_p1_certificate_theorem_4_as_printed_fails():
+    """CONV.md §5 P1: 8 rows r = 4, shift 1; delta(2^15) = (4/5)^8/2 > 0.035, and Theorem 4
+    as printed claims eps ~ 10.153 <= ln 2^15."""
+    p = PrivacyProfile.uniform_shift([F(4)] * 8)
+    assert p.delta(F(2**15)) == F(4, 5) ** 8 / 2 == F(32768, 390625)
+    claim = p.paper_unsound(F(35, 1000))
+    assert F(10152, 1000) < claim.lo <= claim.hi < F(10154, 1000)
+    assert compare_exp(claim.hi, F(2**15)) < 0  # e^claim < 2^15, so ln 2^15 >= claim
+    v = find_composition_violation(p, F(35, 1000), "paper-unsound", ratio=2**15)
+    assert v is not None and v.holds and v.exact_delta == F(32768, 390625)
+    # the corrected bounds hold at the same point
+    assert find_composition_violation(p, F(35, 1000), "drv") is None
+    assert find_composition_violation(p, F(35, 1000), "zcdp") is None
+    with pytest.raises(ParameterError):  # 2^14 < e^claim: not a certified witness
+        find_composition_violation(p, F(35, 1000), "paper-unsound", ratio=2**14)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(small_ratio, min_size=1, max_size=6),
+       st.sampled_from([F(1, 10), F(1, 100), F(1, 10**6)]))
+def test_drv_and_zcdp_bounds_hold_exactly(ratios, delta):
+    """The corrected composition bounds are never violated by the exact profile."""
+    p = PrivacyProfile.uniform_shift(ratios)
+    for mode in ("drv", "zcdp"):
+        assert find_composition_violation(p, delta, mode) is None
+        # and the exact epsilon is below the bound
+        assert p.epsilon_interval(delta).lo <= p.composition_epsilon(delta, mode).hi
+
+
+def test_composition_formulas_on_known_values():
+    # one row r = e^? : use r = 2, delta = 1/e^2 is irrational; take delta = 1/8: L = 3 ln 2
+    iv = composition_epsilon([(2, 1)], F(1, 8), "paper-unsound")
+    # sqrt(2 * 3 ln2 * ln2^2) = ln2 sqrt(6 ln 2) = 1.4135585986911... (mpmath, 30 digits)
+    assert F(14135585986, 10**10) < iv.lo <= iv.hi < F(14135585987, 10**10)
+    z = composition_epsilon([(2, 1)], F(1, 8), "zcdp")
+    # rho = ln2^2/2, rho + 2 sqrt(rho * 3 ln 2) = 1.6537851056502... (mpmath)
+    assert F(16537851056, 10**10) < z.lo <= z.hi < F(16537851057, 10**10)
+    d = composition_epsilon([(2, 1)], F(1, 8), "drv")
+    # + ln2 (2 - 1) = 2.1067057792510... (mpmath)
+    assert F(21067057792, 10**10) < d.lo <= d.hi < F(21067057793, 10**10)
+    # inverse maps: delta at the bound's epsilon is delta again
+    for mode, e in (("paper-unsound", iv), ("zcdp", z), ("drv", d)):
+        back = composition_delta([(2, 1)], e.hi, mode)
+        assert back.lo <= F(1, 8) + F(1, 10**9)
+        back2 = composition_delta([(2, 1)], e.lo, mode)
+        assert back2.hi >= F(1, 8) - F(1, 10**9)
+
+
+def test_sqrt_interval():
+    assert sqrt_interval(F(9, 4)).lo == sqrt_interval(F(9, 4)).hi == F(3, 2)
+    iv = sqrt_interval(F(2))
+    assert iv.lo**2 <= 2 <= iv.hi**2 and iv.hi - iv.lo == F(1, 2**64)
+
+
+def test_typed_errors():
+    with pytest.raises(ParameterError):
+        PrivacyProfile([1], [[1]])
+    with pytest.raises(ParameterTypeError):
+        PrivacyProfile([0.5], [[1]])
+    with pytest.raises(ParameterTypeError):
+        PrivacyProfile([2], [[1.0]])
+    with pytest.raises(ParameterError):
+        PrivacyProfile([2], [[-1]])
+    with pytest.raises(ParameterError):
+        PrivacyProfile([2, 3], [[1]])
+    with pytest.raises(ParameterError):
+        PrivacyProfile([2, 3], [[1], [1, 1]])
+    with pytest.raises(ParameterError):
+        PrivacyProfile([2], [[1]]).delta(0)
+    with pytest.raises(ParameterError):
+        PrivacyProfile([2], [[1]]).composition_epsilon(F(1, 2), "laplace")
+    with pytest.raises(ResourceLimitError):
+        PrivacyProfile([F(p, p - 1) for p in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)],
+                       [[1]] * 12, max_support=1000).delta(1)
+
+
+def test_walsh_column_with_many_equal_rows_is_fast_and_binomial():
+    p = PrivacyProfile.uniform_shift([F(21, 20)] * 1024)
+    law = p.loss_law(0)
+    assert len(law) == 1025 and sum(law.values()) == 1
+    # delta(1) = TV distance of binomials: P(more + than -) - ... check against direct formula
+    r = F(21, 20)
+    pp, qq = r / (r + 1), 1 / (r + 1)
+    from math import comb
+    direct = sum((comb(1024, i) * (pp ** (1024 - i) * qq**i - qq ** (1024 - i) * pp**i)
+                  for i in range(512)), F(0))
+    assert p.delta(1) == direct
