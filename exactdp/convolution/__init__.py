@@ -1,0 +1,38 @@
+"""Exact private convolution (Fawaz, Muthukrishnan & Nikolov, "Nearly Optimal Private
+Convolution", paper 002; design notes CONV.md §3).
+
+The paper's Algorithm 1 adds Laplace noise to Fourier coefficients; on a finite computer the
+noise is discrete, so the linear map before the noise must be an integer matrix ``T`` (the
+notes' integral factorization lemma, §3.0).  This package provides:
+
+* :mod:`~exactdp.convolution.groups` -- exact circular (``Z_N``) and XOR (``Z_2^d``) convolution;
+* :mod:`~exactdp.convolution.transforms` -- the integer fast Walsh-Hadamard transform (fixed
+  schedule), the certified rounded real-Fourier strategy, the Hartley matrix at ``N = 4``;
+* :mod:`~exactdp.convolution.domain` -- the public input domains (histograms, box);
+* :mod:`~exactdp.convolution.strategy` -- integer strategies ``T`` with ``G = H T^-1`` exact;
+* :mod:`~exactdp.convolution.mechanism` -- the mechanisms (Walsh-Fourier = Algorithm 1 on
+  ``Z_2^d`` exactly; integer-strategy and cyclic mechanisms on ``Z_N``).
+"""
+
+from exactdp.convolution.domain import Domain
+from exactdp.convolution.groups import (
+    circulant,
+    circular_convolve,
+    xor_circulant,
+    xor_convolve,
+    xor_convolve_direct,
+)
+from exactdp.convolution.transforms import fwht, hartley4, real_fourier_rounded, walsh_matrix
+
+__all__ = [
+    "Domain",
+    "circulant",
+    "circular_convolve",
+    "fwht",
+    "hartley4",
+    "real_fourier_rounded",
+    "walsh_matrix",
+    "xor_circulant",
+    "xor_convolve",
+    "xor_convolve_direct",
+]
