@@ -17,6 +17,7 @@ implementation with are computed from their definitions with plain ints and ``Fr
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable, Sequence
@@ -233,6 +234,7 @@ PI_LO = Fraction(103993, 33102)
 PI_HI = Fraction(104348, 33215)
 
 
+@functools.lru_cache(maxsize=4096)
 def ln_bounds(x: Fraction, bits: int = 96) -> tuple[Fraction, Fraction]:
     box_ = ln_interval(Fraction(x), bits)
     return box_.lo, box_.hi
