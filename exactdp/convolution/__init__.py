@@ -22,10 +22,20 @@ from exactdp.convolution.groups import (
     xor_convolve,
     xor_convolve_direct,
 )
+from exactdp.convolution.mechanism import (
+    ConvolutionRelease,
+    IntegerStrategyMechanism,
+    WalshFourierMechanism,
+)
+from exactdp.convolution.strategy import IntegerStrategy
 from exactdp.convolution.transforms import fwht, hartley4, real_fourier_rounded, walsh_matrix
 
 __all__ = [
+    "ConvolutionRelease",
     "Domain",
+    "IntegerStrategy",
+    "IntegerStrategyMechanism",
+    "WalshFourierMechanism",
     "circulant",
     "circular_convolve",
     "fwht",

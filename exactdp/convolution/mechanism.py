@@ -1,0 +1,393 @@
+"""Exact private convolution mechanisms (paper 002, Algorithm 1; notes §3.0, §3.7).
+
+:class:`WalshFourierMechanism` is the paper's Algorithm 1 ("Fourier Mechanism") on the group
+``Z_2^d`` of §5.4 (XOR convolution), made exact: the Fourier basis of ``Z_2^d`` is the ``+-1``
+Walsh-Hadamard matrix ``W``, so the coefficients ``c = W x`` are integers with sensitivity
+exactly 1, the noise is discrete (clamped two-sided geometric with rational ratios, one row
+per coefficient ``j`` with ``lambda_j = (W h)_j != 0``), and the reconstruction
+``y = N^-1 W (lambda o c~)`` (Corollary 1: ``y^ = diag(lambda) x^``) is exact rational
+arithmetic.  :class:`IntegerStrategyMechanism` is the general integer-strategy mechanism of
+the notes' integral factorization lemma (any invertible integer ``T``, ``G = H T^-1``).
+
+Common to both (``I`` the kept rows, ``r_j > 1`` their public ratios):
+
+* **release** ``M(x)``: ``c = T x``; for ``j`` in ``I`` in increasing order,
+  ``c~_j = clamp_[lo_j, hi_j](c_j + Z_j)`` with ``Pr[Z_j = z] = ((r_j-1)/(r_j+1)) r_j^-|z|``
+  (:class:`exactdp.noise.ClampedGeometric`, ratio ``alpha_j = 1/r_j``, one ``uniform(D_j)``),
+  ``[lo_j, hi_j]`` the public range of ``t_j . x`` over the domain; output ``y = G c~``.
+* **exact law**: ``c~`` has independent coordinates with the clamped geometric laws above;
+  ``y`` is its image under ``G`` (post-processing).  :meth:`sample_with` is the sampling code
+  itself, so :func:`exactdp.explore.explore` returns the exact law of ``y`` on small cases.
+* **privacy** (notes §3.0): the privacy-loss distribution between ``x`` and ``x +- e_n`` is
+  data-independent; pure ratio ``max_n prod_j r_j^|T_jn|`` (Walsh: ``prod_j r_j``), exact
+  ``delta(R)`` via :meth:`privacy` (:mod:`exactdp.convolution.accounting`).
+* **draws / strict time**: exactly ``|I|`` draws ``uniform(D_j)``, in the order of ``I``, with
+  ``D_j`` fixed by ``(r_j, lo_j, hi_j)``; each followed by a ``(hi_j - lo_j).bit_length()``-round
+  search; the transform and reconstruction have fixed schedules.  Nothing about the schedule
+  depends on ``x`` (tested with a counting source); big-integer operation times are bounded by
+  public sizes (as everywhere in exactdp).
+* **accuracy** (Definition 5, per-output mean): :meth:`mse` exact for each ``x``,
+  :meth:`mse_bound` an exact bound for every ``x`` (Walsh: ``N^-2 sum_j lambda_j^2
+  2 r_j/(r_j - 1)^2``, notes §3.7, the corrected Theorem 9).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+from typing import Any
+
+from exactdp.convolution.domain import Domain
+from exactdp.convolution.groups import (
+    Exact,
+    circular_convolve,
+    exact_vector,
+    xor_convolve,
+)
+from exactdp.convolution.rows import (
+    RowNoise,
+    row_ratio,
+    unclamped_abs_mean,
+    unclamped_second_moment,
+)
+from exactdp.convolution.strategy import IntegerStrategy
+from exactdp.convolution.transforms import fwht, fwht_ints
+from exactdp.params import ParameterError, ParameterTypeError
+from exactdp.randomness import RandomSource, default_source
+
+__all__ = [
+    "ConvolutionRelease",
+    "IntegerStrategyMechanism",
+    "WalshFourierMechanism",
+]
+
+
+@dataclass(frozen=True)
+class ConvolutionRelease:
+    """One release: ``y`` (exact rationals, the estimate of ``h * x``), the noisy coefficients
+    ``c~_j`` of the kept rows (``coefficients[i]`` belongs to row ``rows[i]``; releasing them
+    too is post-processing of the same output), and the number of draws made.
+
+    ``seconds``: wall-clock time of the phases ``transform``, ``noise``, ``reconstruction``
+    (measurements, not part of the release; empty unless asked for).
+    """
+
+    y: tuple[Fraction, ...]
+    rows: tuple[int, ...]
+    coefficients: tuple[int, ...]
+    draws: int
+    seconds: Mapping[str, float] = field(default_factory=dict, compare=False)
+
+
+RatioSpec = object  # one ratio, a sequence (one per kept row) or a mapping {row: ratio}
+
+
+def _ratios_for(spec: object, rows: Sequence[int]) -> tuple[Fraction, ...]:
+    """Per-kept-row ratios from one ratio, a sequence over the kept rows, or a mapping."""
+    if spec is None:
+        raise ParameterError("ratios is required: one ratio r > 1 for every kept row, a "
+                             "sequence with one ratio per kept row, or a mapping {row: ratio}")
+    if isinstance(spec, Mapping):
+        missing = [j for j in rows if j not in spec]
+        if missing:
+            raise ParameterError(f"ratios has no entry for the kept rows {missing[:5]}")
+        extra = sorted(set(spec) - set(rows), key=repr)
+        if extra:
+            raise ParameterError(f"ratios names rows {extra[:5]} that are not kept (kept rows: "
+                                 f"those with a non-zero column of G)")
+        return tuple(row_ratio(spec[j], f"ratios[{j}]") for j in rows)
+    if isinstance(spec, Sequence) and not isinstance(spec, (str, bytes)):
+        if len(spec) != len(rows):
+            raise ParameterError(f"ratios has {len(spec)} entries; it needs one per kept row "
+                                 f"({len(rows)})")
+        return tuple(row_ratio(r, f"ratios[{i}]") for i, r in enumerate(spec))
+    r = row_ratio(spec, "ratios")
+    return tuple(r for _ in rows)
+
+
+class _FactorizationMechanism:
+    """What the integer-strategy mechanisms share (see the module doc)."""
+
+    N: int
+    domain: Domain
+    rows: tuple[int, ...]
+    ratios: tuple[Fraction, ...]
+    ranges: tuple[tuple[int, int], ...]
+    noise: RowNoise
+
+    def _setup_noise(self, ratios: object) -> None:
+        self.ratios = _ratios_for(ratios, self.rows)
+        self.noise = RowNoise(self.ratios, self.ranges)
+
+    # -------------------------------------------------------------- to implement
+
+    def coefficients(self, x: Sequence[int]) -> list[int]:
+        """``T x`` for ``x`` already validated (all rows)."""
+        raise NotImplementedError
+
+    def reconstruct(self, noisy: Sequence[int]) -> tuple[Fraction, ...]:
+        """``G c~`` from the noisy values of the kept rows (in order)."""
+        raise NotImplementedError
+
+    def convolve(self, x: Sequence[int]) -> list[Exact]:
+        """The exact, non-private ``H x``."""
+        raise NotImplementedError
+
+    def _gram(self, i: int, k: int) -> Fraction:
+        """``(G^T G)`` between kept rows number ``i`` and ``k`` (positions in ``rows``)."""
+        raise NotImplementedError
+
+    def _offdiagonal(self) -> bool:
+        return True
+
+    # -------------------------------------------------------------- releases
+
+    @property
+    def draws(self) -> int:
+        """The number of draws per release: ``|I|`` (one per kept row)."""
+        return len(self.rows)
+
+    @property
+    def draw_sizes(self) -> tuple[int, ...]:
+        """``D_j`` of every draw, in order (public)."""
+        return self.noise.draw_sizes
+
+    def release(self, x: Sequence[int], source: RandomSource | None = None, *,
+                timed: bool = False) -> ConvolutionRelease:
+        """One private release of ``h * x`` (see the module doc).  ``source``: the randomness
+        (default the OS CSPRNG); ``timed``: record the phases' wall-clock seconds."""
+        src = default_source(source)
+        xs = self.domain.validate(x)
+        t0 = time.perf_counter()
+        c = self.coefficients(xs)
+        centres = [c[j] for j in self.rows]
+        t1 = time.perf_counter()
+        noisy = self.noise.draw(centres, src)
+        t2 = time.perf_counter()
+        y = self.reconstruct(noisy)
+        t3 = time.perf_counter()
+        seconds = {"transform": t1 - t0, "noise": t2 - t1, "reconstruction": t3 - t2} \
+            if timed else {}
+        return ConvolutionRelease(y, self.rows, tuple(noisy), len(noisy), seconds)
+
+    def sample_with(self, x: Sequence[int], source: RandomSource) -> tuple[Fraction, ...]:
+        """``y`` of one release drawn from ``source``: the sampling code that
+        :func:`exactdp.explore.explore` runs to obtain the exact law of the output."""
+        return self.release(x, source).y
+
+    def __call__(self, x: Sequence[int], us: Sequence[int]) -> tuple[Fraction, ...]:
+        """The deterministic ``M(x, u)`` for ``u_j`` in ``[D_j]_+`` (one per kept row)."""
+        xs = self.domain.validate(x)
+        c = self.coefficients(xs)
+        return self.reconstruct(self.noise.apply([c[j] for j in self.rows], us))
+
+    # -------------------------------------------------------------- accuracy
+
+    def mse(self, x: Sequence[int]) -> Fraction:
+        """``(1/N) E ||M(x) - H x||^2`` exactly (Definition 5 for this ``x``):
+        ``N^-1 [sum_j (G^T G)_jj E e_j^2 + sum_{j != k} (G^T G)_jk E e_j E e_k]`` with
+        ``e_j = c~_j - c_j`` independent, moments from the rows' exact laws (notes §3.0)."""
+        xs = self.domain.validate(x)
+        c = self.coefficients(xs)
+        moments = [self.noise.error_moments(i, c[j]) for i, j in enumerate(self.rows)]
+        total = sum((self._gram(i, i) * m2 for i, (_, m2) in enumerate(moments)), Fraction(0))
+        if self._offdiagonal():
+            for i, (m1, _) in enumerate(moments):
+                for k, (m1k, _) in enumerate(moments):
+                    if i != k and m1 and m1k:
+                        total += self._gram(i, k) * m1 * m1k
+        return total / self.N
+
+    def mse_bound(self) -> Fraction:
+        """An exact bound on :meth:`mse` for every ``x`` in the domain:
+        ``N^-1 [sum_j (G^T G)_jj 2r_j/(r_j-1)^2 + sum_{j != k} |(G^T G)_jk| m_j m_k]`` with
+        ``m_j = E|Z_j| = 2r_j/(r_j^2-1)`` (clamping to a range that contains ``c_j`` gives
+        ``|e_j| <= |Z_j|``).  For diagonal ``G^T G`` (Walsh) this is the notes' §3.7 bound
+        ``N^-2 sum_j lambda_j^2 2 r_j/(r_j-1)^2``, attained when no clamping can occur."""
+        s = [unclamped_second_moment(r) for r in self.ratios]
+        total = sum((self._gram(i, i) * s[i] for i in range(len(s))), Fraction(0))
+        if self._offdiagonal():
+            m = [unclamped_abs_mean(r) for r in self.ratios]
+            for i in range(len(s)):
+                for k in range(len(s)):
+                    if i != k:
+                        total += abs(self._gram(i, k)) * m[i] * m[k]
+        return total / self.N
+
+    def unclamped_mse(self) -> Fraction:
+        """The exact MSE of the same mechanism without clamping (zero-mean independent noise):
+        ``N^-1 sum_j (G^T G)_jj 2 r_j/(r_j - 1)^2``; the discrete analogue of the paper's
+        ``2 sum |h^_i|^2 b_i^2`` (Theorem 9's computation)."""
+        return sum((self._gram(i, i) * unclamped_second_moment(r)
+                    for i, r in enumerate(self.ratios)), Fraction(0)) / self.N
+
+    # -------------------------------------------------------------- privacy
+
+    def shift_matrix(self) -> list[list[int]]:
+        """``Delta_jn = |T_jn|`` for the kept rows (rows) and columns ``n``."""
+        raise NotImplementedError
+
+    def privacy(self) -> Any:
+        """The exact privacy profile (:class:`exactdp.convolution.accounting.PrivacyProfile`)
+        of the kept rows' ratios and shifts: ``pure_ratio``, ``delta(R)``, ..."""
+        from exactdp.convolution.accounting import PrivacyProfile
+
+        return PrivacyProfile(list(self.ratios), self.shift_matrix())
+
+
+class WalshFourierMechanism(_FactorizationMechanism):
+    """Paper 002's Algorithm 1 for XOR convolution over ``Z_2^d`` (§5.4), exactly.
+
+    Public: ``h`` (length ``N = 2^d``, ints or Fractions), the domain (its ``N`` must match),
+    and the ratios ``r_j > 1`` of the kept rows ``I = {j : lambda_j != 0}``, ``lambda = W h``
+    (one ratio for all, a sequence in increasing ``j``, or a mapping ``{j: r_j}``).
+
+    Algorithm 1 (exact form, notes §3.7): ``c = W x`` (fast WHT, ``d`` rounds of ``N/2``
+    butterflies); for ``j`` in ``I`` increasing, ``c~_j = clamp_[lo_j, hi_j](c_j + Z_j)``
+    (:class:`~exactdp.noise.ClampedGeometric`, ratio ``1/r_j``); ``y = N^-1 W (lambda o c~)``.
+    Rows outside ``I`` get no noise and no draw (Algorithm 1's ``z_i = 0``, and they are
+    multiplied by ``lambda_j = 0``).  ``[lo_j, hi_j]``: row 0 of ``W`` is all ones, the others
+    have ``N/2`` entries ``+1`` and ``N/2`` entries ``-1``; histograms(N, n): ``[0, n]`` and
+    ``[-n, n]``; box(N, m): ``[0, N m]`` and ``[-N m/2, N m/2]``.
+
+    Exact guarantees: pure ratio ``prod_{j in I} r_j`` (shift 1 in every row for every
+    neighbour), exact ``delta(R)`` (:meth:`privacy`); ``mse(x) = N^-2 sum_{j in I} lambda_j^2
+    E[(c~_j - c_j)^2] <= mse_bound() = N^-2 sum lambda_j^2 2r_j/(r_j - 1)^2`` (the corrected
+    Theorem 9; for ``r_j = e^{eps_j}`` at most the paper's continuous formula).  Cost: two
+    fast WHTs (``d N`` additions), ``|I|`` draws, ``N`` products and ``N`` Fractions.
+    """
+
+    def __init__(self, h: Sequence[object], domain: Domain, ratios: RatioSpec = None) -> None:
+        if not isinstance(domain, Domain):
+            raise ParameterTypeError(f"domain = {domain!r:.60} must be a Domain (e.g. "
+                                     f"Domain.histograms(N, n))")
+        hh = exact_vector(h, "h")
+        self.N = len(hh)
+        if self.N < 1 or self.N & (self.N - 1):
+            raise ParameterError(f"h has length {self.N}; XOR convolution over Z_2^d needs "
+                                 f"N = 2^d")
+        if domain.N != self.N:
+            raise ParameterError(f"the domain has N = {domain.N} but h has length {self.N}")
+        self.h = tuple(hh)
+        self.domain = domain
+        self.eigenvalues: tuple[Exact, ...] = tuple(fwht(hh))
+        self.rows = tuple(j for j, v in enumerate(self.eigenvalues) if v != 0)
+        if all(type(v) is int for v in self.eigenvalues):
+            self._scale = 1
+            self._lam_int: list[int] = [int(v) for v in self.eigenvalues]
+        else:
+            self._scale = lcm(*(Fraction(v).denominator for v in self.eigenvalues))
+            self._lam_int = [int(Fraction(v) * self._scale) for v in self.eigenvalues]
+        half = self.N // 2
+        ranges = []
+        for j in self.rows:
+            if j == 0:
+                ranges.append(domain.range_from_stats(1, 1, self.N, 0))
+            else:
+                ranges.append(domain.range_from_stats(1, -1, half, -half))
+        self.ranges = tuple(ranges)
+        self._setup_noise(ratios)
+
+    def __repr__(self) -> str:
+        return (f"WalshFourierMechanism(N={self.N}, domain={self.domain}, kept rows="
+                f"{len(self.rows)}, distinct samplers={self.noise.distinct})")
+
+    def coefficients(self, x: Sequence[int]) -> list[int]:
+        return fwht_ints(list(x))
+
+    def reconstruct(self, noisy: Sequence[int]) -> tuple[Fraction, ...]:
+        if len(noisy) != len(self.rows):
+            raise ParameterError(f"{len(noisy)} noisy values for {len(self.rows)} kept rows")
+        v = [0] * self.N
+        lam = self._lam_int
+        for j, c in zip(self.rows, noisy, strict=True):
+            v[j] = lam[j] * c
+        den = self.N * self._scale
+        return tuple(Fraction(w, den) for w in fwht_ints(v))
+
+    def convolve(self, x: Sequence[int]) -> list[Exact]:
+        return xor_convolve(self.h, self.domain.validate(x))
+
+    def _gram(self, i: int, k: int) -> Fraction:
+        # G = N^-1 W diag(lambda): G^T G = diag(lambda^2)/N
+        if i != k:
+            return Fraction(0)
+        lam = Fraction(self.eigenvalues[self.rows[i]])
+        return lam * lam / self.N
+
+    def _offdiagonal(self) -> bool:
+        return False
+
+    def shift_matrix(self) -> list[list[int]]:
+        return [[1] * self.N for _ in self.rows]
+
+    def privacy(self) -> Any:
+        """The exact privacy profile: every kept row has shift 1 in every column, so one
+        column describes all (``PrivacyProfile.uniform_shift``)."""
+        from exactdp.convolution.accounting import PrivacyProfile
+
+        return PrivacyProfile.uniform_shift(list(self.ratios))
+
+
+class IntegerStrategyMechanism(_FactorizationMechanism):
+    """The integer-strategy factorization mechanism (notes §3.0 lemma, §3.5 option (e)).
+
+    Public: an :class:`~exactdp.convolution.strategy.IntegerStrategy` (``T``, ``H``, exact
+    ``G = H T^-1``), the domain, and the ratios of the kept rows (see
+    :class:`WalshFourierMechanism` for the forms).  Release: ``c = T x`` (``N^2`` integer
+    operations), one clamped geometric draw per kept row in increasing order, ``y = G c~``
+    exactly.  Pure ratio ``max_n prod_j r_j^|T_jn|``; MSE as in the module doc, with the
+    general ``G^T G`` form (clamping makes ``E e_j`` non-zero; the cross terms are exact).
+    """
+
+    def __init__(self, strategy: IntegerStrategy, domain: Domain,
+                 ratios: RatioSpec = None, *, h: Sequence[object] | None = None,
+                 convolve: Callable[[Sequence[object], Sequence[object]], list[Exact]]
+                 | None = None) -> None:
+        if not isinstance(strategy, IntegerStrategy):
+            raise ParameterTypeError(f"strategy = {strategy!r:.60} must be an IntegerStrategy")
+        if not isinstance(domain, Domain):
+            raise ParameterTypeError(f"domain = {domain!r:.60} must be a Domain")
+        if domain.N != strategy.N:
+            raise ParameterError(f"the domain has N = {domain.N} but the strategy has "
+                                 f"N = {strategy.N}")
+        self.strategy = strategy
+        self.N = strategy.N
+        self.domain = domain
+        self.rows = strategy.kept
+        self.ranges = tuple(domain.row_range(strategy.T[j]) for j in self.rows)
+        self.h = None if h is None else tuple(exact_vector(h, "h", self.N))
+        self._convolve = convolve
+        self._setup_noise(ratios)
+
+    def __repr__(self) -> str:
+        return (f"IntegerStrategyMechanism({self.strategy!r}, domain={self.domain}, kept rows="
+                f"{len(self.rows)})")
+
+    def coefficients(self, x: Sequence[int]) -> list[int]:
+        return self.strategy.apply(x)
+
+    def reconstruct(self, noisy: Sequence[int]) -> tuple[Fraction, ...]:
+        return self.strategy.reconstruct(noisy)
+
+    def convolve(self, x: Sequence[int]) -> list[Exact]:
+        xs = self.domain.validate(x)
+        if self.h is not None and self._convolve is not None:
+            return self._convolve(self.h, xs)
+        h = self.strategy.H
+        return [sum((a * b for a, b in zip(row, xs, strict=True)), 0) for row in h]
+
+    def _gram(self, i: int, k: int) -> Fraction:
+        return self.strategy.gram[i][k]
+
+    def shift_matrix(self) -> list[list[int]]:
+        return self.strategy.shifts()
+
+
+def circular_mechanism(strategy: IntegerStrategy, domain: Domain, ratios: RatioSpec,
+                       h: Sequence[object]) -> IntegerStrategyMechanism:
+    """An :class:`IntegerStrategyMechanism` for circular convolution by ``h``."""
+    return IntegerStrategyMechanism(strategy, domain, ratios, h=h, convolve=circular_convolve)
