@@ -37,7 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from math import comb, isqrt
+from math import isqrt
 
 from exactdp.certified import Interval, compare_exp, exp_interval, ln_interval
 from exactdp.params import ParameterError, ParameterTypeError, ResourceLimitError, to_fraction
@@ -108,46 +108,78 @@ def row_loss_law(ratio: object, shift: int) -> LossLaw:
     return law
 
 
-def _convolve(a: LossLaw, b: LossLaw, limit: int) -> LossLaw:
-    if len(a) == 1 and 1 in a:
-        return dict(b)
-    if len(b) == 1 and 1 in b:
-        return dict(a)
-    out: LossLaw = {}
-    for va, pa in a.items():
-        for vb, pb in b.items():
-            v = va * vb
-            out[v] = out.get(v, 0) + pa * pb
+@dataclass
+class _IntLaw:
+    """A loss law with integer numerators over one common denominator ``den``:
+    ``atoms[v] = [P-numerator, Q-numerator]`` (``Q(atom) = P(atom)/v``), so that ``δ(R)`` is
+    two integer sums and one division."""
+
+    atoms: dict[Fraction, list[int]]
+    den: int
+
+
+_POINT = _IntLaw({Fraction(1): [1, 1]}, 1)
+
+
+def _row_int_law(r: Fraction, d: int) -> _IntLaw:
+    """The table of §3.0 over the common denominator ``a^(Δ-1) (a+b)``, ``r = a/b``."""
+    a, b = r.numerator, r.denominator
+    atoms: dict[Fraction, list[int]] = {}
+    nums = [a**d] + [(a - b) * b**i * a ** (d - 1 - i) for i in range(1, d)] + [b**d]
+    for i, num in enumerate(nums):
+        atoms.setdefault(r ** (d - 2 * i), [0, 0])[0] += num
+    for i, num in enumerate(nums):  # Q-law: the mirror atom
+        atoms[r ** (d - 2 * i)][1] += nums[d - i]
+    return _IntLaw(atoms, a ** (d - 1) * (a + b))
+
+
+def _convolve(x: _IntLaw, y: _IntLaw, limit: int) -> _IntLaw:
+    if x is _POINT:
+        return y
+    if y is _POINT:
+        return x
+    out: dict[Fraction, list[int]] = {}
+    for vx, (px, qx) in x.atoms.items():
+        for vy, (py, qy) in y.atoms.items():
+            v = vx * vy
+            slot = out.get(v)
+            if slot is None:
+                out[v] = [px * py, qx * qy]
+            else:
+                slot[0] += px * py
+                slot[1] += qx * qy
         if len(out) > limit:
             raise ResourceLimitError(
                 f"the exact privacy-loss law has more than {limit} distinct values; use the "
                 f"dominating-grid bound (accounting 'exact' calibrates with it) instead")
-    return out
+    return _IntLaw(out, x.den * y.den)
 
 
-def _rr_power(r: Fraction, m: int) -> LossLaw:
-    """``m`` independent randomized responses of ratio ``r``: binomial in closed form."""
-    p, q = r / (r + 1), 1 / (r + 1)
-    return {r ** (m - 2 * i): comb(m, i) * p ** (m - i) * q**i for i in range(m + 1)}
+def _rr_power(r: Fraction, m: int) -> _IntLaw:
+    """``m`` independent randomized responses of ratio ``r = a/b``: binomial, closed form
+    ``C(m,i) a^(m-i) b^i / (a+b)^m`` at ``r^(m-2i)``."""
+    a, b = r.numerator, r.denominator
+    nums = []
+    num = a**m
+    for i in range(m + 1):
+        nums.append(num)
+        if i < m:
+            num = num * (m - i) * b // ((i + 1) * a)  # exact: the next binomial term
+    atoms = {r ** (m - 2 * i): [nums[i], nums[m - i]] for i in range(m + 1)}
+    return _IntLaw(atoms, (a + b) ** m)
 
 
-def compose_laws(rows: Iterable[tuple[Fraction, int]], limit: int = MAX_SUPPORT) -> LossLaw:
-    """Exact law of ``e^{sum L_j}`` for independent rows given as ``(r_j, Δ_j)``.
-
-    Rows with the same ``(r, Δ)`` are grouped (binomial closed form for ``Δ = 1``, repeated
-    squaring otherwise), so a Walsh column of ``m`` equal ratios costs ``O(m)`` values.
-    Raises :class:`~exactdp.params.ResourceLimitError` past ``limit`` distinct values.
-    """
+def _compose_int(rows: Iterable[tuple[Fraction, int]], limit: int) -> _IntLaw:
     groups: dict[tuple[Fraction, int], int] = {}
     for r, d in rows:
         if d:
             groups[(r, d)] = groups.get((r, d), 0) + 1
-    law: LossLaw = {Fraction(1): Fraction(1)}
+    law = _POINT
     for (r, d), m in sorted(groups.items()):
         if d == 1:
             part = _rr_power(r, m)
         else:
-            base, part, k = row_loss_law(r, d), {Fraction(1): Fraction(1)}, m
+            base, part, k = _row_int_law(r, d), _POINT, m
             while k:
                 if k & 1:
                     part = _convolve(part, base, limit)
@@ -158,52 +190,77 @@ def compose_laws(rows: Iterable[tuple[Fraction, int]], limit: int = MAX_SUPPORT)
     return law
 
 
+def compose_laws(rows: Iterable[tuple[Fraction, int]], limit: int = MAX_SUPPORT) -> LossLaw:
+    """Exact law ``{e^L: probability}`` of ``sum L_j`` for independent rows ``(r_j, Δ_j)``.
+
+    Rows with the same ``(r, Δ)`` are grouped (binomial closed form for ``Δ = 1``, repeated
+    squaring otherwise), so a Walsh column of ``m`` equal ratios costs ``O(m)`` values.
+    Raises :class:`~exactdp.params.ResourceLimitError` past ``limit`` distinct values.
+    """
+    law = _compose_int(rows, limit)
+    return {v: Fraction(p, law.den) for v, (p, _) in law.atoms.items() if p}
+
+
 @dataclass(frozen=True)
 class ColumnLaw:
-    """The exact law of the likelihood ratio ``e^L`` for one neighbour direction ``e_n``.
+    """The exact law of the likelihood ratio ``V = e^L`` for one neighbour direction ``e_n``.
 
-    ``values`` ascending, ``probs`` aligned; ``delta(R) = sum_{v > R} p_v (1 - R/v)`` evaluated
-    from suffix sums ``A = sum p_v`` and ``B = sum p_v / v``: ``δ(R) = A(R) - R B(R)``.
+    ``values`` ascending; ``p_num``/``q_num`` the P- and Q-probabilities of each value over the
+    common denominator ``den``.  ``δ(R) = sum_{v > R} (P(v) - R Q(v))`` from integer suffix
+    sums: ``(A - R B)/den``.
     """
 
     values: tuple[Fraction, ...]
-    probs: tuple[Fraction, ...]
+    p_num: tuple[int, ...]
+    q_num: tuple[int, ...]
+    den: int
 
     @classmethod
-    def from_law(cls, law: LossLaw) -> ColumnLaw:
-        items = sorted((v, p) for v, p in law.items() if p)
-        return cls(tuple(v for v, _ in items), tuple(p for _, p in items))
+    def from_rows(cls, rows: Iterable[tuple[Fraction, int]], limit: int = MAX_SUPPORT
+                  ) -> ColumnLaw:
+        law = _compose_int(rows, limit)
+        items = sorted((v, pq) for v, pq in law.atoms.items() if pq[0])
+        return cls(tuple(v for v, _ in items), tuple(pq[0] for _, pq in items),
+                   tuple(pq[1] for _, pq in items), law.den)
 
     @cached_property
-    def _suffix(self) -> tuple[list[Fraction], list[Fraction]]:
-        a = [Fraction(0)] * (len(self.values) + 1)
-        b = [Fraction(0)] * (len(self.values) + 1)
-        for i in range(len(self.values) - 1, -1, -1):
-            a[i] = a[i + 1] + self.probs[i]
-            b[i] = b[i + 1] + self.probs[i] / self.values[i]
+    def _suffix(self) -> tuple[list[int], list[int]]:
+        n = len(self.values)
+        a, b = [0] * (n + 1), [0] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            a[i] = a[i + 1] + self.p_num[i]
+            b[i] = b[i + 1] + self.q_num[i]
         return a, b
+
+    @property
+    def probs(self) -> tuple[Fraction, ...]:
+        return tuple(Fraction(p, self.den) for p in self.p_num)
 
     @property
     def max_ratio(self) -> Fraction:
         return self.values[-1]
 
     def delta(self, ratio: Fraction) -> Fraction:
-        """``E[(1 - R/V)_+]``, exactly."""
+        """``E[(1 - R/V)_+] = sum_{v > R} P(v) - R Q(v)``, exactly."""
+        ratio = Fraction(ratio)
         i = bisect.bisect_right(self.values, ratio)
         a, b = self._suffix
-        return a[i] - ratio * b[i]
+        return Fraction(a[i] * ratio.denominator - ratio.numerator * b[i],
+                        self.den * ratio.denominator)
 
     def smallest_ratio(self, delta: Fraction) -> Fraction:
         """The least ``R >= 1`` with ``delta(R) <= delta`` (``δ`` is continuous, piecewise
         linear and non-increasing in ``R``, so the answer is rational)."""
+        delta = Fraction(delta)
         if self.delta(Fraction(1)) <= delta:
             return Fraction(1)
         a, b = self._suffix
-        # find the segment (v_{i-1}, v_i] on which delta crosses the target
+        target = delta * self.den
+        # find the segment [v_{i-1}, v_i] on which delta crosses the target
         for i in range(len(self.values) - 1, -1, -1):
             lo = self.values[i - 1] if i > 0 else Fraction(0)
-            if a[i] - lo * b[i] > delta:  # crossing lies in [lo, v_i]
-                return max(Fraction(1), (a[i] - delta) / b[i])
+            if a[i] - lo * b[i] > target:  # crossing lies in [lo, v_i]
+                return max(Fraction(1), (a[i] - target) / b[i])
         raise AssertionError("unreachable: delta(1) > target but no crossing")  # pragma: no cover
 
 
@@ -382,15 +439,31 @@ class PrivacyProfile:
             out.setdefault(self.column_rows(n), n)
         return out
 
+    @cached_property
+    def support_bound(self) -> int:
+        """An upper bound on the number of distinct loss values of any column:
+        ``prod_groups (Δ m + 1)`` over groups of ``m`` equal rows ``(r, Δ)``.  The exact law is
+        computed only if this is at most ``max_support``."""
+        worst = 1
+        for sig in self.signatures:
+            groups: dict[tuple[Fraction, int], int] = {}
+            for key in sig:
+                groups[key] = groups.get(key, 0) + 1
+            size = 1
+            for (_, d), m in groups.items():
+                size *= d * m + 1
+            worst = max(worst, size)
+        return worst
+
     def _law(self, sig: tuple[tuple[Fraction, int], ...]) -> ColumnLaw:
         if sig not in self._laws:
-            self._laws[sig] = ColumnLaw.from_law(compose_laws(sig, self.max_support))
+            self._laws[sig] = ColumnLaw.from_rows(sig, self.max_support)
         return self._laws[sig]
 
     def loss_law(self, n: int) -> dict[Fraction, Fraction]:
         """Exact law ``{e^L: probability}`` of the privacy loss against neighbour ``x ± e_n``."""
         law = self._law(self.column_rows(n))
-        return dict(zip(law.values, law.probs))
+        return {v: Fraction(p, law.den) for v, p in zip(law.values, law.p_num)}
 
     # -- pure and approximate guarantees -----------------------------------------------------
 
