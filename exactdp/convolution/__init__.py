@@ -10,10 +10,14 @@ notes' integral factorization lemma, §3.0).  This package provides:
   schedule), the certified rounded real-Fourier strategy, the Hartley matrix at ``N = 4``;
 * :mod:`~exactdp.convolution.domain` -- the public input domains (histograms, box);
 * :mod:`~exactdp.convolution.strategy` -- integer strategies ``T`` with ``G = H T^-1`` exact;
+* :mod:`~exactdp.convolution.rows` -- the rows' clamped geometric noise (shared samplers);
 * :mod:`~exactdp.convolution.mechanism` -- the mechanisms (Walsh-Fourier = Algorithm 1 on
-  ``Z_2^d`` exactly; integer-strategy and cyclic mechanisms on ``Z_N``).
+  ``Z_2^d`` exactly; the general integer-strategy mechanism);
+* :mod:`~exactdp.convolution.cyclic` -- circular convolution on ``Z_N`` (rounded real-Fourier,
+  Walsh, Hartley strategies; "auto" = smallest exact MSE bound at equal privacy).
 """
 
+from exactdp.convolution.cyclic import CyclicFourierMechanism
 from exactdp.convolution.domain import Domain
 from exactdp.convolution.groups import (
     circulant,
@@ -32,6 +36,7 @@ from exactdp.convolution.transforms import fwht, hartley4, real_fourier_rounded,
 
 __all__ = [
     "ConvolutionRelease",
+    "CyclicFourierMechanism",
     "Domain",
     "IntegerStrategy",
     "IntegerStrategyMechanism",

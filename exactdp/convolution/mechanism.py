@@ -55,7 +55,7 @@ from exactdp.convolution.rows import (
 )
 from exactdp.convolution.strategy import IntegerStrategy
 from exactdp.convolution.transforms import fwht, fwht_ints
-from exactdp.params import ParameterError, ParameterTypeError
+from exactdp.params import ExactDPError, ParameterError, ParameterTypeError
 from exactdp.randomness import RandomSource, default_source
 
 __all__ = [
@@ -117,6 +117,31 @@ class _FactorizationMechanism:
     ratios: tuple[Fraction, ...]
     ranges: tuple[tuple[int, int], ...]
     noise: RowNoise
+
+    calibration: Any
+
+    def _calibrate(self, ratios: object, weights: Sequence[object],
+                   shifts: Sequence[Sequence[int]] | None, epsilon: object, delta: object,
+                   accounting: str, shape: str, max_denominator: int | None) -> object:
+        """Ratios for an ``(epsilon, delta)`` target by
+        :func:`exactdp.convolution.calibrate.calibrate` (shape, accounting mode; ratios
+        rounded down to rationals ``<= e^{eps_j}``, certified there); sets
+        ``self.calibration``.  Public data only: the weights, the shifts and the target."""
+        if ratios is not None:
+            raise ParameterError("pass either ratios or (epsilon, delta), not both")
+        if epsilon is None or delta is None:
+            raise ParameterError("calibration needs both epsilon and delta")
+        from exactdp.convolution.calibrate import calibrate
+
+        kwargs: dict[str, Any] = {} if max_denominator is None else {
+            "max_denominator": max_denominator}
+        cal = calibrate(list(weights), epsilon, delta, shape=shape, accounting=accounting,
+                        shifts=shifts, **kwargs)
+        if cal.rows != self.rows:
+            raise ExactDPError(f"internal: the calibration released rows {cal.rows[:5]}..., "
+                               f"the mechanism keeps {self.rows[:5]}...")
+        self.calibration = cal
+        return cal.kept_ratios
 
     def _setup_noise(self, ratios: object) -> None:
         self.ratios = _ratios_for(ratios, self.rows)
@@ -260,7 +285,9 @@ class WalshFourierMechanism(_FactorizationMechanism):
     fast WHTs (``d N`` additions), ``|I|`` draws, ``N`` products and ``N`` Fractions.
     """
 
-    def __init__(self, h: Sequence[object], domain: Domain, ratios: RatioSpec = None) -> None:
+    def __init__(self, h: Sequence[object], domain: Domain, ratios: RatioSpec = None, *,
+                 epsilon: object = None, delta: object = None, accounting: str = "exact",
+                 shape: str = "fourier", max_denominator: int | None = None) -> None:
         if not isinstance(domain, Domain):
             raise ParameterTypeError(f"domain = {domain!r:.60} must be a Domain (e.g. "
                                      f"Domain.histograms(N, n))")
@@ -289,6 +316,10 @@ class WalshFourierMechanism(_FactorizationMechanism):
             else:
                 ranges.append(domain.range_from_stats(1, -1, half, -half))
         self.ranges = tuple(ranges)
+        self.calibration = None
+        if epsilon is not None or delta is not None:
+            ratios = self._calibrate(ratios, self.eigenvalues, None, epsilon, delta, accounting,
+                                     shape, max_denominator)
         self._setup_noise(ratios)
 
     def __repr__(self) -> str:
@@ -341,12 +372,19 @@ class IntegerStrategyMechanism(_FactorizationMechanism):
     operations), one clamped geometric draw per kept row in increasing order, ``y = G c~``
     exactly.  Pure ratio ``max_n prod_j r_j^|T_jn|``; MSE as in the module doc, with the
     general ``G^T G`` form (clamping makes ``E e_j`` non-zero; the cross terms are exact).
+
+    Calibration by ``(epsilon, delta)``: :func:`exactdp.convolution.calibrate.calibrate` with the
+    weights :meth:`IntegerStrategy.column_weights` (``||g_j||_2``, rounded; for Walsh/Fourier
+    ``|lambda_j|/sqrt N``, so shape "fourier" is Algorithm 1's ``eps_j ∝ sqrt|h^_j|``) and the
+    shifts ``|T_jn|`` (privacy comes from the exact accounting, whatever the weights).
     """
 
     def __init__(self, strategy: IntegerStrategy, domain: Domain,
                  ratios: RatioSpec = None, *, h: Sequence[object] | None = None,
                  convolve: Callable[[Sequence[object], Sequence[object]], list[Exact]]
-                 | None = None) -> None:
+                 | None = None, epsilon: object = None, delta: object = None,
+                 accounting: str = "exact", shape: str = "fourier",
+                 max_denominator: int | None = None) -> None:
         if not isinstance(strategy, IntegerStrategy):
             raise ParameterTypeError(f"strategy = {strategy!r:.60} must be an IntegerStrategy")
         if not isinstance(domain, Domain):
@@ -361,6 +399,11 @@ class IntegerStrategyMechanism(_FactorizationMechanism):
         self.ranges = tuple(domain.row_range(strategy.T[j]) for j in self.rows)
         self.h = None if h is None else tuple(exact_vector(h, "h", self.N))
         self._convolve = convolve
+        self.calibration = None
+        if epsilon is not None or delta is not None:
+            ratios = self._calibrate(ratios, strategy.column_weights(),
+                                     [[abs(v) for v in row] for row in strategy.T], epsilon,
+                                     delta, accounting, shape, max_denominator)
         self._setup_noise(ratios)
 
     def __repr__(self) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
-from math import lcm
+from math import isqrt, lcm
 
 from exactdp.convolution.groups import MAX_DIRECT_N, Exact, exact_vector
 from exactdp.params import ExactDPError, ParameterError, ParameterTypeError, ResourceLimitError
@@ -139,6 +139,23 @@ class IntegerStrategy:
         cols = [[g[k][j] for k in range(n)] for j in kept]
         return tuple(tuple(Fraction(sum(a * b for a, b in zip(cj, ck, strict=True)), d2)
                            for ck in cols) for cj in cols)
+
+    def column_weights(self, bits: int = 20) -> list[Fraction]:
+        """``||g_j||_2`` (column ``j`` of ``G``) rounded down to ``bits`` fractional bits, at
+        least ``2^-bits``, for kept rows; ``0`` for dropped rows (aligned with ``T``'s rows).
+        Public weights for the calibration's noise shape."""
+        n, g, den = self.N, self.G_num, self.G_den
+        one = 1 << bits
+        kept = set(self.kept)
+        out = []
+        for j in range(n):
+            if j not in kept:
+                out.append(Fraction(0))
+                continue
+            sq = sum(g[k][j] ** 2 for k in range(n))
+            root = isqrt(sq * one * one // (den * den))
+            out.append(Fraction(max(root, 1), one))
+        return out
 
     def apply(self, x: Sequence[int]) -> list[int]:
         """``T x`` (all ``N`` rows; ``N^2`` integer operations, a fixed schedule)."""

@@ -1,0 +1,130 @@
+"""Circular convolution on ``Z_N`` with an integer strategy (notes §3.5 option (e), §3.7 "Z_N").
+
+Paper 002's Algorithm 1 adds noise to the complex DFT coefficients; with discrete noise that is
+not private at all (the shifts ``F e_n`` are irrational: notes §3.0, §5 P2), so on ``Z_N`` the
+transform is replaced by an integer strategy ``T`` and the output is ``y = G c~`` with
+``G = H T^-1`` exact (:class:`~exactdp.convolution.mechanism.IntegerStrategyMechanism`).
+Strategies (all public, chosen from public data only):
+
+* ``"real-fourier"`` -- ``T = round_half_up(c Q)``, the real orthonormal Fourier basis at scale
+  ``c`` rounded with certified exact rounding
+  (:func:`~exactdp.convolution.transforms.real_fourier_rounded`); ``O(N^3)`` setup, ``O(N^2)``
+  per release;
+* ``"walsh"`` (``N = 2^k``) -- ``T = W``: not diagonalising, but flat rows (every shift 1);
+* ``"hartley"`` (``N = 4``) -- ``T = cas(2 pi k n/4)``, a ``+-1`` matrix that block-diagonalises
+  every circulant exactly (the Gaussian-integer case, notes §3.2);
+* ``"auto"`` -- each applicable strategy calibrated to the same ``(epsilon, delta)``, and the one
+  with the smallest exact :meth:`mse_bound` (ties: the order above).
+
+Calibration: as in :class:`~exactdp.convolution.mechanism.IntegerStrategyMechanism` (weights
+``||g_j||_2``, shifts ``|T_jn|``, exact accounting by default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from exactdp.convolution.domain import Domain
+from exactdp.convolution.groups import circulant, circular_convolve, exact_vector
+from exactdp.convolution.mechanism import IntegerStrategyMechanism, RatioSpec
+from exactdp.convolution.strategy import IntegerStrategy
+from exactdp.convolution.transforms import hartley4, real_fourier_rounded, walsh_matrix
+from exactdp.params import ParameterError, ParameterTypeError
+
+__all__ = ["STRATEGIES", "CyclicFourierMechanism", "cyclic_strategy"]
+
+STRATEGIES = ("real-fourier", "walsh", "hartley", "auto")
+
+#: Default rounding scale ``c`` of the real-Fourier strategy (notes §3.5: ``c = 32`` is within
+#: about 1.0-1.1 of eq. 5 for broadband filters).
+DEFAULT_SCALE = 32
+
+
+def applicable(n: int) -> tuple[str, ...]:
+    """The concrete strategies available at length ``N``, in ``auto``'s tie order."""
+    out = ["real-fourier"]
+    if n & (n - 1) == 0:
+        out.append("walsh")
+    if n == 4:
+        out.append("hartley")
+    return tuple(out)
+
+
+def cyclic_strategy(name: str, h: Sequence[object], scale: object = DEFAULT_SCALE
+                    ) -> IntegerStrategy:
+    """The integer strategy ``name`` for circular convolution by ``h`` (``H`` = circulant)."""
+    hh = exact_vector(h, "h")
+    n = len(hh)
+    if n < 1:
+        raise ParameterError("h is empty; N must be at least 1")
+    if name == "real-fourier":
+        t = real_fourier_rounded(n, scale)
+    elif name == "walsh":
+        if n & (n - 1):
+            raise ParameterError(f"strategy 'walsh' needs N = 2^k; N = {n}")
+        t = walsh_matrix(n)
+    elif name == "hartley":
+        if n != 4:
+            raise ParameterError(f"strategy 'hartley' is exact only at N = 4; N = {n}")
+        t = hartley4()
+    else:
+        raise ParameterError(f"strategy = {name!r} must be one of {', '.join(STRATEGIES)}")
+    return IntegerStrategy(t, circulant(hh), name)
+
+
+class CyclicFourierMechanism(IntegerStrategyMechanism):
+    """Private circular convolution ``h * x`` on ``Z_N`` (paper 002 eq. 1; Algorithm 1 with an
+    integer strategy in place of the DFT, notes §3.5/§3.7).
+
+    Public: ``h`` (length ``N``), the domain, the strategy (``"auto"`` by default) and its
+    rounding ``scale`` (real-Fourier only), and either ``ratios`` (one per kept row; not with
+    ``"auto"``, which compares strategies at equal privacy) or ``(epsilon, delta)`` with
+    ``accounting``/``shape``/``max_denominator`` for the calibration.
+
+    Exact guarantees (notes §3.0): pure ratio ``max_n prod_j r_j^|T_jn|``; exact ``delta(R)``
+    (:meth:`privacy`); ``mse(x)`` exact with the general ``G^T G`` form; :meth:`mse_bound` for
+    every ``x``.  Draws: one per kept row (rows with ``G e_j = 0`` are dropped).
+    """
+
+    def __init__(self, h: Sequence[object], domain: Domain, ratios: RatioSpec = None, *,
+                 strategy: str = "auto", scale: object = DEFAULT_SCALE, epsilon: object = None,
+                 delta: object = None, accounting: str = "exact", shape: str = "fourier",
+                 max_denominator: int | None = None) -> None:
+        if not isinstance(domain, Domain):
+            raise ParameterTypeError(f"domain = {domain!r:.60} must be a Domain")
+        hh = exact_vector(h, "h")
+        if domain.N != len(hh):
+            raise ParameterError(f"the domain has N = {domain.N} but h has length {len(hh)}")
+        if strategy not in STRATEGIES:
+            raise ParameterError(f"strategy = {strategy!r} must be one of "
+                                 f"{', '.join(STRATEGIES)}")
+        calibrated = epsilon is not None or delta is not None
+        if strategy == "auto" and not calibrated:
+            raise ParameterError("strategy 'auto' compares strategies at equal privacy: pass "
+                                 "epsilon and delta (or choose a strategy to use ratios)")
+        names = applicable(len(hh)) if strategy == "auto" else (strategy,)
+        self.candidates: dict[str, Fraction] = {}
+        best: IntegerStrategyMechanism | None = None
+        for name in names:
+            try:
+                strat = cyclic_strategy(name, hh, scale)
+            except ParameterError:
+                if strategy != "auto":
+                    raise
+                continue  # e.g. a rounded basis that is singular at a small scale
+            mech = IntegerStrategyMechanism(
+                strat, domain, ratios, h=hh, convolve=circular_convolve, epsilon=epsilon,
+                delta=delta, accounting=accounting, shape=shape, max_denominator=max_denominator)
+            self.candidates[name] = mech.mse_bound()
+            if best is None or self.candidates[name] < self.candidates[best.strategy.name]:
+                best = mech
+        if best is None:
+            raise ParameterError(f"no strategy of {names} is invertible at N = {len(hh)} and "
+                                 f"scale {scale}; raise the scale")
+        self.__dict__.update(best.__dict__)
+        self.strategy_name = best.strategy.name
+
+    def __repr__(self) -> str:
+        return (f"CyclicFourierMechanism(strategy={self.strategy_name!r}, N={self.N}, "
+                f"domain={self.domain}, kept rows={len(self.rows)})")
