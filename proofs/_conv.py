@@ -35,7 +35,7 @@ def walsh_matrix(n: int) -> Matrix:
     """The ±1 Walsh-Hadamard matrix of size ``n = 2^d`` from the entry formula."""
     if n < 1 or n & (n - 1):
         raise ValueError(f"n = {n} must be a power of 2")
-    return tuple(tuple(-1 if bin(a & b).count("1") % 2 else 1 for b in range(n))
+    return tuple(tuple(-1 if (a & b).bit_count() % 2 else 1 for b in range(n))
                  for a in range(n))
 
 

@@ -3,6 +3,7 @@ not c (and Theorem 11 c, not c^2)."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 from exactdp.certificate import Certificate, ClaimReport, brief
@@ -50,7 +51,7 @@ def _theorem_11_certificate() -> Certificate:
         # ||h^||_1^2 = c (constant filter); MSE / printed (up to the common 4L/(eps^2 N)
         # vs L/(N eps^2)): 4 c / (c p/(p-2))^2 with p = 3
         ratios.append(4 * c / (c * 3) ** 2)
-    ok = all(b > a for a, b in zip(ratios, ratios[1:])) and ratios[-1] == Fraction(4, 9) * 100 ** 4
+    ok = all(b > a for a, b in itertools.pairwise(ratios)) and ratios[-1] == Fraction(4, 9) * 100 ** 4
     return Certificate(CLAIM + ": Theorem 11 c^2", "h = sqrt(c/N) 1, c = 100^-k", {"p": 3},
                        "k = 1..4", ratios[-1], "MSE / printed O(c^2) term = 4/(9c): unbounded",
                        ok, {"ratios": ratios})

@@ -12,7 +12,7 @@ from exactdp.certificate import Certificate, ClaimReport, brief
 from exactdp.checker import hockey_stick, statistical_distance, worst_ratio
 from exactdp.convolution.groups import circulant
 from exactdp.convolution.transforms import real_fourier_rounded
-from proofs._conv import lemma_delta, lemma_pure_ratio, loss_law
+from proofs._conv import lemma_delta, lemma_pure_ratio, loss_law, neighbour_pairs
 from proofs._conv_mech import (
     explored_laws,
     loss_law_of_pair,
@@ -22,7 +22,6 @@ from proofs._conv_mech import (
     walsh_mechanism,
     walsh_t,
 )
-from proofs._conv import neighbour_pairs
 
 CLAIM = "Conv integral factorization lemma (exact PLD)"
 STATEMENT = """Notes §3.0: for an integer strategy T, a finite public domain D, public ranges

@@ -17,6 +17,7 @@ from proofs import (
     conv_sampler_lemma_4_09,
     conv_strict_time,
     conv_thm_04_composition_slip,
+    conv_thm_09_fourier,
     conv_walsh_identities,
 )
 
@@ -132,3 +133,15 @@ def test_printed_algorithm_2_shape_fails(monkeypatch: pytest.MonkeyPatch) -> Non
 
     monkeypatch.setattr(conv_alg_2_spectral_partition, "shape_weights", printed)
     assert not conv_alg_2_spectral_partition._h_one_certificate(8).verdict
+
+
+def test_wrong_mse_fails_theorem_9(monkeypatch: pytest.MonkeyPatch) -> None:
+    orig = rows.RowNoise.error_moments
+
+    def unclamped(self: rows.RowNoise, j: int, c: int) -> tuple[Fraction, Fraction]:
+        m1, m2 = orig(self, j, c)
+        return m1, m2 + Fraction(1, 1000)
+
+    monkeypatch.setattr(rows.RowNoise, "error_moments", unclamped)
+    assert not conv_thm_09_fourier._mse_certificate([1, 1, 0, 0], [Fraction(3), Fraction(6, 5)]
+                                                    ).verdict
