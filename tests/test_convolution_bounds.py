@@ -17,6 +17,7 @@ from exactdp.convolution.baselines import (
     geometric_variance,
     input_perturbation_mse,
     output_perturbation_mse,
+    paper_mse,
     paper_mse_interval,
     pi_interval,
     walsh_magnitudes,
@@ -174,3 +175,7 @@ def test_eq5_walsh_conjunction_is_independent_of_d():
         h = [1 if (c & 0b11) == 0 else 0 for c in range(n)]  # conjunction on 2 bits
         values.append(paper_mse_interval(walsh_magnitudes(h), 1, F(1, 1000)))
     assert values[0] == values[1] == values[2]
+    assert paper_mse([1, 0, 0, 0], 1, F(1, 1000), group="xor") == values[0]
+    # cyclic: h = e_0 has |lambda_m| = 1 for all m: eq. 5 = 4 L / eps^2 as well
+    cyc = paper_mse([1, 0, 0, 0, 0], 1, F(1, 1000), group="cyclic")
+    assert cyc.lo <= values[0].lo and values[0].hi <= cyc.hi and cyc.hi - cyc.lo < F(1, 10**12)

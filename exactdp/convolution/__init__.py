@@ -17,6 +17,12 @@ notes' integral factorization lemma, §3.0).  This package provides:
   Walsh, Hartley strategies; "auto" = smallest exact MSE bound at equal privacy).
 """
 
+from exactdp.convolution.accounting import (
+    CompositionViolation,
+    PrivacyProfile,
+    find_composition_violation,
+)
+from exactdp.convolution.calibrate import Calibration, calibrate, mse_gain
 from exactdp.convolution.cyclic import CyclicFourierMechanism
 from exactdp.convolution.domain import Domain
 from exactdp.convolution.groups import (
@@ -35,16 +41,22 @@ from exactdp.convolution.strategy import IntegerStrategy
 from exactdp.convolution.transforms import fwht, hartley4, real_fourier_rounded, walsh_matrix
 
 __all__ = [
+    "Calibration",
+    "CompositionViolation",
     "ConvolutionRelease",
     "CyclicFourierMechanism",
     "Domain",
     "IntegerStrategy",
     "IntegerStrategyMechanism",
+    "PrivacyProfile",
     "WalshFourierMechanism",
+    "calibrate",
     "circulant",
     "circular_convolve",
+    "find_composition_violation",
     "fwht",
     "hartley4",
+    "mse_gain",
     "real_fourier_rounded",
     "walsh_matrix",
     "xor_circulant",

@@ -31,6 +31,7 @@ __all__ = [
     "geometric_variance",
     "input_perturbation_mse",
     "output_perturbation_mse",
+    "paper_mse",
     "paper_mse_interval",
     "pi_interval",
     "walsh_magnitudes",
@@ -212,6 +213,17 @@ def paper_mse_interval(magnitudes: Sequence[object], epsilon: object, delta: obj
     big_l = _ln_pos(1 / d, bits)
     den = e * e * n * n
     return Interval(4 * big_l.lo * lo_sum**2 / den, 4 * big_l.hi * hi_sum**2 / den)
+
+
+def paper_mse(h: Sequence[object], epsilon: object, delta: object, group: str = "cyclic",
+              bits: int = 64) -> Interval:
+    """Eq. (5) for the filter ``h`` itself: ``|λ|`` exact on ``"xor"`` (:func:`walsh_magnitudes`),
+    certified on ``"cyclic"`` (:func:`cyclic_magnitudes`)."""
+    if group == "xor":
+        return paper_mse_interval(walsh_magnitudes(h), epsilon, delta, bits)
+    if group == "cyclic":
+        return paper_mse_interval(cyclic_magnitudes(h, bits + 16), epsilon, delta, bits)
+    raise ParameterError(f"group = {group!r} must be 'cyclic' or 'xor'")
 
 
 def algorithm2_mse(magnitudes: Sequence[object], epsilon: object, delta: object,
