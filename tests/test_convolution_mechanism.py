@@ -351,3 +351,46 @@ def test_ratio_forms_and_refusals() -> None:
         a([0, 0, 0, 0], [0, 1])
     with pytest.raises(ParameterTypeError):
         a.release([0, 0, 0, 0], source=7)  # type: ignore[arg-type]
+
+
+@given(st.data())
+@settings(max_examples=20)
+def test_walsh_deterministic_map_by_direct_sums(data: st.DataObject) -> None:
+    """M(x, u) = N^-1 W (lambda o c~) with c~_j = lo_j + ClampedGeometric(1/r_j)(c_j, u_j),
+    every transform written here as a direct sum."""
+    d = data.draw(st.integers(0, 3))
+    n = 1 << d
+    h = data.draw(st.lists(st.fractions(-4, 4, max_denominator=5), min_size=n, max_size=n))
+    bound = data.draw(st.integers(0, 4))
+    x = [0] * n
+    for k in data.draw(st.lists(st.integers(0, n - 1), max_size=bound)):
+        x[k] += 1
+    lam = [sum((sign(j, m) * h[m] for m in range(n)), Fraction(0)) for j in range(n)]
+    rows = [j for j in range(n) if lam[j] != 0]
+    ratio = data.draw(st.fractions(Fraction(11, 10), 5, max_denominator=10))
+    mech = WalshFourierMechanism(h, Domain.histograms(n, bound), ratios=ratio)
+    if not rows:  # h = 0: nothing to release, no draw, y = 0 exactly
+        rel = mech.release(x)
+        assert rel.draws == 0 and rel.y == (Fraction(0),) * n
+        return
+    assert list(mech.rows) == rows
+    noisy = [0] * n
+    us = []
+    for j in rows:
+        lo, hi = (0, bound) if j == 0 else (-bound, bound)
+        sampler = ClampedGeometric(1 / ratio, lo, hi)
+        u = data.draw(st.integers(1, sampler.d))
+        us.append(u)
+        noisy[j] = lo + sampler(sum(sign(j, m) * x[m] for m in range(n)), u)
+    expected = tuple(sum((sign(k, j) * lam[j] * noisy[j] for j in range(n)), Fraction(0)) / n
+                     for k in range(n))
+    assert mech(x, us) == expected
+
+
+def test_release_record() -> None:
+    mech = WalshFourierMechanism([2, 1, 0, 0], Domain.histograms(4, 3), ratios=2)
+    rel = mech.release([1, 2, 0, 0], timed=True)
+    assert rel.rows == mech.rows == (0, 1, 2, 3) and rel.draws == 4
+    assert all(lo <= c <= hi for c, (lo, hi) in zip(rel.coefficients, mech.ranges, strict=True))
+    assert set(rel.seconds) == {"transform", "noise", "reconstruction"}
+    assert len(rel.y) == 4 and all(isinstance(v, Fraction) for v in rel.y)

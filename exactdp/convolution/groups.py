@@ -72,6 +72,8 @@ def exact_vector(values: object, name: str, length: int | None = None) -> list[E
                                  f"{type(values).__name__}")
     if length is not None and len(values) != length:
         raise ParameterError(f"{name} has length {len(values)}; it must have length {length}")
+    if all(type(v) is int for v in values):  # the common case, without per-entry calls
+        return list(values)
     return [_exact(v, f"{name}[{i}]") for i, v in enumerate(values)]
 
 

@@ -120,19 +120,22 @@ class RowNoise:
             raise ParameterError(f"{len(ratios)} ratios for {len(ranges)} rows")
         self.ratios = tuple(ratios)
         self.ranges = tuple(ranges)
-        counts: dict[tuple[Fraction, int, int], int] = {}
-        for r, (lo, hi) in zip(self.ratios, self.ranges, strict=True):
-            counts[(r, lo, hi)] = counts.get((r, lo, hi), 0) + 1
-        samplers: dict[tuple[Fraction, int, int], ClampedGeometric] = {}
+        # keys as int tuples: hashing a Fraction costs a modular inverse
+        keys = [(r.numerator, r.denominator, lo, hi)
+                for r, (lo, hi) in zip(self.ratios, self.ranges, strict=True)]
+        counts: dict[tuple[int, int, int, int], int] = {}
+        for key in keys:
+            counts[key] = counts.get(key, 0) + 1
+        samplers: dict[tuple[int, int, int, int], ClampedGeometric] = {}
         for key, count in counts.items():
-            r, lo, hi = key
+            a, b, lo, hi = key
+            alpha = Fraction(b, a)
             n = hi - lo
             tab = (count * search_rounds(n) >= 2 * n and n > 0
-                   and TabulatedClampedGeometric.table_bits(1 / r, lo, hi) <= TABLE_BITS)
-            samplers[key] = (TabulatedClampedGeometric(1 / r, lo, hi) if tab
-                             else ClampedGeometric(1 / r, lo, hi))
-        self.samplers: tuple[ClampedGeometric, ...] = tuple(
-            samplers[(r, lo, hi)] for r, (lo, hi) in zip(self.ratios, self.ranges, strict=True))
+                   and TabulatedClampedGeometric.table_bits(alpha, lo, hi) <= TABLE_BITS)
+            samplers[key] = (TabulatedClampedGeometric(alpha, lo, hi) if tab
+                             else ClampedGeometric(alpha, lo, hi))
+        self.samplers: tuple[ClampedGeometric, ...] = tuple(samplers[k] for k in keys)
         self.distinct = len(samplers)
 
     def __len__(self) -> int:
