@@ -32,7 +32,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from exactdp.cli import audit, check, counting, histogram, sparse_vector, verify
+    from exactdp.cli import (
+        audit,
+        check,
+        convolution,
+        counting,
+        histogram,
+        sparse_vector,
+        verify,
+    )
     from exactdp.cli._common import EPILOG
 
     parser = _Parser(
@@ -44,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in [*verify.COMMANDS, *counting.COMMANDS, *check.COMMANDS, *histogram.COMMANDS,
-                *audit.COMMANDS, *sparse_vector.COMMANDS]:
+                *audit.COMMANDS, *sparse_vector.COMMANDS, *convolution.COMMANDS]:
         add(sub)
     return parser
 

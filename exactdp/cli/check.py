@@ -32,13 +32,16 @@ def add_check(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
         "check", help="exact privacy certificate of a mechanism (nothing is released)",
         description="Compute a mechanism's exact worst privacy ratio from the implementation "
                     "and certify or refute it against the claim. MECHANISM is geosample or "
-                    "fastsample (counting queries, paper 004 Section 4) or alp (ALP "
-                    "sparse-vector projection, paper 003). 'exactdp check MECHANISM --help' "
-                    "describes each. " + counting.GUARANTEES,
+                    "fastsample (counting queries, paper 004 Section 4), alp (ALP "
+                    "sparse-vector projection, paper 003) or convolution (paper 002). "
+                    "'exactdp check MECHANISM --help' describes each. " + counting.GUARANTEES,
         epilog=EPILOG)
     targets = p.add_subparsers(dest="mechanism", required=True, metavar="MECHANISM")
     counting.add_check(targets)
     _add_alp(targets)
+    from exactdp.cli.convolution import add_check_convolution
+
+    add_check_convolution(targets)
 
 
 def _add_alp(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

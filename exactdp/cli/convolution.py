@@ -1,0 +1,591 @@
+"""``exactdp convolve`` and ``exactdp check convolution``: exact private convolution (paper 002,
+Fawaz, Muthukrishnan & Nikolov, "Nearly Optimal Private Convolution"; notes CONV.md §3.7, §6).
+
+``convolve`` releases ``y ~ h * x`` for a private count vector ``x`` (``FILE``) and a public filter
+``h``: on ``Z_2^d`` (``--group xor``) the paper's Algorithm 1 exactly
+(:class:`~exactdp.convolution.mechanism.WalshFourierMechanism`), on ``Z_N`` (``--group cyclic``)
+Algorithm 1 with an integer strategy in place of the irrational DFT
+(:class:`~exactdp.convolution.cyclic.CyclicFourierMechanism`).  It prints the exact output
+(Fractions), the exact guarantee (pure ratio, ``delta`` at ``e^eps``) and the exact MSE bound.
+
+``check convolution`` computes the exact privacy of the same mechanism on a small domain from the
+implementation: every input of the domain is run under :func:`exactdp.explore.explore` (the
+release's own sampling code), and the worst ratio and the hockey-stick divergence at ``e^eps``
+are taken over every neighbouring pair, exactly; they are compared with the accounting's
+:class:`~exactdp.convolution.accounting.PrivacyProfile`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+from exactdp.cli._common import (
+    EPILOG,
+    FAILED,
+    OK,
+    add_input_limit,
+    add_json,
+    add_output,
+    emit_json,
+    input_limit,
+    output_path,
+    progress,
+    seeded_source,
+)
+from exactdp.cli.conv_input import DomainSpec, parse_domain, parse_filter, read_vector
+from exactdp.params import (
+    DomainError,
+    ParameterError,
+    ResourceLimitError,
+    positive_int,
+    to_fraction,
+)
+
+__all__ = ["COMMANDS", "add_check_convolution", "build_mechanism", "decide_delta"]
+
+NEIGHBOURS = (
+    "Neighbours: two count vectors x, x' that differ by exactly 1 in one coordinate (one event "
+    "added to or removed from one bin; the paper's ||x - x'||_1 <= 1 on integer data), both in "
+    "the public --domain. Replacing one event (one bin down, another up) is two such steps "
+    "and costs the guarantee twice.")
+GUARANTEE = (
+    "What is guaranteed, exactly: the output's privacy-loss distribution between neighbours "
+    "does not depend on the data (notes CONV.md §3.0), so the pure ratio R = max_n prod_j "
+    "r_j^|T_jn| (every set of outputs is at most R times as likely under x as under x') and "
+    "delta at e^eps (the hockey-stick divergence) are computed exactly from the ratios r_j "
+    "actually used; delta(e^eps) <= --delta is decided with certified bounds on e^eps. "
+    "--accounting chooses how the ratios are calibrated: exact (default; the exact privacy "
+    "profile, or a certified dominating-grid upper bound when it is too large), zcdp and drv "
+    "(correct composition theorems), paper-unsound (the paper's Theorem 4 as printed, which "
+    "is false: for reproduction only; a release whose exact delta exceeds --delta is "
+    "refused). The MSE printed is the exact per-output mean squared error bound "
+    "N^-1 E||y - h*x||^2 for every x in the domain (Definition 5), beside the paper's eq. 5 "
+    "at the same (eps, delta).")
+GROUPS = (
+    "--group xor: XOR convolution (h*x)(a) = sum_b x(b) h(a XOR b) on {0,1}^d, N = 2^d (the "
+    "paper's Section 5.4): its Fourier basis is the +-1 Walsh-Hadamard matrix, so Algorithm 1 "
+    "runs exactly (integer coefficients, O(N log N), one noise draw per coefficient with "
+    "lambda_j != 0). --group cyclic: circular convolution y_k = sum_n x_n h_(k-n mod N) (eq. "
+    "1); the DFT is irrational, so an integer strategy T is used instead (--strategy: "
+    "real-fourier = the real Fourier basis rounded at scale --scale, walsh when N = 2^k, "
+    "hartley at N = 4, auto = the smallest exact MSE bound); its release costs O(N^2) and "
+    "its set-up O(N^3) exact operations, so cyclic is for N up to a few hundred.")
+_FILE = (
+    "FILE: the private counts, one plain non-negative decimal integer per line (N lines; "
+    "'-' reads standard input; blank lines and lines starting with '#' are skipped). "
+    "--filter: comma-separated exact numbers ('1,1,0,0', '1/2,1/4') or @PATH of a file of "
+    "such numbers (commas, spaces or line ends between them); its length is N.")
+
+#: Refuse --group cyclic beyond this N (set-up is O(N^3) exact operations).
+MAX_CYCLIC_N = 512
+#: check convolution: refuse when (inputs) x (paths per input) exceeds this.
+MAX_PATHS = 100_000
+
+
+# --------------------------------------------------------------------------- shared
+
+
+def _add_mechanism_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--group", required=True, choices=("xor", "cyclic"),
+                   help="xor: XOR convolution on Z_2^d (N = 2^d, Algorithm 1 exactly); "
+                        "cyclic: circular convolution on Z_N (integer strategy)")
+    p.add_argument("--filter", required=True, metavar="H",
+                   help="the public filter h: comma-separated exact numbers or @FILE")
+    p.add_argument("--domain", required=True, metavar="D",
+                   help="the public domain of x: 'histograms:n=N' (counts >= 0 adding up to "
+                        "at most N events) or 'box:m=M' (every count in [0, M])")
+    p.add_argument("--epsilon", required=True, metavar="E",
+                   help="target eps > 0, any exact rational ('1', '1/2', '0.5')")
+    p.add_argument("--delta", required=True, metavar="D",
+                   help="target delta in (0, 1), exact ('1/1000000', '1e-6')")
+    p.add_argument("--accounting", default="exact",
+                   choices=("exact", "zcdp", "drv", "paper-unsound"),
+                   help="how the per-coefficient ratios are calibrated (default exact; "
+                        "paper-unsound is the paper's false Theorem 4, flagged)")
+    p.add_argument("--shape", default="fourier",
+                   choices=("fourier", "spectral-partition", "uniform"),
+                   help="noise shape: fourier = Algorithm 1 (eps_j proportional to "
+                        "sqrt|lambda_j|), spectral-partition = Algorithm 2 (fixed), uniform")
+    p.add_argument("--strategy", default="auto",
+                   choices=("auto", "walsh", "real-fourier", "hartley"),
+                   help="cyclic only: the integer strategy (default auto: smallest exact MSE)")
+    p.add_argument("--scale", default="32", metavar="C",
+                   help="cyclic real-fourier only: rounding scale c of T = round(c Q) "
+                        "(default 32)")
+
+
+def _epsilon_delta(args: argparse.Namespace) -> tuple[Fraction, Fraction]:
+    eps = to_fraction(args.epsilon, "--epsilon")
+    if eps <= 0:
+        raise ParameterError(f"--epsilon = {eps} must be positive")
+    delta = to_fraction(args.delta, "--delta")
+    if not 0 < delta < 1:
+        raise ParameterError(f"--delta = {delta} must lie strictly between 0 and 1")
+    return eps, delta
+
+
+def build_mechanism(group: str, h: tuple[Fraction, ...], spec: DomainSpec, eps: Fraction,
+                    delta: Fraction, accounting: str, shape: str, strategy: str,
+                    scale: str) -> Any:
+    """The calibrated mechanism of the command line (public data only)."""
+    n = len(h)
+    if group == "xor":
+        from exactdp.convolution.mechanism import WalshFourierMechanism
+
+        if n & (n - 1):
+            raise ParameterError(f"--filter has {n} entries; --group xor needs N = 2^d "
+                                 f"(pad h with zeros)")
+        if strategy not in ("auto", "walsh"):
+            raise ParameterError(f"--strategy {strategy} applies to --group cyclic; xor uses "
+                                 f"the Walsh basis (its own Fourier basis)")
+        if not any(h):
+            raise ParameterError("--filter is all zeros: h * x = 0 needs no release")
+        return WalshFourierMechanism(list(h), spec.build(n), epsilon=eps, delta=delta,
+                                     accounting=accounting, shape=shape)
+    from exactdp.convolution.cyclic import CyclicFourierMechanism
+
+    if n > MAX_CYCLIC_N:
+        raise ResourceLimitError(f"--group cyclic with N = {n}: the exact set-up takes O(N^3) "
+                                 f"and each release O(N^2) exact operations; at most N = "
+                                 f"{MAX_CYCLIC_N} (use --group xor for large N)")
+    if not any(h):
+        raise ParameterError("--filter is all zeros: h * x = 0 needs no release")
+    c = positive_int(scale, "--scale")
+    return CyclicFourierMechanism(list(h), spec.build(n), strategy=strategy, scale=c,
+                                  epsilon=eps, delta=delta, accounting=accounting, shape=shape)
+
+
+def decide_delta(profile: Any, eps: Fraction, delta: Fraction) -> dict[str, Any]:
+    """Exact ``delta(e^eps)`` of the profile as a certified interval, and whether it is at most
+    ``delta`` (decided: ``delta(.)`` is non-increasing and ``e^eps`` is bracketed by rationals
+    until the answer is certain)."""
+    from exactdp.certified import MAX_PRECISION_BITS, compare_exp, exp_interval
+
+    if compare_exp(eps, profile.pure_ratio) >= 0:
+        return {"lo": Fraction(0), "hi": Fraction(0), "within": True}
+    bits = 64
+    while bits <= MAX_PRECISION_BITS:
+        box = exp_interval(eps, bits)
+        lo, hi = profile.delta(box.hi), profile.delta(box.lo)
+        if hi <= delta:
+            return {"lo": lo, "hi": hi, "within": True}
+        if lo > delta:
+            return {"lo": lo, "hi": hi, "within": False}
+        bits *= 2
+    raise ResourceLimitError(f"could not decide delta(e^{eps}) <= {delta}")
+
+
+def _ln_interval(r: Fraction) -> tuple[Fraction, Fraction]:
+    from exactdp.certified import ln_interval
+
+    if r == 1:
+        return Fraction(0), Fraction(0)
+    iv = ln_interval(r, 64)
+    return iv.lo, iv.hi
+
+
+def _dec(q: Fraction, places: int = 6, up: bool = False) -> str:
+    """``q`` to ``places`` decimals, rounded down (``up``: up), so that a printed lower
+    (upper) end stays a true bound."""
+    scale = 10**places
+    v = q * scale
+    whole = -((-v.numerator) // v.denominator) if up else v.numerator // v.denominator
+    sign = "-" if whole < 0 else ""
+    digits = str(abs(whole)).rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def _q(q: Fraction, places: int = 9) -> str:
+    """``q`` exactly if short, else a decimal interval around it (exact in --json)."""
+    text = str(q)
+    return text if len(text) <= 40 else f"in {_iv(q, q, places)}"
+
+
+def _iv(lo: Fraction, hi: Fraction, places: int = 9) -> str:
+    """A certified interval in decimals (ends rounded outwards)."""
+    return f"[{_dec(lo, places)}, {_dec(hi, places, up=True)}]"
+
+
+def guarantee(mech: Any, eps: Fraction, delta: Fraction, accounting: str) -> dict[str, Any]:
+    """The exact guarantee of ``mech`` (public: depends on the ratios and shifts only)."""
+    from exactdp.convolution.accounting import MAX_SUPPORT
+
+    profile = mech.privacy()
+    pure = profile.pure_ratio
+    lo, hi = _ln_interval(pure)
+    cal = getattr(mech, "calibration", None)
+    out: dict[str, Any] = {
+        "accounting": accounting,
+        "accounting_used": getattr(cal, "accounting_used", accounting),
+        "sound": accounting != "paper-unsound",
+        "epsilon": eps, "delta": delta,
+        "pure_ratio": pure, "pure_epsilon_interval": [lo, hi],
+    }
+    if getattr(profile, "support_bound", 0) <= MAX_SUPPORT:
+        d = decide_delta(profile, eps, delta)
+        out["delta_at_e_eps"] = [d["lo"], d["hi"]]
+        out["within_target"] = d["within"]
+        out["how"] = "exact privacy profile (integral factorization lemma), e^eps bracketed"
+    elif out["accounting_used"] == "exact-grid" and cal is not None:
+        cert = cal.certificate
+        out["delta_at_e_eps"] = [Fraction(0), cert["delta_upper"]]
+        out["within_target"] = cert["delta_upper"] <= delta
+        out["how"] = (f"certified dominating-grid upper bound delta(R_lo) with R_lo = "
+                      f"{cert['R_lo']} <= e^eps (the exact law is too large)")
+    elif accounting in ("zcdp", "drv"):
+        out["delta_at_e_eps"] = [Fraction(0), delta]
+        out["within_target"] = True
+        out["how"] = f"the {accounting} composition theorem (certified calibration)"
+    else:
+        out["delta_at_e_eps"] = None
+        out["within_target"] = None
+        out["how"] = "not certified: the exact law is too large and the accounting is unsound"
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _eq5(mech: Any, group: str, eps: Fraction, delta: Fraction) -> list[Fraction] | None:
+    """The paper's eq. 5, ``4 ln(1/delta) ||h^||_1^2/(eps^2 N)``, as a certified interval
+    (xor: ``||h^||_1^2 / N = (sum_j |lambda_j|)^2 / N^2`` is rational)."""
+    from exactdp.certified import ln_interval
+
+    if group != "xor":
+        try:
+            from exactdp.convolution.baselines import paper_mse  # type: ignore[attr-defined]
+        except ImportError:
+            return None
+        iv = paper_mse(mech.h, eps, delta)
+        return [iv.lo, iv.hi]
+    n = mech.N
+    l1 = sum((abs(Fraction(v)) for v in mech.eigenvalues), Fraction(0))
+    base = 4 * l1 * l1 / (eps * eps * n * n)
+    ln = ln_interval(1 / delta, 64)
+    return [base * ln.lo, base * ln.hi]
+
+
+# --------------------------------------------------------------------------- convolve
+
+
+def _add_convolve(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "convolve", help="private convolution h * x of a count vector (paper 002, exact)",
+        epilog=EPILOG,
+        description="Release h * x for the private count vector x in FILE and a public filter "
+                    "h with the Fourier mechanism of Fawaz, Muthukrishnan & Nikolov "
+                    "(Algorithm 1), made exact: integer transform, discrete (clamped "
+                    "two-sided geometric) noise with rational ratios per coefficient, exact "
+                    "rational reconstruction. Prints the exact output y (fractions), the "
+                    "exact guarantee and the exact MSE bound; --json / --output give the "
+                    "same as JSON. " + GROUPS + " " + NEIGHBOURS + " " + GUARANTEE + " "
+                    + _FILE)
+    p.add_argument("file", metavar="FILE", help="the private counts, one per line ('-': stdin)")
+    _add_mechanism_args(p)
+    p.add_argument("--seed", help="reproducible noise for examples and tests (NOT for "
+                                  "releases; the output records seeded: true)")
+    p.add_argument("--mse-at-input", action="store_true",
+                   help="also print the exact MSE at this x (a function of the private data, "
+                        "NOT covered by the guarantee: for learning and auditing only)")
+    p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
+    add_json(p)
+    add_output(p, "the release as JSON")
+    add_input_limit(p)
+    p.set_defaults(func=cmd_convolve)
+
+
+def cmd_convolve(args: argparse.Namespace) -> int:
+    from exactdp.randomness import RandomSource, SystemSource
+
+    def say(message: str) -> None:
+        if not args.quiet and not args.json:
+            progress(message)
+
+    start = time.perf_counter()
+    out = output_path(args)  # before anything is read or drawn
+    eps, delta = _epsilon_delta(args)
+    spec = parse_domain(args.domain)
+    limit = input_limit(args)
+    h = parse_filter(args.filter, limit)
+    x = read_vector(args.file, limit)
+    if len(x) != len(h):
+        raise DomainError(f"input {args.file!r} has {len(x)} entries but --filter has "
+                          f"{len(h)}; they must have the same length N")
+    why = spec.contains(x)
+    if why is not None:
+        raise DomainError(f"input {args.file!r}: {why}: outside the public --domain "
+                          f"{args.domain} (the domain must hold for every possible input; "
+                          f"widen it)")
+    mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
+                           args.strategy, args.scale)
+    g = guarantee(mech, eps, delta, args.accounting)
+    say(f"calibrated in {time.perf_counter() - start:.1f} s: {len(mech.rows)} noisy "
+        f"coefficients, pure ratio {_dec(g['pure_ratio'])}")
+    if g["within_target"] is False:
+        dl = g["delta_at_e_eps"][0]
+        progress(f"exactdp convolve: refused: with --accounting {args.accounting} the exact "
+                 f"delta at e^{eps} is at least {_dec(dl, 9)} > --delta {delta} (the "
+                 f"requested guarantee does not hold); nothing was released")
+        return FAILED
+    if not g["sound"]:
+        progress("warning: --accounting paper-unsound calibrates with the paper's Theorem 4 "
+                 "as printed, which is false in general (CONV.md P1); the exact guarantee "
+                 "below is what holds")
+    source: RandomSource = SystemSource() if args.seed is None else seeded_source(args.seed)
+    release = mech.release(x, source)
+    mse_bound = mech.mse_bound()
+    payload: dict[str, Any] = {
+        "mechanism": type(mech).__name__,
+        "group": args.group,
+        "strategy": getattr(mech, "strategy_name", "walsh"),
+        "N": mech.N,
+        "domain": spec.describe(),
+        "filter": list(h),
+        "shape": args.shape,
+        "noisy_coefficients": len(release.coefficients),
+        "ratios": list(mech.ratios),
+        "guarantee": g,
+        "mse": {"bound_every_x": mse_bound, "paper_eq5_interval": _eq5(mech, args.group, eps,
+                                                                       delta)},
+        "y": list(release.y),
+        "seeded": args.seed is not None,
+    }
+    if args.mse_at_input:
+        payload["mse"]["at_this_input_NOT_PRIVATE"] = mech.mse(x)
+    doc = _jsonable(payload)
+    printed = emit_json(args, doc, out)
+    if args.seed is not None:
+        progress("warning: --seed made the noise predictable (the output records seeded: "
+                 "true); never publish this release")
+    if not printed:
+        _print_release(args, mech, g, payload)
+    say(f"done in {time.perf_counter() - start:.1f} s")
+    return OK
+
+
+def _print_release(args: argparse.Namespace, mech: Any, g: dict[str, Any],
+                   payload: dict[str, Any]) -> None:
+    lo, hi = g["pure_epsilon_interval"]
+    lines = [
+        (f"# exact private {args.group} convolution ({payload['mechanism']}, strategy "
+         f"{payload['strategy']}), N = {mech.N}, {payload['noisy_coefficients']} noisy "
+         f"coefficients, domain {payload['domain']}"),
+        f"# accounting {g['accounting']} (used: {g['accounting_used']})"
+        + ("  ** UNSOUND: the paper's Theorem 4 as printed **" if not g["sound"] else ""),
+        f"# pure ratio {_q(g['pure_ratio'])} (pure eps in {_iv(lo, hi, 6)})",
+    ]
+    d = g["delta_at_e_eps"]
+    if d is not None:
+        lines.append(f"# delta at e^{g['epsilon']}: in {_iv(d[0], d[1], 12)} ({g['how']}); "
+                     f"target {g['delta']}: "
+                     + ("met" if g["within_target"] else "NOT certified"))
+    else:
+        lines.append(f"# delta at e^{g['epsilon']}: {g['how']}")
+    mse = payload["mse"]
+    lines.append(f"# MSE (exact bound for every x): {_q(mse['bound_every_x'])}")
+    if mse["paper_eq5_interval"] is not None:
+        a, b = mse["paper_eq5_interval"]
+        lines.append(f"# paper's eq. 5 at the same (eps, delta): in {_iv(a, b, 6)}")
+    if "at_this_input_NOT_PRIVATE" in mse:
+        lines.append(f"# MSE at this x (depends on the private data, not private): "
+                     f"{mse['at_this_input_NOT_PRIVATE']}")
+    lines.append("# y (exact), one per line:")
+    print("\n".join(lines))
+    print("\n".join(str(v) for v in payload["y"]))
+
+
+# --------------------------------------------------------------------------- check
+
+
+def add_check_convolution(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = targets.add_parser(
+        "convolution", help="exact privacy of exactdp convolve on a small domain",
+        epilog=EPILOG,
+        description="The mechanism of 'exactdp convolve' with the same options, checked "
+                    "exactly: every input x of the (small) --domain is run through the "
+                    "release's own sampling code under the exploring random source "
+                    "(exactdp.explore), which gives the exact law of the output y; over "
+                    "every ordered neighbouring pair (x, x') the worst ratio P(y|x)/P(y|x') "
+                    "and the hockey-stick divergence delta(e^eps) = sum_y max(0, P(y|x) - "
+                    "e^eps P(y|x')) are computed exactly (e^eps bracketed by certified "
+                    "rationals until the comparison with --delta is decided), with the worst "
+                    "pair; they are compared with the accounting's exact PrivacyProfile. "
+                    "--method profile skips the exploration and uses the profile alone "
+                    "(data-independent by the integral factorization lemma; any domain). "
+                    + NEIGHBOURS + " Exit status 0 if delta(e^eps) <= --delta for every "
+                    "pair, 1 if some pair violates it (or the explored ratio exceeds the "
+                    "profile's), 2 for bad arguments or a domain too large to explore.")
+    _add_mechanism_args(p)
+    p.add_argument("--method", choices=("explore", "profile"), default="explore",
+                   help="explore (default): exact laws from the implementation over the "
+                        "whole domain; profile: the exact privacy profile only")
+    p.add_argument("--max-paths", default=str(MAX_PATHS), metavar="K",
+                   help=f"refuse to explore more than K = (inputs) x (random paths per input) "
+                        f"(default {MAX_PATHS})")
+    add_json(p)
+    add_input_limit(p)
+    p.set_defaults(func=cmd_check_convolution)
+
+
+def _pair_delta(p: dict[Any, Fraction], q: dict[Any, Fraction], eps: Fraction,
+                cache: dict[Fraction, bool]) -> tuple[Fraction, Fraction, Fraction | None, Any]:
+    """``(A, B, ratio, witness)``: ``delta(e^eps) = A - e^eps B`` with ``A = P(S)``,
+    ``B = Q(S)``, ``S = {y : P(y) > e^eps Q(y)}`` (decided exactly), and the worst ratio
+    ``max P/Q`` (None: infinite) with an output attaining it."""
+    from exactdp.certified import compare_exp
+
+    zero = Fraction(0)
+    a = b = zero
+    worst: Fraction | None = zero
+    wit = None
+    for y, py in p.items():
+        qy = q.get(y, zero)
+        if qy == 0:
+            a += py
+            if worst is not None:
+                worst, wit = None, y
+            continue
+        r = py / qy
+        if worst is not None and r > worst:
+            worst, wit = r, y
+        above = cache.get(r)
+        if above is None:
+            above = cache[r] = compare_exp(eps, r) < 0
+        if above:
+            a += py
+            b += qy
+    return a, b, worst, wit
+
+
+def cmd_check_convolution(args: argparse.Namespace) -> int:
+    from exactdp.certified import MAX_PRECISION_BITS, compare_exp, exp_interval
+    from exactdp.explore import explore
+
+    eps, delta = _epsilon_delta(args)
+    spec = parse_domain(args.domain)
+    h = parse_filter(args.filter, input_limit(args))
+    mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
+                           args.strategy, args.scale)
+    g = guarantee(mech, eps, delta, args.accounting)
+    report: dict[str, Any] = {
+        "claim": f"(eps, delta) = ({eps}, {delta})-DP of exactdp convolve --group {args.group}",
+        "mechanism": type(mech).__name__, "strategy": getattr(mech, "strategy_name", "walsh"),
+        "N": mech.N, "domain": spec.describe(), "filter": list(h),
+        "ratios": list(mech.ratios), "profile": g, "method": args.method,
+    }
+    ok = bool(g["within_target"])
+    if args.method == "explore":
+        domain = mech.domain
+        paths = 1
+        for lo, hi in mech.ranges:
+            paths *= hi - lo + 1
+        size = domain.size()
+        limit = positive_int(to_fraction(args.max_paths, "--max-paths"), "--max-paths")
+        if size * paths > limit:
+            raise ResourceLimitError(
+                f"the domain has {size} inputs and each release has {paths} random paths "
+                f"({len(mech.rows)} noisy coefficients): {size * paths} > --max-paths "
+                f"{limit}; use a smaller N or domain bound, or --method profile")
+        laws: dict[tuple[int, ...], dict[Any, Fraction]] = {}
+        for x in domain.elements():
+            laws[x] = explore(partial(mech.sample_with, x), max_runs=paths + 1)
+        cache: dict[Fraction, bool] = {}
+        box = exp_interval(eps, 128)
+        worst_ratio: Fraction | None = Fraction(0)
+        ratio_pair: Any = None
+        worst_pair: Any = None
+        worst_hi = Fraction(-1)
+        violated: Any = None
+        pairs = 0
+        for x in laws:
+            for _k, x2 in domain.neighbours(x):
+                for u, v in ((x, x2), (x2, x)):
+                    pairs += 1
+                    a, b, r, wit = _pair_delta(laws[u], laws[v], eps, cache)
+                    if ratio_pair is None or (worst_ratio is not None and
+                                              (r is None or r > worst_ratio)):
+                        worst_ratio, ratio_pair = r, (u, v, wit)
+                    hi_d = a - b * box.lo
+                    if hi_d > worst_hi:
+                        worst_hi, worst_pair = hi_d, (u, v, a, b)
+                    within = a <= delta if b == 0 else (a <= delta or
+                                                        compare_exp(eps, (a - delta) / b) >= 0)
+                    if not within and violated is None:
+                        violated = (u, v, a, b)
+        if worst_pair is None:
+            raise ParameterError(f"the domain {spec.describe()} has no neighbouring pairs")
+        u, v, a, b = violated if violated is not None else worst_pair
+        bits = 128
+        while bits <= MAX_PRECISION_BITS:
+            bx = exp_interval(eps, bits)
+            d_lo, d_hi = max(Fraction(0), a - b * bx.hi), a - b * bx.lo
+            if d_hi <= delta or d_lo > delta or b == 0:
+                break
+            bits *= 2
+        explored_ok = violated is None
+        agrees = worst_ratio is not None and worst_ratio <= g["pure_ratio"]
+        report["explored"] = {
+            "inputs": size, "ordered_pairs": pairs, "paths_per_input": paths,
+            "worst_ratio": "infinity" if worst_ratio is None else worst_ratio,
+            "worst_ratio_pair": {"x": list(ratio_pair[0]), "x_prime": list(ratio_pair[1]),
+                                 "y": _jsonable(ratio_pair[2])},
+            "ratio_equals_profile": worst_ratio == g["pure_ratio"],
+            "delta_at_e_eps": [d_lo, d_hi],
+            "delta_pair": {"x": list(u), "x_prime": list(v), "A": a, "B": b,
+                           "note": "delta(e^eps) = A - e^eps B for this pair"},
+            "within_target": explored_ok,
+        }
+        ok = explored_ok and agrees
+    doc = _jsonable(report)
+    doc["verdict"] = "pass" if ok else "FAIL"
+    if not emit_json(args, doc, None):
+        _print_check(report, ok)
+    return OK if ok else FAILED
+
+
+def _print_check(report: dict[str, Any], ok: bool) -> None:
+    g = report["profile"]
+    print(f"{report['claim']}\n  mechanism: {report['mechanism']} (strategy "
+          f"{report['strategy']}), N = {report['N']}, domain {report['domain']}, "
+          f"{len(report['ratios'])} noisy coefficients, ratios {_short(report['ratios'])}")
+    d = g["delta_at_e_eps"]
+    print(f"  accounting {g['accounting']} (used {g['accounting_used']})"
+          + ("  ** UNSOUND (paper's Theorem 4 as printed) **" if not g["sound"] else ""))
+    print(f"  profile: pure ratio {_q(g['pure_ratio'])}; delta(e^eps) in "
+          + (_iv(d[0], d[1]) if d is not None else "(not computed)")
+          + f" ({g['how']})")
+    e = report.get("explored")
+    if e is not None:
+        rp = e["worst_ratio_pair"]
+        print(f"  explored: {e['inputs']} inputs, {e['ordered_pairs']} ordered neighbouring "
+              f"pairs, {e['paths_per_input']} random paths each (exact laws of y from the "
+              f"release's own code)")
+        wr = e["worst_ratio"]
+        print(f"  worst ratio {wr if isinstance(wr, str) else _q(wr)} at x = {rp['x']}, "
+              f"x' = {rp['x_prime']} "
+              f"({'equals' if e['ratio_equals_profile'] else 'DIFFERS FROM'} the profile's)")
+        dp = e["delta_pair"]
+        lo, hi = e["delta_at_e_eps"]
+        print(f"  delta(e^eps) in {_iv(lo, hi)} at x = {dp['x']}, x' = "
+              f"{dp['x_prime']} (exactly A - e^eps B, A = {_q(dp['A'])}, B = {_q(dp['B'])})")
+    print(f"  verdict: {'pass' if ok else 'FAIL'} against delta = {g['delta']} at eps = "
+          f"{g['epsilon']}  (decimal ends rounded outwards; exact values: --json)")
+
+
+def _short(values: list[Any]) -> str:
+    shown = ", ".join(str(v) for v in values[:6])
+    return f"[{shown}{', ...' if len(values) > 6 else ''}]"
+
+
+COMMANDS = [_add_convolve]
