@@ -23,7 +23,13 @@ from functools import cached_property
 
 import gmpy2
 
-from exactdp.counting import MAX_INTEGER_BITS, CDFDraw, InverseCDFSampler, _check_z
+from exactdp.counting import (
+    MAX_INTEGER_BITS,
+    CDFDraw,
+    InverseCDFSampler,
+    _check_z,
+    inverse_cdf_search,
+)
 from exactdp.params import (
     DomainError,
     ParameterError,
@@ -196,6 +202,12 @@ class ClampedGeometric(InverseCDFSampler):
     @cached_property
     def _d_mpz(self) -> object:
         return gmpy2.mpz(self.d)
+
+    def _search(self, c: int, u: int) -> int:
+        """The search over :meth:`search_cdf` with ``u`` converted to gmpy2 once per draw
+        (comparing a gmpy2 value with a Python int converts the int at every round: about
+        30% of a draw at a 24,000-bit ``D``).  Same integers, same rounds, same outputs."""
+        return inverse_cdf_search(lambda z: self.search_cdf(c, z), self.n, gmpy2.mpz(u))
 
     def __call__(self, c: int, u: int) -> int:
         """``M(c, u)``: the offset ``z`` of the output ``lo + z``; ``u`` in ``[D]_+``."""

@@ -28,7 +28,6 @@ from exactdp.randomness import RandomSource
 
 __all__ = [
     "TABLE_BITS",
-    "MpzClampedGeometric",
     "RowNoise",
     "TabulatedClampedGeometric",
     "row_ratio",
@@ -57,15 +56,6 @@ def unclamped_second_moment(r: Fraction) -> Fraction:
 def unclamped_abs_mean(r: Fraction) -> Fraction:
     """``E|Z| = 2r/(r^2 - 1)`` for the same law."""
     return 2 * r / (r * r - 1)
-
-
-class MpzClampedGeometric(ClampedGeometric):
-    """:class:`~exactdp.noise.ClampedGeometric` whose search converts ``u`` to gmpy2 once per
-    draw (``search_cdf`` returns gmpy2 integers; comparing them with a Python ``int`` converts
-    the int at every round).  Same integers, same rounds, same outputs (tested)."""
-
-    def _search(self, c: int, u: int) -> int:
-        return inverse_cdf_search(lambda z: self.search_cdf(c, z), self.n, gmpy2.mpz(u))
 
 
 class TabulatedClampedGeometric(ClampedGeometric):
@@ -144,7 +134,7 @@ class RowNoise:
             tab = (count * search_rounds(n) >= 2 * n and n > 0
                    and TabulatedClampedGeometric.table_bits(alpha, lo, hi) <= TABLE_BITS)
             samplers[key] = (TabulatedClampedGeometric(alpha, lo, hi) if tab
-                             else MpzClampedGeometric(alpha, lo, hi))
+                             else ClampedGeometric(alpha, lo, hi))
         self.samplers: tuple[ClampedGeometric, ...] = tuple(samplers[k] for k in keys)
         self.distinct = len(samplers)
 
