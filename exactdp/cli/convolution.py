@@ -257,23 +257,14 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _eq5(mech: Any, group: str, eps: Fraction, delta: Fraction) -> list[Fraction] | None:
+def _eq5(mech: Any, group: str, eps: Fraction, delta: Fraction) -> list[Fraction]:
     """The paper's eq. 5, ``4 ln(1/delta) ||h^||_1^2/(eps^2 N)``, as a certified interval
-    (xor: ``||h^||_1^2 / N = (sum_j |lambda_j|)^2 / N^2`` is rational)."""
-    from exactdp.certified import ln_interval
+    (:func:`exactdp.convolution.baselines.paper_mse`: exact ``|lambda|`` on xor, certified
+    intervals on cyclic)."""
+    from exactdp.convolution.baselines import paper_mse
 
-    if group != "xor":
-        try:
-            from exactdp.convolution.baselines import paper_mse  # type: ignore[attr-defined]
-        except ImportError:
-            return None
-        iv = paper_mse(mech.h, eps, delta)
-        return [iv.lo, iv.hi]
-    n = mech.N
-    l1 = sum((abs(Fraction(v)) for v in mech.eigenvalues), Fraction(0))
-    base = 4 * l1 * l1 / (eps * eps * n * n)
-    ln = ln_interval(1 / delta, 64)
-    return [base * ln.lo, base * ln.hi]
+    iv = paper_mse(list(mech.h), eps, delta, group)
+    return [iv.lo, iv.hi]
 
 
 # --------------------------------------------------------------------------- convolve
@@ -394,9 +385,8 @@ def _print_release(args: argparse.Namespace, mech: Any, g: dict[str, Any],
         lines.append(f"# delta at e^{g['epsilon']}: {g['how']}")
     mse = payload["mse"]
     lines.append(f"# MSE (exact bound for every x): {_q(mse['bound_every_x'])}")
-    if mse["paper_eq5_interval"] is not None:
-        a, b = mse["paper_eq5_interval"]
-        lines.append(f"# paper's eq. 5 at the same (eps, delta): in {_iv(a, b, 6)}")
+    a, b = mse["paper_eq5_interval"]
+    lines.append(f"# paper's eq. 5 at the same (eps, delta): in {_iv(a, b, 6)}")
     if "at_this_input_NOT_PRIVATE" in mse:
         lines.append(f"# MSE at this x (depends on the private data, not private): "
                      f"{mse['at_this_input_NOT_PRIVATE']}")
