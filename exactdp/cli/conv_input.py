@@ -20,10 +20,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from exactdp.convolution.domain import Domain
 from exactdp.files import InputFileError, read_text
 from exactdp.params import DomainError, ExactDPError, ParameterError, positive_int, to_fraction
+
+if TYPE_CHECKING:  # the library loads only when a convolution command runs
+    from exactdp.convolution.domain import Domain
 
 __all__ = ["DomainSpec", "parse_domain", "parse_filter", "read_vector"]
 
@@ -53,6 +56,8 @@ class DomainSpec:
 
     def build(self, length: int) -> Domain:
         """The library's ``Domain`` of this kind for vectors of ``length`` entries."""
+        from exactdp.convolution.domain import Domain
+
         if self.kind == "histograms":
             return Domain.histograms(length, self.bound)
         return Domain.box(length, self.bound)
