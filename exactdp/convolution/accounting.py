@@ -33,7 +33,7 @@ zCDP route) are returned as certified rational intervals (:class:`exactdp.certif
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -174,6 +174,11 @@ def _compose_int(rows: Iterable[tuple[Fraction, int]], limit: int) -> _IntLaw:
     for r, d in rows:
         if d:
             groups[(r, d)] = groups.get((r, d), 0) + 1
+    return _compose_groups(groups, limit)
+
+
+def _compose_groups(groups: Mapping[tuple[Fraction, int], int], limit: int) -> _IntLaw:
+    """The law of independent rows given as ``{(r, Δ): multiplicity}`` (``Δ > 0``)."""
     law = _POINT
     for (r, d), m in sorted(groups.items()):
         if d == 1:
@@ -219,6 +224,22 @@ class ColumnLaw:
     def from_rows(cls, rows: Iterable[tuple[Fraction, int]], limit: int = MAX_SUPPORT
                   ) -> ColumnLaw:
         law = _compose_int(rows, limit)
+        items = sorted((v, pq) for v, pq in law.atoms.items() if pq[0])
+        return cls(tuple(v for v, _ in items), tuple(pq[0] for _, pq in items),
+                   tuple(pq[1] for _, pq in items), law.den)
+
+    @classmethod
+    def from_groups(cls, groups: Mapping[tuple[Fraction, int], int], limit: int = MAX_SUPPORT
+                    ) -> ColumnLaw:
+        """As :meth:`from_rows` for rows given with multiplicity ``{(r_j, Δ_j): m}`` (the
+        same law: :meth:`from_rows` groups its rows this way first)."""
+        for (r, d), m in groups.items():
+            _ratio(r, "ratio")
+            if _shift(d, "shift") == 0 or isinstance(m, bool) or not isinstance(m, int) \
+                    or m < 1:
+                raise ParameterError(f"group (r = {r}, shift = {d}) x {m!r}: shifts and "
+                                     f"multiplicities must be positive ints")
+        law = _compose_groups(groups, limit)
         items = sorted((v, pq) for v, pq in law.atoms.items() if pq[0])
         return cls(tuple(v for v, _ in items), tuple(pq[0] for _, pq in items),
                    tuple(pq[1] for _, pq in items), law.den)

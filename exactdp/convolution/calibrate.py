@@ -42,12 +42,12 @@ from fractions import Fraction
 
 from exactdp.certified import Interval, exp_interval, exp_lower_bound_at_least
 from exactdp.convolution.accounting import (
-    PrivacyProfile,
+    ColumnLaw,
     _ln_pos,
     _sqrt_iv,
     sqrt_interval,
 )
-from exactdp.convolution.pld_grid import GridBound, grid_exponents
+from exactdp.convolution.pld_grid import GridBound, grid_exponents_counts
 from exactdp.params import ParameterError, ResourceLimitError, to_fraction
 
 __all__ = [
@@ -124,41 +124,66 @@ def ratio_below_exp(eps: Fraction, max_denominator: int = DEFAULT_MAX_DENOMINATO
 # ---------------------------------------------------------------------------------------------
 # shapes
 
+Exact = int | Fraction
 
-def _lambdas(values: Sequence[object]) -> tuple[Fraction, ...]:
-    out = tuple(to_fraction(v, f"lambdas[{j}]") for j, v in enumerate(values))
+
+def _lambdas(values: Sequence[object]) -> tuple[Exact, ...]:
+    """The weights, exact (ints kept as ints: a spectrum of 2^20 ints needs no Fractions)."""
+    out = tuple(v if type(v) is int else to_fraction(v, f"lambdas[{j}]")
+                for j, v in enumerate(values))
     if not any(out):
         raise ParameterError("lambdas are all zero: nothing to release (the filter is 0)")
     return out
 
 
-def shape_weights(lambdas: Sequence[object], shape: str, bits: int = 40
-                  ) -> tuple[Fraction | None, ...]:
-    """Rational lower bounds ``s_j`` of the shape (``None`` for rows with ``λ_j = 0``)."""
-    lam = _lambdas(lambdas)
+def _shape_classes(lam: Sequence[Exact], shape: str, bits: int = 40
+                   ) -> tuple[list[int | None], list[Fraction]]:
+    """``(cls, s)``: row ``j`` has shape weight ``s[cls[j]]`` (``cls[j] = None`` for
+    ``λ_j = 0``).  Rows with equal weight share a class, so every square root below is taken
+    once per distinct ``|λ_j|`` (fourier) or rank level (spectral-partition)."""
+    n = len(lam)
+    cls: list[int | None] = [None] * n
+    s: list[Fraction] = []
+    index: dict[object, int] = {}
     if shape == "fourier":
-        total = sum((abs(v) for v in lam), Fraction(0))
-        return tuple(sqrt_interval(abs(v) / total, bits).lo if v else None for v in lam)
+        total = sum((abs(v) for v in lam), 0)
+        for j, v in enumerate(lam):
+            if v:
+                a = abs(v)
+                c = index.get(a)
+                if c is None:
+                    c = index[a] = len(s)
+                    s.append(sqrt_interval(Fraction(a) / total, bits).lo)
+                cls[j] = c
+        return cls, s
     if shape == "uniform":
-        return tuple(Fraction(1) if v else None for v in lam)
+        s.append(Fraction(1))
+        return [0 if v else None for v in lam], s
     if shape == "spectral-partition":
-        n = len(lam)
         if n & (n - 1):
             raise ParameterError(f"shape 'spectral-partition' (Algorithm 2) needs N a power of "
                                  f"2, got N = {n}")
         order = sorted(range(n), key=lambda j: (-abs(lam[j]), j))
-        out: list[Fraction | None] = [None] * n
         for rank, j in enumerate(order):
             if not lam[j]:
                 continue
-            if rank == 0:
-                sq = Fraction(1)
-            else:
-                k = n.bit_length() - rank.bit_length()  # N/2^k <= rank < N/2^(k-1)
-                sq = Fraction(2**k, n)
-            out[j] = sqrt_interval(sq, bits).lo
-        return tuple(out)
+            # rank 0: s^2 = 1; N/2^k <= rank < N/2^(k-1): s^2 = 2^k/N
+            level = -1 if rank == 0 else n.bit_length() - rank.bit_length()
+            c = index.get(level)
+            if c is None:
+                c = index[level] = len(s)
+                sq = Fraction(1) if level < 0 else Fraction(2**level, n)
+                s.append(sqrt_interval(sq, bits).lo)
+            cls[j] = c
+        return cls, s
     raise ParameterError(f"shape = {shape!r} must be one of {', '.join(SHAPES)}")
+
+
+def shape_weights(lambdas: Sequence[object], shape: str, bits: int = 40
+                  ) -> tuple[Fraction | None, ...]:
+    """Rational lower bounds ``s_j`` of the shape (``None`` for rows with ``λ_j = 0``)."""
+    cls, s = _shape_classes(_lambdas(lambdas), shape, bits)
+    return tuple(None if c is None else s[c] for c in cls)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -189,40 +214,74 @@ class Calibration:
         return tuple(r for r in self.ratios if r is not None)
 
 
-def _shift_columns(shifts: Sequence[Sequence[int]] | None, n_rows: int,
-                   rows: Sequence[int]) -> list[list[int]]:
-    if shifts is None:
-        return [[1] for _ in rows]
-    if len(shifts) != n_rows:
-        raise ParameterError(f"shifts has {len(shifts)} rows but lambdas has {n_rows}")
-    return [list(shifts[j]) for j in rows]
+class _Classes:
+    """The kept rows grouped into classes of equal ``(s_j, shift row Δ_j.)``: every quantity
+    the calibration computes (``ε_j = t s_j``, the certified ratio, the composition sums, the
+    exact loss law) is equal across a class, so it is computed once and counted ``m_c`` times.
+
+    ``columns``: the distinct columns ``n`` as tuples ``((class, Δ_cn), ...)`` over classes
+    with ``Δ_cn > 0`` (default shifts: one column, every class shifted by 1)."""
+
+    def __init__(self, cls: Sequence[int | None], s: Sequence[Fraction],
+                 shifts: Sequence[Sequence[int]] | None) -> None:
+        self.row_class: list[int | None]
+        if shifts is None:
+            self.row_class = list(cls)
+            self.s = list(s)
+            self.m = [0] * len(s)
+            for c in cls:
+                if c is not None:
+                    self.m[c] += 1
+            keep = [c for c in range(len(s)) if self.m[c]]
+            self.s = [self.s[c] for c in keep]
+            self.m = [self.m[c] for c in keep]
+            renum = {c: i for i, c in enumerate(keep)}
+            self.row_class = [None if c is None else renum[c] for c in cls]
+            self.shift_rows: list[tuple[int, ...]] = [(1,) for _ in self.s]
+        else:
+            if len(shifts) != len(cls):
+                raise ParameterError(f"shifts has {len(shifts)} rows but lambdas has {len(cls)}")
+            index: dict[tuple[int, tuple[int, ...]], int] = {}
+            self.s, self.m, self.shift_rows, self.row_class = [], [], [], []
+            for j, c in enumerate(cls):
+                if c is None:
+                    self.row_class.append(None)
+                    continue
+                row = tuple(shifts[j])
+                key = (c, row)
+                k = index.get(key)
+                if k is None:
+                    k = index[key] = len(self.s)
+                    self.s.append(s[c])
+                    self.m.append(0)
+                    self.shift_rows.append(row)
+                self.m[k] += 1
+                self.row_class.append(k)
+        self.rows = sum(self.m)
+        width = len(self.shift_rows[0]) if self.shift_rows else 0
+        seen: dict[tuple[tuple[int, int], ...], None] = {}
+        for n in range(width):
+            col = tuple((c, row[n]) for c, row in enumerate(self.shift_rows) if row[n])
+            seen.setdefault(col, None)
+        self.columns = list(seen)
+        self.top_shift = [max(row) for row in self.shift_rows]
 
 
-def _column_eps_sq(eps: Sequence[Fraction], cols: Sequence[Sequence[int]]) -> list[list[Fraction]]:
-    """Distinct columns as lists of ``Δ ε_j`` (rows with ``Δ > 0``)."""
-    width = len(cols[0]) if cols else 0
-    seen: set[tuple[Fraction, ...]] = set()
-    out = []
-    for n in range(width):
-        col = tuple(sorted(c[n] * e for c, e in zip(cols, eps) if c[n]))
-        if col not in seen:
-            seen.add(col)
-            out.append(list(col))
-    return out
-
-
-def _composition_ok(eps: Sequence[Fraction], cols: Sequence[Sequence[int]], epsilon: Fraction,
+def _composition_ok(eps: Sequence[Fraction], classes: _Classes, epsilon: Fraction,
                     log_inv: Interval, mode: str, bits: int = 64) -> bool:
-    """Certified: the composition bound ``mode`` on rational ``ε_j`` is ``<= epsilon``."""
-    for col in _column_eps_sq(eps, cols):
-        s2 = sum((e * e for e in col), Fraction(0))
+    """Certified: the composition bound ``mode`` on rational ``ε_j`` (one per class) is
+    ``<= epsilon`` in every column (sums over rows taken per class with multiplicity: the same
+    exact rationals as row by row)."""
+    for col in classes.columns:
+        counts: dict[Fraction, int] = {}
+        for c, d in col:
+            v = d * eps[c]
+            counts[v] = counts.get(v, 0) + classes.m[c]
+        s2 = sum((k * e * e for e, k in counts.items()), Fraction(0))
         if mode in ("paper-unsound", "drv"):
             hi = _sqrt_iv(Interval(2 * log_inv.lo * s2, 2 * log_inv.hi * s2), bits).hi
             if mode == "drv":
-                counts: dict[Fraction, int] = {}
-                for e in col:
-                    counts[e] = counts.get(e, 0) + 1
-                hi += sum((c * e * (exp_interval(e, bits).hi - 1) for e, c in counts.items()),
+                hi += sum((k * e * (exp_interval(e, bits).hi - 1) for e, k in counts.items()),
                           Fraction(0))
         elif mode == "zcdp":
             rho = s2 / 2
@@ -235,22 +294,25 @@ def _composition_ok(eps: Sequence[Fraction], cols: Sequence[Sequence[int]], epsi
 
 
 class _Evaluator:
-    def __init__(self, shape: tuple[Fraction | None, ...], cols: list[list[int]],
-                 epsilon: Fraction, delta: Fraction, mode: str, max_den: int) -> None:
-        self.kept = [j for j, s in enumerate(shape) if s is not None]
-        self.s = [shape[j] for j in self.kept]
-        self.cols, self.epsilon, self.delta, self.mode = cols, epsilon, delta, mode
+    def __init__(self, classes: _Classes, epsilon: Fraction, delta: Fraction, mode: str,
+                 max_den: int) -> None:
+        self.classes = classes
+        self.s = classes.s
+        self.epsilon, self.delta, self.mode = epsilon, delta, mode
         self.max_den = max_den
         self.log_inv = _ln_pos(1 / delta, 64)
         self.r_lo = exp_interval(epsilon, 64).lo  # rational R_lo <= e^eps
         self.used = mode
         self.last: dict[str, object] = {}
+        self._ratio_cache: dict[Fraction, tuple[Fraction, Fraction]] = {}
 
     def eps(self, t: Fraction) -> list[Fraction]:
-        return [t * s for s in self.s]  # type: ignore[operator]
+        """``ε_c = t s_c`` per class."""
+        return [t * s for s in self.s]
 
     def ratios(self, t: Fraction) -> list[tuple[Fraction, Fraction]]:
-        cache: dict[Fraction, tuple[Fraction, Fraction]] = {}
+        """Certified ``(r_c, W_c)`` per class (one :func:`ratio_below_exp` per distinct ε)."""
+        cache = self._ratio_cache
         out = []
         for e in self.eps(t):
             if e not in cache:
@@ -258,33 +320,58 @@ class _Evaluator:
             out.append(cache[e])
         return out
 
+    def _column_groups(self, ratios: Sequence[Fraction]) -> list[dict[tuple[Fraction, int], int]]:
+        """Per distinct column: ``{(r, Δ): number of rows}`` (classes with equal rounded ratio
+        merge, exactly as the row-by-row profile groups them)."""
+        out = []
+        for col in self.classes.columns:
+            groups: dict[tuple[Fraction, int], int] = {}
+            for c, d in col:
+                key = (ratios[c], d)
+                groups[key] = groups.get(key, 0) + self.classes.m[c]
+            out.append(groups)
+        return out
+
     def ok(self, t: Fraction) -> bool:
         if t <= 0:
             return True
         if self.mode != "exact":
-            return _composition_ok(self.eps(t), self.cols, self.epsilon, self.log_inv, self.mode)
+            return _composition_ok(self.eps(t), self.classes, self.epsilon, self.log_inv,
+                                   self.mode)
         ratios = [r for r, _ in self.ratios(t)]
-        profile = PrivacyProfile(ratios, self.cols, max_support=EXACT_SUPPORT)
-        if profile.support_bound <= EXACT_SUPPORT:
-            d = profile.delta(self.r_lo)
+        cols = self._column_groups(ratios)
+        support = max((_support(g) for g in cols), default=1)
+        if support <= EXACT_SUPPORT:
+            d = max((ColumnLaw.from_groups(g, EXACT_SUPPORT).delta(self.r_lo) if g
+                     else max(Fraction(0), 1 - self.r_lo) for g in cols),
+                    default=max(Fraction(0), 1 - self.r_lo))
             self.used = "exact"
             self.last = {"delta_exact": d, "R_lo": self.r_lo}
             return d <= self.delta
         # dominating grid: rho ~ e^{max eps / steps}, one bound per distinct column
-        steps = min(GRID_STEPS, GRID_SLOTS // max(1, len(self.s)))
+        steps = min(GRID_STEPS, GRID_SLOTS // max(1, self.classes.rows))
         if steps < MIN_GRID_STEPS:
             self.used = "zcdp"
             return False
-        top = max(max(c) * e for c, e in zip(self.cols, self.eps(t)))
+        top = max(d * e for d, e in zip(self.classes.top_shift, self.eps(t)))
         rho = 1 + Fraction(1, max(1, int(steps / top)))
         worst = Fraction(0)
-        for sig in profile.signatures:
-            worst = max(worst, GridBound(grid_exponents(sig, rho), rho).delta_upper(self.r_lo))
+        for g in cols:
+            worst = max(worst, GridBound(grid_exponents_counts(g, rho), rho
+                                         ).delta_upper(self.r_lo))
             if worst > self.delta:
                 break
         self.used = "exact-grid"
         self.last = {"delta_upper": worst, "R_lo": self.r_lo, "grid_ratio": rho}
         return worst <= self.delta
+
+
+def _support(groups: dict[tuple[Fraction, int], int]) -> int:
+    """``prod (Δ m + 1)``: the bound :attr:`PrivacyProfile.support_bound` uses."""
+    size = 1
+    for (_, d), m in groups.items():
+        size *= d * m + 1
+    return size
 
 
 def calibrate(lambdas: Sequence[object], epsilon: object, delta: object, shape: str = "fourier",
@@ -296,6 +383,10 @@ def calibrate(lambdas: Sequence[object], epsilon: object, delta: object, shape: 
     ``lambdas[j]``: the public weight of row ``j`` (the eigenvalue ``λ_j = (W h)_j`` for
     Walsh); rows with ``λ_j = 0`` are not released.  ``shifts[j][n] = Δ_jn = |T_jn|`` (default:
     one column of ones, the paper's "each coefficient has sensitivity 1").
+
+    Cost: the bisection works on classes of rows with equal ``(s_j, Δ_j.)`` (:class:`_Classes`),
+    so it depends on the number of distinct ``|λ_j|`` (and shift rows), not on ``N``; the
+    per-row tuples are filled once at the end.
     """
     eps = to_fraction(epsilon, "epsilon")
     dlt = to_fraction(delta, "delta")
@@ -310,15 +401,22 @@ def calibrate(lambdas: Sequence[object], epsilon: object, delta: object, shape: 
             or max_denominator < 1:
         raise ParameterError(f"max_denominator = {max_denominator!r} must be a positive int")
     lam = _lambdas(lambdas)
-    shape_s = shape_weights(lam, shape)
-    kept = [j for j, s in enumerate(shape_s) if s is not None]
-    cols = _shift_columns(shifts, len(lam), kept)
-    ev = _Evaluator(shape_s, cols, eps, dlt, accounting, max_denominator)
+    cls, s = _shape_classes(lam, shape)
+    classes = _Classes(cls, s, shifts)
+    return _calibrate_classes(lam, classes, eps, dlt, shape, accounting, max_denominator,
+                              precision)
+
+
+def _calibrate_classes(lam: Sequence[Exact], classes: _Classes, eps: Fraction, dlt: Fraction,
+                       shape: str, accounting: str, max_denominator: int,
+                       precision: int | None) -> Calibration:
+    ev = _Evaluator(classes, eps, dlt, accounting, max_denominator)
     # bracket: t_lo accepted, t_hi rejected.  Exact accounting starts from the zCDP scale
     # (the exact delta is below the zCDP guarantee, so it is normally accepted).
     t_lo, t_hi = Fraction(0), Fraction(1)
     if accounting == "exact":
-        fallback = calibrate(lam, eps, dlt, shape, "zcdp", shifts, max_denominator, 20)
+        fallback = _calibrate_classes(lam, classes, eps, dlt, shape, "zcdp", max_denominator,
+                                      20)
         start = fallback.scale
         if ev.ok(start):
             t_lo, t_hi = start, 2 * start
@@ -350,13 +448,20 @@ def calibrate(lambdas: Sequence[object], epsilon: object, delta: object, shape: 
             t_hi = mid
     if not ev.ok(t_lo):  # re-run at the answer: the certificate records this scale
         raise AssertionError("calibration scale not accepted on re-check")  # pragma: no cover
-    pairs = ev.ratios(t_lo)
-    n = len(lam)
-    ratios: list[Fraction | None] = [None] * n
-    epsilons: list[Fraction | None] = [None] * n
-    witnesses: list[Fraction | None] = [None] * n
-    for j, e, (r, w) in zip(kept, ev.eps(t_lo), pairs):
-        ratios[j], epsilons[j], witnesses[j] = r, e, w
+    per_class = list(zip(ev.eps(t_lo), ev.ratios(t_lo)))
+    ratios: list[Fraction | None] = []
+    epsilons: list[Fraction | None] = []
+    witnesses: list[Fraction | None] = []
+    for c in classes.row_class:
+        if c is None:
+            ratios.append(None)
+            epsilons.append(None)
+            witnesses.append(None)
+        else:
+            e, (r, w) = per_class[c]
+            ratios.append(r)
+            epsilons.append(e)
+            witnesses.append(w)
     return Calibration(tuple(ratios), tuple(epsilons), tuple(witnesses), t_lo, shape, accounting,
                        ev.used, eps, dlt, dict(ev.last))
 
@@ -368,14 +473,20 @@ def calibrate(lambdas: Sequence[object], epsilon: object, delta: object, shape: 
 def noise_cost(calibration: Calibration, weights: Sequence[object] | None = None) -> Fraction:
     """``sum_j w_j 2 r_j/(r_j - 1)²`` over released rows: the unclamped discrete-Laplace
     variance ``2r/(r-1)²`` weighted by ``w_j`` (default 1).  With ``w_j = λ_j²`` and divided by
-    ``N²`` this is the Walsh mechanism's MSE bound (notes §3.7)."""
-    total = Fraction(0)
+    ``N²`` this is the Walsh mechanism's MSE bound (notes §3.7).  Summed per distinct
+    ``(w_j, r_j)`` with multiplicity (the same exact rational)."""
+    counts: dict[tuple[Exact, Fraction], int] = {}
     for j, r in enumerate(calibration.ratios):
         if r is None:
             continue
-        w = Fraction(1) if weights is None else to_fraction(weights[j], f"weights[{j}]")
-        total += w * 2 * r / (r - 1) ** 2
-    return total
+        if weights is None:
+            w: Exact = 1
+        else:
+            v = weights[j]
+            w = v if type(v) is int else to_fraction(v, f"weights[{j}]")
+        key = (w, r)
+        counts[key] = counts.get(key, 0) + 1
+    return sum((k * w * 2 * r / (r - 1) ** 2 for (w, r), k in counts.items()), Fraction(0))
 
 
 def mse_gain(lambdas: Sequence[object], epsilon: object, delta: object, shape: str = "fourier",

@@ -25,7 +25,7 @@ equal ``k`` are binomials, and groups are multiplied as polynomials by Kronecker
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from math import gcd
 
@@ -34,7 +34,7 @@ import gmpy2
 from exactdp.certified import ceil_log_ratio
 from exactdp.params import ParameterError, ResourceLimitError
 
-__all__ = ["GridBound", "grid_delta_upper", "grid_exponents"]
+__all__ = ["GridBound", "grid_delta_upper", "grid_exponents", "grid_exponents_counts"]
 
 #: Largest number of exponent slots the dominating law may have.
 MAX_SLOTS = 4_000_000
@@ -53,6 +53,22 @@ def grid_exponents(rows: Iterable[tuple[Fraction, int]], rho: Fraction) -> dict[
             cache[x] = ceil_log_ratio(x, rho)
         k = cache[x]
         out[k] = out.get(k, 0) + 1
+    return out
+
+
+def grid_exponents_counts(groups: Mapping[tuple[Fraction, int], int], rho: Fraction
+                          ) -> dict[int, int]:
+    """:func:`grid_exponents` for rows given with multiplicity ``{(r, Δ): m}``."""
+    cache: dict[Fraction, int] = {}
+    out: dict[int, int] = {}
+    for (r, d), m in groups.items():
+        if not d:
+            continue
+        x = Fraction(r) ** d
+        if x not in cache:
+            cache[x] = ceil_log_ratio(x, rho)
+        k = cache[x]
+        out[k] = out.get(k, 0) + m
     return out
 
 
