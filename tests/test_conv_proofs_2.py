@@ -1,0 +1,57 @@
+"""Planted failures for the second batch of convolution proof rows (proofs/conv_cyclic_privacy,
+conv_exact_accounting_gain, conv_bounds): each row must turn False when the bug it guards
+against is planted in the implementation."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from exactdp.convolution import rows
+from proofs import conv_cyclic_privacy
+
+
+def _cyclic_case(i: int) -> conv_cyclic_privacy.Case:
+    return conv_cyclic_privacy.cases(False)[i]
+
+
+@pytest.mark.parametrize("i", range(4))
+def test_cyclic_row_passes_unplanted(i: int) -> None:
+    assert conv_cyclic_privacy.case_certificate(_cyclic_case(i)).verdict
+
+
+@pytest.mark.parametrize("i", [0, 2, 3])     # real-fourier, hartley, auto (calibrated)
+def test_cyclic_ratio_rounded_up_fails(monkeypatch: pytest.MonkeyPatch, i: int) -> None:
+    orig = rows.RowNoise.__init__
+
+    def rounded_up(self: rows.RowNoise, ratios: list[Fraction], ranges: list[tuple[int, int]]
+                   ) -> None:
+        orig(self, [r + Fraction(1, 2) for r in ratios], ranges)   # noise weaker than claimed
+        self.ratios = tuple(ratios)
+
+    monkeypatch.setattr(rows.RowNoise, "__init__", rounded_up)
+    cert = conv_cyclic_privacy.case_certificate(_cyclic_case(i))
+    assert not cert.verdict
+    assert cert.worst is not None and cert.worst > cert.witness["pure_ratio"]
+
+
+@pytest.mark.parametrize("i", [0, 1])
+def test_cyclic_clamping_range_from_x_fails(monkeypatch: pytest.MonkeyPatch, i: int) -> None:
+    orig = rows.RowNoise.draw
+
+    def leaky(self: rows.RowNoise, centres: list[int], source: object) -> list[int]:
+        out = orig(self, centres, source)  # type: ignore[arg-type]
+        return [max(c - 1, min(c + 1, v)) for c, v in zip(centres, out)]   # range from x
+
+    monkeypatch.setattr(rows.RowNoise, "draw", leaky)
+    cert = conv_cyclic_privacy.case_certificate(_cyclic_case(i))
+    assert not cert.verdict
+    assert cert.worst is None                 # infinite ratio
+
+
+def test_cyclic_profile_delta_halved_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.convolution import accounting
+    orig = accounting.PrivacyProfile.delta
+    monkeypatch.setattr(accounting.PrivacyProfile, "delta", lambda self, r: orig(self, r) / 2)
+    assert not conv_cyclic_privacy.case_certificate(_cyclic_case(1)).verdict
