@@ -39,6 +39,8 @@ from fractions import Fraction
 from functools import cached_property
 from math import isqrt
 
+import gmpy2
+
 from exactdp.certified import Interval, compare_exp, exp_interval, ln_interval
 from exactdp.params import ParameterError, ParameterTypeError, ResourceLimitError, to_fraction
 
@@ -47,6 +49,7 @@ __all__ = [
     "ColumnLaw",
     "CompositionViolation",
     "PrivacyProfile",
+    "column_delta",
     "compose_laws",
     "composition_delta",
     "composition_epsilon",
@@ -283,6 +286,54 @@ class ColumnLaw:
             if a[i] - lo * b[i] > target:  # crossing lies in [lo, v_i]
                 return max(Fraction(1), (a[i] - target) / b[i])
         raise AssertionError("unreachable: delta(1) > target but no crossing")  # pragma: no cover
+
+
+def _rr_tail_delta(r: Fraction, m: int, ratio: Fraction) -> Fraction:
+    """``δ(R)`` of ``m`` randomized responses of ratio ``r = a/b`` without building the law:
+    the values ``r^(m-2i)`` decrease in ``i``, so ``δ(R) = (A - R B)/(a+b)^m`` with
+    ``A = sum_{i < i0} C(m,i) a^(m-i) b^i``, ``B = sum_{i < i0} C(m,i) a^i b^(m-i)`` and
+    ``i0`` the number of values ``> R`` (found by exact binary search).  Equal to
+    ``ColumnLaw.from_groups({(r, 1): m}).delta(R)`` (tested), in ``O(i0)`` big-integer steps
+    instead of sorting ``m + 1`` rationals."""
+    a, b = gmpy2.mpz(r.numerator), gmpy2.mpz(r.denominator)
+    rn, rd = gmpy2.mpz(ratio.numerator), gmpy2.mpz(ratio.denominator)
+
+    def above(i: int) -> bool:  # r^(m-2i) > R
+        e = m - 2 * i
+        return bool(a**e * rd > b**e * rn) if e >= 0 else bool(b**-e * rd > a**-e * rn)
+
+    lo, hi = 0, m + 1  # first i with r^(m-2i) <= R
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if above(mid):
+            lo = mid + 1
+        else:
+            hi = mid
+    p, q = a**m, b**m
+    big_a, big_b = gmpy2.mpz(0), gmpy2.mpz(0)
+    for i in range(lo):
+        big_a += p
+        big_b += q
+        p = p * (m - i) * b // ((i + 1) * a)  # exact: the next binomial terms
+        q = q * (m - i) * a // ((i + 1) * b)
+    return Fraction(int(big_a * rd - rn * big_b), int((a + b) ** m * rd))
+
+
+def column_delta(groups: Mapping[tuple[Fraction, int], int], ratio: object,
+                 limit: int = MAX_SUPPORT) -> Fraction:
+    """Exact ``δ(R) = E[(1 - R e^-L)_+]`` for one column given as ``{(r_j, Δ_j): m}``
+    (``Δ > 0``): a single randomized-response group by :func:`_rr_tail_delta`, otherwise
+    :meth:`ColumnLaw.from_groups`."""
+    big_r = to_fraction(ratio, "R")
+    if big_r <= 0:
+        raise ParameterError(f"R = {big_r} must be > 0")
+    if not groups:
+        return max(Fraction(0), 1 - big_r)
+    if len(groups) == 1:
+        ((r, d), m), = groups.items()
+        if d == 1 and not isinstance(m, bool) and isinstance(m, int) and m >= 1:
+            return _rr_tail_delta(_ratio(r, "ratio"), m, big_r)
+    return ColumnLaw.from_groups(groups, limit).delta(big_r)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -42,9 +42,9 @@ from fractions import Fraction
 
 from exactdp.certified import Interval, exp_interval, exp_lower_bound_at_least
 from exactdp.convolution.accounting import (
-    ColumnLaw,
     _ln_pos,
     _sqrt_iv,
+    column_delta,
     sqrt_interval,
 )
 from exactdp.convolution.pld_grid import GridBound, grid_exponents_counts
@@ -342,8 +342,7 @@ class _Evaluator:
         cols = self._column_groups(ratios)
         support = max((_support(g) for g in cols), default=1)
         if support <= EXACT_SUPPORT:
-            d = max((ColumnLaw.from_groups(g, EXACT_SUPPORT).delta(self.r_lo) if g
-                     else max(Fraction(0), 1 - self.r_lo) for g in cols),
+            d = max((column_delta(g, self.r_lo, EXACT_SUPPORT) for g in cols),
                     default=max(Fraction(0), 1 - self.r_lo))
             self.used = "exact"
             self.last = {"delta_exact": d, "R_lo": self.r_lo}
