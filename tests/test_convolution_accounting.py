@@ -401,3 +401,89 @@ def test_calibrate_errors():
         calibrate([1, 1], 1, 1)
     with pytest.raises(ParameterError):
         calibrate([1, 1], 1, F(1, 10), shifts=[[1]])
+
+
+# ---------------------------------------------------------------------------------------------
+# calibration per class of equal rows (issue 13 speed): identical to the row-by-row version
+
+import importlib
+import random
+import sys
+from pathlib import Path
+
+from exactdp.convolution.accounting import ColumnLaw, column_delta
+from exactdp.convolution.calibrate import ACCOUNTING_MODES, SHAPES, noise_cost
+from exactdp.convolution.pld_grid import grid_exponents_counts
+
+
+def _reference_calibrate():  # type: ignore[no-untyped-def]
+    """The row-by-row calibrate.py of commit 00c8fd2 (tests/conv_calibrate_reference.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    try:
+        return importlib.import_module("conv_calibrate_reference")
+    finally:
+        sys.path.pop(0)
+
+
+def _same(a, b) -> bool:  # type: ignore[no-untyped-def]
+    return vars(a) == vars(b)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_grouped_calibration_equals_row_by_row(seed):
+    ref = _reference_calibrate()
+    rng = random.Random(seed)
+    n = rng.choice([4, 8, 16])
+    lam = [rng.choice([0, 0, 1, -1, 2, 3, -3, F(1, 2), 5]) for _ in range(n)]
+    lam[rng.randrange(n)] = rng.choice([1, -2, F(7, 3)])  # never all zero
+    shifts = [[rng.randint(0, 2) for _ in range(3)] for _ in range(n)] if seed % 2 else None
+    for shape in SHAPES:
+        for mode in ACCOUNTING_MODES:
+            old = ref.calibrate(lam, 1, F(1, 10**6), shape, mode, shifts)
+            new = calibrate(lam, 1, F(1, 10**6), shape, mode, shifts)
+            assert _same(old, new), (lam, shifts, shape, mode)
+            weights = [v * v for v in lam]
+            assert noise_cost(new, weights) == ref.noise_cost(old, weights)
+            assert noise_cost(new) == ref.noise_cost(old)
+
+
+def test_grouped_calibration_equals_row_by_row_on_the_grid_path():
+    # 16 distinct |lambda|: support 2^16 > EXACT_SUPPORT, so "exact" uses the dominating grid
+    ref = _reference_calibrate()
+    lam = list(range(1, 17)) + [0] * 16
+    old = ref.calibrate(lam, 1, F(1, 10**6), "fourier", "exact")
+    new = calibrate(lam, 1, F(1, 10**6), "fourier", "exact")
+    assert new.accounting_used == "exact-grid"
+    assert _same(old, new)
+
+
+def test_noise_cost_by_hand():
+    cal = calibrate([2, 2, 0, 1], 1, F(1, 10**6), "uniform", "zcdp")
+    by_hand = sum((w * 2 * r / (r - 1) ** 2 for w, r in zip([4, 4, 0, 1], cal.ratios)
+                   if r is not None), F(0))
+    assert noise_cost(cal, [4, 4, 0, 1]) == by_hand
+    assert len(set(cal.kept_ratios)) == 1  # uniform: one class, one ratio
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_ratio, st.integers(1, 30),
+       st.fractions(min_value=F(1, 50), max_value=F(10**6), max_denominator=97))
+def test_column_delta_rr_fast_path_equals_the_law(r, m, big_r):
+    law = ColumnLaw.from_groups({(r, 1): m})
+    assert column_delta({(r, 1): m}, big_r) == law.delta(big_r)
+    assert column_delta({(r, 1): m}, r ** m) == 0
+    assert column_delta({(r, 1): m}, r ** (m - 2)) == law.delta(r ** (m - 2))  # on an atom
+
+
+def test_column_delta_general_groups_and_rows_agree():
+    groups = {(F(2), 1): 3, (F(3, 2), 2): 2, (F(5, 4), 1): 1}
+    rows = [(F(2), 1)] * 3 + [(F(3, 2), 2)] * 2 + [(F(5, 4), 1)]
+    for big_r in (F(1), F(3), F(17, 2), F(1, 3)):
+        assert column_delta(groups, big_r) == ColumnLaw.from_rows(rows).delta(big_r)
+        assert column_delta(groups, big_r) == PrivacyProfile(
+            [r for r, _ in rows], [[d] for _, d in rows]).delta(big_r)
+    assert column_delta({}, F(1, 2)) == F(1, 2)
+    with pytest.raises(ParameterError):
+        ColumnLaw.from_groups({(F(2), 1): 0})
+    assert grid_exponents_counts({(F(2), 1): 3, (F(4), 1): 2}, F(2)) == \
+        grid_exponents([(F(2), 1)] * 3 + [(F(4), 1)] * 2, F(2))

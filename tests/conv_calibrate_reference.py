@@ -1,0 +1,401 @@
+# Reference copy of exactdp/convolution/calibrate.py before the per-class rewrite (commit 00c8fd2):
+# row-by-row calibration, kept only so tests/test_convolution_accounting.py can check the grouped
+# calibration returns identical results.  Not used by the package.
+"""Calibration of the per-row ratios ``r_j`` (notes CONV.md §1.2, §3.7).
+
+Paper 002, Algorithm 1 / Theorem 9: coefficient ``i`` gets Laplace scale ``b_i = sqrt(γ/|h^_i|)``,
+i.e. a per-coefficient budget ``ε_i ∝ sqrt|h^_i|`` (the convex-duality optimum of eqs. (7)-(8),
+Appendix B), and the budgets are composed with "Theorem 4".  Here:
+
+1. **shape** ``s_j`` (a relative budget per row ``j`` with ``λ_j != 0``):
+
+   * ``"fourier"`` (Algorithm 1): ``s_j = sqrt(|λ_j| / ||λ||_1)``;
+   * ``"spectral-partition"`` (Algorithm 2, *fixed* as in P7: index 0 gets ``Lap(η/√N)``):
+     rank the ``N = 2^k`` rows by ``|λ|`` decreasing; rank 0 gets ``s² = 1``, ranks
+     ``N/2^k .. N/2^(k-1) - 1`` get ``s² = 2^k / N``;
+   * ``"uniform"``: ``s_j = 1``.
+
+   ``s_j`` is replaced by a rational lower bound (integer square roots), never rounded up.
+2. **per-row targets** ``ε_j = t s_j`` with a rational scale ``t`` (the notes' ``ε_0``).
+3. **ratios** ``r_j``: the largest fraction with denominator ``<= max_denominator`` that is
+   ``<= e^{ε_j}``, certified with :func:`exactdp.certified.exp_lower_bound_at_least` (a
+   rational witness ``W_j`` with ``r_j <= W_j <= e^{ε_j}``): rounding goes *down*, so every
+   accounting below, done with ``ε_j``, is conservative for the ratios released.
+4. **scale** ``t``: the largest dyadic (to ``2^-precision`` relative) accepted by the accounting
+   mode, by bisection on the certified predicate:
+
+   * ``"paper-unsound"``: Theorem 4 as printed, ``sqrt(2L max_n sum_j (Δ_jn ε_j)²) <= ε``
+     (reproduction only: it is false, P1);
+   * ``"drv"``: the corrected DRV bound ``<= ε``;
+   * ``"zcdp"``: ``ρ + 2 sqrt(ρ L) <= ε`` with ``ρ = max_n sum (Δ_jn ε_j)²/2``;
+   * ``"exact"`` (default): ``δ(R_lo) <= δ`` for the exact privacy profile of the *rounded*
+     ratios (:class:`~exactdp.convolution.accounting.PrivacyProfile`) at a rational
+     ``R_lo <= e^ε``; when the exact law is too large, the certified dominating-grid upper
+     bound (:mod:`exactdp.convolution.pld_grid`) is used instead (recorded as ``"exact-grid"``).
+
+   Each predicate is monotone up to rounding; the result is checked at the returned scale, so
+   the returned ratios always satisfy the mode's predicate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from exactdp.certified import Interval, exp_interval, exp_lower_bound_at_least
+from exactdp.convolution.accounting import (
+    PrivacyProfile,
+    _ln_pos,
+    _sqrt_iv,
+    sqrt_interval,
+)
+from exactdp.convolution.pld_grid import GridBound, grid_exponents
+from exactdp.params import ParameterError, ResourceLimitError, to_fraction
+
+__all__ = [
+    "ACCOUNTING_MODES",
+    "SHAPES",
+    "Calibration",
+    "calibrate",
+    "largest_fraction_at_most",
+    "mse_gain",
+    "noise_cost",
+    "ratio_below_exp",
+    "shape_weights",
+]
+
+SHAPES = ("fourier", "spectral-partition", "uniform")
+ACCOUNTING_MODES = ("exact", "zcdp", "drv", "paper-unsound")
+DEFAULT_MAX_DENOMINATOR = 10_000
+#: grid steps per largest row budget in the dominating-grid bound
+GRID_STEPS = 32
+#: budget of grid slots (about rows x steps); coarser steps beyond it, zCDP beyond MIN_GRID_STEPS
+GRID_SLOTS = 1 << 15
+MIN_GRID_STEPS = 8
+#: largest exact support before the dominating grid is used
+EXACT_SUPPORT = 20_000
+
+
+# ---------------------------------------------------------------------------------------------
+# rounding ratios down, certified
+
+
+def largest_fraction_at_most(x: Fraction, max_denominator: int) -> Fraction:
+    """The largest ``p/q <= x`` with ``1 <= q <= max_denominator`` (best lower rational
+    approximation: the lower of the two bounds of the continued-fraction algorithm that
+    :meth:`fractions.Fraction.limit_denominator` uses)."""
+    x = Fraction(x)
+    if max_denominator < 1:
+        raise ParameterError(f"max_denominator = {max_denominator} must be >= 1")
+    if x.denominator <= max_denominator:
+        return x
+    p0, q0, p1, q1 = 0, 1, 1, 0
+    n, d = x.numerator, x.denominator
+    while True:
+        a = n // d
+        q2 = q0 + a * q1
+        if q2 > max_denominator:
+            break
+        p0, q0, p1, q1 = p1, q1, p0 + a * p1, q2
+        n, d = d, n - a * d
+    k = (max_denominator - q0) // q1
+    b1 = Fraction(p0 + k * p1, q0 + k * q1)
+    b2 = Fraction(p1, q1)
+    return b1 if b1 <= x else b2
+
+
+def ratio_below_exp(eps: Fraction, max_denominator: int = DEFAULT_MAX_DENOMINATOR
+                    ) -> tuple[Fraction, Fraction]:
+    """``(r, W)`` with ``1 < r <= W <= e^eps``, ``W`` a certified rational lower bound of
+    ``e^eps`` and ``r`` the largest fraction with denominator ``<= max_denominator`` below it
+    (or ``1 + 1/m``, ``m = ceil(1/(W - 1))``, if no such fraction exceeds 1)."""
+    eps = Fraction(eps)
+    if eps <= 0:
+        raise ParameterError(f"eps = {eps} must be > 0")
+    low = exp_interval(eps, 64 + eps.denominator.bit_length()).lo
+    if low <= 1:  # pragma: no cover - 64 extra bits always separate e^eps from 1
+        raise ResourceLimitError(f"could not separate e^{eps} from 1")
+    r = largest_fraction_at_most(low, max_denominator)
+    if r <= 1:
+        inv = 1 / (low - 1)
+        r = 1 + Fraction(1, -((-inv.numerator) // inv.denominator))  # 1 + 1/ceil(1/(W-1))
+    witness = exp_lower_bound_at_least(eps, r)
+    return r, witness
+
+
+# ---------------------------------------------------------------------------------------------
+# shapes
+
+
+def _lambdas(values: Sequence[object]) -> tuple[Fraction, ...]:
+    out = tuple(to_fraction(v, f"lambdas[{j}]") for j, v in enumerate(values))
+    if not any(out):
+        raise ParameterError("lambdas are all zero: nothing to release (the filter is 0)")
+    return out
+
+
+def shape_weights(lambdas: Sequence[object], shape: str, bits: int = 40
+                  ) -> tuple[Fraction | None, ...]:
+    """Rational lower bounds ``s_j`` of the shape (``None`` for rows with ``λ_j = 0``)."""
+    lam = _lambdas(lambdas)
+    if shape == "fourier":
+        total = sum((abs(v) for v in lam), Fraction(0))
+        return tuple(sqrt_interval(abs(v) / total, bits).lo if v else None for v in lam)
+    if shape == "uniform":
+        return tuple(Fraction(1) if v else None for v in lam)
+    if shape == "spectral-partition":
+        n = len(lam)
+        if n & (n - 1):
+            raise ParameterError(f"shape 'spectral-partition' (Algorithm 2) needs N a power of "
+                                 f"2, got N = {n}")
+        order = sorted(range(n), key=lambda j: (-abs(lam[j]), j))
+        out: list[Fraction | None] = [None] * n
+        for rank, j in enumerate(order):
+            if not lam[j]:
+                continue
+            if rank == 0:
+                sq = Fraction(1)
+            else:
+                k = n.bit_length() - rank.bit_length()  # N/2^k <= rank < N/2^(k-1)
+                sq = Fraction(2**k, n)
+            out[j] = sqrt_interval(sq, bits).lo
+        return tuple(out)
+    raise ParameterError(f"shape = {shape!r} must be one of {', '.join(SHAPES)}")
+
+
+# ---------------------------------------------------------------------------------------------
+# the calibration record
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Per-row ratios aligned with the ``lambdas`` (``None``: row not released)."""
+
+    ratios: tuple[Fraction | None, ...]
+    epsilons: tuple[Fraction | None, ...]  # rational targets eps_j, r_j <= witness_j <= e^eps_j
+    witnesses: tuple[Fraction | None, ...]
+    scale: Fraction  # eps_0 = t
+    shape: str
+    accounting: str
+    accounting_used: str  # "exact", "exact-grid", "zcdp", "drv" or "paper-unsound"
+    epsilon: Fraction
+    delta: Fraction
+    certificate: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def rows(self) -> tuple[int, ...]:
+        return tuple(j for j, r in enumerate(self.ratios) if r is not None)
+
+    @property
+    def kept_ratios(self) -> tuple[Fraction, ...]:
+        return tuple(r for r in self.ratios if r is not None)
+
+
+def _shift_columns(shifts: Sequence[Sequence[int]] | None, n_rows: int,
+                   rows: Sequence[int]) -> list[list[int]]:
+    if shifts is None:
+        return [[1] for _ in rows]
+    if len(shifts) != n_rows:
+        raise ParameterError(f"shifts has {len(shifts)} rows but lambdas has {n_rows}")
+    return [list(shifts[j]) for j in rows]
+
+
+def _column_eps_sq(eps: Sequence[Fraction], cols: Sequence[Sequence[int]]) -> list[list[Fraction]]:
+    """Distinct columns as lists of ``Δ ε_j`` (rows with ``Δ > 0``)."""
+    width = len(cols[0]) if cols else 0
+    seen: set[tuple[Fraction, ...]] = set()
+    out = []
+    for n in range(width):
+        col = tuple(sorted(c[n] * e for c, e in zip(cols, eps) if c[n]))
+        if col not in seen:
+            seen.add(col)
+            out.append(list(col))
+    return out
+
+
+def _composition_ok(eps: Sequence[Fraction], cols: Sequence[Sequence[int]], epsilon: Fraction,
+                    log_inv: Interval, mode: str, bits: int = 64) -> bool:
+    """Certified: the composition bound ``mode`` on rational ``ε_j`` is ``<= epsilon``."""
+    for col in _column_eps_sq(eps, cols):
+        s2 = sum((e * e for e in col), Fraction(0))
+        if mode in ("paper-unsound", "drv"):
+            hi = _sqrt_iv(Interval(2 * log_inv.lo * s2, 2 * log_inv.hi * s2), bits).hi
+            if mode == "drv":
+                counts: dict[Fraction, int] = {}
+                for e in col:
+                    counts[e] = counts.get(e, 0) + 1
+                hi += sum((c * e * (exp_interval(e, bits).hi - 1) for e, c in counts.items()),
+                          Fraction(0))
+        elif mode == "zcdp":
+            rho = s2 / 2
+            hi = rho + 2 * _sqrt_iv(Interval(rho * log_inv.lo, rho * log_inv.hi), bits).hi
+        else:  # pragma: no cover - validated by calibrate
+            raise ParameterError(f"accounting = {mode!r}")
+        if hi > epsilon:
+            return False
+    return True
+
+
+class _Evaluator:
+    def __init__(self, shape: tuple[Fraction | None, ...], cols: list[list[int]],
+                 epsilon: Fraction, delta: Fraction, mode: str, max_den: int) -> None:
+        self.kept = [j for j, s in enumerate(shape) if s is not None]
+        self.s = [shape[j] for j in self.kept]
+        self.cols, self.epsilon, self.delta, self.mode = cols, epsilon, delta, mode
+        self.max_den = max_den
+        self.log_inv = _ln_pos(1 / delta, 64)
+        self.r_lo = exp_interval(epsilon, 64).lo  # rational R_lo <= e^eps
+        self.used = mode
+        self.last: dict[str, object] = {}
+
+    def eps(self, t: Fraction) -> list[Fraction]:
+        return [t * s for s in self.s]  # type: ignore[operator]
+
+    def ratios(self, t: Fraction) -> list[tuple[Fraction, Fraction]]:
+        cache: dict[Fraction, tuple[Fraction, Fraction]] = {}
+        out = []
+        for e in self.eps(t):
+            if e not in cache:
+                cache[e] = ratio_below_exp(e, self.max_den)
+            out.append(cache[e])
+        return out
+
+    def ok(self, t: Fraction) -> bool:
+        if t <= 0:
+            return True
+        if self.mode != "exact":
+            return _composition_ok(self.eps(t), self.cols, self.epsilon, self.log_inv, self.mode)
+        ratios = [r for r, _ in self.ratios(t)]
+        profile = PrivacyProfile(ratios, self.cols, max_support=EXACT_SUPPORT)
+        if profile.support_bound <= EXACT_SUPPORT:
+            d = profile.delta(self.r_lo)
+            self.used = "exact"
+            self.last = {"delta_exact": d, "R_lo": self.r_lo}
+            return d <= self.delta
+        # dominating grid: rho ~ e^{max eps / steps}, one bound per distinct column
+        steps = min(GRID_STEPS, GRID_SLOTS // max(1, len(self.s)))
+        if steps < MIN_GRID_STEPS:
+            self.used = "zcdp"
+            return False
+        top = max(max(c) * e for c, e in zip(self.cols, self.eps(t)))
+        rho = 1 + Fraction(1, max(1, int(steps / top)))
+        worst = Fraction(0)
+        for sig in profile.signatures:
+            worst = max(worst, GridBound(grid_exponents(sig, rho), rho).delta_upper(self.r_lo))
+            if worst > self.delta:
+                break
+        self.used = "exact-grid"
+        self.last = {"delta_upper": worst, "R_lo": self.r_lo, "grid_ratio": rho}
+        return worst <= self.delta
+
+
+def calibrate(lambdas: Sequence[object], epsilon: object, delta: object, shape: str = "fourier",
+              accounting: str = "exact", shifts: Sequence[Sequence[int]] | None = None,
+              max_denominator: int = DEFAULT_MAX_DENOMINATOR, precision: int | None = None
+              ) -> Calibration:
+    """Per-row ratios for an ``(ε, δ)`` target (see the module docstring).
+
+    ``lambdas[j]``: the public weight of row ``j`` (the eigenvalue ``λ_j = (W h)_j`` for
+    Walsh); rows with ``λ_j = 0`` are not released.  ``shifts[j][n] = Δ_jn = |T_jn|`` (default:
+    one column of ones, the paper's "each coefficient has sensitivity 1").
+    """
+    eps = to_fraction(epsilon, "epsilon")
+    dlt = to_fraction(delta, "delta")
+    if eps <= 0:
+        raise ParameterError(f"epsilon = {eps} must be > 0")
+    if not 0 < dlt < 1:
+        raise ParameterError(f"delta = {dlt} must lie in (0, 1)")
+    if accounting not in ACCOUNTING_MODES:
+        raise ParameterError(f"accounting = {accounting!r} must be one of "
+                             f"{', '.join(ACCOUNTING_MODES)}")
+    if isinstance(max_denominator, bool) or not isinstance(max_denominator, int) \
+            or max_denominator < 1:
+        raise ParameterError(f"max_denominator = {max_denominator!r} must be a positive int")
+    lam = _lambdas(lambdas)
+    shape_s = shape_weights(lam, shape)
+    kept = [j for j, s in enumerate(shape_s) if s is not None]
+    cols = _shift_columns(shifts, len(lam), kept)
+    ev = _Evaluator(shape_s, cols, eps, dlt, accounting, max_denominator)
+    # bracket: t_lo accepted, t_hi rejected.  Exact accounting starts from the zCDP scale
+    # (the exact delta is below the zCDP guarantee, so it is normally accepted).
+    t_lo, t_hi = Fraction(0), Fraction(1)
+    if accounting == "exact":
+        fallback = calibrate(lam, eps, dlt, shape, "zcdp", shifts, max_denominator, 20)
+        start = fallback.scale
+        if ev.ok(start):
+            t_lo, t_hi = start, 2 * start
+        else:
+            # the exact law is too large and the grid bound is weaker than zCDP (or the grid
+            # is unavailable): the zCDP calibration is valid (Bun-Steinke), use it and say so
+            return Calibration(fallback.ratios, fallback.epsilons, fallback.witnesses,
+                               fallback.scale, shape, accounting, "zcdp", eps, dlt,
+                               {"reason": "exact law too large; zCDP scale not beaten by the "
+                                          "dominating grid", **fallback.certificate})
+    if precision is None:
+        precision = 14 if accounting == "exact" else 20
+    while ev.ok(t_hi):
+        t_lo, t_hi = t_hi, 2 * t_hi
+        if t_hi > 2**20:
+            raise ParameterError(f"epsilon = {eps}: no finite scale is rejected; check delta")
+    while t_lo == 0 and t_hi > Fraction(1, 2**60):
+        t_hi /= 2
+        if ev.ok(t_hi):
+            t_lo, t_hi = t_hi, 2 * t_hi
+            break
+    if t_lo == 0:
+        raise ParameterError(f"epsilon = {eps}, delta = {dlt}: no positive scale is accepted")
+    while (t_hi - t_lo) * 2**precision > t_lo:
+        mid = (t_lo + t_hi) / 2
+        if ev.ok(mid):
+            t_lo = mid
+        else:
+            t_hi = mid
+    if not ev.ok(t_lo):  # re-run at the answer: the certificate records this scale
+        raise AssertionError("calibration scale not accepted on re-check")  # pragma: no cover
+    pairs = ev.ratios(t_lo)
+    n = len(lam)
+    ratios: list[Fraction | None] = [None] * n
+    epsilons: list[Fraction | None] = [None] * n
+    witnesses: list[Fraction | None] = [None] * n
+    for j, e, (r, w) in zip(kept, ev.eps(t_lo), pairs):
+        ratios[j], epsilons[j], witnesses[j] = r, e, w
+    return Calibration(tuple(ratios), tuple(epsilons), tuple(witnesses), t_lo, shape, accounting,
+                       ev.used, eps, dlt, dict(ev.last))
+
+
+# ---------------------------------------------------------------------------------------------
+# MSE comparison
+
+
+def noise_cost(calibration: Calibration, weights: Sequence[object] | None = None) -> Fraction:
+    """``sum_j w_j 2 r_j/(r_j - 1)²`` over released rows: the unclamped discrete-Laplace
+    variance ``2r/(r-1)²`` weighted by ``w_j`` (default 1).  With ``w_j = λ_j²`` and divided by
+    ``N²`` this is the Walsh mechanism's MSE bound (notes §3.7)."""
+    total = Fraction(0)
+    for j, r in enumerate(calibration.ratios):
+        if r is None:
+            continue
+        w = Fraction(1) if weights is None else to_fraction(weights[j], f"weights[{j}]")
+        total += w * 2 * r / (r - 1) ** 2
+    return total
+
+
+def mse_gain(lambdas: Sequence[object], epsilon: object, delta: object, shape: str = "fourier",
+             shifts: Sequence[Sequence[int]] | None = None,
+             modes: Sequence[str] = ACCOUNTING_MODES, **kwargs: object
+             ) -> dict[str, dict[str, object]]:
+    """For each accounting mode: its scale ``ε_0``, the exact noise cost
+    ``sum λ_j² 2 r_j/(r_j-1)²`` and the exact ratio ``cost(mode) / cost("exact")`` (the MSE gain
+    of exact accounting; > 1 means exact is better)."""
+    lam = _lambdas(lambdas)
+    out: dict[str, dict[str, object]] = {}
+    for mode in modes:
+        cal = calibrate(lam, epsilon, delta, shape, mode, shifts, **kwargs)  # type: ignore[arg-type]
+        out[mode] = {"scale": cal.scale, "cost": noise_cost(cal, [v * v for v in lam]),
+                     "used": cal.accounting_used, "calibration": cal}
+    if "exact" in out:
+        base = out["exact"]["cost"]
+        for row in out.values():
+            row["gain_of_exact"] = row["cost"] / base  # type: ignore[operator]
+    return out
