@@ -4,6 +4,7 @@ against is planted in the implementation."""
 
 from __future__ import annotations
 
+import importlib
 from fractions import Fraction
 
 import pytest
@@ -55,3 +56,46 @@ def test_cyclic_profile_delta_halved_fails(monkeypatch: pytest.MonkeyPatch) -> N
     orig = accounting.PrivacyProfile.delta
     monkeypatch.setattr(accounting.PrivacyProfile, "delta", lambda self, r: orig(self, r) / 2)
     assert not conv_cyclic_privacy.case_certificate(_cyclic_case(1)).verdict
+
+
+# ------------------------------------------------------------------ exact accounting gain
+
+
+def test_gain_row_passes_unplanted() -> None:
+    from proofs import conv_exact_accounting_gain as gain
+    cert = gain.case_certificate(16, "flat")
+    assert cert.verdict
+    assert cert.worst < 1                              # exact strictly better than zCDP here
+
+
+def test_exact_mode_calibrated_above_e_eps_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    cal_mod = importlib.import_module("exactdp.convolution.calibrate")
+    from proofs import conv_exact_accounting_gain as gain
+    orig = cal_mod._Evaluator.__init__
+
+    def above(self: cal_mod._Evaluator, *args: object, **kw: object) -> None:
+        orig(self, *args, **kw)  # type: ignore[arg-type]
+        self.r_lo = self.r_lo * Fraction(11, 10)     # R above e^eps
+
+    monkeypatch.setattr(cal_mod._Evaluator, "__init__", above)
+    for n, kind in [(16, "flat"), (64, "flat")]:
+        cert = gain.case_certificate(n, kind)
+        assert not cert.verdict
+        exact = cert.witness["modes"]["exact"]
+        assert exact["R_lo_certified_below_e^eps"] is False
+        assert exact["exact_delta_at_e^eps_lo"] > gain.DELTA      # and delta at e^eps exceeded
+
+
+def test_zcdp_mode_too_generous_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    cal_mod = importlib.import_module("exactdp.convolution.calibrate")
+    from proofs import conv_exact_accounting_gain as gain
+    orig = cal_mod._composition_ok
+
+    def generous(eps: object, cols: object, epsilon: Fraction, *a: object, **k: object) -> bool:
+        return orig(eps, cols, epsilon * 2, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cal_mod, "_composition_ok", generous)
+    cert = gain.case_certificate(16, "flat")
+    assert not cert.verdict
+    assert not cert.witness["modes"]["zcdp"]["guarantee_ok"]
+    assert not cert.witness["modes"]["drv"]["guarantee_ok"]
