@@ -99,3 +99,55 @@ def test_zcdp_mode_too_generous_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not cert.verdict
     assert not cert.witness["modes"]["zcdp"]["guarantee_ok"]
     assert not cert.witness["modes"]["drv"]["guarantee_ok"]
+
+
+# ------------------------------------------------------------------ lower bounds and baselines
+
+
+def test_bounds_row_passes_unplanted() -> None:
+    from proofs import conv_bounds
+    assert conv_bounds.check(False).verdict
+
+
+def test_spec_lb_wrong_power_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.convolution import lower_bounds
+    from proofs import conv_bounds
+
+    def k_not_squared(mags: list[Fraction]) -> tuple[Fraction, int]:
+        srt = sorted((Fraction(m) for m in mags), reverse=True)
+        return max((k * m, k) for k, m in enumerate(srt, 1))     # K |lambda|^2, not K^2
+
+    monkeypatch.setattr(lower_bounds, "spec_lb_core", k_not_squared)
+    assert not conv_bounds.spec_certificate([3, 1, 1, 0]).verdict
+    assert not conv_bounds.cyclic_spec_certificate([2, 1, 0]).verdict
+
+
+def test_harmonic_number_off_by_one_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.convolution import lower_bounds
+    from proofs import conv_bounds
+    monkeypatch.setattr(lower_bounds, "harmonic_number",
+                        lambda n: sum((Fraction(1, i) for i in range(1, n)), Fraction(0)))
+    assert not conv_bounds.spec_certificate([1, 1, 1, 1, 0, 0, 0, 0]).verdict
+
+
+def test_wrong_geometric_variance_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.convolution import baselines
+    from proofs import conv_bounds
+    monkeypatch.setattr(baselines, "geometric_variance", lambda r: r / (r - 1) ** 2)
+    cert = conv_bounds.baseline_certificate([2, 1, 0], Fraction(1), Fraction(1, 100))
+    assert not cert.verdict
+
+
+def test_eq5_interval_without_factor_4_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.certified import Interval
+    from exactdp.convolution import baselines
+    from proofs import conv_bounds
+    orig = baselines.paper_mse_interval
+
+    def no_four(*a: object, **k: object) -> Interval:
+        iv = orig(*a, **k)  # type: ignore[arg-type]
+        return Interval(iv.lo / 4, iv.hi / 4)
+
+    monkeypatch.setattr(baselines, "paper_mse_interval", no_four)
+    cert = conv_bounds.baseline_certificate([3, 1, 0, 1], Fraction(1), Fraction(1, 100))
+    assert not cert.verdict
