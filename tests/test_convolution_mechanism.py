@@ -396,3 +396,20 @@ def test_release_record() -> None:
     assert all(lo <= c <= hi for c, (lo, hi) in zip(rel.coefficients, mech.ranges, strict=True))
     assert set(rel.seconds) == {"transform", "noise", "reconstruction"}
     assert len(rel.y) == 4 and all(isinstance(v, Fraction) for v in rel.y)
+
+
+def test_walsh_grouped_mse_bound_equals_the_row_by_row_sum():
+    # WalshFourierMechanism.mse_bound sums per distinct (|lambda|, r); the base class row by row
+    from exactdp.convolution.mechanism import _FactorizationMechanism
+
+    rng = random.Random(7)
+    for _ in range(5):
+        h = [rng.choice([0, 1, 2, -1, Fraction(1, 3)]) for _ in range(16)]
+        h[0] = 1
+        mech = WalshFourierMechanism(h, Domain.histograms(16, 5), Fraction(3, 2))
+        ratios = {j: rng.choice([Fraction(3, 2), Fraction(2), Fraction(7, 5)]) for j in mech.rows}
+        mech = WalshFourierMechanism(h, Domain.histograms(16, 5), ratios)
+        assert mech.mse_bound() == _FactorizationMechanism.mse_bound(mech)
+        by_hand = sum((Fraction(mech.eigenvalues[j]) ** 2 * 2 * r / (r - 1) ** 2
+                       for j, r in ratios.items()), Fraction(0)) / 256
+        assert mech.mse_bound() == by_hand

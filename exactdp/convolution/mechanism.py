@@ -352,6 +352,17 @@ class WalshFourierMechanism(_FactorizationMechanism):
     def _offdiagonal(self) -> bool:
         return False
 
+    def mse_bound(self) -> Fraction:
+        """``N^-2 sum_j lambda_j^2 2 r_j/(r_j - 1)^2`` (see the base class), summed once per
+        distinct ``(|lambda_j|, r_j)`` with its multiplicity: the same exact rational."""
+        counts: dict[tuple[Exact, Fraction], int] = {}
+        for j, r in zip(self.rows, self.ratios, strict=True):
+            key = (abs(self.eigenvalues[j]), r)
+            counts[key] = counts.get(key, 0) + 1
+        total = sum((k * Fraction(lam) ** 2 * unclamped_second_moment(r)
+                     for (lam, r), k in counts.items()), Fraction(0))
+        return total / (self.N * self.N)
+
     def shift_matrix(self) -> list[list[int]]:
         return [[1] * self.N for _ in self.rows]
 
