@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import cast
 
 from exactdp.certified import Interval, exp_interval, exp_lower_bound_at_least
 from exactdp.convolution.accounting import (
@@ -129,11 +130,16 @@ Exact = int | Fraction
 
 def _lambdas(values: Sequence[object]) -> tuple[Exact, ...]:
     """The weights, exact (ints kept as ints: a spectrum of 2^20 ints needs no Fractions)."""
-    out = tuple(v if type(v) is int else to_fraction(v, f"lambdas[{j}]")
-                for j, v in enumerate(values))
+    out: tuple[Exact, ...] = tuple(cast(int, v) if type(v) is int
+                                   else to_fraction(v, f"lambdas[{j}]")
+                                   for j, v in enumerate(values))
     if not any(out):
         raise ParameterError("lambdas are all zero: nothing to release (the filter is 0)")
     return out
+
+
+def _abs(v: Exact) -> Exact:
+    return -v if v < 0 else v
 
 
 def _shape_classes(lam: Sequence[Exact], shape: str, bits: int = 40
@@ -146,10 +152,10 @@ def _shape_classes(lam: Sequence[Exact], shape: str, bits: int = 40
     s: list[Fraction] = []
     index: dict[object, int] = {}
     if shape == "fourier":
-        total = sum((abs(v) for v in lam), 0)
+        total: Exact = sum((_abs(v) for v in lam), 0)
         for j, v in enumerate(lam):
             if v:
-                a = abs(v)
+                a = _abs(v)
                 c = index.get(a)
                 if c is None:
                     c = index[a] = len(s)
@@ -163,7 +169,7 @@ def _shape_classes(lam: Sequence[Exact], shape: str, bits: int = 40
         if n & (n - 1):
             raise ParameterError(f"shape 'spectral-partition' (Algorithm 2) needs N a power of "
                                  f"2, got N = {n}")
-        order = sorted(range(n), key=lambda j: (-abs(lam[j]), j))
+        order = sorted(range(n), key=lambda j: (-_abs(lam[j]), j))
         for rank, j in enumerate(order):
             if not lam[j]:
                 continue

@@ -355,13 +355,14 @@ class WalshFourierMechanism(_FactorizationMechanism):
     def mse_bound(self) -> Fraction:
         """``N^-2 sum_j lambda_j^2 2 r_j/(r_j - 1)^2`` (see the base class), summed once per
         distinct ``(|lambda_j|, r_j)`` with its multiplicity: the same exact rational."""
-        counts: dict[tuple[Exact, Fraction], int] = {}
+        counts: dict[tuple[int, Fraction], int] = {}
+        lam = self._lam_int  # lambda_j * scale, ints
         for j, r in zip(self.rows, self.ratios, strict=True):
-            key = (abs(self.eigenvalues[j]), r)
+            key = (abs(lam[j]), r)
             counts[key] = counts.get(key, 0) + 1
-        total = sum((k * Fraction(lam) ** 2 * unclamped_second_moment(r)
-                     for (lam, r), k in counts.items()), Fraction(0))
-        return total / (self.N * self.N)
+        total = sum((k * v * v * unclamped_second_moment(r) for (v, r), k in counts.items()),
+                    Fraction(0))
+        return total / (self.N * self.N * self._scale * self._scale)
 
     def shift_matrix(self) -> list[list[int]]:
         return [[1] * self.N for _ in self.rows]
