@@ -55,6 +55,7 @@ __all__ = [
     "composition_epsilon",
     "find_composition_violation",
     "row_loss_law",
+    "row_ratio",
     "sqrt_interval",
 ]
 
@@ -71,11 +72,13 @@ LossLaw = dict[Fraction, Fraction]
 # validation
 
 
-def _ratio(value: object, name: str) -> Fraction:
+def row_ratio(value: object, name: str) -> Fraction:
+    """A row's privacy ratio ``r_j``: an exact rational ``> 1`` (floats refused)."""
     r = to_fraction(value, name)
     if r <= 1:
         raise ParameterError(f"{name} = {r} must be a rational > 1 (the per-row ratio "
-                             f"r_j = e^eps_j = 1/alpha_j)")
+                             f"r_j = e^eps_j = 1/alpha_j; the row's noise has Pr[Z = z] "
+                             f"proportional to r_j^-|z|)")
     return r
 
 
@@ -100,7 +103,7 @@ def row_loss_law(ratio: object, shift: int) -> LossLaw:
     >>> row_loss_law(2, 2)
     {Fraction(4, 1): Fraction(2, 3), Fraction(1, 1): Fraction(1, 6), Fraction(1, 4): Fraction(1, 6)}
     """
-    r = _ratio(ratio, "ratio")
+    r = row_ratio(ratio, "ratio")
     d = _shift(shift, "shift")
     if d == 0:
         return {Fraction(1): Fraction(1)}
@@ -237,7 +240,7 @@ class ColumnLaw:
         """As :meth:`from_rows` for rows given with multiplicity ``{(r_j, Δ_j): m}`` (the
         same law: :meth:`from_rows` groups its rows this way first)."""
         for (r, d), m in groups.items():
-            _ratio(r, "ratio")
+            row_ratio(r, "ratio")
             if _shift(d, "shift") == 0 or isinstance(m, bool) or not isinstance(m, int) \
                     or m < 1:
                 raise ParameterError(f"group (r = {r}, shift = {d}) x {m!r}: shifts and "
@@ -332,7 +335,7 @@ def column_delta(groups: Mapping[tuple[Fraction, int], int], ratio: object,
     if len(groups) == 1:
         ((r, d), m), = groups.items()
         if d == 1 and not isinstance(m, bool) and isinstance(m, int) and m >= 1:
-            return _rr_tail_delta(_ratio(r, "ratio"), m, big_r)
+            return _rr_tail_delta(row_ratio(r, "ratio"), m, big_r)
     return ColumnLaw.from_groups(groups, limit).delta(big_r)
 
 
@@ -401,7 +404,7 @@ def composition_epsilon(rows: Sequence[tuple[object, int]], delta: object, mode:
     d = to_fraction(delta, "delta")
     if not 0 < d < 1:
         raise ParameterError(f"delta = {d} must lie in (0, 1)")
-    rs = [(_ratio(r, "ratio"), _shift(s, "shift")) for r, s in rows]
+    rs = [(row_ratio(r, "ratio"), _shift(s, "shift")) for r, s in rows]
     return _composition_eps_column(rs, _ln_pos(1 / d, bits), mode, bits)
 
 
@@ -422,7 +425,7 @@ def composition_delta(rows: Sequence[tuple[object, int]], epsilon: object, mode:
     e = to_fraction(epsilon, "epsilon")
     if e < 0:
         raise ParameterError(f"epsilon = {e} must be >= 0")
-    rs = [(_ratio(r, "ratio"), _shift(s, "shift")) for r, s in rows]
+    rs = [(row_ratio(r, "ratio"), _shift(s, "shift")) for r, s in rows]
     eps = _column_eps(rs, bits)
     if not eps:
         return Interval(Fraction(0), Fraction(0))
@@ -465,7 +468,7 @@ class PrivacyProfile:
     def __init__(self, ratios: Sequence[object], shifts: Sequence[Sequence[int]],
                  max_support: int = MAX_SUPPORT) -> None:
         self.ratios: tuple[Fraction, ...] = tuple(
-            _ratio(r, f"ratios[{j}]") for j, r in enumerate(ratios))
+            row_ratio(r, f"ratios[{j}]") for j, r in enumerate(ratios))
         if len(shifts) != len(self.ratios):
             raise ParameterError(f"shifts has {len(shifts)} rows but ratios has "
                                  f"{len(self.ratios)}; they must match (one row per ratio)")

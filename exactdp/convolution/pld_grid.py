@@ -43,17 +43,11 @@ MAX_SLOTS = 4_000_000
 def grid_exponents(rows: Iterable[tuple[Fraction, int]], rho: Fraction) -> dict[int, int]:
     """``{k: count}``: each row ``(r, Δ)`` with ``Δ > 0`` rounded up to ``k`` grid steps, the
     least ``k`` with ``ρ^k >= r^Δ`` (:func:`exactdp.certified.ceil_log_ratio`, exact)."""
-    cache: dict[Fraction, int] = {}
-    out: dict[int, int] = {}
+    groups: dict[tuple[Fraction, int], int] = {}
     for r, d in rows:
-        if not d:
-            continue
-        x = Fraction(r) ** d
-        if x not in cache:
-            cache[x] = ceil_log_ratio(x, rho)
-        k = cache[x]
-        out[k] = out.get(k, 0) + 1
-    return out
+        key = (Fraction(r), d)
+        groups[key] = groups.get(key, 0) + 1
+    return grid_exponents_counts(groups, rho)
 
 
 def grid_exponents_counts(groups: Mapping[tuple[Fraction, int], int], rho: Fraction

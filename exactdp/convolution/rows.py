@@ -21,9 +21,10 @@ from typing import Any
 
 import gmpy2
 
+from exactdp.convolution.accounting import row_ratio
 from exactdp.counting import inverse_cdf_search, search_rounds
 from exactdp.noise import ClampedGeometric
-from exactdp.params import DomainError, ParameterError, ParameterTypeError, to_fraction
+from exactdp.params import DomainError, ParameterError, ParameterTypeError
 from exactdp.randomness import RandomSource
 
 __all__ = [
@@ -37,15 +38,6 @@ __all__ = [
 
 #: The most bits a CDF table may hold (64 MiB).
 TABLE_BITS = 1 << 29
-
-
-def row_ratio(value: object, name: str) -> Fraction:
-    """A row's privacy ratio ``r_j``: an exact rational ``> 1`` (floats refused)."""
-    r = to_fraction(value, name)
-    if r <= 1:
-        raise ParameterError(f"{name} = {r} must be > 1 (the row's privacy ratio r_j = "
-                             f"e^eps_j; its noise has Pr[Z = z] proportional to r_j^-|z|)")
-    return r
 
 
 def unclamped_second_moment(r: Fraction) -> Fraction:

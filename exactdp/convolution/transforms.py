@@ -30,11 +30,14 @@ import operator
 from collections.abc import Sequence
 from fractions import Fraction
 from math import isqrt
+from typing import TypeVar
 
 from exactdp.certified import MAX_PRECISION_BITS
 from exactdp.convolution.groups import MAX_DIRECT_N, Exact, exact_vector
 from exactdp.params import ParameterError, ResourceLimitError, to_fraction
 from exactdp.trace import record
+
+T = TypeVar("T", int, Exact)
 
 __all__ = [
     "fwht",
@@ -64,22 +67,17 @@ def fwht(values: Sequence[object]) -> list[Exact]:
 
     Exact: integer in, integer out (``|(W v)_j| <= ||v||_1``); ``W (W v) = N v``.
     """
-    v = exact_vector(values, "v")
-    n = len(v)
-    d = _log2_exact(n, "v")
-    add, sub = operator.add, operator.sub
-    for _ in range(d):
-        record("fwht-round", n)
-        even, odd = v[0::2], v[1::2]
-        v = list(map(add, even, odd))
-        v.extend(map(sub, even, odd))
-    return v
+    return _butterflies(exact_vector(values, "v"))
 
 
 def fwht_ints(values: list[int]) -> list[int]:
     """:func:`fwht` for a list already known to hold only ints (no re-validation; the
     mechanisms call it on their own integer coefficient vectors).  Same schedule."""
-    v = values
+    return _butterflies(values)
+
+
+def _butterflies(v: list[T]) -> list[T]:
+    """The ``d`` rounds of :func:`fwht` on an already validated vector (ints or Fractions)."""
     n = len(v)
     d = _log2_exact(n, "v")
     add, sub = operator.add, operator.sub

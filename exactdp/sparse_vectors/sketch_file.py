@@ -55,7 +55,7 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exactdp.files import DEFAULT_MAX_BYTES, read_text
 from exactdp.histograms.release_file import (
@@ -67,6 +67,9 @@ from exactdp.histograms.release_file import (
     seal,
 )
 from exactdp.params import ExactDPError, ParameterError, ParameterTypeError
+
+if TYPE_CHECKING:
+    from exactdp.sparse_vectors.alp_params import ALPParams
 
 __all__ = [
     "ALGORITHM",
@@ -564,9 +567,14 @@ def _check_request(raw: Mapping[str, Any], params: Any) -> None:
     except ExactDPError as exc:
         raise InvalidSketchError(f"the recorded request cannot have been drawn: {exc}"
                                  ) from None
+    _request_matches(expected, params, "params.")
+
+
+def _request_matches(expected: ALPParams, params: ALPParams, where: str) -> None:
+    """The parameters the recorded request re-derives must be the ones in the file."""
     for name in ("variant", "scale", "flip", "columns", "grid"):
         if getattr(expected, name) != getattr(params, name):
-            raise InvalidSketchError(f"params.{name} = {getattr(params, name)} but the "
+            raise InvalidSketchError(f"{where}{name} = {getattr(params, name)} but the "
                                      f"recorded request gives {getattr(expected, name)}; the "
                                      f"file was edited")
 

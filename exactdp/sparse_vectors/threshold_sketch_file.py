@@ -41,6 +41,7 @@ from exactdp.sparse_vectors.sketch_file import (
     _mapping,
     _natural,
     _positive_fraction,
+    _request_matches,
     _short,
     sketch_body,
 )
@@ -307,8 +308,4 @@ def check_threshold_request(raw: Mapping[str, Any], kind: str, thr: Any, alp: An
     except ExactDPError as exc:
         raise InvalidSketchError(f"the recorded request cannot have been drawn: {exc}"
                                  ) from None
-    for name in ("variant", "scale", "flip", "columns", "grid"):
-        if getattr(expected, name) != getattr(alp, name):
-            raise InvalidSketchError(f"alp.params.{name} = {getattr(alp, name)} but the "
-                                     f"recorded request gives {getattr(expected, name)}; the "
-                                     f"file was edited")
+    _request_matches(expected, alp, "alp.params.")
