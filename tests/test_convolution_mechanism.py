@@ -34,8 +34,8 @@ from exactdp.params import (
     ParameterError,
     ParameterTypeError,
 )
-from exactdp.randomness import RandomSource
 from exactdp.trace import recording
+from tests._sources import RecordingSource
 
 
 def sign(a: int, b: int) -> int:
@@ -248,16 +248,7 @@ def test_integer_strategy_inverse_random(data: st.DataObject) -> None:
 # ------------------------------------------------------------------ strict time
 
 
-class CountingSource(RandomSource):
-    """Records every draw size; returns pseudo-random values."""
 
-    def __init__(self, seed: int) -> None:
-        self.sizes: list[int] = []
-        self._rng = random.Random(seed)
-
-    def uniform(self, d: int) -> int:
-        self.sizes.append(d)
-        return self._rng.randint(1, d)
 
 
 def test_walsh_draws_and_schedule_do_not_depend_on_x() -> None:
@@ -266,7 +257,7 @@ def test_walsh_draws_and_schedule_do_not_depend_on_x() -> None:
     mech = WalshFourierMechanism(h, dom, ratios=Fraction(5, 4))
     sizes, traces = set(), set()
     for i, x in enumerate(dom.elements()):
-        src = CountingSource(i)
+        src = RecordingSource(i)
         with recording() as events:
             mech.release(list(x), src)
         sizes.add(tuple(src.sizes))
@@ -287,7 +278,7 @@ def test_integer_strategy_draws_do_not_depend_on_x() -> None:
                                                     circulant([1, 2, 0, 0, 1])), dom, ratios=3)
     seen = set()
     for i, x in enumerate(dom.elements()):
-        src = CountingSource(i)
+        src = RecordingSource(i)
         with recording() as events:
             mech.release(list(x), src)
         seen.add((tuple(src.sizes), tuple(events)))

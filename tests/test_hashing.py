@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 from itertools import combinations
 
@@ -21,19 +20,7 @@ from exactdp.hashing import (
     family_from_description,
 )
 from exactdp.params import DomainError, ParameterError, ParameterTypeError, ResourceLimitError
-from exactdp.randomness import RandomSource
-
-
-class Recorder(RandomSource):
-    """Records every domain size asked for; values from a seeded Mersenne Twister."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-        self.domains: list[int] = []
-
-    def uniform(self, d: int) -> int:
-        self.domains.append(d)
-        return self.rng.randrange(d) + 1
+from tests._sources import RecordingSource
 
 
 def test_cw_refuses_a_composite_modulus() -> None:
@@ -96,9 +83,9 @@ def test_cw_row_refuses_bool_key_and_wrong_seed() -> None:
 
 def test_cw_sample_makes_two_draws_of_the_documented_domains() -> None:
     fam = CarterWegman(11, 4)
-    src = Recorder()
+    src = RecordingSource()
     seed = fam.sample(src)
-    assert src.domains == [10, 11]
+    assert src.sizes == [10, 11]
     assert 1 <= seed.a <= 10 and 0 <= seed.b <= 10
     assert fam.seed_draws == 2
 
@@ -147,9 +134,9 @@ def test_default_prime_is_the_smallest_prime_above() -> None:
 
 def test_table_hash_law_and_draws() -> None:
     fam = TableHash(2, 3)
-    src = Recorder()
+    src = RecordingSource()
     seed = fam.sample(src)
-    assert src.domains == [3, 3] and fam.seed_draws == 2
+    assert src.sizes == [3, 3] and fam.seed_draws == 2
     assert fam.row(seed, 2) == seed.table[1]
     law = explore(fam.sample)
     assert len(law) == 9 and all(w == Fraction(1, 9) for w in law.values())

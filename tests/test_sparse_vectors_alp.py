@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 from itertools import accumulate, product
 from math import ceil
@@ -41,20 +40,9 @@ from exactdp.sparse_vectors.rr import (
     respond_cells,
     unpack_cells,
 )
+from tests._sources import RecordingSource
 
 # --------------------------------------------------------------------------- sources
-
-
-class Counter(RandomSource):
-    """Counts draws and records their domains; values from a seeded Mersenne Twister."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-        self.domains: list[int] = []
-
-    def uniform(self, d: int) -> int:
-        self.domains.append(d)
-        return self.rng.randrange(d) + 1
 
 
 class Top(RandomSource):
@@ -307,10 +295,10 @@ def test_sparse_input_pads_and_drops_zeros() -> None:
 
 
 def test_input_is_checked_before_any_draw() -> None:
-    src = Counter()
+    src = RecordingSource()
     with pytest.raises(DomainError):
         ALP(PARAMS).project({1: -1}, src)
-    assert src.domains == []
+    assert src.sizes == []
 
 
 # --------------------------------------------------------------------------- rounding
@@ -334,9 +322,9 @@ def test_randround_is_exact_and_unbiased(X: int) -> None:
 
 
 def test_scaled_units_pads_with_dummies_that_draw_too() -> None:
-    src = Counter()
+    src = RecordingSource()
     assert scaled_units(PARAMS, {}, src) == ((0, 0), (0, 0))
-    assert src.domains == [6, 6]  # g * cd = 3 * 2, one coin per padded pair
+    assert src.sizes == [6, 6]  # g * cd = 3 * 2, one coin per padded pair
 
 
 # --------------------------------------------------------------------------- embedding
@@ -385,9 +373,9 @@ def test_both_paths_same_law_across_several_blocks(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(rr_mod, "BLOCK_CELLS", 2)
     z = b"01101"
     p = Fraction(1, 3)
-    src_domains = Counter()
+    src_domains = RecordingSource()
     respond_blocks(z, p, src_domains)
-    assert src_domains.domains == [9, 9, 3]
+    assert src_domains.sizes == [9, 9, 3]
     blocks = explore(lambda s: respond_blocks(z, p, s))
     cells = explore(lambda s: respond_cells(z, p, s))
     assert blocks == cells
@@ -408,7 +396,7 @@ def test_auto_path_rule() -> None:
     small = ALP(ALPParams(Fraction(1), Fraction(1, 3), 2, 2, 1, 3))
     big = ALP(ALPParams(Fraction(1), Fraction(1, 3), 8, 1024, 1, 3))
     wide = ALP(ALPParams(Fraction(1), Fraction(1, 67), 8, 1024, 1, 3))
-    src = Counter()
+    src = RecordingSource()
     from exactdp.explore import ExploringSource
     assert small.rr_path(src) == "cells"
     assert big.rr_path(src) == "blocks"
@@ -434,29 +422,29 @@ def test_t9_draw_count_and_domains_do_not_depend_on_the_input(x: dict[int, int],
     domain sizes, for every input; blocks: 2m + k + ceil(s*m/8192)."""
     params = ALPParams.from_paper(1, 3, 12, 7, 4, 50)
     alp = ALP(params)
-    src = Counter(seed)
+    src = RecordingSource(seed)
     alp.project(x, src, rr="cells")
     P = params.default_hashes().prime
     m, s, k = params.columns, params.rows, params.sparsity
-    assert len(src.domains) == params.draws == alp.draw_count() == 2 * m + k + s * m
-    assert src.domains == [P - 1, P] * m + [3] * k + [5] * (s * m)
-    src = Counter(seed)
+    assert len(src.sizes) == params.draws == alp.draw_count() == 2 * m + k + s * m
+    assert src.sizes == [P - 1, P] * m + [3] * k + [5] * (s * m)
+    src = RecordingSource(seed)
     alp.project(x, src, rr="blocks")
-    assert len(src.domains) == alp.draw_count(rr="blocks") == 2 * m + k + 1
-    assert src.domains[-1] == 5 ** (s * m)
-    src = Counter(seed)
-    alp.project(x, src, seeds=alp.draw_hashes(Counter()), rr="cells")
-    assert len(src.domains) == alp.draw_count(seeds_drawn=False) == k + s * m
+    assert len(src.sizes) == alp.draw_count(rr="blocks") == 2 * m + k + 1
+    assert src.sizes[-1] == 5 ** (s * m)
+    src = RecordingSource(seed)
+    alp.project(x, src, seeds=alp.draw_hashes(RecordingSource()), rr="cells")
+    assert len(src.sizes) == alp.draw_count(seeds_drawn=False) == k + s * m
 
 
 def test_t9_block_draw_count_at_scale() -> None:
     params = ALPParams.from_paper(1, 4, 87, 1000, 100, 2**62)
     alp = ALP(params, CarterWegman(2**89 - 1, 1000, 2**62))
     for x in ({}, {i: 10 * i for i in range(1, 101)}, {2**62: 10**9}):
-        src = Counter()
+        src = RecordingSource()
         sk = alp.project(x, src)
-        assert len(src.domains) == alp.draw_count(rr="blocks") == 44 + 100 + 3
-        assert src.domains[-3:] == [6**8192, 6**8192, 6 ** (22000 - 16384)]
+        assert len(src.sizes) == alp.draw_count(rr="blocks") == 44 + 100 + 3
+        assert src.sizes[-3:] == [6**8192, 6**8192, 6 ** (22000 - 16384)]
         assert len(sk.bits) == 22000 // 8
 
 
@@ -472,9 +460,9 @@ def test_t9_counting_test_catches_a_planted_data_dependent_draw(
     alp = ALP(ALPParams.from_paper(1, 3, 12, 7, 4, 50))
     counts = set()
     for x in ({}, {1: 5}, {1: 5, 2: 6, 3: 7, 4: 8}):
-        src = Counter()
+        src = RecordingSource()
         alp.project(x, src, rr="cells")
-        counts.add(len(src.domains))
+        counts.add(len(src.sizes))
     assert len(counts) == 3
 
 
@@ -485,7 +473,7 @@ def test_sketch_fast_and_generic_column_reads_agree() -> None:
     params = ALPParams.from_paper(1, 3, 30, 11, 3, 10)
     fam = CarterWegman(11, 11, 10)
     alp = ALP(params, fam)
-    sk = alp.project({1: 9, 4: 30, 10: 2}, Counter(5))
+    sk = alp.project({1: 9, 4: 30, 10: 2}, RecordingSource(5))
     for key in range(1, 11):
         generic = tuple(sk.cell(fam.row(sd, key), b)
                         for b, sd in enumerate(sk.seeds, start=1))
@@ -535,9 +523,9 @@ def test_alp_refuses_mismatched_family_and_seeds() -> None:
         ALP(params, "cw")  # type: ignore[arg-type]
     alp = ALP(params)
     with pytest.raises(ParameterError, match="need m = 2"):
-        alp.project({1: 1}, Counter(), seeds=[HashSeed(1, 0)])
+        alp.project({1: 1}, RecordingSource(), seeds=[HashSeed(1, 0)])
     with pytest.raises(ParameterTypeError):
-        alp.project({1: 1}, Counter(), seeds=[TableSeed((1,)), TableSeed((1,))])
+        alp.project({1: 1}, RecordingSource(), seeds=[TableSeed((1,)), TableSeed((1,))])
     with pytest.raises(ParameterTypeError):
         alp.project({1: 1}, 7)  # type: ignore[arg-type]
 

@@ -25,6 +25,7 @@ from exactdp.sparse_vectors.threshold import (
     minimal_threshold,
 )
 from exactdp.trace import record, recording
+from tests._sources import RecordingSource
 
 F = Fraction
 
@@ -153,14 +154,7 @@ def test_pure_sparse_route_at_two_to_the_64() -> None:
 # ------------------------------------------------------------------ Algorithms 7-8 and Thm 4.2
 
 
-class _Counting(RandomSource):
-    def __init__(self, seed: int) -> None:
-        self.inner = _seeded(seed)
-        self.sizes: list[int] = []
 
-    def uniform(self, d: int) -> int:
-        self.sizes.append(d)
-        return self.inner.uniform(d)
 
 
 def test_threshold_alp_parameters_follow_algorithm_7() -> None:
@@ -190,7 +184,7 @@ def test_threshold_alp_draws_do_not_depend_on_the_input() -> None:
     alg = ThresholdALP.from_paper(1, 1, 1, 5, 2, 8, 6)
     runs = []
     for x in ({}, {1: 6}, {3: 2, 8: 6}):
-        src = _Counting(0)
+        src = RecordingSource(0)
         alg.project(x, src, rr="cells")
         runs.append(src.sizes)
     assert runs[0] == runs[1] == runs[2]
@@ -199,7 +193,7 @@ def test_threshold_alp_draws_do_not_depend_on_the_input() -> None:
 
 def test_threshold_alp_refuses_before_drawing() -> None:
     alg = ThresholdALP.from_paper(1, 1, 1, 5, 1, 8, 6)
-    src = _Counting(0)
+    src = RecordingSource(0)
     for bad in ({1: 1, 2: 1}, {1: 7}, {9: 1}):
         with pytest.raises(DomainError):
             alg.project(bad, src)
@@ -239,7 +233,7 @@ def test_korolova_threshold_releases_only_the_support_in_k_draws() -> None:
     assert sum(pr for o, pr in dist.items() if o) == p.delta == F(1, 3)
     sizes = []
     for x in ({}, {2: 5}, {1: 1, 6: 5}):
-        src = _Counting(1)
+        src = RecordingSource(1)
         alg.release(x, src)
         sizes.append(src.sizes)
     assert sizes[0] == sizes[1] == sizes[2] == [p.noise.d] * 2
