@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from exactdp.certificate import Certificate, ClaimReport, brief
-from exactdp.convolution.calibrate import shape_weights
+from exactdp.convolution.calibration import shape_weights
 from exactdp.convolution.transforms import fwht
 from proofs._conv import ln_bounds
 

@@ -11,7 +11,7 @@ from typing import Any
 from exactdp.certificate import Certificate, ClaimReport, brief
 from exactdp.certified import compare_exp
 from exactdp.convolution.accounting import MAX_SUPPORT, PrivacyProfile
-from exactdp.convolution.calibrate import Calibration, calibrate
+from exactdp.convolution.calibration import Calibration, calibrate
 from exactdp.convolution.pld_grid import grid_delta_upper
 from exactdp.params import ResourceLimitError
 from proofs._conv import (

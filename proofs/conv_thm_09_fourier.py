@@ -8,7 +8,7 @@ from fractions import Fraction
 from functools import partial
 
 from exactdp.certificate import Certificate, ClaimReport, brief
-from exactdp.convolution.calibrate import calibrate
+from exactdp.convolution.calibration import calibrate
 from exactdp.explore import explore
 from proofs._conv import (
     clamped_geometric_law,

@@ -1,4 +1,4 @@
-# Reference copy of exactdp/convolution/calibrate.py before the per-class rewrite (commit 00c8fd2):
+# Reference copy of exactdp/convolution/calibration.py (then calibrate.py) before the per-class rewrite (commit 00c8fd2):
 # row-by-row calibration, kept only so tests/test_convolution_accounting.py can check the grouped
 # calibration returns identical results.  Not used by the package.
 """Calibration of the per-row ratios ``r_j`` (notes CONV.md §1.2, §3.7).

@@ -4,16 +4,12 @@ implementation (notes CONV.md §6 claim 13)."""
 
 from __future__ import annotations
 
-import importlib
 from fractions import Fraction
 
 import pytest
 
 from exactdp.convolution import accounting, mechanism, rows, transforms
-
-# the package re-exports the function calibrate(), which shadows the module's name on the
-# package; the module itself is what the planted bugs patch
-calibrate = importlib.import_module("exactdp.convolution.calibrate")
+from exactdp.convolution import calibration as calibrate
 from exactdp.noise import ClampedGeometric
 from proofs import (
     conv_alg_2_spectral_partition,

@@ -4,7 +4,6 @@ against is planted in the implementation."""
 
 from __future__ import annotations
 
-import importlib
 from fractions import Fraction
 from typing import Any
 
@@ -70,7 +69,7 @@ def test_gain_row_passes_unplanted() -> None:
 
 
 def test_exact_mode_calibrated_above_e_eps_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    cal_mod = importlib.import_module("exactdp.convolution.calibrate")
+    from exactdp.convolution import calibration as cal_mod
     from proofs import conv_exact_accounting_gain as gain
     orig = cal_mod._Evaluator.__init__
 
@@ -88,7 +87,7 @@ def test_exact_mode_calibrated_above_e_eps_fails(monkeypatch: pytest.MonkeyPatch
 
 
 def test_zcdp_mode_too_generous_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    cal_mod = importlib.import_module("exactdp.convolution.calibrate")
+    from exactdp.convolution import calibration as cal_mod
     from proofs import conv_exact_accounting_gain as gain
     orig = cal_mod._composition_ok
 

@@ -273,7 +273,7 @@ def test_walsh_column_with_many_equal_rows_is_fast_and_binomial():
 
 from exactdp.certified import exp_interval
 from exactdp.convolution.accounting import compose_laws
-from exactdp.convolution.calibrate import (
+from exactdp.convolution.calibration import (
     calibrate,
     largest_fraction_at_most,
     mse_gain,
@@ -412,7 +412,7 @@ import sys
 from pathlib import Path
 
 from exactdp.convolution.accounting import ColumnLaw, column_delta
-from exactdp.convolution.calibrate import ACCOUNTING_MODES, SHAPES, noise_cost
+from exactdp.convolution.calibration import ACCOUNTING_MODES, SHAPES, noise_cost
 from exactdp.convolution.pld_grid import grid_exponents_counts
 
 

@@ -1,5 +1,5 @@
 """Circular convolution on Z_N with integer strategies (notes §3.5, §3.7 "Z_N"), and the
-(epsilon, delta) constructors of the convolution mechanisms (calibrate.py by conv-accounting).
+(epsilon, delta) constructors of the convolution mechanisms (calibration.py).
 
 Expected values are computed here (brute force over explored laws, sympy, by hand)."""
 

@@ -22,7 +22,7 @@ from exactdp.convolution.accounting import (
     PrivacyProfile,
     find_composition_violation,
 )
-from exactdp.convolution.calibrate import Calibration, calibrate, mse_gain
+from exactdp.convolution.calibration import Calibration, calibrate, mse_gain
 from exactdp.convolution.cyclic import CyclicFourierMechanism
 from exactdp.convolution.domain import Domain
 from exactdp.convolution.groups import (

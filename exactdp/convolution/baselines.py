@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from exactdp.certified import Interval
 from exactdp.convolution.accounting import _ln_pos, sqrt_interval
-from exactdp.convolution.calibrate import calibrate, ratio_below_exp
+from exactdp.convolution.calibration import calibrate, ratio_below_exp
 from exactdp.params import ParameterError, to_fraction
 
 __all__ = [

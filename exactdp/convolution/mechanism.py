@@ -124,14 +124,14 @@ class _FactorizationMechanism:
                    shifts: Sequence[Sequence[int]] | None, epsilon: object, delta: object,
                    accounting: str, shape: str, max_denominator: int | None) -> object:
         """Ratios for an ``(epsilon, delta)`` target by
-        :func:`exactdp.convolution.calibrate.calibrate` (shape, accounting mode; ratios
+        :func:`exactdp.convolution.calibration.calibrate` (shape, accounting mode; ratios
         rounded down to rationals ``<= e^{eps_j}``, certified there); sets
         ``self.calibration``.  Public data only: the weights, the shifts and the target."""
         if ratios is not None:
             raise ParameterError("pass either ratios or (epsilon, delta), not both")
         if epsilon is None or delta is None:
             raise ParameterError("calibration needs both epsilon and delta")
-        from exactdp.convolution.calibrate import calibrate
+        from exactdp.convolution.calibration import calibrate
 
         kwargs: dict[str, Any] = {} if max_denominator is None else {
             "max_denominator": max_denominator}
@@ -385,7 +385,7 @@ class IntegerStrategyMechanism(_FactorizationMechanism):
     exactly.  Pure ratio ``max_n prod_j r_j^|T_jn|``; MSE as in the module doc, with the
     general ``G^T G`` form (clamping makes ``E e_j`` non-zero; the cross terms are exact).
 
-    Calibration by ``(epsilon, delta)``: :func:`exactdp.convolution.calibrate.calibrate` with the
+    Calibration by ``(epsilon, delta)``: :func:`exactdp.convolution.calibration.calibrate` with the
     weights :meth:`IntegerStrategy.column_weights` (``||g_j||_2``, rounded; for Walsh/Fourier
     ``|lambda_j|/sqrt N``, so shape "fourier" is Algorithm 1's ``eps_j ∝ sqrt|h^_j|``) and the
     shifts ``|T_jn|`` (privacy comes from the exact accounting, whatever the weights).
