@@ -10,17 +10,11 @@ import pytest
 
 from exactdp.cli import main
 from exactdp.sparse_vectors.alp_params import ALPParams
+from tests._cli import run
 from tests._plant import plant
 
 C1 = ["check", "alp", "--epsilon", "1", "--alpha", "1", "--rows", "3", "--universe-size", "4",
       "--sparsity", "1"]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    rc = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return rc, out, err
 
 
 def test_alp_c1_certificate(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,21 +14,7 @@ import pytest
 from exactdp.cli import main
 from exactdp.files import InputFileError, OutputFileError, OutputPath, parse_json, read_text
 from exactdp.params import ParameterError, inverse_integer, to_fraction
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    rc = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return rc, out, err
-
-
-def one_line_error(err: str, *words: str) -> None:
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1, err
-    for w in words:
-        assert w in lines[0], (w, lines[0])
-
+from tests._cli import one_line_error, run
 
 # --------------------------------------------------------------------------- numbers
 

@@ -18,13 +18,7 @@ import pytest
 from exactdp.cli import convolution as conv
 from exactdp.cli import main
 from exactdp.convolution.groups import circular_convolve, xor_convolve_direct
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    rc = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return rc, out, err
+from tests._cli import run
 
 
 def write(tmp_path: Path, values: list[int], name: str = "x.txt") -> str:

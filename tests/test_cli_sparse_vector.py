@@ -17,23 +17,10 @@ from exactdp.cli import main
 from exactdp.cli.sparse_vector import decimal_rounded, read_pairs
 from exactdp.files import InputFileError
 from exactdp.params import DomainError, ExactDPError
+from tests._cli import one_line_error, run
 
 BASE = ["--epsilon", "1", "--alpha", "3", "--beta", "30", "--rows", "20", "--sparsity", "4",
         "--universe-size", "1000"]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    rc = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return rc, out, err
-
-
-def one_line_error(err: str, *words: str) -> None:
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1, err
-    for w in words:
-        assert w in lines[0], (w, lines[0])
 
 
 @pytest.fixture

@@ -1,0 +1,23 @@
+"""Running the ``exactdp`` command in-process, shared by the CLI tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from exactdp.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``exactdp ARGV...`` in-process: (exit status, stdout, stderr); never a traceback."""
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return rc, out, err
+
+
+def one_line_error(err: str, *words: str) -> None:
+    """``err`` is exactly one non-blank line containing every one of ``words``."""
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    for w in words:
+        assert w in lines[0], (w, lines[0])
