@@ -39,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         counting,
         histogram,
         sparse_vector,
+        tutorial,
         verify,
     )
     from exactdp.cli._common import EPILOG
@@ -52,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in [*verify.COMMANDS, *counting.COMMANDS, *check.COMMANDS, *histogram.COMMANDS,
-                *audit.COMMANDS, *sparse_vector.COMMANDS, *convolution.COMMANDS]:
+                *audit.COMMANDS, *sparse_vector.COMMANDS, *convolution.COMMANDS,
+                *tutorial.COMMANDS]:
         add(sub)
     return parser
 

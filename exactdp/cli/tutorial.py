@@ -1,0 +1,98 @@
+"""``exactdp tutorial [NAME]``: list, show or run the tutorials shipped in the package."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from exactdp.cli._common import EPILOG, FAILED, OK, USAGE
+
+__all__ = ["COMMANDS", "add_tutorial", "cmd_tutorial"]
+
+#: What to install for a module a tutorial needs.
+_EXTRA = {"matplotlib": "plot", "diffprivlib": "audit", "opendp": "audit", "marimo": "notebook"}
+
+
+def add_tutorial(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "tutorial",
+        help="list, show or run the tutorials (executable Markdown shipped in the package)",
+        description="Without NAME: list the tutorials with a one-line summary each. With NAME: "
+                    "print the tutorial (Markdown), or its file's path (--path), or run it "
+                    "(--run): every code block executes in order and every output the "
+                    "tutorial shows is compared with what the code prints; pictures go to "
+                    "--output DIR. Exit status 1 if a block fails or prints something else "
+                    "than the tutorial shows.",
+        epilog=EPILOG)
+    p.add_argument("name", nargs="?", metavar="NAME", help="a tutorial's name (see the list)")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--path", action="store_true", help="print the path of the tutorial's file")
+    what.add_argument("--run", action="store_true",
+                      help="execute the tutorial and check every output it shows")
+    p.add_argument("--output", metavar="DIR",
+                   help="with --run: the directory for the pictures (created if missing; "
+                        "default: a new temporary directory)")
+    p.add_argument("--force", action="store_true",
+                   help="with --run: allow --output to be a directory that is not empty")
+    p.set_defaults(func=cmd_tutorial)
+
+
+def _install_hint(modules: list[str]) -> str:
+    extras = sorted({_EXTRA.get(m, "") for m in modules} - {""})
+    return (f"pip install 'exactdp[{','.join(extras)}]'" if extras
+            else f"pip install {' '.join(modules)}")
+
+
+def cmd_tutorial(args: argparse.Namespace) -> int:
+    from exactdp.params import ParameterError
+    from exactdp.tutorials.runner import TutorialFailure, find, missing_modules, run, tutorials
+
+    if args.name is None:
+        if args.path or args.run or args.output:
+            raise ParameterError("--path, --run and --output need a tutorial NAME")
+        everything = tutorials()
+        width = max(len(t.name) for t in everything)
+        for t in everything:
+            needs = f" (needs {', '.join(t.requires)})" if t.requires else ""
+            print(f"{t.name.ljust(width)}  {t.summary}{needs}")
+        print("\nexactdp tutorial NAME shows one; --run executes it and checks its outputs.")
+        return OK
+    tutorial = find(args.name)
+    if args.output is not None and not args.run:
+        raise ParameterError("--output DIR needs --run")
+    if args.path:
+        print(tutorial.path)
+        return OK
+    if not args.run:
+        sys.stdout.write(tutorial.path.read_text(encoding="utf-8"))
+        return OK
+    gone = missing_modules(tutorial.requires)
+    if gone:
+        print(f"exactdp tutorial: error: tutorial {tutorial.name!r} needs {', '.join(gone)}: "
+              f"{_install_hint(gone)}", file=sys.stderr)
+        return USAGE
+    if args.output is None:
+        out = Path(tempfile.mkdtemp(prefix=f"exactdp-{tutorial.name}-"))
+    else:
+        out = Path(args.output)
+        if out.exists() and not out.is_dir():
+            raise ParameterError(f"--output {out} exists and is not a directory")
+        if out.is_dir() and any(out.iterdir()) and not args.force:
+            raise ParameterError(f"--output {out} is not empty (pass --force to write into it)")
+    try:
+        result = run(tutorial, out)
+    except TutorialFailure as exc:
+        print(f"exactdp tutorial: FAILED: {exc}", file=sys.stderr)
+        return FAILED
+    print(f"{tutorial.name}: {result.ran} code blocks ran; every output shown matched")
+    for line, modules in result.skipped:
+        print(f"  skipped the block at line {line}: needs {', '.join(modules)} "
+              f"({_install_hint(list(modules))})")
+    for picture in result.pictures:
+        print(f"  picture: {picture}")
+    return OK
+
+
+COMMANDS = [add_tutorial]
