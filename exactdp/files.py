@@ -214,7 +214,11 @@ class OutputPath:
         """Write ``text`` (UTF-8) atomically: temporary file, fsync, rename over the target."""
         self.write_stream([text])
 
-    def write_stream(self, pieces: Iterable[str]) -> None:
+    def write_bytes(self, data: bytes) -> None:
+        """Write ``data`` (a picture, say) atomically, as :meth:`write` does text."""
+        self.write_stream([data])
+
+    def write_stream(self, pieces: Iterable[str | bytes]) -> None:
         """Write the pieces as they come (memory does not grow with their number), then
         rename atomically; an error or interrupt while producing them leaves no file."""
         parent = self.path.parent if str(self.path.parent) else Path(".")
@@ -225,7 +229,7 @@ class OutputPath:
             os.fchmod(fd, _mode(self.path))
             with os.fdopen(fd, "wb") as fh:
                 for piece in pieces:
-                    fh.write(piece.encode("utf-8"))
+                    fh.write(piece if isinstance(piece, bytes) else piece.encode("utf-8"))
                 fh.flush()
                 os.fsync(fh.fileno())
             if not self.force and os.path.lexists(self.path):

@@ -1,0 +1,224 @@
+"""Drawing the exact numbers of :mod:`exactdp.plot.data` with matplotlib (the ``[plot]`` extra).
+
+The only module of exactdp that turns Fractions into floats, and only to place marks on a
+picture: every number written in a label or legend is the exact value (or a truncated
+decimal of it, marked as such), and every value drawn comes from the checker.  matplotlib is
+imported when a picture is drawn, never at import time; without it the error says
+``pip install 'exactdp[plot]'``.  Figures are :class:`matplotlib.figure.Figure` objects built
+without pyplot (no global state, no display needed).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from exactdp.certificate import brief
+from exactdp.params import ExactDPError, ParameterError
+
+__all__ = [
+    "FORMATS",
+    "MissingPlotExtra",
+    "accuracy_figure",
+    "draw_accuracy",
+    "draw_loss",
+    "draw_pmf",
+    "figure_bytes",
+    "figure_format",
+    "new_figure",
+    "pmf_figure",
+    "privacy_loss_figure",
+    "require_matplotlib",
+    "save_figure",
+]
+
+#: Picture formats, chosen by the file name's extension.
+FORMATS = ("png", "svg")
+
+IMPLEMENTATION = "#1f5fa8"
+IDEAL = "#d9480f"
+CLAIM = "#2b8a3e"
+INFINITE = "#c92a2a"
+
+
+class MissingPlotExtra(ExactDPError, ImportError):
+    """matplotlib (the ``[plot]`` extra) is not installed."""
+
+
+def require_matplotlib() -> Any:
+    """``matplotlib.figure`` (imported now), or :class:`MissingPlotExtra` saying how to get it."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg", force=False)
+        import matplotlib.figure
+    except ImportError:
+        raise MissingPlotExtra("drawing needs matplotlib: pip install 'exactdp[plot]'") from None
+    return matplotlib.figure
+
+
+def new_figure(width: float = 8, height: float = 4.5, rows: int = 1, cols: int = 1) -> Any:
+    """A pyplot-free :class:`~matplotlib.figure.Figure` and its axes (one, or an array)."""
+    fig = require_matplotlib().Figure(figsize=(width, height), layout="constrained", dpi=110)
+    axes = fig.subplots(rows, cols, squeeze=rows * cols == 1)
+    return fig, axes
+
+
+def _f(q: Fraction | int) -> float:
+    return float(q)
+
+
+def _ln(bar: Any) -> float:
+    box = bar.ln(64)
+    return _f((box.lo + box.hi) / 2)
+
+
+def draw_pmf(ax: Any, data: Any, title: str | None = None, ideal_label: str = "ideal law "
+             "(the paper's closed form)") -> None:
+    """Bars: ``Pr[M(c, U) = z]`` from the implementation; dots: the ideal law."""
+    xs = list(data.outcomes)
+    ax.bar(xs, [_f(p) for p in data.exact], width=0.8, color=IMPLEMENTATION, alpha=0.75,
+           label="implementation: exact Pr[M(c, U) = z] (read off the code by the checker)")
+    if data.ideal is not None:
+        dist = data.distance
+        ax.plot(xs, [_f(p) for p in data.ideal], "o", markersize=4 if len(xs) > 30 else 6,
+                markerfacecolor="none", markeredgecolor=IDEAL, markeredgewidth=1.4,
+                label=f"{ideal_label}; statistical distance "
+                      f"{'0 exactly' if dist == 0 else brief(dist)}")
+    ax.axvline(data.count, color="0.4", linestyle=":", linewidth=1, label=f"true count c = "
+               f"{data.count}")
+    ax.set_xlabel("output z in [n] = {0, ..., n}")
+    ax.set_ylabel("probability Pr[M(c, U) = z]")
+    ax.set_title(title or f"{data.title}\nexact pmf at c = {data.count}", fontsize=10)
+    ax.set_xlim(min(xs) - 0.7, max(xs) + 0.7)
+    ax.legend(fontsize=8, loc="upper left")
+
+
+def draw_loss(ax: Any, data: Any, title: str | None = None) -> None:
+    """Bars: ``ln(Pr[M(a) = z] / Pr[M(b) = z])`` per outcome; an infinite loss is a hatched
+    bar to the edge of the axes labelled +inf (or -inf); the claimed epsilon is drawn at
+    ``+eps`` and ``-eps``."""
+    finite = [b for b in data.bars if b.kind == "finite"]
+    values = [_ln(b) for b in finite]
+    eps = None if data.claimed_epsilon is None else _f(data.claimed_epsilon)
+    top = max([abs(v) for v in values] + ([eps] if eps is not None else []) + [1e-12])
+    lim = top * 1.35
+    ax.bar([b.outcome for b in finite], values, width=0.8, color=IMPLEMENTATION, alpha=0.8,
+           label="ln(p/q): exact ratio, certified logarithm")
+    for sign, kind in ((1, "+inf"), (-1, "-inf")):
+        inf = [b.outcome for b in data.bars if b.kind == kind]
+        if inf:
+            what = ("p > 0 = q: the output reveals the input" if sign > 0 else "p = 0 < q")
+            ax.bar(inf, [sign * lim] * len(inf), width=0.8, color="none",
+                   edgecolor=INFINITE, hatch="///", label=f"{kind} loss ({what})")
+            for o in inf:
+                ax.text(o, sign * lim * 0.97, "+∞" if sign > 0 else "−∞", ha="center",
+                        va="top" if sign > 0 else "bottom", color=INFINITE, fontsize=9,
+                        fontweight="bold")
+    if eps is not None:
+        ax.axhline(eps, color=CLAIM, linestyle="--", linewidth=1.3,
+                   label=f"claimed epsilon = {data.claimed_epsilon}")
+        ax.axhline(-eps, color=CLAIM, linestyle="--", linewidth=1.3)
+    ax.axhline(0, color="0.3", linewidth=0.8)
+    worst = data.worst
+    if worst.kind == "finite":
+        box = worst.ln(64)
+        note = (f"worst: z = {worst.outcome}, p/q = {brief(worst.ratio)}, "
+                f"ln(p/q) in [{brief(box.lo)}, {brief(box.hi)}]")
+    else:
+        note = f"worst: z = {worst.outcome}, p = {brief(worst.p)} > q = 0: infinite loss"
+    ax.text(0.99, 0.02, note + "\n(decimals truncated)", transform=ax.transAxes, ha="right",
+            va="bottom", fontsize=7.5, color="0.2",
+            bbox={"facecolor": "white", "edgecolor": "0.8", "alpha": 0.9})
+    ax.set_ylim(-lim, lim)
+    ax.set_xlabel("output z")
+    ax.set_ylabel(f"privacy loss ln(Pr[M({data.a}) = z] / Pr[M({data.b}) = z])")
+    ax.set_title(title or f"{data.title}\nprivacy loss per output, worst neighbouring pair "
+                          f"a = {data.a}, b = {data.b}", fontsize=10)
+    ax.legend(fontsize=8, loc="upper left")
+
+
+def draw_accuracy(ax: Any, rows: Sequence[Any], title: str) -> None:
+    """The exact smallest error ``a`` against ``beta`` beside the paper's bound."""
+    xs = [_f(r.beta) for r in rows]
+    ax.plot(xs, [r.exact_a for r in rows], "o-", color=IMPLEMENTATION, drawstyle="steps-mid",
+            label="exact smallest a: Pr[|M(c) - c| <= a] >= 1 - beta for every c")
+    paper = [(x, r.paper_a) for x, r in zip(xs, rows, strict=True) if r.paper_a is not None]
+    if paper:
+        ax.plot([x for x, _ in paper], [a for _, a in paper], "s--", color=IDEAL,
+                markerfacecolor="none", label="the paper's bound a (Theorem 4.7 i / 4.10 ii)")
+    ax.set_xscale("log")
+    ax.invert_xaxis()
+    ax.set_xlabel("failure probability beta (log scale; smaller to the right)")
+    ax.set_ylabel("error a (|M(c) - c| <= a)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")
+
+
+def pmf_figure(mech: object, count: int, method: Any = "auto") -> Any:
+    """A figure of ``mech``'s exact pmf at ``count`` beside its ideal law."""
+    from exactdp.plot.data import pmf_data
+
+    data = pmf_data(mech, count, method)
+    fig, ax = new_figure()
+    draw_pmf(ax, data)
+    return fig
+
+
+def privacy_loss_figure(mech: object, claimed: object = None,
+                        pair: tuple[int, int] | None = None, method: Any = "auto") -> Any:
+    """A figure of the privacy loss per outcome for the worst neighbouring pair (or
+    ``pair``) with the claimed epsilon (default: the paper's, see
+    :func:`exactdp.plot.data.claimed_epsilon`)."""
+    from exactdp.plot.data import privacy_loss_data
+
+    data = privacy_loss_data(mech, claimed, pair, method)
+    fig, ax = new_figure()
+    draw_loss(ax, data)
+    return fig
+
+
+def accuracy_figure(mech: object, betas: Sequence[object] | None = None,
+                    method: Any = "auto") -> Any:
+    """A figure of the exact smallest error ``a`` against ``beta`` beside the paper's bound."""
+    from exactdp.plot.data import accuracy_rows, mechanism_title
+
+    rows = accuracy_rows(mech, betas, method)
+    fig, ax = new_figure()
+    draw_accuracy(ax, rows, f"{mechanism_title(mech)}\nerror a against failure probability "
+                            f"beta (Definition 4.2)")
+    return fig
+
+
+def figure_format(path: str) -> str:
+    """``"png"`` or ``"svg"`` from the file name's extension (checked before any work)."""
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
+    if ext not in FORMATS:
+        raise ParameterError(f"--output {path!r}: the file name must end in .png or .svg "
+                             f"(the picture's format is chosen by the extension)")
+    return ext
+
+
+def figure_bytes(fig: Any, fmt: str) -> bytes:
+    """The picture as PNG or SVG bytes (SVG: text as paths, no metadata, no external
+    references, so that it can be inlined in a self-contained page)."""
+    if fmt not in FORMATS:
+        raise ParameterError(f"format = {fmt!r} must be png or svg")
+    buf = io.BytesIO()
+    meta: dict[str, Any] = ({"Date": None, "Creator": None, "Format": None, "Type": None}
+                            if fmt == "svg" else {"Software": None})
+    fig.savefig(buf, format=fmt, metadata=meta)
+    return buf.getvalue()
+
+
+def save_figure(fig: Any, path: str, force: bool = False) -> None:
+    """Write ``fig`` to ``path`` as PNG or SVG by extension, atomically, never over an
+    existing file without ``force`` (:class:`exactdp.files.OutputPath`)."""
+    from exactdp.files import OutputPath
+
+    fmt = figure_format(path)
+    out = OutputPath.check(path, force)
+    out.write_bytes(figure_bytes(fig, fmt))
+
