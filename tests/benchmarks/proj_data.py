@@ -1,0 +1,100 @@
+"""Data, ground truth and utility metrics for the paper-001 experiments (LILI.md §4).
+
+Evaluation only (numpy / scikit-learn floats are fine here: nothing is sampled or checked):
+
+* :func:`digits` — scikit-learn's ``load_digits`` as integer vectors in ``{0..16}^64`` (``C = 16``;
+  the paper's ``beta = 1`` on data in ``[0, 1]`` is ``beta = 16`` grid steps here);
+* :func:`split` — a seeded query/database split and a seeded stratified train/test split;
+* :func:`true_neighbours` — the top-50 cosine neighbours of every query in the database (raw data);
+* :func:`precision_at` — precision at ``R`` of a retrieval by a similarity on private vectors
+  (cosine of noisy projections, or agreements of sign vectors), ties broken by a seeded random
+  order (sign vectors have few distinct similarities; breaking ties by index would favour low
+  database indices);
+* :func:`svm_accuracy` — test accuracy of ``LinearSVC`` trained on private training features.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+TOP = 50  # ground truth: top-50 cosine neighbours (the paper's Figs 10-13)
+
+
+def digits() -> tuple[np.ndarray, np.ndarray]:
+    """(X, y): 1797 x 64 integer pixels in 0..16 and the digit labels."""
+    from sklearn.datasets import load_digits
+
+    d = load_digits()
+    x = d.data.astype(np.int64)
+    assert np.array_equal(x, d.data) and x.min() == 0 and x.max() == 16
+    return x, d.target.astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Split:
+    queries: np.ndarray    # indices of the retrieval queries
+    database: np.ndarray   # indices of the retrieval database
+    train: np.ndarray      # indices of the SVM training set
+    test: np.ndarray       # indices of the SVM test set
+
+
+def split(y: np.ndarray, n_queries: int = 297, n_train: int = 1000, seed: int = 0) -> Split:
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(y))
+    train, test = [], []
+    for label in np.unique(y):  # stratified: the same share of every digit in train
+        idx = order[y[order] == label]
+        cut = round(len(idx) * n_train / len(y))
+        train.extend(idx[:cut])
+        test.extend(idx[cut:])
+    return Split(np.sort(order[:n_queries]), np.sort(order[n_queries:]),
+                 np.sort(np.array(train)), np.sort(np.array(test)))
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    v = v.astype(np.float64)
+    norms = np.linalg.norm(v, axis=1, keepdims=True)
+    return v / np.where(norms == 0, 1.0, norms)
+
+
+def similarity(q: np.ndarray, db: np.ndarray, kind: str) -> np.ndarray:
+    """``kind = "cosine"``: cosines; ``"signs"``: agreements of +-1 vectors (= k - Hamming)."""
+    if kind == "cosine":
+        return _unit(q) @ _unit(db).T
+    if kind == "signs":
+        return (q.astype(np.int64) @ db.astype(np.int64).T + q.shape[1]) // 2
+    raise ValueError(kind)
+
+
+def true_neighbours(x: np.ndarray, sp: Split) -> np.ndarray:
+    sim = similarity(x[sp.queries], x[sp.database], "cosine")
+    return np.argsort(-sim, axis=1, kind="stable")[:, :TOP]
+
+
+def precision_at(sim: np.ndarray, truth: np.ndarray, rs: tuple[int, ...], seed: int) -> dict:
+    """Mean precision at each R in ``rs`` (retrieved among the true top-50, divided by R)."""
+    rng = np.random.default_rng(seed)
+    tie = rng.random(sim.shape)
+    order = np.lexsort((tie, -sim), axis=1)  # by similarity, ties in a random order
+    out = {}
+    for r in rs:
+        hits = [len(np.intersect1d(order[i, :r], truth[i])) for i in range(len(truth))]
+        out[r] = float(np.mean(hits)) / r
+    return out
+
+
+def svm_accuracy(features: np.ndarray, y: np.ndarray, sp: Split) -> float:
+    """Linear SVM (one-vs-rest, C = 1) on standardised private features: test accuracy."""
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import LinearSVC
+
+    model = make_pipeline(StandardScaler(), LinearSVC(C=1.0, max_iter=2000))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(features[sp.train], y[sp.train])
+    return float(model.score(features[sp.test], y[sp.test]))
