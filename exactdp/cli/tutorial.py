@@ -53,7 +53,7 @@ def cmd_tutorial(args: argparse.Namespace) -> int:
         if args.path or args.run or args.output:
             raise ParameterError("--path, --run and --output need a tutorial NAME")
         everything = tutorials()
-        width = max(len(t.name) for t in everything)
+        width = max((len(t.name) for t in everything), default=0)
         for t in everything:
             needs = f" (needs {', '.join(t.requires)})" if t.requires else ""
             print(f"{t.name.ljust(width)}  {t.summary}{needs}")
