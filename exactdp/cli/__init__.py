@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         convolution,
         counting,
         histogram,
+        plot,
         sparse_vector,
         tutorial,
         verify,
@@ -54,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in [*verify.COMMANDS, *counting.COMMANDS, *check.COMMANDS, *histogram.COMMANDS,
                 *audit.COMMANDS, *sparse_vector.COMMANDS, *convolution.COMMANDS,
-                *tutorial.COMMANDS]:
+                *tutorial.COMMANDS, *plot.COMMANDS]:
         add(sub)
     return parser
 

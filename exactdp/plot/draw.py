@@ -92,7 +92,7 @@ def draw_pmf(ax: Any, data: Any, title: str | None = None, ideal_label: str = "i
     ax.set_ylabel("probability Pr[M(c, U) = z]")
     ax.set_title(title or f"{data.title}\nexact pmf at c = {data.count}", fontsize=10)
     ax.set_xlim(min(xs) - 0.7, max(xs) + 0.7)
-    ax.legend(fontsize=8, loc="upper left")
+    _legend_below(ax)
 
 
 def draw_loss(ax: Any, data: Any, title: str | None = None) -> None:
@@ -105,16 +105,16 @@ def draw_loss(ax: Any, data: Any, title: str | None = None) -> None:
     top = max([abs(v) for v in values] + ([eps] if eps is not None else []) + [1e-12])
     lim = top * 1.35
     ax.bar([b.outcome for b in finite], values, width=0.8, color=IMPLEMENTATION, alpha=0.8,
-           label="ln(p/q): exact ratio, certified logarithm")
+           label="ln(p/q), p = Pr[M(a) = z], q = Pr[M(b) = z] (exact ratio, certified ln)")
     for sign, kind in ((1, "+inf"), (-1, "-inf")):
         inf = [b.outcome for b in data.bars if b.kind == kind]
         if inf:
             what = ("p > 0 = q: the output reveals the input" if sign > 0 else "p = 0 < q")
-            ax.bar(inf, [sign * lim] * len(inf), width=0.8, color="none",
+            ax.bar(inf, [sign * lim * 0.86] * len(inf), width=0.8, color="none",
                    edgecolor=INFINITE, hatch="///", label=f"{kind} loss ({what})")
             for o in inf:
-                ax.text(o, sign * lim * 0.97, "+∞" if sign > 0 else "−∞", ha="center",
-                        va="top" if sign > 0 else "bottom", color=INFINITE, fontsize=9,
+                ax.text(o, sign * lim * 0.88, "+∞" if sign > 0 else "−∞", ha="center",
+                        va="bottom" if sign > 0 else "top", color=INFINITE, fontsize=9,
                         fontweight="bold")
     if eps is not None:
         ax.axhline(eps, color=CLAIM, linestyle="--", linewidth=1.3,
@@ -136,59 +136,74 @@ def draw_loss(ax: Any, data: Any, title: str | None = None) -> None:
     ax.set_ylabel(f"privacy loss ln(Pr[M({data.a}) = z] / Pr[M({data.b}) = z])")
     ax.set_title(title or f"{data.title}\nprivacy loss per output, worst neighbouring pair "
                           f"a = {data.a}, b = {data.b}", fontsize=10)
-    ax.legend(fontsize=8, loc="upper left")
+    _legend_below(ax)
 
 
-def draw_accuracy(ax: Any, rows: Sequence[Any], title: str) -> None:
+def _legend_below(ax: Any) -> None:
+    """The legend under the axes, where it hides no bar."""
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
+
+
+def draw_accuracy(ax: Any, rows: Sequence[Any], title: str, n: int | None = None) -> None:
     """The exact smallest error ``a`` against ``beta`` beside the paper's bound."""
     xs = [_f(r.beta) for r in rows]
-    ax.plot(xs, [r.exact_a for r in rows], "o-", color=IMPLEMENTATION, drawstyle="steps-mid",
-            label="exact smallest a: Pr[|M(c) - c| <= a] >= 1 - beta for every c")
+    ax.plot(xs, [r.exact_a for r in rows], "o-", color=IMPLEMENTATION,
+            label="exact smallest a: Pr[|M(c) - c| <= a] >= 1 - beta for every c "
+                  "(from the implementation's exact laws)")
     paper = [(x, r.paper_a) for x, r in zip(xs, rows, strict=True) if r.paper_a is not None]
     if paper:
         ax.plot([x for x, _ in paper], [a for _, a in paper], "s--", color=IDEAL,
                 markerfacecolor="none", label="the paper's bound a (Theorem 4.7 i / 4.10 ii)")
+    if n is not None:
+        ax.axhline(n, color="0.5", linestyle=":", linewidth=1,
+                   label=f"n = {n}: outputs are clamped to [0, n], so no error exceeds n")
     ax.set_xscale("log")
+    ax.set_xticks(xs, [str(r.beta) for r in rows], fontsize=7, rotation=45)
+    ax.minorticks_off()
     ax.invert_xaxis()
     ax.set_xlabel("failure probability beta (log scale; smaller to the right)")
     ax.set_ylabel("error a (|M(c) - c| <= a)")
     ax.set_title(title, fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.grid(True, alpha=0.3)
+    _legend_below(ax)
 
 
-def pmf_figure(mech: object, count: int, method: Any = "auto") -> Any:
-    """A figure of ``mech``'s exact pmf at ``count`` beside its ideal law."""
+def pmf_figure(mech: object, count: int, method: Any = "auto", data: Any = None) -> Any:
+    """A figure of ``mech``'s exact pmf at ``count`` beside its ideal law (``data``: the
+    :class:`~exactdp.plot.data.PmfData` if already computed)."""
     from exactdp.plot.data import pmf_data
 
-    data = pmf_data(mech, count, method)
-    fig, ax = new_figure()
+    data = data or pmf_data(mech, count, method)
+    fig, ax = new_figure(height=5.5)
     draw_pmf(ax, data)
     return fig
 
 
 def privacy_loss_figure(mech: object, claimed: object = None,
-                        pair: tuple[int, int] | None = None, method: Any = "auto") -> Any:
+                        pair: tuple[int, int] | None = None, method: Any = "auto",
+                        data: Any = None) -> Any:
     """A figure of the privacy loss per outcome for the worst neighbouring pair (or
     ``pair``) with the claimed epsilon (default: the paper's, see
-    :func:`exactdp.plot.data.claimed_epsilon`)."""
+    :func:`exactdp.plot.data.claimed_epsilon`; ``data``: the
+    :class:`~exactdp.plot.data.LossData` if already computed)."""
     from exactdp.plot.data import privacy_loss_data
 
-    data = privacy_loss_data(mech, claimed, pair, method)
-    fig, ax = new_figure()
+    data = data or privacy_loss_data(mech, claimed, pair, method)
+    fig, ax = new_figure(height=5.5)
     draw_loss(ax, data)
     return fig
 
 
 def accuracy_figure(mech: object, betas: Sequence[object] | None = None,
-                    method: Any = "auto") -> Any:
-    """A figure of the exact smallest error ``a`` against ``beta`` beside the paper's bound."""
+                    method: Any = "auto", rows: Sequence[Any] | None = None) -> Any:
+    """A figure of the exact smallest error ``a`` against ``beta`` beside the paper's bound
+    (``rows``: the :func:`~exactdp.plot.data.accuracy_rows` if already computed)."""
     from exactdp.plot.data import accuracy_rows, mechanism_title
 
-    rows = accuracy_rows(mech, betas, method)
-    fig, ax = new_figure()
+    rows = rows or accuracy_rows(mech, betas, method)
+    fig, ax = new_figure(height=5.5)
     draw_accuracy(ax, rows, f"{mechanism_title(mech)}\nerror a against failure probability "
-                            f"beta (Definition 4.2)")
+                            f"beta (Definition 4.2)", getattr(mech, "n", None))
     return fig
 
 
