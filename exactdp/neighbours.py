@@ -1,0 +1,194 @@
+"""Neighbour relations on small public domains, written once (DESIGN.md, "neighbour relations").
+
+A :class:`Relation` is a finite public domain and a symmetric adjacency on it; the checker,
+the proofs, :mod:`exactdp.testing` and the audit enumerate its ordered pairs.  The relations:
+
+* :func:`counts` -- ``[n] = {0..n}``, ``c ~ c+1`` (paper 004, Definition 4.1);
+* :func:`datasets` -- multisets of at most ``n`` elements of a small universe, under
+  ``"add-remove"`` (one element added or removed) or ``"replace-one"`` (same size, one
+  element replaced);
+* :func:`vectors` -- the integer box ``{lo..hi}^p`` with a sensitivity ``beta`` (integer grid
+  steps), under ``"one-coordinate"`` (Li & Li Definition 2.3, beta-adjacency: one coordinate
+  moves by at most ``beta``) or ``"l1"`` (``0 < ||u - u'||_1 <= beta``: several coordinates
+  may move; notes LILI.md §5 P6 shows why the two differ for SignOPORP);
+* :func:`booleans` -- ``{0,1}^p``, one bit flipped.
+
+>>> [pair for pair in counts(2).ordered_pairs()]
+[(0, 1), (1, 0), (1, 2), (2, 1)]
+>>> vectors(2, -1, 1, 1).neighbours((0, 0))
+((-1, 0), (0, -1), (0, 1), (1, 0))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations_with_replacement, product
+
+from exactdp.params import DomainError, ParameterError, ResourceLimitError, positive_int
+
+__all__ = ["MAX_POINTS", "Relation", "booleans", "counts", "datasets", "l1_distance",
+           "vector_neighbours", "vectors"]
+
+#: The most points a relation's domain may hold (it is enumerated).
+MAX_POINTS = 1 << 16
+
+VECTOR_KINDS = ("one-coordinate", "l1")
+DATASET_KINDS = ("add-remove", "replace-one")
+
+
+def l1_distance(u: Sequence[int], v: Sequence[int]) -> int:
+    """``||u - v||_1`` of two integer vectors of the same length."""
+    if len(u) != len(v):
+        raise DomainError(f"vectors of lengths {len(u)} and {len(v)} cannot be compared")
+    return sum(abs(a - b) for a, b in zip(u, v))
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A finite public domain ``points`` with a symmetric adjacency ``adjacent(x, y)``.
+
+    ``name`` says which relation it is (shown in certificates)."""
+
+    name: str
+    points: tuple[Hashable, ...]
+    adjacent: Callable[[Hashable, Hashable], bool]
+
+    def __contains__(self, x: object) -> bool:
+        return x in self._index
+
+    @property
+    def _index(self) -> frozenset[Hashable]:
+        return frozenset(self.points)
+
+    def neighbours(self, x: Hashable) -> tuple[Hashable, ...]:
+        """Every ``y`` in the domain adjacent to ``x`` (in domain order)."""
+        if x not in self._index:
+            raise DomainError(f"{x!r} is not in the domain of {self.name}")
+        return tuple(y for y in self.points if y != x and self.adjacent(x, y))
+
+    def ordered_pairs(self) -> Iterator[tuple[Hashable, Hashable]]:
+        """Every ordered adjacent pair ``(x, y)`` (both orders of each edge)."""
+        for i, x in enumerate(self.points):
+            for y in self.points[i + 1:]:
+                if self.adjacent(x, y):
+                    yield x, y
+                    yield y, x
+
+
+def _capped(points: Sequence[Hashable], what: str) -> tuple[Hashable, ...]:
+    if len(points) > MAX_POINTS:
+        raise ResourceLimitError(f"{what} has {len(points)} points (> {MAX_POINTS}); "
+                                 f"enumerate a smaller domain")
+    return tuple(points)
+
+
+def _nonneg(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ParameterError(f"{name} = {value!r:.40} must be an int >= 0")
+    if value < 0:
+        raise ParameterError(f"{name} = {value} must be >= 0")
+    return int(value)
+
+
+def counts(n: object) -> Relation:
+    """Counts ``[n] = {0..n}`` with ``c ~ c+1`` (paper 004, Definition 4.1)."""
+    top = positive_int(n, "n")
+    return Relation(f"counts [0, {top}], c ~ c+1", tuple(range(top + 1)),
+                    lambda a, b: abs(a - b) == 1)  # type: ignore[operator]
+
+
+def datasets(universe: Sequence[Hashable], n: object, kind: str = "add-remove") -> Relation:
+    """Multisets (sorted tuples) of at most ``n`` elements of ``universe``.
+
+    ``"add-remove"``: ``D ~ D'`` iff one is the other with one element added.
+    ``"replace-one"``: same size and exactly one element replaced by a different one."""
+    if kind not in DATASET_KINDS:
+        raise ParameterError(f"kind = {kind!r} must be one of {DATASET_KINDS}")
+    items = sorted(set(universe))  # type: ignore[type-var]
+    if not items:
+        raise ParameterError("universe must not be empty")
+    size = _nonneg(n, "n")
+    pts = [tuple(c) for m in range(size + 1) for c in combinations_with_replacement(items, m)]
+
+    def diff(a: tuple[Hashable, ...], b: tuple[Hashable, ...]) -> tuple[int, int]:
+        rest = list(b)
+        extra = 0
+        for v in a:
+            if v in rest:
+                rest.remove(v)
+            else:
+                extra += 1
+        return extra, len(rest)
+
+    if kind == "add-remove":
+        def adjacent(a: Hashable, b: Hashable) -> bool:
+            return sorted(diff(a, b)) == [0, 1]  # type: ignore[arg-type]
+    else:
+        def adjacent(a: Hashable, b: Hashable) -> bool:
+            return diff(a, b) == (1, 1)  # type: ignore[arg-type]
+    return Relation(f"datasets of <= {size} elements of {items}, {kind}",
+                    _capped(pts, "the dataset domain"), adjacent)
+
+
+def _check_box(p: object, lo: object, hi: object, beta: object, kind: str) -> tuple[int, ...]:
+    if kind not in VECTOR_KINDS:
+        raise ParameterError(f"kind = {kind!r} must be one of {VECTOR_KINDS}")
+    dims = positive_int(p, "p")
+    for name, v in (("lo", lo), ("hi", hi)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ParameterError(f"{name} = {v!r:.40} must be an int (integer data grid)")
+    if lo > hi:  # type: ignore[operator]
+        raise ParameterError(f"lo = {lo} > hi = {hi}: the box is empty")
+    return dims, int(lo), int(hi), positive_int(beta, "beta")  # type: ignore[call-overload]
+
+
+def vector_neighbours(u: Sequence[int], lo: int, hi: int, beta: int,
+                      kind: str = "one-coordinate") -> tuple[tuple[int, ...], ...]:
+    """The neighbours of ``u`` in the box ``{lo..hi}^p``, in lexicographic order.
+
+    ``"one-coordinate"``: ``u' = u + d e_i`` with ``0 < |d| <= beta`` (Definition 2.3).
+    ``"l1"``: every ``u' != u`` in the box with ``||u - u'||_1 <= beta``."""
+    p, lo, hi, beta = _check_box(len(u), lo, hi, beta, kind)
+    if any(not lo <= v <= hi for v in u):
+        raise DomainError(f"u = {tuple(u)} is outside the box {{{lo}..{hi}}}^{p}")
+    if kind == "one-coordinate":
+        out = [tuple(u[:i]) + (v,) + tuple(u[i + 1:]) for i in range(p)
+               for v in range(max(lo, u[i] - beta), min(hi, u[i] + beta) + 1) if v != u[i]]
+    else:
+        ranges = [range(max(lo, v - beta), min(hi, v + beta) + 1) for v in u]
+        out = [w for w in product(*ranges) if 0 < l1_distance(u, w) <= beta]
+    return tuple(sorted(out))
+
+
+def vectors(p: object, lo: object, hi: object, beta: object, kind: str = "one-coordinate",
+            keep: Callable[[tuple[int, ...]], bool] | None = None) -> Relation:
+    """The integer box ``{lo..hi}^p`` under ``kind`` adjacency with sensitivity ``beta``
+    (see :func:`vector_neighbours`); ``keep`` restricts the domain (e.g. Li & Li's
+    ``||u|| > 0``: ``keep=any``)."""
+    dims, low, high, b = _check_box(p, lo, hi, beta, kind)
+    size = (high - low + 1) ** dims
+    if size > MAX_POINTS:
+        raise ResourceLimitError(f"the box {{{low}..{high}}}^{dims} has {size} points "
+                                 f"(> {MAX_POINTS}); enumerate a smaller domain")
+    pts = [u for u in product(range(low, high + 1), repeat=dims) if keep is None or keep(u)]
+    if kind == "one-coordinate":
+        def adjacent(a: Hashable, b2: Hashable) -> bool:
+            moved = [(x, y) for x, y in zip(a, b2) if x != y]  # type: ignore[call-overload]
+            return len(moved) == 1 and abs(moved[0][0] - moved[0][1]) <= b
+    else:
+        def adjacent(a: Hashable, b2: Hashable) -> bool:
+            return 0 < l1_distance(a, b2) <= b  # type: ignore[arg-type]
+    extra = "" if keep is None else f", restricted by {getattr(keep, '__name__', 'a filter')}"
+    return Relation(f"vectors {{{low}..{high}}}^{dims}, {kind}, beta = {b}{extra}",
+                    tuple(pts), adjacent)
+
+
+def booleans(p: object) -> Relation:
+    """``{0,1}^p`` with one bit flipped."""
+    dims = positive_int(p, "p")
+    if 2 ** dims > MAX_POINTS:
+        raise ResourceLimitError(f"{{0,1}}^{dims} has 2^{dims} points (> {MAX_POINTS})")
+    return Relation(f"booleans {{0,1}}^{dims}, one bit flipped",
+                    tuple(product((0, 1), repeat=dims)),
+                    lambda a, b: l1_distance(a, b) == 1)  # type: ignore[arg-type]
