@@ -21,8 +21,9 @@ the proofs, :mod:`exactdp.testing` and the audit enumerate its ordered pairs.  T
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations_with_replacement, product
 
 from exactdp.params import DomainError, ParameterError, ResourceLimitError, positive_int
@@ -48,32 +49,37 @@ def l1_distance(u: Sequence[int], v: Sequence[int]) -> int:
 class Relation:
     """A finite public domain ``points`` with a symmetric adjacency ``adjacent(x, y)``.
 
-    ``name`` says which relation it is (shown in certificates)."""
+    ``name`` says which relation it is (shown in certificates).  ``near(x)``, when given,
+    lists candidates that include every neighbour of ``x`` (a shortcut that avoids testing
+    all pairs; the adjacency still decides)."""
 
     name: str
     points: tuple[Hashable, ...]
     adjacent: Callable[[Hashable, Hashable], bool]
+    near: Callable[[Hashable], Iterable[Hashable]] | None = None
 
     def __contains__(self, x: object) -> bool:
         return x in self._index
 
-    @property
-    def _index(self) -> frozenset[Hashable]:
-        return frozenset(self.points)
+    @cached_property
+    def _index(self) -> dict[Hashable, int]:
+        return {x: i for i, x in enumerate(self.points)}
 
     def neighbours(self, x: Hashable) -> tuple[Hashable, ...]:
         """Every ``y`` in the domain adjacent to ``x`` (in domain order)."""
         if x not in self._index:
             raise DomainError(f"{x!r} is not in the domain of {self.name}")
-        return tuple(y for y in self.points if y != x and self.adjacent(x, y))
+        if self.near is None:
+            return tuple(y for y in self.points if y != x and self.adjacent(x, y))
+        found = {y for y in self.near(x) if y != x and y in self._index and self.adjacent(x, y)}
+        return tuple(sorted(found, key=self._index.__getitem__))
 
     def ordered_pairs(self) -> Iterator[tuple[Hashable, Hashable]]:
-        """Every ordered adjacent pair ``(x, y)`` (both orders of each edge)."""
-        for i, x in enumerate(self.points):
-            for y in self.points[i + 1:]:
-                if self.adjacent(x, y):
-                    yield x, y
-                    yield y, x
+        """Every ordered adjacent pair ``(x, y)`` (both orders of each edge): for each
+        point in domain order, its neighbours in domain order."""
+        for x in self.points:
+            for y in self.neighbours(x):
+                yield x, y
 
 
 def _capped(points: Sequence[Hashable], what: str) -> tuple[Hashable, ...]:
@@ -95,7 +101,8 @@ def counts(n: object) -> Relation:
     """Counts ``[n] = {0..n}`` with ``c ~ c+1`` (paper 004, Definition 4.1)."""
     top = positive_int(n, "n")
     return Relation(f"counts [0, {top}], c ~ c+1", tuple(range(top + 1)),
-                    lambda a, b: abs(a - b) == 1)  # type: ignore[operator]
+                    lambda a, b: abs(a - b) == 1,  # type: ignore[operator]
+                    lambda c: (c - 1, c + 1))  # type: ignore[operator]
 
 
 def datasets(universe: Sequence[Hashable], n: object, kind: str = "add-remove") -> Relation:
@@ -181,7 +188,8 @@ def vectors(p: object, lo: object, hi: object, beta: object, kind: str = "one-co
             return 0 < l1_distance(a, b2) <= b  # type: ignore[arg-type]
     extra = "" if keep is None else f", restricted by {getattr(keep, '__name__', 'a filter')}"
     return Relation(f"vectors {{{low}..{high}}}^{dims}, {kind}, beta = {b}{extra}",
-                    tuple(pts), adjacent)
+                    tuple(pts), adjacent,
+                    lambda u: vector_neighbours(u, low, high, b, kind))  # type: ignore[arg-type]
 
 
 def booleans(p: object) -> Relation:
@@ -191,4 +199,5 @@ def booleans(p: object) -> Relation:
         raise ResourceLimitError(f"{{0,1}}^{dims} has 2^{dims} points (> {MAX_POINTS})")
     return Relation(f"booleans {{0,1}}^{dims}, one bit flipped",
                     tuple(product((0, 1), repeat=dims)),
-                    lambda a, b: l1_distance(a, b) == 1)  # type: ignore[arg-type]
+                    lambda a, b: l1_distance(a, b) == 1,  # type: ignore[arg-type]
+                    lambda u: vector_neighbours(u, 0, 1, 1))  # type: ignore[arg-type]
