@@ -20,8 +20,9 @@ from proofs._strict_time import coins, compare, traced
 
 CLAIM = "Conv strict time (identical traces across x)"
 STATEMENT = """A release of the Walsh-Fourier and integer-strategy mechanisms makes exactly |I| draws
-uniform(D_j), in the order of the kept rows, with D_j fixed by the public (r_j, lo_j, hi_j), each
-followed by a search of (hi_j - lo_j).bit_length() rounds; the transform (fixed-schedule fwht or
+uniform(D_j), in a public order (the kept rows grouped by sampler, RowNoise.draw_order), with D_j
+fixed by the public (r_j, lo_j, hi_j), each followed by a search of (hi_j - lo_j).bit_length()
+rounds; the transform (fixed-schedule fwht or
 T x) and the reconstruction have fixed schedules: the same operation trace for every x of the
 domain."""
 PROOF_IDEA = """proofs/_strict_time: the trace (every uniform(d), every recorded event such as

@@ -101,6 +101,20 @@ def test_sampler_cdf_off_by_one_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not conv_sampler_lemma_4_09.config_certificate(Fraction(1, 2), 0, 4, None, None).verdict
 
 
+def test_sampler_table_entry_off_by_one_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = (Fraction(2, 3), -3, 3, None, None)
+    assert conv_sampler_lemma_4_09.config_certificate(*cfg, tabulated=True).verdict
+    orig = rows.TabulatedClampedGeometric.__init__
+
+    def bad(self: rows.TabulatedClampedGeometric, ratio: object, lo: object, hi: object) -> None:
+        orig(self, ratio, lo, hi)
+        self._table[2] += 1
+
+    monkeypatch.setattr(rows.TabulatedClampedGeometric, "__init__", bad)
+    assert conv_sampler_lemma_4_09.config_certificate(*cfg).verdict      # the reference path
+    assert not conv_sampler_lemma_4_09.config_certificate(*cfg, tabulated=True).verdict
+
+
 def test_data_dependent_loop_fails_strict_time(monkeypatch: pytest.MonkeyPatch) -> None:
     orig = mechanism.WalshFourierMechanism.coefficients
 

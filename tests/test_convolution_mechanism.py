@@ -24,7 +24,7 @@ from exactdp.convolution import (
     walsh_matrix,
     xor_circulant,
 )
-from exactdp.convolution.rows import TabulatedClampedGeometric
+from exactdp.convolution.rows import RowNoise, TabulatedClampedGeometric
 from exactdp.counting import inverse_cdf_search
 from exactdp.explore import explore
 from exactdp.noise import ClampedGeometric
@@ -33,6 +33,7 @@ from exactdp.params import (
     FloatParameterError,
     ParameterError,
     ParameterTypeError,
+    ResourceLimitError,
 )
 from exactdp.trace import recording
 from tests._sources import RecordingSource
@@ -290,9 +291,11 @@ def test_integer_strategy_draws_do_not_depend_on_x() -> None:
 
 def test_tabulated_sampler_has_the_same_integers() -> None:
     for r, lo, hi in ((Fraction(2, 3), -3, 3), (Fraction(1, 2), 0, 5), (Fraction(7, 9), -4, 2),
-                      (Fraction(1, 3), 0, 1)):
+                      (Fraction(1, 3), 0, 1), (Fraction(5637, 5711), -9, 9)):
         plain, tab = ClampedGeometric(r, lo, hi), TabulatedClampedGeometric(r, lo, hi)
         assert plain.d == tab.d
+        a, b, n = r.numerator, r.denominator, hi - lo
+        assert [int(v) for v in tab._table] == [a**k * b**(n - k) for k in range(n + 1)]
         for c in range(lo, hi + 1):
             for z in range(hi - lo + 1):
                 assert tab.search_cdf(c, z) == plain.cdf(c, z)
@@ -301,14 +304,38 @@ def test_tabulated_sampler_has_the_same_integers() -> None:
                 assert tab(c, u) == plain(c, u) == ref
 
 
-def test_rows_share_samplers_by_key() -> None:
+def test_tabulated_sampler_refuses_empty_range_and_huge_tables() -> None:
+    with pytest.raises(ParameterError, match="hi > lo"):
+        TabulatedClampedGeometric(Fraction(1, 2), 3, 3)
+    with pytest.raises(ResourceLimitError, match="TABLE_BITS"):
+        TabulatedClampedGeometric(Fraction(9999, 10000), -5000, 5000)
+
+
+def test_rows_share_samplers_by_key_and_draw_class_by_class() -> None:
     mech = WalshFourierMechanism([1] * 16, Domain.histograms(16, 4),
                                  ratios=Fraction(3, 2))
     assert mech.rows == (0,)
     mech = WalshFourierMechanism([1] + [0] * 15, Domain.histograms(16, 4), ratios=Fraction(3, 2))
     assert len(mech.rows) == 16 and mech.noise.distinct == 2
-    assert isinstance(mech.noise.samplers[1], TabulatedClampedGeometric)
     assert mech.noise.samplers[1] is mech.noise.samplers[15]
+    assert mech.noise.tabulated == (True, True)        # 8 * draws * rounds >= n = 4, 8
+    # one row over a wide range: 8 * 1 * 11 rounds < n = 2000, the plain sampler draws
+    assert RowNoise([Fraction(2)], [(-1000, 1000)]).tabulated == (False,)
+    assert RowNoise([Fraction(2)] * 23, [(-1000, 1000)] * 23).tabulated == (True,)
+    assert isinstance(mech.noise.fast_sampler(1), TabulatedClampedGeometric)
+    # interleaved classes: rows of ratio 2 at even positions, 3/2 at odd ones
+    noise = RowNoise([Fraction(2), Fraction(3, 2)] * 3, [(-4, 4)] * 6)
+    assert noise.draw_order == (0, 2, 4, 1, 3, 5)
+    values: list[int] = []
+    src = RecordingSource(3)
+    draw = src.uniform
+    src.uniform = lambda d: values.append(draw(d)) or values[-1]  # type: ignore[method-assign]
+    out = noise.draw([0, 1, -1, 2, 4, -4], src)
+    assert src.sizes == list(noise.draw_sizes)
+    assert noise.draw_sizes == (ClampedGeometric(Fraction(1, 2), -4, 4).d,) * 3 + (
+        ClampedGeometric(Fraction(2, 3), -4, 4).d,) * 3
+    # apply takes the u in draw order and returns the rows in row order
+    assert noise.apply([0, 1, -1, 2, 4, -4], values) == out
 
 
 # ------------------------------------------------------------------ parameters
@@ -338,7 +365,7 @@ def test_ratio_forms_and_refusals() -> None:
         WalshFourierMechanism(h, "histograms", ratios=2)  # type: ignore[arg-type]
     with pytest.raises(DomainError, match="n = 1"):
         a.release([1, 1, 0, 0])
-    with pytest.raises(ParameterError, match="one u_j"):
+    with pytest.raises(ParameterError, match="one u in \\[1, D\\] per kept row"):
         a([0, 0, 0, 0], [1])
     with pytest.raises(DomainError):
         a([0, 0, 0, 0], [0, 1])

@@ -11,7 +11,7 @@ the notes' integral factorization lemma (any invertible integer ``T``, ``G = H T
 
 Common to both (``I`` the kept rows, ``r_j > 1`` their public ratios):
 
-* **release** ``M(x)``: ``c = T x``; for ``j`` in ``I`` in increasing order,
+* **release** ``M(x)``: ``c = T x``; for every ``j`` in ``I`` (draw order below),
   ``c~_j = clamp_[lo_j, hi_j](c_j + Z_j)`` with ``Pr[Z_j = z] = ((r_j-1)/(r_j+1)) r_j^-|z|``
   (:class:`exactdp.noise.ClampedGeometric`, ratio ``alpha_j = 1/r_j``, one ``uniform(D_j)``),
   ``[lo_j, hi_j]`` the public range of ``t_j . x`` over the domain; output ``y = G c~``.
@@ -21,7 +21,8 @@ Common to both (``I`` the kept rows, ``r_j > 1`` their public ratios):
 * **privacy** (notes §3.0): the privacy-loss distribution between ``x`` and ``x +- e_n`` is
   data-independent; pure ratio ``max_n prod_j r_j^|T_jn|`` (Walsh: ``prod_j r_j``), exact
   ``delta(R)`` via :meth:`privacy` (:mod:`exactdp.convolution.accounting`).
-* **draws / strict time**: exactly ``|I|`` draws ``uniform(D_j)``, in the order of ``I``, with
+* **draws / strict time**: exactly ``|I|`` draws ``uniform(D_j)``, in the public order
+  :attr:`~exactdp.convolution.rows.RowNoise.draw_order` (rows grouped by sampler), with
   ``D_j`` fixed by ``(r_j, lo_j, hi_j)``; each followed by a ``(hi_j - lo_j).bit_length()``-round
   search; the transform and reconstruction have fixed schedules.  Nothing about the schedule
   depends on ``x`` (tested with a counting source); big-integer operation times are bounded by
@@ -177,7 +178,7 @@ class _FactorizationMechanism:
 
     @property
     def draw_sizes(self) -> tuple[int, ...]:
-        """``D_j`` of every draw, in order (public)."""
+        """``D`` of every draw, in the draw order (rows grouped by sampler; public)."""
         return self.noise.draw_sizes
 
     def release(self, x: Sequence[int], source: RandomSource | None = None, *,
@@ -204,7 +205,8 @@ class _FactorizationMechanism:
         return self.release(x, source).y
 
     def __call__(self, x: Sequence[int], us: Sequence[int]) -> tuple[Fraction, ...]:
-        """The deterministic ``M(x, u)`` for ``u_j`` in ``[D_j]_+`` (one per kept row)."""
+        """The deterministic ``M(x, u)``: one ``u`` per kept row, in the release's draw order
+        (``us[t]`` in ``[1, draw_sizes[t]]``; :attr:`RowNoise.draw_order`)."""
         xs = self.domain.validate(x)
         c = self.coefficients(xs)
         return self.reconstruct(self.noise.apply([c[j] for j in self.rows], us))
