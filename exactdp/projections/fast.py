@@ -1,0 +1,178 @@
+"""Many vectors at once through DP-SignOPORP (Algorithm 8): the batch path of
+:meth:`exactdp.projections.signs.DPSignOPORP.sample_batch`.
+
+The data is one C-contiguous buffer of ``n * p`` integers (format ``b``, ``h`` or ``i``:
+8-, 16- or 32-bit; sums of ``p < 2^31`` of them fit in 64 bits).  For each chunk of vectors:
+
+1. draw the chunk's ``n_c * k`` uniforms on ``[D]_+`` in bit order, ``D`` the flipper's
+   common denominator (fixed by the public ``(a, b, L_max)``);
+2. project, take levels and decide every bit from its uniform (the same rule as
+   :meth:`~exactdp.projections.rr.SmoothFlipper.sample`: flip iff ``U <= N_L``).
+
+Step 2 runs in the C kernel ``_projnative.c`` when it is built (``pip install .`` compiles it;
+``EXACTDP_NATIVE=0`` disables it), else in Python; both compute the same bits from the same
+uniforms (tests/test_projections_fast.py).
+
+The uniforms.  With a :class:`~exactdp.randomness.SystemSource` and the native library, they
+are read from ``os.urandom`` in bulk: each is ``bitlen(D)`` random bits (whole little-endian
+64-bit limbs, the top one masked), accepted iff below ``D`` (rejection: exactly uniform on
+``[0, D)``; acceptance probability above 1/2).  Strict time, as for ``SystemSource.uniform``
+itself: every bit costs one accepted uniform of the fixed domain ``D``; the number of OS
+words read is random but depends only on ``D`` and the OS bytes, never on the data (all
+uniforms of a chunk are drawn before the data is read), and the kernel's loops depend only
+on ``(n, p, k, limbs)``.  With any other source each uniform is ``source.uniform(D)``, in
+bit order, exactly as :meth:`DPSignOPORP.sample` draws them (same outputs).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.machinery
+import os
+import sys
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from exactdp.params import ParameterError, ParameterTypeError
+from exactdp.randomness import RandomSource, SystemSource
+
+if TYPE_CHECKING:
+    from exactdp.projections.signs import DPSignOPORP
+
+__all__ = ["CHUNK_BITS", "available", "oporp_signs_batch", "status"]
+
+_VERSION = 1
+#: Bits (vectors x k) decided per chunk: bounds the memory of the chunk's uniforms.
+CHUNK_BITS = 1 << 18
+_FORMATS = {"b": 1, "h": 2, "i": 4}
+_u64p = ctypes.POINTER(ctypes.c_uint64)
+
+
+@cache
+def _library() -> tuple[ctypes.CDLL | None, str]:
+    if os.environ.get("EXACTDP_NATIVE", "1") == "0":
+        return None, "disabled (EXACTDP_NATIVE=0)"
+    here = Path(__file__).resolve().parent
+    dirs = [here] + [Path(entry) / "exactdp" / "projections" for entry in sys.path if entry]
+    paths = [d / f"_projnative{suffix}" for d in dirs
+             for suffix in importlib.machinery.EXTENSION_SUFFIXES
+             if (d / f"_projnative{suffix}").is_file()]
+    if not paths:
+        return None, "not built (the optional C extension failed to compile or was not installed)"
+    try:
+        lib = ctypes.CDLL(str(paths[0]))
+    except OSError as exc:
+        return None, f"could not be loaded: {exc}"
+    if lib.proj_native_version() != _VERSION:
+        return None, f"{paths[0].name} is a different version: reinstall the package"
+    lib.proj_reject.restype = ctypes.c_long
+    lib.proj_reject.argtypes = [ctypes.c_char_p, ctypes.c_long, ctypes.c_int, ctypes.c_uint64,
+                                _u64p, _u64p, ctypes.c_long, ctypes.POINTER(ctypes.c_long)]
+    lib.proj_oporp_signs.argtypes = [
+        ctypes.c_char_p, ctypes.c_int, ctypes.c_long, ctypes.c_long,
+        ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int8), ctypes.c_long,
+        ctypes.c_int64, ctypes.c_int, ctypes.c_int, _u64p, _u64p,
+        ctypes.POINTER(ctypes.c_int8), ctypes.POINTER(ctypes.c_int64)]
+    return lib, f"native ({paths[0].name})"
+
+
+def available() -> bool:
+    """Whether the compiled kernel is present and loadable."""
+    return _library()[0] is not None
+
+
+def status() -> str:
+    """One line saying which path the batch release takes, and why."""
+    return _library()[1]
+
+
+def _rows(data: object, p: int) -> tuple[memoryview, int]:
+    """``data`` as a flat memoryview of ``n * p`` ints of format b/h/i, and ``n``."""
+    try:
+        view = memoryview(data)  # type: ignore[arg-type]
+    except TypeError:
+        raise ParameterTypeError(f"data = {type(data).__name__}: pass a buffer of integers "
+                                 f"(array.array or a numpy int8/int16/int32 array)") from None
+    fmt = view.format.lstrip("@=<")
+    if fmt not in _FORMATS or view.itemsize != _FORMATS[fmt]:
+        raise ParameterTypeError(f"data has format {view.format!r} (itemsize {view.itemsize}); "
+                                 f"pass 8-, 16- or 32-bit signed integers (formats b, h, i), "
+                                 f"e.g. numpy .astype('int32')")
+    if not view.c_contiguous:
+        raise ParameterError("data must be C-contiguous (numpy: np.ascontiguousarray)")
+    flat = view.cast("B").cast(fmt)
+    if view.ndim == 2 and view.shape is not None and view.shape[1] != p:
+        raise ParameterError(f"data has rows of {view.shape[1]} values; the plan needs p = {p}")
+    if len(flat) % p or not len(flat):
+        raise ParameterError(f"data has {len(flat)} values, not a positive multiple of p = {p}")
+    return flat, len(flat) // p
+
+
+def _limbs(value: int, nl: int) -> list[int]:
+    return [(value >> (64 * i)) & ((1 << 64) - 1) for i in range(nl)]
+
+
+def _system_uniforms(lib: ctypes.CDLL, d: int, count: int, nl: int) -> ctypes.Array:  # type: ignore[type-arg]
+    """``count`` values ``U - 1`` uniform on ``[0, D)`` from ``os.urandom`` by rejection."""
+    out = (ctypes.c_uint64 * (count * nl))()
+    bits = d.bit_length()
+    topmask = (1 << (bits - 64 * (nl - 1))) - 1
+    dl = (ctypes.c_uint64 * nl)(*_limbs(d, nl))
+    got, used = 0, ctypes.c_long(0)
+    while got < count:
+        need = count - got
+        words = need + need // 2 + 64  # acceptance > 1/2; the loop tops up the rest
+        rnd = os.urandom(words * nl * 8)
+        ptr = ctypes.cast(ctypes.byref(out, got * nl * 8), _u64p)
+        got += lib.proj_reject(rnd, words, nl, topmask, dl, ptr, need, ctypes.byref(used))
+    return out
+
+
+def oporp_signs_batch(mech: DPSignOPORP, data: object, source: RandomSource) -> memoryview:
+    """The released bits of ``mech`` for every row of ``data`` (see the module docstring):
+    a memoryview of format ``b``, shape ``(n, k)``, entries ``±1``."""
+    plan, flipper = mech.plan, mech.flipper
+    p, k = plan.p, plan.k
+    flat, n = _rows(data, p)
+    d, thresholds = flipper.denominator, flipper.thresholds
+    out = bytearray(n * k)
+    per_chunk = max(1, CHUNK_BITS // k)
+    lib = _library()[0]
+    bin_of, sign_of = plan.bin_of, plan.sign_of
+    if lib is None:
+        unit, level_of = mech.beta, flipper.level
+        for r in range(n):
+            row = flat[r * p:(r + 1) * p]
+            x = [0] * k
+            for i, v in enumerate(row):
+                x[bin_of[i]] += sign_of[i] * v
+            for j, xj in enumerate(x):
+                s = -1 if xj < 0 else 1
+                flip = source.uniform(d) <= thresholds[level_of(xj, unit)]
+                out[r * k + j] = (-s if flip else s) & 0xFF
+        return memoryview(out).cast("b", (n, k))
+    nl = -(-d.bit_length() // 64)
+    c_bins = (ctypes.c_int32 * p)(*bin_of)
+    c_signs = (ctypes.c_int8 * p)(*sign_of)
+    c_thr = (ctypes.c_uint64 * (len(thresholds) * nl))(
+        *[limb for t in thresholds for limb in _limbs(t, nl)])
+    scratch = (ctypes.c_int64 * k)()
+    itemsize = flat.itemsize
+    c_out = (ctypes.c_int8 * (n * k)).from_buffer(out)
+    system = type(source) is SystemSource
+    for start in range(0, n, per_chunk):
+        m = min(per_chunk, n - start)
+        if system:
+            uniforms = _system_uniforms(lib, d, m * k, nl)
+        else:
+            uniforms = (ctypes.c_uint64 * (m * k * nl))(
+                *[limb for _ in range(m * k) for limb in _limbs(source.uniform(d) - 1, nl)])
+        chunk = flat[start * p:(start + m) * p].tobytes()
+        code = lib.proj_oporp_signs(
+            chunk, itemsize, m, p, c_bins, c_signs, k, mech.beta, flipper.l_max, nl, c_thr,
+            uniforms, ctypes.cast(ctypes.byref(c_out, start * k), ctypes.POINTER(ctypes.c_int8)),
+            scratch)
+        if code != 0:
+            raise RuntimeError(f"native kernel rejected its sizes (code {code})")
+    return memoryview(out).cast("b", (n, k))

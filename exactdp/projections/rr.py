@@ -1,0 +1,207 @@
+"""Randomized response on signs with a rational base (Li & Li, paper 001, Algorithms 6-8, 11).
+
+Every sign mechanism of the paper keeps a sign with probability ``e^(L eps')/(e^(L eps')+1)``
+for an integer level ``L`` (``L = 1``: plain randomized response; ``L = ceil(|x|/unit)``: the
+"smooth flipping probability" of Algorithms 7 and 8).  Here the real base ``e^(eps')`` is
+replaced by a rational ``rho = a/b <= e^(eps')`` (the BASE is rounded down, never each
+probability: notes LILI.md §5 P9), so that
+
+    keep(L) = a^L / (a^L + b^L),    flip(L) = b^L / (a^L + b^L)
+
+are exact rationals and the proofs of Thm 4.7/4.8 hold verbatim with ``e^(eps') -> rho``
+(achieved privacy loss ``ln rho <= eps'`` per unit).  ``L = 0`` (a zero projection) gives
+``keep = flip = 1/2``: a fair coin, never a third output symbol (§5 P4).
+
+Strict time (§3.0): the level is capped at a public ``L_max`` (capping keeps
+``|L - L'| <= 1`` between neighbours, so the proofs are unchanged) and every bit costs exactly
+one ``uniform(D)`` (through ``source.bernoulli(N_L, D)``) with the common denominator
+``D = lcm_{0 <= L <= L_max} (a^L + b^L)`` fixed by the public ``(a, b, L_max)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from math import gcd, lcm
+
+from exactdp.certified import compare_exp
+from exactdp.params import (
+    ParameterError,
+    ParameterTypeError,
+    ResourceLimitError,
+    positive_int,
+    to_fraction,
+)
+from exactdp.randomness import RandomSource
+
+__all__ = [
+    "MAX_DENOMINATOR_BITS",
+    "Base",
+    "SmoothFlipper",
+    "base_from_eps",
+    "largest_l_max",
+    "rr_keep",
+]
+
+#: Refuse common denominators ``D`` above this many bits (a draw costs ``O(bits)``).
+MAX_DENOMINATOR_BITS = 1 << 12
+
+
+@dataclass(frozen=True)
+class Base:
+    """The rational base ``rho = a/b`` (``a > b >= 1``, lowest terms) standing for
+    ``e^(eps')``: the per-unit privacy ratio of randomized response on one sign."""
+
+    a: int
+    b: int
+
+    def __post_init__(self) -> None:
+        for name in ("a", "b"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ParameterTypeError(f"base {name} = {v!r:.60} must be an int (rho = a/b)")
+        if not self.a > self.b >= 1:
+            raise ParameterError(f"base rho = {self.a}/{self.b} needs a > b >= 1 (rho > 1)")
+        if gcd(self.a, self.b) != 1:
+            raise ParameterError(f"base rho = {self.a}/{self.b} must be in lowest terms; pass "
+                                 f"Base.of(Fraction({self.a}, {self.b}))")
+
+    @classmethod
+    def of(cls, rho: object) -> Base:
+        """``Base`` from a rational ``rho > 1`` (int, Fraction or string ``"a/b"``)."""
+        q = to_fraction(rho, "rho")
+        if q <= 1:
+            raise ParameterError(f"rho = {q} must be > 1 (rho = e^(eps') with eps' > 0)")
+        return cls(q.numerator, q.denominator)
+
+    @property
+    def ratio(self) -> Fraction:
+        return Fraction(self.a, self.b)
+
+    def keep(self, level: int) -> Fraction:
+        """``a^L/(a^L + b^L)``: probability of releasing the true sign at level ``L``."""
+        return Fraction(self.a**level, self.a**level + self.b**level)
+
+    def flip(self, level: int) -> Fraction:
+        """``b^L/(a^L + b^L)``: probability of releasing the opposite sign at level ``L``."""
+        return Fraction(self.b**level, self.a**level + self.b**level)
+
+
+def rr_keep(base: Base, level: int) -> Fraction:
+    """``a^L/(a^L + b^L)`` (= ``rho^L/(rho^L + 1)``), the smooth keep probability."""
+    return base.keep(level)
+
+
+def base_from_eps(eps: object, k: object = 1, max_denominator: object = 64) -> Base:
+    """The largest ``a/b`` with ``b <= max_denominator`` and ``(a/b)^k <= e^eps``, certified
+    with :func:`exactdp.certified.compare_exp` (rounding the BASE down: the achieved loss
+    ``k ln(a/b)`` is at most ``eps``).  Ties in value are impossible (``a/b`` in lowest terms
+    is unique).  Small ``max_denominator`` keeps ``D`` of :class:`SmoothFlipper` small."""
+    e = to_fraction(eps, "eps")
+    if e <= 0:
+        raise ParameterError(f"eps = {e} must be positive")
+    kk = positive_int(k, "k")
+    nmax = positive_int(max_denominator, "max_denominator")
+    best: Fraction | None = None
+    for b in range(1, nmax + 1):
+        # the largest a with (a/b)^k <= e^eps: start from a guess, then move by certified tests
+        a = b + 1
+        if compare_exp(e, Fraction(a, b) ** kk) < 0:
+            continue
+        step = 1
+        while compare_exp(e, Fraction(a + step, b) ** kk) > 0:
+            a += step
+            step *= 2
+        while step > 1:
+            step //= 2
+            if compare_exp(e, Fraction(a + step, b) ** kk) > 0:
+                a += step
+        cand = Fraction(a, b)
+        if best is None or cand > best:
+            best = cand
+    if best is None:
+        raise ParameterError(f"no rho = a/b > 1 with b <= max_denominator = {nmax} has "
+                             f"rho^{kk} <= e^{e}; raise max_denominator")
+    return Base(best.numerator, best.denominator)
+
+
+def _denominator(base: Base, l_max: int) -> int:
+    return lcm(*(base.a**level + base.b**level for level in range(l_max + 1)))
+
+
+def largest_l_max(base: Base, bits: int) -> int:
+    """The largest ``L_max`` whose common denominator ``D`` has at most ``bits`` bits (0 if
+    even ``L_max = 1`` needs more): a public cap chosen from the base alone."""
+    bits = positive_int(bits, "bits")
+    level = 0
+    d = 2
+    while True:
+        d = lcm(d, base.a ** (level + 1) + base.b ** (level + 1))
+        if d.bit_length() > bits:
+            return level
+        level += 1
+
+
+@dataclass(frozen=True)
+class SmoothFlipper:
+    """Smooth randomized response on one sign (Algorithms 7/8, notes LILI.md §3.0).
+
+    For a projection ``x`` and a public sensitivity unit ``unit >= 1`` (``beta`` for OPORP,
+    ``beta * max_i |W_ij|`` for dense ``W``): level ``L = min(ceil(|x|/unit), L_max)`` (0 iff
+    ``x = 0``), sign ``s = +1`` if ``x >= 0`` else ``-1``; release ``s`` with probability
+    exactly ``keep(L)``, else ``-s``.  ``x = 0`` gives a fair coin.  ``L_max = 1`` is plain
+    randomized response (Algorithm 6 / 8-RR) with a coin for zero.
+
+    One ``source.bernoulli(thresholds[L], D)`` = one ``uniform(D)`` per call, ``D`` fixed by
+    ``(a, b, L_max)``.  Privacy per bit: neighbours with ``|L - L'| <= 1`` have output ratio
+    at most ``rho`` (Thm 4.7/4.8 with ``e^(eps') -> rho``).
+    """
+
+    base: Base
+    l_max: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.base, Base):
+            raise ParameterTypeError(f"base = {self.base!r:.60} must be a Base(a, b)")
+        level = positive_int(self.l_max, "L_max")
+        object.__setattr__(self, "l_max", level)
+        d = 1
+        for lev in range(level + 1):
+            d = lcm(d, self.base.a**lev + self.base.b**lev)
+            if d.bit_length() > MAX_DENOMINATOR_BITS:
+                break
+        if d.bit_length() > MAX_DENOMINATOR_BITS:
+            raise ResourceLimitError(
+                f"L_max = {level} with rho = {self.base.a}/{self.base.b} needs a common "
+                f"denominator D of more than {MAX_DENOMINATOR_BITS} bits; lower L_max "
+                f"(largest_l_max(base, bits) gives the largest within a budget)")
+
+    @cached_property
+    def denominator(self) -> int:
+        """``D = lcm_{0 <= L <= L_max} (a^L + b^L)`` (even: the ``L = 0`` term is 2)."""
+        return _denominator(self.base, self.l_max)
+
+    @cached_property
+    def thresholds(self) -> tuple[int, ...]:
+        """``N_L = D b^L/(a^L + b^L)`` for ``L = 0..L_max``: flip iff ``uniform(D) <= N_L``."""
+        d, a, b = self.denominator, self.base.a, self.base.b
+        return tuple(d // (a**level + b**level) * b**level for level in range(self.l_max + 1))
+
+    def level(self, x: int, unit: int) -> int:
+        """``min(ceil(|x|/unit), L_max)``; 0 iff ``x = 0`` (any ``unit >= 0`` then)."""
+        if x == 0:
+            return 0
+        if unit < 1:
+            raise ParameterError(f"unit = {unit} must be >= 1 for a non-zero projection x = {x}")
+        return min((abs(x) + unit - 1) // unit, self.l_max)
+
+    def sample(self, x: int, unit: int, source: RandomSource) -> int:
+        """The released sign in ``{-1, +1}`` (one ``uniform(D)``)."""
+        s = -1 if x < 0 else 1
+        return -s if source.bernoulli(self.thresholds[self.level(x, unit)],
+                                      self.denominator) else s
+
+    def keep_probability(self, x: int, unit: int) -> Fraction:
+        """``Pr[release sign(x)]`` (for ``x = 0``: ``Pr[+1] = 1/2``), exactly."""
+        return self.base.keep(self.level(x, unit))
