@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         check,
         convolution,
         counting,
+        figures,
         histogram,
         plot,
         sparse_vector,
@@ -55,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in [*verify.COMMANDS, *counting.COMMANDS, *check.COMMANDS, *histogram.COMMANDS,
                 *audit.COMMANDS, *sparse_vector.COMMANDS, *convolution.COMMANDS,
-                *tutorial.COMMANDS, *plot.COMMANDS]:
+                *tutorial.COMMANDS, *plot.COMMANDS,
+                *figures.COMMANDS]:
         add(sub)
     return parser
 

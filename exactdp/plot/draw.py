@@ -61,7 +61,7 @@ def require_matplotlib() -> Any:
 def new_figure(width: float = 8, height: float = 4.5, rows: int = 1, cols: int = 1) -> Any:
     """A pyplot-free :class:`~matplotlib.figure.Figure` and its axes (one, or an array)."""
     fig = require_matplotlib().Figure(figsize=(width, height), layout="constrained", dpi=110)
-    axes = fig.subplots(rows, cols, squeeze=rows * cols == 1)
+    axes = fig.subplots(rows, cols, squeeze=True)
     return fig, axes
 
 
@@ -153,7 +153,9 @@ def draw_accuracy(ax: Any, rows: Sequence[Any], title: str, n: int | None = None
     paper = [(x, r.paper_a) for x, r in zip(xs, rows, strict=True) if r.paper_a is not None]
     if paper:
         ax.plot([x for x, _ in paper], [a for _, a in paper], "s--", color=IDEAL,
-                markerfacecolor="none", label="the paper's bound a (Theorem 4.7 i / 4.10 ii)")
+                markerfacecolor="none",
+                label="the paper's closed-form a (GeoSample: Theorem 4.7 i; FastSample: "
+                      "Theorem 4.10 ii, only for beta > gamma)")
     if n is not None:
         ax.axhline(n, color="0.5", linestyle=":", linewidth=1,
                    label=f"n = {n}: outputs are clamped to [0, n], so no error exceeds n")
@@ -163,6 +165,7 @@ def draw_accuracy(ax: Any, rows: Sequence[Any], title: str, n: int | None = None
     ax.invert_xaxis()
     ax.set_xlabel("failure probability beta (log scale; smaller to the right)")
     ax.set_ylabel("error a (|M(c) - c| <= a)")
+    ax.yaxis.get_major_locator().set_params(integer=True)
     ax.set_title(title, fontsize=10)
     ax.grid(True, alpha=0.3)
     _legend_below(ax)
