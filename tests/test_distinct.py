@@ -61,20 +61,34 @@ def test_random_exclusions(size: int, data: st.DataObject) -> None:
 
 
 @given(st.sets(st.integers(1, 10**30 - 1), max_size=30), st.integers(0, 10**30 + 1))
-def test_rank_is_count_below(items: set[int], x: int) -> None:
+def test_free_and_insert_on_a_huge_universe(items: set[int], x: int) -> None:
+    """free(z) = x for the z = x - |{y in T : y <= x}| of an x outside T (counted here)."""
     tree = OrderStatisticSet(10**30, sorted(items))
-    assert tree.rank(x) == sum(1 for y in items if y <= x)
+    if 1 <= x <= 10**30 and x not in items:
+        assert tree.free(x - sum(1 for y in items if y <= x)) == x
     tree.insert(10**30)
     assert tree.elements()[-1] == 10**30 and len(tree) == len(items | {10**30})
 
 
 def test_fixed_number_of_search_rounds() -> None:
-    """bitlen(M) CDF evaluations per element, whatever the excluded set and the draws."""
-    size = (1 << 64) + 5
-    for excluded in ([], [7, 8, 9], list(range(1, 40))):
-        with recording() as events:
-            distinct_sample(size, excluded, 4, SeededSource(len(excluded)))
-        assert sum(1 for e in events if e == ("cdf",)) == 4 * size.bit_length()
+    """bitlen(|T|) search rounds for the element drawn when T = A + (earlier draws) has |T|
+    elements, whatever the universe, the excluded elements and the draws."""
+    for size in (1 << 64, (1 << 64) + 5, 3**200):
+        for excluded in ([], [7, 8, 9], list(range(1, 40)), [size - 1, size]):
+            for seed in range(3):
+                with recording() as events:
+                    distinct_sample(size, excluded, 4, SeededSource(seed))
+                want = sum((len(excluded) + i).bit_length() for i in range(4))
+                assert sum(1 for e in events if e == ("cdf",)) == want
+
+
+@given(st.sets(st.integers(1, 200), max_size=40), st.data())
+def test_free_is_the_z_th_element_outside(items: set[int], data: st.DataObject) -> None:
+    """OrderStatisticSet.free(z) is the z-th smallest of [1, M] outside T, listed by hand."""
+    size = 200
+    outside = [x for x in range(1, size + 1) if x not in items]
+    z = data.draw(st.integers(1, len(outside)))
+    assert OrderStatisticSet(size, sorted(items)).free(z) == outside[z - 1]
 
 
 def test_bad_input() -> None:

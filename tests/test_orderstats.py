@@ -428,3 +428,21 @@ def test_inverse_cdf_default_path_matches_exploration() -> None:
     by_search = explore(lambda src: RandomSource.inverse_cdf(src, draw))
     by_cdf = explore(lambda src: src.inverse_cdf(draw))
     assert by_search == by_cdf
+
+
+@given(st.integers(1, 1 << 70), st.integers(0, 1 << 40), st.integers(1, 3000),
+       st.integers(300, 2000), st.integers(0, 10**6), st.integers(1, 1 << 700))
+def test_certified_zero_implies_the_exact_bernoulli_test(
+        m: int, p_small: int, q_bits: int, s_bits: int, seed: int, u_frac: int) -> None:
+    """certified_zero(u) (leading bits of p, q, s, u only) => u + m - 1 <= s (1 - m p/q),
+    decided here with exact Fractions, hence u <= s P_0 - (m - 1) (Bernoulli); and with
+    p = 0 and u far below s it decides."""
+    rng = random.Random(seed)
+    q = rng.getrandbits(q_bits) | (1 << (q_bits - 1)) | 1
+    p = min(p_small * (q >> 60), q)
+    s = rng.getrandbits(s_bits) | (1 << (s_bits - 1))
+    u = 1 + u_frac % s
+    if orderstats.BinomialCDFBounds(m, p, q, s).certified_zero(u):
+        assert u + m - 1 <= s * (1 - m * Fraction(p, q))
+    if s > 4 * m:
+        assert orderstats.BinomialCDFBounds(m, 0, q, s).certified_zero(s // 2)

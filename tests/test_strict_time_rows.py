@@ -208,11 +208,16 @@ def test_certified_bound_rounded_the_wrong_way_fails_the_exp_ln_row(
     (orderstats._dnorm, "mant = -((-mant) >> extra) if up else mant >> extra",
      "mant = mant >> extra"),
     # the upper end of the enclosure of p'/s rounded down (so the lower CDF bound is high)
-    (method(orderstats.BinomialCDFBounds, "__init__"), "p_hi = p_lo + (rest > 0)",
+    (method(orderstats.BinomialCDFBounds, "_start"), "p_hi = p_lo + (rest > 0)",
      "p_hi = p_lo"),
     # a certified miss where s hi_l = u (the loop hits there)
     (method(orderstats.ApproxBinDraw, "certified_output"), "if _floor_times(hi, s) < u:",
      "if _floor_times(hi, s) <= u:"),
+    # the cheap hit at l = 0 from 1 - (m - 1) p/q, above P_0
+    (method(orderstats.BinomialCDFBounds, "certified_zero"), "m * p_up", "(m - 1) * p_up"),
+    # ... or with 2^320 p/q rounded down
+    (method(orderstats.BinomialCDFBounds, "certified_zero"),
+     "p_up = -((-p_top << _PI_BITS) // (q >> cut))", "p_up = (p_top << _PI_BITS) // (q >> cut)"),
 ])
 def test_certified_bound_rounded_the_wrong_way_fails_the_shortcut_row(
         monkeypatch: pytest.MonkeyPatch, fn: Callable[..., Any], old: str, new: str) -> None:

@@ -364,7 +364,16 @@ class BinomialCDFBounds:
     """
 
     def __init__(self, m: int, p: int, q: int, s: int) -> None:
-        self.m = m
+        self.m, self.p, self.q, self.s = m, p, q, s
+        self._lo_sum: Dyadic = (0, 0)
+        self._hi_sum: Dyadic = (0, 0)
+        self._cdf: list[tuple[Dyadic, Dyadic]] = []
+        self._lo_terms: Iterator[Dyadic] | None = None
+        self._hi_terms: Iterator[Dyadic] | None = None
+
+    def _start(self) -> None:
+        """The enclosure ``[P_lo, P_hi] / 2^320`` of ``p'/s`` and the two term streams."""
+        p, q, s = self.p, self.q, self.s
         scale = 1 << _PI_BITS
         if s.bit_length() <= _PI_BITS:
             p_lo, rest = divmod((s * p // q) * scale, s)
@@ -374,9 +383,6 @@ class BinomialCDFBounds:
             p_lo = max(0, p * scale // q - 1)
         self._lo_terms = self._terms(p_hi, up=False)
         self._hi_terms = self._terms(p_lo, up=True)
-        self._lo_sum: Dyadic = (0, 0)
-        self._hi_sum: Dyadic = (0, 0)
-        self._cdf: list[tuple[Dyadic, Dyadic]] = []
 
     def _terms(self, p_num: int, up: bool) -> Iterator[Dyadic]:
         m = self.m
@@ -389,8 +395,34 @@ class BinomialCDFBounds:
             yield term
             term = _dscale(term, (m - j) * p_num, (j + 1) * q_num, up) if j < m else (0, 0)
 
+    def certified_zero(self, u: int) -> bool:
+        """Whether ``u <= s L - (m - 1)`` for the cheap lower bound
+        ``L = 1 - m P / 2^320 <= 1 - m p/q <= 1 - m p'/s <= (1 - p'/s)^m = P_0``
+        (Bernoulli's inequality; ``P / 2^320 >= p/q`` from the leading bits of ``p`` and
+        ``q``): then ``u <= floor(s lo_0) - t'(0)(m - 1)`` holds for the exact ``P_0`` as
+        well, so the loop hits at ``l = 0`` (see :meth:`ApproxBinDraw.certified_output`).
+
+        ``s`` and ``u`` enter through their leading 400 bits (``s >= s_top 2^k`` and
+        ``u + m - 1 < a_top 2^k``, exact when ``s < 2^400``), so the test costs two shifts
+        instead of the ``2 log2 m`` rounded products of ``(1 - pi)^m`` and products with
+        an ``n log2(3|X|)``-bit ``s``: in SparseHistogram almost every draw has
+        ``m p/q < 2^-20`` and ``u`` far from ``s P_0``, and is decided here.  False means
+        "not decided here" (never a certified miss): the caller goes on with the dyadic
+        bounds.
+        """
+        m, p, q, s = self.m, self.p, self.q, self.s
+        cut = max(0, q.bit_length() - 2 * _PI_BITS)  # p/q < ((p >> cut) + 1) / (q >> cut)
+        p_top = (p >> cut) + (cut > 0)
+        p_up = -((-p_top << _PI_BITS) // (q >> cut))  # P >= 2^320 p/q
+        k = max(0, s.bit_length() - 400)
+        a_top = ((u >> k) + ((m - 1) >> k) + 2) if k else u + m - 1
+        return a_top << _PI_BITS <= (s >> k) * ((1 << _PI_BITS) - m * p_up)
+
     def at(self, ell: int) -> tuple[Dyadic, Dyadic]:
         """``(lo_ell, hi_ell)``."""
+        if self._lo_terms is None:
+            self._start()
+        assert self._lo_terms is not None and self._hi_terms is not None
         while len(self._cdf) <= ell:
             self._lo_sum = _dadd(self._lo_sum, next(self._lo_terms), False)
             self._hi_sum = _dadd(self._hi_sum, next(self._hi_terms), True)
@@ -513,14 +545,19 @@ class ApproxBinDraw:
         ``s hi_l < u`` certifies a miss at ``l`` and ``u <= floor(s lo_l) - t'(l)(m-1)``
         a hit; the first certified hit after certified misses is the loop's output, and
         if every ``l < t`` is a certified miss the output is ``t``.  An undecided ``l``
-        returns None (the caller runs the loop).  The undecided ``u`` lie in windows of
+        returns None (the caller runs the loop).  Before computing any ``lo_l``, a hit at
+        ``l = 0`` is tried with the cheaper ``1 - m p'/s <= P_0``
+        (:meth:`BinomialCDFBounds.certified_zero`): the usual case in SparseHistogram.  The undecided ``u`` lie in windows of
         width about ``s 2^-190 + t'(l) m`` around the ``s P_l``: with the ``s`` of
         SparseHistogram that essentially never happens; on the small grids of the tests
         it happens often, and both paths are compared there for every ``u``.
         """
-        m, s, t = self.m, self.s, self.t
+        m, t = self.m, self.t
         if self._bounds is None:
-            self._bounds = BinomialCDFBounds(m, self.p, self.q, s)
+            self._bounds = BinomialCDFBounds(m, self.p, self.q, self.s)
+        if t and self._bounds.certified_zero(u):
+            return 0
+        s, u = gmpy2.mpz(self.s), gmpy2.mpz(u)  # s has ~n log2(3|X|) bits: products by GMP
         for ell in range(t):
             lo, hi = self._bounds.at(ell)
             if _floor_times(hi, s) < u:  # s hi_l < u, as u is an integer
