@@ -85,8 +85,8 @@ def _num(q: str) -> str:
 
 def tables() -> dict[str, Any]:
     sens, ratios = sensitivity_rows(), ratio_rows()
-    md = ["### Analytic: variance ratio R = Var_org / Var_rp (eq. 23; exact rationals, shown "
-          "to 4 digits; OPORP's in brackets)\n",
+    md = [("### Analytic: variance ratio R = Var_org / Var_rp (eq. 23; exact rationals, shown "
+          "to 4 digits; OPORP's in brackets)\n"),
           "| p | k | " + " | ".join(f"sigma={s}" for s in SIGMAS) + " |",
           "|---|---|" + "---|" * len(SIGMAS)]
     for r in ratios:
@@ -94,8 +94,8 @@ def tables() -> dict[str, Any]:
             f"{_num(a)} ({_num(b)})" for a, b in zip(r["R"], r["R_oporp"])) + " |")
     cols = ["Rademacher", "OPORP"] + [f"sparse s={s}: Delta_2^2" for s in SPARSITY] + [
         "Gaussian (Lemma 3.3, float)"]
-    md += ["", "### Analytic: l2 sensitivity per matrix type (beta = 1; bounds hold with "
-               "probability >= 1 - 1e-6 over W; Rademacher and OPORP exactly)\n",
+    md += ["", ("### Analytic: l2 sensitivity per matrix type (beta = 1; bounds hold with "
+               "probability >= 1 - 1e-6 over W; Rademacher and OPORP exactly)\n"),
            "| k | p | Delta_2 Rademacher | Delta_2 OPORP | "
            + " | ".join(f"Delta_2^2 sparse s={s} (exact bound)" for s in SPARSITY)
            + " | Delta_2 Gaussian (Lemma 3.3, float) |",

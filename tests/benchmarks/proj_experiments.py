@@ -42,8 +42,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import proj_analytic  # noqa: E402
-import proj_data  # noqa: E402
+import proj_analytic
+import proj_data
 
 EPS_DEFAULT = "0.1,0.2,0.5,1,2,5,10,15,20"
 DELTA = Fraction(1, 10**6)
@@ -61,9 +61,24 @@ def exact_methods(seed: int, t_values: tuple[int, ...]) -> dict[str, Method]:
     for t in t_values:
         out[f"SignOPORP-smooth t={t}"] = proj_exact.sign_oporp_smooth(seed, BETA, t)
     out["SignRP-RR"] = proj_exact.sign_rp_rr(seed)
-    out["DP-OPORP"] = proj_exact.dp_oporp(seed, BETA, DELTA)
-    out["Raw-data"] = proj_exact.raw_data(seed, BETA, DELTA)
+    out["DP-OPORP-L"] = proj_exact.dp_oporp(seed, BETA)
+    out["Raw-data-L"] = proj_exact.raw_data(seed, BETA)
     return out
+
+
+def gaussian_references(seed: int) -> dict[str, Method]:
+    """The paper's calibration (Gaussian noise, Thm 3.5, delta = 1e-6) in floats, labelled."""
+    import proj_float as pf
+
+    def rng(rep: int, k: int, name: str) -> np.random.Generator:
+        return np.random.default_rng([seed, rep, k, sum(map(ord, name))])
+
+    return {
+        "float DP-OPORP-G": lambda x, e, k, r: (
+            pf.dp_oporp(x, float(e), float(DELTA), k, BETA, rng(r, k, "oporp")), "cosine"),
+        "float Raw-data-G": lambda x, e, k, r: (
+            pf.raw_data(x, float(e), float(DELTA), BETA, rng(r, k, "raw")), "cosine"),
+    }
 
 
 def float_methods(seed: int, t_values: tuple[int, ...]) -> dict[str, Method]:
@@ -79,10 +94,6 @@ def float_methods(seed: int, t_values: tuple[int, ...]) -> dict[str, Method]:
                      (pf.sign_oporp_smooth(x, float(e), k, t, BETA, rng(r, k, name)), "signs"))
     out["float SignRP-RR"] = lambda x, e, k, r: (
         pf.sign_rp_rr(x, float(e), k, rng(r, k, "rp")), "signs")
-    out["float DP-OPORP"] = lambda x, e, k, r: (
-        pf.dp_oporp(x, float(e), float(DELTA), k, BETA, rng(r, k, "oporp")), "cosine")
-    out["float Raw-data"] = lambda x, e, k, r: (
-        pf.raw_data(x, float(e), float(DELTA), BETA, rng(r, k, "raw")), "cosine")
     return out
 
 
@@ -101,7 +112,7 @@ def run(methods: dict[str, Method], eps_list: list[Fraction], ks: list[int], rep
     rows = []
     for k in ks:
         for name, method in methods.items():
-            if name.endswith("Raw-data") and k != ks[0]:
+            if "Raw-data" in name and k != ks[0]:
                 continue  # does not depend on k
             for eps in eps_list:
                 start = time.perf_counter()
@@ -110,7 +121,7 @@ def run(methods: dict[str, Method], eps_list: list[Fraction], ks: list[int], rep
                     feats, kind = method(x, eps, k, rep)
                     for key, v in evaluate(feats, kind, y, sp, truth, rep).items():
                         scores.setdefault(key, []).append(v)
-                row = {"method": name, "k": None if name.endswith("Raw-data") else k,
+                row = {"method": name, "k": None if "Raw-data" in name else k,
                        "eps": str(eps), "reps": reps, "seconds": time.perf_counter() - start}
                 row.update({key: float(np.mean(v)) for key, v in scores.items()})
                 rows.append(row)
@@ -121,8 +132,9 @@ def run(methods: dict[str, Method], eps_list: list[Fraction], ks: list[int], rep
 
 def non_private(x: np.ndarray, y: np.ndarray, sp: proj_data.Split, truth: np.ndarray,
                 ks: list[int], seed: int) -> list[dict[str, Any]]:
-    """eps = infinity references: raw pixels; OPORP values and OPORP signs (no noise, no flip;
-    float numpy, labelled)."""
+    """eps = infinity references: raw pixels and OPORP values without noise (one float numpy
+    plan per k, labelled; sign vectors have no noiseless counterpart here: a zero projection
+    is a coin in every private version)."""
     import proj_float as pf
 
     rows = [{"method": "no privacy: raw pixels", "k": None,
@@ -131,9 +143,6 @@ def non_private(x: np.ndarray, y: np.ndarray, sp: proj_data.Split, truth: np.nda
         proj = pf.oporp(x, k, np.random.default_rng([seed, k]))
         rows.append({"method": "no privacy: OPORP values", "k": k,
                      **evaluate(proj, "cosine", y, sp, truth, seed)})
-        signs = np.where(proj > 0, 1, -1)  # ties to -1 (no privacy here)
-        rows.append({"method": "no privacy: OPORP signs", "k": k,
-                     **evaluate(signs, "signs", y, sp, truth, seed)})
     return rows
 
 
@@ -160,7 +169,7 @@ def markdown(rows: list[dict[str, Any]], refs: list[dict[str, Any]], metric: str
 
 
 def _reference(refs: list[dict[str, Any]], name: str, k: Any, metric: str) -> float | None:
-    want = ("raw pixels" if "Raw" in name else "OPORP signs" if "SignOPORP" in name
+    want = ("raw pixels" if "Raw" in name else None if "Sign" in name
             else "OPORP values" if "OPORP" in name else None)
     for r in refs:
         if want and r["method"].endswith(want) and (r["k"] == k or r["k"] is None):
@@ -169,19 +178,23 @@ def _reference(refs: list[dict[str, Any]], name: str, k: Any, metric: str) -> fl
 
 
 def verdict(rows: list[dict[str, Any]], metric: str, eps_list: list[Fraction]) -> list[str]:
-    """Where the best SignOPORP-smooth beats DP-OPORP at the same k (the headline claim)."""
+    """Where the best exact SignOPORP-smooth beats DP-OPORP at the same k (the headline
+    claim), against the exact pure-eps DP-OPORP-L and the paper's float DP-OPORP-G."""
     out = []
     for k in sorted({r["k"] for r in rows if r["k"] is not None}):
-        wins = []
-        for e in eps_list:
-            sign = [r[metric] for r in rows if "SignOPORP" in r["method"] and r["k"] == k
-                    and r["eps"] == str(e) and not r["method"].startswith("float")]
-            dense = [r[metric] for r in rows if r["method"] == "DP-OPORP" and r["k"] == k
-                     and r["eps"] == str(e)]
-            if sign and dense:
-                wins.append(f"{e}: {'win' if max(sign) > dense[0] else 'loss'} "
-                            f"({max(sign):.3f} vs {dense[0]:.3f})")
-        out.append(f"k = {k}, {metric}: " + "; ".join(wins))
+        for dense_name in ("DP-OPORP-L", "float DP-OPORP-G"):
+            wins = []
+            for e in eps_list:
+                sign = [r[metric] for r in rows if r["method"].startswith("SignOPORP")
+                        and r["k"] == k and r["eps"] == str(e)]
+                dense = [r[metric] for r in rows if r["method"] == dense_name and r["k"] == k
+                         and r["eps"] == str(e)]
+                if sign and dense:
+                    wins.append(f"{e}: {'win' if max(sign) > dense[0] else 'loss'} "
+                                f"({max(sign):.3f} vs {dense[0]:.3f})")
+            if wins:
+                out.append(f"k = {k}, {metric}, SignOPORP-smooth (best t) vs {dense_name}: "
+                           + "; ".join(wins))
     return out
 
 
@@ -242,9 +255,10 @@ def main(argv: list[str] | None = None) -> int:
     methods: dict[str, Method] = {}
     if not args.no_exact:
         methods.update(exact_methods(args.seed, t_values))
+    methods.update(gaussian_references(args.seed))
     if args.float_reference or args.no_exact:
         methods.update(float_methods(args.seed, t_values))
-    log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
+    log = lambda s: print(s, file=sys.stderr, flush=True)
     rows = run(methods, eps_list, ks, args.reps, x, y, sp, truth, log)
     refs = non_private(x, y, sp, truth, ks, args.seed)
     analytic = proj_analytic.tables()
