@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
 
 from exactdp.params import DomainError, ParameterError, ResourceLimitError, positive_int
@@ -76,10 +76,12 @@ class Relation:
 
     def ordered_pairs(self) -> Iterator[tuple[Hashable, Hashable]]:
         """Every ordered adjacent pair ``(x, y)`` (both orders of each edge): for each
-        point in domain order, its neighbours in domain order."""
-        for x in self.points:
-            for y in self.neighbours(x):
-                yield x, y
+        point in domain order, its neighbours in domain order (enumerated once, then kept)."""
+        return iter(self._pairs)
+
+    @cached_property
+    def _pairs(self) -> tuple[tuple[Hashable, Hashable], ...]:
+        return tuple((x, y) for x in self.points for y in self.neighbours(x))
 
 
 def _capped(points: Sequence[Hashable], what: str) -> tuple[Hashable, ...]:
@@ -163,17 +165,35 @@ def vector_neighbours(u: Sequence[int], lo: int, hi: int, beta: int,
         out = [tuple(u[:i]) + (v,) + tuple(u[i + 1:]) for i in range(p)
                for v in range(max(lo, u[i] - beta), min(hi, u[i] + beta) + 1) if v != u[i]]
     else:
-        ranges = [range(max(lo, v - beta), min(hi, v + beta) + 1) for v in u]
-        out = [w for w in product(*ranges) if 0 < l1_distance(u, w) <= beta]
+        moved = (tuple(a + b for a, b in zip(u, d)) for d in _l1_offsets(p, beta))
+        out = [w for w in moved if all(lo <= c <= hi for c in w)]
     return tuple(sorted(out))
+
+
+@lru_cache(maxsize=64)
+def _l1_offsets(p: int, beta: int) -> tuple[tuple[int, ...], ...]:
+    """Every ``d in Z^p`` with ``0 < ||d||_1 <= beta``."""
+    def rec(n: int, budget: int) -> list[tuple[int, ...]]:
+        if n == 0:
+            return [()]
+        return [(v,) + rest for v in range(-budget, budget + 1)
+                for rest in rec(n - 1, budget - abs(v))]
+    return tuple(d for d in rec(p, beta) if any(d))
 
 
 def vectors(p: object, lo: object, hi: object, beta: object, kind: str = "one-coordinate",
             keep: Callable[[tuple[int, ...]], bool] | None = None) -> Relation:
     """The integer box ``{lo..hi}^p`` under ``kind`` adjacency with sensitivity ``beta``
     (see :func:`vector_neighbours`); ``keep`` restricts the domain (e.g. Li & Li's
-    ``||u|| > 0``: ``keep=any``)."""
+    ``||u|| > 0``: ``keep=any``).  Relations are immutable, so equal requests share one
+    (cached) object and its enumerated pairs."""
     dims, low, high, b = _check_box(p, lo, hi, beta, kind)
+    return _vectors(dims, low, high, b, kind, keep)
+
+
+@lru_cache(maxsize=32)
+def _vectors(dims: int, low: int, high: int, b: int, kind: str,
+             keep: Callable[[tuple[int, ...]], bool] | None) -> Relation:
     size = (high - low + 1) ** dims
     if size > MAX_POINTS:
         raise ResourceLimitError(f"the box {{{low}..{high}}}^{dims} has {size} points "

@@ -110,8 +110,12 @@ def _report(name: str, pairs: Sequence[tuple[Hashable, Hashable]],
         raise ParameterError(f"{name}: no neighbouring pair to check")
     triples = []
     best: DeltaWitness | None = None
+    seen: set[tuple[int, int]] = set()
     for a, b in pairs:
         pa, pb = law(a, b)
+        if (id(pa), id(pb)) in seen:  # the same two law objects: same ratio and delta
+            continue
+        seen.add((id(pa), id(pb)))
         triples.append((a, pa, b, pb))
         if ratio is not None:
             d = hockey_stick(pa, pb, ratio)
@@ -122,13 +126,16 @@ def _report(name: str, pairs: Sequence[tuple[Hashable, Hashable]],
 
 def check_dp(law: Callable[[Any], Law], pairs: Pairs, ratio: object = None) -> PrivacyReport:
     """The worst ratio (and ``delta(ratio)``) of ``law`` over ordered neighbouring pairs.
-    Laws are computed once per input."""
+    Laws are computed once per input; a pair of laws equal to one already examined is not
+    examined again (the witness is the first pair in relation order)."""
     name, prs = _pairs(pairs)
     cache: dict[Hashable, Law] = {}
+    interned: dict[frozenset[tuple[Any, Fraction]], Law] = {}
 
     def get(u: Hashable) -> Law:
-        if u not in cache:
-            cache[u] = law(u)
+        if u not in cache:  # equal laws share one object, so repeated pairs are skipped
+            found = law(u)
+            cache[u] = interned.setdefault(frozenset(found.items()), found)
         return cache[u]
 
     return _report(name, prs, lambda a, b: (get(a), get(b)), _rational(ratio))

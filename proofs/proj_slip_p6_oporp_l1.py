@@ -1,0 +1,78 @@
+"""Notes LILI.md §5 P6 (§6 claim 5): DP-SignOPORP (Algorithm 8) is NOT rho-DP under l1
+neighbours, although the paper says beta-adjacency covers the l1 relation; under
+one-coordinate neighbours (and with an l1-calibrated base) it is."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from exactdp.certificate import Certificate, ClaimReport
+from exactdp.neighbours import vectors
+from exactdp.projections import exact as ex
+from exactdp.projections.rr import Base
+from exactdp.projections.signs import DPSignOPORP
+from proofs._proj import NOTES_PLAN, RHO, cert, laws_of, report, worst_text
+
+CLAIM = "P6: SignOPORP (Alg 8) under l1 neighbours exceeds rho (paper: covered)"
+STATEMENT = """Li & Li §2 remark after Def. 2.3: beta-adjacency (one coordinate) is the worst case of the l1
+relation ||u - u'||_1 <= beta.  True for linear maps, false for Algorithm 8: an l1 neighbour
+splitting beta over coordinates in different bins moves several bins.  Notes' instance:
+p = 4, k = 2, Pi = [2,0,3,1], w = [1,-1,-1,1], C = 2, beta = 2, rho = 3/2: one-coordinate
+worst 3/2 (both variants); l1 worst: smooth 169/100, RR 25/16, both > 3/2."""
+PROOF_IDEA = """The implementation's DPSignOPORP (RR: L_max = 1; smooth: L_max = 4) explored at every
+point of {-2..2}^4; the checker's worst ratio over (a) every ordered one-coordinate pair
+(must be <= 3/2: the private reading) and (b) every ordered l1 pair (must equal the notes'
+169/100 and 25/16, i.e. the claim fails), each also equal to the max over pairs of
+exactdp.projections.exact.smooth_pair_ratio (closed-form factors, independent of the
+laws).  The fix for l1 neighbours: a per-bin base rho' with rho'^min(k, beta) <= rho
+(rho' = 6/5: 36/25 <= 3/2) must pass under l1."""
+
+C, BETA = 2, 2
+L_MAX = {False: 1, True: 4}
+
+
+def closed_worst(pairs: list[tuple[tuple[int, ...], tuple[int, ...]]], rho: Fraction,
+                 l_max: int) -> Fraction:
+    plan = NOTES_PLAN
+    x = {u: ex.oporp_projections(u, plan.perm, plan.w, plan.k) for u in {a for a, _ in pairs}}
+    distinct = {(x[a], x[b]) for a, b in pairs}       # the ratio depends on u only through x
+    return max(ex.smooth_pair_ratio(xa, xb, [BETA] * plan.k, rho, l_max) for xa, xb in distinct)
+
+
+def variant_certificates(smooth: bool) -> list[Certificate]:
+    name = "smooth" if smooth else "RR"
+    notes = Fraction(169, 100) if smooth else Fraction(25, 16)
+    out = []
+    for rho, kinds in ((RHO, ("one-coordinate", "l1")), (Fraction(6, 5), ("l1",))):
+        mech = DPSignOPORP(NOTES_PLAN, BETA, Base.of(rho), L_MAX[smooth], smooth)
+        laws = laws_of(mech, vectors(4, -C, C, BETA).points)
+        for kind in kinds:
+            rel = vectors(4, -C, C, BETA, kind)
+            rep = report(laws, rel)
+            closed = closed_worst(list(rel.ordered_pairs()), rho, L_MAX[smooth])
+            paper_side = rho == RHO and kind == "l1"
+            if paper_side:
+                ok = rep.worst.ratio == notes == closed and notes > RHO
+                bound = f"= notes' {notes} > rho = 3/2: the paper's claim FAILS"
+            else:
+                ok = rep.worst.ratio == closed and rep.pure(RHO)
+                bound = f"<= 3/2 (closed-form worst {closed})"
+            out.append(cert(f"{CLAIM} ({name}, base {rho}, {kind})",
+                            f"DPSignOPORP(notes' plan, beta=2, rho={rho}, L_max="
+                            f"{L_MAX[smooth]}, smooth={smooth})",
+                            {"rho": rho, "beta": BETA, "C": C, "relation": kind},
+                            f"{rep.pairs} ordered pairs of {rel.name}", worst_text(rep), bound,
+                            ok, {"ratio_witness": rep.worst.to_json(), "closed_form": closed}))
+    return out
+
+
+def check(full: bool) -> ClaimReport:
+    certs = variant_certificates(False) + variant_certificates(True)
+    by = {c.claim: c.worst for c in certs}
+    l1 = [w for name, w in by.items() if "base 3/2, l1" in name]
+    one = [w for name, w in by.items() if "one-coordinate" in name]
+    return ClaimReport(CLAIM, "notes' plan, C = 2, beta = 2, RR and smooth; l1 fix rho' = 6/5",
+                       f"l1 (RR, smooth): {', '.join(map(str, l1))}; one-coordinate: "
+                       f"{', '.join(map(str, one))}",
+                       "l1 > 3/2 (refuted, = notes); one-coordinate and rho' = 6/5 <= 3/2",
+                       certs)
