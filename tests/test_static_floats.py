@@ -79,7 +79,7 @@ EXACT_GMPY2 = frozenset({
     "f_div", "f_divmod", "f_mod", "c_div", "c_divmod", "c_mod", "t_div", "t_divmod", "t_mod",
     "f_div_2exp", "c_div_2exp", "t_div_2exp", "mul_2exp", "num_digits", "to_binary",
     "from_binary", "random_state", "mpz_random", "mpz_urandomb", "mpz_rrandomb", "version",
-    "is_even", "is_odd", "multi_fac", "remove", "qdiv",
+    "is_even", "is_odd", "multi_fac", "remove", "qdiv", "divexact",
 })
 FLOAT_RANDOM = frozenset({"random", "uniform", "gauss", "normalvariate", "lognormvariate",
                           "expovariate", "vonmisesvariate", "gammavariate", "betavariate",
