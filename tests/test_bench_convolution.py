@@ -52,16 +52,30 @@ def test_float_algorithm1_matches_eq5_and_convolves() -> None:
 
 
 def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
+    from exactdp.convolution import Domain, WalshFourierMechanism
+    from exactdp.convolution.transforms import fwht_ints
+
     bench = _load("bench_convolution")
-    assert bench.main(["--sizes", "6,8", "--sweep", "", "--json"]) == 0
+    assert bench.main(["--sizes", "6,8", "--sweep", "", "--json", "--filter", "both"]) == 0
     doc = json.loads(capsys.readouterr().out)
+    assert [(r["filter"], r["N"]) for r in doc["rows"]] == [
+        ("pair", 64), ("pair", 256), ("random", 64), ("random", 256)]
     for r in doc["rows"]:
         n = r["N"]
-        assert r["draws"] == n // 2  # h = (1, 1, 0, ...): lambda_j = 1 + (-1)^(j_0)
+        if r["filter"] == "pair":
+            assert r["draws"] == n // 2  # h = (1, 1, 0, ...): lambda_j = 1 + (-1)^(j_0)
         parts = r["transform_s"] + r["noise_s"] + r["reconstruction_s"]
         assert r["release_s"] == pytest.approx(parts)
         assert r["float_xor_s"] > 0 and r["float_fft_s"] > 0
-    assert "| 2^6 |" in bench.table(doc)
+        # the grid's MSE cost, recomputed from the two mechanisms' exact mse_bound
+        _, h = bench.workload(n, 1000, r["filter"], 1)
+        mse = {g: WalshFourierMechanism(h, Domain.histograms(n, 1000), epsilon=1,
+                                        delta=Fraction(1, 10**6), accounting="zcdp",
+                                        ratio_grid=g).mse_bound()
+               for g in ("reciprocal", "fractions")}
+        assert r["mse_over_other_grid"] == float(mse["reciprocal"] / mse["fractions"])
+        assert r["draws"] == sum(1 for v in fwht_ints(h) if v)
+    assert "| pair | 2^6 |" in bench.table(doc) and "| random | 2^8 |" in bench.table(doc)
 
 
 def test_experiments_quick_rows_match_closed_forms(tmp_path: Path) -> None:

@@ -340,11 +340,28 @@ def test_shapes():
         shape_weights([0, 0], "fourier")
 
 
+def test_reciprocal_grid_is_the_largest_one_plus_one_over_m():
+    for eps in (F(1, 1000), F(1, 77), F(1, 10), F(1), F(5, 2)):
+        r, w = ratio_below_exp(eps, 10_000, grid="reciprocal")
+        assert r.numerator == r.denominator + 1 and 1 < r <= w   # r = 1 + 1/m
+        assert compare_exp(eps, r) > 0                            # r < e^eps
+        m = r.denominator
+        # the next grid point up, 1 + 1/(m - 1), is above e^eps (independent interval)
+        assert m == 1 or 1 + F(1, m - 1) > exp_interval(eps, 80).hi
+    with pytest.raises(ParameterError, match="grid"):
+        ratio_below_exp(F(1), grid="decimal")
+    with pytest.raises(ParameterError, match="ratio_grid"):
+        calibrate([1, 1], 1, F(1, 10), ratio_grid="decimal")
+
+
+@pytest.mark.parametrize("grid", ["fractions", "reciprocal"])
 @pytest.mark.parametrize("mode", ["exact", "zcdp", "drv", "paper-unsound"])
-def test_calibrated_ratios_never_exceed_e_eps_j(mode):
+def test_calibrated_ratios_never_exceed_e_eps_j(mode, grid):
     lam = [5, -3, 1, 0, 2, 2, -1, 1]
-    cal = calibrate(lam, 1, F(1, 1000), "fourier", mode)
-    assert cal.rows == (0, 1, 2, 4, 5, 6, 7)
+    cal = calibrate(lam, 1, F(1, 1000), "fourier", mode, ratio_grid=grid)
+    assert cal.rows == (0, 1, 2, 4, 5, 6, 7) and cal.ratio_grid == grid
+    if grid == "reciprocal":
+        assert all(r.numerator == r.denominator + 1 for r in cal.kept_ratios)
     shape = shape_weights(lam, "fourier")
     for r, e, w, s in zip(cal.ratios, cal.epsilons, cal.witnesses, shape):
         if r is None:
@@ -426,7 +443,9 @@ def _reference_calibrate():  # type: ignore[no-untyped-def]
 
 
 def _same(a, b) -> bool:  # type: ignore[no-untyped-def]
-    return vars(a) == vars(b)
+    """Equal fields; the reference predates ``ratio_grid`` (its grid is "fractions")."""
+    new = dict(vars(b))
+    return new.pop("ratio_grid", "fractions") == "fractions" and vars(a) == new
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -14,10 +14,17 @@ Appendix B), and the budgets are composed with "Theorem 4".  Here:
 
    ``s_j`` is replaced by a rational lower bound (integer square roots), never rounded up.
 2. **per-row targets** ``ε_j = t s_j`` with a rational scale ``t`` (the notes' ``ε_0``).
-3. **ratios** ``r_j``: the largest fraction with denominator ``<= max_denominator`` that is
-   ``<= e^{ε_j}``, certified with :func:`exactdp.certified.exp_lower_bound_at_least` (a
-   rational witness ``W_j`` with ``r_j <= W_j <= e^{ε_j}``): rounding goes *down*, so every
-   accounting below, done with ``ε_j``, is conservative for the ratios released.
+3. **ratios** ``r_j``, on the public grid ``ratio_grid``: ``"fractions"`` (default) the largest
+   fraction with denominator ``<= max_denominator`` that is ``<= e^{ε_j}``; ``"reciprocal"``
+   the largest ``1 + 1/m`` (``m`` a positive integer) that is ``<= e^{ε_j}`` (paper 004's
+   GeoSample ratios ``1 + 2^-k`` with any ``m``: the sampler's ``D = (2m + 1)(m + 1)^n`` has
+   about ``n log2(1/ε_j)`` bits instead of ``n log2(max_denominator)``, so releases draw
+   fewer random bits and build smaller tables; the MSE cost is measured by
+   tests/benchmarks/bench_convolution.py).  Certified with
+   :func:`exactdp.certified.exp_lower_bound_at_least` (a rational witness ``W_j`` with
+   ``r_j <= W_j <= e^{ε_j}``): rounding goes *down*, so every accounting below, done with
+   ``ε_j`` (or, in the exact mode, with the rounded ratios themselves), is conservative for
+   the ratios released.
 4. **scale** ``t``: the largest dyadic (to ``2^-precision`` relative) accepted by the accounting
    mode, by bisection on the certified predicate:
 
@@ -53,6 +60,7 @@ from exactdp.params import ParameterError, ResourceLimitError, to_fraction
 
 __all__ = [
     "ACCOUNTING_MODES",
+    "RATIO_GRIDS",
     "SHAPES",
     "Calibration",
     "calibrate",
@@ -64,6 +72,7 @@ __all__ = [
 ]
 
 SHAPES = ("fourier", "spectral-partition", "uniform")
+RATIO_GRIDS = ("fractions", "reciprocal")
 ACCOUNTING_MODES = ("exact", "zcdp", "drv", "paper-unsound")
 DEFAULT_MAX_DENOMINATOR = 10_000
 #: grid steps per largest row budget in the dominating-grid bound
@@ -103,18 +112,21 @@ def largest_fraction_at_most(x: Fraction, max_denominator: int) -> Fraction:
     return b1 if b1 <= x else b2
 
 
-def ratio_below_exp(eps: Fraction, max_denominator: int = DEFAULT_MAX_DENOMINATOR
-                    ) -> tuple[Fraction, Fraction]:
+def ratio_below_exp(eps: Fraction, max_denominator: int = DEFAULT_MAX_DENOMINATOR,
+                    grid: str = "fractions") -> tuple[Fraction, Fraction]:
     """``(r, W)`` with ``1 < r <= W <= e^eps``, ``W`` a certified rational lower bound of
     ``e^eps`` and ``r`` the largest fraction with denominator ``<= max_denominator`` below it
-    (or ``1 + 1/m``, ``m = ceil(1/(W - 1))``, if no such fraction exceeds 1)."""
+    (or ``1 + 1/m``, ``m = ceil(1/(W - 1))``, if no such fraction exceeds 1); with
+    ``grid = "reciprocal"`` always that ``1 + 1/m`` (the largest ``1 + 1/m <= W``)."""
     eps = Fraction(eps)
     if eps <= 0:
         raise ParameterError(f"eps = {eps} must be > 0")
+    if grid not in RATIO_GRIDS:
+        raise ParameterError(f"grid = {grid!r} must be one of {', '.join(RATIO_GRIDS)}")
     low = exp_interval(eps, 64 + eps.denominator.bit_length()).lo
     if low <= 1:  # pragma: no cover - 64 extra bits always separate e^eps from 1
         raise ResourceLimitError(f"could not separate e^{eps} from 1")
-    r = largest_fraction_at_most(low, max_denominator)
+    r = largest_fraction_at_most(low, max_denominator) if grid == "fractions" else Fraction(1)
     if r <= 1:
         inv = 1 / (low - 1)
         r = 1 + Fraction(1, -((-inv.numerator) // inv.denominator))  # 1 + 1/ceil(1/(W-1))
@@ -210,6 +222,7 @@ class Calibration:
     epsilon: Fraction
     delta: Fraction
     certificate: dict[str, object] = field(default_factory=dict)
+    ratio_grid: str = "fractions"  # the public grid the ratios were rounded down onto
 
     @property
     def rows(self) -> tuple[int, ...]:
@@ -301,11 +314,12 @@ def _composition_ok(eps: Sequence[Fraction], classes: _Classes, epsilon: Fractio
 
 class _Evaluator:
     def __init__(self, classes: _Classes, epsilon: Fraction, delta: Fraction, mode: str,
-                 max_den: int) -> None:
+                 max_den: int, grid: str) -> None:
         self.classes = classes
         self.s = classes.s
         self.epsilon, self.delta, self.mode = epsilon, delta, mode
         self.max_den = max_den
+        self.grid = grid
         self.log_inv = _ln_pos(1 / delta, 64)
         self.r_lo = exp_interval(epsilon, 64).lo  # rational R_lo <= e^eps
         self.used = mode
@@ -322,7 +336,7 @@ class _Evaluator:
         out = []
         for e in self.eps(t):
             if e not in cache:
-                cache[e] = ratio_below_exp(e, self.max_den)
+                cache[e] = ratio_below_exp(e, self.max_den, self.grid)
             out.append(cache[e])
         return out
 
@@ -381,8 +395,8 @@ def _support(groups: dict[tuple[Fraction, int], int]) -> int:
 
 def calibrate(lambdas: Sequence[object], epsilon: object, delta: object, shape: str = "fourier",
               accounting: str = "exact", shifts: Sequence[Sequence[int]] | None = None,
-              max_denominator: int = DEFAULT_MAX_DENOMINATOR, precision: int | None = None
-              ) -> Calibration:
+              max_denominator: int = DEFAULT_MAX_DENOMINATOR, precision: int | None = None,
+              ratio_grid: str = "fractions") -> Calibration:
     """Per-row ratios for an ``(ε, δ)`` target (see the module docstring).
 
     ``lambdas[j]``: the public weight of row ``j`` (the eigenvalue ``λ_j = (W h)_j`` for
@@ -405,23 +419,26 @@ def calibrate(lambdas: Sequence[object], epsilon: object, delta: object, shape: 
     if isinstance(max_denominator, bool) or not isinstance(max_denominator, int) \
             or max_denominator < 1:
         raise ParameterError(f"max_denominator = {max_denominator!r} must be a positive int")
+    if ratio_grid not in RATIO_GRIDS:
+        raise ParameterError(f"ratio_grid = {ratio_grid!r} must be one of "
+                             f"{', '.join(RATIO_GRIDS)}")
     lam = _lambdas(lambdas)
     cls, s = _shape_classes(lam, shape)
     classes = _Classes(cls, s, shifts)
     return _calibrate_classes(lam, classes, eps, dlt, shape, accounting, max_denominator,
-                              precision)
+                              precision, ratio_grid)
 
 
 def _calibrate_classes(lam: Sequence[Exact], classes: _Classes, eps: Fraction, dlt: Fraction,
                        shape: str, accounting: str, max_denominator: int,
-                       precision: int | None) -> Calibration:
-    ev = _Evaluator(classes, eps, dlt, accounting, max_denominator)
+                       precision: int | None, grid: str = "fractions") -> Calibration:
+    ev = _Evaluator(classes, eps, dlt, accounting, max_denominator, grid)
     # bracket: t_lo accepted, t_hi rejected.  Exact accounting starts from the zCDP scale
     # (the exact delta is below the zCDP guarantee, so it is normally accepted).
     t_lo, t_hi = Fraction(0), Fraction(1)
     if accounting == "exact":
         fallback = _calibrate_classes(lam, classes, eps, dlt, shape, "zcdp", max_denominator,
-                                      20)
+                                      20, grid)
         start = fallback.scale
         if ev.ok(start):
             t_lo, t_hi = start, 2 * start
@@ -431,7 +448,7 @@ def _calibrate_classes(lam: Sequence[Exact], classes: _Classes, eps: Fraction, d
             return Calibration(fallback.ratios, fallback.epsilons, fallback.witnesses,
                                fallback.scale, shape, accounting, "zcdp", eps, dlt,
                                {"reason": "exact law too large; zCDP scale not beaten by the "
-                                          "dominating grid", **fallback.certificate})
+                                          "dominating grid", **fallback.certificate}, grid)
     if precision is None:
         precision = 14 if accounting == "exact" else 20
     while ev.ok(t_hi):
@@ -468,7 +485,7 @@ def _calibrate_classes(lam: Sequence[Exact], classes: _Classes, eps: Fraction, d
             epsilons.append(e)
             witnesses.append(w)
     return Calibration(tuple(ratios), tuple(epsilons), tuple(witnesses), t_lo, shape, accounting,
-                       ev.used, eps, dlt, dict(ev.last))
+                       ev.used, eps, dlt, dict(ev.last), grid)
 
 
 # ---------------------------------------------------------------------------------------------

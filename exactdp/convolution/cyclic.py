@@ -80,7 +80,7 @@ class CyclicFourierMechanism(IntegerStrategyMechanism):
     Public: ``h`` (length ``N``), the domain, the strategy (``"auto"`` by default) and its
     rounding ``scale`` (real-Fourier only), and either ``ratios`` (one per kept row; not with
     ``"auto"``, which compares strategies at equal privacy) or ``(epsilon, delta)`` with
-    ``accounting``/``shape``/``max_denominator`` for the calibration.
+    ``accounting``/``shape``/``max_denominator``/``ratio_grid`` for the calibration.
 
     Exact guarantees (notes §3.0): pure ratio ``max_n prod_j r_j^|T_jn|``; exact ``delta(R)``
     (:meth:`privacy`); ``mse(x)`` exact with the general ``G^T G`` form; :meth:`mse_bound` for
@@ -90,7 +90,7 @@ class CyclicFourierMechanism(IntegerStrategyMechanism):
     def __init__(self, h: Sequence[object], domain: Domain, ratios: RatioSpec = None, *,
                  strategy: str = "auto", scale: object = DEFAULT_SCALE, epsilon: object = None,
                  delta: object = None, accounting: str = "exact", shape: str = "fourier",
-                 max_denominator: int | None = None) -> None:
+                 max_denominator: int | None = None, ratio_grid: str = "fractions") -> None:
         if not isinstance(domain, Domain):
             raise ParameterTypeError(f"domain = {domain!r:.60} must be a Domain")
         hh = exact_vector(h, "h")
@@ -115,7 +115,8 @@ class CyclicFourierMechanism(IntegerStrategyMechanism):
                 continue  # e.g. a rounded basis that is singular at a small scale
             mech = IntegerStrategyMechanism(
                 strat, domain, ratios, h=hh, convolve=circular_convolve, epsilon=epsilon,
-                delta=delta, accounting=accounting, shape=shape, max_denominator=max_denominator)
+                delta=delta, accounting=accounting, shape=shape, max_denominator=max_denominator,
+                ratio_grid=ratio_grid)
             self.candidates[name] = mech.mse_bound()
             if best is None or self.candidates[name] < self.candidates[best.strategy.name]:
                 best = mech

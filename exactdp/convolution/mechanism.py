@@ -123,10 +123,11 @@ class _FactorizationMechanism:
 
     def _calibrate(self, ratios: object, weights: Sequence[object],
                    shifts: Sequence[Sequence[int]] | None, epsilon: object, delta: object,
-                   accounting: str, shape: str, max_denominator: int | None) -> object:
+                   accounting: str, shape: str, max_denominator: int | None,
+                   ratio_grid: str = "fractions") -> object:
         """Ratios for an ``(epsilon, delta)`` target by
         :func:`exactdp.convolution.calibration.calibrate` (shape, accounting mode; ratios
-        rounded down to rationals ``<= e^{eps_j}``, certified there); sets
+        rounded down onto the public ``ratio_grid``, ``<= e^{eps_j}``, certified there); sets
         ``self.calibration``.  Public data only: the weights, the shifts and the target."""
         if ratios is not None:
             raise ParameterError("pass either ratios or (epsilon, delta), not both")
@@ -137,7 +138,7 @@ class _FactorizationMechanism:
         kwargs: dict[str, Any] = {} if max_denominator is None else {
             "max_denominator": max_denominator}
         cal = calibrate(list(weights), epsilon, delta, shape=shape, accounting=accounting,
-                        shifts=shifts, **kwargs)
+                        shifts=shifts, ratio_grid=ratio_grid, **kwargs)
         if cal.rows != self.rows:
             raise ExactDPError(f"internal: the calibration released rows {cal.rows[:5]}..., "
                                f"the mechanism keeps {self.rows[:5]}...")
@@ -289,7 +290,8 @@ class WalshFourierMechanism(_FactorizationMechanism):
 
     def __init__(self, h: Sequence[object], domain: Domain, ratios: RatioSpec = None, *,
                  epsilon: object = None, delta: object = None, accounting: str = "exact",
-                 shape: str = "fourier", max_denominator: int | None = None) -> None:
+                 shape: str = "fourier", max_denominator: int | None = None,
+                 ratio_grid: str = "fractions") -> None:
         if not isinstance(domain, Domain):
             raise ParameterTypeError(f"domain = {domain!r:.60} must be a Domain (e.g. "
                                      f"Domain.histograms(N, n))")
@@ -321,7 +323,7 @@ class WalshFourierMechanism(_FactorizationMechanism):
         self.calibration = None
         if epsilon is not None or delta is not None:
             ratios = self._calibrate(ratios, self.eigenvalues, None, epsilon, delta, accounting,
-                                     shape, max_denominator)
+                                     shape, max_denominator, ratio_grid)
         self._setup_noise(ratios)
 
     def __repr__(self) -> str:
@@ -398,7 +400,7 @@ class IntegerStrategyMechanism(_FactorizationMechanism):
                  convolve: Callable[[Sequence[object], Sequence[object]], list[Exact]]
                  | None = None, epsilon: object = None, delta: object = None,
                  accounting: str = "exact", shape: str = "fourier",
-                 max_denominator: int | None = None) -> None:
+                 max_denominator: int | None = None, ratio_grid: str = "fractions") -> None:
         if not isinstance(strategy, IntegerStrategy):
             raise ParameterTypeError(f"strategy = {strategy!r:.60} must be an IntegerStrategy")
         if not isinstance(domain, Domain):
@@ -417,7 +419,7 @@ class IntegerStrategyMechanism(_FactorizationMechanism):
         if epsilon is not None or delta is not None:
             ratios = self._calibrate(ratios, strategy.column_weights(),
                                      [[abs(v) for v in row] for row in strategy.T], epsilon,
-                                     delta, accounting, shape, max_denominator)
+                                     delta, accounting, shape, max_denominator, ratio_grid)
         self._setup_noise(ratios)
 
     def __repr__(self) -> str:

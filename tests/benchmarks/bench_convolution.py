@@ -8,15 +8,21 @@ Plain script (not collected by pytest)::
     python tests/benchmarks/bench_convolution.py --quick         # N = 2^8, 2^10 (seconds)
     python tests/benchmarks/bench_convolution.py --json          # JSON only, on stdout
     python tests/benchmarks/bench_convolution.py --cyclic 64,128 # + the O(N^2) cyclic release
+    python tests/benchmarks/bench_convolution.py --filter both --sweep ""   # the README table
 
 Workload: ``x`` a histogram of ``n = --events`` (default 1000) events placed uniformly at random
 in ``N`` bins, domain ``histograms(N, n)``; ``h = (1, 1, 0, ..., 0)`` (a two-tap sum: half of the
 Walsh eigenvalues are 2, half 0, so a release makes ``N/2`` noise draws) or ``--filter random``
-(0/1 taps, almost every eigenvalue non-zero and many distinct ratios: ``~N`` draws from as many
-samplers); ``eps = 1``, ``delta = 1e-6``.  Calibration (``--accounting``, default zcdp, which is
-fast at large ``N``; ``exact`` is the library default) is public set-up, timed separately.
+(0/1 taps, almost every eigenvalue non-zero and many distinct ratios: ``~N`` draws from hundreds
+of samplers), or ``--filter both``; ``eps = 1``, ``delta = 1e-6``.  Calibration
+(``--accounting``, default zcdp, which is fast at large ``N``; ``exact`` is the library default)
+is public set-up, timed separately; ``--ratio-grid`` (default ``reciprocal``: ratios
+``1 + 1/m``, smaller ``D``; ``fractions`` is the library default).  The MSE cost of the grid is
+measured in the same run: the mechanism's exact ``mse_bound`` over the one the other grid gives
+(a calibration and an exact sum, untimed).
 
-Columns: set-up (calibration + building the samplers), the release split into transform (``W x``,
+Columns: set-up (calibration + building the samplers; the CDF tables are built during the
+release, class by class, and counted in noise), the release split into transform (``W x``,
 fixed-schedule integer fast WHT), noise (one strict-time clamped geometric draw per kept row,
 OS CSPRNG) and reconstruction (``W (lambda o c~) / N`` as exact Fractions); the float
 Algorithm 1 on ``Z_2^d`` (WHT) and on ``Z_N`` (rfft, the P2 repair) with the same split.  The
@@ -44,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conv_float import algorithm1_cyclic, algorithm1_xor
 
 from exactdp.convolution import Domain
+from exactdp.convolution.calibration import calibrate, noise_cost
 from exactdp.convolution.mechanism import WalshFourierMechanism
 from exactdp.randomness import SystemSource
 
@@ -63,23 +70,31 @@ def workload(n: int, events: int, kind: str, seed: int) -> tuple[list[int], list
     return x, h
 
 
-def exact_row(n: int, args: argparse.Namespace) -> dict[str, Any]:
-    x, h = workload(n, args.events, args.filter, args.seed)
+def exact_row(n: int, args: argparse.Namespace, kind: str) -> dict[str, Any]:
+    x, h = workload(n, args.events, kind, args.seed)
     t0 = time.perf_counter()
     mech = WalshFourierMechanism(h, Domain.histograms(n, args.events), epsilon=EPS, delta=DELTA,
-                                 accounting=args.accounting)
+                                 accounting=args.accounting, ratio_grid=args.ratio_grid)
     setup = time.perf_counter() - t0
     release = mech.release(x, SystemSource(), timed=True)
     s = release.seconds
     total = s["transform"] + s["noise"] + s["reconstruction"]
+    other = "fractions" if args.ratio_grid == "reciprocal" else "reciprocal"
+    squares = [v * v for v in mech.eigenvalues]
+    other_cost = noise_cost(calibrate(mech.eigenvalues, EPS, DELTA, accounting=args.accounting,
+                                      ratio_grid=other), squares)
     row: dict[str, Any] = {
-        "N": n, "draws": release.draws, "samplers": mech.noise.distinct, "setup_s": setup,
+        "filter": kind, "N": n, "draws": release.draws, "samplers": mech.noise.distinct,
+        "tables": sum(mech.noise.tabulated), "D_bits_max": max(s.d.bit_length()
+                                                               for s in mech.noise.classes),
+        "setup_s": setup,
         "transform_s": s["transform"], "noise_s": s["noise"],
         "reconstruction_s": s["reconstruction"], "release_s": total,
         "setup_plus_release_s": setup + total,
         "release_per_NlogN_ns": 1e9 * total / (n * max(1, int(math.log2(n)))),
         "noise_per_draw_us": 1e6 * s["noise"] / max(1, release.draws),
         "mse_bound": float(mech.mse_bound()),
+        "mse_over_other_grid": float(mech.mse_bound() * n * n / other_cost),
     }
     try:
         import numpy as np
@@ -119,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sweep", help="comma-separated log2 N of the growth sweep")
     ap.add_argument("--cyclic", default="", help="comma-separated N for the cyclic release")
     ap.add_argument("--events", type=int, default=1000)
-    ap.add_argument("--filter", choices=("pair", "random"), default="pair")
+    ap.add_argument("--filter", choices=("pair", "random", "both"), default="pair")
+    ap.add_argument("--ratio-grid", choices=("reciprocal", "fractions"), default="reciprocal")
     ap.add_argument("--accounting", default="zcdp", choices=("exact", "zcdp", "drv"))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
@@ -140,17 +156,20 @@ def main(argv: list[str] | None = None) -> int:
         if not args.json:
             print(msg, file=sys.stderr, flush=True)
 
+    kinds = ["pair", "random"] if args.filter == "both" else [args.filter]
     rows = []
-    for d in sizes:
-        log(f"N = 2^{d} ...")
-        rows.append(exact_row(2**d, args))
+    for kind in kinds:
+        for d in sizes:
+            log(f"{kind} filter, N = 2^{d} ...")
+            rows.append(exact_row(2**d, args, kind))
     growth = []
     for d in sweep:
-        done = next((r for r in rows if r["N"] == 2**d), None)
-        growth.append(done if done is not None else exact_row(2**d, args))
+        done = next((r for r in rows if r["N"] == 2**d and r["filter"] == kinds[0]), None)
+        growth.append(done if done is not None else exact_row(2**d, args, kinds[0]))
     cyc = [cyclic_row(int(v), args) for v in args.cyclic.split(",") if v]
     doc = {"parameters": {"epsilon": str(EPS), "delta": str(DELTA), "events": args.events,
-                          "filter": args.filter, "accounting": args.accounting},
+                          "filter": args.filter, "accounting": args.accounting,
+                          "ratio_grid": args.ratio_grid},
            "rows": rows, "sweep": growth, "cyclic": cyc}
     if args.out:
         Path(args.out).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
@@ -162,16 +181,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def table(doc: dict[str, Any]) -> str:
-    out = [("| N | draws | set-up s | transform s | noise s | reconstruction s | release s | "
-            "set-up + release s | float WHT Alg. 1 s | float FFT Alg. 1 s | exact / float WHT |"),
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    out = [("| filter | N | draws | samplers (tables) | set-up s | transform s | noise s | "
+            "reconstruction s | release s | set-up + release s | float WHT Alg. 1 s | "
+            "float FFT Alg. 1 s | exact / float WHT | MSE / other grid's |"),
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in doc["rows"]:
-        out.append(f"| 2^{int(math.log2(r['N']))} | {r['draws']} | {r['setup_s']:.2f} | "
+        out.append(f"| {r['filter']} | 2^{int(math.log2(r['N']))} | {r['draws']} | "
+                   f"{r['samplers']} ({r['tables']}) | {r['setup_s']:.2f} | "
                    f"{r['transform_s']:.3f} | {r['noise_s']:.3f} | {r['reconstruction_s']:.3f} | "
                    f"{r['release_s']:.2f} | {r['setup_s'] + r['release_s']:.2f} | "
                    f"{r.get('float_xor_s', float('nan')):.4f} | "
                    f"{r.get('float_fft_s', float('nan')):.4f} | "
-                   f"{r.get('exact_over_float_xor', float('nan')):.0f}x |")
+                   f"{r.get('exact_over_float_xor', float('nan')):.0f}x | "
+                   f"{r['mse_over_other_grid']:.5f} |")
     out += ["", "| N | release s | ns per N log2 N | noise us per draw |", "|---|---|---|---|"]
     for r in doc["sweep"]:
         out.append(f"| 2^{int(math.log2(r['N']))} | {r['release_s']:.3f} | "
