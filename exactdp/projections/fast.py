@@ -101,7 +101,7 @@ def _rows(data: object, p: int) -> tuple[memoryview, int]:
                                  f"e.g. numpy .astype('int32')")
     if not view.c_contiguous:
         raise ParameterError("data must be C-contiguous (numpy: np.ascontiguousarray)")
-    flat = view.cast("B").cast(fmt)
+    flat = view.cast("B").cast(fmt)  # type: ignore[call-overload]
     if view.ndim == 2 and view.shape is not None and view.shape[1] != p:
         raise ParameterError(f"data has rows of {view.shape[1]} values; the plan needs p = {p}")
     if len(flat) % p or not len(flat):
