@@ -107,6 +107,11 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_json(p)
     add_output(p, "the report as JSON")
+    p.add_argument("--html", metavar="REPORT.html",
+                   help="also write the report as one self-contained HTML page (verdict, "
+                        "effective epsilon, the worst pair's pmfs, privacy loss per outcome, "
+                        "traces, exact figures; inline SVG and CSS, nothing fetched); checked "
+                        "before any work, replaced only with --force; needs the [plot] extra")
     p.set_defaults(func=_cmd_audit)
 
 
@@ -143,6 +148,13 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     from exactdp.params import positive_int
 
     out = output_path(args)
+    html_out = None
+    if args.html is not None:
+        from exactdp.files import OutputPath
+        from exactdp.plot.draw import require_matplotlib
+
+        html_out = OutputPath.check(args.html, args.force, "--html")
+        require_matplotlib()
     _refuse_misplaced(args)
     progress = None if args.quiet else _progress
     eps = check_epsilon(args.claimed_epsilon, "--claimed-epsilon")
@@ -178,6 +190,10 @@ def _cmd_audit(args: argparse.Namespace) -> int:
             report = blackbox_audit(
                 target, inputs=inputs, claimed_epsilon=eps, draws=draws, alpha=alpha,
                 reference=reference, outputs=outputs, progress=progress, **limits)
+    if html_out is not None:
+        from exactdp.audit.html import html_report
+
+        html_out.write(html_report(report))
     if not emit_json(args, report.to_json(), out):
         print(report.summary())
     return int(report.exit_code)

@@ -11,6 +11,8 @@ without pyplot (no global state, no display needed).
 from __future__ import annotations
 
 import io
+import re
+import textwrap
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -24,9 +26,11 @@ __all__ = [
     "accuracy_figure",
     "draw_accuracy",
     "draw_loss",
+    "draw_pair",
     "draw_pmf",
     "figure_bytes",
     "figure_format",
+    "inline_svg",
     "new_figure",
     "pmf_figure",
     "privacy_loss_figure",
@@ -75,8 +79,10 @@ def _ln(bar: Any) -> float:
 
 
 def draw_pmf(ax: Any, data: Any, title: str | None = None, ideal_label: str = "ideal law "
-             "(the paper's closed form)") -> None:
-    """Bars: ``Pr[M(c, U) = z]`` from the implementation; dots: the ideal law."""
+             "(the paper's closed form)", log: bool = False) -> None:
+    """Bars: ``Pr[M(c, U) = z]`` from the implementation; dots: the ideal law.  ``log``: a
+    logarithmic probability axis, on which the tails show (an outcome of probability 0
+    exactly has no bar at all)."""
     xs = list(data.outcomes)
     ax.bar(xs, [_f(p) for p in data.exact], width=0.8, color=IMPLEMENTATION, alpha=0.75,
            label="implementation: exact Pr[M(c, U) = z] (read off the code by the checker)")
@@ -89,8 +95,11 @@ def draw_pmf(ax: Any, data: Any, title: str | None = None, ideal_label: str = "i
     ax.axvline(data.count, color="0.4", linestyle=":", linewidth=1, label=f"true count c = "
                f"{data.count}")
     ax.set_xlabel("output z in [n] = {0, ..., n}")
-    ax.set_ylabel("probability Pr[M(c, U) = z]")
-    ax.set_title(title or f"{data.title}\nexact pmf at c = {data.count}", fontsize=10)
+    ax.set_ylabel("probability Pr[M(c, U) = z]" + (" (log scale)" if log else ""))
+    if log:
+        ax.set_yscale("log")
+        ax.set_ylim(_f(min(p for p in data.exact if p > 0)) * 0.2, _f(max(data.exact)) * 3)
+    ax.set_title(_wrap(title or f"{data.title}\nexact pmf at c = {data.count}"), fontsize=10)
     ax.set_xlim(min(xs) - 0.7, max(xs) + 0.7)
     _legend_below(ax)
 
@@ -99,15 +108,16 @@ def draw_loss(ax: Any, data: Any, title: str | None = None) -> None:
     """Bars: ``ln(Pr[M(a) = z] / Pr[M(b) = z])`` per outcome; an infinite loss is a hatched
     bar to the edge of the axes labelled +inf (or -inf); the claimed epsilon is drawn at
     ``+eps`` and ``-eps``."""
+    pos = _positions([b.outcome for b in data.bars], ax)
     finite = [b for b in data.bars if b.kind == "finite"]
     values = [_ln(b) for b in finite]
     eps = None if data.claimed_epsilon is None else _f(data.claimed_epsilon)
     top = max([abs(v) for v in values] + ([eps] if eps is not None else []) + [1e-12])
     lim = top * 1.35
-    ax.bar([b.outcome for b in finite], values, width=0.8, color=IMPLEMENTATION, alpha=0.8,
+    ax.bar([pos[i] for i, b in enumerate(data.bars) if b.kind == "finite"], values, width=0.8, color=IMPLEMENTATION, alpha=0.8,
            label="ln(p/q), p = Pr[M(a) = z], q = Pr[M(b) = z] (exact ratio, certified ln)")
     for sign, kind in ((1, "+inf"), (-1, "-inf")):
-        inf = [b.outcome for b in data.bars if b.kind == kind]
+        inf = [pos[i] for i, b in enumerate(data.bars) if b.kind == kind]
         if inf:
             what = ("p > 0 = q: the output reveals the input" if sign > 0 else "p = 0 < q")
             ax.bar(inf, [sign * lim * 0.86] * len(inf), width=0.8, color="none",
@@ -124,19 +134,62 @@ def draw_loss(ax: Any, data: Any, title: str | None = None) -> None:
     worst = data.worst
     if worst.kind == "finite":
         box = worst.ln(64)
-        note = (f"worst: z = {worst.outcome}, p/q = {brief(worst.ratio)}, "
+        note = (f"worst: z = {_label(worst.outcome)}, p/q = {brief(worst.ratio)}, "
                 f"ln(p/q) in [{brief(box.lo)}, {brief(box.hi)}]")
+        if data.claimed_epsilon is not None:
+            lo, hi = box.lo - data.claimed_epsilon, box.hi - data.claimed_epsilon
+            if lo > 0:
+                note += f"\nexceeds the claimed epsilon by {_f(lo):.3e} or more (certified)"
+            elif hi < 0:
+                note += f"\nbelow the claimed epsilon by {_f(-hi):.3e} or more (certified)"
     else:
-        note = f"worst: z = {worst.outcome}, p = {brief(worst.p)} > q = 0: infinite loss"
+        note = f"worst: z = {_label(worst.outcome)}, p = {brief(worst.p)} > q = 0: infinite loss"
     ax.text(0.99, 0.02, note + "\n(decimals truncated)", transform=ax.transAxes, ha="right",
             va="bottom", fontsize=7.5, color="0.2",
             bbox={"facecolor": "white", "edgecolor": "0.8", "alpha": 0.9})
     ax.set_ylim(-lim, lim)
     ax.set_xlabel("output z")
-    ax.set_ylabel(f"privacy loss ln(Pr[M({data.a}) = z] / Pr[M({data.b}) = z])")
-    ax.set_title(title or f"{data.title}\nprivacy loss per output, worst neighbouring pair "
-                          f"a = {data.a}, b = {data.b}", fontsize=10)
+    ax.set_ylabel(f"privacy loss ln(Pr[M({_label(data.a)}) = z] / Pr[M({_label(data.b)}) = z])")
+    ax.set_title(_wrap(title or f"{data.title}\nprivacy loss per output, worst neighbouring "
+                                f"pair a = {_label(data.a)}, b = {_label(data.b)}"), fontsize=10)
     _legend_below(ax)
+
+
+def _label(outcome: Any) -> str:
+    text = str(outcome)
+    return text if len(text) <= 24 else text[:20] + "..."
+
+
+def _positions(outcomes: Sequence[Any], ax: Any) -> list[Any]:
+    """Where each outcome's bar goes: the outcome itself when every outcome is an int
+    (counts), otherwise 0, 1, 2, ... with the outcomes as tick labels."""
+    if all(isinstance(o, int) and not isinstance(o, bool) for o in outcomes):
+        return list(outcomes)
+    ax.set_xticks(range(len(outcomes)), [_label(o) for o in outcomes],
+                  rotation=45 if len(outcomes) > 6 else 0, fontsize=8)
+    return list(range(len(outcomes)))
+
+
+def draw_pair(ax: Any, p: Any, q: Any, a: Any, b: Any, title: str) -> None:
+    """The two exact laws ``Pr[M(a) = z]`` and ``Pr[M(b) = z]`` side by side per outcome
+    (``p``, ``q``: mappings outcome -> Fraction; outcomes of either)."""
+    from exactdp.plot.data import loss_bars
+
+    bars = loss_bars(p, q)
+    pos = _positions([bar.outcome for bar in bars], ax)
+    ax.bar([x - 0.2 for x in pos], [_f(bar.p) for bar in bars], width=0.4,
+           color=IMPLEMENTATION, label=f"Pr[M({_label(a)}) = z]")
+    ax.bar([x + 0.2 for x in pos], [_f(bar.q) for bar in bars], width=0.4, color=IDEAL,
+           alpha=0.8, label=f"Pr[M({_label(b)}) = z]")
+    ax.set_xlabel("output z")
+    ax.set_ylabel("exact probability")
+    ax.set_title(_wrap(title), fontsize=10)
+    _legend_below(ax)
+
+
+def _wrap(title: str, width: int = 95) -> str:
+    """A long title on several lines (each line of ``title`` wrapped at ``width``)."""
+    return "\n".join(textwrap.fill(line, width) for line in title.split("\n"))
 
 
 def _legend_below(ax: Any) -> None:
@@ -166,7 +219,7 @@ def draw_accuracy(ax: Any, rows: Sequence[Any], title: str, n: int | None = None
     ax.set_xlabel("failure probability beta (log scale; smaller to the right)")
     ax.set_ylabel("error a (|M(c) - c| <= a)")
     ax.yaxis.get_major_locator().set_params(integer=True)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(_wrap(title), fontsize=10)
     ax.grid(True, alpha=0.3)
     _legend_below(ax)
 
@@ -208,6 +261,17 @@ def accuracy_figure(mech: object, betas: Sequence[object] | None = None,
     draw_accuracy(ax, rows, f"{mechanism_title(mech)}\nerror a against failure probability "
                             f"beta (Definition 4.2)", getattr(mech, "n", None))
     return fig
+
+
+def inline_svg(fig: Any, prefix: str) -> str:
+    """``fig`` as an ``<svg>`` element to put inside an HTML page: no XML prolog, no
+    DOCTYPE, no metadata, and every ``id`` (and reference to one) prefixed with ``prefix``
+    so that several pictures on one page never share an id."""
+    text = figure_bytes(fig, "svg").decode("utf-8")
+    text = text[text.find("<svg"):]
+    text = re.sub(r'\bid="', f'id="{prefix}-', text)
+    text = re.sub(r'href="#', f'href="#{prefix}-', text)
+    return re.sub(r"url\(#", f"url(#{prefix}-", text)
 
 
 def figure_format(path: str) -> str:

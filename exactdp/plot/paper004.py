@@ -43,7 +43,14 @@ from exactdp.histograms import (
     figure_5,
 )
 from exactdp.plot.data import PmfData, pmf_data
-from exactdp.plot.draw import IDEAL, IMPLEMENTATION, draw_pmf, figure_bytes, new_figure
+from exactdp.plot.draw import (
+    IDEAL,
+    IMPLEMENTATION,
+    draw_pmf,
+    figure_bytes,
+    inline_svg,
+    new_figure,
+)
 from exactdp.plot.figures import html_page, html_table, markdown_table
 
 __all__ = ["FIGURE_2", "TABLE_PARAMETERS", "TITLE", "exact_stability_per_query", "figure_2_data",
@@ -126,17 +133,22 @@ def _figure_2(outputs: Mapping[str, OutputPath]) -> tuple[list[str], str]:
     names = ("(a) GeoSample", "(b) Z' clamped to [0, n]", "(c) FastSample")
     laws = ("Theorem 4.7 i", "Lemma 4.12 i", "Lemma 4.12 ii")
     for ax, data, name, law in zip(axes, panels[:3], names, laws, strict=True):
-        draw_pmf(ax, data, title=f"{name}: {data.title}, exact pmf at c = {c}",
-                 ideal_label=f"closed form ({law})")
+        draw_pmf(ax, data, title=f"({name[1]}) {data.title}: exact pmf at c = {c}",
+                 ideal_label=f"closed form ({law})", log=True)
+        zeros = [z for z, p in zip(data.outcomes, data.exact, strict=True) if p == 0]
+        if zeros:
+            ax.text(min(zeros) - 0.3, ax.get_ylim()[0] * 10,
+                    f"Pr = 0 exactly for z in [{min(zeros)}, {max(zeros)}]\n(no bar on a "
+                    f"log scale)", ha="left", fontsize=8, color="0.25")
         marks = sorted({0, int(c) - t, int(c), int(n)} & set(range(int(n) + 1)))
         ax.set_xticks(marks, [{0: "0", int(c) - t: f"c - t = {int(c) - t}",
                                int(c): f"c = {c}", int(n): f"n = {n}"}[m] for m in marks])
-    fig.suptitle(f"Paper 004, Figure 2, regenerated from the implementation: n = {n}, "
+    fig.suptitle(f"Paper 004, Figure 2, regenerated from the implementation\nn = {n}, "
                  f"eps = {FIGURE_2['epsilon']}, gamma = {FIGURE_2['gamma']}, t = {t} "
-                 f"(c - t > 0 and c + t > n, as in the paper)", fontsize=10)
-    svg = figure_bytes(fig, "svg")
+                 f"(c - t > 0 and c + t > n, as in the paper); log scale, so that the "
+                 f"tails show", fontsize=10)
     outputs["figure2.png"].write_bytes(figure_bytes(fig, "png"))
-    outputs["figure2.svg"].write_bytes(svg)
+    outputs["figure2.svg"].write_bytes(figure_bytes(fig, "svg"))
     payload = {"figure": "paper 004, Figure 2", "parameters": {**FIGURE_2, "t": t},
                "panels": [{"name": name, "mechanism": d.title,
                            "exact_pmf": dict(zip(d.outcomes, d.exact, strict=True)),
@@ -146,7 +158,7 @@ def _figure_2(outputs: Mapping[str, OutputPath]) -> tuple[list[str], str]:
     outputs["figure2.json"].write(json.dumps(exact_json(payload), indent=1) + "\n")
     said = [(f"figure2.png/.svg/.json: pmfs at n = {n}, c = {c}, t = {t}; distance to the "
              f"closed form: {', '.join(str(d.distance) for d in panels[:3])}")]
-    return said, svg.decode("utf-8")
+    return said, inline_svg(fig, "figure2")
 
 
 # --------------------------------------------------------------------------- Figures 3-6
@@ -348,7 +360,7 @@ def _time_plot(times: Mapping[int, Any], sizes: Sequence[int]) -> tuple[bytes, s
     fig.suptitle("Paper 004, Figures 3-6: measured time of one release against n (eps = "
                  f"{TABLE_PARAMETERS['epsilon']}, beta = {TABLE_PARAMETERS['beta']}; "
                  "a shared, loaded machine)", fontsize=10)
-    return figure_bytes(fig, "png"), figure_bytes(fig, "svg").decode("utf-8")
+    return figure_bytes(fig, "png"), inline_svg(fig, "times")
 
 
 def write(outputs: Mapping[str, OutputPath], quick: bool,
@@ -362,13 +374,13 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
     times = _timings(sizes, 1 if quick else 3, progress)
     tables = _tables(errors, times, sizes, n_exact)
     md = [f"# {TITLE}: Figures 3-6 regenerated\n"]
-    body = [f"<h1>{TITLE}</h1>", "<h2>Figure 2</h2>", f"<figure>{_inline(figure2_svg)}</figure>"]
+    body = [f"<h1>{TITLE}</h1>", "<h2>Figure 2</h2>", f"<figure>{figure2_svg}</figure>"]
     body.append("<h2>Figures 3-6: running time and error</h2>")
     for caption, head, rows, note in tables:
         md += [f"## {caption}\n", markdown_table(head, rows), f"{note}\n"]
         body += [html_table(head, rows, caption), f"<p class=\"note\">{note}</p>"]
     png, svg = _time_plot(times, sizes)
-    body += ["<h2>Measured time against n</h2>", f"<figure>{_inline(svg)}</figure>"]
+    body += ["<h2>Measured time against n</h2>", f"<figure>{svg}</figure>"]
     outputs["figures3-6.md"].write("\n".join(md))
     outputs["figures3-6.html"].write(html_page(f"{TITLE}: figures", "\n".join(body)))
     outputs["figures3-6_time.png"].write_bytes(png)
@@ -380,9 +392,3 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
     said.append(f"figures3-6.md/.html/.json/_time.png: 4 tables, measured at n = "
                 f"{', '.join(map(str, sizes))}, exact errors at n = {n_exact}")
     return said
-
-
-def _inline(svg: str) -> str:
-    """An SVG document as an element to inline in HTML (no XML prolog or DOCTYPE)."""
-    start = svg.find("<svg")
-    return svg[start:] if start >= 0 else svg
