@@ -168,7 +168,7 @@ def _pictures(r: WhiteBoxReport, w: Any) -> str:
                               f"a = {show(a)}, b = {show(b)}")
     pmfs = inline_svg(fig, "pmfs")
     loss = LossData(r.mechanism, a, b, loss_bars(p, q), r.claimed_epsilon)
-    fig, ax = new_figure(9, 5.5)
+    fig, ax = new_figure(9, 6)
     draw_loss(ax, loss)
     losses = inline_svg(fig, "loss")
     return _section("The worst pair: two pmfs and the privacy loss per outcome",
