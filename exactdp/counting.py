@@ -12,6 +12,11 @@ Notation: ``[n] = {0, ..., n}``, ``[d]_+ = {1, ..., d}``; ``eps``, ``gamma`` in
   needs integers of ``O~(1/eps) log(n/gamma)`` bits instead of ``O(n log(1/eps))``.
 * :func:`inverse_cdf_search` -- the one binary search all of them share; it runs exactly
   ``n.bit_length()`` rounds whatever ``c`` and ``u`` are.
+* ``sample_many(counts, source)`` on every mechanism -- independent draws at many counts,
+  one ``uniform_many`` for the batch (one OS read with :class:`~exactdp.randomness.SystemSource`)
+  and, for FastSample, one native search of the whole batch when the C kernels are built
+  (:mod:`exactdp.native_samplers`; ``proofs/thm_4_10_fast_path.py`` proves it equal to the
+  Python search on the verify grids).
 
 Every sampler is a deterministic function ``M(c, u)``, non-decreasing in ``u``; its output
 distribution for ``U ~ Unif([d]_+)`` is ``Pr[M(c, U) <= z] = F_c(z) / d``.
@@ -24,10 +29,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from numbers import Integral
-from typing import Any
+from typing import Any, cast
 
 import gmpy2
 
+from exactdp import native_samplers
 from exactdp.certified import ceil_log2, ceil_log_ratio
 from exactdp.params import (
     DomainError,
@@ -39,7 +45,7 @@ from exactdp.params import (
     positive_int,
     to_fraction,
 )
-from exactdp.randomness import RandomSource, default_source
+from exactdp.randomness import RandomSource, UniformBatch, default_source
 from exactdp.trace import record
 
 __all__ = [
@@ -64,6 +70,16 @@ MAX_INTEGER_BITS = 1 << 28
 #: FastSample precomputes ``(2**k + 1)**j`` for ``j <= t + 1`` when that table needs at
 #: most this many bits (about ``t**2 (k + 1) / 2``; 2**27 bits = 16 MiB).
 POWER_TABLE_BITS = 1 << 27
+
+#: FastSample's native search reads a table of ``2t + 2`` values of ``F`` of ``log2 d`` bits
+#: each; it is built (once per mechanism) when it needs at most this many bytes (64 MiB; at
+#: n = 10**6, eps = 1/10, gamma = 2**-40 it has 11.5 MB), else the Python search runs.
+NATIVE_TABLE_BYTES = 1 << 26
+
+#: GeoSample's search computes the power ``(2**k + 1)**e`` of a round from the previous
+#: round's by one product or exact quotient once the search interval has at most about
+#: ``2**GEO_STEP_BITS`` points (a product by a small power is cheaper than a new power).
+GEO_STEP_BITS = 11
 
 
 def search_rounds(n: int) -> int:
@@ -133,6 +149,34 @@ class CDFDraw:
         return self.mechanism(self.c, u)
 
 
+@dataclass(frozen=True)
+class CountBatch:
+    """Independent inverse-CDF draws of ``mechanism`` at ``counts`` (validated), for
+    ``RandomSource.inverse_cdf_many``."""
+
+    mechanism: InverseCDFSampler
+    counts: list[int]
+
+    @property
+    def d(self) -> int:
+        return self.mechanism.d
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    def draw(self, i: int) -> CDFDraw:
+        return self.mechanism.draw(self.counts[i])
+
+    def search_all(self, us: Sequence[int]) -> list[int]:
+        return self.mechanism.search_many(self.counts, us)
+
+
+def _count_list(counts: object) -> list[object]:
+    if isinstance(counts, (str, bytes, dict)) or not hasattr(counts, "__iter__"):
+        raise ParameterTypeError(f"counts = {counts!r:.60} must be a sequence of ints")
+    return list(counts)  # type: ignore[call-overload]
+
+
 class InverseCDFSampler:
     """A counting mechanism given by an integer CDF: ``M(c, u) = min{z : F_c(z) >= u}``.
 
@@ -183,6 +227,32 @@ class InverseCDFSampler:
     def sample(self, c: int, source: RandomSource | None = None) -> int:
         """Release ``M(c, U)`` with ``U = source.uniform(d)`` (default: the OS CSPRNG)."""
         return default_source(source).inverse_cdf(self.draw(c))
+
+    def sample_many(self, counts: Sequence[int], source: RandomSource | None = None) -> list[int]:
+        """``[M(c, U_c) for c in counts]`` with independent ``U_c`` uniform on ``[d]_+``: the
+        distribution of ``[self.sample(c, source) for c in counts]``, drawn as one
+        ``source.uniform_many(d, len(counts))`` (one OS read with the default source) and the
+        searches of :meth:`search_many`.  Strict time: the operations depend only on
+        ``len(counts)`` and the public parameters (every search runs its full rounds)."""
+        valid = self.check_counts(counts)
+        return default_source(source).inverse_cdf_many(CountBatch(self, valid))
+
+    def check_counts(self, counts: Sequence[int]) -> list[int]:
+        """``counts`` as a list, each checked as :meth:`draw` checks one count (an int in
+        ``[n]``; a subclass with its own :meth:`draw` applies its own rule)."""
+        cs = _count_list(counts)
+        if type(self).draw is not InverseCDFSampler.draw:
+            return [self.draw(c).c for c in cs]  # type: ignore[arg-type]
+        if all(type(c) is int for c in cs):
+            ints = cast(list[int], cs)
+            if not ints or (0 <= min(ints) and max(ints) <= self.n):
+                return ints
+        return [check_count(c, self.n) for c in cs]
+
+    def search_many(self, counts: Sequence[int], us: Sequence[int]) -> list[int]:
+        """``[M(c, u) for c, u in zip(counts, us)]`` for validated counts and draws in
+        ``[d]_+`` (the searches of :meth:`sample_many`)."""
+        return [self._search(c, u) for c, u in zip(counts, us, strict=True)]
 
     def scaled_cdf_at_zero(self, z: int) -> int:
         """``F_M(z) = d * Pr[M(0, U) <= z]`` (Definition 4.3)."""
@@ -364,6 +434,22 @@ class GeoSample(InverseCDFSampler):
             return (1 << (k * (c - z))) * self._base ** (n - (c - z))
         return self.d - (1 << (k * (z - c + 1))) * self._base ** (n - 1 - (z - c))
 
+    @cached_property
+    def _gmp(self) -> tuple[Any, Any]:
+        """gmpy2 copies of ``(2**k + 1, d)`` for :class:`PowerWalk`."""
+        return gmpy2.mpz(self._base), gmpy2.mpz(self.d)
+
+    def search_cdf(self, c: int, z: int) -> int:
+        """:meth:`cdf` at ``z`` in ``[0, n]`` on gmpy2 integers (the same values; the proofs
+        check equality on every ``(c, z)`` of their grids)."""
+        return PowerWalk(self, c).search_cdf(z)
+
+    def _search(self, c: int, u: int) -> int:
+        """``min{z : F_c(z) >= u}``: :func:`inverse_cdf_search` over one :class:`PowerWalk`
+        (gmpy2, each round's power from the previous one late in the search), with ``u``
+        converted to gmpy2 once."""
+        return inverse_cdf_search(PowerWalk(self, c).search_cdf, self.n, gmpy2.mpz(u))
+
     def paper_accuracy(self, beta: object) -> int:
         """Theorem 4.7 i: ``a = ceil(2/eps~ * ln(1/beta))``, exactly.
 
@@ -372,6 +458,51 @@ class GeoSample(InverseCDFSampler):
         """
         b = _beta(beta)
         return ceil_log_ratio(1 / b, self.privacy_ratio)
+
+
+class PowerWalk:
+    """GeoSample's ``F_c(z)`` at the points one search visits, on gmpy2 integers.
+
+    For ``z`` in ``[0, n)`` put ``a = c - z`` (``z < c``) or ``a = z - c + 1`` (``z >= c``):
+    then ``F_c(z) = 2**(k a) (2**k + 1)**(n - a)`` or ``d`` minus that (Algorithm 4.8 step 2).
+    Evaluation ``r`` (1-based) of a walk computes the power ``(2**k + 1)**(n - a)`` afresh for
+    ``r <= fresh`` and otherwise from the previous evaluation's power by one product with
+    (or one exact quotient by) ``(2**k + 1)**|delta|``, where ``delta`` is the change of
+    exponent: the late rounds of a binary search move by little, so this replaces a power of
+    ``n log2(2**k + 1)`` bits by a product with a small one.  ``fresh = max(1,
+    n.bit_length() - GEO_STEP_BITS)`` depends only on ``n``: which rounds take which route is
+    public.  The values are exactly :meth:`GeoSample.cdf`'s (checked on every path of the
+    verify grids by ``proofs/thm_4_07_fast_path.py``).
+    """
+
+    __slots__ = ("c", "calls", "exponent", "fresh", "mech", "power")
+
+    def __init__(self, mech: GeoSample, c: int) -> None:
+        self.mech, self.c = mech, c
+        self.fresh = max(1, mech.n.bit_length() - GEO_STEP_BITS)
+        self.calls = 0
+        self.exponent = -1
+        self.power: Any = None
+
+    def search_cdf(self, z: int) -> Any:
+        """``F_c(z)`` for ``z`` in ``[0, n]`` (one evaluation of the search)."""
+        mech = self.mech
+        base, d = mech._gmp
+        self.calls += 1
+        if z >= mech.n:
+            return d
+        c = self.c
+        a = c - z if z < c else z - c + 1
+        e = mech.n - a
+        if self.calls <= self.fresh:
+            power = base**e
+        elif e >= self.exponent:
+            power = self.power * base ** (e - self.exponent)
+        else:
+            power = gmpy2.divexact(self.power, base ** (self.exponent - e))
+        self.exponent, self.power = e, power
+        low = power << (mech.k * a)
+        return low if z < c else d - low
 
 
 class TruncatedGeoSample(InverseCDFSampler):
@@ -502,14 +633,22 @@ class FastSample(InverseCDFSampler):
         """``F'(z)`` of Algorithm 4.11 step 3 (for this ``c``); ``F'(z)/d'`` is the CDF of
         ``Z'`` clamped to ``[0, n]`` (Lemma 4.12 i)."""
         self._check_cz(c, z)
-        k, t = self.k, self.t
-        if z < max(0, c - t):
+        if z < 0:
             return 0
-        if z < c:
-            return (self._power(t + 1 - (c - z)) << (k * (c - z))) - self._tail
-        if z < min(c + t, self.n):
-            return (self.d_prime - (self._power(t - (z - c)) << (k * (z - c + 1)))
-                    + self._tail)
+        if z >= self.n:
+            return self.d_prime
+        return self._truncated_at(z - c)
+
+    def _truncated_at(self, j: int) -> int:
+        """``F'(z)`` for ``z`` in ``[0, n)`` as a function of ``j = z - c`` alone: 0 below the
+        window (``j < -t``), the geometric's scaled CDF inside it, ``d'`` from ``j >= t`` on."""
+        k, t = self.k, self.t
+        if j < -t:
+            return 0
+        if j < 0:
+            return (self._power(t + 1 + j) << (-k * j)) - self._tail
+        if j < t:
+            return self.d_prime - (self._power(t - j) << (k * (j + 1))) + self._tail
         return self.d_prime
 
     def cdf(self, c: int, z: int) -> int:
@@ -552,6 +691,48 @@ class FastSample(InverseCDFSampler):
         if self._powers is None:
             return self.cdf(c, z)
         return self._gmp_cdf(c, z)  # type: ignore[no-any-return]
+
+    @cached_property
+    def _native(self) -> tuple[int, bytes, bytes, bytes] | None:
+        """``(W, d', d, table)`` for :func:`exactdp.native_samplers.search` as numbers of ``W``
+        limbs, ``table`` the ``2t + 2`` values ``(1/gamma - 1)(n + 1) F'`` at ``j = z - c`` in
+        ``[-t - 1, t]`` (:meth:`_truncated_at`; the ends stand for every ``j`` beyond them);
+        None when the kernels are not built, ``n >= 2**62`` or the table would exceed
+        :data:`NATIVE_TABLE_BYTES`."""
+        width = native_samplers.limbs(self.d)
+        size = (2 * self.t + 2) * width * native_samplers.LIMB_BYTES
+        if not native_samplers.available() or self.n >= 1 << 62 or size > NATIVE_TABLE_BYTES:
+            return None
+        scale = (self.gamma.denominator - 1) * (self.n + 1)
+        rows = [scale * self._truncated_at(j) for j in range(-self.t - 1, self.t + 1)]
+        return (width, native_samplers.to_limbs([self.d_prime], width),
+                native_samplers.to_limbs([self.d], width), native_samplers.to_limbs(rows, width))
+
+    def _search(self, c: int, u: int) -> int:
+        """``min{z : F_c(z) >= u}``: the native search when built (its rounds recorded as the
+        Python search's, one ``("cdf",)`` each), else :func:`inverse_cdf_search` over
+        :meth:`search_cdf` with ``u`` converted to gmpy2 once."""
+        native = self._native
+        if native is None:
+            return inverse_cdf_search(lambda z: self.search_cdf(c, z), self.n, gmpy2.mpz(u))
+        width, d_prime, d, table = native
+        for _ in range(search_rounds(self.n)):  # the C loop's rounds, as the Python path's
+            record("cdf")
+        return native_samplers.search(width, self.n, self.t, [c], native_samplers.to_limbs(
+            [u], width), d_prime, d, table)[0]
+
+    def search_many(self, counts: Sequence[int], us: Sequence[int]) -> list[int]:
+        """The searches of a batch: one native call for all of them when built (the draws of a
+        :class:`~exactdp.randomness.UniformBatch` read in place; trace event
+        ``("native_search", len(counts), rounds)``), else one Python search per draw."""
+        native = self._native
+        if native is None:
+            return super().search_many(counts, us)
+        width, d_prime, d, table = native
+        data = (us.data if isinstance(us, UniformBatch) and us.words == width
+                else native_samplers.to_limbs(us, width))
+        record("native_search", len(counts), search_rounds(self.n))
+        return native_samplers.search(width, self.n, self.t, counts, data, d_prime, d, table)
 
     def paper_accuracy(self, beta: object) -> int:
         """Theorem 4.10 ii: ``a = ceil(2/eps~ * ln(1/(beta - gamma)))`` for ``beta > gamma``."""

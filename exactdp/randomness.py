@@ -15,7 +15,10 @@ of enumerating ``u``:
   branches twice.
 
 Both default implementations reduce to :meth:`uniform`, so a source only has to supply
-``uniform``.
+``uniform``.  Batches: :meth:`RandomSource.uniform_many` draws ``k`` independent values
+(default: ``k`` calls of ``uniform``; :class:`SystemSource`: one OS read for the whole batch),
+and :meth:`RandomSource.inverse_cdf_many` runs ``k`` inverse-CDF draws sharing one ``d`` (the
+exploring source branches on each as it does for :meth:`RandomSource.inverse_cdf`).
 """
 
 from __future__ import annotations
@@ -23,18 +26,22 @@ from __future__ import annotations
 import random
 import secrets
 import warnings
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Iterator, Sequence
+from typing import Protocol, overload
 
+from exactdp import native_samplers
 from exactdp.params import DomainError, ParameterTypeError
 
 __all__ = [
     "CallableSource",
+    "InverseCDFBatch",
     "InverseCDFDraw",
     "NotForReleaseWarning",
     "RandomSource",
     "SeededSource",
     "SystemSource",
+    "UniformBatch",
+    "check_batch_size",
     "check_bernoulli",
     "check_domain_size",
     "check_source",
@@ -55,6 +62,67 @@ class InverseCDFDraw(Protocol):
     def cdf(self, z: int) -> int: ...
 
     def search(self, u: int) -> int: ...
+
+
+class InverseCDFBatch(Protocol):
+    """What :meth:`RandomSource.inverse_cdf_many` needs: ``len(batch)`` inverse-CDF draws over
+    one ``[d]_+``; draw ``i`` alone (:meth:`draw`, for sources that branch on each draw) and
+    all the searches at once for given ``u`` values (:meth:`search_all`)."""
+
+    @property
+    def d(self) -> int: ...
+
+    def __len__(self) -> int: ...
+
+    def draw(self, i: int) -> InverseCDFDraw: ...
+
+    def search_all(self, us: Sequence[int]) -> list[int]: ...
+
+
+class UniformBatch(Sequence[int]):
+    """``k`` draws in ``[d]_+`` packed as little-endian numbers of ``words`` 64-bit limbs
+    (what :meth:`SystemSource.uniform_many` returns when the native kernels are built: the
+    native searches read :attr:`data` directly, with no Python int per draw)."""
+
+    def __init__(self, d: int, data: bytes, words: int) -> None:
+        size = words * native_samplers.LIMB_BYTES
+        if words < native_samplers.limbs(d) or len(data) % size:
+            raise DomainError(f"a batch of {len(data)} bytes is not whole numbers of {words} "
+                              f"limbs, or {words} limbs cannot hold d = {d}")
+        self.d, self.data, self.words = d, data, words
+        self._size = size
+
+    def __len__(self) -> int:
+        return len(self.data) // self._size
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[int]: ...
+
+    def __getitem__(self, i: int | slice) -> int | list[int]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        k = len(self)
+        if not -k <= i < k:
+            raise IndexError(f"draw {i} of a batch of {k}")
+        i %= k
+        return int.from_bytes(self.data[i * self._size:(i + 1) * self._size], "little")
+
+    def __iter__(self) -> Iterator[int]:
+        size = self._size
+        return (int.from_bytes(self.data[i:i + size], "little")
+                for i in range(0, len(self.data), size))
+
+
+def check_batch_size(k: object) -> int:
+    """Validate a batch size ``k >= 0`` (the number of draws of a batch)."""
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise ParameterTypeError(f"batch size k = {k!r:.60} must be an int >= 0")
+    if k < 0:
+        raise DomainError(f"batch size k = {k} must be >= 0")
+    return k
 
 
 def check_domain_size(d: object) -> int:
@@ -81,6 +149,32 @@ class RandomSource:
         """True with probability exactly ``num/den``: ``uniform(den) <= num``."""
         check_bernoulli(num, den)
         return _checked_draw(self, den) <= num
+
+    def uniform_many(self, d: int, k: int) -> Sequence[int]:
+        """``k`` independent draws uniform on ``[d]_+`` (the distribution of ``k`` calls of
+        :meth:`uniform`, which is what this default does)."""
+        check_domain_size(d)
+        return [_checked_draw(self, d) for _ in range(check_batch_size(k))]
+
+    def inverse_cdf_many(self, batch: InverseCDFBatch) -> list[int]:
+        """``len(batch)`` independent inverse-CDF draws: ``batch.search_all`` of
+        ``uniform_many(batch.d, len(batch))``."""
+        d, k = batch.d, len(batch)
+        us = self.uniform_many(d, k)
+        if isinstance(us, UniformBatch):
+            if us.d != d or len(us) != k:
+                raise DomainError(f"{type(self).__name__}.uniform_many({d}, {k}) returned a "
+                                  f"batch of {len(us)} draws in [1, {us.d}]")
+        else:
+            us = list(us)
+            if len(us) != k:
+                raise DomainError(f"{type(self).__name__}.uniform_many({d}, {k}) returned "
+                                  f"{len(us)} draws")
+            for u in us:
+                if isinstance(u, bool) or not isinstance(u, int) or not 1 <= u <= d:
+                    raise DomainError(f"{type(self).__name__}.uniform_many({d}, {k}) returned "
+                                      f"{u!r:.60}, outside [1, {d}]")
+        return batch.search_all(us)
 
 
 def check_bernoulli(num: object, den: object) -> None:
@@ -144,6 +238,34 @@ class SystemSource(RandomSource):
 
     def uniform(self, d: int) -> int:
         return secrets.randbelow(check_domain_size(d)) + 1
+
+    def uniform_many(self, d: int, k: int) -> Sequence[int]:
+        """``k`` draws from ONE read of the OS CSPRNG: ``K + 63`` random bits ``r`` per draw
+        (``K`` the bit length of ``d``), ``u = (r mod d) + 1``, accepted iff
+        ``r < floor(2**(K+63) / d) d`` -- exactly uniform on ``[d]_+``; a rejected draw
+        (probability below ``2**-62``) is replaced by :meth:`uniform`.  A
+        :class:`UniformBatch` when the native kernels are built, else a list."""
+        check_domain_size(d)
+        k = check_batch_size(k)
+        width = native_samplers.limbs(d)
+        size = (width + 1) * native_samplers.LIMB_BYTES
+        raw = secrets.token_bytes(k * size)
+        if native_samplers.available():
+            data, ok = native_samplers.reduce(d, raw, k)
+            if b"\0" not in ok:
+                return UniformBatch(d, data, width)
+            patched = bytearray(data)
+            step = width * native_samplers.LIMB_BYTES
+            for e in (e for e, good in enumerate(ok) if not good):
+                patched[e * step:(e + 1) * step] = self.uniform(d).to_bytes(step, "little")
+            return UniformBatch(d, bytes(patched), width)
+        mask = (1 << (d.bit_length() + 63)) - 1
+        m1 = (1 << (d.bit_length() + 63)) // d - 1
+        out = []
+        for e in range(k):
+            q, rem = divmod(int.from_bytes(raw[e * size:(e + 1) * size], "little") & mask, d)
+            out.append(rem + 1 if q <= m1 else self.uniform(d))
+        return out
 
     def __repr__(self) -> str:
         return "SystemSource()"

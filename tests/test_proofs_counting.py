@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 
 import proofs._counting as grid
-from exactdp.counting import FastSample, GeoSample
+from exactdp.counting import FastSample, GeoSample, inverse_cdf_search
 from proofs import (
     lemma_3_02_mixing,
     lemma_4_09_geosample_cdf,
@@ -58,6 +58,9 @@ def test_geosample_cdf_off_by_one_fails_lemma_4_9_and_theorem_4_7(
         return value + 1 if z == c and 0 < c < self.n else value
 
     monkeypatch.setattr(GeoSample, "cdf", broken)
+    monkeypatch.setattr(GeoSample, "search_cdf", broken)  # the search's F broken too
+    monkeypatch.setattr(GeoSample, "_search", lambda self, c, u: inverse_cdf_search(
+        lambda z: self.search_cdf(c, z), self.n, u))
     assert lemma_4_09_geosample_cdf.check(False).verdict is False
     assert thm_4_07_geosample.check_i(False).verdict is False
 
