@@ -285,14 +285,17 @@ class StabilityHistogram:
         check_universe(self.universe, dataset)
         src = default_source(source)
         counts = dataset.counts()
-        support = sorted(counts)
+        # A in the order of first appearance: the bins get independent noise, so the order
+        # of the draws changes nothing in the output's distribution, and only the released
+        # bins (count > b, few) need sorting -- not all |A| <= n of them.
+        support = list(counts)
         elements: Sequence[int] = support
         if self.padded:
             # n - |A| extra bins of true count 0 (not elements: their draws are discarded).
             elements = support + [0] * (dataset.n - len(support))
         noisy = noisy_counts(self.mechanism, counts, elements, src, progress)
         b = self.threshold
-        bins = tuple((x, c) for x, c in zip(support, noisy) if c > b)
+        bins = tuple(sorted((x, c) for x, c in zip(support, noisy) if c > b))
         return Histogram(self.universe, dataset.n, bins, "StabilityHistogram")
 
 

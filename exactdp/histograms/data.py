@@ -29,6 +29,7 @@ encoded as UTF-8 first, which is itself injective, so distinct strings never col
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from numbers import Integral
@@ -247,6 +248,9 @@ class Dataset:
             raise EmptyDatasetError("the dataset is empty: the paper's datasets D in X^n "
                                     "have n >= 1 rows")
         size = self.universe.size
+        if all(type(x) is int for x in rows) and 1 <= min(rows) and max(rows) <= size:
+            object.__setattr__(self, "rows", rows)  # plain ints in [1, M]: nothing to convert
+            return
         clean: list[int] = []
         for i, x in enumerate(rows):
             if type(x) is not int:
@@ -283,11 +287,7 @@ class Dataset:
 
         The keys are the set ``A = {x : c_x(D) > 0}`` of Algorithms 5.4, 6.4 and 6.21.
         """
-        out: dict[int, int] = {}
-        get = out.get
-        for x in self.rows:
-            out[x] = get(x, 0) + 1
-        return out
+        return dict(Counter(self.rows))
 
     def count(self, x: int) -> int:
         """``c_x(D)`` for one element."""
