@@ -14,7 +14,9 @@ and a scan of the whole table (no early exit: strict time).
   :class:`exactdp.noise.ClampedGeometric`.)
 * :func:`discrete_gaussian_table` -- weights ``q^(z^2)`` on ``[-T, T]`` for a rational
   ``q = e^(-1/(2 sigma^2))`` stand-in: finite support, so only ``(eps, delta)``; its exact
-  ``delta`` at a shift is :func:`delta_1d`.
+  ``delta`` at a shift is :func:`delta_1d`; :func:`calibrate_gaussian_table` picks the least
+  noisy ``q`` on a dyadic grid whose exact ``delta`` meets a target (the exact analogue of the
+  paper's "G-OPT" calibration, Thm 3.5, for one moving coordinate).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from exactdp.randomness import RandomSource, default_source
 __all__ = [
     "MAX_TABLE_SIZE",
     "NoiseTable",
+    "calibrate_gaussian_table",
     "delta_1d",
     "discrete_gaussian_table",
     "discrete_laplace_folded",
@@ -191,3 +194,51 @@ def max_ratio_1d(table: NoiseTable, shift: int) -> Fraction | None:
         if q:
             worst = max(worst, p / q)
     return worst
+
+
+def calibrate_gaussian_table(base: object, delta: object, shift: object, tail: object,
+                             bits: object = 12) -> NoiseTable:
+    """The table ``q^(z^2)`` on ``[-T, T]`` with the smallest ``q = m/2^bits`` (least noise)
+    whose exact :func:`delta_1d` at ``shift`` and ``base`` (a rational ``<= e^eps``) is at
+    most ``delta``.
+
+    ``delta(q)`` falls as the noise grows until the truncation to ``[-T, T]`` takes over (the
+    mass that a shift moves off the support), so the search first finds the least ``delta``
+    on the grid (ternary search, assuming one valley), then the smallest ``m`` below it that
+    meets the target (binary search).  The returned table's ``delta`` is re-computed exactly,
+    so the guarantee never rests on these assumptions (they affect only how small the noise
+    is).  Raises if the valley misses the target (widen ``T`` or raise ``bits``)."""
+    b = to_fraction(base, "base")
+    target = to_fraction(delta, "delta")
+    if not 0 < target < 1:
+        raise ParameterError(f"delta = {target} must lie strictly between 0 and 1")
+    d = positive_int(shift, "shift")
+    t = positive_int(tail, "T")
+    nbits = positive_int(bits, "bits")
+    scale = 1 << nbits
+
+    def cost(m: int) -> Fraction:
+        return delta_1d(discrete_gaussian_table(Fraction(m, scale), t), d, b)
+
+    lo, hi = 1, scale - 1
+    while hi - lo > 2:
+        m1, m2 = lo + (hi - lo) // 3, hi - (hi - lo) // 3
+        if cost(m1) <= cost(m2):
+            hi = m2
+        else:
+            lo = m1
+    valley = min(range(lo, hi + 1), key=cost)
+    if cost(valley) > target:
+        raise ParameterError(f"no q = m/2^{nbits} on [-{t}, {t}] reaches delta = {target} at "
+                             f"shift {d} (least found: {cost(valley)}): widen T or raise bits")
+    lo, hi = 0, valley  # cost(hi) <= target; lo = 0 stands for "no noise" (fails)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if cost(mid) <= target:
+            hi = mid
+        else:
+            lo = mid
+    table = discrete_gaussian_table(Fraction(hi, scale), t)
+    if delta_1d(table, d, b) > target:  # the exact re-check the docstring promises
+        raise ParameterError("calibration failed its exact re-check")
+    return table

@@ -13,6 +13,7 @@ from exactdp.explore import explore
 from exactdp.noise import ClampedGeometric
 from exactdp.noise_tables import (
     NoiseTable,
+    calibrate_gaussian_table,
     delta_1d,
     discrete_gaussian_table,
     discrete_laplace_folded,
@@ -94,3 +95,15 @@ def test_dp_rp_dp_oporp_raw_data_laws() -> None:
 def test_clear_errors(call: object, error: type) -> None:
     with pytest.raises(error):
         call()  # type: ignore[operator]
+
+
+def test_gaussian_calibration_meets_its_target_and_is_least_on_its_grid() -> None:
+    base, target = Fraction(27, 10), Fraction(1, 10**4)  # 27/10 < e
+    table = calibrate_gaussian_table(base, target, 1, 20, bits=8)
+    assert delta_1d(table, 1, base) <= target
+    q = Fraction(table.weights[21], table.weights[20])  # weight(1)/weight(0) = q
+    assert q.denominator <= 256
+    less = discrete_gaussian_table(q - Fraction(1, 256), 20)
+    assert delta_1d(less, 1, base) > target
+    with pytest.raises(ParameterError):
+        calibrate_gaussian_table(base, target, 1, 3, bits=6)
