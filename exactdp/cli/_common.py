@@ -51,8 +51,15 @@ EPILOG = ("Exit status: 0 success (every claim passes); 1 a privacy violation or
           "claim was found; 2 usage or input error (nothing was released or written); 3 the "
           "audited mechanism is broken; 4 an internal error (a bug in exactdp); 130 "
           "interrupted. Numbers are exact: '1/10', '0.1' "
-          "and '1e-1' all mean exactly 1/10; a float is never rounded. [n] = {0, ..., n}; "
-          "[d]_+ = {1, ..., d}.")
+          "and '1e-1' all mean exactly 1/10; a float is never rounded. Notation (paper "
+          "004's): [n] = {0, ..., n}, the possible counts; [d]_+ = {1, ..., d}, the values of "
+          "the one uniform draw u a mechanism M(c, u) makes; c the true count, z an output; "
+          "eps the privacy parameter (1/m for a whole m); k = ceil(log2(2/eps)); eps~ = 2 "
+          "ln(1 + 2^-k) <= eps, the epsilon GeoSample actually spends; gamma FastSample's "
+          "weight on a uniform output, t its truncation distance; beta the failure "
+          "probability of an accuracy claim (error at most a with probability 1 - beta) and "
+          "beta0 the smallest beta the parameters were chosen for; delta the approximate-DP "
+          "slack; |X| the number of possible elements (bins) of a histogram.")
 
 
 #: Nanoseconds per second: the cost estimates are integers (no float in the CLI either).
