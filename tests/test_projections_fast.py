@@ -3,15 +3,15 @@ fallback) against the pure per-vector path: same uniforms in the same order, sam
 
 from __future__ import annotations
 
-import ctypes
 import random
 from array import array
 
 import pytest
 
-from exactdp.params import ParameterError, ParameterTypeError
+from exactdp.params import DomainError, ParameterError, ParameterTypeError
 from exactdp.projections import Base, DPSignOPORP, OPORPPlan, fast
 from exactdp.randomness import SeededSource, SystemSource
+from tests._sources import RecordingSource
 
 PLAN = OPORPPlan.sample(12, 3, SeededSource(3))
 
@@ -67,45 +67,23 @@ def test_two_dimensional_numpy_input() -> None:
         mech.sample_batch(np.zeros((2, 6), dtype=np.int8), SeededSource(4))
 
 
-@pytest.mark.skipif(not fast.available(), reason="native kernel not built")
-def test_native_rejection_keeps_exactly_the_words_below_d() -> None:
-    lib = fast._library()[0]
-    d = 10
-    words = [3, 12, 9, 15, 0, 10, 9]
-    rnd = b"".join(w.to_bytes(8, "little") for w in words)
-    out = (ctypes.c_uint64 * 4)()
-    used = ctypes.c_long(0)
-    dl = (ctypes.c_uint64 * 1)(d)
-    got = lib.proj_reject(rnd, len(words), 1, 15, dl, out, 4, ctypes.byref(used))
-    assert got == 4 and list(out) == [3, 9, 0, 9] and used.value == 7
-    # the top limb is masked to bitlen(D) bits: 2^64 - 1 masked to 4 bits is 15, rejected
-    got = lib.proj_reject(b"\xff" * 8 + (7).to_bytes(8, "little"), 2, 1, 15, dl, out, 1,
-                          ctypes.byref(used))
-    assert got == 1 and out[0] == 7 and used.value == 2
+def test_batch_draws_one_uniform_of_domain_d_per_bit_whatever_the_data(path: str) -> None:
+    mech = DPSignOPORP(PLAN, 2, Base(3, 2), 4)
+    for rows in (vectors(30, 12, 50, 3), [(0,) * 12] * 30):
+        src = RecordingSource(1)
+        mech.sample_batch(flat(rows, "h"), src)
+        assert src.sizes == [mech.flipper.denominator] * (30 * 3)
 
 
-@pytest.mark.skipif(not fast.available(), reason="native kernel not built")
-def test_system_uniforms_are_the_accepted_masked_words(monkeypatch: pytest.MonkeyPatch) -> None:
-    stream = random.Random(5)
-    taken: list[bytes] = []
+class BadBatch(SeededSource):
+    def uniform_many(self, d: int, k: int) -> list[int]:
+        return [d + 1] * k
 
-    def fake_urandom(n: int) -> bytes:
-        b = stream.randbytes(n)
-        taken.append(b)
-        return b
 
-    monkeypatch.setattr(fast.os, "urandom", fake_urandom)
-    d = 3**45 + 17  # 72 bits: two limbs
-    lib = fast._library()[0]
-    out = fast._system_uniforms(lib, d, 30, 2)
-    got = [out[2 * i] | out[2 * i + 1] << 64 for i in range(30)]
-    expected = []
-    for chunk in taken:
-        for w in range(len(chunk) // 16):
-            v = int.from_bytes(chunk[16 * w:16 * w + 16], "little") & ((1 << 72) - 1)
-            if v < d and len(expected) < 30:
-                expected.append(v)
-    assert got == expected[:30] and all(0 <= v < d for v in got)
+def test_a_bad_batch_of_draws_is_refused(path: str) -> None:
+    with pytest.raises(DomainError):
+        DPSignOPORP(PLAN, 1, Base(3, 2), 2).sample_batch(flat(vectors(2, 12, 3, 1), "b"),
+                                                         BadBatch(1))
 
 
 @pytest.mark.parametrize("data, error", [

@@ -9,19 +9,19 @@ The data is one C-contiguous buffer of ``n * p`` integers (format ``b``, ``h`` o
 2. project, take levels and decide every bit from its uniform (the same rule as
    :meth:`~exactdp.projections.rr.SmoothFlipper.sample`: flip iff ``U <= N_L``).
 
+Step 1 is ONE ``source.uniform_many(D, n_c * k)`` per chunk (the shared batch draw of
+:mod:`exactdp.randomness`): for a :class:`~exactdp.randomness.SystemSource` one read of the OS
+CSPRNG for the whole chunk, reduced exactly (rejection, see ``SystemSource.uniform_many``);
+for any other source ``n_c * k`` calls of ``source.uniform(D)`` in bit order, exactly the draws
+:meth:`DPSignOPORP.sample` makes (so the same outputs).  Strict time: every bit costs one
+uniform of the fixed domain ``D``; all uniforms of a chunk are drawn before its data is read,
+so how many OS bytes a rejection consumes depends only on ``D`` and the OS bytes, never on the
+data; the kernel's loops depend only on ``(n, p, k, limbs)`` and its comparisons scan every
+limb.
+
 Step 2 runs in the C kernel ``_projnative.c`` when it is built (``pip install .`` compiles it;
 ``EXACTDP_NATIVE=0`` disables it), else in Python; both compute the same bits from the same
 uniforms (tests/test_projections_fast.py).
-
-The uniforms.  With a :class:`~exactdp.randomness.SystemSource` and the native library, they
-are read from ``os.urandom`` in bulk: each is ``bitlen(D)`` random bits (whole little-endian
-64-bit limbs, the top one masked), accepted iff below ``D`` (rejection: exactly uniform on
-``[0, D)``; acceptance probability above 1/2).  Strict time, as for ``SystemSource.uniform``
-itself: every bit costs one accepted uniform of the fixed domain ``D``; the number of OS
-words read is random but depends only on ``D`` and the OS bytes, never on the data (all
-uniforms of a chunk are drawn before the data is read), and the kernel's loops depend only
-on ``(n, p, k, limbs)``.  With any other source each uniform is ``source.uniform(D)``, in
-bit order, exactly as :meth:`DPSignOPORP.sample` draws them (same outputs).
 """
 
 from __future__ import annotations
@@ -30,19 +30,20 @@ import ctypes
 import importlib.machinery
 import os
 import sys
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from exactdp.params import ParameterError, ParameterTypeError
-from exactdp.randomness import RandomSource, SystemSource
+from exactdp.params import DomainError, ParameterError, ParameterTypeError
+from exactdp.randomness import RandomSource, UniformBatch
 
 if TYPE_CHECKING:
     from exactdp.projections.signs import DPSignOPORP
 
 __all__ = ["CHUNK_BITS", "available", "oporp_signs_batch", "status"]
 
-_VERSION = 1
+_VERSION = 2
 #: Bits (vectors x k) decided per chunk: bounds the memory of the chunk's uniforms.
 CHUNK_BITS = 1 << 18
 _FORMATS = {"b": 1, "h": 2, "i": 4}
@@ -66,13 +67,10 @@ def _library() -> tuple[ctypes.CDLL | None, str]:
         return None, f"could not be loaded: {exc}"
     if lib.proj_native_version() != _VERSION:
         return None, f"{paths[0].name} is a different version: reinstall the package"
-    lib.proj_reject.restype = ctypes.c_long
-    lib.proj_reject.argtypes = [ctypes.c_char_p, ctypes.c_long, ctypes.c_int, ctypes.c_uint64,
-                                _u64p, _u64p, ctypes.c_long, ctypes.POINTER(ctypes.c_long)]
     lib.proj_oporp_signs.argtypes = [
         ctypes.c_char_p, ctypes.c_int, ctypes.c_long, ctypes.c_long,
         ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int8), ctypes.c_long,
-        ctypes.c_int64, ctypes.c_int, ctypes.c_int, _u64p, _u64p,
+        ctypes.c_int64, ctypes.c_int, ctypes.c_int, _u64p, ctypes.c_char_p,
         ctypes.POINTER(ctypes.c_int8), ctypes.POINTER(ctypes.c_int64)]
     return lib, f"native ({paths[0].name})"
 
@@ -113,22 +111,6 @@ def _limbs(value: int, nl: int) -> list[int]:
     return [(value >> (64 * i)) & ((1 << 64) - 1) for i in range(nl)]
 
 
-def _system_uniforms(lib: ctypes.CDLL, d: int, count: int, nl: int) -> ctypes.Array:  # type: ignore[type-arg]
-    """``count`` values ``U - 1`` uniform on ``[0, D)`` from ``os.urandom`` by rejection."""
-    out = (ctypes.c_uint64 * (count * nl))()
-    bits = d.bit_length()
-    topmask = (1 << (bits - 64 * (nl - 1))) - 1
-    dl = (ctypes.c_uint64 * nl)(*_limbs(d, nl))
-    got, used = 0, ctypes.c_long(0)
-    while got < count:
-        need = count - got
-        words = need + need // 2 + 64  # acceptance > 1/2; the loop tops up the rest
-        rnd = os.urandom(words * nl * 8)
-        ptr = ctypes.cast(ctypes.byref(out, got * nl * 8), _u64p)
-        got += lib.proj_reject(rnd, words, nl, topmask, dl, ptr, need, ctypes.byref(used))
-    return out
-
-
 def oporp_signs_batch(mech: DPSignOPORP, data: object, source: RandomSource) -> memoryview:
     """The released bits of ``mech`` for every row of ``data`` (see the module docstring):
     a memoryview of format ``b``, shape ``(n, k)``, entries ``±1``."""
@@ -142,37 +124,62 @@ def oporp_signs_batch(mech: DPSignOPORP, data: object, source: RandomSource) -> 
     bin_of, sign_of = plan.bin_of, plan.sign_of
     if lib is None:
         unit, level_of = mech.beta, flipper.level
-        for r in range(n):
-            row = flat[r * p:(r + 1) * p]
-            x = [0] * k
-            for i, v in enumerate(row):
-                x[bin_of[i]] += sign_of[i] * v
-            for j, xj in enumerate(x):
-                s = -1 if xj < 0 else 1
-                flip = source.uniform(d) <= thresholds[level_of(xj, unit)]
-                out[r * k + j] = (-s if flip else s) & 0xFF
+        for start in range(0, n, per_chunk):
+            m = min(per_chunk, n - start)
+            us = source.uniform_many(d, m * k)
+            if not isinstance(us, UniformBatch):
+                us = _checked(us, d)
+            if len(us) != m * k:
+                raise DomainError(f"uniform_many({d}, {m * k}) returned {len(us)} draws")
+            for r in range(start, start + m):
+                row = flat[r * p:(r + 1) * p]
+                x = [0] * k
+                for i, v in enumerate(row):
+                    x[bin_of[i]] += sign_of[i] * v
+                for j, xj in enumerate(x):
+                    s = -1 if xj < 0 else 1
+                    flip = us[(r - start) * k + j] <= thresholds[level_of(xj, unit)]
+                    out[r * k + j] = (-s if flip else s) & 0xFF
         return memoryview(out).cast("b", (n, k))
-    nl = -(-d.bit_length() // 64)
     c_bins = (ctypes.c_int32 * p)(*bin_of)
     c_signs = (ctypes.c_int8 * p)(*sign_of)
-    c_thr = (ctypes.c_uint64 * (len(thresholds) * nl))(
-        *[limb for t in thresholds for limb in _limbs(t, nl)])
     scratch = (ctypes.c_int64 * k)()
     itemsize = flat.itemsize
     c_out = (ctypes.c_int8 * (n * k)).from_buffer(out)
-    system = type(source) is SystemSource
+    c_thr: dict[int, ctypes.Array] = {}  # type: ignore[type-arg]
     for start in range(0, n, per_chunk):
         m = min(per_chunk, n - start)
-        if system:
-            uniforms = _system_uniforms(lib, d, m * k, nl)
-        else:
-            uniforms = (ctypes.c_uint64 * (m * k * nl))(
-                *[limb for _ in range(m * k) for limb in _limbs(source.uniform(d) - 1, nl)])
+        us = source.uniform_many(d, m * k)
+        if len(us) != m * k:
+            raise DomainError(f"uniform_many({d}, {m * k}) returned {len(us)} draws")
+        raw, nl = _packed(us, d)
+        if nl not in c_thr:  # flip iff U <= N_L iff U < N_L + 1 (N_L + 1 <= D fits)
+            c_thr[nl] = (ctypes.c_uint64 * (len(thresholds) * nl))(
+                *[limb for t in thresholds for limb in _limbs(t + 1, nl)])
         chunk = flat[start * p:(start + m) * p].tobytes()
         code = lib.proj_oporp_signs(
-            chunk, itemsize, m, p, c_bins, c_signs, k, mech.beta, flipper.l_max, nl, c_thr,
-            uniforms, ctypes.cast(ctypes.byref(c_out, start * k), ctypes.POINTER(ctypes.c_int8)),
-            scratch)
+            chunk, itemsize, m, p, c_bins, c_signs, k, mech.beta, flipper.l_max, nl,
+            c_thr[nl], raw,
+            ctypes.cast(ctypes.byref(c_out, start * k), ctypes.POINTER(ctypes.c_int8)), scratch)
         if code != 0:
             raise RuntimeError(f"native kernel rejected its sizes (code {code})")
     return memoryview(out).cast("b", (n, k))
+
+
+def _packed(us: Sequence[int], d: int) -> tuple[bytes, int]:
+    """The draws ``us`` (in ``[1, D]``) as little-endian 64-bit limbs, and the limb count: a
+    :class:`~exactdp.randomness.UniformBatch` is already packed; a list is packed here."""
+    if isinstance(us, UniformBatch):
+        if us.d != d:
+            raise DomainError(f"uniform_many({d}) returned draws in [1, {us.d}]")
+        return us.data, us.words
+    nl = -(-d.bit_length() // 64)
+    return b"".join(u.to_bytes(8 * nl, "little") for u in _checked(us, d)), nl
+
+
+def _checked(us: Sequence[int], d: int) -> Sequence[int]:
+    """A list of draws from a user's ``uniform_many``, refused if any is outside ``[1, D]``."""
+    for u in us:
+        if isinstance(u, bool) or not isinstance(u, int) or not 1 <= u <= d:
+            raise DomainError(f"uniform_many({d}, ...) returned {u!r:.60}, outside [1, {d}]")
+    return us
