@@ -104,7 +104,14 @@ def _ratios_for(spec: object, rows: Sequence[int]) -> tuple[Fraction, ...]:
         if len(spec) != len(rows):
             raise ParameterError(f"ratios has {len(spec)} entries; it needs one per kept row "
                                  f"({len(rows)})")
-        return tuple(row_ratio(r, f"ratios[{i}]") for i, r in enumerate(spec))
+        checked: dict[int, Fraction] = {}   # a calibration repeats one object per class
+        out = []
+        for i, r in enumerate(spec):
+            v = checked.get(id(r))
+            if v is None:
+                v = checked[id(r)] = row_ratio(r, f"ratios[{i}]")
+            out.append(v)
+        return tuple(out)
     r = row_ratio(spec, "ratios")
     return tuple(r for _ in rows)
 
@@ -313,13 +320,9 @@ class WalshFourierMechanism(_FactorizationMechanism):
             self._scale = lcm(*(Fraction(v).denominator for v in self.eigenvalues))
             self._lam_int = [int(Fraction(v) * self._scale) for v in self.eigenvalues]
         half = self.N // 2
-        ranges = []
-        for j in self.rows:
-            if j == 0:
-                ranges.append(domain.range_from_stats(1, 1, self.N, 0))
-            else:
-                ranges.append(domain.range_from_stats(1, -1, half, -half))
-        self.ranges = tuple(ranges)
+        first = domain.range_from_stats(1, 1, self.N, 0)          # row 0: all +1
+        other = domain.range_from_stats(1, -1, half, -half)       # N/2 entries +1, N/2 -1
+        self.ranges = tuple(first if j == 0 else other for j in self.rows)
         self.calibration = None
         if epsilon is not None or delta is not None:
             ratios = self._calibrate(ratios, self.eigenvalues, None, epsilon, delta, accounting,
