@@ -16,6 +16,9 @@ Strict time (§3.0): the level is capped at a public ``L_max`` (capping keeps
 ``|L - L'| <= 1`` between neighbours, so the proofs are unchanged) and every bit costs exactly
 one ``uniform(D)`` (through ``source.bernoulli(N_L, D)``) with the common denominator
 ``D = lcm_{0 <= L <= L_max} (a^L + b^L)`` fixed by the public ``(a, b, L_max)``.
+(:func:`exactdp.noise.randomized_response` does not fit here: it draws
+``uniform(denominator of p)``, and that denominator would change with the data-dependent
+level ``L``.)
 """
 
 from __future__ import annotations
