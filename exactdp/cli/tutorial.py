@@ -14,6 +14,9 @@ __all__ = ["COMMANDS", "add_tutorial", "cmd_tutorial"]
 #: What to install for a module a tutorial needs.
 _EXTRA = {"matplotlib": "plot", "diffprivlib": "audit", "opendp": "audit", "marimo": "notebook"}
 
+#: The interactive notebook (a marimo app) beside the Markdown tutorials.
+NOTEBOOK = "explore_mechanism.py"
+
 
 def add_tutorial(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
@@ -57,8 +60,12 @@ def cmd_tutorial(args: argparse.Namespace) -> int:
         for t in everything:
             needs = f" (needs {', '.join(t.requires)})" if t.requires else ""
             print(f"{t.name.ljust(width)}  {t.summary}{needs}")
+        print(f"{'notebook'.ljust(width)}  an interactive marimo notebook: change eps, n and c, "
+              f"watch the exact pmf and privacy loss redraw (needs marimo)")
         print("\nexactdp tutorial NAME shows one; --run executes it and checks its outputs.")
         return OK
+    if args.name == "notebook":
+        return _notebook(args)
     tutorial = find(args.name)
     if args.output is not None and not args.run:
         raise ParameterError("--output DIR needs --run")
@@ -92,6 +99,38 @@ def cmd_tutorial(args: argparse.Namespace) -> int:
               f"({_install_hint(list(modules))})")
     for picture in result.pictures:
         print(f"  picture: {picture}")
+    return OK
+
+
+def _notebook(args: argparse.Namespace) -> int:
+    """The notebook is a marimo app: print its path (and how to open it), or run it as a
+    script (``--run``: every cell executes, its own checks included)."""
+    import subprocess
+
+    from exactdp.params import ParameterError
+    from exactdp.tutorials.runner import HERE, missing_modules
+
+    path = HERE / NOTEBOOK
+    if args.output is not None:
+        raise ParameterError("--output applies to the Markdown tutorials, not the notebook")
+    if args.path:
+        print(path)
+        return OK
+    gone = missing_modules(("marimo", "matplotlib"))
+    if not args.run:
+        print(f"{path}\nopen it in a browser with: marimo run {path}"
+              + (f"\n(needs {', '.join(gone)}: {_install_hint(gone)})" if gone else ""))
+        return OK
+    if gone:
+        print(f"exactdp tutorial: error: the notebook needs {', '.join(gone)}: "
+              f"{_install_hint(gone)}", file=sys.stderr)
+        return USAGE
+    done = subprocess.run([sys.executable, str(path)], check=False)
+    if done.returncode != 0:
+        print(f"exactdp tutorial: FAILED: the notebook exited with status {done.returncode}",
+              file=sys.stderr)
+        return FAILED
+    print("notebook: every cell ran and its checks passed")
     return OK
 
 
