@@ -119,11 +119,11 @@ def _notebook(args: argparse.Namespace) -> int:
     gone = missing_modules(("marimo", "matplotlib"))
     if not args.run:
         print(f"{path}\nopen it in a browser with: marimo run {path}"
-              + (f"\n(needs {', '.join(gone)}: {_install_hint(gone)})" if gone else ""))
+              + (f"\n(needs {', '.join(gone)}: pip install 'exactdp[notebook]')" if gone else ""))
         return OK
     if gone:
         print(f"exactdp tutorial: error: the notebook needs {', '.join(gone)}: "
-              f"{_install_hint(gone)}", file=sys.stderr)
+              f"pip install 'exactdp[notebook]'", file=sys.stderr)
         return USAGE
     done = subprocess.run([sys.executable, str(path)], check=False)
     if done.returncode != 0:
