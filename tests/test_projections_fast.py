@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import random
 from array import array
+from math import gcd
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from exactdp.params import DomainError, ParameterError, ParameterTypeError
 from exactdp.projections import Base, DPSignOPORP, OPORPPlan, fast
@@ -96,3 +99,26 @@ def test_a_bad_batch_of_draws_is_refused(path: str) -> None:
 def test_batch_clear_errors(data: object, error: type) -> None:
     with pytest.raises(error):
         DPSignOPORP(PLAN, 1, Base(3, 2), 2).sample_batch(data, SeededSource(1))
+
+
+@given(st.data())
+def test_batch_equals_repeated_sample_for_any_plan(data: st.DataObject) -> None:
+    k = data.draw(st.integers(1, 4))
+    p = k * data.draw(st.integers(1, 4))
+    plan = OPORPPlan(tuple(data.draw(st.permutations(range(p)))),
+                     tuple(data.draw(st.lists(st.sampled_from([-1, 1]), min_size=p,
+                                              max_size=p))), k)
+    a = data.draw(st.integers(2, 30))
+    b = data.draw(st.integers(1, a - 1).filter(lambda v: gcd(a, v) == 1))
+    mech = DPSignOPORP(plan, data.draw(st.integers(1, 5)), Base(a, b),
+                       data.draw(st.integers(1, 9)))
+    rows = [tuple(data.draw(st.lists(st.integers(-100, 100), min_size=p, max_size=p)))
+            for _ in range(data.draw(st.integers(1, 4)))]
+    seed = data.draw(st.integers(0, 99))
+    want = [list(mech.sample(u, src)) for src in [SeededSource(seed)] for u in rows]
+    for lib in ((fast._library()[0], "native"), (None, "pure")):
+        if lib[0] is None and lib[1] == "native":
+            continue
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(fast, "_library", lambda lib=lib: lib)
+            assert mech.sample_batch(flat(rows, "h"), SeededSource(seed)).tolist() == want
