@@ -42,6 +42,9 @@ def add_check(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     from exactdp.cli.convolution import add_check_convolution
 
     add_check_convolution(targets)
+    from exactdp.cli.check_projections import add_check_sign_oporp
+
+    add_check_sign_oporp(targets)
 
 
 def _add_alp(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -1,0 +1,167 @@
+"""``exactdp check sign-oporp``: the exact privacy of DP-SignOPORP (Li & Li, paper 001,
+Algorithm 8, Theorem 4.8) on a small domain, read off the implementation.
+
+Every input of the box ``{-C..C}^p`` is run through :class:`~exactdp.projections.signs.
+DPSignOPORP`'s own sampling code under the exploring source; over every ordered neighbouring
+pair (one-coordinate or l1, :mod:`exactdp.neighbours`) and every OPORP plan asked for (the
+plan is public, so the ratio must hold for each), the exact worst ratio
+``Pr[s | u] / Pr[s | u']`` with its witness (plan, pair, output) is compared with ``e^eps``
+through certified rational bounds (:func:`exactdp.checker.certify_ratio`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from itertools import permutations, product
+from math import factorial
+from typing import Any
+
+from exactdp.cli._common import EPILOG, FAILED, OK, add_json, emit_json
+from exactdp.params import ParameterError, ResourceLimitError
+
+__all__ = ["MAX_SIGN_OPORP_WORK", "add_check_sign_oporp", "cmd_check_sign_oporp"]
+
+#: Refuse a domain whose exploration would take more than this many runs of the sampler.
+MAX_SIGN_OPORP_WORK = 4_000_000
+
+
+def add_check_sign_oporp(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = targets.add_parser(
+        "sign-oporp", help="privacy certificate of DP-SignOPORP on a small domain",
+        epilog=EPILOG,
+        description="DP-SignOPORP-RR and -smooth (Li & Li, Algorithm 8, Theorem 4.8) with a "
+                    "rational base rho <= e^eps (keep probability rho^L/(rho^L+1), a fair coin "
+                    "for a zero projection): every input of {-C..C}^p is run through the "
+                    "implementation's sampling code under the exploring random source, and "
+                    "the exact worst ratio Pr[s | u]/Pr[s | u'] over every ordered "
+                    "neighbouring pair and every OPORP plan (--perm/--signs for one plan, "
+                    "otherwise all p! 2^p plans: the plan is public, so the ratio must hold "
+                    "for each) is printed as an exact fraction with its witness and compared "
+                    "with e^eps through certified rational bounds. Neighbours: "
+                    "one-coordinate (Definition 2.3: one coordinate moves by at most beta; "
+                    "the paper's relation) or l1 (||u - u'||_1 <= beta; notes P6: not "
+                    "covered by Theorem 4.8). Exit status 0 if the ratio is at most e^eps, 1 "
+                    "if it exceeds it (a violation), 2 for bad arguments or a domain too "
+                    "large to enumerate.")
+    p.add_argument("--epsilon", required=True,
+                   help="the privacy parameter eps > 0 of Theorem 4.8 (an exact rational, "
+                        "e.g. '1/2')")
+    p.add_argument("--rho", help="the base rho = a/b with 1 < rho <= e^eps (default: the "
+                                 "largest a/b with b <= 64 below e^eps, certified)")
+    p.add_argument("--p", required=True, help="the dimension p (a small positive integer)")
+    p.add_argument("--k", required=True, help="the number of bins k (k must divide p)")
+    p.add_argument("--bound", default="1",
+                   help="C: inputs range over the integer box {-C..C}^p (default 1)")
+    p.add_argument("--beta", default="1",
+                   help="the neighbours' sensitivity in grid steps (default 1)")
+    p.add_argument("--variant", choices=("smooth", "rr"), default="smooth",
+                   help="smooth (default): L = min(ceil(|x|/beta), L_max); rr: L = 1")
+    p.add_argument("--l-max", default="4",
+                   help="the public level cap L_max of the smooth variant (default 4)")
+    p.add_argument("--neighbours", choices=("one-coordinate", "l1"), default="one-coordinate",
+                   help="the neighbour relation (default one-coordinate)")
+    p.add_argument("--perm", help="one plan's permutation of 0..p-1, e.g. '2,0,3,1' (with "
+                                  "--signs); default: every plan")
+    p.add_argument("--signs", help="one plan's ±1 vector, e.g. '1,-1,-1,1' (with --perm)")
+    add_json(p)
+    p.set_defaults(func=cmd_check_sign_oporp)
+
+
+def _int_list(text: str, name: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise ParameterError(f"{name} = {text!r:.60} must be comma-separated integers, e.g. "
+                             f"'2,0,3,1'") from None
+
+
+def _setup(args: argparse.Namespace) -> dict[str, Any]:
+    from exactdp.params import positive_int, to_fraction
+    from exactdp.projections.matrices import OPORPPlan
+    from exactdp.projections.rr import Base, base_from_eps
+
+    eps = to_fraction(args.epsilon, "--epsilon")
+    if eps <= 0:
+        raise ParameterError(f"--epsilon = {eps} must be positive")
+    p, k = positive_int(args.p, "--p"), positive_int(args.k, "--k")
+    if p % k:
+        raise ParameterError(f"--k = {k} must divide --p = {p} (fixed-length bins)")
+    bound = to_fraction(args.bound, "--bound")
+    if bound.denominator != 1 or bound < 0:
+        raise ParameterError(f"--bound = {bound} must be an integer >= 0")
+    beta = positive_int(args.beta, "--beta")
+    smooth = args.variant == "smooth"
+    l_max = positive_int(args.l_max, "--l-max") if smooth else 1
+    base = base_from_eps(eps) if args.rho is None else Base.of(args.rho)
+    if (args.perm is None) != (args.signs is None):
+        raise ParameterError("--perm and --signs go together (one plan); omit both for "
+                             "every plan")
+    if args.perm is not None:
+        plans = [OPORPPlan(_int_list(args.perm, "--perm"), _int_list(args.signs, "--signs"),
+                           k)]
+        if plans[0].p != p:
+            raise ParameterError(f"--perm has {plans[0].p} entries; --p = {p}")
+    else:
+        work = factorial(p) * 2 ** p * (2 * int(bound) + 1) ** p * 2 ** k
+        if work > MAX_SIGN_OPORP_WORK:
+            raise ResourceLimitError(
+                f"every plan of p = {p} ({factorial(p) * 2 ** p} plans) over {{-{bound}.."
+                f"{bound}}}^{p} needs about {work} sampler runs (limit "
+                f"{MAX_SIGN_OPORP_WORK}); give one plan with --perm/--signs or a smaller "
+                f"--p or --bound")
+        plans = [OPORPPlan(perm, w, k) for perm in permutations(range(p))
+                 for w in product((-1, 1), repeat=p)]
+    work = len(plans) * (2 * int(bound) + 1) ** p * 2 ** k
+    if work > MAX_SIGN_OPORP_WORK:
+        raise ResourceLimitError(f"{{-{bound}..{bound}}}^{p} with k = {k} needs about {work} "
+                                 f"sampler runs (limit {MAX_SIGN_OPORP_WORK}); use a smaller "
+                                 f"--p or --bound")
+    return {"eps": eps, "p": p, "k": k, "bound": int(bound), "beta": beta, "smooth": smooth,
+            "l_max": l_max, "base": base, "plans": plans}
+
+
+def cmd_check_sign_oporp(args: argparse.Namespace) -> int:
+    from exactdp.certificate import Certificate, brief
+    from exactdp.checker import certify_ratio
+    from exactdp.neighbours import vectors
+    from exactdp.projections.check import check_dp, explored_law
+    from exactdp.projections.signs import DPSignOPORP
+
+    s = _setup(args)
+    rel = vectors(s["p"], -s["bound"], s["bound"], s["beta"], args.neighbours)
+    worst: Any = None
+    worst_plan: Any = None
+    for plan in s["plans"]:
+        mech = DPSignOPORP(plan, s["beta"], s["base"], s["l_max"], s["smooth"])
+        laws = {u: explored_law(mech.sample, u) for u in rel.points}
+        rep = check_dp(laws.__getitem__, rel)
+        if worst is None or rep.worst.ratio is None or (
+                worst.worst.ratio is not None and rep.worst.ratio > worst.worst.ratio):
+            worst, worst_plan = rep, plan
+        if worst.worst.infinite:
+            break
+    ok, bound = certify_ratio(worst.worst, s["eps"])
+    rho = s["base"].ratio
+    params = {"epsilon": s["eps"], "rho": rho, "p": s["p"], "k": s["k"], "C": s["bound"],
+              "beta": s["beta"], "variant": args.variant, "L_max": s["l_max"],
+              "neighbours": args.neighbours, "plans": len(s["plans"])}
+    witness = {"ratio_witness": worst.worst.to_json(),
+               "plan": {"perm": list(worst_plan.perm), "signs": list(worst_plan.w)}}
+    domain = f"{worst.pairs} ordered pairs of {rel.name} x {len(s['plans'])} plan(s)"
+    cert = Certificate("Li & Li Theorem 4.8: DP-SignOPORP is eps-DP",
+                       f"DPSignOPORP(beta={s['beta']}, rho={rho}, L_max={s['l_max']}, "
+                       f"smooth={s['smooth']})", params, domain,
+                       "infinity" if worst.worst.ratio is None else worst.worst.ratio,
+                       bound, ok, witness)
+    if not emit_json(args, cert.to_json(), None):
+        w = worst.worst
+        print(f"{cert.claim} ({args.variant}, {args.neighbours} neighbours)\n  parameters: "
+              f"eps = {s['eps']}, rho = {rho}, p = {s['p']}, k = {s['k']}, beta = "
+              f"{s['beta']}, L_max = {s['l_max']}\n  domain: {domain}")
+        print(f"  worst ratio: {cert.worst}\n    attained at u = {w.numerator_input}, "
+              f"u' = {w.denominator_input}, plan perm {list(worst_plan.perm)} signs "
+              f"{list(worst_plan.w)},\n    output {w.outcome}: Pr = {brief(w.p)} / "
+              f"{brief(w.q)}")
+        print(f"  bound: {bound}\n  verdict: {'pass' if ok else 'FAIL'}  (exact values: "
+              f"--json; decimals shown are truncated, not rounded)")
+    return OK if ok else FAILED
