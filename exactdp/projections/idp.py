@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from exactdp.params import ParameterError, ParameterTypeError, positive_int
 from exactdp.projections.matrices import IntMatrix, column_max_abs, int_matrix
@@ -98,10 +99,14 @@ class IDPSignRPRR:
         """``rho_|A|^|A|`` (1 when ``A`` is empty), at most ``total``."""
         return self.base.ratio ** len(self.active) if self.base else Fraction(1)
 
+    @cached_property
+    def _flipper(self) -> SmoothFlipper | None:
+        return SmoothFlipper(self.base, 1) if self.base else None
+
     def sample(self, u: Sequence[int], source: RandomSource | None = None) -> tuple[int, ...]:
         src = default_source(source)
         x = project(u, self.W)
-        flipper = SmoothFlipper(self.base, 1) if self.base else None
+        flipper = self._flipper
         out = []
         for j, xj in enumerate(x):
             if flipper is not None and j in self.active:

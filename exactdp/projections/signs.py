@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from math import prod
 
 from exactdp.params import DomainError, ParameterError, ParameterTypeError, positive_int
@@ -77,7 +78,7 @@ class DPSignRPRR:
     def k(self) -> int:
         return len(self.W[0])
 
-    @property
+    @cached_property
     def flipper(self) -> SmoothFlipper:
         return SmoothFlipper(self.base, 1)
 
@@ -121,7 +122,7 @@ class DPSignRPSmooth:
     def units(self) -> tuple[int, ...]:
         return tuple(self.beta * m for m in column_max_abs(self.W))
 
-    @property
+    @cached_property
     def flipper(self) -> SmoothFlipper:
         return SmoothFlipper(self.base, self.l_max)
 
@@ -171,7 +172,7 @@ class DPSignOPORP:
     def k(self) -> int:
         return self.plan.k
 
-    @property
+    @cached_property
     def flipper(self) -> SmoothFlipper:
         return SmoothFlipper(self.base, self.l_max)
 
