@@ -37,7 +37,8 @@ class _Checker(HTMLParser):
             elif name in ("href", "xlink:href", "src", "action", "data") and \
                     not value.startswith("#"):
                 self.problems.append(f"{tag} {name}={value!r} is not an in-page reference")
-            elif "url(" in value and not re.fullmatch(r"url\(#[^)]+\)", value.strip()):
+            elif any(not ref.startswith("#") for ref in re.findall(r"url\(\s*['\"]?([^)'\"]*)",
+                                                                    value)):
                 self.problems.append(f"{tag} {name}={value!r} refers outside the page")
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:

@@ -13,10 +13,12 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from exactdp.certified import compare_exp  # noqa: E402
-from exactdp.counting import FastSample, GeoSample  # noqa: E402
-from exactdp.params import ExactDPError, ParameterError  # noqa: E402
-from exactdp.plot import (  # noqa: E402
+from _cli import one_line_error, run
+
+from exactdp.certified import compare_exp
+from exactdp.counting import FastSample, GeoSample
+from exactdp.params import ExactDPError, ParameterError
+from exactdp.plot import (
     MissingPlotExtra,
     accuracy_figure,
     accuracy_rows,
@@ -29,7 +31,6 @@ from exactdp.plot import (  # noqa: E402
     require_matplotlib,
     save_figure,
 )
-from _cli import one_line_error, run  # noqa: E402
 
 
 def clamped_geometric(n: int, alpha: Fraction, c: int) -> list[Fraction]:

@@ -24,6 +24,7 @@ import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from exactdp.certificate import brief, exact_json
@@ -60,11 +61,14 @@ TITLE = "Balcer & Vadhan, Differential Privacy on Finite Computers (paper 004)"
 
 #: Figure 2's example: n, eps, gamma and the count c, chosen so that ``c - t > 0`` and
 #: ``c + t > n`` as in the paper's picture (``t = 40`` for these).
-FIGURE_2 = {"n": 60, "epsilon": Fraction(1), "gamma": Fraction(1, 2), "count": 50}
+FIG2_N, FIG2_EPS, FIG2_GAMMA, FIG2_COUNT = 60, Fraction(1), Fraction(1, 2), 50
+FIGURE_2: dict[str, Any] = {"n": FIG2_N, "epsilon": FIG2_EPS, "gamma": FIG2_GAMMA,
+                            "count": FIG2_COUNT}
 
 #: The parameters at which Figures 3-6's error entries are evaluated.
-TABLE_PARAMETERS = {"epsilon": Fraction(1, 2), "beta": Fraction(1, 20),
-                    "delta": Fraction(1, 1000), "basic_universe": 64, "large_universe": 2**64}
+EPS, BETA, DELTA, SMALL_X, LARGE_X = Fraction(1, 2), Fraction(1, 20), Fraction(1, 1000), 64, 2**64
+TABLE_PARAMETERS: dict[str, Any] = {"epsilon": EPS, "beta": BETA, "delta": DELTA,
+                                    "basic_universe": SMALL_X, "large_universe": LARGE_X}
 
 MECHS = ("GeometricMechanism", "GeoSample", "FastSample")
 
@@ -118,17 +122,16 @@ def files(quick: bool) -> Sequence[str]:
 
 def figure_2_data() -> tuple[PmfData, PmfData, PmfData, int]:
     """The three exact pmfs of Figure 2 (and FastSample's ``t``)."""
-    p = FIGURE_2
-    fast = FastSample(p["n"], p["epsilon"], p["gamma"])
-    geo = GeoSample(p["n"], p["epsilon"])
-    c = int(p["count"])
+    fast = FastSample(FIG2_N, FIG2_EPS, FIG2_GAMMA)
+    geo = GeoSample(FIG2_N, FIG2_EPS)
+    c = FIG2_COUNT
     return (pmf_data(geo, c), pmf_data(fast.truncated(), c), pmf_data(fast, c), fast.t)
 
 
 def _figure_2(outputs: Mapping[str, OutputPath]) -> tuple[list[str], str]:
     panels = figure_2_data()
     t = panels[3]
-    n, c = FIGURE_2["n"], FIGURE_2["count"]
+    n, c = FIG2_N, FIG2_COUNT
     fig, axes = new_figure(9, 13, rows=3)
     names = ("(a) GeoSample", "(b) Z' clamped to [0, n]", "(c) FastSample")
     laws = ("Theorem 4.7 i", "Lemma 4.12 i", "Lemma 4.12 ii")
@@ -140,9 +143,9 @@ def _figure_2(outputs: Mapping[str, OutputPath]) -> tuple[list[str], str]:
             ax.text(min(zeros) - 0.3, ax.get_ylim()[0] * 10,
                     f"Pr = 0 exactly for z in [{min(zeros)}, {max(zeros)}]\n(no bar on a "
                     f"log scale)", ha="left", fontsize=8, color="0.25")
-        marks = sorted({0, int(c) - t, int(c), int(n)} & set(range(int(n) + 1)))
-        ax.set_xticks(marks, [{0: "0", int(c) - t: f"c - t = {int(c) - t}",
-                               int(c): f"c = {c}", int(n): f"n = {n}"}[m] for m in marks])
+        marks = sorted({0, c - t, c, n} & set(range(n + 1)))
+        ax.set_xticks(marks, [{0: "0", c - t: f"c - t = {c - t}",
+                               c: f"c = {c}", n: f"n = {n}"}[m] for m in marks])
     fig.suptitle(f"Paper 004, Figure 2, regenerated from the implementation\nn = {n}, "
                  f"eps = {FIGURE_2['epsilon']}, gamma = {FIGURE_2['gamma']}, t = {t} "
                  f"(c - t > 0 and c + t > n, as in the paper); log scale, so that the "
@@ -217,9 +220,8 @@ def _source() -> Any:
 def _builders(fig: int, n: int) -> dict[str, Callable[[], Any]]:
     """For Figure ``fig``: mechanism name -> a function that builds the algorithm at ``n``
     with the theorem's parameters."""
-    eps, beta, delta = (TABLE_PARAMETERS[k] for k in ("epsilon", "beta", "delta"))
-    small = Universe(TABLE_PARAMETERS["basic_universe"])
-    large = Universe(TABLE_PARAMETERS["large_universe"])
+    eps, beta, delta = EPS, BETA, DELTA
+    small, large = Universe(SMALL_X), Universe(LARGE_X)
     if fig == 3:
         return {"GeoSample": lambda: BasicHistogram.with_geosample(small, n, eps),
                 "FastSample": lambda: BasicHistogram.theorem_5_3(small, n, eps, beta)}
@@ -228,10 +230,15 @@ def _builders(fig: int, n: int) -> dict[str, Callable[[], Any]]:
                 "FastSample": lambda: StabilityHistogram.theorem_5_6(large, n, eps, delta,
                                                                      beta)}
     if fig == 5:
-        return {m: (lambda m=m: PureSparseHistogram.theorem_6_11(
-            large, n, eps, beta, counting=m.lower())) for m in ("GeoSample", "FastSample")}
+        return {"GeoSample": lambda: PureSparseHistogram.theorem_6_11(large, n, eps, beta),
+                "FastSample": lambda: PureSparseHistogram.theorem_6_11(
+                    large, n, eps, beta, counting="fastsample")}
     return {"GeoSample": lambda: CompactHistogram.with_geosample(large, n, eps),
             "FastSample": lambda: CompactHistogram.theorem_8_6(large, n, eps, beta)}
+
+
+def _release(alg: Any, data: Dataset) -> Any:
+    return alg.release(data, _source())
 
 
 def _timings(sizes: Sequence[int], repeats: int, progress: Callable[[str], None]
@@ -248,12 +255,11 @@ def _timings(sizes: Sequence[int], repeats: int, progress: Callable[[str], None]
             for mech, build in _builders(fig, n).items():
                 alg = build()
                 data = _dataset(alg.universe, n)
-                out[fig][mech][n] = _seconds(lambda alg=alg, data=data: alg.release(
-                    data, _source()), repeats)
+                out[fig][mech][n] = _seconds(partial(_release, alg, data), repeats)
                 if fig == 6:
                     release = alg.release(data, _source())
-                    x = next(iter(data.counts()))
-                    out[-6][mech][n] = _seconds(lambda r=release, x=x: r.evaluate(x), repeats)
+                    out[-6][mech][n] = _seconds(partial(release.evaluate,
+                                                        next(iter(data.counts()))), repeats)
     return out
 
 
@@ -261,8 +267,8 @@ def _errors(n_exact: int) -> dict[int, dict[str, dict[str, Any]]]:
     """The paper's error entries evaluated exactly, and the implementation's exact errors
     where they are computed here (Figure 3 per-query; Figure 4 per-query on c > t and the
     certified delta)."""
-    eps, beta, delta = (TABLE_PARAMETERS[k] for k in ("epsilon", "beta", "delta"))
-    small, large = TABLE_PARAMETERS["basic_universe"], TABLE_PARAMETERS["large_universe"]
+    eps, beta, delta = EPS, BETA, DELTA
+    small, large = SMALL_X, LARGE_X
     out: dict[int, dict[str, dict[str, Any]]] = {3: {}, 4: {}, 5: {}, 6: {}}
     for mech in MECHS:
         g3 = figure_3(mech, eps, beta, small)
@@ -302,8 +308,8 @@ def _secs(s: float | None) -> str:
 
 def _tables(errors: Mapping[int, Any], times: Mapping[int, Any], sizes: Sequence[int],
             n_exact: int) -> list[tuple[str, list[str], list[list[str]], str]]:
-    eps, beta, delta = (TABLE_PARAMETERS[k] for k in ("epsilon", "beta", "delta"))
-    small = TABLE_PARAMETERS["basic_universe"]
+    eps, beta, delta = EPS, BETA, DELTA
+    small = SMALL_X
     where = {3: f"|X| = {small}", 4: f"|X| = 2^64, delta = {delta}, errors at n = {n_exact}",
              5: "|X| = 2^64", 6: "|X| = 2^64"}
     tables = []

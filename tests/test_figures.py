@@ -1,0 +1,139 @@
+"""``exactdp figures --paper 004``: Figure 2's exact pmfs against Lemma 4.12 and Theorem 4.7
+written out here, Figures 3-6's exact error entries against independent evaluations, the
+files (PNG, SVG, JSON, Markdown, a self-contained HTML page) and the CLI conventions."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from _cli import one_line_error, run
+from _html import check_page
+
+from exactdp.plot.figures import PAPERS, html_table, markdown_table
+from exactdp.plot.paper004 import exact_stability_per_query, files
+
+FILES = ("figure2.png", "figure2.svg", "figure2.json", "figures3-6.md", "figures3-6.html",
+         "figures3-6.json", "figures3-6_time.png")
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from exactdp.cli import main
+
+    out = tmp_path_factory.mktemp("fig") / "004"
+    assert main(["figures", "--paper", "004", "--output", str(out), "--quick", "--quiet"]) == 0
+    return out
+
+
+def test_every_file_is_written(written: Path) -> None:
+    assert sorted(p.name for p in written.iterdir()) == sorted(FILES) == sorted(files(True))
+    for png in ("figure2.png", "figures3-6_time.png"):
+        assert (written / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (written / "figure2.svg").read_text().count("<svg") == 1
+
+
+def _geometric(alpha: Fraction, y: int, c: int) -> Fraction:
+    return (1 - alpha) / (1 + alpha) * alpha ** abs(y - c)
+
+
+def test_figure_2_pmfs_are_the_papers_laws(written: Path) -> None:
+    payload = json.loads((written / "figure2.json").read_text())
+    n, c, t, alpha, gamma = 60, 50, 40, Fraction(2, 3), Fraction(1, 2)  # eps = 1: k = 1
+    assert payload["parameters"]["t"] == str(t) and payload["parameters"]["count"] == str(c)
+    assert c - t > 0 and c + t > n  # the paper's situation
+    panels = {p["name"]: {int(z): Fraction(v) for z, v in p["exact_pmf"].items()}
+              for p in payload["panels"]}
+    geo = panels["(a) GeoSample"]
+    assert geo[0] == alpha**c / (1 + alpha) and geo[n] == alpha ** (n - c) / (1 + alpha)
+    assert all(geo[z] == _geometric(alpha, z, c) for z in range(1, n))
+    assert sum(geo.values()) == 1
+    zprime = panels["(b) Z' clamped to [0, n]"]
+    expected = dict.fromkeys(range(n + 1), Fraction(0))
+    for y in range(c - t, c + t + 1):  # Lemma 4.12 i, then clamping to [0, n]
+        expected[min(y, n)] += _geometric(alpha, y, c)
+    expected[c] += 2 * alpha ** (t + 1) / (1 + alpha)
+    assert zprime == expected
+    assert all(zprime[z] == 0 for z in range(c - t))  # nothing below c - t
+    fast = panels["(c) FastSample"]
+    assert fast == {z: (1 - gamma) * p + gamma / (n + 1) for z, p in expected.items()}
+    assert all(p["statistical_distance"] == "0" for p in payload["panels"])
+
+
+def _ceil_scaled_ln(scale: Fraction, x: Fraction) -> int:
+    """ceil(scale ln x) in floating point, refused when it is within 1e-6 of an integer
+    (an independent evaluation for the test, not a certified one)."""
+    v = float(scale) * math.log(x)
+    assert abs(v - round(v)) > 1e-6
+    return math.ceil(v)
+
+
+def test_figures_3_to_6_exact_entries(written: Path) -> None:
+    errors = json.loads((written / "figures3-6.json").read_text())["errors"]
+    eps, beta, delta, x_small, x_large = (Fraction(1, 2), Fraction(1, 20), Fraction(1, 1000),
+                                          64, 2**64)
+    c9, c2, c5 = Fraction(9, 2) / eps, 2 / eps, 5 / eps
+    fig3 = errors["3"]
+    assert fig3["GeometricMechanism"]["per_query"] == str(_ceil_scaled_ln(c2, 1 / beta))
+    assert fig3["GeoSample"]["per_query"] == str(_ceil_scaled_ln(c9, 1 / beta)) == "27"
+    assert fig3["FastSample"]["simultaneous"] == str(_ceil_scaled_ln(c9, 2 * x_small / beta))
+    fig4 = errors["4"]
+    n = int(json.loads((written / "figures3-6.json").read_text())["n_exact"])
+    assert fig4["GeoSample"]["b"] == str(1 + _ceil_scaled_ln(c9, 2 / delta))
+    assert fig4["FastSample"]["t"] == str(2 + _ceil_scaled_ln(c9, 8 / (beta * delta)))
+    assert fig4["GeoSample"]["simultaneous"] == str(2 + _ceil_scaled_ln(c9,
+                                                                        2 * n / (beta * delta)))
+    assert errors["5"]["FastSample"]["t"] == str(2 * _ceil_scaled_ln(c9, 8 * x_large / beta))
+    assert errors["6"]["GeoSample"]["per_query"] == str(_ceil_scaled_ln(c5, 1 / beta))
+    assert errors["6"]["FastSample"]["simultaneous"] == str(
+        _ceil_scaled_ln(c5, 2 * x_large / beta))
+    # The implementation's per-query error of BasicHistogram with GeoSample: the smallest a
+    # with Pr[|Z - c| > a] = 2 alpha^(a+1) / (1 + alpha) <= beta for a middle count
+    # (alpha = 4/5 for eps = 1/2; the clamped ends only help).
+    a = 0
+    while 2 * Fraction(4, 5) ** (a + 1) / (1 + Fraction(4, 5)) > beta:
+        a += 1
+    assert fig3["GeoSample"]["exact_per_query"] == str(a) == "13"
+
+
+def test_exact_stability_per_query_by_hand() -> None:
+    law = {0: Fraction(1, 4), 1: Fraction(1, 4), 2: Fraction(1, 2)}  # M(2) on [0, 2]
+    # released only above b = 0: Pr[release within 0 of 2] = 1/2, within 1: 3/4
+    assert exact_stability_per_query({2: law}, Fraction(1, 2), 0, 1) == 0
+    assert exact_stability_per_query({2: law}, Fraction(1, 4), 0, 1) == 1
+    assert exact_stability_per_query({2: law}, Fraction(1, 10), 0, 1) is None  # 0 suppressed
+    assert exact_stability_per_query({2: law}, Fraction(1, 10), 0, 2) is None  # no c > t
+
+
+def test_pages_and_tables(written: Path) -> None:
+    text = check_page((written / "figures3-6.html").read_text())
+    for fig in (3, 4, 5, 6):
+        assert f"Figure {fig}:" in text
+    md = (written / "figures3-6.md").read_text()
+    assert "O~(|X| n log(1/eps))".replace("|", "\\|") in md and "measured, n = 16" in md
+    assert markdown_table(["a|b"], [["x"]]) == "| a\\|b |\n|---|\n| x |\n"
+    assert html_table(["<h>"], [["&"]]).count("&lt;h&gt;") == 1
+
+
+def test_cli_conventions(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    rc, _, err = run(capsys, "figures", "--paper", "999", "--output", str(tmp_path / "x"))
+    assert rc == 2 and not (tmp_path / "x").exists()
+    one_line_error(err, "--paper", "004")
+    out = tmp_path / "d"
+    out.mkdir()
+    (out / "figure2.json").write_text("keep")
+    rc, _, err = run(capsys, "figures", "--paper", "004", "--output", str(out), "--quick")
+    assert rc == 2 and (out / "figure2.json").read_text() == "keep"
+    assert sorted(p.name for p in out.iterdir()) == ["figure2.json"]  # nothing else written
+    one_line_error(err, "exists", "--force")
+    rc, _, err = run(capsys, "figures", "--paper", "004", "--output",
+                     str(tmp_path / "no" / "such"))
+    assert rc == 2
+    one_line_error(err, "does not exist")
+    assert "004" in PAPERS
