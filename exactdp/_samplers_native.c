@@ -10,14 +10,20 @@
  * Search (es_search).  For a count c and a draw u in [d]_+ the output is min{z in [n] :
  * F_c(z) >= u}, by exactly `rounds` = ceil(log2(n + 1)) rounds of mid = (lo + hi) / 2, whatever
  * c and u are (no early exit).  FastSample's F_c(z) for z in [0, n) is
- *     F_c(z) = (z + 1) d' + T[clamp(z - c, -t - 1, t) + t + 1],
- * T being a table of 2t + 2 rows that the Python side computes from the paper's formula
- * ((1/gamma - 1)(n + 1) F'(z), which depends on z - c only, clamped outside the window
- * [-t, t)); F_c(z) = d for z >= n.  Each round computes that value limb by limb and compares it
- * with u through the borrow of the subtraction over all W limbs (no early exit), and updates
- * lo/hi with masks.  The sequence of instructions depends only on (W, n, t, rounds, k); the row
- * of T read in a round depends on z - c (a memory access at a data-dependent address: the
- * search is constant-time in its instruction sequence, not against cache-timing observers).
+ *     F_c(z) = (z + 1) d' + S F'(z - c),   S = (1/gamma - 1)(n + 1),
+ * with F'(j) = 0 for j < -t and F'(j) = d' for j >= t (Algorithm 4.11), and F_c(z) = d for
+ * z >= n.  Once per draw: q = floor((u - 1) / d') (u - 1 = q d' + r, 0 <= r < d', one limb
+ * since u <= d = (n + 1) d' / gamma < 2^63 d') and w = u + (t + n - c) d'.  Then, with j = z - c,
+ *   j < -t:       F_c(z) >= u  iff  (z + 1) d' >= u        iff  z >= q,
+ *   j >= t:       F_c(z) >= u  iff  (z + 1 + S) d' >= u    iff  z + 1 + S > q,
+ *   -t <= j < t:  F_c(z) >= u  iff  T[j] >= w, where T[j] = S F'(j) + (j + t + n + 1) d'
+ * (add (t + n - c) d' to both sides) is a table of 2t rows the caller builds from the paper's
+ * formula.  Every round computes all three tests -- the third over all W2 limbs of the clamped
+ * row, the borrow of the subtraction running to the end (no early exit) -- and selects the one
+ * that applies with masks, as it updates lo/hi.  The sequence of instructions depends only on
+ * (W, W2, Wd, n, t, rounds); the row of T read in a round depends on z - c (a memory access at a
+ * data-dependent address: constant-time in the instruction sequence, not against an observer of
+ * the cache).
  *
  * Reduction (es_reduce).  A draw of K + 63 random bits r (K = bit length of d) gives
  * q = floor(r / d) and u = (r mod d) + 1; it is accepted iff q <= m1 = floor(2^(K+63) / d) - 1,
@@ -28,6 +34,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <x86intrin.h>
+#endif
 
 typedef uint64_t u64;
 typedef unsigned __int128 u128;
@@ -35,52 +44,6 @@ typedef unsigned __int128 u128;
 #define ES_VERSION 1
 
 int es_version(void) { return ES_VERSION; }
-
-/* All ones if a < b (signed), else 0. */
-static inline u64 lt_mask(int64_t a, int64_t b) { return (u64)0 - (u64)(a < b); }
-
-/* 1 iff (zp1 * dp + row, or dfull where use_d is all ones) >= u, over all W limbs. */
-static int cdf_geq(long W, u64 zp1, const u64 *dp, const u64 *row, const u64 *dfull,
-                   u64 use_d, const u64 *u) {
-    u64 carry = 0, borrow = 0;
-    for (long i = 0; i < W; i++) {
-        u128 p = (u128)zp1 * dp[i] + row[i] + carry;
-        carry = (u64)(p >> 64);
-        u64 v = ((u64)p & ~use_d) | (dfull[i] & use_d);
-        u64 x = v - u[i];
-        borrow = (u64)(v < u[i]) | (u64)(x < borrow);
-    }
-    return (int)(borrow ^ 1);
-}
-
-/*
- * out[e] = min{z in [0, n] : F_{counts[e]}(z) >= u_e} for e < k, u_e = us[e * W .. e * W + W).
- * table: (2t + 2) rows of W limbs.  Returns 0, or -1 on sizes out of range.
- */
-int es_search(long k, long W, int64_t n, int rounds, int64_t t, const int64_t *counts,
-              const u64 *us, const u64 *dp, const u64 *dfull, const u64 *table, int64_t *out) {
-    if (k < 0 || W < 1 || n < 1 || t < 0 || rounds < 1 || rounds > 63) return -1;
-    for (long e = 0; e < k; e++) {
-        int64_t c = counts[e];
-        const u64 *u = us + e * W;
-        int64_t lo = 0, hi = n;
-        for (int r = 0; r < rounds; r++) {
-            int64_t mid = (lo + hi) >> 1;
-            int64_t j = mid - c;
-            u64 below = lt_mask(j, -t - 1);
-            j = (int64_t)(((u64)j & ~below) | ((u64)(-t - 1) & below));
-            u64 above = ~lt_mask(j, t);
-            j = (int64_t)(((u64)j & ~above) | ((u64)t & above));
-            u64 use_d = ~lt_mask(mid, n);
-            const u64 *row = table + (j + t + 1) * W;
-            u64 ge = (u64)0 - (u64)cdf_geq(W, (u64)mid + 1, dp, row, dfull, use_d, u);
-            hi = (int64_t)(((u64)mid & ge) | ((u64)hi & ~ge));
-            lo = (int64_t)(((u64)lo & ge) | ((u64)(mid + 1) & ~ge));
-        }
-        out[e] = lo;
-    }
-    return 0;
-}
 
 /* r (W + 1 limbs) -= q * dn (W limbs); returns 1 iff the result is negative (wrapped). */
 static u64 submul(u64 *r, const u64 *dn, long W, u64 q) {
@@ -107,19 +70,144 @@ static u64 submul(u64 *r, const u64 *dn, long W, u64 q) {
 /* r (W + 1 limbs) += dn & mask; returns the carry out of the top limb. */
 static u64 addback(u64 *r, const u64 *dn, long W, u64 mask) {
     u64 carry = 0;
-    for (long i = 0; i <= W; i++) {
-        u128 s = (u128)r[i] + (i < W ? (dn[i] & mask) : 0) + carry;
+    for (long i = 0; i < W; i++) {
+        u128 s = (u128)r[i] + (dn[i] & mask) + carry;
         r[i] = (u64)s;
         carry = (u64)(s >> 64);
     }
-    return carry;
+    u128 s = (u128)r[W] + carry;
+    r[W] = (u64)s;
+    return (u64)(s >> 64);
+}
+
+/* r (W + 1 limbs, r < 2^64 dn, dn normalised: top bit of dn[W - 1] set) becomes r mod dn;
+ * returns floor(r / dn).  Knuth's algorithm D for a one-limb quotient: the estimate from the top
+ * limbs is at most 2 too large, corrected by two masked add-backs (always both). */
+static u64 div1(u64 *r, const u64 *dn, long W) {
+    u128 num = ((u128)r[W] << 64) | r[W - 1];
+    u128 qh = num / dn[W - 1];
+    u64 q = qh > (u128)UINT64_MAX ? UINT64_MAX : (u64)qh;
+    u64 neg1 = submul(r, dn, W, q);
+    u64 c1 = addback(r, dn, W, (u64)0 - neg1);
+    u64 neg2 = neg1 & (c1 ^ 1);
+    addback(r, dn, W, (u64)0 - neg2);
+    return q - neg1 - neg2;
+}
+
+/* r (W + 1 limbs) = x (xw <= W + 1 limbs, top limb ANDed with topmask) << s, 0 <= s < 64. */
+static void shift_in(u64 *r, const u64 *x, long xw, long W, int s, u64 topmask) {
+    u64 prev = 0;
+    for (long i = 0; i <= W; i++) {
+        u64 xi = i < xw - 1 ? x[i] : (i == xw - 1 ? x[i] & topmask : 0);
+        r[i] = s ? (xi << s) | (prev >> (64 - s)) : xi;
+        prev = xi;
+    }
+}
+
+/* The borrow out of a - b over n limbs (1 iff a < b), every limb visited: a chain of
+ * subtract-with-borrow instructions on x86-64, the same arithmetic in C elsewhere. */
+static inline u64 borrow_of(const u64 *a, const u64 *b, long n) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    unsigned char c = 0;
+    unsigned long long x;
+    long i = 0;
+    for (; i + 4 <= n; i += 4) {
+        c = _subborrow_u64(c, a[i], b[i], &x);
+        c = _subborrow_u64(c, a[i + 1], b[i + 1], &x);
+        c = _subborrow_u64(c, a[i + 2], b[i + 2], &x);
+        c = _subborrow_u64(c, a[i + 3], b[i + 3], &x);
+    }
+    for (; i < n; i++) c = _subborrow_u64(c, a[i], b[i], &x);
+    return c;
+#else
+    u64 borrow = 0;
+    for (long i = 0; i < n; i++) {
+        u64 x = a[i] - b[i];
+        borrow = (u64)(a[i] < b[i]) | (u64)(x < borrow);
+    }
+    return borrow;
+#endif
+}
+
+/* All ones if a < b (unsigned), else 0. */
+static inline u64 ltu(u64 a, u64 b) { return (u64)0 - (u64)(a < b); }
+
+/* A FastSample-shaped mechanism for es_search (filled once by exactdp/native_samplers.py).
+ * dn = d' << sd (Wd limbs, normalised), dp = d' (W2 limbs), table: 2t rows of W2 limbs (row
+ * j + t for j in [-t, t)), S = (1/gamma - 1)(n + 1); draws have W limbs. */
+struct es_table {
+    long W, W2, Wd;
+    int64_t sd, n, rounds, t;
+    u64 S;
+    const u64 *dn, *dp, *table;
+};
+
+/*
+ * out[e] = min{z in [0, n] : F_{counts[e]}(z) >= u_e} for e < k, u_e = us[e * W ..] (W limbs).
+ * Needs W <= Wd + 1 <= W2 + 1 and n + 1 + S < 2^63.  Returns 0, -1 on sizes out of range, -2
+ * without memory.
+ */
+int es_search(const struct es_table *tab, long k, const int64_t *counts, const u64 *us,
+              int64_t *out) {
+    long W = tab->W, W2 = tab->W2, Wd = tab->Wd;
+    int sd = (int)tab->sd, rounds = (int)tab->rounds;
+    int64_t n = tab->n, t = tab->t;
+    u64 S = tab->S;
+    const u64 *dn = tab->dn, *dp = tab->dp, *table = tab->table;
+    if (k < 0 || W < 1 || Wd < 1 || W > Wd + 1 || W2 < W || W2 < Wd || n < 1 || t < 1 ||
+        rounds < 1 || rounds > 63 || sd < 0 || sd > 63 || !(dn[Wd - 1] >> 63) ||
+        (u64)n + 1 + S >= ((u64)1 << 63))
+        return -1;
+    u64 *r = malloc((size_t)(Wd + 1 + W2) * sizeof(u64));
+    if (!r) return -2;
+    u64 *w = r + Wd + 1;
+    for (long e = 0; e < k; e++) {
+        int64_t c = counts[e];
+        const u64 *u = us + e * W;
+        /* q = floor((u - 1) / d'): r = (u - 1) << sd, then one division step */
+        u64 borrow = 1;
+        for (long i = 0; i < W; i++) {
+            u64 v = u[i];
+            w[i] = v - borrow;
+            borrow = (u64)(v < borrow);
+        }
+        shift_in(r, w, W, Wd, sd, ~(u64)0);
+        u64 q = div1(r, dn, Wd);
+        /* w = u + (t + n - c) d' over W2 limbs */
+        u64 m = (u64)(t + n - c), carry = 0;
+        for (long i = 0; i < W2; i++) {
+            u128 p = (u128)m * dp[i] + (i < W ? u[i] : 0) + carry;
+            w[i] = (u64)p;
+            carry = (u64)(p >> 64);
+        }
+        int64_t lo = 0, hi = n;
+        for (int rd = 0; rd < rounds; rd++) {
+            int64_t mid = (lo + hi) >> 1;
+            int64_t j = mid - c;
+            u64 below = (u64)0 - (u64)(j < -t);
+            u64 above = (u64)0 - (u64)(j >= t);
+            u64 inside = ~(below | above);
+            int64_t jc = (int64_t)(((u64)j & inside) | ((u64)(-t) & below) |
+                                   ((u64)(t - 1) & above));
+            const u64 *row = table + (jc + t) * W2;
+            u64 ge_row = (u64)0 - (borrow_of(row, w, W2) ^ 1);
+            u64 ge_below = ~ltu((u64)mid, q);
+            u64 ge_above = ltu(q, (u64)mid + 1 + S);
+            u64 at_n = ~ltu((u64)mid, (u64)n);
+            u64 ge = at_n | (below & ge_below) | (above & ge_above) | (inside & ge_row);
+            hi = (int64_t)(((u64)mid & ge) | ((u64)hi & ~ge));
+            lo = (int64_t)(((u64)lo & ge) | ((u64)(mid + 1) & ~ge));
+        }
+        out[e] = lo;
+    }
+    free(r);
+    return 0;
 }
 
 /*
  * For e < k: r = raw[e * (W + 1) ..] (W + 1 limbs) with its top limb ANDed with topmask (so
- * that r < 2^(K+63)); writes
- * u = (r mod d) + 1 to us[e * W ..] and ok[e] = 1 iff floor(r / d) <= m1.
- * dn = d << s normalised (top bit of limb W - 1 set), s = 64 W - K.  Returns 0 or -1.
+ * that r < 2^(K+63)); writes u = (r mod d) + 1 to us[e * W ..] and ok[e] = 1 iff
+ * floor(r / d) <= m1.  dn = d << s normalised, s = 64 W - K.  Returns 0, -1 or -2.
  */
 int es_reduce(long k, long W, int s, const u64 *dn, u64 m1, u64 topmask, const u64 *raw,
               u64 *us, unsigned char *ok) {
@@ -127,19 +215,8 @@ int es_reduce(long k, long W, int s, const u64 *dn, u64 m1, u64 topmask, const u
     u64 *r = malloc((size_t)(W + 1) * sizeof(u64));
     if (!r) return -2;
     for (long e = 0; e < k; e++) {
-        const u64 *x = raw + e * (W + 1);
-        for (long i = W; i >= 0; i--) {  /* r = (x with its top limb masked) << s */
-            u64 xi = i == W ? x[i] & topmask : x[i];
-            r[i] = s ? (xi << s) | (i ? x[i - 1] >> (64 - s) : 0) : xi;
-        }
-        u128 num = ((u128)r[W] << 64) | r[W - 1];
-        u128 qh = num / dn[W - 1];
-        u64 q = qh > (u128)UINT64_MAX ? UINT64_MAX : (u64)qh;
-        u64 neg1 = submul(r, dn, W, q);
-        u64 c1 = addback(r, dn, W, (u64)0 - neg1);
-        u64 neg2 = neg1 & (c1 ^ 1);
-        addback(r, dn, W, (u64)0 - neg2);
-        q -= neg1 + neg2;
+        shift_in(r, raw + e * (W + 1), W + 1, W, s, topmask);
+        u64 q = div1(r, dn, W);
         ok[e] = (unsigned char)(q <= m1);
         u64 *out = us + e * W;  /* (r >> s) + 1 */
         u64 carry = 1;

@@ -71,10 +71,14 @@ MAX_INTEGER_BITS = 1 << 28
 #: most this many bits (about ``t**2 (k + 1) / 2``; 2**27 bits = 16 MiB).
 POWER_TABLE_BITS = 1 << 27
 
-#: FastSample's native search reads a table of ``2t + 2`` values of ``F`` of ``log2 d`` bits
-#: each; it is built (once per mechanism) when it needs at most this many bytes (64 MiB; at
-#: n = 10**6, eps = 1/10, gamma = 2**-40 it has 11.5 MB), else the Python search runs.
+#: FastSample's native search reads a table of ``2t`` values of about ``log2 d`` bits each; it
+#: is built (once per mechanism) when it needs at most this many bytes (64 MiB; at n = 10**6,
+#: eps = 1/10, gamma = 2**-40 it has 11.5 MB), else the Python search runs.
 NATIVE_TABLE_BYTES = 1 << 26
+
+#: ``sample_many`` draws and searches its counts in chunks of this many (one
+#: ``uniform_many`` each: memory stays near ``BATCH_CHUNK log2(d) / 8`` bytes).
+BATCH_CHUNK = 1 << 13
 
 #: GeoSample's search computes the power ``(2**k + 1)**e`` of a round from the previous
 #: round's by one product or exact quotient once the search interval has at most about
@@ -231,11 +235,15 @@ class InverseCDFSampler:
     def sample_many(self, counts: Sequence[int], source: RandomSource | None = None) -> list[int]:
         """``[M(c, U_c) for c in counts]`` with independent ``U_c`` uniform on ``[d]_+``: the
         distribution of ``[self.sample(c, source) for c in counts]``, drawn as one
-        ``source.uniform_many(d, len(counts))`` (one OS read with the default source) and the
-        searches of :meth:`search_many`.  Strict time: the operations depend only on
+        ``source.uniform_many(d, k)`` per chunk of ``k = BATCH_CHUNK`` counts (one OS read each
+        with the default source) and the searches of :meth:`search_many`.  Strict time: the operations depend only on
         ``len(counts)`` and the public parameters (every search runs its full rounds)."""
         valid = self.check_counts(counts)
-        return default_source(source).inverse_cdf_many(CountBatch(self, valid))
+        src = default_source(source)
+        out: list[int] = []
+        for i in range(0, len(valid), BATCH_CHUNK):
+            out += src.inverse_cdf_many(CountBatch(self, valid[i:i + BATCH_CHUNK]))
+        return out
 
     def check_counts(self, counts: Sequence[int]) -> list[int]:
         """``counts`` as a list, each checked as :meth:`draw` checks one count (an int in
@@ -693,46 +701,42 @@ class FastSample(InverseCDFSampler):
         return self._gmp_cdf(c, z)  # type: ignore[no-any-return]
 
     @cached_property
-    def _native(self) -> tuple[int, bytes, bytes, bytes] | None:
-        """``(W, d', d, table)`` for :func:`exactdp.native_samplers.search` as numbers of ``W``
-        limbs, ``table`` the ``2t + 2`` values ``(1/gamma - 1)(n + 1) F'`` at ``j = z - c`` in
-        ``[-t - 1, t]`` (:meth:`_truncated_at`; the ends stand for every ``j`` beyond them);
-        None when the kernels are not built, ``n >= 2**62`` or the table would exceed
+    def _native(self) -> native_samplers.SearchTable | None:
+        """The table of :func:`exactdp.native_samplers.search`: ``(1/gamma - 1)(n + 1) F'`` at
+        ``j = z - c`` in ``[-t, t)`` (:meth:`_truncated_at`); None when the kernels are not
+        built, ``(n + 1)/gamma >= 2**62`` or the table would exceed
         :data:`NATIVE_TABLE_BYTES`."""
-        width = native_samplers.limbs(self.d)
-        size = (2 * self.t + 2) * width * native_samplers.LIMB_BYTES
-        if not native_samplers.available() or self.n >= 1 << 62 or size > NATIVE_TABLE_BYTES:
-            return None
         scale = (self.gamma.denominator - 1) * (self.n + 1)
-        rows = [scale * self._truncated_at(j) for j in range(-self.t - 1, self.t + 1)]
-        return (width, native_samplers.to_limbs([self.d_prime], width),
-                native_samplers.to_limbs([self.d], width), native_samplers.to_limbs(rows, width))
+        size = 2 * self.t * (native_samplers.limbs(self.d) + 1) * native_samplers.LIMB_BYTES
+        if (not native_samplers.available() or (self.n + 1) * self.gamma.denominator >= 1 << 62
+                or size > NATIVE_TABLE_BYTES):
+            return None
+        window = [scale * self._truncated_at(j) for j in range(-self.t, self.t)]
+        return native_samplers.SearchTable(self.n, self.t, self.d, self.d_prime, scale, window)
 
     def _search(self, c: int, u: int) -> int:
         """``min{z : F_c(z) >= u}``: the native search when built (its rounds recorded as the
         Python search's, one ``("cdf",)`` each), else :func:`inverse_cdf_search` over
         :meth:`search_cdf` with ``u`` converted to gmpy2 once."""
-        native = self._native
-        if native is None:
+        table = self._native
+        if table is None:
             return inverse_cdf_search(lambda z: self.search_cdf(c, z), self.n, gmpy2.mpz(u))
-        width, d_prime, d, table = native
         for _ in range(search_rounds(self.n)):  # the C loop's rounds, as the Python path's
             record("cdf")
-        return native_samplers.search(width, self.n, self.t, [c], native_samplers.to_limbs(
-            [u], width), d_prime, d, table)[0]
+        return native_samplers.search(table, [c], u.to_bytes(
+            table.width * native_samplers.LIMB_BYTES, "little"))[0]
 
     def search_many(self, counts: Sequence[int], us: Sequence[int]) -> list[int]:
         """The searches of a batch: one native call for all of them when built (the draws of a
         :class:`~exactdp.randomness.UniformBatch` read in place; trace event
         ``("native_search", len(counts), rounds)``), else one Python search per draw."""
-        native = self._native
-        if native is None:
+        table = self._native
+        if table is None:
             return super().search_many(counts, us)
-        width, d_prime, d, table = native
-        data = (us.data if isinstance(us, UniformBatch) and us.words == width
-                else native_samplers.to_limbs(us, width))
+        data = (us.data if isinstance(us, UniformBatch) and us.words == table.width
+                else native_samplers.to_limbs(us, table.width))
         record("native_search", len(counts), search_rounds(self.n))
-        return native_samplers.search(width, self.n, self.t, counts, data, d_prime, d, table)
+        return native_samplers.search(table, counts, data)
 
     def paper_accuracy(self, beta: object) -> int:
         """Theorem 4.10 ii: ``a = ceil(2/eps~ * ln(1/(beta - gamma)))`` for ``beta > gamma``."""

@@ -7,9 +7,11 @@ runs the whole inverse-CDF search of many draws in one call, and turns one OS re
 draws uniform on ``[d]_+``:
 
 * :func:`search` -- ``min{z in [n] : F_c(z) >= u}`` by exactly ``ceil(log2(n + 1))`` rounds
-  per draw, ``F_c(z) = (z + 1) d' + T[clamp(z - c)]`` from a table the caller computes with
-  the paper's formula (``exactdp.counting.FastSample``); comparisons over all limbs, no early
-  exit (see the C file for what is and is not constant-time);
+  per draw for FastSample's ``F_c(z) = (z + 1) d' + S F'(z - c)``, from the values of
+  ``S F'`` on the window that the caller computes with the paper's formula
+  (``exactdp.counting.FastSample``, :class:`SearchTable`); one division per draw, then per
+  round a comparison over all limbs with no early exit (see the C file for what is and is not
+  constant-time);
 * :func:`reduce` -- ``u = (r mod d) + 1`` from ``K + 63`` random bits ``r``, accepted iff
   ``r < floor(2**(K+63) / d) d`` (exactly uniform; the caller redraws a rejected one).
 
@@ -29,13 +31,16 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-__all__ = ["LIMB_BYTES", "available", "limbs", "reduce", "search", "status", "to_limbs"]
+__all__ = ["LIMB_BYTES", "SearchTable", "available", "limbs", "reduce", "search", "status",
+           "to_limbs"]
 
 _NAME = "_samplers_native"
 _VERSION = 1
 #: Bytes per limb of the C code's little-endian numbers.
 LIMB_BYTES = 8
 _p = ctypes.c_void_p
+#: Read-only buffers are passed as bytes (no copy).
+_c = ctypes.c_char_p
 
 
 def _candidates() -> list[Path]:
@@ -59,10 +64,9 @@ def _library() -> tuple[ctypes.CDLL | None, str]:
         return None, f"could not be loaded: {exc}"
     if lib.es_version() != _VERSION:
         return None, f"{paths[0].name} is a different version: reinstall the package"
-    lib.es_search.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_int64, ctypes.c_int,
-                              ctypes.c_int64, _p, _p, _p, _p, _p, _p]
-    lib.es_reduce.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_int, _p, ctypes.c_uint64,
-                              ctypes.c_uint64, _p, _p, _p]
+    lib.es_search.argtypes = [ctypes.c_void_p, ctypes.c_long, _p, _c, _p]
+    lib.es_reduce.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_int, _c, ctypes.c_uint64,
+                              ctypes.c_uint64, _c, _p, _p]
     return lib, f"native ({paths[0].name})"
 
 
@@ -94,26 +98,63 @@ def to_limbs(values: Sequence[int], width: int) -> bytes:
     return b"".join(int(v).to_bytes(size, "little") for v in values)
 
 
-def _address(buffer: bytes | bytearray | array) -> int:  # type: ignore[type-arg]
-    """The address of a buffer's first byte (kept alive by the caller during the call)."""
-    if isinstance(buffer, bytes):
-        return ctypes.cast(ctypes.c_char_p(buffer), ctypes.c_void_p).value or 0
+def _address(buffer: bytearray | array) -> int:  # type: ignore[type-arg]
+    """The address of a writable buffer's first byte (kept alive by the caller)."""
+    if isinstance(buffer, array):
+        return buffer.buffer_info()[0]
     return ctypes.addressof(ctypes.c_char.from_buffer(buffer))
 
 
-def search(width: int, n: int, t: int, counts: Sequence[int], us: bytes, d_prime: bytes,
-           d: bytes, table: bytes) -> list[int]:
+class _Table(ctypes.Structure):
+    """``struct es_table`` of the C file."""
+
+    _fields_ = [("W", ctypes.c_long), ("W2", ctypes.c_long), ("Wd", ctypes.c_long),
+                ("sd", ctypes.c_int64), ("n", ctypes.c_int64), ("rounds", ctypes.c_int64),
+                ("t", ctypes.c_int64), ("S", ctypes.c_uint64), ("dn", ctypes.c_char_p),
+                ("dp", ctypes.c_char_p), ("table", ctypes.c_char_p)]
+
+
+class SearchTable:
+    """What :func:`search` needs for one FastSample-shaped mechanism (see the C file): the
+    outputs ``[n]``, the window ``t``, ``d'``, ``d`` and ``S = (1/gamma - 1)(n + 1)``, and the
+    values ``S F'(j)`` for ``j`` in ``[-t, t)`` (the paper's formula, computed by the caller);
+    stored as the kernel's rows ``T[j] = S F'(j) + (j + t + n + 1) d'``."""
+
+    def __init__(self, n: int, t: int, d: int, d_prime: int, scale: int,
+                 window: Sequence[int]) -> None:
+        if len(window) != 2 * t or t < 1 or n < 1 or n + 1 + scale >= 1 << 63:
+            raise ValueError("native search table: need 2t values, t >= 1, n + 1 + S < 2^63")
+        self.n, self.t, self.scale = n, t, scale
+        self.width = limbs(d)
+        self.d_words = limbs(d_prime)
+        self.wide = max(self.width, limbs(scale * d_prime + (2 * t + n + 1) * d_prime),
+                        limbs(d + (t + n) * d_prime))
+        self.shift = 64 * self.d_words - d_prime.bit_length()
+        self.dn = (d_prime << self.shift).to_bytes(self.d_words * LIMB_BYTES, "little")
+        self.dp = to_limbs([d_prime], self.wide)
+        self.rows = to_limbs([v + (j + t + n + 1) * d_prime
+                              for j, v in zip(range(-t, t), window, strict=True)], self.wide)
+        # the structure points into the bytes above, which live as long as this object
+        self._struct = _Table(self.width, self.wide, self.d_words, self.shift, n,
+                              n.bit_length(), t, scale, self.dn, self.dp, self.rows)
+        self.pointer = ctypes.addressof(self._struct)
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.rows)
+
+
+def search(table: SearchTable, counts: Sequence[int], us: bytes) -> list[int]:
     """``[min{z : F_{counts[e]}(z) >= u_e}]`` for the draws ``us`` (``len(counts)`` numbers of
-    ``width`` limbs), ``ceil(log2(n + 1))`` rounds each; ``table`` holds ``2t + 2`` rows."""
+    ``table.width`` limbs), ``ceil(log2(n + 1))`` rounds each."""
     k = len(counts)
-    if len(us) != k * width * LIMB_BYTES or len(table) != (2 * t + 2) * width * LIMB_BYTES:
-        raise ValueError("native search: buffer sizes do not match k, W and t")
+    if len(us) != k * table.width * LIMB_BYTES:
+        raise ValueError("native search: the draws are not k numbers of W limbs")
     if k == 0:
         return []
     cs = array("q", counts)
     out = array("q", bytes(8 * k))
-    code = _lib().es_search(k, width, n, n.bit_length(), t, _address(cs), _address(us),
-                            _address(d_prime), _address(d), _address(table), _address(out))
+    code = _lib().es_search(table.pointer, k, cs.buffer_info()[0], us, out.buffer_info()[0])
     if code != 0:
         raise RuntimeError(f"native search rejected its sizes (code {code})")
     return out.tolist()
@@ -134,8 +175,8 @@ def reduce(d: int, raw: bytes, k: int) -> tuple[bytes, bytes]:
     ok = bytearray(k)
     dn = (d << shift).to_bytes(width * LIMB_BYTES, "little")
     if k:
-        code = _lib().es_reduce(k, width, shift, _address(dn), m1, topmask, _address(raw),
-                                _address(us), _address(ok))
+        code = _lib().es_reduce(k, width, shift, dn, m1, topmask, raw, _address(us),
+                                _address(ok))
         if code != 0:
             raise RuntimeError(f"native reduce failed (code {code})")
     return bytes(us), bytes(ok)
