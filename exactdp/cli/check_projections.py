@@ -46,8 +46,9 @@ def add_check_sign_oporp(targets: argparse._SubParsersAction) -> None:  # type: 
     p.add_argument("--epsilon", required=True,
                    help="the privacy parameter eps > 0 of Theorem 4.8 (an exact rational, "
                         "e.g. '1/2')")
-    p.add_argument("--rho", help="the base rho = a/b with 1 < rho <= e^eps (default: the "
-                                 "largest a/b with b <= 64 below e^eps, certified)")
+    p.add_argument("--rho", help="the base rho = a/b > 1 (default: the largest a/b with "
+                                 "b <= 64 and a/b <= e^eps, certified); a base above e^eps "
+                                 "is checked as given, and refuted where the ratio shows it")
     p.add_argument("--p", required=True, help="the dimension p (a small positive integer)")
     p.add_argument("--k", required=True, help="the number of bins k (k must divide p)")
     p.add_argument("--bound", default="1",
