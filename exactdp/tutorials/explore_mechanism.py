@@ -92,7 +92,7 @@ def _(c, mech, pmf_data, privacy_loss_data):
 
 @app.cell
 def _(draw_loss, draw_pmf, figure_bytes, loss, mo, new_figure, pmf):
-    fig, (left, right) = new_figure(width=13, height=5.5, cols=2)
+    fig, (left, right) = new_figure(width=13, height=6, cols=2)
     draw_pmf(left, pmf)
     draw_loss(right, loss)
     mo.image(figure_bytes(fig, "png"))

@@ -101,7 +101,8 @@ def _modules(text: str) -> tuple[str, ...]:
 def parse(text: str, name: str, path: Path) -> Tutorial:
     """The blocks, title, summary and requirements of one tutorial's Markdown ``text``."""
     lines = text.splitlines()
-    title, summary, requires = "", "", ()
+    title, summary = "", ""
+    requires: tuple[str, ...] = ()
     blocks: list[Block] = []
     i = 0
     last_code: int | None = None  # index in blocks of a code block still awaiting its output
