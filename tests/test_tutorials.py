@@ -143,6 +143,16 @@ def test_cli_runs_a_tutorial(capsys: pytest.CaptureFixture[str], tmp_path: Path)
                        "--output", str(tmp_path / "pics"))
     assert rc == 0, err
     assert "every output shown matched" in out
+    shown = sorted(Path(line.split("picture: ")[1]) for line in out.splitlines()
+                   if "picture: " in line)
+    assert shown == sorted((tmp_path / "pics").iterdir())
+    if runner.missing_modules(("matplotlib",)):
+        return
+    assert [p.name for p in shown] == ["geosample-pmf.png", "geosample-privacy-loss.png"]
+    # a second run into the same directory replaces the pictures (with --force)
+    rc, _, err = cli(capsys, "tutorial", "geosample-from-scratch", "--run",
+                     "--output", str(tmp_path / "pics"), "--force")
+    assert rc == 0, err
 
 
 def test_cli_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

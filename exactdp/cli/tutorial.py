@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -88,16 +89,23 @@ def cmd_tutorial(args: argparse.Namespace) -> int:
             raise ParameterError(f"--output {out} exists and is not a directory")
         if out.is_dir() and any(out.iterdir()) and not args.force:
             raise ParameterError(f"--output {out} is not empty (pass --force to write into it)")
-    try:
-        result = run(tutorial, out)
-    except TutorialFailure as exc:
-        print(f"exactdp tutorial: FAILED: {exc}", file=sys.stderr)
-        return FAILED
+    # The tutorial writes into a fresh directory (its pictures never meet old files); they
+    # are moved to DIR only once every block has run as written.
+    with tempfile.TemporaryDirectory(prefix=f"exactdp-{tutorial.name}-") as fresh:
+        try:
+            result = run(tutorial, Path(fresh))
+        except TutorialFailure as exc:
+            print(f"exactdp tutorial: FAILED: {exc}", file=sys.stderr)
+            return FAILED
+        out.mkdir(parents=True, exist_ok=True)
+        pictures = []
+        for picture in result.pictures:
+            pictures.append(Path(shutil.move(picture, out / picture.name)))
     print(f"{tutorial.name}: {result.ran} code blocks ran; every output shown matched")
     for line, modules in result.skipped:
         print(f"  skipped the block at line {line}: needs {', '.join(modules)} "
               f"({_install_hint(list(modules))})")
-    for picture in result.pictures:
+    for picture in pictures:
         print(f"  picture: {picture}")
     return OK
 
