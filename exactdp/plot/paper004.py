@@ -316,8 +316,8 @@ def _tables(errors: Mapping[int, Any], times: Mapping[int, Any], sizes: Sequence
     for fig in (3, 4, 5, 6):
         head = ["M", "paper: running time"]
         head += [f"measured, n = {n}" for n in sizes]
-        head += ["paper: per-query error a", "= (exact value)", "paper: simultaneous error",
-                 "= (exact value)", "implementation: exact per-query a"]
+        head += ["paper: per-query error a", "its value here (exact)", "paper: simultaneous error",
+                 "its value here (exact)", "implementation: exact per-query a"]
         rows = []
         for mech in PAPER_TIME[fig]:
             e = errors[fig][mech]
@@ -360,7 +360,8 @@ def _time_plot(times: Mapping[int, Any], sizes: Sequence[int]) -> tuple[bytes, s
         ax.set_yscale("log")
         ax.set_xlabel("n (rows in the dataset)")
         ax.set_ylabel("measured seconds (log scale)")
-        ax.set_title(f"Figure {f}: {ALGORITHMS[f].split(' (')[0]}", fontsize=10)
+        ax.set_title(f"Figure {f}: {ALGORITHMS[f].split(' (')[0]}, |X| = "
+                     f"{SMALL_X if f == 3 else '2^64'}", fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
     fig.suptitle("Paper 004, Figures 3-6: measured time of one release against n (eps = "
