@@ -3,6 +3,7 @@ source, draws per parameters, privacy ratios on tiny domains, clear errors."""
 
 from __future__ import annotations
 
+from array import array
 from fractions import Fraction
 from itertools import product
 from math import lcm
@@ -22,6 +23,7 @@ from exactdp.projections import (
     dyadic_root_base,
     noise_indicators,
 )
+from exactdp.randomness import SeededSource
 from tests._sources import RecordingSource
 
 RHO = Base(3, 2)
@@ -161,3 +163,12 @@ def test_dyadic_root_base_is_the_largest_on_its_grid() -> None:
 def test_clear_errors(call: object, error: type) -> None:
     with pytest.raises(error):
         call()  # type: ignore[operator]
+
+
+def test_repeated_batch_is_each_runs_batch_concatenated() -> None:
+    rep = DPSignOPORPRepeated.sample_plans(6, 4, 2, 1, RHO, 3, True, SeededSource(2))
+    rows = [(1, -2, 0, 3, 1, 1), (0, 0, 0, 0, 0, 0), (-3, 3, 2, -1, 0, 2)]
+    got = rep.sample_batch(array("b", [v for r in rows for v in r]), SeededSource(9))
+    src = SeededSource(9)
+    per_run = [[run.sample(u, src) for u in rows] for run in rep.runs]  # run by run
+    assert got.tolist() == [list(per_run[0][i] + per_run[1][i]) for i in range(3)]

@@ -233,3 +233,19 @@ class DPSignOPORPRepeated:
 
     __call__ = sample
 
+    def sample_batch(self, data: object, source: RandomSource | None = None) -> memoryview:
+        """Every row of ``data`` (as :meth:`DPSignOPORP.sample_batch`): run ``r``'s bits for
+        all rows, then run ``r + 1``'s, concatenated per row into shape ``(n, k)``.  The same
+        law as :meth:`sample` row by row (independent bits); the draws are made run by run,
+        so a seeded source gives other bits than :meth:`sample` would."""
+        src = default_source(source)
+        parts = [run.sample_batch(data, src) for run in self.runs]
+        n = parts[0].shape[0] if parts[0].shape else 0
+        out = bytearray()
+        rows = [part.tobytes() for part in parts]
+        widths = [run.k for run in self.runs]
+        for r in range(n):
+            for raw, w in zip(rows, widths):
+                out += raw[r * w:(r + 1) * w]
+        return memoryview(bytes(out)).cast("b", (n, sum(widths)))
+
