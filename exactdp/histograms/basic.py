@@ -75,19 +75,24 @@ def noisy_counts(mechanism: InverseCDFSampler, counts: Mapping[int, int],
                  progress: Progress | None = None) -> list[int]:
     """``[M(c_x, U_x) for x in elements]`` with independent ``U_x`` (Algorithm 5.1 step 2).
 
-    ``counts`` maps an element to its true count (absent means 0).  One
-    ``source.inverse_cdf`` draw per element, in the given order; nothing else is drawn.
+    ``counts`` maps an element to its true count (absent means 0).  The draws go through
+    the mechanism's vector API, :meth:`~exactdp.counting.InverseCDFSampler.sample_many`
+    (one ``source.inverse_cdf_many`` per batch: one OS read per batch with the default
+    source; the exploring source still branches once per output of each draw), in the
+    given order; when ``progress`` is given, in chunks of 1% of the elements, calling it
+    after each chunk.  Nothing else is drawn, and the sequence of operations depends only
+    on ``len(elements)``.
     """
-    out: list[int] = []
-    total = len(elements)
-    step = max(1, total // 100)
-    draw = mechanism.draw
-    sample = source.inverse_cdf
     get = counts.get
-    for i, x in enumerate(elements):
-        out.append(sample(draw(get(x, 0))))
-        if progress is not None and (i + 1) % step == 0:
-            progress(i + 1, total)
+    values = [get(x, 0) for x in elements]
+    total = len(values)
+    if progress is None:
+        return mechanism.sample_many(values, source)
+    step = max(1, total // 100)
+    out: list[int] = []
+    for start in range(0, total, step):
+        out += mechanism.sample_many(values[start:start + step], source)
+        progress(len(out), total)
     return out
 
 
