@@ -13,7 +13,8 @@ from exactdp.cli._common import EPILOG, FAILED, OK, USAGE
 __all__ = ["COMMANDS", "add_tutorial", "cmd_tutorial"]
 
 #: What to install for a module a tutorial needs.
-_EXTRA = {"matplotlib": "plot", "diffprivlib": "audit", "opendp": "audit", "marimo": "notebook"}
+_EXTRA = {"matplotlib": "plot", "diffprivlib": "audit", "opendp": "audit", "marimo": "notebook",
+          "hypothesis": "test"}
 
 #: The interactive notebook (a marimo app) beside the Markdown tutorials.
 NOTEBOOK = "explore_mechanism.py"
