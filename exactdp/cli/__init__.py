@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
         figures,
         histogram,
         plot,
+        projections,
         sparse_vector,
         tutorial,
         verify,
@@ -57,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     for add in [*verify.COMMANDS, *counting.COMMANDS, *check.COMMANDS, *histogram.COMMANDS,
                 *audit.COMMANDS, *sparse_vector.COMMANDS, *convolution.COMMANDS,
                 *tutorial.COMMANDS, *plot.COMMANDS,
-                *figures.COMMANDS]:
+                *figures.COMMANDS, *projections.COMMANDS]:
         add(sub)
     return parser
 

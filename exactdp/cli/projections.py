@@ -1,0 +1,334 @@
+"""``exactdp project signs | values``: private (sign) random projections of integer vectors
+(Li & Li, paper 001; notes LILI.md §3.0).
+
+``signs`` releases randomized-response signs of projections (Algorithm 8 DP-SignOPORP-RR and
+-smooth, with ``t`` repetitions; Algorithm 6 DP-SignRP-RR with ``N+ = k``; Algorithm 7
+DP-SignRP-RR-smooth); ``values`` releases noisy integer projections (Algorithm 5 DP-OPORP,
+Algorithm 2 DP-RP with a Rademacher W) or the raw-data baseline, with a clamped two-sided
+geometric (discrete Laplace) noise: pure eps-DP.  The vectors come from a CSV or NPY file of
+integers (:mod:`exactdp.cli.proj_input`).
+
+Order of work (DESIGN.md, command-line conventions): the output path is checked, the whole
+input is read and validated against the public bound, the exact parameters are derived; only
+then is any randomness drawn: first the public plan seed (if none was given), then the noise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+from exactdp.cli._common import (
+    EPILOG,
+    OK,
+    add_input_limit,
+    add_output,
+    input_limit,
+    output_path,
+    progress,
+    seeded_source,
+)
+from exactdp.files import InputFileError
+from exactdp.params import ParameterError, positive_int, to_fraction
+
+__all__ = ["COMMANDS"]
+
+#: The public plan seed drawn when none is given: uniform on [1, 2^128].
+PLAN_SEED_RANGE = 1 << 128
+#: Clamping margin of the noisy values: the geometric's mass beyond it is at most 2^-TAIL_BITS.
+TAIL_BITS = 40
+
+SIGN_METHODS = {
+    "oporp-smooth": "Algorithm 8, DP-SignOPORP-RR-smooth (the paper's recommended method)",
+    "oporp-rr": "Algorithm 8, DP-SignOPORP-RR",
+    "rp-rr": "Algorithm 6, DP-SignRP-RR with N+ = k (pure eps)",
+    "rp-smooth": "Algorithm 7, DP-SignRP-RR-smooth",
+}
+VALUE_METHODS = {
+    "oporp": "Algorithm 5, DP-OPORP (one bin moves by at most beta)",
+    "rp": "Algorithm 2, DP-RP with a Rademacher W (Delta_1 = beta * k)",
+    "raw": "the raw-data baseline (noise on every coordinate)",
+}
+
+NOTATION = (
+    "Notation. Each input vector u has p integer coordinates in [-C, C] (C = --bound, public): "
+    "real data must be quantised to such a grid first. Neighbouring inputs differ in ONE "
+    "coordinate of one vector by at most beta grid steps (--beta; the paper's beta-adjacency); "
+    "the guarantee is per vector and per attribute, not for replacing a whole record (that "
+    "costs up to p times more). k (--k) is the number of released coordinates: OPORP permutes "
+    "the p coordinates, multiplies them by a random +-1 vector and sums k bins of equal size "
+    "(p is padded with zeros to a multiple of k); RP multiplies by a p x k matrix W of random "
+    "+-1 entries. Projections are exact integers (the paper's 1/sqrt(k) is a public constant "
+    "and dropped). eps (--epsilon) is exact ('1', '0.5', '1/2'); every probability uses a "
+    "rational base rho = a/b with b <= --max-denominator, rounded DOWN below e^(eps per unit), "
+    "so the achieved eps (printed) is at most the requested one.")
+PUBLIC = (
+    "What is public. The projection (OPORP plans or W) is public in the paper's model and "
+    "drawn independently of the data: it is rebuilt from the PLAN SEED written in the output "
+    "(exactdp.randomness.SeededSource(seed); OPORP: t plans by OPORPPlan.sample(p, k/t, src) "
+    "one after the other; RP: sample_rademacher(p, k, src)). Give --plan-seed to reuse one "
+    "projection for several files (vectors are only comparable under the same projection); "
+    "without it a fresh 128-bit seed is drawn from the OS. The released output is: the public "
+    "parameters, the plan seed and the privatised vectors. The noise is drawn from the OS "
+    "(--seed makes it reproducible and predictable: never release such output).")
+
+
+def add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "project", help="private sign / value random projections of integer vectors (paper 001)",
+        description="Private random projections (Li & Li, paper 001): 'signs' releases "
+                    "randomized-response signs, 'values' noisy integer projections. "
+                    + NOTATION, epilog=EPILOG)
+    kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")
+    s = kinds.add_parser(
+        "signs", help="privatised signs of OPORP / RP projections (Algorithms 6-8)",
+        description="Release k signs (+1/-1) per input vector. A sign is kept with "
+                    "probability rho^L/(rho^L + 1) and flipped otherwise; L = 1 for the RR "
+                    "methods, L = ceil(|x_j| / unit) (capped at --l-max) for the smooth ones "
+                    "(unit = beta for OPORP, beta * max_i |W_ij| for RP); a projection equal "
+                    "to 0 gets a fair coin (never a third symbol). Privacy per vector, pure: "
+                    "OPORP: rho^t <= e^eps for t repetitions (--repetitions) of k/t bins; RP: "
+                    "rho^k <= e^eps. " + NOTATION + " " + PUBLIC, epilog=EPILOG)
+    s.add_argument("--method", choices=list(SIGN_METHODS), default="oporp-smooth",
+                   help="; ".join(f"{k}: {v}" for k, v in SIGN_METHODS.items()))
+    s.add_argument("--repetitions", default="1", metavar="T",
+                   help="OPORP only: t independent plans of k/t bins, eps/t each (t | k)")
+    s.add_argument("--l-max", metavar="L",
+                   help="smooth methods: public cap on the level L (default: the largest "
+                        "level the bound allows, lowered if the common denominator would "
+                        "pass 4096 bits)")
+    v = kinds.add_parser(
+        "values", help="noisy integer projections (DP-OPORP, DP-RP, raw data)",
+        description="Release k noisy integers per input vector: projection + Z, Z a "
+                    "two-sided geometric (discrete Laplace) of ratio r = 1/rho with "
+                    "rho^Delta_1 <= e^eps (Delta_1 = beta for OPORP and raw data, beta * k for "
+                    "RP), clamped to the public range of the projections widened by a margin "
+                    f"holding all but 2^-{TAIL_BITS} of the noise (clamping is "
+                    "post-processing). Pure eps-DP per vector. " + NOTATION + " " + PUBLIC,
+        epilog=EPILOG)
+    v.add_argument("--method", choices=list(VALUE_METHODS), default="oporp",
+                   help="; ".join(f"{k}: {v}" for k, v in VALUE_METHODS.items()))
+    for q in (s, v):
+        q.add_argument("file", metavar="FILE",
+                       help="CSV (one vector a line, comma-separated integers) or NPY "
+                            "(integer dtype) file; '-' reads CSV from standard input")
+        q.add_argument("--k", required=q is s, metavar="K",
+                       help="number of bins / projections (values --method raw: p, the "
+                            "default)")
+        q.add_argument("--epsilon", required=True, metavar="E", help="privacy budget eps")
+        q.add_argument("--beta", required=True, metavar="B",
+                       help="largest change of one coordinate, in grid steps")
+        q.add_argument("--bound", required=True, metavar="C",
+                       help="public bound: every input value lies in [-C, C]")
+        q.add_argument("--max-denominator", default="64", metavar="N",
+                       help="largest denominator b of the base rho = a/b (default 64; small "
+                            "per-unit budgets need more, and the search costs about N steps)")
+        q.add_argument("--plan-seed", metavar="S",
+                       help="public seed of the projection (int); default: drawn from the OS")
+        q.add_argument("--seed", metavar="S",
+                       help="seed of the NOISE (reproducible, NOT for releases)")
+        q.add_argument("--json", action="store_true",
+                       help="JSON (parameters, plan seed, vectors) instead of CSV, on "
+                            "stdout (and in --output if given)")
+        add_output(q, "the release")
+        add_input_limit(q)
+        q.set_defaults(func=cmd_project)
+
+
+COMMANDS = [add_project]
+
+
+def _int_option(value: str | None, name: str) -> int | None:
+    if value is None:
+        return None
+    if not value.strip().lstrip("-").isdigit() or not value.isascii():
+        raise ParameterError(f"{name} = {value!r:.60} must be an integer")
+    return int(value)
+
+
+def _check_bound(rows: list[tuple[int, ...]], bound: int, path: str) -> None:
+    for r, row in enumerate(rows, 1):
+        for c, val in enumerate(row, 1):
+            if abs(val) > bound:
+                raise InputFileError(f"input {path!r} vector {r}, value {c}: {val} is outside "
+                                     f"[-{bound}, {bound}] (--bound); raise --bound or clip "
+                                     f"the data first")
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _plan_source(seed: int | None) -> tuple[Any, int]:
+    """The public plan's source and seed: called after every check, as the first draw."""
+    from exactdp.randomness import SystemSource
+
+    if seed is None:
+        seed = SystemSource().uniform(PLAN_SEED_RANGE)
+    return seeded_source(seed), seed
+
+
+def _sign_mechanism(args: argparse.Namespace, p: int, k: int, beta: int, bound: int,
+                    eps: Fraction, maxden: int, seed: int | None) -> tuple[Any, dict[str, str]]:
+    from exactdp.projections import (
+        DPSignOPORP,
+        DPSignOPORPRepeated,
+        DPSignRPRR,
+        DPSignRPSmooth,
+        OPORPPlan,
+        SmoothFlipper,
+        base_from_eps,
+        largest_l_max,
+        sample_rademacher,
+    )
+    from exactdp.projections.rr import MAX_DENOMINATOR_BITS
+
+    method = args.method
+    oporp = method.startswith("oporp")
+    t = positive_int(args.repetitions, "--repetitions")
+    if not oporp and t != 1:
+        raise ParameterError(f"--repetitions = {t}: only the OPORP methods repeat")
+    if k % t:
+        raise ParameterError(f"--repetitions = {t} must divide --k = {k}")
+    rho = base_from_eps(eps, t if oporp else k, maxden)
+    smooth = method.endswith("smooth")
+    if smooth:
+        width = _ceil_div(p, k // t) if oporp else p
+        top = max(1, _ceil_div(bound * width, beta))  # |x_j| <= C * (coordinates in x_j)
+        cap = _int_option(args.l_max, "--l-max")
+        l_max = (positive_int(cap, "--l-max") if cap is not None
+                 else max(1, min(top, largest_l_max(rho, MAX_DENOMINATOR_BITS))))
+    else:
+        if args.l_max is not None:
+            raise ParameterError("--l-max applies to the smooth methods only")
+        l_max = 1
+    flipper = SmoothFlipper(rho, l_max)
+    plan_src, seed = _plan_source(seed)
+    if oporp:
+        runs = tuple(DPSignOPORP(OPORPPlan.sample(p, k // t, plan_src), beta, rho, l_max,
+                                 smooth) for _ in range(t))
+        mech: Any = runs[0] if t == 1 else DPSignOPORPRepeated(runs)
+        power = t
+    else:
+        w = sample_rademacher(p, k, plan_src)
+        mech = DPSignRPSmooth(w, beta, rho, l_max) if smooth else DPSignRPRR(w, rho)
+        power = k
+    info = {"plan_seed": str(seed), "rho": f"{rho.a}/{rho.b}", "repetitions": str(t), "L_max": str(l_max),
+            "D_bits": str(flipper.denominator.bit_length()),
+            "privacy_ratio": f"({rho.a}/{rho.b})^{power}"}
+    return mech, info
+
+
+def _value_mechanism(args: argparse.Namespace, p: int, k: int, beta: int, bound: int,
+                     eps: Fraction, maxden: int, seed: int | None) -> tuple[Any, dict[str, str]]:
+    from exactdp.noise import ClampedGeometric
+    from exactdp.projections import (
+        DPOPORP,
+        DPRP,
+        OPORPPlan,
+        RawData,
+        base_from_eps,
+        sample_rademacher,
+    )
+
+    method = args.method
+    sens, top = {"oporp": (beta, bound * (p // k)), "rp": (beta * k, bound * p),
+                 "raw": (beta, bound)}[method]
+    rho = base_from_eps(eps, sens, maxden)
+    ratio = Fraction(rho.b, rho.a)  # r = 1/rho: rounded UP, r^-Delta_1 = rho^Delta_1 <= e^eps
+    margin = _margin(ratio)
+    noise = ClampedGeometric(ratio, -top - margin, top + margin, -top, top)
+    plan_src, seed = _plan_source(seed)
+    mech: Any = (DPOPORP(OPORPPlan.sample(p, k, plan_src), beta, noise) if method == "oporp"
+                 else DPRP(sample_rademacher(p, k, plan_src), beta, noise) if method == "rp"
+                 else RawData(p, beta, noise))
+    info = {"plan_seed": str(seed), "noise_ratio": f"{ratio.numerator}/{ratio.denominator}",
+            "sensitivity_l1": str(sens), "clamp": f"[{-top - margin},{top + margin}]",
+            "privacy_ratio": f"({rho.a}/{rho.b})^{sens}"}
+    return mech, info
+
+
+def _margin(r: Fraction) -> int:
+    """The least m with r^m <= 2^-TAIL_BITS (exact integers: b^m 2^T <= a^m for r = b/a)."""
+    a, b = r.denominator, r.numerator
+    hi = 1
+    while b**hi << TAIL_BITS > a**hi:
+        hi *= 2
+    lo = hi // 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if b**mid << TAIL_BITS <= a**mid else (mid, hi)
+    return hi
+
+
+def cmd_project(args: argparse.Namespace) -> int:
+    from exactdp.cli.proj_input import read_vectors
+    from exactdp.projections import pad_to_multiple
+    from exactdp.randomness import RandomSource, SystemSource
+
+    out = output_path(args)
+    beta = positive_int(args.beta, "--beta")
+    bound = positive_int(args.bound, "--bound")
+    maxden = positive_int(args.max_denominator, "--max-denominator")
+    eps = to_fraction(args.epsilon, "--epsilon")
+    if eps <= 0:
+        raise ParameterError(f"--epsilon = {eps} must be positive")
+    plan_seed = _int_option(args.plan_seed, "--plan-seed")
+    noise_seed = _int_option(args.seed, "--seed")
+    rows = read_vectors(args.file, input_limit(args))
+    _check_bound(rows, bound, args.file)
+    p_in = len(rows[0])
+    raw = args.kind == "values" and args.method == "raw"
+    if args.k is None and not raw:
+        raise ParameterError(f"--k is required for --method {args.method}")
+    k = positive_int(p_in if args.k is None else args.k, "--k")
+    if raw and k != p_in:
+        raise ParameterError(f"--k = {k}: the raw-data baseline releases all p = {p_in} "
+                             f"coordinates; leave --k out or pass --k {p_in}")
+    if args.method.startswith("oporp"):
+        rows = [pad_to_multiple(r, k) for r in rows]
+    p = len(rows[0])
+    # The builders check every parameter, then draw the public plan seed (if not given);
+    # the noise comes after.
+    build = _sign_mechanism if args.kind == "signs" else _value_mechanism
+    mech, info = build(args, p, k, beta, bound, eps, maxden, plan_seed)
+    noise: RandomSource
+    if noise_seed is not None:
+        noise = seeded_source(noise_seed)
+        progress("warning: --seed makes the noise predictable; never release this output")
+    else:
+        noise = SystemSource()
+    header = {"command": f"exactdp project {args.kind}", "method": args.method,
+              "p": str(p_in), "p_padded": str(p), "k": str(k), "beta": str(beta),
+              "bound": str(args.bound), "epsilon": str(eps), **info}
+    pieces = (_json_pieces if args.json else _csv_pieces)(header, rows, mech, noise)
+    if out is not None:
+        out.write_stream(pieces)
+        if args.json:  # --json prints what was written, JSON only
+            sys.stdout.write(out.path.read_text(encoding="utf-8"))
+        else:
+            progress(f"wrote {len(rows)} vectors of {k} values to {args.output}")
+    else:
+        sys.stdout.writelines(pieces)
+        sys.stdout.flush()
+    return OK
+
+
+def _csv_pieces(header: dict[str, str], rows: list[tuple[int, ...]], mech: Any,
+                noise: Any) -> Iterator[str]:
+    yield "# " + ", ".join(f"{k}={v}" for k, v in header.items()) + "\n"
+    for row in rows:
+        yield ",".join(str(v) for v in mech.sample(row, noise)) + "\n"
+
+
+def _json_pieces(header: dict[str, str], rows: list[tuple[int, ...]], mech: Any,
+                 noise: Any) -> Iterator[str]:
+    yield "{\n  \"parameters\": " + json.dumps(header, indent=2).replace("\n", "\n  ")
+    yield ",\n  \"vectors\": ["
+    for i, row in enumerate(rows):
+        yield ("\n    " if i == 0 else ",\n    ") + json.dumps(list(mech.sample(row, noise)))
+    yield "\n  ]\n}\n"
