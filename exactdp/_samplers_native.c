@@ -147,61 +147,80 @@ struct es_table {
  * Needs W <= Wd + 1 <= W2 + 1 and n + 1 + S < 2^63.  Returns 0, -1 on sizes out of range, -2
  * without memory.
  */
-int es_search(const struct es_table *tab, long k, const int64_t *counts, const u64 *us,
-              int64_t *out) {
+static int table_ok(const struct es_table *tab) {
+    return !(tab->W < 1 || tab->Wd < 1 || tab->W > tab->Wd + 1 || tab->W2 < tab->W ||
+             tab->W2 < tab->Wd || tab->n < 1 || tab->t < 1 || tab->rounds < 1 ||
+             tab->rounds > 63 || tab->sd < 0 || tab->sd > 63 || !(tab->dn[tab->Wd - 1] >> 63) ||
+             (u64)tab->n + 1 + tab->S >= ((u64)1 << 63));
+}
+
+/* min{z in [0, n] : F_c(z) >= u} (u: W limbs); scratch: Wd + 1 + W2 limbs. */
+static int64_t search_one(const struct es_table *tab, int64_t c, const u64 *u, u64 *scratch) {
     long W = tab->W, W2 = tab->W2, Wd = tab->Wd;
-    int sd = (int)tab->sd, rounds = (int)tab->rounds;
     int64_t n = tab->n, t = tab->t;
     u64 S = tab->S;
-    const u64 *dn = tab->dn, *dp = tab->dp, *table = tab->table;
-    if (k < 0 || W < 1 || Wd < 1 || W > Wd + 1 || W2 < W || W2 < Wd || n < 1 || t < 1 ||
-        rounds < 1 || rounds > 63 || sd < 0 || sd > 63 || !(dn[Wd - 1] >> 63) ||
-        (u64)n + 1 + S >= ((u64)1 << 63))
-        return -1;
-    u64 *r = malloc((size_t)(Wd + 1 + W2) * sizeof(u64));
-    if (!r) return -2;
-    u64 *w = r + Wd + 1;
-    for (long e = 0; e < k; e++) {
-        int64_t c = counts[e];
-        const u64 *u = us + e * W;
-        /* q = floor((u - 1) / d'): r = (u - 1) << sd, then one division step */
-        u64 borrow = 1;
-        for (long i = 0; i < W; i++) {
-            u64 v = u[i];
-            w[i] = v - borrow;
-            borrow = (u64)(v < borrow);
-        }
-        shift_in(r, w, W, Wd, sd, ~(u64)0);
-        u64 q = div1(r, dn, Wd);
-        /* w = u + (t + n - c) d' over W2 limbs */
-        u64 m = (u64)(t + n - c), carry = 0;
-        for (long i = 0; i < W2; i++) {
-            u128 p = (u128)m * dp[i] + (i < W ? u[i] : 0) + carry;
-            w[i] = (u64)p;
-            carry = (u64)(p >> 64);
-        }
-        int64_t lo = 0, hi = n;
-        for (int rd = 0; rd < rounds; rd++) {
-            int64_t mid = (lo + hi) >> 1;
-            int64_t j = mid - c;
-            u64 below = (u64)0 - (u64)(j < -t);
-            u64 above = (u64)0 - (u64)(j >= t);
-            u64 inside = ~(below | above);
-            int64_t jc = (int64_t)(((u64)j & inside) | ((u64)(-t) & below) |
-                                   ((u64)(t - 1) & above));
-            const u64 *row = table + (jc + t) * W2;
-            u64 ge_row = (u64)0 - (borrow_of(row, w, W2) ^ 1);
-            u64 ge_below = ~ltu((u64)mid, q);
-            u64 ge_above = ltu(q, (u64)mid + 1 + S);
-            u64 at_n = ~ltu((u64)mid, (u64)n);
-            u64 ge = at_n | (below & ge_below) | (above & ge_above) | (inside & ge_row);
-            hi = (int64_t)(((u64)mid & ge) | ((u64)hi & ~ge));
-            lo = (int64_t)(((u64)lo & ge) | ((u64)(mid + 1) & ~ge));
-        }
-        out[e] = lo;
+    const u64 *dp = tab->dp, *table = tab->table;
+    u64 *r = scratch, *w = scratch + Wd + 1;
+    /* q = floor((u - 1) / d'): r = (u - 1) << sd, then one division step */
+    u64 borrow = 1;
+    for (long i = 0; i < W; i++) {
+        u64 v = u[i];
+        w[i] = v - borrow;
+        borrow = (u64)(v < borrow);
     }
-    free(r);
+    shift_in(r, w, W, Wd, (int)tab->sd, ~(u64)0);
+    u64 q = div1(r, tab->dn, Wd);
+    /* w = u + (t + n - c) d' over W2 limbs */
+    u64 m = (u64)(t + n - c), carry = 0;
+    for (long i = 0; i < W2; i++) {
+        u128 p = (u128)m * dp[i] + (i < W ? u[i] : 0) + carry;
+        w[i] = (u64)p;
+        carry = (u64)(p >> 64);
+    }
+    int64_t lo = 0, hi = n;
+    for (int rd = 0; rd < (int)tab->rounds; rd++) {
+        int64_t mid = (lo + hi) >> 1;
+        int64_t j = mid - c;
+        u64 below = (u64)0 - (u64)(j < -t);
+        u64 above = (u64)0 - (u64)(j >= t);
+        u64 inside = ~(below | above);
+        int64_t jc = (int64_t)(((u64)j & inside) | ((u64)(-t) & below) | ((u64)(t - 1) & above));
+        const u64 *row = table + (jc + t) * W2;
+        u64 ge_row = (u64)0 - (borrow_of(row, w, W2) ^ 1);
+        u64 ge_below = ~ltu((u64)mid, q);
+        u64 ge_above = ltu(q, (u64)mid + 1 + S);
+        u64 at_n = ~ltu((u64)mid, (u64)n);
+        u64 ge = at_n | (below & ge_below) | (above & ge_above) | (inside & ge_row);
+        hi = (int64_t)(((u64)mid & ge) | ((u64)hi & ~ge));
+        lo = (int64_t)(((u64)lo & ge) | ((u64)(mid + 1) & ~ge));
+    }
+    return lo;
+}
+
+/*
+ * out[e] = min{z in [0, n] : F_{counts[e]}(z) >= u_e} for e < k, u_e = us[e * W ..] (W limbs).
+ * Needs W <= Wd + 1 <= W2 + 1 and n + 1 + S < 2^63.  Returns 0, -1 on sizes out of range, -2
+ * without memory.
+ */
+int es_search(const struct es_table *tab, long k, const int64_t *counts, const u64 *us,
+              int64_t *out) {
+    if (k < 0 || !table_ok(tab)) return -1;
+    u64 *scratch = malloc((size_t)(tab->Wd + 1 + tab->W2) * sizeof(u64));
+    if (!scratch) return -2;
+    for (long e = 0; e < k; e++) out[e] = search_one(tab, counts[e], us + e * tab->W, scratch);
+    free(scratch);
     return 0;
+}
+
+/* u (W limbs) = (r >> s) + 1 for r (W + 1 limbs) < d << s. */
+static void unshift_plus_one(u64 *u, const u64 *r, long W, int s) {
+    u64 carry = 1;
+    for (long i = 0; i < W; i++) {
+        u64 v = s ? (r[i] >> s) | (r[i + 1] << (64 - s)) : r[i];
+        u128 sum = (u128)v + carry;
+        u[i] = (u64)sum;
+        carry = (u64)(sum >> 64);
+    }
 }
 
 /*
@@ -218,15 +237,33 @@ int es_reduce(long k, long W, int s, const u64 *dn, u64 m1, u64 topmask, const u
         shift_in(r, raw + e * (W + 1), W + 1, W, s, topmask);
         u64 q = div1(r, dn, W);
         ok[e] = (unsigned char)(q <= m1);
-        u64 *out = us + e * W;  /* (r >> s) + 1 */
-        u64 carry = 1;
-        for (long i = 0; i < W; i++) {
-            u64 v = s ? (r[i] >> s) | (r[i + 1] << (64 - s)) : r[i];
-            u128 sum = (u128)v + carry;
-            out[i] = (u64)sum;
-            carry = (u64)(sum >> 64);
-        }
+        unshift_plus_one(us + e * W, r, W, s);
     }
     free(r);
+    return 0;
+}
+
+/*
+ * es_reduce then es_search per draw, with no draw stored: out[e] = the search's output for
+ * u = (r_e mod d) + 1 (r_e = raw[e * (W + 1) ..], top limb ANDed with topmask), or -1 when the
+ * draw is rejected (floor(r_e / d) > m1; the caller redraws it).  dn = d << s, d having W =
+ * tab->W limbs.  Returns 0, -1 or -2.
+ */
+int es_sample(const struct es_table *tab, long k, int s, const u64 *dn, u64 m1, u64 topmask,
+              const int64_t *counts, const u64 *raw, int64_t *out) {
+    long W = tab->W;
+    if (k < 0 || !table_ok(tab) || s < 0 || s > 63 || !(dn[W - 1] >> 63)) return -1;
+    u64 *buf = malloc((size_t)(2 * W + 1 + tab->Wd + 1 + tab->W2) * sizeof(u64));
+    if (!buf) return -2;
+    u64 *r = buf, *u = buf + W + 1, *scratch = buf + 2 * W + 1;
+    for (long e = 0; e < k; e++) {
+        shift_in(r, raw + e * (W + 1), W + 1, W, s, topmask);
+        u64 q = div1(r, dn, W);
+        unshift_plus_one(u, r, W, s);
+        int64_t z = search_one(tab, counts[e], u, scratch);
+        u64 keep = (u64)0 - (u64)(q <= m1);
+        out[e] = (int64_t)(((u64)z & keep) | (~(u64)0 & ~keep));
+    }
+    free(buf);
     return 0;
 }

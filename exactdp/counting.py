@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from numbers import Integral
 from typing import Any, cast
 
@@ -174,6 +174,11 @@ class CountBatch:
     def search_all(self, us: Sequence[int]) -> list[int]:
         return self.mechanism.search_many(self.counts, us)
 
+    @property
+    def search_raw(self) -> Callable[[bytes], list[int]] | None:
+        raw = self.mechanism.raw_search()
+        return None if raw is None else partial(raw, self.counts)
+
 
 def _count_list(counts: object) -> list[object]:
     if isinstance(counts, (str, bytes, dict)) or not hasattr(counts, "__iter__"):
@@ -261,6 +266,11 @@ class InverseCDFSampler:
         """``[M(c, u) for c, u in zip(counts, us)]`` for validated counts and draws in
         ``[d]_+`` (the searches of :meth:`sample_many`)."""
         return [self._search(c, u) for c, u in zip(counts, us, strict=True)]
+
+    def raw_search(self) -> Callable[[list[int], bytes], list[int]] | None:
+        """None, or the one-pass native path ``(counts, raw) -> outputs`` of
+        ``InverseCDFBatch.search_raw`` (see :mod:`exactdp.randomness`)."""
+        return None
 
     def scaled_cdf_at_zero(self, z: int) -> int:
         """``F_M(z) = d * Pr[M(0, U) <= z]`` (Definition 4.3)."""
@@ -725,6 +735,22 @@ class FastSample(InverseCDFSampler):
             record("cdf")
         return native_samplers.search(table, [c], u.to_bytes(
             table.width * native_samplers.LIMB_BYTES, "little"))[0]
+
+    def sample(self, c: int, source: RandomSource | None = None) -> int:
+        """Release ``M(c, U)``: ``sample_many([c], source)[0]`` (the same draw; with the default
+        source, the native kernels read, reduce and search it in one call)."""
+        return self.sample_many([c], source)[0]
+
+    def raw_search(self) -> Callable[[list[int], bytes], list[int]] | None:
+        table = self._native
+        if table is None:
+            return None
+        d, rounds = self.d, search_rounds(self.n)
+
+        def run(counts: list[int], raw: bytes) -> list[int]:
+            record("native_search", len(counts), rounds)
+            return native_samplers.sample(table, d, counts, raw)
+        return run
 
     def search_many(self, counts: Sequence[int], us: Sequence[int]) -> list[int]:
         """The searches of a batch: one native call for all of them when built (the draws of a

@@ -10,7 +10,8 @@ sums the weights of the paths per output:
 * ``inverse_cdf(draw)`` branches once per output ``z`` in ``[0, draw.n]`` with
   ``F(z) > F(z-1)``, weight ``(F(z) - F(z-1)) / d`` -- never once per ``u``;
 * ``bernoulli(num, den)`` branches twice, weights ``num/den`` and ``1 - num/den``;
-* ``inverse_cdf_many(batch)`` branches on each of its draws as ``inverse_cdf`` does.
+* ``inverse_cdf_many(batch)`` branches on each of its draws as ``inverse_cdf`` does (the
+  default of every source that overrides ``inverse_cdf``).
 
 The result is exact: a ``dict`` from output to ``Fraction`` whose values sum to exactly 1
 (checked).  Outputs must be hashable.
@@ -30,7 +31,6 @@ from typing import TypeVar
 
 from exactdp.params import DomainError, ExactDPError, ResourceLimitError
 from exactdp.randomness import (
-    InverseCDFBatch,
     InverseCDFDraw,
     RandomSource,
     check_bernoulli,
@@ -110,11 +110,6 @@ class ExploringSource(RandomSource):
         z, mass = options[self._index(len(options))]
         self.weight *= Fraction(mass, d)
         return z
-
-    def inverse_cdf_many(self, batch: InverseCDFBatch) -> list[int]:
-        """Each draw of the batch explored as :meth:`inverse_cdf` explores one (one branch
-        per output with its exact weight; never ``uniform_many`` over all of ``[d]_+``)."""
-        return [self.inverse_cdf(batch.draw(i)) for i in range(len(batch))]
 
     def bernoulli(self, num: int, den: int) -> bool:
         check_bernoulli(num, den)

@@ -13,7 +13,8 @@ draws uniform on ``[d]_+``:
   round a comparison over all limbs with no early exit (see the C file for what is and is not
   constant-time);
 * :func:`reduce` -- ``u = (r mod d) + 1`` from ``K + 63`` random bits ``r``, accepted iff
-  ``r < floor(2**(K+63) / d) d`` (exactly uniform; the caller redraws a rejected one).
+  ``r < floor(2**(K+63) / d) d`` (exactly uniform; the caller redraws a rejected one);
+* :func:`sample` -- both in one pass (the draws never leave C).
 
 ``proofs/thm_4_10_fast_path.py`` proves the native search equal to the Python one on every
 ``u`` of the verify grids; ``tests/test_native_samplers.py`` checks both kernels against
@@ -28,11 +29,11 @@ import os
 import sys
 from array import array
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
-__all__ = ["LIMB_BYTES", "SearchTable", "available", "limbs", "reduce", "search", "status",
-           "to_limbs"]
+__all__ = ["LIMB_BYTES", "SearchTable", "available", "limbs", "reduce", "sample", "search",
+           "status", "to_limbs"]
 
 _NAME = "_samplers_native"
 _VERSION = 1
@@ -65,6 +66,8 @@ def _library() -> tuple[ctypes.CDLL | None, str]:
     if lib.es_version() != _VERSION:
         return None, f"{paths[0].name} is a different version: reinstall the package"
     lib.es_search.argtypes = [ctypes.c_void_p, ctypes.c_long, _p, _c, _p]
+    lib.es_sample.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_int, _c, ctypes.c_uint64,
+                              ctypes.c_uint64, _p, _c, _p]
     lib.es_reduce.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_int, _c, ctypes.c_uint64,
                               ctypes.c_uint64, _c, _p, _p]
     return lib, f"native ({paths[0].name})"
@@ -160,20 +163,26 @@ def search(table: SearchTable, counts: Sequence[int], us: bytes) -> list[int]:
     return out.tolist()
 
 
-def reduce(d: int, raw: bytes, k: int) -> tuple[bytes, bytes]:
-    """``(us, ok)`` from ``k`` random numbers of ``limbs(d) + 1`` limbs each in ``raw``
-    (their bits from ``K + 63`` on are ignored): ``us`` the ``u = (r mod d) + 1`` as numbers of
-    ``limbs(d)`` limbs, ``ok[e]`` 1 iff draw ``e`` is accepted."""
+@lru_cache(maxsize=64)
+def _reducer(d: int) -> tuple[int, int, bytes, int, int]:
+    """``(W, s, d << s, m1, topmask)`` of :func:`reduce` for ``d`` (see the C file)."""
     width = limbs(d)
-    if len(raw) != k * (width + 1) * LIMB_BYTES:
-        raise ValueError("native reduce: raw holds the wrong number of bytes")
     bits = d.bit_length()
     shift = 64 * width - bits
     topmask = (1 << (bits + 63 - 64 * width)) - 1  # 0 < bits + 63 - 64 W <= 63
     m1 = (1 << (bits + 63)) // d - 1
+    return width, shift, (d << shift).to_bytes(width * LIMB_BYTES, "little"), m1, topmask
+
+
+def reduce(d: int, raw: bytes, k: int) -> tuple[bytes, bytes]:
+    """``(us, ok)`` from ``k`` random numbers of ``limbs(d) + 1`` limbs each in ``raw`` (their
+    bits from ``K + 63`` on are ignored): ``us`` the ``u = (r mod d) + 1`` as numbers of
+    ``limbs(d)`` limbs, ``ok[e]`` 1 iff draw ``e`` is accepted."""
+    width, shift, dn, m1, topmask = _reducer(d)
+    if len(raw) != k * (width + 1) * LIMB_BYTES:
+        raise ValueError("native reduce: raw holds the wrong number of bytes")
     us = bytearray(k * width * LIMB_BYTES)
     ok = bytearray(k)
-    dn = (d << shift).to_bytes(width * LIMB_BYTES, "little")
     if k:
         code = _lib().es_reduce(k, width, shift, dn, m1, topmask, raw, _address(us),
                                 _address(ok))
@@ -181,3 +190,21 @@ def reduce(d: int, raw: bytes, k: int) -> tuple[bytes, bytes]:
             raise RuntimeError(f"native reduce failed (code {code})")
     return bytes(us), bytes(ok)
 
+
+def sample(table: SearchTable, d: int, counts: Sequence[int], raw: bytes) -> list[int]:
+    """:func:`reduce` then :func:`search` in one pass, no draw stored: for each count the
+    search's output at ``u = (r mod d) + 1`` (``r`` from ``raw`` as for :func:`reduce`), or
+    ``-1`` where that draw is rejected (the caller redraws it)."""
+    width, shift, dn, m1, topmask = _reducer(d)
+    k = len(counts)
+    if width != table.width or len(raw) != k * (width + 1) * LIMB_BYTES:
+        raise ValueError("native sample: raw or d does not match the table")
+    if k == 0:
+        return []
+    cs = array("q", counts)
+    out = array("q", bytes(8 * k))
+    code = _lib().es_sample(table.pointer, k, shift, dn, m1, topmask, cs.buffer_info()[0],
+                            raw, out.buffer_info()[0])
+    if code != 0:
+        raise RuntimeError(f"native sample rejected its sizes (code {code})")
+    return out.tolist()

@@ -78,6 +78,13 @@ class InverseCDFBatch(Protocol):
 
     def search_all(self, us: Sequence[int]) -> list[int]: ...
 
+    #: None, or a function of ``raw`` (``len(batch)`` random numbers of ``limbs(d) + 1``
+    #: little-endian 64-bit limbs) giving draw ``e``'s output for ``u = (r_e mod d) + 1``,
+    #: ``r_e`` number ``e`` below ``2**(K + 63)`` (``K`` the bit length of ``d``), or ``-1``
+    #: where ``floor(r_e / d) >= floor(2**(K + 63) / d)`` (a rejected draw): the one-pass
+    #: native path of :meth:`SystemSource.inverse_cdf_many`.
+    search_raw: Callable[[bytes], list[int]] | None
+
 
 class UniformBatch(Sequence[int]):
     """``k`` draws in ``[d]_+`` packed as little-endian numbers of ``words`` 64-bit limbs
@@ -158,7 +165,11 @@ class RandomSource:
 
     def inverse_cdf_many(self, batch: InverseCDFBatch) -> list[int]:
         """``len(batch)`` independent inverse-CDF draws: ``batch.search_all`` of
-        ``uniform_many(batch.d, len(batch))``."""
+        ``uniform_many(batch.d, len(batch))`` -- or, for a source that overrides
+        :meth:`inverse_cdf` (the exploring source, sources that mark or charge each draw),
+        :meth:`inverse_cdf` once per draw, so that the override sees every draw."""
+        if type(self).inverse_cdf is not RandomSource.inverse_cdf:
+            return [self.inverse_cdf(batch.draw(i)) for i in range(len(batch))]
         d, k = batch.d, len(batch)
         us = self.uniform_many(d, k)
         if isinstance(us, UniformBatch):
@@ -265,6 +276,22 @@ class SystemSource(RandomSource):
         for e in range(k):
             q, rem = divmod(int.from_bytes(raw[e * size:(e + 1) * size], "little") & mask, d)
             out.append(rem + 1 if q <= m1 else self.uniform(d))
+        return out
+
+    def inverse_cdf_many(self, batch: InverseCDFBatch) -> list[int]:
+        """With a batch that has a native one-pass path (``batch.search_raw``): ONE read of
+        the OS CSPRNG for the whole batch, reduced and searched without leaving C -- the same
+        draws as :meth:`uniform_many` makes (a rejected one redrawn by :meth:`uniform`);
+        otherwise the default."""
+        search_raw = batch.search_raw
+        if search_raw is None:
+            return super().inverse_cdf_many(batch)
+        d, k = batch.d, len(batch)
+        raw = secrets.token_bytes(k * (native_samplers.limbs(d) + 1) * native_samplers.LIMB_BYTES)
+        out = search_raw(raw)
+        if -1 in out:
+            for e in [e for e, z in enumerate(out) if z == -1]:
+                out[e] = batch.draw(e).search(self.uniform(d))
         return out
 
     def __repr__(self) -> str:

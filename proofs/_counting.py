@@ -125,6 +125,8 @@ def trace_shape(mech: InverseCDFSampler) -> tuple[bool, str]:
     events = operation_trace(mech, 0, 1)
     draws = [e for e in events if e[0] == "uniform"]
     rounds = sum(1 for e in events if e == ("cdf",))
+    rounds += sum(int(e[1]) * int(e[2]) for e in events  # type: ignore[call-overload]
+                  if e[0] == "native_search")
     evals = sum(1 for e in events if e == ("call", "search_cdf"))
     want = search_rounds(mech.n)
     # FastSample's native search evaluates F in C (no Python call to see): its rounds are the

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from test_checker_mutants import planted
 
-from exactdp import counting, randomness
+from exactdp import counting, native_samplers, randomness
 from exactdp.certificate import ClaimReport
 from exactdp.histograms import compact, orderstats
 from exactdp.randomness import RandomSource, SystemSource
@@ -46,6 +46,8 @@ PLANTED: list[tuple[str, Any, str, str, str, str]] = [
      "range(search_rounds(n) - 1)", "inverse_cdf"),
     ("fastsample-search-cdf-base", counting.FastSample, "_gmp_cdf",
      "base = (z + 1) * d_prime", "base = z * d_prime", "inverse_cdf"),
+    ("fastsample-native-table-base", native_samplers.SearchTable, "__init__",
+     "(j + t + n + 1) * d_prime", "(j + t + n) * d_prime", "inverse_cdf"),
     ("scaled-draw-floor-for-ceil", compact._ScaledDraw, "search",
      "gmpy2.c_div(u, self.factor)", "gmpy2.f_div(u, self.factor) + 1", "inverse_cdf"),
     ("empty-bin-f-floor", compact.EmptyBinSampler, "f", "return int(gmpy2.c_div(u0 - r, self._q))",
@@ -91,7 +93,13 @@ def test_rows_pass_on_the_real_sources() -> None:
 @pytest.mark.parametrize(("owner", "name", "old", "new", "row"), [p[1:] for p in PLANTED],
                          ids=[p[0] for p in PLANTED])
 def test_planted_bug_fails_its_row(owner: Any, name: str, old: str, new: str,
-                                   row: str) -> None:
+                                   row: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # FastSample searches natively when the kernels are built: a bug in the Python search's
+    # F is planted with them off, a bug in the native table only with them on.
+    if owner is counting.FastSample:
+        monkeypatch.setattr(native_samplers, "available", lambda: False)
+    if owner is native_samplers.SearchTable and not native_samplers.available():
+        pytest.skip(f"native sampler kernels: {native_samplers.status()}")
     with planted(owner, name, old, new):
         report = ROW[row](False)
     assert report.verdict is False
