@@ -25,6 +25,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
+from typing import Generic, TypeVar
 
 from exactdp.params import DomainError, ParameterError, ResourceLimitError, positive_int
 
@@ -33,6 +34,9 @@ __all__ = ["MAX_POINTS", "Relation", "booleans", "counts", "datasets", "l1_dista
 
 #: The most points a relation's domain may hold (it is enumerated).
 MAX_POINTS = 1 << 16
+
+P = TypeVar("P", bound=Hashable)
+Vector = tuple[int, ...]
 
 VECTOR_KINDS = ("one-coordinate", "l1")
 DATASET_KINDS = ("add-remove", "replace-one")
@@ -46,7 +50,7 @@ def l1_distance(u: Sequence[int], v: Sequence[int]) -> int:
 
 
 @dataclass(frozen=True)
-class Relation:
+class Relation(Generic[P]):
     """A finite public domain ``points`` with a symmetric adjacency ``adjacent(x, y)``.
 
     ``name`` says which relation it is (shown in certificates).  ``near(x)``, when given,
@@ -54,18 +58,18 @@ class Relation:
     all pairs; the adjacency still decides)."""
 
     name: str
-    points: tuple[Hashable, ...]
-    adjacent: Callable[[Hashable, Hashable], bool]
-    near: Callable[[Hashable], Iterable[Hashable]] | None = None
+    points: tuple[P, ...]
+    adjacent: Callable[[P, P], bool]
+    near: Callable[[P], Iterable[P]] | None = None
 
     def __contains__(self, x: object) -> bool:
         return x in self._index
 
     @cached_property
-    def _index(self) -> dict[Hashable, int]:
+    def _index(self) -> dict[P, int]:
         return {x: i for i, x in enumerate(self.points)}
 
-    def neighbours(self, x: Hashable) -> tuple[Hashable, ...]:
+    def neighbours(self, x: P) -> tuple[P, ...]:
         """Every ``y`` in the domain adjacent to ``x`` (in domain order)."""
         if x not in self._index:
             raise DomainError(f"{x!r} is not in the domain of {self.name}")
@@ -74,17 +78,17 @@ class Relation:
         found = {y for y in self.near(x) if y != x and y in self._index and self.adjacent(x, y)}
         return tuple(sorted(found, key=self._index.__getitem__))
 
-    def ordered_pairs(self) -> Iterator[tuple[Hashable, Hashable]]:
+    def ordered_pairs(self) -> Iterator[tuple[P, P]]:
         """Every ordered adjacent pair ``(x, y)`` (both orders of each edge): for each
         point in domain order, its neighbours in domain order (enumerated once, then kept)."""
         return iter(self._pairs)
 
     @cached_property
-    def _pairs(self) -> tuple[tuple[Hashable, Hashable], ...]:
+    def _pairs(self) -> tuple[tuple[P, P], ...]:
         return tuple((x, y) for x in self.points for y in self.neighbours(x))
 
 
-def _capped(points: Sequence[Hashable], what: str) -> tuple[Hashable, ...]:
+def _capped(points: Sequence[P], what: str) -> tuple[P, ...]:
     if len(points) > MAX_POINTS:
         raise ResourceLimitError(f"{what} has {len(points)} points (> {MAX_POINTS}); "
                                  f"enumerate a smaller domain")
@@ -99,15 +103,15 @@ def _nonneg(value: object, name: str) -> int:
     return int(value)
 
 
-def counts(n: object) -> Relation:
+def counts(n: object) -> Relation[int]:
     """Counts ``[n] = {0..n}`` with ``c ~ c+1`` (paper 004, Definition 4.1)."""
     top = positive_int(n, "n")
     return Relation(f"counts [0, {top}], c ~ c+1", tuple(range(top + 1)),
-                    lambda a, b: abs(a - b) == 1,  # type: ignore[operator]
-                    lambda c: (c - 1, c + 1))  # type: ignore[operator]
+                    lambda a, b: abs(a - b) == 1, lambda c: (c - 1, c + 1))
 
 
-def datasets(universe: Sequence[Hashable], n: object, kind: str = "add-remove") -> Relation:
+def datasets(universe: Sequence[Hashable], n: object,
+             kind: str = "add-remove") -> Relation[tuple[Hashable, ...]]:
     """Multisets (sorted tuples) of at most ``n`` elements of ``universe``.
 
     ``"add-remove"``: ``D ~ D'`` iff one is the other with one element added.
@@ -131,11 +135,11 @@ def datasets(universe: Sequence[Hashable], n: object, kind: str = "add-remove") 
         return extra, len(rest)
 
     if kind == "add-remove":
-        def adjacent(a: Hashable, b: Hashable) -> bool:
-            return sorted(diff(a, b)) == [0, 1]  # type: ignore[arg-type]
+        def adjacent(a: tuple[Hashable, ...], b: tuple[Hashable, ...]) -> bool:
+            return sorted(diff(a, b)) == [0, 1]
     else:
-        def adjacent(a: Hashable, b: Hashable) -> bool:
-            return diff(a, b) == (1, 1)  # type: ignore[arg-type]
+        def adjacent(a: tuple[Hashable, ...], b: tuple[Hashable, ...]) -> bool:
+            return diff(a, b) == (1, 1)
     return Relation(f"datasets of <= {size} elements of {items}, {kind}",
                     _capped(pts, "the dataset domain"), adjacent)
 
@@ -182,7 +186,7 @@ def _l1_offsets(p: int, beta: int) -> tuple[tuple[int, ...], ...]:
 
 
 def vectors(p: object, lo: object, hi: object, beta: object, kind: str = "one-coordinate",
-            keep: Callable[[tuple[int, ...]], bool] | None = None) -> Relation:
+            keep: Callable[[tuple[int, ...]], bool] | None = None) -> Relation[Vector]:
     """The integer box ``{lo..hi}^p`` under ``kind`` adjacency with sensitivity ``beta``
     (see :func:`vector_neighbours`); ``keep`` restricts the domain (e.g. Li & Li's
     ``||u|| > 0``: ``keep=any``).  Relations are immutable, so equal requests share one
@@ -193,31 +197,30 @@ def vectors(p: object, lo: object, hi: object, beta: object, kind: str = "one-co
 
 @lru_cache(maxsize=32)
 def _vectors(dims: int, low: int, high: int, b: int, kind: str,
-             keep: Callable[[tuple[int, ...]], bool] | None) -> Relation:
+             keep: Callable[[tuple[int, ...]], bool] | None) -> Relation[Vector]:
     size = (high - low + 1) ** dims
     if size > MAX_POINTS:
         raise ResourceLimitError(f"the box {{{low}..{high}}}^{dims} has {size} points "
                                  f"(> {MAX_POINTS}); enumerate a smaller domain")
     pts = [u for u in product(range(low, high + 1), repeat=dims) if keep is None or keep(u)]
     if kind == "one-coordinate":
-        def adjacent(a: Hashable, b2: Hashable) -> bool:
-            moved = [(x, y) for x, y in zip(a, b2) if x != y]  # type: ignore[call-overload]
+        def adjacent(a: Vector, b2: Vector) -> bool:
+            moved = [(x, y) for x, y in zip(a, b2) if x != y]
             return len(moved) == 1 and abs(moved[0][0] - moved[0][1]) <= b
     else:
-        def adjacent(a: Hashable, b2: Hashable) -> bool:
-            return 0 < l1_distance(a, b2) <= b  # type: ignore[arg-type]
+        def adjacent(a: Vector, b2: Vector) -> bool:
+            return 0 < l1_distance(a, b2) <= b
     extra = "" if keep is None else f", restricted by {getattr(keep, '__name__', 'a filter')}"
     return Relation(f"vectors {{{low}..{high}}}^{dims}, {kind}, beta = {b}{extra}",
                     tuple(pts), adjacent,
-                    lambda u: vector_neighbours(u, low, high, b, kind))  # type: ignore[arg-type]
+                    lambda u: vector_neighbours(u, low, high, b, kind))
 
 
-def booleans(p: object) -> Relation:
+def booleans(p: object) -> Relation[Vector]:
     """``{0,1}^p`` with one bit flipped."""
     dims = positive_int(p, "p")
     if 2 ** dims > MAX_POINTS:
         raise ResourceLimitError(f"{{0,1}}^{dims} has 2^{dims} points (> {MAX_POINTS})")
     return Relation(f"booleans {{0,1}}^{dims}, one bit flipped",
                     tuple(product((0, 1), repeat=dims)),
-                    lambda a, b: l1_distance(a, b) == 1,  # type: ignore[arg-type]
-                    lambda u: vector_neighbours(u, 0, 1, 1))  # type: ignore[arg-type]
+                    lambda a, b: l1_distance(a, b) == 1, lambda u: vector_neighbours(u, 0, 1, 1))

@@ -47,13 +47,13 @@ def plan_certificate(plan: OPORPPlan, c: int, beta: int, smooth: bool) -> Certif
     rel = vectors(plan.p, -c, c, beta)
     laws = laws_of(mech, rel.points)
 
-    def closed(u: tuple[int, ...]) -> dict[tuple[int, ...], object]:
+    def closed(u: tuple[int, ...]) -> ex.Law:
         x = ex.oporp_projections(u, plan.perm, plan.w, plan.k)
         if smooth:
             return ex.sign_smooth_law(x, [beta] * plan.k, RHO, L_MAX)
         return ex.sign_rr_law(x, RHO)
 
-    bad = mismatches(laws, closed)  # type: ignore[arg-type]
+    bad = mismatches(laws, closed)
     rep = report(laws, rel)
     want = expected(beta, smooth, c * plan.bin_size)
     ok = not bad and rep.worst.ratio == want and rep.pure(RHO)

@@ -4,6 +4,7 @@ exactly unbiased for the collision fraction of the true signs."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from itertools import product
 
 from exactdp.certificate import Certificate, ClaimReport
@@ -11,6 +12,7 @@ from exactdp.explore import explore
 from exactdp.projections import exact as ex
 from exactdp.projections.estimators import collision_fraction, debias_rr_collision
 from exactdp.projections.rr import Base, SmoothFlipper
+from exactdp.randomness import RandomSource
 from proofs._proj import cert
 
 CLAIM = "Li & Li eq. 29: E[P^_RR] = collision fraction of the true signs (exact)"
@@ -26,6 +28,13 @@ Every pair (s1, s2) for k <= 3 (quick: k <= 2), bases 3/2, 2, 9/7."""
 BASES = (Base(3, 2), Base(2, 1), Base(9, 7))
 
 
+def released_pair(flipper: SmoothFlipper, s1: tuple[int, ...], s2: tuple[int, ...],
+                  src: RandomSource) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Both sign vectors through the implementation's randomized response (unit 1)."""
+    return (tuple(flipper.sample(v, 1, src) for v in s1),
+            tuple(flipper.sample(v, 1, src) for v in s2))
+
+
 def base_certificate(base: Base, k_max: int) -> Certificate:
     flipper = SmoothFlipper(base, 1)
     bad = []
@@ -33,9 +42,7 @@ def base_certificate(base: Base, k_max: int) -> Certificate:
     for k in range(1, k_max + 1):
         for s1 in product((-1, 1), repeat=k):
             for s2 in product((-1, 1), repeat=k):
-                law = explore(lambda src, s1=s1, s2=s2: (
-                    tuple(flipper.sample(v, 1, src) for v in s1),
-                    tuple(flipper.sample(v, 1, src) for v in s2)))
+                law = explore(partial(released_pair, flipper, s1, s2))
                 mean_f = sum((pr * collision_fraction(a, b) for (a, b), pr in law.items()),
                              Fraction(0))
                 mean_p = sum((pr * debias_rr_collision(collision_fraction(a, b), base)

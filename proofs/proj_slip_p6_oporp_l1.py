@@ -5,6 +5,7 @@ one-coordinate neighbours (and with an l1-calibrated base) it is."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
 from exactdp.certificate import Certificate, ClaimReport
 from exactdp.neighbours import vectors
@@ -39,6 +40,11 @@ def closed_worst(pairs: list[tuple[tuple[int, ...], tuple[int, ...]]], rho: Frac
     return max(ex.smooth_pair_ratio(xa, xb, [BETA] * plan.k, rho, l_max) for xa, xb in distinct)
 
 
+def closed_law(u: tuple[int, ...], rho: Fraction, l_max: int) -> ex.Law:
+    x = ex.oporp_projections(u, NOTES_PLAN.perm, NOTES_PLAN.w, NOTES_PLAN.k)
+    return ex.sign_smooth_law(x, [BETA] * NOTES_PLAN.k, rho, l_max)
+
+
 def variant_certificates(smooth: bool) -> list[Certificate]:
     name = "smooth" if smooth else "RR"
     notes = Fraction(169, 100) if smooth else Fraction(25, 16)
@@ -46,9 +52,7 @@ def variant_certificates(smooth: bool) -> list[Certificate]:
     for rho, kinds in ((RHO, ("one-coordinate", "l1")), (Fraction(6, 5), ("l1",))):
         mech = DPSignOPORP(NOTES_PLAN, BETA, Base.of(rho), L_MAX[smooth], smooth)
         laws = laws_of(mech, vectors(4, -C, C, BETA).points)
-        bad = mismatches(laws, lambda u, rho=rho: ex.sign_smooth_law(
-            ex.oporp_projections(u, NOTES_PLAN.perm, NOTES_PLAN.w, NOTES_PLAN.k),
-            [BETA] * NOTES_PLAN.k, rho, L_MAX[smooth]))
+        bad = mismatches(laws, partial(closed_law, rho=rho, l_max=L_MAX[smooth]))
         for kind in kinds:
             rel = vectors(4, -C, C, BETA, kind)
             rep = report(laws, rel)

@@ -17,9 +17,8 @@ checks, over the ordered pairs of a :class:`~exactdp.neighbours.Relation` (or an
   the worst ratio is the worst over the family (``Pr[W]`` cancels).
 
 >>> from exactdp.neighbours import counts
->>> rep = check_dp(lambda c: {0: Fraction(2 + c, 5), 1: Fraction(3 - c, 5)}, counts(1),
-...                Fraction(3, 2))
->>> rep.worst.ratio, rep.delta
+>>> rep = check_dp(lambda c: {0: Fraction(2 + c, 5), 1: Fraction(3 - c, 5)}, counts(1), 1)
+>>> rep.worst.ratio, rep.delta.delta
 (Fraction(3, 2), Fraction(1, 5))
 """
 
@@ -41,7 +40,7 @@ __all__ = ["DeltaWitness", "FamilyReport", "PrivacyReport", "check_dp", "check_d
            "check_idp", "explored_law"]
 
 Law = Mapping[Any, Fraction]
-Pairs = Relation | Iterable[tuple[Hashable, Hashable]]
+Pairs = Relation[Any] | Iterable[tuple[Hashable, Hashable]]
 
 
 def explored_law(sample: Callable[[Any, RandomSource], Hashable], u: Any) -> dict[Any, Fraction]:
