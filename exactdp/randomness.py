@@ -78,12 +78,13 @@ class InverseCDFBatch(Protocol):
 
     def search_all(self, us: Sequence[int]) -> list[int]: ...
 
-    #: None, or a function of ``raw`` (``len(batch)`` random numbers of ``limbs(d) + 1``
-    #: little-endian 64-bit limbs) giving draw ``e``'s output for ``u = (r_e mod d) + 1``,
-    #: ``r_e`` number ``e`` below ``2**(K + 63)`` (``K`` the bit length of ``d``), or ``-1``
-    #: where ``floor(r_e / d) >= floor(2**(K + 63) / d)`` (a rejected draw): the one-pass
-    #: native path of :meth:`SystemSource.inverse_cdf_many`.
-    search_raw: Callable[[bytes], list[int]] | None
+    @property
+    def search_raw(self) -> Callable[[bytes], list[int]] | None:
+        """None, or a function of ``raw`` (``len(batch)`` random numbers of ``limbs(d) + 1``
+        little-endian 64-bit limbs) giving draw ``e``'s output for ``u = (r_e mod d) + 1``,
+        ``r_e`` number ``e`` below ``2**(K + 63)`` (``K`` the bit length of ``d``), or ``-1``
+        where ``floor(r_e / d) >= floor(2**(K + 63) / d)`` (a rejected draw): the one-pass
+        native path of :meth:`SystemSource.inverse_cdf_many`."""
 
 
 class UniformBatch(Sequence[int]):
