@@ -217,8 +217,8 @@ def _sign_mechanism(args: argparse.Namespace, p: int, k: int, beta: int, bound: 
         w = sample_rademacher(p, k, plan_src)
         mech = DPSignRPSmooth(w, beta, rho, l_max) if smooth else DPSignRPRR(w, rho)
         power = k
-    info = {"plan_seed": str(seed), "rho": f"{rho.a}/{rho.b}", "repetitions": str(t), "L_max": str(l_max),
-            "D_bits": str(flipper.denominator.bit_length()),
+    info = {"plan_seed": str(seed), "rho": f"{rho.a}/{rho.b}", "repetitions": str(t),
+            "L_max": str(l_max), "D_bits": str(flipper.denominator.bit_length()),
             "privacy_ratio": f"({rho.a}/{rho.b})^{power}"}
     return mech, info
 

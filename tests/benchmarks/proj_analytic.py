@@ -101,10 +101,9 @@ def tables() -> dict[str, Any]:
            + " | Delta_2 Gaussian (Lemma 3.3, float) |",
            "|---|---|" + "---|" * len(cols)]
     for r in sens:
+        sq = [r[f"sparse s={s}: Delta_2^2"] for s in SPARSITY]
         md.append(f"| {r['k']} | {r['p']} | 1 | 1 | "
-                  + " | ".join(f"{r[f'sparse s={s}: Delta_2^2']} "
-                               f"(Delta_2 {math.sqrt(float(Fraction(r[f'sparse s={s}: Delta_2^2']))):.4f})"
-                               for s in SPARSITY)
+                  + " | ".join(f"{v} (Delta_2 {math.sqrt(float(Fraction(v))):.4f})" for v in sq)
                   + f" | {r['Gaussian (Lemma 3.3, float)']:.4f} |")
     return {"markdown": "\n".join(md) + "\n", "json": {"variance_ratio": ratios,
                                                        "sensitivity": sens}}

@@ -25,7 +25,10 @@ TOP = 50  # ground truth: top-50 cosine neighbours (the paper's Figs 10-13)
 
 def digits() -> tuple[np.ndarray, np.ndarray]:
     """(X, y): 1797 x 64 integer pixels in 0..16 and the digit labels."""
-    from sklearn.datasets import load_digits
+    try:
+        from sklearn.datasets import load_digits
+    except ImportError:
+        raise SystemExit("scikit-learn is missing: pip install '.[experiments,plot]'") from None
 
     d = load_digits()
     x = d.data.astype(np.int64)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -198,6 +199,26 @@ def verdict(rows: list[dict[str, Any]], metric: str, eps_list: list[Fraction]) -
     return out
 
 
+def parameters(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ...]) -> str:
+    """The exact bases and noise ratios behind the rows, with the loss they really spend."""
+    import proj_exact as pe
+
+    cols = [f"SignOPORP t={t}: rho" for t in t_values] + [f"SignRP k={k}: rho" for k in ks]
+    head = ("| eps | " + " | ".join(cols) + " | DP-OPORP-L / Raw-data-L: r |\n"
+            + "|---|" + "---|" * (len(cols) + 1) + "\n")
+    lines = []
+    for e in eps_list:
+        cells = []
+        for power in [*t_values, *ks]:
+            rho = pe.base(e, power)
+            cells.append(f"{rho.a}/{rho.b} (eps {pe.achieved_eps(e, power):.6f})")
+        r = pe.noise_ratio(e, BETA)
+        spent = BETA * (math.log(r.denominator) - math.log(r.numerator))
+        cells.append(f"{r.numerator}/{r.denominator} (eps {spent:.6f})")
+        lines.append(f"| {e} | " + " | ".join(cells) + " |")
+    return head + "\n".join(lines) + "\n"
+
+
 def plot(rows: list[dict[str, Any]], refs: list[dict[str, Any]], metric: str, path: Path,
          ks: list[int]) -> bool:
     try:
@@ -258,7 +279,9 @@ def main(argv: list[str] | None = None) -> int:
     methods.update(gaussian_references(args.seed))
     if args.float_reference or args.no_exact:
         methods.update(float_methods(args.seed, t_values))
-    log = lambda s: print(s, file=sys.stderr, flush=True)
+    def log(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
     rows = run(methods, eps_list, ks, args.reps, x, y, sp, truth, log)
     refs = non_private(x, y, sp, truth, ks, args.seed)
     analytic = proj_analytic.tables()
@@ -272,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
                   + markdown(rows, refs, metric, eps_list))
         md.append("\n".join(f"- {v}" for v in verdict(rows, metric, eps_list)) + "\n")
         plot(rows, refs, metric, out / f"proj_{metric.replace('@', '_at_').lower()}.png", ks)
+    md.append("### Exact parameters (rho^t <= e^eps per vector for SignOPORP, rho^k <= e^eps "
+              "for SignRP, r^-beta <= e^eps for the geometric noise; certified, the eps "
+              "really spent in brackets)\n\n" + parameters(eps_list, ks, t_values))
     md.append(analytic["markdown"])
     proj_analytic.plot(out / "proj_analytic.png")
     (out / "proj_experiments.md").write_text("\n".join(md))
