@@ -17,6 +17,7 @@ from exactdp.projections.check import (
     check_dp,
     check_dp_over_family,
     check_idp,
+    delta_at_epsilon,
     explored_law,
 )
 from exactdp.randomness import RandomSource
@@ -174,3 +175,31 @@ def test_checker_parameter_errors() -> None:
         check_dp(lambda u: {0: Fraction(1)}, [])
     with pytest.raises(ParameterError, match="rho"):
         ex.keep_probability(1, 1)
+
+
+def test_delta_at_epsilon_brackets_the_rational_values() -> None:
+    """Two coins: P(0) = 3/4 vs 1/4.  delta(R) = max(0, 3/4 - R/4) (both orders give the
+    same); e^(1/2) in (1.6487, 1.6488): delta in (0.3378, 0.3379)."""
+    law = {0: {0: Fraction(3, 4), 1: Fraction(1, 4)}, 1: {0: Fraction(1, 4), 1: Fraction(3, 4)}}
+    box, wit = delta_at_epsilon(law.__getitem__, nb.counts(1), Fraction(1, 2))
+    assert Fraction(3, 4) - Fraction(16488, 10000) / 4 < box.lo <= box.hi
+    assert box.hi < Fraction(3, 4) - Fraction(16487, 10000) / 4
+    assert wit.delta == box.hi and (wit.numerator_input, wit.denominator_input) == (0, 1)
+
+
+@given(st.integers(-7, 7), st.integers(-2, 2), st.integers(1, 3), st.integers(2, 6),
+       st.integers(1, 4), st.one_of(st.none(), st.integers(1, 4)))
+def test_smooth_factor_matches_the_bit_laws(x: int, d: int, unit: int, a: int, b: int,
+                                            level_max: int | None) -> None:
+    """The case analysis of notes §3.1 (smooth_factor) = the max over the two outputs of
+    the ratio of the bit laws, for any pair of projections (even |L - L'| > 1)."""
+    if a <= b:
+        a, b = b + 1, a
+    rho = Fraction(a, b)
+
+    def bit(v: int) -> dict[int, Fraction]:
+        level = ex.smooth_level(v, unit, level_max)
+        return ex.sign_bit_law(v, ex.keep_probability(rho, level))
+
+    p, q = bit(x), bit(x + d)
+    assert ex.smooth_factor(x, x + d, unit, rho, level_max) == max(p[y] / q[y] for y in (-1, 1))

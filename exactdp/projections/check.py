@@ -7,6 +7,8 @@ checks, over the ordered pairs of a :class:`~exactdp.neighbours.Relation` (or an
 * :func:`check_dp` -- the exact worst ratio ``max_o P(o|u)/P(o|u')`` (pure DP) with its
   witness pair and outcome, and the exact hockey-stick ``delta(R) = max_pairs sum_o
   max(0, P(o|u) - R P(o|u'))`` at a rational ``R`` standing for ``e^eps``;
+* :func:`delta_at_epsilon` -- the same ``delta`` at an irrational ``e^eps``, as an interval
+  from certified rational bounds on ``e^eps``;
 * :func:`check_idp` -- individual DP (Definition 2.6) of a mechanism CALIBRATED at a
   reference ``u`` and then frozen (Theorems 6.1/6.2 hold only so, notes §5 P3), both
   directions over ``u``'s neighbours; ``frozen=False`` recalibrates at each neighbour (the
@@ -30,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactdp.certificate import exact_json
+from exactdp.certified import Interval, exp_interval
 from exactdp.checker import RatioWitness, hockey_stick, worst_ratio
 from exactdp.explore import explore
 from exactdp.neighbours import Relation
@@ -37,7 +40,7 @@ from exactdp.params import ParameterError
 from exactdp.randomness import RandomSource
 
 __all__ = ["DeltaWitness", "FamilyReport", "PrivacyReport", "check_dp", "check_dp_over_family",
-           "check_idp", "explored_law"]
+           "check_idp", "delta_at_epsilon", "explored_law"]
 
 Law = Mapping[Any, Fraction]
 Pairs = Relation[Any] | Iterable[tuple[Hashable, Hashable]]
@@ -138,6 +141,21 @@ def check_dp(law: Callable[[Any], Law], pairs: Pairs, ratio: object = None) -> P
         return cache[u]
 
     return _report(name, prs, lambda a, b: (get(a), get(b)), _rational(ratio))
+
+
+def delta_at_epsilon(law: Callable[[Any], Law], pairs: Pairs, epsilon: object,
+                     bits: int = 128) -> tuple[Interval, DeltaWitness]:
+    """``max_pairs delta(e^eps)`` for an irrational ``e^eps``: an interval certified to contain
+    it (``delta`` is non-increasing in the ratio, so the exact values at the certified bounds
+    ``e_lo <= e^eps <= e_hi`` bracket it), and the pair with the largest upper end (its
+    ``delta`` field is that upper end)."""
+    from exactdp.params import to_fraction
+
+    box = exp_interval(to_fraction(epsilon, "epsilon"), bits)
+    low = check_dp(law, pairs, box.hi).delta
+    high = check_dp(law, pairs, box.lo).delta
+    assert low is not None and high is not None
+    return Interval(low.delta, high.delta), high
 
 
 def check_idp(calibrate: Callable[[Any], Callable[[Any], Law]], reference: Any,
