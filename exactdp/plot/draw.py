@@ -114,7 +114,8 @@ def draw_loss(ax: Any, data: Any, title: str | None = None) -> None:
     eps = None if data.claimed_epsilon is None else _f(data.claimed_epsilon)
     top = max([abs(v) for v in values] + ([eps] if eps is not None else []) + [1e-12])
     lim = top * 1.35
-    ax.bar([pos[i] for i, b in enumerate(data.bars) if b.kind == "finite"], values, width=0.8, color=IMPLEMENTATION, alpha=0.8,
+    ax.bar([pos[i] for i, b in enumerate(data.bars) if b.kind == "finite"], values,
+           width=0.8, color=IMPLEMENTATION, alpha=0.8, edgecolor=IMPLEMENTATION, linewidth=1.5,
            label="ln(p/q), p = Pr[M(a) = z], q = Pr[M(b) = z] (exact ratio, certified ln)")
     for sign, kind in ((1, "+inf"), (-1, "-inf")):
         inf = [pos[i] for i, b in enumerate(data.bars) if b.kind == kind]
@@ -144,10 +145,11 @@ def draw_loss(ax: Any, data: Any, title: str | None = None) -> None:
                 note += f"\nbelow the claimed epsilon by {_f(-hi):.3e} or more (certified)"
     else:
         note = f"worst: z = {_label(worst.outcome)}, p = {brief(worst.p)} > q = 0: infinite loss"
-    ax.text(0.99, 0.02, note + "\n(decimals truncated)", transform=ax.transAxes, ha="right",
-            va="bottom", fontsize=7.5, color="0.2",
+    # The note sits in a band of its own above the bars (the top of the axes is raised).
+    ax.text(0.99, 0.985, note + " (decimals truncated)", transform=ax.transAxes, ha="right",
+            va="top", fontsize=7.5, color="0.2",
             bbox={"facecolor": "white", "edgecolor": "0.8", "alpha": 0.9})
-    ax.set_ylim(-lim, lim)
+    ax.set_ylim(-lim, lim * 1.3)
     ax.set_xlabel("output z")
     ax.set_ylabel(f"privacy loss ln(Pr[M({_label(data.a)}) = z] / Pr[M({_label(data.b)}) = z])")
     ax.set_title(_wrap(title or f"{data.title}\nprivacy loss per output, worst neighbouring "
