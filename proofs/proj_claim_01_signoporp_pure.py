@@ -9,7 +9,7 @@ from exactdp.certificate import Certificate, ClaimReport
 from exactdp.neighbours import vectors
 from exactdp.projections import exact as ex
 from exactdp.projections.matrices import OPORPPlan
-from exactdp.projections.signs import DPSignOPORP
+from exactdp.projections.signs import DPSignOPORP, DPSignOPORPRepeated
 from proofs._proj import BASE, NOTES_PLAN, RHO, cert, laws_of, mismatches, report, worst_text
 
 CLAIM = "Li & Li Thm 4.8: SignOPORP (Alg 8) pure rho per fixed plan"
@@ -25,7 +25,8 @@ DPSignOPORP explored at every point of {-C..C}^4, the law equal to the closed fo
 equal to the expected value computed from the closed-form factors: max((rho+1)/2,
 f_{Lm-1}/f_{Lm}) at beta = 1 (Lm = the largest reachable level, C * p/k / beta) and rho at
 beta = 2.  Quick: the notes' plan, C = 2.  Full: also every plan of p = 4, k = 2 (4! 2^4 =
-384) at C = 1."""
+384) at C = 1.  The repeated form (t = 2 runs of one bin, basic composition) is explored too:
+worst <= rho^2 and equal to the max over pairs of the product of both runs' bit factors."""
 
 L_MAX = 4
 
@@ -67,6 +68,37 @@ def plan_certificate(plan: OPORPPlan, c: int, beta: int, smooth: bool) -> Certif
                 ok, {"ratio_witness": rep.worst.to_json(), "law_mismatches": bad[:3]})
 
 
+#: Two runs of one bin each (end of §4.4, t = 2): plans for p = 4.
+REPEATED_PLANS = (OPORPPlan((2, 0, 3, 1), (1, -1, -1, 1), 1),
+                  OPORPPlan((1, 3, 0, 2), (-1, 1, 1, 1), 1))
+
+
+def repeated_certificate(beta: int, smooth: bool) -> Certificate:
+    """Algorithm 8 repeated t = 2 times (basic composition): worst ratio <= rho^2, equal to
+    the max over pairs of the product of the closed-form bit factors of both runs."""
+    l_max = L_MAX if smooth else 1
+    mech = DPSignOPORPRepeated(tuple(DPSignOPORP(pl, beta, BASE, l_max, smooth)
+                                     for pl in REPEATED_PLANS))
+    rel = vectors(4, -1, 1, beta)
+    laws = laws_of(mech, rel.points)
+
+    def x(u: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(v for pl in REPEATED_PLANS
+                     for v in ex.oporp_projections(u, pl.perm, pl.w, pl.k))
+
+    bad = mismatches(laws, lambda u: ex.sign_smooth_law(x(u), [beta] * 2, RHO, l_max))
+    want = max(ex.smooth_pair_ratio(x(a), x(b), [beta] * 2, RHO, l_max)
+               for a, b in rel.ordered_pairs())
+    rep = report(laws, rel)
+    ok = not bad and rep.worst.ratio == want and rep.pure(RHO ** 2)
+    return cert(f"{CLAIM} (repeated t = 2, {'smooth' if smooth else 'RR'}, beta = {beta})",
+                f"DPSignOPORPRepeated(2 plans of k = 1, rho=3/2, L_max={l_max})",
+                {"rho": RHO, "beta": beta, "t": 2, "expected": want},
+                f"{rep.pairs} ordered pairs of {rel.name}", worst_text(rep),
+                f"= closed-form {want} <= rho^2 = 9/4", ok,
+                {"ratio_witness": rep.worst.to_json(), "law_mismatches": bad[:3]})
+
+
 def all_plans(p: int, k: int) -> list[OPORPPlan]:
     return [OPORPPlan(perm, w, k) for perm in permutations(range(p))
             for w in product((-1, 1), repeat=p)]
@@ -75,7 +107,9 @@ def all_plans(p: int, k: int) -> list[OPORPPlan]:
 def check(full: bool) -> ClaimReport:
     certs = [plan_certificate(NOTES_PLAN, 2, beta, smooth)
              for beta in (1, 2) for smooth in (False, True)]
-    grid = "notes' plan (perm 2,0,3,1; w 1,-1,-1,1), C = 2, beta 1, 2, RR and smooth"
+    certs += [repeated_certificate(2, smooth) for smooth in (False, True)]
+    grid = ("notes' plan (perm 2,0,3,1; w 1,-1,-1,1), C = 2, beta 1, 2, RR and smooth; "
+            "repeated t = 2 at C = 1, beta = 2")
     if full:
         plans = all_plans(4, 2)
         for beta in (1, 2):
@@ -85,5 +119,7 @@ def check(full: bool) -> ClaimReport:
                 certs.append(bad[0] if bad else sub[0])
         grid += f"; all {len(plans)} plans of p = 4, k = 2 at C = 1"
     worst = ", ".join(str(c.worst) for c in certs[:4])
-    return ClaimReport(CLAIM, grid, f"worst ratios beta 1 (RR, smooth), beta 2 (RR, smooth): {worst}",
-                       "5/4, 97/70, 3/2, 3/2 (all <= rho = 3/2)", certs)
+    rep = ", ".join(str(c.worst) for c in certs[4:6])
+    return ClaimReport(CLAIM, grid, f"worst ratios beta 1 (RR, smooth), beta 2 (RR, smooth): "
+                       f"{worst}; repeated t = 2 (RR, smooth): {rep}",
+                       "5/4, 97/70, 3/2, 3/2 (all <= rho = 3/2); repeated <= rho^2", certs)
