@@ -132,17 +132,26 @@ def draw_loss(ax: Any, data: Any, title: str | None = None) -> None:
                    label=f"claimed epsilon = {data.claimed_epsilon}")
         ax.axhline(-eps, color=CLAIM, linestyle="--", linewidth=1.3)
     ax.axhline(0, color="0.3", linewidth=0.8)
+    undefined = [b.outcome for b in data.bars if b.kind == "undefined"]
+    if undefined:
+        ax.plot([], [], " ", label=f"no bar: {len(undefined)} output(s) impossible under both "
+                                   f"inputs (p = q = 0)")
+    ax.set_xlim(min(pos) - 0.7, max(pos) + 0.7)
     worst = data.worst
     if worst.kind == "finite":
         box = worst.ln(64)
         note = (f"worst: z = {_label(worst.outcome)}, p/q = {brief(worst.ratio)}, "
                 f"ln(p/q) in [{brief(box.lo)}, {brief(box.hi)}]")
         if data.claimed_epsilon is not None:
+            from exactdp.audit.report import _decimal as rounded_down
+
             lo, hi = box.lo - data.claimed_epsilon, box.hi - data.claimed_epsilon
             if lo > 0:
-                note += f"\nexceeds the claimed epsilon by {_f(lo):.3e} or more (certified)"
+                note += (f"\nexceeds the claimed epsilon by {rounded_down(lo, 4)} or more "
+                         f"(certified)")
             elif hi < 0:
-                note += f"\nbelow the claimed epsilon by {_f(-hi):.3e} or more (certified)"
+                note += (f"\nbelow the claimed epsilon by {rounded_down(-hi, 4)} or more "
+                         f"(certified)")
     else:
         note = f"worst: z = {_label(worst.outcome)}, p = {brief(worst.p)} > q = 0: infinite loss"
     # The note sits in a band of its own above the bars (the top of the axes is raised).

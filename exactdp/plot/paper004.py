@@ -136,7 +136,7 @@ def _figure_2(outputs: Mapping[str, OutputPath]) -> tuple[list[str], str]:
     names = ("(a) GeoSample", "(b) Z' clamped to [0, n]", "(c) FastSample")
     laws = ("Theorem 4.7 i", "Lemma 4.12 i", "Lemma 4.12 ii")
     for ax, data, name, law in zip(axes, panels[:3], names, laws, strict=True):
-        draw_pmf(ax, data, title=f"({name[1]}) {data.title}: exact pmf at c = {c}",
+        draw_pmf(ax, data, title=f"({name[1]}) {data.title}\nexact pmf at c = {c}",
                  ideal_label=f"closed form ({law})", log=True)
         zeros = [z for z, p in zip(data.outcomes, data.exact, strict=True) if p == 0]
         if zeros:
