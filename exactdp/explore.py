@@ -25,9 +25,10 @@ The result is exact: a ``dict`` from output to ``Fraction`` whose values sum to 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from exactdp.params import DomainError, ExactDPError, ResourceLimitError
 from exactdp.randomness import (
@@ -38,7 +39,8 @@ from exactdp.randomness import (
 )
 from exactdp.trace import record
 
-__all__ = ["ExplorationLimitError", "ExploringSource", "NondeterminismError", "explore"]
+__all__ = ["ExplorationIncomplete", "ExplorationLimitError", "ExploringSource",
+           "NondeterminismError", "explore"]
 
 T = TypeVar("T", bound=Hashable)
 
@@ -50,6 +52,18 @@ MAX_RUNS = 1 << 20
 
 class ExplorationLimitError(ResourceLimitError):
     """The exploration would branch more than allowed."""
+
+
+class ExplorationIncomplete(ExplorationLimitError):
+    """The exploration stopped at its budget (``max_runs`` or ``deadline_ns``).
+
+    ``partial`` holds the exact weights of the paths finished, ``covered`` their total (the
+    probability mass explored, exact), ``runs`` the paths run."""
+
+    def __init__(self, message: str, partial: dict[Any, Fraction], covered: Fraction,
+                 runs: int) -> None:
+        super().__init__(message)
+        self.partial, self.covered, self.runs = partial, covered, runs
 
 
 class NondeterminismError(ExactDPError, RuntimeError):
@@ -121,18 +135,33 @@ class ExploringSource(RandomSource):
 
 
 def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
-            max_runs: int = MAX_RUNS) -> dict[T, Fraction]:
-    """The exact output distribution of ``fn(source)`` over all paths of its draws."""
+            max_runs: int = MAX_RUNS, deadline_ns: int | None = None,
+            progress: Callable[[int, Fraction], None] | None = None) -> dict[T, Fraction]:
+    """The exact output distribution of ``fn(source)`` over all paths of its draws.
+
+    Past ``max_runs`` paths, or once :func:`time.monotonic_ns` passes ``deadline_ns``,
+    raises :class:`ExplorationIncomplete` with the paths finished so far; ``progress(runs,
+    covered)`` is called about once a second (``covered``: the exact mass explored)."""
     dist: dict[T, Fraction] = {}
     stack: list[tuple[int, ...]] = [()]
     runs = 0
+    covered = Fraction(0)
+    report_at = time.monotonic_ns() + 10**9
     while stack:
         prefix = stack.pop()
         runs += 1
-        if runs > max_runs:
-            raise ExplorationLimitError(f"exploration needs more than {max_runs} runs")
+        now = time.monotonic_ns() if deadline_ns is not None or progress is not None else 0
+        if runs > max_runs or (deadline_ns is not None and now > deadline_ns):
+            why = f"more than {max_runs} runs" if runs > max_runs else "its time budget"
+            raise ExplorationIncomplete(f"exploration needs {why} (stopped after {runs - 1} "
+                                        f"paths)", dict(dist),
+                                        covered, runs - 1)
+        if progress is not None and now >= report_at:
+            progress(runs - 1, covered)
+            report_at = now + 10**9
         src = ExploringSource(prefix, max_uniform)
         out = fn(src)
+        covered += src.weight
         if len(src.choices) < len(prefix):
             raise NondeterminismError(
                 f"a replayed path made {len(src.choices)} draws, fewer than the "
