@@ -2,6 +2,7 @@
 
     python tests/benchmarks/bench_histograms.py                  # everything
     python tests/benchmarks/bench_histograms.py --sizes 100,300 --skip-stability
+    python tests/benchmarks/bench_histograms.py --skip-pure --stability-rows 100000
     python tests/benchmarks/bench_histograms.py --profile --sizes 300
 
 * PureSparseHistogram (Algorithm 6.9) with FastSample (Theorem 6.11 / Figure 5 parameters:
@@ -9,11 +10,18 @@
   each n in --sizes.  Timed: one release through the SparseHistogram branch (the branch
   taken with probability 1 - beta_1; the other branch costs O(n) draws).
 * StabilityHistogram (Algorithm 5.4, Theorem 5.6 parameters), n = 10^6 rows over 2^64,
-  eps = 1/10, delta = 10^-6, beta0 = 1/20, padded (strict time: n draws).
+  eps = 1/10, delta = 10^-6, beta0 = 1/20, padded (strict time: n draws), OS CSPRNG,
+  against OpenDP's ``count_by`` + ``laplace_threshold`` on the same rows (u64 = row - 1)
+  at (eps, delta) = (1/10, 10^-6) for replace-one neighbours (symmetric distance 2: scale
+  20, the least threshold with delta <= 10^-6), in ONE process, interleaved (the order
+  alternates between repetitions), with the ratio of the medians.  Timed on both sides:
+  from the Python list of rows to the released histogram (exactdp: Dataset.of + release;
+  OpenDP: the measurement called on the list); building the mechanisms is reported apart.
 
-Data: a few heavy hitters plus uniformly random 64-bit identifiers (seeded), and a seeded
-source, so that runs are reproducible.  Each measurement runs in a child process with a
-timeout (--timeout seconds); a run that exceeds it is reported as "> timeout".
+PureSparse data: a few heavy hitters plus uniformly random 64-bit identifiers (seeded), and
+a seeded source, so that runs are reproducible.  Each PureSparse measurement runs in a
+child process with a timeout (--timeout seconds); a run that exceeds it is reported as
+"> timeout".  The machine may be shared: compare ratios, not seconds.
 """
 
 from __future__ import annotations
@@ -81,21 +89,69 @@ def _one_pure(n: int, profile: bool) -> dict[str, object]:
     return out
 
 
-def _one_stability(n: int) -> dict[str, object]:
-    from exactdp.histograms import Dataset, StabilityHistogram, Universe
-    from exactdp.randomness import SeededSource
+def _opendp_stability() -> tuple[object, int, str]:
+    """OpenDP's count_by + laplace_threshold at (1/10, 10^-6) for replace-one neighbours."""
+    import opendp.prelude as dp
 
+    dp.enable_features("contrib")
+    space = dp.vector_domain(dp.atom_domain(T=dp.u64)), dp.symmetric_distance()
+
+    def make(threshold: int) -> object:
+        return space >> dp.t.then_count_by(TV=dp.u32) >> dp.m.then_laplace_threshold(
+            scale=20.0, threshold=threshold)
+
+    lo, hi = 1, 1 << 14  # the least threshold whose delta at d_in = 2 is <= 10^-6
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if make(mid).map(2)[1] <= 1e-6:  # type: ignore[attr-defined]
+            hi = mid
+        else:
+            lo = mid
+    meas = make(hi)
+    return meas, hi, str(meas.map(2))  # type: ignore[attr-defined]
+
+
+def _stability(n: int, reps: int) -> None:
+    """exactdp and OpenDP interleaved in this process; prints each run and the ratio."""
+    from statistics import median
+
+    from exactdp.histograms import Dataset, StabilityHistogram, Universe
+
+    rows = _rows(n)
+    rows_u64 = [r - 1 for r in rows]
     universe = Universe(UNIVERSE)
     start = time.perf_counter()
-    data = Dataset.of(universe, _rows(n))
-    loaded = time.perf_counter()
     alg = StabilityHistogram.theorem_5_6(universe, n, EPSILON, DELTA, BETA)
-    hist = alg.release(data, SeededSource(1))
-    done = time.perf_counter()
-    return {"algorithm": "StabilityHistogram (Theorem 5.6, padded), FastSample", "n": n,
-            "dataset_s": round(loaded - start, 3), "release_s": round(done - loaded, 3),
-            "bins": len(hist), "threshold_b": alg.threshold,
-            "t": alg.mechanism.t}  # type: ignore[attr-defined]
+    setup = time.perf_counter() - start
+    start = time.perf_counter()
+    meas, threshold, privacy = _opendp_stability()
+    setup_odp = time.perf_counter() - start
+    print(f"# StabilityHistogram n = {n}: exactdp b = {alg.threshold}, FastSample t = "
+          f"{alg.mechanism.t}, setup {setup:.2f} s; OpenDP threshold {threshold}, "  # type: ignore[attr-defined]
+          f"map(2) = {privacy}, setup {setup_odp:.2f} s", flush=True)
+
+    def ours() -> tuple[float, int]:
+        t0 = time.perf_counter()
+        hist = alg.release(Dataset.of(universe, rows))
+        return time.perf_counter() - t0, len(hist)
+
+    def theirs() -> tuple[float, int]:
+        t0 = time.perf_counter()
+        out = meas(rows_u64)  # type: ignore[operator]
+        return time.perf_counter() - t0, len(out)
+
+    times: dict[str, list[float]] = {"exactdp": [], "opendp": []}
+    for rep in range(reps):
+        order = [("exactdp", ours), ("opendp", theirs)]
+        for name, fn in order if rep % 2 == 0 else order[::-1]:
+            secs, bins = fn()
+            times[name].append(secs)
+            print(json.dumps({"rep": rep, "impl": name, "n": n, "release_s": round(secs, 3),
+                              "bins": bins}), flush=True)
+    ratio = median(times["exactdp"]) / median(times["opendp"])
+    print(f"# StabilityHistogram / OpenDP (median of {reps}): "
+          f"{median(times['exactdp']):.2f} s / {median(times['opendp']):.2f} s = x{ratio:.2f} "
+          f"(target <= 2: {'met' if ratio <= 2 else 'missed'})", flush=True)
 
 
 def _child(kind: str, n: int, timeout: float, profile: bool) -> dict[str, object]:
@@ -114,8 +170,9 @@ def _child(kind: str, n: int, timeout: float, profile: bool) -> dict[str, object
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--sizes", default="100,300,1000,3000")
+    p.add_argument("--sizes", default="1000,3000,10000")
     p.add_argument("--stability-rows", type=int, default=10**6)
+    p.add_argument("--stability-reps", type=int, default=3)
     p.add_argument("--skip-stability", action="store_true")
     p.add_argument("--skip-pure", action="store_true")
     p.add_argument("--timeout", type=float, default=900.0)
@@ -124,9 +181,8 @@ def main() -> int:
     args = p.parse_args()
     warnings.simplefilter("ignore")
     if args.one:
-        kind, n = args.one[0], int(args.one[1])
-        result = _one_pure(n, args.profile) if kind == "pure" else _one_stability(n)
-        print(json.dumps(result))
+        n = int(args.one[1])
+        print(json.dumps(_one_pure(n, args.profile)))
         return 0
     print(f"# {sys.version.split()[0]}, eps = {EPSILON}, beta = {BETA}, |X| = 2^64")
     results = []
@@ -140,13 +196,12 @@ def main() -> int:
                 print(prof, flush=True)
         timed = [(int(str(r["n"])), float(str(r["release_s"]))) for r in results
                  if not str(r["release_s"]).startswith(">")]
-        for (n1, t1), (n2, t2) in pairwise(timed):
-
+        for (n1, t1), (n2, t2) in [*pairwise(timed), *([(timed[0], timed[-1])]
+                                                       if len(timed) > 2 else [])]:
             print(f"# growth n={n1}->{n2}: time x{t2 / t1:.1f}, "
                   f"exponent {log(t2 / t1) / log(n2 / n1):.2f}")
     if not args.skip_stability:
-        r = _child("stability", args.stability_rows, args.timeout, False)
-        print(json.dumps(r), flush=True)
+        _stability(args.stability_rows, args.stability_reps)
     return 0
 
 
