@@ -10,6 +10,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 pytest.importorskip("matplotlib")
 
@@ -281,3 +283,22 @@ def test_help_explains_the_notation(capsys: pytest.CaptureFixture[str]) -> None:
             run(capsys, *argv)
         out = capsys.readouterr().out
         assert "Notation" in out and "[d]_+" in out and "eps~" in out, argv
+
+
+# ---------------------------------------------------------------- for all small parameters
+
+
+@given(n=st.integers(1, 9), m=st.integers(1, 6), data=st.data())
+def test_pmf_and_loss_match_the_closed_form_everywhere(n: int, m: int,
+                                                       data: st.DataObject) -> None:
+    """For every small GeoSample: the pmf drawn is Theorem 4.7 i's law, and every loss bar
+    between neighbours is the ratio of those laws (never infinite: full support)."""
+    c = data.draw(st.integers(0, n))
+    eps = Fraction(1, m)
+    alpha = geo_alpha(eps)
+    assert list(pmf_data(GeoSample(n, eps), c).exact) == clamped_geometric(n, alpha, c)
+    b = c + 1 if c < n else c - 1
+    loss = privacy_loss_data(GeoSample(n, eps), pair=(c, b))
+    p, q = clamped_geometric(n, alpha, c), clamped_geometric(n, alpha, b)
+    assert [bar.ratio for bar in loss.bars] == [x / y for x, y in zip(p, q, strict=True)]
+    assert all(1 / alpha >= bar.ratio >= alpha for bar in loss.bars if bar.ratio is not None)
