@@ -135,7 +135,7 @@ def _whitebox(r: WhiteBoxReport) -> list[str]:
         summary.append(("worst ratio minus e^eps (certified lower bound)",
                         scientific(r.excess)))
     parts.append(_section("Verdict and effective epsilon", _dl(summary)))
-    if w is not None and r.distributions:
+    if w is not None and {w.numerator_input, w.denominator_input} <= set(r.distributions):
         parts.append(_pictures(r, w))
     parts.append(_trace(r))
     parts.append(_figures(r))
