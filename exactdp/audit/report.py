@@ -9,7 +9,12 @@ reading; the JSON carries the exact fractions as strings).  The verdicts:
 * ``"mismatch"`` (black-box): the samples do not fit the reference distribution;
 * ``"no violation detected"`` (black-box): nothing found at the stated power -- never a
   proof of privacy;
-* ``"broken"``: the mechanism itself failed (raised, hung, returned garbage...).
+* ``"broken"``: the mechanism itself failed (raised, hung, returned garbage...);
+* ``"incomplete"`` (white-box, source kind): the exploration stopped at its budget
+  (``--max-paths`` / ``--time-budget``) before covering all the probability mass and no
+  violation is certain from the mass covered (:mod:`exactdp.audit.budget`).  Exit status
+  2, as for an audit refused past ``--max-calls``: a limit of the audit, not a finding
+  about the mechanism (not 1 or 3) and not a pass (not 0).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Any, Literal
 
 from exactdp.audit.guard import Finding, show
 from exactdp.audit.reference import RefDistribution
+from exactdp.audit.severity import Severity, in_decimal, severity
 from exactdp.binomial import CriticalCounts
 from exactdp.certificate import exact_json
 from exactdp.certified import Interval
@@ -29,12 +35,13 @@ from exactdp.checker import RatioWitness
 __all__ = ["EXIT_CODES", "BlackBoxReport", "Distribution", "FitResult", "InfiniteLoss",
            "PrivacyTest", "TraceResult", "Verdict", "WhiteBoxReport"]
 
-Verdict = Literal["pass", "violation", "broken", "mismatch", "no violation detected"]
+Verdict = Literal["pass", "violation", "broken", "mismatch", "no violation detected",
+                  "incomplete"]
 Distribution = dict[Any, Fraction]
 
 #: Exit status of the command line for each verdict.
 EXIT_CODES: dict[str, int] = {"pass": 0, "no violation detected": 0, "violation": 1,
-                              "mismatch": 1, "broken": 3}
+                              "mismatch": 1, "broken": 3, "incomplete": 2}
 
 
 @dataclass(frozen=True)
@@ -105,9 +112,18 @@ class WhiteBoxReport:
     def exit_code(self) -> int:
         return EXIT_CODES[self.verdict]
 
+    @property
+    def severity(self) -> Severity | None:
+        """Effective epsilon, excess, hockey-stick delta and a severity level
+        (:mod:`exactdp.audit.severity`); None for an audit without ratios."""
+        return severity(self.verdict, self.worst, self.claimed_epsilon, self.claimed_delta,
+                        self.hockey_stick, None if self.trace is None else self.trace.same)
+
     def to_json(self) -> dict[str, Any]:
+        sev = self.severity
         return {
             "audit": "whitebox",
+            "severity": None if sev is None else sev.to_json(),
             "excess_over_e_eps_at_least": None if self.excess is None else str(self.excess),
             "mechanism": self.mechanism,
             "kind": self.kind,
@@ -150,10 +166,14 @@ class WhiteBoxReport:
             lines.append(f"  worst privacy-loss ratio: {ratio}")
             lines.append(f"    witness: Pr[M({show(w.numerator_input)}) = {show(w.outcome)}] = {w.p}, "
                          f"Pr[M({show(w.denominator_input)}) = {show(w.outcome)}] = {w.q}")
-            lines.append(f"  claimed epsilon {self.claimed_epsilon}: {self.bound}")
-            if self.excess is not None:
-                lines.append(f"    the ratio exceeds e^({self.claimed_epsilon}) by at least "
-                             f"{_decimal(self.excess)} (certified)")
+            # The first clause of ``bound`` compares truncated decimals; the severity block
+            # prints both sides to enough places to differ, so only the rest is kept.
+            rest = self.bound.split("; ", 1)[1] if "; " in self.bound else ""
+            lines.append(f"  claimed epsilon {self.claimed_epsilon}, delta {self.claimed_delta}"
+                         + (f": {rest}" if rest else ""))
+            sev = self.severity
+            if sev is not None:
+                lines.extend(sev.lines())
         if self.infinite:
             lines.append(f"  outcomes possible on one input, impossible on its neighbour: "
                          f"{len(self.infinite)}")
@@ -161,10 +181,11 @@ class WhiteBoxReport:
                 lines.append(f"    outcome {show(inf.outcome)}: Pr = {inf.probability} on "
                              f"{show(inf.possible_on)}, 0 on {show(inf.impossible_on)}")
         if self.hockey_stick is not None:
-            lines.append(f"  hockey-stick delta at e^({self.claimed_epsilon}): in "
-                         f"[{_short_fraction(self.hockey_stick.lo)}, "
-                         f"{_short_fraction(self.hockey_stick.hi)}] "
-                         f"(pair {self.hockey_stick_pair})")
+            hs = self.hockey_stick
+            lines.append(f"  hockey-stick delta at the claimed epsilon "
+                         f"(e^({self.claimed_epsilon})): "
+                         + ("0 (exactly)" if hs.hi == 0 else in_decimal(hs))
+                         + f" (pair {self.hockey_stick_pair})")
         if self.reference is not None and self.distance is not None:
             lines.append(f"  statistical distance to {self.reference}: "
                          f"{_fmt_value(self.distance)} (max, at input {show(self.distance_input)})")
