@@ -278,3 +278,25 @@ def test_help_explains_the_notation(capsys):
     for words in ["grid", "ONE coordinate", "rounded DOWN", "PLAN SEED", "public", "fair coin",
                   "never release"]:
         assert words in text, words
+
+
+def test_repeated_runs_release_each_plans_true_signs(capsys, tmp_path):
+    # t = 2 runs of one bin each (k = 2): bit r is the sign of run r's whole-vector sum, the
+    # plans drawn one after the other from the plan seed (as --help documents).
+    f = _csv(tmp_path)
+    rc, out, _ = run(capsys, "project", "signs", f, "--k", "2", "--repetitions", "2",
+                     "--epsilon", "200", "--beta", "1", "--bound", "4", "--plan-seed", "6",
+                     "--seed", "2", "--max-denominator", "1")
+    assert rc == 0
+    header, vecs = _body(out)
+    assert header["repetitions"] == "2" and header["privacy_ratio"].endswith(")^2")
+    src = _seeded(6)
+    plans = [OPORPPlan.sample(6, 1, src) for _ in range(2)]
+    checked = 0
+    for row, got in zip(ROWS, vecs):
+        for r, plan in enumerate(plans):
+            x = sum(plan.w[t] * row[plan.perm[t]] for t in range(6))
+            if x:
+                checked += 1
+                assert got[r] == (1 if x > 0 else -1)
+    assert checked >= 4

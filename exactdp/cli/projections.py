@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from array import array
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
@@ -305,7 +306,8 @@ def cmd_project(args: argparse.Namespace) -> int:
     header = {"command": f"exactdp project {args.kind}", "method": args.method,
               "p": str(p_in), "p_padded": str(p), "k": str(k), "beta": str(beta),
               "bound": str(args.bound), "epsilon": str(eps), **info}
-    pieces = (_json_pieces if args.json else _csv_pieces)(header, rows, mech, noise)
+    pieces = (_json_pieces if args.json else _csv_pieces)(header, _released(mech, rows, bound,
+                                                                          noise))
     if out is not None:
         out.write_stream(pieces)
         if args.json:  # --json prints what was written, JSON only
@@ -318,17 +320,28 @@ def cmd_project(args: argparse.Namespace) -> int:
     return OK
 
 
-def _csv_pieces(header: dict[str, str], rows: list[tuple[int, ...]], mech: Any,
-                noise: Any) -> Iterator[str]:
+def _released(mech: Any, rows: list[tuple[int, ...]], bound: int,
+              noise: Any) -> Iterator[list[int]]:
+    """The privatised rows: the OPORP sign mechanisms release the whole batch at once
+    (``sample_batch``: the C kernel when built; the same law, one ``uniform(D)`` per bit),
+    everything else row by row with ``sample``."""
+    if hasattr(mech, "sample_batch") and bound < 1 << 31:
+        yield from mech.sample_batch(array("i", [v for row in rows for v in row]),
+                                     noise).tolist()
+    else:
+        for row in rows:
+            yield list(mech.sample(row, noise))
+
+
+def _csv_pieces(header: dict[str, str], released: Iterator[list[int]]) -> Iterator[str]:
     yield "# " + ", ".join(f"{k}={v}" for k, v in header.items()) + "\n"
-    for row in rows:
-        yield ",".join(str(v) for v in mech.sample(row, noise)) + "\n"
+    for vec in released:
+        yield ",".join(str(v) for v in vec) + "\n"
 
 
-def _json_pieces(header: dict[str, str], rows: list[tuple[int, ...]], mech: Any,
-                 noise: Any) -> Iterator[str]:
+def _json_pieces(header: dict[str, str], released: Iterator[list[int]]) -> Iterator[str]:
     yield "{\n  \"parameters\": " + json.dumps(header, indent=2).replace("\n", "\n  ")
     yield ",\n  \"vectors\": ["
-    for i, row in enumerate(rows):
-        yield ("\n    " if i == 0 else ",\n    ") + json.dumps(list(mech.sample(row, noise)))
+    for i, vec in enumerate(released):
+        yield ("\n    " if i == 0 else ",\n    ") + json.dumps(vec)
     yield "\n  ]\n}\n"
