@@ -137,3 +137,24 @@ def test_cli_conventions(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     assert rc == 2
     one_line_error(err, "does not exist")
     assert "004" in PAPERS
+
+
+def test_paper_003_alp_figure_3(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """ALP's Figure 3 (an experiment on seeded random data): the statistics written are those
+    of the exact error histogram written beside them, recomputed here."""
+    out = tmp_path / "003"
+    rc, stdout, err = run(capsys, "figures", "--paper", "003", "--output", str(out), "--quick",
+                          "--quiet")
+    assert rc == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["alp_figure3.json", "alp_figure3.png"]
+    assert (out / "alp_figure3.png").read_bytes()[:4] == b"\x89PNG"
+    data = json.loads((out / "alp_figure3.json").read_text())
+    hist = {Fraction(e): int(c) for e, c in data["histogram"].items()}
+    errors = sorted(e for e, c in hist.items() for _ in range(c))
+    assert len(errors) == 2000 == int(data["stats"]["n"])
+    assert Fraction(data["stats"]["mae"]) == sum(abs(e) for e in errors) / 2000
+    assert Fraction(data["stats"]["mean"]) == sum(errors) / 2000
+    assert Fraction(data["stats"]["p90_abs"]) == sorted(abs(e) for e in errors)[1799]
+    # estimate = alpha * (average of argmax positions) lies in [0, alpha m]: m = 34, beta 100
+    assert all(-100 <= e <= 3 * 34 for e in errors)
+    assert data["stats"]["mae"] in stdout

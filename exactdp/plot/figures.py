@@ -2,10 +2,11 @@
 
 One entry per paper in :data:`PAPERS`: the files it writes (so that every output path is
 checked before any work, :class:`exactdp.files.OutputPath`) and the function that computes
-and draws them.  Paper 004 (Balcer & Vadhan) is :mod:`exactdp.plot.paper004`; the other
-papers join by adding an entry here (ALP's Figure 3 as ``003``, the convolution MSE plots
-as ``002``, Li & Li's projection curves as ``001``), each a module of its own with the same
-two functions ``files(quick)`` and ``write(outputs, quick, progress)``.
+and draws them.  Paper 004 (Balcer & Vadhan) is :mod:`exactdp.plot.paper004`, paper 003's
+Figure 3 (ALP) :mod:`exactdp.plot.paper003`; the other papers join by adding an entry here
+(the convolution MSE plots as ``002``, Li & Li's projection curves as ``001``), each a
+module of its own with the same two functions ``files(quick)`` and
+``write(outputs, quick, progress)``.
 
 Tables are written as Markdown and as a standalone HTML page (:func:`markdown_table`,
 :func:`html_table`, :func:`html_page`: no network, inline CSS), pictures as PNG.
@@ -52,8 +53,14 @@ def _paper_004() -> Paper:
     return Paper(paper004.TITLE, paper004.files, paper004.write)
 
 
+def _paper_003() -> Paper:
+    from exactdp.plot import paper003
+
+    return Paper(paper003.TITLE, paper003.files, paper003.write)
+
+
 #: Paper number (as in /work/shared/papers/README.md) -> its figures, loaded on demand.
-PAPERS: dict[str, Callable[[], Paper]] = {"004": _paper_004}
+PAPERS: dict[str, Callable[[], Paper]] = {"003": _paper_003, "004": _paper_004}
 
 
 def write_figures(paper: str, output_dir: str, quick: bool = False, force: bool = False,

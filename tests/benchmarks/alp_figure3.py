@@ -36,93 +36,20 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import sys
 import time
-import warnings
 from collections import Counter
-from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from exactdp.randomness import SeededSource
-from exactdp.sparse_vectors.alp import ALP, ALPParams
+from exactdp.plot.paper003 import PAPER, error_histogram, exact_stats
 
-UNIVERSE = 2**62
 RESULTS = Path(__file__).resolve().parent / "results"
-EPSILON = Fraction(1)
-ALPHA = Fraction(3)
-PAPER = {"mae": "6.4", "std": "11", "p90_abs": "15.78", "mae_s_100k": "just under 5"}
 
 
-def quiet_seeded(seed: int) -> SeededSource:
-    """SeededSource without its warning: this script releases nothing (reproducibility only)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return SeededSource(seed)
-
-
-def run(beta: int, rows_factor: int, k: int, queries: int, seed: int,
-        log: Callable[[str], None], heavy: int = 0) -> tuple[Counter[Fraction], dict[str, Any]]:
-    """Project ``ceil(queries / k)`` random vectors and query each of their ``k`` uniform keys.
-
-    With ``heavy > 0`` each vector also has ``heavy`` keys at ``X = beta`` (full unary codes,
-    never queried), so that every column holds about ``k + heavy`` ones and the collision
-    probability is close to ``1/rows_factor`` in every column, not only in the first
-    (sparsity ``k + heavy``, ``s = rows_factor (k + heavy)``).
-    Returns the exact error histogram and a dict of run facts (projections, cells, times)."""
-    total = k + heavy
-    params = ALPParams.from_paper(EPSILON, ALPHA, Fraction(beta), rows_factor * total, total,
-                                  UNIVERSE)
-    alp = ALP(params)
-    hist: Counter[Fraction] = Counter()
-    rng = random.Random(seed)
-    projections = -(-queries // k)
-    t_project = t_query = 0.0
-    done = 0
-    for j in range(projections):
-        keys = rng.sample(range(1, UNIVERSE + 1), total)
-        xs = [rng.randint(0, beta) for _ in range(k)] + [beta] * heavy
-        t0 = time.perf_counter()
-        sketch = alp.project(dict(zip(keys, xs)), quiet_seeded(seed * 1_000_003 + j))
-        t1 = time.perf_counter()
-        take = min(k, queries - done)
-        for key, x in zip(keys[:take], xs[:take]):
-            hist[sketch.estimate(key) - x] += 1
-        t2 = time.perf_counter()
-        t_project += t1 - t0
-        t_query += t2 - t1
-        done += take
-        if j % 10 == 9 or j == projections - 1:
-            log(f"  beta={beta} s={rows_factor}k: {done}/{queries} queries, project "
-                f"{t_project:.1f} s, query {t_query:.1f} s")
-    facts = {"beta": beta, "m": params.columns, "rows": params.rows, "k": k, "heavy": heavy,
-             "rows_factor": rows_factor, "queries": done, "projections": projections,
-             "cells_per_projection": params.rows * params.columns,
-             "project_seconds": round(t_project, 2), "query_seconds": round(t_query, 2)}
-    return hist, facts
-
-
-def exact_stats(hist: Counter[Fraction]) -> dict[str, Any]:
-    """MAE, mean (bias), variance exactly; std as a float; the exact 90th percentile of |err|."""
-    n = sum(hist.values())
-    mae = sum((abs(e) * c for e, c in hist.items()), Fraction(0)) / n
-    mean = sum((e * c for e, c in hist.items()), Fraction(0)) / n
-    var = sum(((e - mean) ** 2 * c for e, c in hist.items()), Fraction(0)) / n
-    abs_hist: Counter[Fraction] = Counter()
-    for e, c in hist.items():
-        abs_hist[abs(e)] += c
-    need = -(-9 * n // 10)  # smallest count >= 0.9 n
-    acc = 0
-    p90 = Fraction(0)
-    for v in sorted(abs_hist):
-        acc += abs_hist[v]
-        if acc >= need:
-            p90 = v
-            break
-    return {"n": n, "mae": mae, "mean": mean, "variance": var,
-            "std": math.sqrt(var), "p90_abs": p90}
+# The experiment itself is shared with `exactdp figures --paper 003`.
+run = error_histogram
 
 
 def _dec(q: Fraction, digits: int = 3) -> str:
