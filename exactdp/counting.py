@@ -725,14 +725,13 @@ class FastSample(InverseCDFSampler):
         return native_samplers.SearchTable(self.n, self.t, self.d, self.d_prime, scale, window)
 
     def _search(self, c: int, u: int) -> int:
-        """``min{z : F_c(z) >= u}``: the native search when built (its rounds recorded as the
-        Python search's, one ``("cdf",)`` each), else :func:`inverse_cdf_search` over
+        """``min{z : F_c(z) >= u}``: the native search when built (traced by
+        :func:`_record_native`), else :func:`inverse_cdf_search` over
         :meth:`search_cdf` with ``u`` converted to gmpy2 once."""
         table = self._native
         if table is None:
             return inverse_cdf_search(lambda z: self.search_cdf(c, z), self.n, gmpy2.mpz(u))
-        for _ in range(search_rounds(self.n)):  # the C loop's rounds, as the Python path's
-            record("cdf")
+        _record_native(1, search_rounds(self.n))
         return native_samplers.search(table, [c], u.to_bytes(
             table.width * native_samplers.LIMB_BYTES, "little"))[0]
 
@@ -748,20 +747,20 @@ class FastSample(InverseCDFSampler):
         d, rounds = self.d, search_rounds(self.n)
 
         def run(counts: list[int], raw: bytes) -> list[int]:
-            record("native_search", len(counts), rounds)
+            _record_native(len(counts), rounds)
             return native_samplers.sample(table, d, counts, raw)
         return run
 
     def search_many(self, counts: Sequence[int], us: Sequence[int]) -> list[int]:
         """The searches of a batch: one native call for all of them when built (the draws of a
-        :class:`~exactdp.randomness.UniformBatch` read in place; trace event
-        ``("native_search", len(counts), rounds)``), else one Python search per draw."""
+        :class:`~exactdp.randomness.UniformBatch` read in place; traced by
+        :func:`_record_native`), else one Python search per draw."""
         table = self._native
         if table is None:
             return super().search_many(counts, us)
         data = (us.data if isinstance(us, UniformBatch) and us.words == table.width
                 else native_samplers.to_limbs(us, table.width))
-        record("native_search", len(counts), search_rounds(self.n))
+        _record_native(len(counts), search_rounds(self.n))
         return native_samplers.search(table, counts, data)
 
     def paper_accuracy(self, beta: object) -> int:
@@ -771,6 +770,17 @@ class FastSample(InverseCDFSampler):
             raise ParameterError(f"beta = {b} must exceed gamma = {self.gamma} "
                                  f"(Theorem 4.10 ii)")
         return ceil_log_ratio(1 / (b - self.gamma), 1 + Fraction(1, 1 << self.k))
+
+
+def _record_native(k: int, rounds: int) -> None:
+    """The trace of ``k`` native searches of ``rounds`` rounds: one search records its rounds
+    as the Python search does (one ``("cdf",)`` each), a batch of ``k != 1`` the one event
+    ``("native_search", k, rounds)``."""
+    if k == 1:
+        for _ in range(rounds):
+            record("cdf")
+    else:
+        record("native_search", k, rounds)
 
 
 def _beta(beta: object) -> Fraction:
