@@ -1,8 +1,8 @@
 """``exactdp audit ... --html REPORT.html``: an audit report a person reads in a browser.
 
 One self-contained HTML5 page (inline CSS and inline SVG pictures; nothing is fetched from
-the network) with: the verdict; the effective epsilon, i.e. a certified rational interval
-containing ``ln`` of the exact worst privacy-loss ratio (:func:`exactdp.certified.ln_interval`);
+the network) with: the verdict and its severity with the effective epsilon, a certified interval containing
+``ln`` of the exact worst privacy-loss ratio (:mod:`exactdp.audit.severity`);
 the two exact pmfs of the worst neighbouring pair; the privacy loss ``ln(p/q)`` per outcome
 with the claimed epsilon (an infinite loss drawn and labelled as such); the operation-trace
 comparison (strict time); and the exact figures (fractions) the verdict rests on.  A
@@ -22,11 +22,11 @@ from typing import Any
 from exactdp.audit.guard import show
 from exactdp.audit.report import BlackBoxReport, WhiteBoxReport
 from exactdp.audit.report import _decimal as scientific
-from exactdp.certified import Interval, ln_interval
-from exactdp.histograms.accuracy import decimal_string
+from exactdp.audit.severity import in_decimal
+from exactdp.certified import Interval
 from exactdp.params import ParameterTypeError
 
-__all__ = ["MAX_TABLE_OUTCOMES", "effective_epsilon", "html_report"]
+__all__ = ["MAX_TABLE_OUTCOMES", "html_report"]
 
 #: Outcomes listed in the page's exact tables (the JSON report has every one).
 MAX_TABLE_OUTCOMES = 200
@@ -63,12 +63,6 @@ def _exact(q: Fraction | int) -> str:
             f"{len(str(q.numerator))} / {len(str(q.denominator))} digits, is in --json)")
 
 
-def effective_epsilon(ratio: Fraction | None, bits: int = 64) -> Interval | None:
-    """A certified interval containing ``ln(ratio)``: the smallest epsilon for which the
-    audited pairs satisfy the ratio bound (None for an infinite ratio)."""
-    return None if ratio is None else ln_interval(ratio, bits)
-
-
 def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "") -> str:
     from exactdp.plot.figures import html_table
 
@@ -95,8 +89,11 @@ def html_report(report: WhiteBoxReport | BlackBoxReport, command: str = "") -> s
         raise ParameterTypeError(f"report = {type(report).__name__}: html_report takes a "
                                  f"WhiteBoxReport or a BlackBoxReport")
     css, word = _BADGE[report.verdict]
+    sev = report.severity if isinstance(report, WhiteBoxReport) else None
+    level = f" (severity: {sev.level})" if sev is not None and sev.level != "none" else ""
     head = [f"<h1>exactdp {kind} audit of {_e(report.mechanism)}</h1>",
-            f"<p><span class=\"verdict {css}\">{word}</span> {_e(_MEANING[report.verdict])}</p>"]
+            (f"<p><span class=\"verdict {css}\">{word}{_e(level)}</span> "
+             f"{_e(_MEANING[report.verdict])}</p>")]
     if command:
         head.append(f"<p class=\"note\">Command: <code>{_e(command)}</code></p>")
     for f in report.findings:
@@ -114,40 +111,37 @@ def html_report(report: WhiteBoxReport | BlackBoxReport, command: str = "") -> s
 def _whitebox(r: WhiteBoxReport) -> list[str]:
     parts: list[str] = []
     w = r.worst
-    eff = effective_epsilon(w.ratio if w is not None else None) if w is not None else None
-    if w is None:
-        eff_text = "not computed (the audit stopped before the distributions were complete)"
-    elif eff is None:
-        eff_text = ("infinite: an outcome is possible on one input and impossible on its "
-                    "neighbour")
-    else:
-        eff_text = (f"in [{decimal_string(eff.lo, 20)}, {_round_up(eff.hi, 20)}] (a certified "
-                    f"enclosure of ln({_exact(w.ratio) if w.ratio is not None else ''}); "
-                    f"claimed {r.claimed_epsilon})")
     summary = [("mechanism", r.mechanism), ("kind", r.kind + (f"; {r.method}" if r.method
                                                               else "")),
                ("inputs", _inputs(r.inputs) + " (neighbours c and c+1)"),
-               ("claimed", f"({r.claimed_epsilon}, {r.claimed_delta})-DP"),
-               ("effective epsilon = ln(worst ratio)", eff_text)]
-    if w is not None:
-        summary.append(("claimed epsilon against the worst ratio", r.bound))
-    if r.excess is not None:
-        summary.append(("worst ratio minus e^eps (certified lower bound)",
-                        scientific(r.excess)))
+               ("claimed", f"({r.claimed_epsilon}, {r.claimed_delta})-DP")]
+    sev = r.severity
+    if sev is None:
+        summary.append(("effective epsilon = ln(worst ratio)", ("not computed (the audit did "
+                                                                "not finish the exact laws)")))
+    else:
+        summary.append(("severity", f"{sev.level.upper()}: {sev.headline}"))
+        if sev.infinite:
+            summary.append(("effective epsilon = ln(worst ratio)",
+                            ("infinite: an outcome is possible on one input and impossible "
+                             "on its neighbour")))
+        elif sev.excess is not None:
+            summary.append(("effective epsilon = ln(worst ratio)",
+                            (f"{sev.effective_decimal} (a certified enclosure of "
+                             f"ln({_exact(w.ratio) if w and w.ratio else ''}), rounded "
+                             f"outwards)")))
+            over = sev.excess.lo > 0
+            margin = sev.excess if over else Interval(-sev.excess.hi, -sev.excess.lo)
+            summary.append(("excess over the claimed epsilon" if over else
+                            "margin below the claimed epsilon", in_decimal(margin)))
+        if sev.comparison:
+            summary.append(("worst ratio against e^eps", sev.comparison))
     parts.append(_section("Verdict and effective epsilon", _dl(summary)))
     if w is not None and {w.numerator_input, w.denominator_input} <= set(r.distributions):
         parts.append(_pictures(r, w))
     parts.append(_trace(r))
     parts.append(_figures(r))
     return parts
-
-
-def _round_up(q: Fraction, digits: int = 8) -> str:
-    """``q`` rounded up to ``digits`` decimals (the upper end of an enclosure)."""
-    scaled = -((-q.numerator * 10**digits) // q.denominator)
-    sign = "-" if scaled < 0 else ""
-    whole, frac = divmod(abs(scaled), 10**digits)
-    return f"{sign}{whole}.{frac:0{digits}d}"
 
 
 def _inputs(inputs: Sequence[Any]) -> str:
