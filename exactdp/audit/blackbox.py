@@ -10,6 +10,13 @@ We only sample, and say exactly what the samples can and cannot show:
   with sample splitting: one batch of draws *selects* the neighbour pair and outcome set,
   a fresh batch *estimates* it with Clopper--Pearson bounds on both sides (choosing the
   set from the same samples that bound it would void the confidence statement);
+* for an ``(eps, delta)`` claim (``delta > 0``), a lower confidence bound on the
+  hockey-stick divergence instead: the selection draws choose the set
+  ``S = {o : count_a(o) > e^eps count_b(o)}``, and with probability ``>= 1 - alpha`` the
+  fresh draws give ``delta(eps) >= P_a(S) - e^eps P_b(S) >= L - e^eps_hi U``
+  (Clopper--Pearson, ``alpha/2`` each side); the claim is refuted when that exceeds
+  ``delta`` -- the false-alarm probability is at most ``alpha`` (see
+  :func:`hockey_stick_rejects`);
 * never "private": at best "no violation detected", with the power stated.
 
 Every value the sampler returns is checked (:func:`exactdp.audit.guard.check_outcome`):
@@ -60,6 +67,7 @@ from exactdp.audit.targets import (
     check_alpha,
     check_callable,
     check_calls,
+    check_delta,
     check_epsilon,
     check_time_limit,
     declared,
@@ -76,7 +84,7 @@ from exactdp.binomial import (
 from exactdp.certified import Interval, exp_interval, ln_interval
 from exactdp.params import positive_int
 
-__all__ = ["blackbox_audit", "privacy_test_rejects"]
+__all__ = ["blackbox_audit", "hockey_stick_lower", "hockey_stick_rejects", "privacy_test_rejects"]
 
 
 def _draw(sampler: Callable[[Any], Any], c: Any, k: int, guard: Guard,
@@ -153,6 +161,42 @@ def _select(counts: Mapping[Any, Mapping[Any, int]],
     return best[1], best[2], best[3], best[4], best[5]
 
 
+def _select_hockey(counts: Mapping[Any, Mapping[Any, int]], pairs: Sequence[tuple[Any, Any]],
+                   e_eps: Fraction) -> tuple[Any, Any, tuple[Any, ...], int, int]:
+    """The ordered pair and set ``{o : x_o > e^eps y_o}`` with the largest pessimistic
+    ``x - e^eps y`` on the selection draws (a heuristic: it only chooses the set)."""
+    best: tuple[Fraction, Any, Any, tuple[Any, ...], int, int] | None = None
+    for a0, b0 in pairs:
+        for a, b in ((a0, b0), (b0, a0)):
+            ca, cb = counts[a], counts[b]
+            outs = sorted(set(ca) | set(cb), key=lambda o: e_eps * cb.get(o, 0) - ca.get(o, 0))
+            chosen = tuple(o for o in outs if ca.get(o, 0) > e_eps * cb.get(o, 0)) or outs[:1]
+            x = sum(ca.get(o, 0) for o in chosen)
+            y = sum(cb.get(o, 0) for o in chosen)
+            score = (x - 3 * math.isqrt(x)) - e_eps * (y + 3 * math.isqrt(y) + 3)
+            if best is None or score > best[0]:
+                best = (score, a, b, chosen, x, y)
+    assert best is not None
+    return best[1], best[2], best[3], best[4], best[5]
+
+
+def hockey_stick_lower(x: int, y: int, K: int, alpha: Fraction, e_eps_upper: Fraction
+                       ) -> Fraction:
+    """``L - e_eps_upper * U``: with probability ``>= 1 - alpha`` a lower bound on
+    ``P_a(S) - e^eps P_b(S) <= delta(eps)`` (``L``, ``U``: Clopper--Pearson bounds at
+    level ``alpha/2`` for ``x`` and ``y`` of ``K``; ``e_eps_upper >= e**eps``)."""
+    half = alpha / 2
+    return clopper_pearson_lower(x, K, half) - e_eps_upper * clopper_pearson_upper(y, K, half)
+
+
+def hockey_stick_rejects(x: int, y: int, K: int, alpha: Fraction, e_eps_upper: Fraction,
+                         delta: Fraction) -> bool:
+    """The black-box ``(eps, delta)`` test: reject when :func:`hockey_stick_lower` ``>
+    delta``.  If the claim holds, ``P_a(S) - e^eps P_b(S) <= delta``, so rejecting needs
+    ``L > P_a(S)`` or ``U < P_b(S)``: probability at most ``alpha/2 + alpha/2``."""
+    return hockey_stick_lower(x, y, K, alpha, e_eps_upper) > delta
+
+
 def privacy_test_rejects(x: int, y: int, K: int, alpha: Fraction, e_eps_upper: Fraction,
                          upper: Fraction | None = None) -> bool:
     """The black-box privacy test's decision: reject ``P_a(S) <= e^eps P_b(S)``?
@@ -174,8 +218,10 @@ def privacy_test_rejects(x: int, y: int, K: int, alpha: Fraction, e_eps_upper: F
 def _privacy_test(sampler: Callable[[Any], Any], sel_counts: Mapping[Any, Mapping[Any, int]],
                   pairs: Sequence[tuple[Any, Any]], K: int, alpha: Fraction, eps: Fraction,
                   guard: Guard, outputs: range | frozenset[Any] | None,
-                  progress: Progress) -> PrivacyTest:
-    a, b, S, sx, sy = _select(sel_counts, pairs)
+                  progress: Progress, delta: Fraction = Fraction(0)) -> PrivacyTest:
+    e_hi = exp_interval(eps, 128).hi
+    a, b, S, sx, sy = (_select(sel_counts, pairs) if delta == 0 else
+                       _select_hockey(sel_counts, pairs, e_hi))
     say(progress, f"  selected inputs {show(a)} vs {show(b)}, {len(S)} outcome(s); drawing fresh "
                    f"estimation samples")
     ca = _draw(sampler, a, K, guard, outputs, progress, "estimation")
@@ -185,9 +231,10 @@ def _privacy_test(sampler: Callable[[Any], Any], sel_counts: Mapping[Any, Mappin
     half = alpha / 2
     lower = clopper_pearson_lower(x, K, half)
     upper = clopper_pearson_upper(y, K, half)
-    e_hi = exp_interval(eps, 128).hi
 
     def rejects(xx: int, yy: int) -> bool:
+        if delta > 0:
+            return hockey_stick_rejects(xx, yy, K, alpha, e_hi, delta)
         return privacy_test_rejects(xx, yy, K, alpha, e_hi,
                                     upper if yy == y else None)
 
@@ -211,11 +258,13 @@ def _privacy_test(sampler: Callable[[Any], Any], sel_counts: Mapping[Any, Mappin
     else:
         x_star = None
     return PrivacyTest(a, b, S, K, x, y, alpha, lower, upper, ratio, ln_lo, violation, y0,
-                       x_star, (sx, sy))
+                       x_star, (sx, sy), delta,
+                       lower - e_hi * upper if delta > 0 else None)
 
 
 def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | range,
                    claimed_epsilon: object, draws: int, alpha: object = Fraction(1, 100),
+                   claimed_delta: object = 0,
                    reference: Reference | None = None,
                    outputs: Sequence[Any] | range | None = None,
                    neighbours: Sequence[tuple[Any, Any]] | None = None,
@@ -233,7 +282,9 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
     * The fit test: one exact two-sided binomial test per (input, outcome) in the
       reference's support, level ``alpha_fit / (2m)`` per side for ``m`` tests; an
       outcome outside the support is a certain mismatch.
-    * The privacy test: see :class:`PrivacyTest`.
+    * The privacy test: see :class:`PrivacyTest`; with ``claimed_delta > 0`` the
+      hockey-stick test of ``(eps, delta)``-DP (:func:`hockey_stick_rejects`) instead of
+      the ratio test.
 
     * ``outputs`` (default ``sampler.outputs``): the declared outputs, a range ``LO..HI``
       or a collection; every sampled value must lie in it.  Whether declared or not, every
@@ -250,6 +301,7 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
     start = time.monotonic_ns()
     check_callable(sampler, "sampler", "sampler(c)")
     eps = check_epsilon(claimed_epsilon)
+    delta = check_delta(claimed_delta)
     a_total = check_alpha(alpha)
     K = positive_int(draws, "draws")
     limit = check_time_limit(time_limit)
@@ -266,7 +318,7 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
     fit_alpha = a_total / 2 if reference is not None else None
     priv_alpha = a_total - (fit_alpha or 0)
     common: dict[str, Any] = {"mechanism": name, "inputs": tuple(ins), "claimed_epsilon": eps,
-                              "alpha": a_total, "draws": K, "total_draws": K * (len(ins) + 2)}
+                              "claimed_delta": delta, "alpha": a_total, "draws": K, "total_draws": K * (len(ins) + 2)}
     counts: dict[Any, dict[Any, int]] = {}
     ref_name = None
     table: dict[Any, RefDistribution] = {}
@@ -284,7 +336,8 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
             say(progress, "  exact binomial goodness-of-fit tests")
             rejections, tests, fit_power = _fit(counts, table, K, fit_alpha or Fraction(0))
         say(progress, "  privacy-loss test on the most distinguishing set")
-        pt = _privacy_test(sampler, counts, pairs, K, priv_alpha, eps, guard, allowed, progress)
+        pt = _privacy_test(sampler, counts, pairs, K, priv_alpha, eps, guard, allowed, progress,
+                           delta)
     except Abort as abort:
         return BlackBoxReport(**common, verdict="broken", findings=(abort.finding,),
                               seconds=elapsed(start))
@@ -333,7 +386,16 @@ def _fit(counts: Mapping[Any, Mapping[Any, int]], refs: Mapping[Any, RefDistribu
 
 def _privacy_text(pt: PrivacyTest, eps: Fraction) -> tuple[str, str]:
     conf = 1 - pt.alpha
-    if pt.ratio_lower is None:
+    if pt.hockey_stick_lower is not None:
+        hs = pt.hockey_stick_lower
+        bound = (f"with confidence {conf}: delta(eps) >= P_{show(pt.a)}(S) - e^({eps}) "
+                 f"P_{show(pt.b)}(S) >= "
+                 + (f"{_short_fraction(hs)} (~{_decimal(hs)})" if hs > 0 else
+                    "a non-positive value (no evidence against delta)")
+                 + f"; claimed delta {pt.delta} "
+                 + ("EXCEEDED (violation detected at level " + str(pt.alpha) + ")"
+                    if pt.violation else "not exceeded"))
+    elif pt.ratio_lower is None:
         bound = f"no finite lower bound (P_b(S) upper bound is 0); confidence {conf}"
     else:
         ln = "" if pt.ln_ratio_lower is None else \

@@ -286,6 +286,8 @@ class PrivacyTest:
     y0: int
     x_star: int | None
     selection_counts: tuple[int, int]
+    delta: Fraction = Fraction(0)
+    hockey_stick_lower: Fraction | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"pair": exact_json([self.a, self.b]), "outcome_set": exact_json(list(self.outcome_set)),
@@ -296,7 +298,10 @@ class PrivacyTest:
                 "violation": self.violation, "power": {"y0": str(self.y0),
                                                        "x_star": None if self.x_star is None
                                                        else str(self.x_star)},
-                "selection_counts": exact_json(list(self.selection_counts))}
+                "selection_counts": exact_json(list(self.selection_counts)),
+                "claimed_delta": str(self.delta),
+                "hockey_stick_lower": None if self.hockey_stick_lower is None
+                else str(self.hockey_stick_lower)}
 
 
 @dataclass(frozen=True)
@@ -340,6 +345,7 @@ class BlackBoxReport:
     total_draws: int = 0
     seconds: Fraction = Fraction(0)
     reference_table: Mapping[Any, RefDistribution] = field(default_factory=dict)
+    claimed_delta: Fraction = Fraction(0)
 
     @property
     def exit_code(self) -> int:
@@ -348,7 +354,8 @@ class BlackBoxReport:
     def to_json(self) -> dict[str, Any]:
         return {"audit": "blackbox", "mechanism": self.mechanism,
                 "inputs": exact_json(list(self.inputs)),
-                "claimed_epsilon": str(self.claimed_epsilon), "alpha": str(self.alpha),
+                "claimed_epsilon": str(self.claimed_epsilon),
+                "claimed_delta": str(self.claimed_delta), "alpha": str(self.alpha),
                 "draws_per_input": str(self.draws), "total_draws": str(self.total_draws),
                 "verdict": self.verdict, "reference": self.reference,
                 "fit": None if self.fit_alpha is None else {
@@ -370,7 +377,11 @@ class BlackBoxReport:
                      else "")
                   + f"{self.draws} draws per input for selection/fit and {self.draws} fresh "
                   f"draws on each of the two selected inputs (total {self.total_draws})"),
-                 f"  false-alarm probability of this audit: <= {self.alpha}"]
+                 f"  false-alarm probability of this audit: <= {self.alpha}",
+                 f"  claim tested: epsilon = {self.claimed_epsilon}, delta = "
+                 f"{self.claimed_delta} ("
+                 + ("pure DP: lower bound on the privacy-loss ratio)" if self.claimed_delta == 0
+                    else "approximate DP: lower bound on the hockey-stick delta(eps))")]
         for f in self.findings:
             lines.append(f"  FINDING [{f.kind}]: {f.message}")
         if self.fit_alpha is not None:

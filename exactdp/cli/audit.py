@@ -66,8 +66,9 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--claimed-epsilon", required=True, metavar="E",
                    help="the epsilon the mechanism claims, exact, in [0, 1000], e.g. 1/2")
     p.add_argument("--claimed-delta", metavar="DELTA",
-                   help="whitebox only: judge (eps, delta)-DP by the hockey-stick divergence; "
-                        "delta in [0, 1) (default 0: pure DP)")
+                   help="judge (eps, delta)-DP by the hockey-stick divergence (whitebox: "
+                        "exactly; blackbox: a lower confidence bound on it, false-alarm "
+                        "probability <= alpha); delta in [0, 1) (default 0: pure DP)")
     # A range with a negative end such as -2..2 is a value, not an option (argparse would
     # otherwise take it for one because it starts with '-').
     p._negative_number_matcher = re.compile(r"^-[0-9]+$|^-[0-9]*\.[0-9]+$|^-[0-9]+\.\.-?[0-9]+$")
@@ -115,7 +116,7 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.set_defaults(func=_cmd_audit)
 
 
-_WHITEBOX_ONLY = (("claimed_delta", "--claimed-delta"), ("randomness_size", "--randomness-size"),
+_WHITEBOX_ONLY = (("randomness_size", "--randomness-size"),
                   ("source", "--source"), ("monotone", "--monotone"))
 _BLACKBOX_ONLY = (("draws", "--draws"), ("alpha", "--alpha"))
 
@@ -188,7 +189,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 progress=progress, **limits)
         else:
             report = blackbox_audit(
-                target, inputs=inputs, claimed_epsilon=eps, draws=draws, alpha=alpha,
+                target, inputs=inputs, claimed_epsilon=eps, claimed_delta=delta,
+                draws=draws, alpha=alpha,
                 reference=reference, outputs=outputs, progress=progress, **limits)
     if html_out is not None:
         from exactdp.audit.html import html_report
