@@ -65,6 +65,9 @@ ALLOWED: dict[str, str] = {
     "exactdp/adapters.py": "wraps third-party float-based mechanisms (OpenDP, diffprivlib) "
                            "so that the audit can call them; their outputs are audited, "
                            "never used in exactdp's own arithmetic",
+    "exactdp/audit/facade_floats.py": "hands audited code the float j / 2**53 its random() "
+                                      "expects (exact, j < 2**53); weights and verdicts come "
+                                      "from the integer j",
 }
 
 EXACT_MATH = frozenset({"ceil", "floor", "trunc", "gcd", "lcm", "isqrt", "comb", "perm",

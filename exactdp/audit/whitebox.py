@@ -29,6 +29,8 @@ from fractions import Fraction
 from types import FrameType
 from typing import Any, Literal
 
+from exactdp.audit.budget import check_time_budget, incomplete_report, progress_printer
+from exactdp.audit.facades import FacadeRefusal
 from exactdp.audit.guard import (
     DEFAULT_TIME_LIMIT,
     Abort,
@@ -81,7 +83,12 @@ from exactdp.checker import (
     worst_ratio,
 )
 from exactdp.counting import InverseCDFSampler
-from exactdp.explore import ExplorationLimitError, NondeterminismError, explore
+from exactdp.explore import (
+    ExplorationIncomplete,
+    ExplorationLimitError,
+    NondeterminismError,
+    explore,
+)
 from exactdp.params import DomainError, ParameterError, ResourceLimitError, positive_int
 from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
 from exactdp.trace import Event, recording
@@ -325,14 +332,25 @@ def _counting_trace_result(adapter: _CountingAdapter, inputs: Sequence[int],
 def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequence[Any],
                           guard: Guard, randomness_size: int | None,
                           allowed: range | frozenset[Any] | None, progress: Progress,
-                          max_uniform: int, max_runs: int, max_calls: int
-                          ) -> tuple[dict[Any, Distribution], dict[Any, dict[Any, Fraction]]]:
+                          max_uniform: int, max_runs: int, max_calls: int,
+                          deadline_ns: int | None = None
+                          ) -> tuple[dict[Any, Distribution], dict[Any, dict[Any, Fraction]],
+                                     dict[Any, Fraction], str]:
     """Explore ``f(c, source)`` on every input; at most ``max_runs`` runs per input and
-    ``max_calls`` in all (past the latter: :class:`ResourceLimitError`, a usage error)."""
+    ``max_calls`` in all (past the latter: :class:`ResourceLimitError`, a usage error).
+    An input whose exploration reaches ``max_runs`` or ``deadline_ns`` keeps the paths
+    finished; the third value is the mass covered per input (1 when complete), the fourth
+    what stopped the exploration ("" when complete)."""
     dists: dict[Any, Distribution] = {}
     traces: dict[Any, dict[Any, Fraction]] = {}
+    covered: dict[Any, Fraction] = {}
+    stopped = ""
     used = [0]
+    begin = time.monotonic_ns()
     for i, c in enumerate(inputs):
+        # Each input gets an equal share of the time left to the deadline.
+        share = None if deadline_ns is None else \
+            begin + (deadline_ns - begin) * (i + 1) // len(inputs)
         say(progress, f"  input {show(c)} ({i + 1}/{len(inputs)}): exploring every path of "
                       f"draws")
         call = f"f({show(c)}, source)"
@@ -350,16 +368,21 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
 
         cap = min(max_runs, max_calls - used[0])
         try:
-            joint = explore(run, max_uniform=max_uniform, max_runs=cap)
+            joint = explore(run, max_uniform=max_uniform, max_runs=cap,
+                            deadline_ns=share, progress=progress_printer(progress, c))
+            covered[c] = Fraction(1)
+        except ExplorationIncomplete as exc:
+            if cap < max_runs and exc.runs >= cap:
+                raise _calls_exceeded(len(inputs), max_calls, c) from None
+            joint, covered[c] = exc.partial, exc.covered
+            stopped = (f"--max-paths / max_runs = {max_runs} paths per input"
+                       if exc.runs >= cap else "--time-budget / time_budget")
+        except FacadeRefusal:
+            raise
         except NondeterminismError as exc:
             raise Abort(Finding("nondeterministic", f"on input {show(c)}: {exc}",
                                 {"c": c})) from None
         except ExplorationLimitError as exc:
-            if cap < max_runs:
-                raise ResourceLimitError(
-                    f"exploring the mechanism on {len(inputs)} inputs needs more than "
-                    f"{max_calls} calls in all (stopped at input {show(c)}; max_calls, "
-                    f"--max-calls); use fewer inputs or raise the limit") from None
             raise Abort(Finding("cannot_audit", f"on input {show(c)}: {exc}",
                                 {"c": c})) from None
         dist: Distribution = {}
@@ -369,7 +392,14 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
             tdist[tr] = tdist.get(tr, Fraction(0)) + p
         dists[c] = _sorted(dist)
         traces[c] = tdist
-    return dists, traces
+    return dists, traces, covered, stopped
+
+
+def _calls_exceeded(inputs: int, max_calls: int, c: Any) -> ResourceLimitError:
+    return ResourceLimitError(
+        f"exploring the mechanism on {inputs} inputs needs more than {max_calls} calls in "
+        f"all (stopped at input {show(c)}; max_calls, --max-calls); use fewer inputs or "
+        f"raise the limit")
 
 
 def _sorted(dist: Distribution) -> Distribution:
@@ -392,6 +422,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                    trace_calls: Sequence[str] = ("cdf",),
                    max_uniform: int = 1 << 16, max_runs: int = 1 << 20,
                    max_inputs: int = MAX_INPUTS, max_calls: int = MAX_CALLS,
+                   time_budget: int | None = None,
                    progress: Progress = None) -> WhiteBoxReport:
     """Audit ``mechanism`` exactly: its output distribution on every input, its worst
     privacy-loss ratio over neighbours against ``e**claimed_epsilon``, and more.
@@ -421,12 +452,22 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     take more than ``max_inputs`` inputs or about ``max_calls`` calls of the mechanism
     (counting kind: inputs x ``d`` when enumerating, inputs x outputs x ``log2 d`` for the
     threshold search; source kind: the runs of the exploration, counted as they happen).
+
+    Source kind: ``max_runs`` paths per input and ``time_budget`` seconds for the whole
+    exploration (None: no budget) are a *budget*: an exploration reaching either stops
+    with the verdict ``"incomplete"``, reporting the exact mass covered per input, or
+    ``"violation"`` when a ratio is certain to exceed the claim from that mass alone
+    (:mod:`exactdp.audit.budget`); progress (paths, mass covered, rate) about once a
+    second.  A :class:`~exactdp.audit.facades.FacadeMechanism` whose draws cannot be
+    explored exactly raises :class:`~exactdp.audit.facades.FacadeRefusal` (a
+    :class:`~exactdp.params.ResourceLimitError`).
     """
     start = time.monotonic_ns()
     check_callable(mechanism, "mechanism", "f(c, u) or f(c, source)")
     eps = check_epsilon(claimed_epsilon)
     delta = check_delta(claimed_delta)
     limit = check_time_limit(time_limit)
+    budget = check_time_budget(time_budget)
     if kind not in ("auto", "counting", "source"):
         raise ParameterError(f"kind = {kind!r} must be auto, counting or source")
     if d is None and kind != "source":
@@ -502,12 +543,20 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
             trace = _counting_trace_result(adapter, ins, dists, frozenset(trace_calls))
         else:
             say(progress, f"white-box audit of {name}: {len(ins)} inputs, exploring draws")
-            dists, traces = _source_distributions(mechanism, ins, guard, randomness_size,
-                                                  allowed, progress, max_uniform, max_runs,
-                                                  max_calls)
+            dists, traces, covered, stopped = _source_distributions(
+                mechanism, ins, guard, randomness_size, allowed, progress, max_uniform,
+                max_runs, max_calls, None if budget is None else start + budget * 10**9)
             method = "explored every path of draws (exploring source)"
+            assumed = getattr(mechanism, "assumption", "")
+            if assumed and isinstance(assumed, str):
+                method += f"; {assumed}"
             mono = ""
             d = randomness_size
+            if stopped:
+                return incomplete_report(common, dists, covered, pairs, eps,
+                                         "explored the paths of draws up to the budget "
+                                         "(exploring source)", d, stopped,
+                                         elapsed(start))
             trace = _source_trace_result(traces, ins)
     except Abort as abort:
         return WhiteBoxReport(**common, verdict="broken", d=d, findings=(abort.finding,),

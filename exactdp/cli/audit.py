@@ -105,6 +105,29 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                         f"(default {MAX_CALLS}; blackbox: draws x (inputs + 2); whitebox: "
                         "inputs x D when enumerating, inputs x outputs x log2 D for the "
                         "threshold search); the estimate is printed with the refusal")
+    p.add_argument("--rng", choices=("random", "secrets", "numpy"),
+                   help="whitebox only: the callable is f(c, rng) drawing from rng as from a "
+                        "random.Random, a secrets.SystemRandom or a numpy Generator; the "
+                        "audit passes in a facade whose every draw is explored exactly "
+                        "(small integer draws branch; random() and wide draws are explored "
+                        "by their effect, assumed piecewise constant, checked, else refused "
+                        "with status 2); code as shipped needs no edit (for diffprivlib: "
+                        "TARGET exactdp.audit.shipped:diffprivlib_randomise('Binary', "
+                        "epsilon=1), no --rng)")
+    p.add_argument("--patch", metavar="MODULE[,MODULE...]",
+                   help="with --rng: also replace these modules' functions (random: random, "
+                        "getrandbits, randrange, randint, choice, shuffle, uniform; secrets: "
+                        "randbelow, randbits, choice) by the facade's during each call, for "
+                        "code calling module functions; restored after every call")
+    p.add_argument("--max-paths", metavar="N",
+                   help="whitebox, exploring: stop each input's exploration after N paths "
+                        "(default 1048576)")
+    p.add_argument("--time-budget", metavar="S",
+                   help="whitebox, exploring: stop the exploration after S seconds in all "
+                        "(an equal share per input). A stopped exploration reports the exact "
+                        "probability mass covered; verdict INCOMPLETE (status 2), or "
+                        "VIOLATION when a ratio is certain to exceed the claim from the mass "
+                        "covered alone")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_json(p)
     add_output(p, "the report as JSON")
@@ -117,7 +140,9 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 _WHITEBOX_ONLY = (("randomness_size", "--randomness-size"),
-                  ("source", "--source"), ("monotone", "--monotone"))
+                  ("source", "--source"), ("monotone", "--monotone"), ("rng", "--rng"),
+                  ("patch", "--patch"), ("max_paths", "--max-paths"),
+                  ("time_budget", "--time-budget"))
 _BLACKBOX_ONLY = (("draws", "--draws"), ("alpha", "--alpha"))
 
 
@@ -131,6 +156,37 @@ def _refuse_misplaced(args: argparse.Namespace) -> None:
             raise ParameterError(f"{flag} applies to --kind "
                                  f"{'blackbox' if args.kind == 'whitebox' else 'whitebox'} "
                                  f"only, not --kind {args.kind}")
+
+
+def _budget(args: argparse.Namespace) -> dict[str, Any]:
+    """``--max-paths`` / ``--time-budget`` as whitebox_audit arguments (checked)."""
+    from exactdp.audit.budget import check_time_budget
+    from exactdp.params import ParameterError, positive_int
+
+    if args.patch is not None and args.rng is None:
+        raise ParameterError("--patch needs --rng (the kind of facade patched in)")
+    out: dict[str, Any] = {"time_budget": check_time_budget(args.time_budget, "--time-budget")}
+    if args.max_paths is not None:
+        out["max_runs"] = positive_int(args.max_paths, "--max-paths")
+    return out
+
+
+def _facade(target: Any, args: argparse.Namespace) -> Any:
+    """TARGET f(c, rng) behind a facade of kind ``--rng`` (modules of ``--patch`` imported
+    here, under the same import rules as the target)."""
+    import importlib
+
+    from exactdp.audit.facades import facade_mechanism
+    from exactdp.params import ParameterError
+
+    modules = []
+    for name in (args.patch or "").split(",") if args.patch else []:
+        try:
+            modules.append(importlib.import_module(name.strip()))
+        except ImportError as exc:
+            raise ParameterError(f"--patch: module {name.strip()!r} does not import "
+                                 f"({exc})") from None
+    return facade_mechanism(target, args.rng, patch_modules=modules)
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
@@ -165,6 +221,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     time_limit = check_time_limit(args.time_limit, "--time-limit")
     max_inputs = positive_int(args.max_inputs, "--max-inputs")
     max_calls = positive_int(args.max_calls, "--max-calls")
+    budget = _budget(args)
     size = positive_int(args.randomness_size, "--randomness-size") \
         if args.randomness_size else None
     inputs = parse_range(args.inputs, "--inputs")
@@ -175,6 +232,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     # The audited code's prints must not mix into the report (--json: stdout is JSON only).
     with contextlib.redirect_stdout(sys.stderr):
         target = load_target(args.target, time_limit, what="target")
+        if args.rng is not None:
+            target = _facade(target, args)
         reference = load_target(args.reference, time_limit, what="--reference",
                                 allow_mapping=True) if args.reference else None
         if outputs is None and declared(target, "outputs") is None \
@@ -186,7 +245,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 kind="source" if args.source else "auto", d=None if args.source else size,
                 randomness_size=size if args.source else None, outputs=outputs,
                 monotone=True if args.monotone else None, reference=reference,
-                progress=progress, **limits)
+                progress=progress, **budget, **limits)
         else:
             report = blackbox_audit(
                 target, inputs=inputs, claimed_epsilon=eps, claimed_delta=delta,

@@ -1,0 +1,435 @@
+"""Randomness facades: audit code that draws from ``random``, ``secrets`` or numpy, as shipped.
+
+The white-box audit explores ``f(c, source)`` over every path of its draws
+(:mod:`exactdp.explore`).  Real code draws from ``random.Random``, ``secrets`` /
+``random.SystemRandom`` or a ``numpy.random.Generator`` instead.  A *facade* is an object
+that behaves like one of those and turns each call into a draw of the exploring source,
+with exact weights; :class:`FacadeMechanism` presents ``fn(c, rng)`` as ``f(c, source)``,
+passing the facade in (code taking an rng argument) and/or patching it in for the duration
+of each call (module functions such as ``random.random`` or an attribute such as
+diffprivlib's ``mechanism._rng``), restoring the originals in a ``finally`` (errors and
+KeyboardInterrupt included).
+
+Every facade call is a draw of ``j`` uniform on ``[0, n)``:
+
+* ``getrandbits(k)``: ``n = 2**k``; ``randrange``/``randint``/``choice``/``shuffle`` (and
+  ``secrets.randbelow``, numpy's ``integers``/``choice``): ``n`` = the number of options,
+  drawn at once (the same law as CPython's rejection sampling ``_randbelow``);
+* ``random()``: ``n = 2**53``, returning the float ``j / 2**53`` (CPython's and numpy's
+  53-bit doubles, each with probability ``2**-53``); ``uniform(a, b)`` is CPython's
+  ``a + (b - a) * random()``.
+
+A draw with ``n <= exact_limit`` branches exactly, ``n`` ways (no assumption).  A larger
+draw is explored through its *effect*: the rest of the run (output, or the exception
+raised, and the number of later draws), computed by re-running ``fn`` with the earlier
+draws replayed, this draw forced to ``j`` and every later draw at ``j = 0`` (a *probe*).
+**Assumed** (the monotone-threshold idea of the counting audit, paper 004's Section 2
+inverse-CDF samplers being its model): the effect is piecewise constant in ``j`` with
+breakpoints found by cutting ``[0, n)`` into :data:`GRID` equal intervals and bisecting --
+whenever the effects at both ends of an interval are equal, the effect is constant on it
+(true of a comparison ``random() < t`` and of a monotone map followed by rounding, on each
+side of a turn at a grid point such as diffprivlib's ``random() == 1/2``), and the
+probe's continuation stands for every continuation.  **Checked**: the effect at the
+midpoint of every piece and at 32 pseudo-random ``j`` equals its piece's; when a check
+fails, or there are more than ``max_pieces`` pieces, the audit is refused
+(:class:`FacadeRefusal`, exit status 2) with a suggestion to audit black-box.  Each piece
+is then one branch of the exploring source, weight ``(piece length) / n`` exactly, run with
+the piece's first ``j``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import random
+import secrets
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
+from exactdp.explore import ExplorationLimitError, NondeterminismError
+from exactdp.params import ParameterError
+from exactdp.randomness import RandomSource
+
+__all__ = ["EXACT_LIMIT", "FACADE_KINDS", "FacadeMechanism", "FacadeRefusal", "NumpyFacade",
+           "RandomFacade", "SecretsFacade", "facade_mechanism"]
+
+#: Draws on ``[0, n)`` with ``n`` at most this branch exactly, ``n`` ways.
+EXACT_LIMIT = 1 << 8
+#: Most pieces one large draw may split into before the audit is refused.
+MAX_PIECES = 1 << 12
+#: A large draw's ``[0, n)`` is first cut into this many equal intervals (so that a turn
+#: at a dyadic point such as ``random() == 1/2`` is a breakpoint candidate), then bisected.
+GRID = 1 << 8
+#: Pseudo-random spot checks of the piecewise-constant assumption per large draw.
+SPOT_CHECKS = 32
+#: Most draws a probe may make before its effect is recorded as "too many draws".
+PROBE_MAX_DRAWS = 1 << 12
+
+FacadeKind = Literal["random", "secrets", "numpy"]
+FACADE_KINDS: tuple[str, ...] = ("random", "secrets", "numpy")
+#: Module-level functions a facade replaces when a module is patched, per kind.
+MODULE_FUNCTIONS: dict[str, tuple[str, ...]] = {
+    "random": ("random", "getrandbits", "randrange", "randint", "choice", "shuffle",
+               "uniform"),
+    "secrets": ("randbelow", "randbits", "choice"),
+    "numpy": ("integers", "random", "choice"),
+}
+
+
+class FacadeRefusal(ExplorationLimitError):
+    """The facade cannot explore this code exactly (assumption refuted by a check, too many
+    pieces, an unsupported call): nothing is concluded; audit it black-box."""
+
+
+class _ProbeOverflow(Exception):
+    """A probe made more than :data:`PROBE_MAX_DRAWS` draws."""
+
+
+@dataclass(frozen=True)
+class _Pieces:
+    """The breakpoints of one large draw: ``starts[i]`` is the first ``j`` of piece ``i``."""
+
+    n: int
+    starts: tuple[int, ...]
+
+    def end(self, i: int) -> int:
+        return self.starts[i + 1] if i + 1 < len(self.starts) else self.n
+
+
+class _PieceDraw:
+    """The pieces as an inverse-CDF draw over ``[n]_+``: output ``i`` has ``F(i)`` = the end
+    of piece ``i``, so the exploring source weighs it ``(length of piece i) / n``."""
+
+    def __init__(self, pieces: _Pieces) -> None:
+        self.pieces = pieces
+
+    @property
+    def n(self) -> int:
+        return len(self.pieces.starts) - 1
+
+    @property
+    def d(self) -> int:
+        return self.pieces.n
+
+    def cdf(self, z: int) -> int:
+        return self.pieces.end(z) if z >= 0 else 0
+
+    def search(self, u: int) -> int:
+        return bisect.bisect_right(self.pieces.starts, u - 1) - 1
+
+
+class _Engine:
+    """The draws of one live run of ``fn(c, facade)`` and its probes."""
+
+    def __init__(self, mech: FacadeMechanism, c: Any, source: RandomSource) -> None:
+        self.mech, self.c, self.source = mech, c, source
+        self.history: list[tuple[int, int]] = []
+        self.probing: tuple[tuple[int, int], ...] | None = None
+        self.forced = 0
+        self.count = 0
+
+    def draw(self, n: int) -> int:
+        """``j`` uniform on ``[0, n)``."""
+        if self.probing is not None:
+            return self._probe_draw(n)
+        if n <= self.mech.exact_limit:
+            j = self.source.uniform(n) - 1
+        else:
+            pieces = self.mech.pieces(self, n)
+            j = pieces.starts[self.source.inverse_cdf(_PieceDraw(pieces))]
+        self.history.append((n, j))
+        return j
+
+    def _probe_draw(self, n: int) -> int:
+        assert self.probing is not None
+        i = self.count
+        self.count += 1
+        if i < len(self.probing):
+            if self.probing[i][0] != n:
+                raise NondeterminismError(
+                    f"on input {self.c!r}, draw {i} was on [0, {self.probing[i][0]}) and, "
+                    f"replayed, on [0, {n}); the code must be a function of its draws")
+            return self.probing[i][1]
+        if i == len(self.probing):
+            return self.forced
+        if self.count > PROBE_MAX_DRAWS:
+            raise _ProbeOverflow
+        return 0
+
+    def effect(self, j: int) -> Hashable:
+        """The rest of the run with the next draw forced to ``j`` (a probe)."""
+        saved = (self.probing, self.forced, self.count)
+        self.probing, self.forced, self.count = tuple(self.history), j, 0
+        try:
+            out: Hashable = ("returned", _key(self.mech.invoke(self.c)))
+        except _ProbeOverflow:
+            out = ("more draws than", PROBE_MAX_DRAWS)
+        except (ExplorationLimitError, NondeterminismError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the audited code's failure is an effect
+            out = ("raised", type(exc).__name__)
+        finally:
+            extra = self.count - len(self.history) - 1
+            self.probing, self.forced, self.count = saved
+        return (out, extra)
+
+
+def _key(value: Any) -> Hashable:
+    try:
+        hash(value)
+    except TypeError:
+        return ("unhashable", repr(value))
+    return value  # type: ignore[no-any-return]
+
+
+class RandomFacade(random.Random):
+    """Behaves like ``random.Random`` (every method built on ``random``, ``getrandbits`` and
+    ``_randbelow``: ``randrange``, ``randint``, ``choice``, ``shuffle``, ``sample``,
+    ``uniform``...); each draw goes to the audit's exploring source."""
+
+    def __init__(self, engine: _Engine) -> None:
+        self._engine = engine
+        super().__init__()
+
+    def seed(self, *args: Any, **kwargs: Any) -> None:
+        """Seeding is ignored: the audit takes every value of every draw."""
+
+    def random(self) -> Any:
+        return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
+
+    def getrandbits(self, k: int) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        return self._engine.draw(1 << k) if k else 0
+
+    def _randbelow(self, n: int) -> int:  # type: ignore[override]
+        return self._engine.draw(n)
+
+    def uniform(self, a: Any, b: Any) -> Any:
+        return uniform_from(a, b, self)
+
+
+class SecretsFacade(secrets.SystemRandom, RandomFacade):
+    """Behaves like ``secrets.SystemRandom`` (an instance of it, for code that checks) and
+    like the ``secrets`` module's ``randbelow``, ``randbits`` and ``choice``."""
+
+    def __init__(self, engine: _Engine) -> None:
+        RandomFacade.__init__(self, engine)
+
+    random = RandomFacade.random
+    getrandbits = RandomFacade.getrandbits
+    seed = RandomFacade.seed
+    _randbelow = RandomFacade._randbelow
+
+    def randbelow(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("Upper bound must be positive.")
+        return self._engine.draw(n)
+
+    def randbits(self, k: int) -> int:
+        return self.getrandbits(k)
+
+
+class NumpyFacade:
+    """Behaves like ``numpy.random.Generator`` for scalar draws: ``integers(low, high=None,
+    endpoint=False)``, ``random()`` and ``choice(a)`` (uniform, with replacement).  Draws with
+    ``size``, ``p`` or other options are refused (:class:`FacadeRefusal`)."""
+
+    def __init__(self, engine: _Engine) -> None:
+        self._engine = engine
+
+    @staticmethod
+    def _refuse(call: str, **options: Any) -> None:
+        used = {k: v for k, v in options.items() if v is not None}
+        if used:
+            raise FacadeRefusal(f"the numpy facade does not model {call} with {used} (only "
+                                f"scalar uniform draws); audit this code black-box")
+
+    def integers(self, low: int, high: int | None = None, size: Any = None, dtype: Any = None,
+                 endpoint: bool = False) -> int:
+        self._refuse("integers", size=size)
+        lo, hi = (0, int(low)) if high is None else (int(low), int(high))
+        hi += 1 if endpoint else 0
+        if hi <= lo:
+            raise ValueError("low >= high")
+        return lo + self._engine.draw(hi - lo)
+
+    def random(self, size: Any = None, dtype: Any = None, out: Any = None) -> Any:
+        self._refuse("random", size=size, out=out)
+        return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
+
+    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None,
+               axis: int = 0, shuffle: bool = True) -> Any:
+        self._refuse("choice", size=size, p=p)
+        if isinstance(a, int):
+            return self.integers(a)
+        if not len(a):
+            raise ValueError("a cannot be empty unless no samples are taken")
+        return a[self._engine.draw(len(a))]
+
+
+_FACADES: dict[str, Callable[[_Engine], Any]] = {
+    "random": RandomFacade, "secrets": SecretsFacade, "numpy": NumpyFacade}
+
+
+@contextlib.contextmanager
+def _patched(patches: Sequence[tuple[object, str, Any]]) -> Iterator[None]:
+    """Set each ``obj.name = value`` for the duration; restore every original, always."""
+    saved: list[tuple[object, str, Any]] = []
+    try:
+        for obj, name, value in patches:
+            saved.append((obj, name, getattr(obj, name)))
+            setattr(obj, name, value)
+        yield
+    finally:
+        for obj, name, value in reversed(saved):
+            setattr(obj, name, value)
+
+
+class FacadeMechanism:
+    """``fn(c, rng)`` drawing from a facade, presented as ``f(c, source)`` for
+    :func:`~exactdp.audit.whitebox_audit` (``kind="source"``).
+
+    ``patch_modules``: modules (or objects) whose functions named in
+    :data:`MODULE_FUNCTIONS` for ``rng`` are replaced by the facade's during each call;
+    ``patch_attributes``: ``(obj, name)`` pairs set to the facade itself during each call.
+    ``raises_as_outcome``: exception type -> outcome, for code that raises on some draws
+    (the outcome's probability is then reported exactly instead of the audit stopping).
+    ``assumption`` states, after an audit, what was assumed and checked for large draws.
+    """
+
+    def __init__(self, fn: Callable[[Any, Any], Any], rng: str = "random", *,
+                 patch_modules: Sequence[object] = (),
+                 patch_attributes: Sequence[tuple[object, str]] = (),
+                 raises_as_outcome: Mapping[type[BaseException], Hashable] | None = None,
+                 exact_limit: int = EXACT_LIMIT, max_pieces: int = MAX_PIECES,
+                 description: str | None = None) -> None:
+        if rng not in _FACADES:
+            raise ParameterError(f"rng = {rng!r} must be one of {', '.join(FACADE_KINDS)}")
+        if not callable(fn):
+            raise ParameterError(f"fn = {fn!r} must be callable as fn(c, rng)")
+        self.fn, self.rng = fn, rng
+        self.exact_limit, self.max_pieces = exact_limit, max_pieces
+        self.raises = dict(raises_as_outcome or {})
+        self.patch_modules = tuple(patch_modules)
+        self.patch_attributes = tuple(patch_attributes)
+        self.patched_names = [f"{_name(m)}.{f}" for m in self.patch_modules
+                              for f in MODULE_FUNCTIONS[rng] if hasattr(m, f)] + \
+                             [f"{_name(o)}.{a}" for o, a in self.patch_attributes]
+        name = getattr(fn, "__qualname__", None) or repr(fn)
+        self.description = description or (
+            f"{name} via a {rng} facade" + (f" (patched: {', '.join(self.patched_names)})"
+                                            if self.patched_names else ""))
+        self._cache: dict[tuple[Any, tuple[tuple[int, int], ...], int], _Pieces] = {}
+        self._large: list[str] = []
+        self._facade: Any = None
+
+    def __repr__(self) -> str:
+        return self.description
+
+    @property
+    def assumption(self) -> str:
+        """What was assumed about the large draws met so far, and how it was checked."""
+        if not self._large:
+            return ""
+        return (f"{len(self._large)} large draw(s) explored by their effect ("
+                + "; ".join(self._large[:4]) + ("; ..." if len(self._large) > 4 else "")
+                + f"): assumed piecewise constant in j with breakpoints found by cutting "
+                  f"[0, n) into {GRID} equal intervals and bisecting (equal effects at both "
+                  f"ends of an interval => constant on it); checked "
+                  f"at every piece's midpoint and {SPOT_CHECKS} pseudo-random j per draw")
+
+    def invoke(self, c: Any) -> Any:
+        try:
+            return self.fn(c, self._facade)
+        except tuple(self.raises) as exc:
+            return self.raises[type(exc)] if type(exc) in self.raises else next(
+                v for t, v in self.raises.items() if isinstance(exc, t))
+
+    def __call__(self, c: Any, source: RandomSource) -> Any:
+        engine = _Engine(self, c, source)
+        facade = _FACADES[self.rng](engine)
+        patches = [(m, f, getattr(facade, f)) for m in self.patch_modules
+                   for f in MODULE_FUNCTIONS[self.rng] if hasattr(m, f)]
+        patches += [(o, a, facade) for o, a in self.patch_attributes]
+        self._facade = facade
+        with _patched(patches):
+            return self.invoke(c)
+
+    def pieces(self, engine: _Engine, n: int) -> _Pieces:
+        """The breakpoints of the next draw (on ``[0, n)``), found once per replayed prefix."""
+        key = (engine.c, tuple(engine.history), n)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._search(engine, n)
+            self._cache[key] = found
+        return found
+
+    def _search(self, engine: _Engine, n: int) -> _Pieces:
+        effects: dict[int, Hashable] = {}
+
+        def effect(j: int) -> Hashable:
+            if j not in effects:
+                effects[j] = engine.effect(j)
+            return effects[j]
+
+        starts: list[int] = []
+        last: Hashable = object()
+        grid = [n * i // GRID for i in range(GRID + 1)] if n > GRID else [0, n]
+        stack = [(a, b - 1) for a, b in zip(grid[-2::-1], grid[:0:-1], strict=True) if a < b]
+        while stack:
+            a, b = stack.pop()
+            if a == b or effect(a) == effect(b):
+                if effect(a) != last:
+                    starts.append(a)
+                    last = effect(a)
+                continue
+            if len(starts) > self.max_pieces:
+                raise FacadeRefusal(
+                    f"on input {engine.c!r}, a draw on [0, {n}) splits into more than "
+                    f"{self.max_pieces} pieces of constant effect; too many to explore "
+                    f"exactly: audit this code black-box")
+            m = (a + b) // 2
+            stack += [(m + 1, b), (a, m)]
+        pieces = _Pieces(n, tuple(starts))
+        self._check(engine, pieces, effect)
+        self._large.append(f"input {engine.c!r}, draw {len(engine.history)} on [0, 2^"
+                           f"{n.bit_length() - 1}): {len(starts)} pieces"
+                           if n & (n - 1) == 0 else
+                           f"input {engine.c!r}, draw {len(engine.history)} on [0, {n}): "
+                           f"{len(starts)} pieces")
+        return pieces
+
+    def _check(self, engine: _Engine, pieces: _Pieces,
+               effect: Callable[[int], Hashable]) -> None:
+        n = pieces.n
+        gen = random.Random(f"{engine.c!r}/{engine.history}/{n}")
+        points = [(pieces.starts[i] + pieces.end(i) - 1) // 2
+                  for i in range(len(pieces.starts))]
+        points += [gen.randrange(n) for _ in range(SPOT_CHECKS)]
+        for j in points:
+            i = bisect.bisect_right(pieces.starts, j) - 1
+            lo = pieces.starts[i]
+            if effect(j) != effect(lo):
+                raise FacadeRefusal(
+                    f"on input {engine.c!r}, draw {len(engine.history)} on [0, {n}): its "
+                    f"effect is not piecewise constant as found by bisection (j = {lo} gives "
+                    f"{effect(lo)!r} but j = {j} in the same piece gives {effect(j)!r}); "
+                    f"the facade cannot explore it exactly: audit this code black-box")
+
+
+def _name(obj: object) -> str:
+    return str(getattr(obj, "__name__", None) or type(obj).__name__)
+
+
+def facade_mechanism(fn: Callable[[Any, Any], Any], rng: str = "random", *,
+                     patch_modules: Sequence[object] = (),
+                     patch_attributes: Sequence[tuple[object, str]] = (),
+                     raises_as_outcome: Mapping[type[BaseException], Hashable] | None = None
+                     ) -> FacadeMechanism:
+    """``FacadeMechanism(fn, rng, ...)``: ``fn(c, rng)`` ready for a white-box audit."""
+    return FacadeMechanism(fn, rng, patch_modules=patch_modules,
+                           patch_attributes=patch_attributes,
+                           raises_as_outcome=raises_as_outcome)
