@@ -72,6 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from exactdp.params import ExactDPError
 
         args = build_parser().parse_args(argv)
+        args.argv_ = list(sys.argv[1:] if argv is None else argv)  # recorded by reports
     except KeyboardInterrupt:
         return _interrupted("exactdp")
     name = f"exactdp {args.command}"
