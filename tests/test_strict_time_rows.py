@@ -207,6 +207,9 @@ def test_certified_bound_rounded_the_wrong_way_fails_the_exp_ln_row(
     # ApproxBinSample's dyadic upper bounds rounded down
     (orderstats._dnorm, "mant = -((-mant) >> extra) if up else mant >> extra",
      "mant = mant >> extra"),
+    # ... and in the powers (1 - pi)^m, where _dpow rounds without calling _dnorm
+    (orderstats._dpow, "b_mant = -((-b_mant) >> extra) if up else b_mant >> extra",
+     "b_mant = b_mant >> extra"),
     # the upper end of the enclosure of p'/s rounded down (so the lower CDF bound is high)
     (method(orderstats.BinomialCDFBounds, "_start"), "p_hi = p_lo + (rest > 0)",
      "p_hi = p_lo"),

@@ -329,15 +329,29 @@ def _dadd(x: Dyadic, y: Dyadic, up: bool) -> Dyadic:
 
 
 def _dpow(x: Dyadic, k: int, up: bool) -> Dyadic:
-    result = _dnorm(1, 0, up)
-    base = x
+    """``x**k`` by binary powering, every product rounded to ``_PREC`` significant bits
+    in the direction ``up`` -- the rounding of :func:`_dmul`, written out in the loop (this
+    is most of the work of :class:`BinomialCDFBounds`): a mantissa may end one bit longer
+    after rounding up (``2^_PREC``), which the next product rounds like any other."""
+    r_mant, r_exp = 1, 0
+    b_mant, b_exp = x
     while k:
         if k & 1:
-            result = _dmul(result, base, up)
+            r_mant *= b_mant
+            r_exp += b_exp
+            extra = r_mant.bit_length() - _PREC
+            if extra > 0:
+                r_mant = -((-r_mant) >> extra) if up else r_mant >> extra
+                r_exp += extra
         k >>= 1
         if k:
-            base = _dmul(base, base, up)
-    return result
+            b_mant *= b_mant
+            b_exp += b_exp
+            extra = b_mant.bit_length() - _PREC
+            if extra > 0:
+                b_mant = -((-b_mant) >> extra) if up else b_mant >> extra
+                b_exp += extra
+    return _dnorm(r_mant, r_exp, up)
 
 
 def _floor_times(x: Dyadic, s: int) -> int:
