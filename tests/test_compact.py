@@ -31,6 +31,7 @@ from exactdp.histograms.fields import VanLintField
 from exactdp.histograms.release_file import seal
 from exactdp.params import (
     DomainError,
+    ExactDPError,
     ParameterError,
     ParameterTypeError,
     ResourceLimitError,
@@ -653,3 +654,23 @@ def test_cli_release_and_query(tmp_path: pytest.TempPathFactory,
     assert main(["histogram", "--algorithm", "compact", "--universe-size", "1000",
                  "--epsilon", "1/2", "--delta", "1/100", "--quiet", str(data)]) == 2
     assert main(["query", str(tmp_path / "missing.json"), "3"]) == 2  # type: ignore[operator]
+
+
+def test_with_coefficients_shares_the_parameters_and_checks_the_coefficients() -> None:
+    """The histogram's own releases are built from a validated template: equal to a release
+    built by the constructor, with its own evaluations (no coordinate table carried over),
+    and coefficients outside the field still refused by the constructor's validation."""
+    ch = CompactHistogram(5, GeoSample(2, Fraction(1)), 1)
+    order = ch.field.order
+    for coeffs in [(1, 2, 3), (order - 1, 0, 5)]:
+        built = CompactRelease(5, 2, ch.field.level, coeffs, ch.mechanism)
+        fast = ch._wrap(coeffs)
+        assert fast == built
+        assert [fast.evaluate(x) for x in range(1, 6)] == [built.evaluate(x) for x in range(1, 6)]
+    first = ch._wrap((1, 2, 3))
+    assert [first.evaluate(x) for x in range(1, 6)] == [
+        ch._wrap((1, 2, 3)).evaluate(x) for x in range(1, 6)]
+    with pytest.raises(ExactDPError):
+        ch._wrap((order, 0, 0))
+    with pytest.raises(ExactDPError):
+        ch._wrap((1, 2))

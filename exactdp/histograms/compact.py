@@ -39,6 +39,7 @@ Measured (``tests/benchmarks/bench_compact.py``, 2-core VM, ``|X| = 2**64``, ``e
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -487,10 +488,15 @@ class CompactHistogram:
                  for x, v in values.items()}
         return self._wrap(self._polynomial({}, fixed, default_source(source)))
 
+    @cached_property
+    def _release_template(self) -> CompactRelease:
+        """A release of the zero polynomial: its public fields are validated once, here."""
+        return CompactRelease(self.universe.size, self.n, self.field.level,
+                              (0,) * (self.n + 1), self.mechanism, self.epsilon, self.beta0,
+                              self.construction, arithmetic=self.arithmetic)
+
     def _wrap(self, coefficients: tuple[int, ...]) -> CompactRelease:
-        return CompactRelease(self.universe.size, self.n, self.field.level, coefficients,
-                              self.mechanism, self.epsilon, self.beta0, self.construction,
-                              arithmetic=self.arithmetic)
+        return self._release_template.with_coefficients(coefficients)
 
 
 # --------------------------------------------------------------------------- the release
@@ -545,6 +551,20 @@ class CompactRelease:
     @cached_property
     def field(self) -> VanLintField:
         return VanLintField(self.level)
+
+    def with_coefficients(self, coefficients: Sequence[int]) -> CompactRelease:
+        """The release with these coefficients and this one's public parameters (validated
+        when this one was built, and shared with it: field and ``M0``), checked: ``n + 1``
+        ints in ``[0, 2^degree)``; anything else goes through the full validation of the
+        constructor, whose error it raises."""
+        coeffs = tuple(coefficients)
+        if (len(coeffs) != self.n + 1 or not all(type(c) is int for c in coeffs)
+                or min(coeffs) < 0 or max(coeffs) >= self.field.order):
+            return dataclasses.replace(self, coefficients=coeffs)
+        new = object.__new__(CompactRelease)
+        shared = {k: v for k, v in self.__dict__.items() if k not in ("coefficients", "_table")}
+        new.__dict__.update(shared, coefficients=coeffs)
+        return new
 
     @cached_property
     def empty_bin_sampler(self) -> EmptyBinSampler:
