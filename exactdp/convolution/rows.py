@@ -12,7 +12,9 @@ first row, the rows of a class in increasing order; public), so that a class wit
 builds the integers of its CDF once, in one table of ``n`` integers made by exact
 multiplications and divisions (:class:`TabulatedClampedGeometric`: the same integers, so the
 same law and the same search), uses it for all its draws and drops it before the next class
-(one table in memory at a time); every row still makes its own draw ``uniform(D_j)``.
+(one table in memory at a time); every row still makes its own draw ``uniform(D_j)``, a class's
+draws taken together through the shared batch API (``sample_many`` /
+``RandomSource.inverse_cdf_many``: one OS read per chunk with the default source).
 """
 
 from __future__ import annotations
@@ -172,26 +174,30 @@ class RowNoise:
         return TabulatedClampedGeometric(s.ratio, s.lo, s.hi) if self.tabulated[k] else s
 
     def _by_class(self, centres: Sequence[int],
-                  pick: Callable[[ClampedGeometric, int, int], int]) -> list[int]:
-        """``out[i] = lo_i + pick(sampler, c_i, t)`` for the rows in :attr:`draw_order`
-        (``t`` the draw's position), class by class with each class's fast sampler; in row
-        order.  One table at a time: a class's table goes before the next class's is built."""
+                  run: Callable[[ClampedGeometric, list[int], int], Sequence[int]]) -> list[int]:
+        """``out[i] = lo_i + z_i`` with ``z = run(sampler, class_centres, t)`` per class, ``t``
+        the position of the class's first draw in :attr:`draw_order`; class by class with each
+        class's fast sampler; in row order.  One table at a time: a class's table goes before
+        the next class's is built."""
         self._centres(centres)
         out = [0] * len(self.samplers)
         t = 0
         for k, rows in enumerate(self.class_rows):
             s = self.fast_sampler(k)
-            for i in rows:
-                out[i] = s.lo + pick(s, centres[i], t)
-                t += 1
+            zs = run(s, [centres[i] for i in rows], t)
+            for i, z in zip(rows, zs, strict=True):
+                out[i] = s.lo + z
+            t += len(rows)
             del s
         return out
 
     def draw(self, centres: Sequence[int], source: RandomSource) -> list[int]:
         """``[clamp(c_j + Z_j)]`` for the rows (in row order), drawn in :attr:`draw_order`:
-        one ``source.inverse_cdf`` per row."""
-        inverse_cdf = source.inverse_cdf
-        return self._by_class(centres, lambda s, c, t: inverse_cdf(s.draw(c)))
+        one ``sample_many`` per class (:meth:`InverseCDFSampler.sample_many`: the class's
+        draws through ``source.inverse_cdf_many``, one OS read per chunk with the default
+        source, each draw's own full-round search; a source that overrides ``inverse_cdf``,
+        such as the exploring one, sees one ``inverse_cdf`` per row)."""
+        return self._by_class(centres, lambda s, cs, t: s.sample_many(cs, source))
 
     def apply(self, centres: Sequence[int], us: Sequence[int]) -> list[int]:
         """The deterministic map ``(c, u) -> [lo_j + M_j(c_j, u_j)]`` (in row order), the ``u``
@@ -203,7 +209,8 @@ class RowNoise:
         for t, u in enumerate(us):
             if isinstance(u, bool) or not isinstance(u, int):
                 raise ParameterTypeError(f"u[{t}] = {u!r:.40} must be an int")
-        return self._by_class(centres, lambda s, c, t: s(c, us[t]))
+        return self._by_class(centres, lambda s, cs, t: [s(c, us[t + e])
+                                                          for e, c in enumerate(cs)])
 
     @property
     def draw_sizes(self) -> tuple[int, ...]:
