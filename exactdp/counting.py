@@ -153,13 +153,14 @@ class CDFDraw:
         return self.mechanism(self.c, u)
 
 
-@dataclass(frozen=True)
 class CountBatch:
     """Independent inverse-CDF draws of ``mechanism`` at ``counts`` (validated), for
     ``RandomSource.inverse_cdf_many``."""
 
-    mechanism: InverseCDFSampler
-    counts: list[int]
+    __slots__ = ("counts", "mechanism")
+
+    def __init__(self, mechanism: InverseCDFSampler, counts: list[int]) -> None:
+        self.mechanism, self.counts = mechanism, counts
 
     @property
     def d(self) -> int:
@@ -741,15 +742,12 @@ class FastSample(InverseCDFSampler):
         return self.sample_many([c], source)[0]
 
     def raw_search(self) -> Callable[[list[int], bytes], list[int]] | None:
-        table = self._native
-        if table is None:
-            return None
-        d, rounds = self.d, search_rounds(self.n)
+        return None if self._native is None else self._raw_search
 
-        def run(counts: list[int], raw: bytes) -> list[int]:
-            _record_native(len(counts), rounds)
-            return native_samplers.sample(table, d, counts, raw)
-        return run
+    def _raw_search(self, counts: list[int], raw: bytes) -> list[int]:
+        table = cast(native_samplers.SearchTable, self._native)  # built: see raw_search
+        record("native_search", len(counts), table.rounds)  # one event, even for k = 1
+        return native_samplers.sample(table, counts, raw)
 
     def search_many(self, counts: Sequence[int], us: Sequence[int]) -> list[int]:
         """The searches of a batch: one native call for all of them when built (the draws of a

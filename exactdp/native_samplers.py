@@ -137,6 +137,9 @@ class SearchTable:
         self.dp = to_limbs([d_prime], self.wide)
         self.rows = to_limbs([v + (j + t + n + 1) * d_prime
                               for j, v in zip(range(-t, t), window, strict=True)], self.wide)
+        self.d = d
+        self.rounds = n.bit_length()
+        self.reducer = _reducer(d)
         # the structure points into the bytes above, which live as long as this object
         self._struct = _Table(self.width, self.wide, self.d_words, self.shift, n,
                               n.bit_length(), t, scale, self.dn, self.dp, self.rows)
@@ -191,14 +194,14 @@ def reduce(d: int, raw: bytes, k: int) -> tuple[bytes, bytes]:
     return bytes(us), bytes(ok)
 
 
-def sample(table: SearchTable, d: int, counts: Sequence[int], raw: bytes) -> list[int]:
+def sample(table: SearchTable, counts: Sequence[int], raw: bytes) -> list[int]:
     """:func:`reduce` then :func:`search` in one pass, no draw stored: for each count the
-    search's output at ``u = (r mod d) + 1`` (``r`` from ``raw`` as for :func:`reduce`), or
-    ``-1`` where that draw is rejected (the caller redraws it)."""
-    width, shift, dn, m1, topmask = _reducer(d)
+    search's output at ``u = (r mod d) + 1`` (``r`` from ``raw`` as for :func:`reduce`, ``d``
+    the table's), or ``-1`` where that draw is rejected (the caller redraws it)."""
+    width, shift, dn, m1, topmask = table.reducer
     k = len(counts)
-    if width != table.width or len(raw) != k * (width + 1) * LIMB_BYTES:
-        raise ValueError("native sample: raw or d does not match the table")
+    if len(raw) != k * (width + 1) * LIMB_BYTES:
+        raise ValueError("native sample: raw does not hold k numbers of W + 1 limbs")
     if k == 0:
         return []
     cs = array("q", counts)

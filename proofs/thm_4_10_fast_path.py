@@ -75,7 +75,7 @@ def _paths_agree(mech: FastSample, rng: random.Random) -> tuple[bool, int, dict[
         if table is not None:
             found["native"] = native_samplers.search(table, [c] * len(us), native_samplers.to_limbs(
                 us, table.width))
-            found["native one-pass"] = native_samplers.sample(table, mech.d, [c] * len(us),
+            found["native one-pass"] = native_samplers.sample(table, [c] * len(us),
                                                               _raw(mech, us))
         points += len(us) * len(found)
         for name, got in found.items():
