@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from exactdp.audit.guard import Finding, show
+from exactdp.audit.provenance import environment
 from exactdp.audit.reference import RefDistribution
 from exactdp.audit.severity import Severity, in_decimal, severity
 from exactdp.binomial import CriticalCounts
@@ -107,6 +108,14 @@ class WhiteBoxReport:
     findings: tuple[Finding, ...] = ()
     seconds: Fraction = Fraction(0)
     excess: Fraction | None = None
+    #: exactdp / Python / library versions and platform (:mod:`exactdp.audit.provenance`),
+    #: recorded when the report is made; ``command``: the command line, set by the CLI.
+    environment: Mapping[str, Any] = field(default_factory=dict)
+    command: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.environment:
+            object.__setattr__(self, "environment", environment(self.mechanism))
 
     @property
     def exit_code(self) -> int:
@@ -148,11 +157,13 @@ class WhiteBoxReport:
             "distributions": {str(c): {str(o): str(p) for o, p in dist.items() if p}
                               for c, dist in self.distributions.items()},
             "seconds": _seconds_str(self.seconds),
+            "environment": _environment_json(self.environment, self.command),
         }
 
     def summary(self) -> str:
         how = f"; {self.method}" if self.method else ""
         lines = [f"white-box audit of {self.mechanism} ({self.kind}{how})",
+                 _environment_line(self.environment, self.command),
                  f"  inputs: {_fmt_inputs(self.inputs)}, neighbours c and c+1"]
         if self.d is not None:
             lines.append(f"  randomness: u in [d]_+ with d = {_short_int(self.d)}")
@@ -198,6 +209,17 @@ class WhiteBoxReport:
                 lines.append(f"    note: {t.randomness_note}")
         lines.append(f"  verdict: {self.verdict.upper()}  ({_seconds_str(self.seconds)} s)")
         return "\n".join(lines)
+
+
+def _environment_json(env: Mapping[str, Any], command: str) -> dict[str, Any]:
+    return {**env, "command": command or None}
+
+
+def _environment_line(env: Mapping[str, Any], command: str) -> str:
+    libs = ", ".join(f"{m} {v}" for m, v in env.get("libraries", {}).items())
+    return (f"  run with exactdp {env.get('exactdp')}, {env.get('python')} on "
+            f"{env.get('platform')}" + (f"; libraries: {libs}" if libs else "")
+            + (f"\n  command: {command}" if command else ""))
 
 
 def _seconds_str(s: Fraction) -> str:
@@ -346,6 +368,12 @@ class BlackBoxReport:
     seconds: Fraction = Fraction(0)
     reference_table: Mapping[Any, RefDistribution] = field(default_factory=dict)
     claimed_delta: Fraction = Fraction(0)
+    environment: Mapping[str, Any] = field(default_factory=dict)
+    command: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.environment:
+            object.__setattr__(self, "environment", environment(self.mechanism))
 
     @property
     def exit_code(self) -> int:
@@ -368,10 +396,12 @@ class BlackBoxReport:
                     str(c): {str(o): _interval_json(p) for o, p in ref.items()}
                     for c, ref in self.reference_table.items()},
                 "findings": [f.to_json() for f in self.findings],
-                "seconds": _seconds_str(self.seconds)}
+                "seconds": _seconds_str(self.seconds),
+                "environment": _environment_json(self.environment, self.command)}
 
     def summary(self) -> str:
         lines = [f"black-box audit of {self.mechanism}",
+                 _environment_line(self.environment, self.command),
                  (f"  inputs: {_fmt_inputs(self.inputs)}, neighbours c and c+1; "
                   + ("planned (stopped at the finding below): " if self.verdict == "broken"
                      else "")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import re
 import sys
 from typing import Any
@@ -251,10 +252,13 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 target, inputs=inputs, claimed_epsilon=eps, claimed_delta=delta,
                 draws=draws, alpha=alpha,
                 reference=reference, outputs=outputs, progress=progress, **limits)
+    from exactdp.audit.provenance import command_line
+
+    report = dataclasses.replace(report, command=command_line(args.argv_))
     if html_out is not None:
         from exactdp.audit.html import html_report
 
-        html_out.write(html_report(report))
+        html_out.write(html_report(report, report.command))
     if not emit_json(args, report.to_json(), out):
         print(report.summary())
     return int(report.exit_code)
