@@ -8,7 +8,7 @@ Parameters are exact: ``eps`` a Fraction, the rational base rounded DOWN and cer
 (:func:`base`: ``rho = a/2^20`` with ``rho^k <= e^eps`` proved by
 :func:`exactdp.certified.compare_exp`; ``base_from_eps``'s search over every denominator up to
 ``b_max`` takes 5-30 s per eps at the ``b_max ~ 1000`` that budgets of ``0.1/32`` per bit need),
-the discrete noise calibrated to the exact ``delta`` of its table.
+the geometric noise's ratio rounded UP and certified (:func:`noise_ratio`).
 """
 
 from __future__ import annotations

@@ -12,14 +12,18 @@ Every image (query, database, train and test alike) is privatised once per repet
 fresh public projection (W or OPORP plan) per repetition, all from one seeded exactdp source
 (reproducible; a seeded source is NOT for releases).
 
-Methods (the issue's four; exact mechanisms of :mod:`exactdp.projections`):
+Methods (the issue's four; exact mechanisms of :mod:`exactdp.projections`, all pure eps-DP
+under one-coordinate neighbours):
 
-* ``SignOPORP-smooth``: Algorithm 8, smooth flipping, per-bin base ``rho <= e^eps`` rounded down
-  (``t`` repetitions: ``k/t`` bins and ``rho_t^t <= e^eps`` each), pure eps-DP;
-* ``SignRP-RR``: Algorithm 6 with ``N+ = k`` (pure eps; per-bit base ``rho <= e^(eps/k)``);
-* ``DP-OPORP``: Algorithm 5, OPORP plus discrete Gaussian noise per bin (sensitivity ``beta``),
-  calibrated to the exact ``delta(eps) <= 1e-6`` of its table;
-* ``Raw-data``: the baseline, the same discrete Gaussian on each of the 64 pixels.
+* ``SignOPORP-smooth t=T``: Algorithm 8, smooth flipping, ``t`` runs of ``k/t`` bins with a
+  per-run base ``rho`` (``rho^t <= e^eps``, rounded down and certified);
+* ``SignRP-RR``: Algorithm 6 with ``N+ = k`` (per-bit base ``rho^k <= e^eps``);
+* ``DP-OPORP-L``: Algorithm 5, OPORP plus a clamped two-sided geometric (discrete Laplace)
+  per bin, ratio ``r^-beta <= e^eps`` (one bin moves by at most ``beta``);
+* ``Raw-data-L``: the baseline, the same geometric on each of the 64 pixels;
+* ``float DP-OPORP-G`` / ``float Raw-data-G``: the paper's Gaussian calibration (Thm 3.5,
+  ``delta = 1e-6``) in numpy floats, a labelled reference (exact discrete Gaussian tables of
+  that width exceed :class:`exactdp.noise_tables.NoiseTable`'s limits).
 
 Utility: precision at ``R`` of the true top-50 cosine neighbours (297 queries against a database
 of 1,500; private vectors compared by cosine, sign vectors by agreements), and the test accuracy
@@ -67,34 +71,38 @@ def exact_methods(seed: int, t_values: tuple[int, ...]) -> dict[str, Method]:
     return out
 
 
+def _rng(seed: int, rep: int, k: int, name: str) -> np.random.Generator:
+    return np.random.default_rng([seed, rep, k, sum(map(ord, name))])
+
+
 def gaussian_references(seed: int) -> dict[str, Method]:
     """The paper's calibration (Gaussian noise, Thm 3.5, delta = 1e-6) in floats, labelled."""
     import proj_float as pf
 
-    def rng(rep: int, k: int, name: str) -> np.random.Generator:
-        return np.random.default_rng([seed, rep, k, sum(map(ord, name))])
+    def oporp(x: np.ndarray, e: Fraction, k: int, r: int) -> tuple[np.ndarray, str]:
+        return pf.dp_oporp(x, float(e), float(DELTA), k, BETA, _rng(seed, r, k, "oporp")), "cosine"
 
-    return {
-        "float DP-OPORP-G": lambda x, e, k, r: (
-            pf.dp_oporp(x, float(e), float(DELTA), k, BETA, rng(r, k, "oporp")), "cosine"),
-        "float Raw-data-G": lambda x, e, k, r: (
-            pf.raw_data(x, float(e), float(DELTA), BETA, rng(r, k, "raw")), "cosine"),
-    }
+    def raw(x: np.ndarray, e: Fraction, k: int, r: int) -> tuple[np.ndarray, str]:
+        return pf.raw_data(x, float(e), float(DELTA), BETA, _rng(seed, r, k, "raw")), "cosine"
+
+    return {"float DP-OPORP-G": oporp, "float Raw-data-G": raw}
 
 
 def float_methods(seed: int, t_values: tuple[int, ...]) -> dict[str, Method]:
+    """The float numpy sign mechanisms (``--float-reference``), labelled."""
     import proj_float as pf
 
-    def rng(rep: int, k: int, name: str) -> np.random.Generator:
-        return np.random.default_rng([seed, rep, k, sum(map(ord, name))])
+    def sign_oporp(t: int) -> Method:
+        def method(x: np.ndarray, e: Fraction, k: int, r: int) -> tuple[np.ndarray, str]:
+            rng = _rng(seed, r, k, f"sign-oporp-{t}")
+            return pf.sign_oporp_smooth(x, float(e), k, t, BETA, rng), "signs"
+        return method
 
-    out: dict[str, Method] = {}
-    for t in t_values:
-        name = f"float SignOPORP-smooth t={t}"
-        out[name] = (lambda x, e, k, r, t=t, name=name:
-                     (pf.sign_oporp_smooth(x, float(e), k, t, BETA, rng(r, k, name)), "signs"))
-    out["float SignRP-RR"] = lambda x, e, k, r: (
-        pf.sign_rp_rr(x, float(e), k, rng(r, k, "rp")), "signs")
+    def sign_rp(x: np.ndarray, e: Fraction, k: int, r: int) -> tuple[np.ndarray, str]:
+        return pf.sign_rp_rr(x, float(e), k, _rng(seed, r, k, "rp")), "signs"
+
+    out = {f"float SignOPORP-smooth t={t}": sign_oporp(t) for t in t_values}
+    out["float SignRP-RR"] = sign_rp
     return out
 
 
