@@ -1,0 +1,138 @@
+"""Budgets of the white-box exploration (issue 10 item 2): a planted unbounded rejection loop
+ends at its budget with an "incomplete" verdict and its exact covered mass; certain
+violations from partial mass; progress on stderr; CLI statuses."""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exactdp.audit import whitebox_audit
+from exactdp.audit.budget import certain_violation, check_time_budget
+from exactdp.params import ParameterError
+from exactdp.randomness import RandomSource
+from tests._cli import one_line_error, run
+
+
+def rejection_loop(c: int, source: RandomSource) -> int:
+    """Planted: an unbounded rejection loop (infinitely many paths) with a constant output."""
+    while source.uniform(2) == 2:
+        pass
+    return 0
+
+
+def test_unbounded_loop_ends_at_max_paths_with_its_covered_mass() -> None:
+    report = whitebox_audit(rejection_loop, inputs=range(2), claimed_epsilon=1,
+                            kind="source", max_runs=30, outputs=range(2))
+    assert report.verdict == "incomplete" and report.exit_code == 2
+    # path k (k = 1, 2, ...) leaves the loop after k - 1 rejections: weight 2^-k, so the
+    # first 30 paths cover 1 - 2^-30 on each input
+    mass = 1 - Fraction(1, 2**30)
+    assert report.findings[0].witness["covered"] == {0: str(mass), 1: str(mass)}
+    assert report.distributions[0] == {0: mass}
+    assert "1 - 1/1073741824" in report.summary()
+
+
+def test_time_budget_stops_and_reports_progress() -> None:
+    lines: list[str] = []
+    report = whitebox_audit(rejection_loop, inputs=range(2), claimed_epsilon=1,
+                            kind="source", time_budget=3, outputs=range(2),
+                            progress=lines.append)
+    assert report.verdict == "incomplete"
+    covered = {c: Fraction(m) for c, m in report.findings[0].witness["covered"].items()}
+    assert all(0 < m < 1 for m in covered.values())
+    assert report.seconds < 6
+    assert any("paths, mass covered >=" in line and "paths/s" in line for line in lines)
+
+
+def test_certain_violation_from_partial_mass() -> None:
+    assert certain_violation({0: {0: Fraction(9, 10)}, 1: {0: Fraction(1, 100)}},
+                             {0: Fraction(9, 10), 1: Fraction(51, 100)}, [(0, 1)], Fraction(1)
+                             ) is None  # 9/10 / (1/100 + 49/100) = 9/5 < e
+    hit = certain_violation({0: {0: Fraction(9, 10)}, 1: {1: Fraction(1, 2)}},
+                            {0: Fraction(9, 10), 1: Fraction(1, 2)}, [(0, 1)], Fraction(1))
+    # outcome 0: 9/10 / (0 + 1/2) = 9/5 < e; outcome 1 from input 1: 1/2 / (0 + 1/10) = 5
+    assert hit is not None and hit[0] == 5 and hit[1:4] == (1, 0, 1)
+    inf = certain_violation({0: {0: Fraction(1)}, 1: {1: Fraction(1, 2)}},
+                            {0: Fraction(1), 1: Fraction(1, 2)}, [(0, 1)], Fraction(1))
+    assert inf is not None and inf[0] is None and inf[1:4] == (1, 0, 1)
+
+
+weights = st.lists(st.integers(0, 20), min_size=3, max_size=3).filter(any)
+
+
+@given(weights, weights, weights, weights)
+def test_certain_violations_hold_for_the_true_distributions(
+        wa: list[int], wb: list[int], ka: list[int], kb: list[int]) -> None:
+    """Soundness: truncate two true distributions (keep a part of each outcome's mass, as a
+    budget-stopped exploration does); any violation declared certain from the parts holds
+    for the true distributions, with at least the declared ratio."""
+    true = {0: {o: Fraction(w, sum(wa)) for o, w in enumerate(wa)},
+            1: {o: Fraction(w, sum(wb)) for o, w in enumerate(wb)}}
+    keep = {0: ka, 1: kb}
+    part = {c: {o: p * Fraction(min(keep[c][o], 20), 20) for o, p in true[c].items()}
+            for c in (0, 1)}
+    covered = {c: sum(part[c].values(), Fraction(0)) for c in (0, 1)}
+    hit = certain_violation(part, covered, [(0, 1)], Fraction(1, 2))
+    if hit is None:
+        return
+    ratio, a, b, o, _, _ = hit
+    if ratio is None:
+        assert true[a][o] > 0 == true[b][o]
+    else:
+        assert true[b][o] == 0 or true[a][o] / true[b][o] >= ratio > Fraction(16487, 10000)
+
+
+def test_violation_certain_before_the_budget_is_reported() -> None:
+    def leaky(c: int, source: RandomSource) -> int:
+        while source.uniform(2) == 2:
+            pass
+        return c
+
+    report = whitebox_audit(leaky, inputs=range(2), claimed_epsilon=1, kind="source",
+                            max_runs=10, outputs=range(2))
+    assert report.verdict == "violation" and report.exit_code == 1
+    assert [f.kind for f in report.findings] == ["incomplete", "certain_violation"]
+    w = report.findings[1].witness
+    assert w["p_at_least"] == 1 - Fraction(1, 2**10) and w["q_at_most"] == Fraction(1, 2**10)
+
+
+def test_check_time_budget() -> None:
+    assert check_time_budget(None) is None and check_time_budget("5") == 5
+    for bad in ("0", "1.5", "-3", "x", True, str(10**9)):
+        with pytest.raises(ParameterError, match="time_budget"):
+            check_time_budget(bad)
+
+
+def test_cli_budget_statuses(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "loops.py").write_text(
+        "def loop(c, source):\n    while source.uniform(2) == 2:\n        pass\n    return 0\n"
+        "def crash(c, source):\n    if source.uniform(2) == 2 and c:\n        raise ValueError\n"
+        "    return 0\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    rc, out, err = run(capsys, "audit", "loops:loop", "--kind", "whitebox", "--source",
+                       "--claimed-epsilon", "1", "--inputs", "0..1", "--max-paths", "20",
+                       "--json")
+    assert rc == 2, err
+    data = json.loads(out)
+    assert data["verdict"] == "incomplete"
+    assert data["findings"][0]["witness"]["covered"]["0"] == str(1 - Fraction(1, 2**20))
+    rc, _, err = run(capsys, "audit", "loops:crash", "--kind", "whitebox", "--source",
+                     "--claimed-epsilon", "1", "--inputs", "0..1", "--max-paths", "20")
+    assert rc == 3  # a crashing mechanism is broken, never a violation
+    rc, _, err = run(capsys, "audit", "loops:loop", "--kind", "blackbox",
+                     "--claimed-epsilon", "1", "--inputs", "0..1", "--time-budget", "5")
+    assert rc == 2
+    one_line_error(err, "--time-budget")
+    rc, _, err = run(capsys, "audit", "loops:loop", "--kind", "whitebox", "--source",
+                     "--claimed-epsilon", "1", "--inputs", "0..1", "--time-budget", "0")
+    assert rc == 2
+    one_line_error(err, "--time-budget")
