@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactdp.audit.guard import Finding, Progress, say, show
-from exactdp.audit.report import Distribution, WhiteBoxReport, _decimal, _short_fraction
+from exactdp.audit.report import Distribution, WhiteBoxReport, _decimal
 from exactdp.certified import exp_interval
 from exactdp.params import ParameterError
 
@@ -51,9 +51,18 @@ def progress_printer(progress: Progress, c: Any) -> Callable[[int, Fraction], No
     def show_progress(runs: int, covered: Fraction) -> None:
         seconds = max(time.monotonic_ns() - start, 1)
         rate = runs * 10**9 // seconds
-        say(progress, f"    input {show(c)}: {runs} paths, mass covered >= {_decimal(covered)} "
-                      f"(exact in the report), {rate} paths/s")
+        say(progress, f"    input {show(c)}: {runs} paths, mass covered {_covered(covered)}, "
+                      f"{rate} paths/s")
     return show_progress
+
+
+def _covered(mass: Fraction) -> str:
+    """``mass`` in words: ``1``, ``0``, or ``1 - u`` with ``u <= 2^-k`` (``k`` largest)."""
+    if mass in (0, 1):
+        return str(mass)
+    u = 1 - mass
+    k = (u.denominator // u.numerator).bit_length() - 1  # 2^k <= 1/u
+    return f"1 - u, u <= 2^-{k}" if k else f"{_decimal(mass)} (rounded down)"
 
 
 def certain_violation(dists: Mapping[Any, Distribution], covered: Mapping[Any, Fraction],
@@ -88,10 +97,8 @@ def incomplete_report(common: dict[str, Any], dists: dict[Any, Distribution],
     masses = {c: str(m) for c, m in covered.items()}
     findings = [Finding("incomplete", f"exploration stopped at {why}; probability mass "
                         f"covered per input: " + ", ".join(
-                            f"{show(c)}: 1 - {_short_fraction(1 - m)}"
-                            for c, m in covered.items())
-                        + f" (least: input {show(short)}; '~' marks a decimal rounded down, "
-                          f"exact fractions in the JSON)",
+                            f"{show(c)}: {_covered(m)}" for c, m in covered.items())
+                        + f" (least: input {show(short)}; exact fractions in the JSON)",
                         {"covered": masses, "stopped_at": why})]
     hit = certain_violation(dists, covered, pairs, eps)
     bound = "undecided: no ratio is certain to exceed the claim from the mass covered"
