@@ -154,6 +154,14 @@ static int table_ok(const struct es_table *tab) {
              (u64)tab->n + 1 + tab->S >= ((u64)1 << 63));
 }
 
+/* Prefetch the table row that a round at point z would read (clamped as in search_one). */
+static inline void prefetch_row(const u64 *table, long W2, int64_t t, int64_t z, int64_t c) {
+    int64_t j = z - c;
+    j = j < -t ? -t : (j >= t ? t - 1 : j);
+    const char *p = (const char *)(table + (j + t) * W2);
+    for (long b = 0; b < W2 * 8; b += 64) __builtin_prefetch(p + b);
+}
+
 /* min{z in [0, n] : F_c(z) >= u} (u: W limbs); scratch: Wd + 1 + W2 limbs. */
 static int64_t search_one(const struct es_table *tab, int64_t c, const u64 *u, u64 *scratch) {
     long W = tab->W, W2 = tab->W2, Wd = tab->Wd;
@@ -186,6 +194,10 @@ static int64_t search_one(const struct es_table *tab, int64_t c, const u64 *u, u
         u64 inside = ~(below | above);
         int64_t jc = (int64_t)(((u64)j & inside) | ((u64)(-t) & below) | ((u64)(t - 1) & above));
         const u64 *row = table + (jc + t) * W2;
+        /* fetch the rows of both possible next rounds while this one compares (the table can
+         * exceed the caches; both candidates, so the accesses do not depend on this round) */
+        prefetch_row(table, W2, t, (lo + mid) >> 1, c);
+        prefetch_row(table, W2, t, (mid + 1 + hi) >> 1, c);
         u64 ge_row = (u64)0 - (borrow_of(row, w, W2) ^ 1);
         u64 ge_below = ~ltu((u64)mid, q);
         u64 ge_above = ltu(q, (u64)mid + 1 + S);
