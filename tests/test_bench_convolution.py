@@ -66,7 +66,7 @@ def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
             assert r["draws"] == n // 2  # h = (1, 1, 0, ...): lambda_j = 1 + (-1)^(j_0)
         parts = r["transform_s"] + r["noise_s"] + r["reconstruction_s"]
         assert r["release_s"] == pytest.approx(parts)
-        assert r["float_xor_s"] > 0 and r["float_fft_s"] > 0
+        assert r["float_xor_s"] > 0 and r["float_fft_s"] > 0 and r["setup_plus_release_cpu_s"] > 0
         # the grid's MSE cost, recomputed from the two mechanisms' exact mse_bound
         _, h = bench.workload(n, 1000, r["filter"], 1)
         mse = {g: WalshFourierMechanism(h, Domain.histograms(n, 1000), epsilon=1,
