@@ -137,3 +137,13 @@ def test_cli_budget_statuses(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                      "--claimed-epsilon", "1", "--inputs", "0..1", "--time-budget", "0")
     assert rc == 2
     one_line_error(err, "--time-budget")
+
+
+def test_incomplete_report_renders_as_html() -> None:
+    pytest.importorskip("matplotlib")
+    from exactdp.audit.html import html_report
+
+    report = whitebox_audit(rejection_loop, inputs=range(2), claimed_epsilon=1,
+                            kind="source", max_runs=10, outputs=range(2))
+    page = html_report(report)
+    assert "INCOMPLETE" in page and "u &lt;= 2^-10" in page

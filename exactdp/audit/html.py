@@ -33,7 +33,8 @@ MAX_TABLE_OUTCOMES = 200
 
 _BADGE = {"pass": ("pass", "PASS"), "violation": ("violation", "VIOLATION"),
           "mismatch": ("mismatch", "MISMATCH"), "broken": ("broken", "BROKEN"),
-          "no violation detected": ("nodetect", "NO VIOLATION DETECTED")}
+          "no violation detected": ("nodetect", "NO VIOLATION DETECTED"),
+          "incomplete": ("nodetect", "INCOMPLETE")}
 
 _MEANING = {
     "pass": "the claim holds exactly on the audited inputs: the distributions were computed "
@@ -45,6 +46,8 @@ _MEANING = {
     "broken": "the mechanism itself failed while being audited (see the findings).",
     "no violation detected": "nothing was found at the stated power; this is NOT a proof of "
                              "privacy.",
+    "incomplete": "the exploration stopped at its budget before covering all the probability "
+                  "mass, and no violation is certain from the mass covered (see the findings).",
 }
 
 
