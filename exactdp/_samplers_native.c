@@ -140,6 +140,10 @@ struct es_table {
     int64_t sd, n, rounds, t;
     u64 S;
     const u64 *dn, *dp, *table;
+    /* es_sample's reduction modulo d (W limbs): s = 64 W - K, dd = d << s, m1, topmask */
+    int64_t s;
+    u64 m1, topmask;
+    const u64 *dd;
 };
 
 /*
@@ -258,12 +262,16 @@ int es_reduce(long k, long W, int s, const u64 *dn, u64 m1, u64 topmask, const u
 /*
  * es_reduce then es_search per draw, with no draw stored: out[e] = the search's output for
  * u = (r_e mod d) + 1 (r_e = raw[e * (W + 1) ..], top limb ANDed with topmask), or -1 when the
- * draw is rejected (floor(r_e / d) > m1; the caller redraws it).  dn = d << s, d having W =
- * tab->W limbs.  Returns 0, -1 or -2.
+ * draw is rejected (floor(r_e / d) > m1; the caller redraws it); the reduction's parameters
+ * (s, dd = d << s, m1, topmask, d having W = tab->W limbs) are in the table.  Returns 0, -1
+ * or -2.
  */
-int es_sample(const struct es_table *tab, long k, int s, const u64 *dn, u64 m1, u64 topmask,
-              const int64_t *counts, const u64 *raw, int64_t *out) {
+int es_sample(const struct es_table *tab, long k, const int64_t *counts, const u64 *raw,
+              int64_t *out) {
     long W = tab->W;
+    int s = (int)tab->s;
+    const u64 *dn = tab->dd;
+    u64 m1 = tab->m1, topmask = tab->topmask;
     if (k < 0 || !table_ok(tab) || s < 0 || s > 63 || !(dn[W - 1] >> 63)) return -1;
     u64 *buf = malloc((size_t)(2 * W + 1 + tab->Wd + 1 + tab->W2) * sizeof(u64));
     if (!buf) return -2;

@@ -66,8 +66,7 @@ def _library() -> tuple[ctypes.CDLL | None, str]:
     if lib.es_version() != _VERSION:
         return None, f"{paths[0].name} is a different version: reinstall the package"
     lib.es_search.argtypes = [ctypes.c_void_p, ctypes.c_long, _p, _c, _p]
-    lib.es_sample.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_int, _c, ctypes.c_uint64,
-                              ctypes.c_uint64, _p, _c, _p]
+    lib.es_sample.argtypes = [ctypes.c_void_p, ctypes.c_long, _p, _c, _p]
     lib.es_reduce.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_int, _c, ctypes.c_uint64,
                               ctypes.c_uint64, _c, _p, _p]
     return lib, f"native ({paths[0].name})"
@@ -114,7 +113,8 @@ class _Table(ctypes.Structure):
     _fields_ = [("W", ctypes.c_long), ("W2", ctypes.c_long), ("Wd", ctypes.c_long),
                 ("sd", ctypes.c_int64), ("n", ctypes.c_int64), ("rounds", ctypes.c_int64),
                 ("t", ctypes.c_int64), ("S", ctypes.c_uint64), ("dn", ctypes.c_char_p),
-                ("dp", ctypes.c_char_p), ("table", ctypes.c_char_p)]
+                ("dp", ctypes.c_char_p), ("table", ctypes.c_char_p), ("s", ctypes.c_int64),
+                ("m1", ctypes.c_uint64), ("topmask", ctypes.c_uint64), ("dd", ctypes.c_char_p)]
 
 
 class SearchTable:
@@ -139,10 +139,12 @@ class SearchTable:
                               for j, v in zip(range(-t, t), window, strict=True)], self.wide)
         self.d = d
         self.rounds = n.bit_length()
-        self.reducer = _reducer(d)
-        # the structure points into the bytes above, which live as long as this object
+        # the structure points into the bytes here, which live as long as this object
+        self._reduction = _reducer(d)
+        _, shift, dd, m1, topmask = self._reduction
         self._struct = _Table(self.width, self.wide, self.d_words, self.shift, n,
-                              n.bit_length(), t, scale, self.dn, self.dp, self.rows)
+                              n.bit_length(), t, scale, self.dn, self.dp, self.rows, shift, m1,
+                              topmask, dd)
         self.pointer = ctypes.addressof(self._struct)
 
     @property
@@ -198,16 +200,14 @@ def sample(table: SearchTable, counts: Sequence[int], raw: bytes) -> list[int]:
     """:func:`reduce` then :func:`search` in one pass, no draw stored: for each count the
     search's output at ``u = (r mod d) + 1`` (``r`` from ``raw`` as for :func:`reduce`, ``d``
     the table's), or ``-1`` where that draw is rejected (the caller redraws it)."""
-    width, shift, dn, m1, topmask = table.reducer
     k = len(counts)
-    if len(raw) != k * (width + 1) * LIMB_BYTES:
+    if len(raw) != k * (table.width + 1) * LIMB_BYTES:
         raise ValueError("native sample: raw does not hold k numbers of W + 1 limbs")
     if k == 0:
         return []
     cs = array("q", counts)
     out = array("q", bytes(8 * k))
-    code = _lib().es_sample(table.pointer, k, shift, dn, m1, topmask, cs.buffer_info()[0],
-                            raw, out.buffer_info()[0])
+    code = _lib().es_sample(table.pointer, k, cs.buffer_info()[0], raw, out.buffer_info()[0])
     if code != 0:
         raise RuntimeError(f"native sample rejected its sizes (code {code})")
     return out.tolist()
