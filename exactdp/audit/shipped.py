@@ -38,9 +38,10 @@ def diffprivlib_randomise(name: str, *, error_outcome: Any = None,
     ``epsilon``, ``delta`` and ``sensitivity`` are exact dyadic numbers ("1", "1/2", 2...);
     other parameters (``lower``, ``upper``) are passed as given.  ``Binary`` gets
     ``value0="0"``, ``value1="1"`` and audits inputs and outputs ``0``/``1``.
-    ``error_outcome``: when given, an ``OverflowError`` or ``ValueError`` of ``randomise``
-    (``GeometricTruncated`` takes ``log(0)`` when ``random() == 0.5``) is the outcome
-    ``error_outcome`` instead of a broken mechanism, so that its probability is reported.
+    ``error_outcome``: when given, an ``OverflowError`` of ``randomise`` (``Geometric`` and
+    ``GeometricTruncated`` take ``log(0)`` when ``random() == 0.5`` and then ``int(-inf)``)
+    is the outcome ``error_outcome`` instead of a broken mechanism, so that its probability
+    is reported; any other exception still makes the mechanism broken.
     """
     try:
         from diffprivlib import mechanisms
@@ -68,7 +69,7 @@ def diffprivlib_randomise(name: str, *, error_outcome: Any = None,
 
     shown = ", ".join(f"{k}={v}" for k, v in parameters.items())
     raises: dict[type[BaseException], Any] = {} if error_outcome is None else {
-        OverflowError: error_outcome, ValueError: error_outcome}
+        OverflowError: error_outcome}
     return FacadeMechanism(randomise, "secrets", patch_attributes=[(mech, "_rng")],
                            raises_as_outcome=raises,
                            description=f"diffprivlib {name}({shown}).randomise as shipped "
