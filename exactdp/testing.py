@@ -11,6 +11,22 @@ shows the witness: the inputs, the outcome and the exact probabilities):
   neighbouring pairs: the exact worst ratio is compared with ``e**eps`` through certified
   bounds.
 * :func:`assert_approx_dp` -- ``(eps, delta)``-DP by the exact hockey-stick divergence.
+* :func:`assert_strict_time` -- the operation traces (:mod:`exactdp.trace`: every draw's
+  domain size, every CDF evaluation...) do not depend on the input (DESIGN.md rule 2).
+
+Claims are given as ``epsilon=`` or as ``ratio_bound=``, a rational bound ``r`` on
+``e**eps`` checked exactly (``ratio_bound=3`` for ``ln(3)``-DP, whose epsilon is
+irrational).  A failure message names the input pair, the outcome and both exact
+probabilities; compared decimals are printed to enough places to differ.
+
+Counting mechanisms: pass an :class:`~exactdp.counting.InverseCDFSampler` itself
+(``GeoSample``, ``FastSample``, ``TabulatedMechanism`` or your subclass, ``M(c, u)`` with
+``n``, ``d`` and ``cdf``), or wrap your own ``f(c, u)`` (``u`` in ``[d]_+``, outputs in
+``[0, n]``, non-decreasing in ``u``) as :class:`CountingFunction`, rather than a function
+of a source drawing ``uniform(d)``: the distribution then comes from the thresholds of
+``u`` (:func:`exactdp.checker.counting_distribution`, ``O(n log d)`` calls), as in the
+white-box audit, instead of exploring all ``d`` draws (``GeoSample(5, 1/4)``, ``d =
+111537``, six inputs: 0.001 s against 23-26 s on a loaded machine).
 
 Strategies (for :mod:`hypothesis`): valid parameters for each mechanism of the paper
 (:func:`epsilons`, :func:`gammas`, :func:`betas`, :func:`geosample_params`,
@@ -37,18 +53,32 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the test extra
     raise ImportError("exactdp.testing needs hypothesis: pip install 'exactdp[test]'") from exc
 
+from exactdp.audit.severity import separated_decimals
 from exactdp.binomial import critical_counts
 from exactdp.certified import Interval, exp_interval
-from exactdp.checker import RatioWitness, certify_ratio, statistical_distance, worst_ratio
+from exactdp.checker import (
+    RatioWitness,
+    certify_ratio,
+    check_strict_time,
+    counting_distribution,
+    hockey_stick,
+    statistical_distance,
+    thresholds,
+    worst_ratio,
+)
+from exactdp.counting import InverseCDFSampler
 from exactdp.explore import MAX_RUNS, MAX_UNIFORM, explore
 from exactdp.params import ParameterError, ParameterTypeError, positive_int, to_fraction
 from exactdp.randomness import RandomSource, default_source
+from exactdp.trace import recording
 
 __all__ = [
+    "CountingFunction",
     "OracleAssertionError",
     "assert_approx_dp",
     "assert_pure_dp",
     "assert_same_distribution",
+    "assert_strict_time",
     "betas",
     "counts",
     "datasets",
@@ -69,6 +99,50 @@ Mechanism = Callable[[Any, RandomSource], Hashable]
 
 class OracleAssertionError(AssertionError):
     """An exact oracle assertion failed; the message carries the witness."""
+
+
+class CountingFunction(InverseCDFSampler):
+    """Your counting mechanism ``f(c, u)`` for the assertions' threshold fast path.
+
+    ``u`` ranges over ``[d]_+``, outputs over ``[0, n]``, and ``f(c, .)`` must be
+    non-decreasing (the counting form of Definition 4.3).  Distributions are enumerated for
+    ``d <= 4096``, else found by binary search for each threshold (the ends of every
+    output's interval are checked: a non-monotone ``f`` seen there raises
+    :class:`~exactdp.checker.NotMonotoneError`; interior points are not examined).
+
+    >>> CountingFunction(lambda c, u: min(c + (u > 2), 3), d=4, n=3)(1, 3)
+    2
+    """
+
+    def __init__(self, f: Callable[[int, int], int], d: int, n: int) -> None:
+        if not callable(f):
+            raise ParameterTypeError(f"f = {f!r} must be callable as f(c, u)")
+        self.f = f
+        self._d = positive_int(d, "d")
+        self.n = positive_int(n, "n")
+        self._thresholds: dict[int, tuple[int, ...]] = {}
+
+    @property
+    def d(self) -> int:
+        return self._d
+
+    def _search(self, c: int, u: int) -> int:
+        z = self.f(c, u)
+        if isinstance(z, bool) or not isinstance(z, int):
+            raise ParameterTypeError(f"f({c!r}, {u}) = {z!r} must be an int in [0, {self.n}]")
+        return z
+
+    def cdf(self, c: int, z: int) -> int:
+        """``F_c(z) = #{u : f(c, u) <= z}``, from the thresholds found by binary search
+        (:func:`exactdp.checker.thresholds`, computed once per ``c``)."""
+        self._check_cz(c, z)
+        if c not in self._thresholds:
+            self._thresholds[c] = thresholds(self, c, hint=False)
+        return self._thresholds[c][min(max(z, 0), self.n)] if z >= 0 else 0
+
+    def __repr__(self) -> str:
+        return f"CountingFunction({getattr(self.f, '__qualname__', self.f)!r}, d={self._d}, " \
+               f"n={self.n})"
 
 
 # --------------------------------------------------------------------------- exact helpers
@@ -170,16 +244,27 @@ def assert_same_distribution(sampler: Sampler,
             f"probability <= {a}):\n" + "\n".join(bad_lines))
 
 
-def _distributions(mechanism: Mechanism, pairs: Sequence[tuple[Any, Any]], max_uniform: int,
-                   max_runs: int) -> dict[Any, dict[Any, Fraction]]:
+def _distributions(mechanism: Mechanism | InverseCDFSampler, pairs: Sequence[tuple[Any, Any]],
+                   max_uniform: int, max_runs: int) -> dict[Any, dict[Any, Fraction]]:
     cache: dict[Any, dict[Any, Fraction]] = {}
     for x, y in pairs:
         for v in (x, y):
             key = _key(v)
-            if key not in cache:
+            if key in cache:
+                continue
+            if isinstance(mechanism, InverseCDFSampler):
+                cache[key] = counting_distribution(mechanism, _count(mechanism, v))
+            else:
                 cache[key] = explore(_bind(mechanism, v), max_uniform=max_uniform,
                                      max_runs=max_runs)
     return cache
+
+
+def _count(mechanism: InverseCDFSampler, v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= mechanism.n:
+        raise ParameterError(f"neighbours: input {v!r} of the counting mechanism {mechanism!r} "
+                             f"must be an int in [0, {mechanism.n}]")
+    return v
 
 
 def _bind(mechanism: Mechanism, x: Any) -> Sampler:
@@ -212,19 +297,54 @@ def _pairs(neighbours: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
 
 
 def _witness_text(w: RatioWitness) -> str:
-    ratio = "infinite" if w.ratio is None else str(w.ratio)
-    return (f"Pr[M({w.numerator_input!r}) = {w.outcome!r}] = {w.p}, "
+    ratio = "infinite (the outcome is impossible on x')" if w.ratio is None else str(w.ratio)
+    return (f"inputs x = {w.numerator_input!r}, x' = {w.denominator_input!r}, outcome "
+            f"{w.outcome!r}: Pr[M({w.numerator_input!r}) = {w.outcome!r}] = {w.p}, "
             f"Pr[M({w.denominator_input!r}) = {w.outcome!r}] = {w.q}, ratio {ratio}")
 
 
-def assert_pure_dp(mechanism: Mechanism, neighbours: Iterable[tuple[Any, Any]], epsilon: object,
-                   *, max_uniform: int = MAX_UNIFORM, max_runs: int = MAX_RUNS) -> RatioWitness:
+def _claim(epsilon: object, ratio_bound: object) -> tuple[Fraction | None, Fraction | None]:
+    """Exactly one of ``epsilon`` (exact, >= 0) and ``ratio_bound`` (a rational >= 1,
+    standing for ``e**eps <= ratio_bound``)."""
+    if (epsilon is None) == (ratio_bound is None):
+        raise ParameterError("give exactly one of epsilon= (exact) and ratio_bound= (a "
+                             "rational bound on e^eps, e.g. 3 for ln(3)-DP)")
+    if ratio_bound is not None:
+        r = to_fraction(ratio_bound, "ratio_bound")
+        if r < 1:
+            raise ParameterError(f"ratio_bound = {r} must be >= 1 (it bounds e^eps)")
+        return None, r
+    eps = to_fraction(epsilon, "epsilon")
+    if eps < 0:
+        raise ParameterError(f"epsilon = {eps} must be >= 0")
+    return eps, None
+
+
+def _claim_text(eps: Fraction | None, r: Fraction | None, delta: Fraction) -> str:
+    return f"({eps}, {delta})-DP" if eps is not None else \
+        f"(ln({r}), {delta})-DP (privacy-loss ratio bound {r})"
+
+
+def _ratio_vs_claim(ratio: Fraction, eps: Fraction) -> str:
+    """``ratio > e**eps`` in decimals that differ as printed (called on a failure)."""
+    r_text, e_text = separated_decimals(lambda b: Interval(ratio, ratio),
+                                        lambda b: exp_interval(eps, b))
+    return f"{r_text} > e^({eps}) {'in ' if '[' in e_text else '= '}{e_text}"
+
+
+def assert_pure_dp(mechanism: Mechanism | InverseCDFSampler,
+                   neighbours: Iterable[tuple[Any, Any]], epsilon: object = None, *,
+                   ratio_bound: object = None, max_uniform: int = MAX_UNIFORM,
+                   max_runs: int = MAX_RUNS) -> RatioWitness:
     """Assert ``Pr[M(x) = o] <= e**eps Pr[M(x') = o]`` for every given pair, both orders,
     and every outcome, exactly; return the worst ratio's witness.
 
-    ``mechanism(x, source)`` is run under the exploring source for each input.
+    The claim is ``epsilon`` (compared with certified bounds on ``e**eps``) or
+    ``ratio_bound`` (``Pr[M(x) = o] <= ratio_bound * Pr[M(x') = o]``, exactly).
+    ``mechanism(x, source)`` is run under the exploring source for each input; an
+    :class:`~exactdp.counting.InverseCDFSampler` is read through its thresholds.
     """
-    eps = to_fraction(epsilon, "epsilon")
+    eps, r = _claim(epsilon, ratio_bound)
     pairs = _pairs(neighbours)
     dists = _distributions(mechanism, pairs, max_uniform, max_runs)
     ordered = []
@@ -232,21 +352,31 @@ def assert_pure_dp(mechanism: Mechanism, neighbours: Iterable[tuple[Any, Any]], 
         px, py = dists[_key(x)], dists[_key(y)]
         ordered += [(x, px, y, py), (y, py, x, px)]
     worst = worst_ratio(ordered)
-    ok, bound = certify_ratio(worst, eps)
+    if r is not None:
+        if worst.ratio is None or worst.ratio > r:
+            raise OracleAssertionError(f"not {_claim_text(None, r, Fraction(0))}: "
+                                       f"{_witness_text(worst)} > {r}")
+        return worst
+    assert eps is not None
+    ok, _ = certify_ratio(worst, eps)
     if not ok:
-        raise OracleAssertionError(
-            f"not ({eps}, 0)-DP: {_witness_text(worst)}; {bound}")
+        how = "" if worst.ratio is None else f"; {_ratio_vs_claim(worst.ratio, eps)}"
+        raise OracleAssertionError(f"not ({eps}, 0)-DP: {_witness_text(worst)}{how}")
     return worst
 
 
-def assert_approx_dp(mechanism: Mechanism, neighbours: Iterable[tuple[Any, Any]],
-                     epsilon: object, delta: object, *, max_uniform: int = MAX_UNIFORM,
-                     max_runs: int = MAX_RUNS) -> Fraction:
+def assert_approx_dp(mechanism: Mechanism | InverseCDFSampler,
+                     neighbours: Iterable[tuple[Any, Any]], epsilon: object = None,
+                     delta: object = None, *, ratio_bound: object = None,
+                     max_uniform: int = MAX_UNIFORM, max_runs: int = MAX_RUNS) -> Fraction:
     """Assert ``sup_S Pr[M(x) in S] - e**eps Pr[M(x') in S] <= delta`` for every given pair,
     both orders, exactly (certified bounds on ``e**eps``); return the largest upper bound
     found on the divergence.  (A divergence within ``2**-4096`` of ``delta`` that the
-    bounds cannot separate counts as a failure: the conservative side.)"""
-    eps = to_fraction(epsilon, "epsilon")
+    bounds cannot separate counts as a failure: the conservative side.)  With
+    ``ratio_bound=r`` instead of ``epsilon`` the divergence at ratio ``r`` is exact."""
+    eps, r = _claim(epsilon, ratio_bound)
+    if delta is None:
+        raise ParameterError("delta must be given (use assert_pure_dp for delta = 0)")
     dlt = to_fraction(delta, "delta")
     if not 0 <= dlt <= 1:
         raise ParameterError(f"delta = {dlt} must lie in [0, 1]")
@@ -256,19 +386,89 @@ def assert_approx_dp(mechanism: Mechanism, neighbours: Iterable[tuple[Any, Any]]
     for x0, y0 in pairs:
         for x, y in ((x0, y0), (y0, x0)):
             p, q = dists[_key(x)], dists[_key(y)]
-            holds, box, used = _hockey(p, q, eps, dlt)
+            if r is not None:
+                exact = hockey_stick(p, q, r)
+                holds, box, used = exact <= dlt, Interval(exact, exact), r
+            else:
+                assert eps is not None
+                holds, box, used = _hockey(p, q, eps, dlt)
             worst_hi = max(worst_hi, box.hi)
             if not holds:
                 top = sorted(((p.get(o, Fraction(0)) - used * q.get(o, Fraction(0)), o)
                               for o in p), key=lambda t: t[0], reverse=True)[:3]
-                detail = "; ".join(f"Pr[M({x!r}) = {o!r}] = {p.get(o, Fraction(0))} vs "
-                                   f"Pr[M({y!r}) = {o!r}] = {q.get(o, Fraction(0))}"
-                                   for _, o in top)
+                detail = "; ".join(f"outcome {o!r}: Pr[M({x!r}) = {o!r}] = "
+                                   f"{p.get(o, Fraction(0))} vs Pr[M({y!r}) = {o!r}] = "
+                                   f"{q.get(o, Fraction(0))}" for _, o in top)
+                at = f"e^({eps})" if eps is not None else f"ratio {r}"
+                value = (f"is exactly {box.lo}" if box.lo == box.hi else
+                         f"lies in [{box.lo}, {box.hi}]")
                 raise OracleAssertionError(
-                    f"not ({eps}, {dlt})-DP: for x = {x!r}, x' = {y!r} the hockey-stick "
-                    f"divergence at e^({eps}) lies in [{box.lo}, {box.hi}], above delta = "
-                    f"{dlt}; largest contributions: {detail}")
+                    f"not {_claim_text(eps, r, dlt)}: for inputs x = {x!r}, x' = {y!r} the "
+                    f"hockey-stick divergence at {at} {value}, above delta = {dlt}; largest "
+                    f"contributions: {detail}")
     return worst_hi
+
+
+def assert_strict_time(mechanism: Mechanism | InverseCDFSampler,
+                       inputs: Iterable[Any] | None = None, *,
+                       us: Iterable[int] | None = None, max_uniform: int = MAX_UNIFORM,
+                       max_runs: int = MAX_RUNS) -> int | None:
+    """Assert that the operation traces do not depend on the input (strict time, DESIGN.md
+    rule 2; the paper's Theorem 4.7 ii / 4.10 ii form for counting samplers).
+
+    * An :class:`~exactdp.counting.InverseCDFSampler`: one trace for every count ``c`` in
+      ``[0, n]`` and every ``u`` tried (``us``, default: the thresholds and the ends, see
+      :func:`exactdp.checker.check_strict_time`); ``inputs`` is not used.
+    * ``mechanism(x, source)``: for each of ``inputs`` (two or more), the exact
+      distribution of its trace -- the sequence of draws (``("uniform", d)`` for each
+      ``uniform(d)``, ``bernoulli`` and ``inverse_cdf`` draw) and exactdp's trace events --
+      over every path of draws; it must be the same for every input.
+
+    Returns the common trace length when there is one fixed trace, else None.  A failure
+    names the inputs (and ``u``) and the differing traces.
+    """
+    if isinstance(mechanism, InverseCDFSampler):
+        cert = check_strict_time(mechanism, us)
+        if not cert.verdict:
+            w = cert.witness
+            raise OracleAssertionError(
+                f"operation traces differ: input c = {w['c']!r} at u = {w['u']!r} gives "
+                f"{_trace_text(w['trace'])}, but the reference (c = 0, first u) gives "
+                f"{_trace_text(w['reference'])}")
+        return int(cert.witness["trace_length"])
+    if not callable(mechanism):
+        raise ParameterTypeError(f"mechanism = {mechanism!r} must be callable as "
+                                 f"mechanism(x, source)")
+    xs = list(inputs) if inputs is not None else []
+    if len(xs) < 2:
+        raise ParameterError("assert_strict_time needs inputs: two or more values of x")
+    laws = [explore(_traced(mechanism, x), max_uniform=max_uniform, max_runs=max_runs)
+            for x in xs]
+    for x, law in zip(xs[1:], laws[1:], strict=True):
+        if law != laws[0]:
+            t = next(t for t in _ordered(set(law) | set(laws[0]))
+                     if law.get(t, Fraction(0)) != laws[0].get(t, Fraction(0)))
+            raise OracleAssertionError(
+                f"operation traces differ between inputs x = {xs[0]!r} and x' = {x!r}: the "
+                f"trace {_trace_text(t)} has probability {laws[0].get(t, Fraction(0))} on x "
+                f"and {law.get(t, Fraction(0))} on x'")
+    lengths = {len(t) for t in laws[0]}
+    return lengths.pop() if len(laws[0]) == 1 else None
+
+
+def _traced(mechanism: Mechanism, x: Any) -> Callable[[RandomSource], tuple[Any, ...]]:
+    def run(source: RandomSource) -> tuple[Any, ...]:
+        with recording() as events:
+            mechanism(x, source)
+        return tuple(events)
+    return run
+
+
+def _trace_text(trace: Sequence[Any], limit: int = 12) -> str:
+    items = [" ".join(map(str, e)) if isinstance(e, (tuple, list)) else str(e)
+             for e in trace]
+    more = f", ... ({len(items)} events)" if len(items) > limit else ""
+    return "[" + ", ".join(items[:limit]) + more + "]"
 
 
 def _hockey(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], eps: Fraction,

@@ -170,7 +170,8 @@ def _select_hockey(counts: Mapping[Any, Mapping[Any, int]], pairs: Sequence[tupl
         for a, b in ((a0, b0), (b0, a0)):
             ca, cb = counts[a], counts[b]
             outs = sorted(set(ca) | set(cb), key=lambda o: e_eps * cb.get(o, 0) - ca.get(o, 0))
-            chosen = tuple(o for o in outs if ca.get(o, 0) > e_eps * cb.get(o, 0)) or outs[:1]
+            chosen = tuple(o for o in outs if ca.get(o, 0) > e_eps * cb.get(o, 0)) \
+                or tuple(outs[:1])
             x = sum(ca.get(o, 0) for o in chosen)
             y = sum(cb.get(o, 0) for o in chosen)
             score = (x - 3 * math.isqrt(x)) - e_eps * (y + 3 * math.isqrt(y) + 3)

@@ -11,6 +11,12 @@ probability exactly ``num/den``, ``source.uniform(d)`` is uniform on ``1..d``.  
 production pass ``None`` (or ``exactdp.SystemSource()``, the OS CSPRNG); in these tests
 exactdp passes a source that explores every possible draw, so the distributions compared
 below are exact, and the tests cannot flake.
+
+Every hypothesis test here sets ``deadline=None``: an exact check explores every path of
+draws, and its time varies with the example (and with the machine's load) while saying
+nothing about correctness; hypothesis's default 200 ms deadline would turn a slow but
+correct example into a failure (``DeadlineExceeded``, or ``Flaky`` when the rerun is
+faster).  Bound the work instead, through the mechanism's size (``N`` below).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from exactdp.randomness import RandomSource
 from exactdp.testing import (
     assert_pure_dp,
     assert_same_distribution,
+    assert_strict_time,
     counts,
     neighbouring_counts,
 )
@@ -55,6 +62,7 @@ def my_noisy_count(c: int, source: RandomSource) -> int:
 REFERENCE = GeometricMechanism(N, ALPHA)   # exactdp's exact clamped geometric
 
 
+@settings(deadline=None)  # exact exploration: time varies, correctness does not (see top)
 @given(counts(N))
 def test_exact_distribution_matches_reference(c: int) -> None:
     reference = dict(enumerate(REFERENCE.distribution(c)))
@@ -64,9 +72,18 @@ def test_exact_distribution_matches_reference(c: int) -> None:
 def test_pure_dp_on_all_neighbouring_counts() -> None:
     worst = assert_pure_dp(my_noisy_count, [(c, c + 1) for c in range(N)], CLAIMED_EPSILON)
     assert worst.ratio is not None and worst.ratio <= 1 / ALPHA
+    # The same claim as an exact ratio bound (for a ln(r)-DP claim, whose epsilon is
+    # irrational, this is the only exact form): Pr[M(c) = o] <= (3/2) Pr[M(c') = o].
+    assert_pure_dp(my_noisy_count, [(c, c + 1) for c in range(N)], ratio_bound=1 / ALPHA)
 
 
-@settings(max_examples=10)
+def test_running_time_does_not_depend_on_the_count() -> None:
+    # The sequence of draws may be random (the magnitude loop), but its distribution must
+    # be the same for every count: otherwise the running time leaks the count.
+    assert_strict_time(my_noisy_count, range(N + 1))
+
+
+@settings(max_examples=10, deadline=None)
 @given(neighbouring_counts(N))
 def test_pure_dp_hypothesis(pair: tuple[int, int]) -> None:
     assert_pure_dp(my_noisy_count, [pair], CLAIMED_EPSILON)
