@@ -202,3 +202,30 @@ def test_cli_rng_and_patch(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                      "--claimed-epsilon", "1", "--inputs", "0..1")
     assert rc == 2
     one_line_error(err, "--patch", "--rng")
+
+
+def test_exact_weights_of_a_wide_integer_draw() -> None:
+    def wide(c: int, rng: random.Random) -> int:
+        return c if rng.randrange(10**6) < 300001 else 1 - c  # 10^6 > 256: by its effect
+
+    report = whitebox_audit(facade_mechanism(wide), inputs=range(2), claimed_epsilon=1,
+                            kind="source", outputs=range(2))
+    assert report.distributions[0] == {0: Fraction(300001, 10**6), 1: Fraction(699999, 10**6)}
+
+
+def test_two_float_draws_whose_effects_interact_are_refused() -> None:
+    def sum_below_one(c: int, rng: random.Random) -> int:
+        return int(rng.random() + rng.random() < 1)  # no finite set of pieces for the first
+
+    with pytest.raises(FacadeRefusal, match="black-box"):
+        whitebox_audit(facade_mechanism(sum_below_one), inputs=range(2), claimed_epsilon=1,
+                       kind="source", outputs=range(2))
+
+    def independent(c: int, rng: random.Random) -> int:
+        a, b = rng.random() < 0.5, rng.random() < 0.25  # pieces do not interact
+        return int(a) + int(b)
+
+    report = whitebox_audit(facade_mechanism(independent), inputs=range(2),
+                            claimed_epsilon=1, kind="source", outputs=range(3))
+    q = Fraction(1, 8)
+    assert report.distributions[0] == {0: 3 * q, 1: 4 * q, 2: q}

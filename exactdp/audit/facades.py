@@ -22,15 +22,17 @@ Every facade call is a draw of ``j`` uniform on ``[0, n)``:
 A draw with ``n <= exact_limit`` branches exactly, ``n`` ways (no assumption).  A larger
 draw is explored through its *effect*: the rest of the run (output, or the exception
 raised, and the number of later draws), computed by re-running ``fn`` with the earlier
-draws replayed, this draw forced to ``j`` and every later draw at ``j = 0`` (a *probe*).
+draws replayed, this draw forced to ``j`` and every later draw at ``0`` -- and, when there
+are later draws, again with them at their maximum and at pseudo-random values (*probes*).
 **Assumed** (the monotone-threshold idea of the counting audit, paper 004's Section 2
 inverse-CDF samplers being its model): the effect is piecewise constant in ``j`` with
 breakpoints found by cutting ``[0, n)`` into :data:`GRID` equal intervals and bisecting --
 whenever the effects at both ends of an interval are equal, the effect is constant on it
 (true of a comparison ``random() < t`` and of a monotone map followed by rounding, on each
 side of a turn at a grid point such as diffprivlib's ``random() == 1/2``), and the
-probe's continuation stands for every continuation.  **Checked**: the effect at the
-midpoint of every piece and at 32 pseudo-random ``j`` equals its piece's; when a check
+probes' continuations stand for every continuation.  **Checked**: the effect at the
+midpoint of every piece and at 32 pseudo-random ``j`` equals its piece's (with later
+draws: also under a fresh pseudo-random continuation per check); when a check
 fails, or there are more than ``max_pieces`` pieces, the audit is refused
 (:class:`FacadeRefusal`, exit status 2) with a suggestion to audit black-box.  Each piece
 is then one branch of the exploring source, weight ``(piece length) / n`` exactly, run with
@@ -128,6 +130,7 @@ class _Engine:
         self.history: list[tuple[int, int]] = []
         self.probing: tuple[tuple[int, int], ...] | None = None
         self.forced = 0
+        self.later: str | int = "zero"
         self.count = 0
 
     def draw(self, n: int) -> int:
@@ -156,12 +159,18 @@ class _Engine:
             return self.forced
         if self.count > PROBE_MAX_DRAWS:
             raise _ProbeOverflow
-        return 0
+        if self.later == "zero":
+            return 0
+        if self.later == "max":
+            return n - 1
+        return random.Random(f"{self.later}/{i}/{n}").randrange(n)
 
-    def effect(self, j: int) -> Hashable:
-        """The rest of the run with the next draw forced to ``j`` (a probe)."""
-        saved = (self.probing, self.forced, self.count)
-        self.probing, self.forced, self.count = tuple(self.history), j, 0
+    def effect(self, j: int, later: str | int = "zero") -> tuple[Hashable, int]:
+        """The rest of the run with the next draw forced to ``j`` (a probe) and the draws
+        after it at ``later``: ``"zero"``, ``"max"`` (``n - 1``) or an int seed of
+        pseudo-random values; the result and the number of later draws."""
+        saved = (self.probing, self.forced, self.later, self.count)
+        self.probing, self.forced, self.later, self.count = tuple(self.history), j, later, 0
         try:
             out: Hashable = ("returned", _key(self.mech.invoke(self.c)))
         except _ProbeOverflow:
@@ -172,7 +181,7 @@ class _Engine:
             out = ("raised", type(exc).__name__)
         finally:
             extra = self.count - len(self.history) - 1
-            self.probing, self.forced, self.count = saved
+            self.probing, self.forced, self.later, self.count = saved
         return (out, extra)
 
 
@@ -339,7 +348,9 @@ class FacadeMechanism:
                 + f"): assumed piecewise constant in j with breakpoints found by cutting "
                   f"[0, n) into {GRID} equal intervals and bisecting (equal effects at both "
                   f"ends of an interval => constant on it); checked "
-                  f"at every piece's midpoint and {SPOT_CHECKS} pseudo-random j per draw")
+                  f"at every piece's midpoint and {SPOT_CHECKS} pseudo-random j per draw "
+                  f"(later draws: at 0, at their maximum and pseudo-random in the search, "
+                  f"a fresh pseudo-random continuation per check)")
 
     def invoke(self, c: Any) -> Any:
         try:
@@ -372,7 +383,9 @@ class FacadeMechanism:
 
         def effect(j: int) -> Hashable:
             if j not in effects:
-                effects[j] = engine.effect(j)
+                base = engine.effect(j)
+                effects[j] = (base, engine.effect(j, "max"), engine.effect(j, 1)) \
+                    if base[1] else (base,)
             return effects[j]
 
         starts: list[int] = []
@@ -409,15 +422,19 @@ class FacadeMechanism:
         points = [(pieces.starts[i] + pieces.end(i) - 1) // 2
                   for i in range(len(pieces.starts))]
         points += [gen.randrange(n) for _ in range(SPOT_CHECKS)]
-        for j in points:
+        for k, j in enumerate(points):
             i = bisect.bisect_right(pieces.starts, j) - 1
             lo = pieces.starts[i]
-            if effect(j) != effect(lo):
+            first, second = effect(lo), effect(j)
+            if first == second and len(first) > 1:  # type: ignore[arg-type]
+                seed = 2 + k  # later draws: a fresh pseudo-random continuation
+                first, second = engine.effect(lo, seed), engine.effect(j, seed)
+            if first != second:
                 raise FacadeRefusal(
                     f"on input {engine.c!r}, draw {len(engine.history)} on [0, {n}): its "
                     f"effect is not piecewise constant as found by bisection (j = {lo} gives "
-                    f"{effect(lo)!r} but j = {j} in the same piece gives {effect(j)!r}); "
-                    f"the facade cannot explore it exactly: audit this code black-box")
+                    f"{first!r} but j = {j} in the same piece gives {second!r}); the facade "
+                    f"cannot explore it exactly: audit this code black-box")
 
 
 def _name(obj: object) -> str:
