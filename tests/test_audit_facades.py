@@ -229,3 +229,66 @@ def test_two_float_draws_whose_effects_interact_are_refused() -> None:
                             claimed_epsilon=1, kind="source", outputs=range(3))
     q = Fraction(1, 8)
     assert report.distributions[0] == {0: 3 * q, 1: 4 * q, 2: q}
+
+
+WEIGHTS = {z: 2 ** (4 - abs(z)) for z in range(-4, 5)}  # sum 46
+
+
+def _clamped_noise(c: int, rng: random.Random, upper: int) -> int:
+    u = rng.randrange(sum(WEIGHTS.values()))
+    for z, w in WEIGHTS.items():
+        if u < w:
+            return min(max(c + z, 0), upper)
+        u -= w
+    raise AssertionError("unreachable")
+
+
+def test_off_by_one_clamp_is_caught_and_its_twin_passes() -> None:
+    def good(c: int, rng: random.Random) -> int:
+        return _clamped_noise(c, rng, 4)
+
+    def off_by_one(c: int, rng: random.Random) -> int:
+        return _clamped_noise(c, rng, 5)
+
+    expected: dict[int, dict[int, Fraction]] = {}
+    for c in range(5):  # by hand: fold the weights onto [0, 4]
+        law: dict[int, Fraction] = {}
+        for z, w in WEIGHTS.items():
+            o = min(max(c + z, 0), 4)
+            law[o] = law.get(o, Fraction(0)) + Fraction(w, 46)
+        expected[c] = law
+    worst = max(expected[a][o] / expected[b][o] for a, b in ((0, 1), (1, 2), (2, 3), (3, 4))
+                for a, b in ((a, b), (b, a)) for o in range(5))
+    assert worst == 3  # e.g. output 0: (1 + 2) / 1 between inputs 3 and 4
+    ok = whitebox_audit(facade_mechanism(good), inputs=range(5), claimed_epsilon="11/10",
+                        kind="source", outputs=range(5))
+    assert ok.distributions == expected and ok.verdict == "pass"
+    assert ok.worst is not None and ok.worst.ratio == 3
+    bad = whitebox_audit(facade_mechanism(off_by_one), inputs=range(5),
+                         claimed_epsilon="11/10", kind="source", outputs=range(6))
+    assert bad.verdict == "violation"
+    assert any(i.outcome == 5 and i.possible_on == 1 and i.impossible_on == 0
+               and i.probability == Fraction(1, 46) for i in bad.infinite)
+
+
+def test_loop_that_is_not_constant_time_is_caught_and_its_twin_passes() -> None:
+    def rr(c: int, rng: random.Random) -> int:
+        return c if rng.randrange(3) < 2 else 1 - c  # ratio 2 < e^(7/10)
+
+    def leaky(c: int, rng: random.Random) -> int:
+        for _ in range(c + 1):  # as many draws as the input says
+            rng.getrandbits(1)
+        return rr(c, rng)
+
+    def fixed(c: int, rng: random.Random) -> int:
+        for _ in range(2):
+            rng.getrandbits(1)
+        return rr(c, rng)
+
+    bad = whitebox_audit(facade_mechanism(leaky), inputs=range(2), claimed_epsilon="7/10",
+                         kind="source", outputs=range(2))
+    assert bad.worst is not None and bad.worst.ratio == 2
+    assert bad.trace is not None and not bad.trace.same and bad.verdict == "violation"
+    ok = whitebox_audit(facade_mechanism(fixed), inputs=range(2), claimed_epsilon="7/10",
+                        kind="source", outputs=range(2))
+    assert ok.trace is not None and ok.trace.same and ok.verdict == "pass"
