@@ -18,7 +18,7 @@ from types import ModuleType
 
 from exactdp.certificate import ClaimReport
 
-__all__ = ["checks_of", "discover"]
+__all__ = ["checks_of", "discover", "load"]
 
 
 def _paper_order(name: str) -> tuple[int, int, str]:
@@ -39,15 +39,19 @@ def discover() -> list[ModuleType]:
     import error, so that ``exactdp verify`` reports it as a FAIL row and runs the rest."""
     names = sorted((m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")),
                    key=_paper_order)
-    return [_load(name) for name in names]
+    return [load(f"{__name__}.{name}") for name in names]
 
 
-def _load(name: str) -> ModuleType:
+def load(qualified: str) -> ModuleType:
+    """Import the proof module ``qualified`` (e.g. ``proofs.thm_4_07_geosample``), or a stand-in
+    whose one check raises the import error (also used by ``exactdp verify --workers`` to load a
+    claim's module again inside a worker process)."""
+    name = qualified.rsplit(".", 1)[-1]
     try:
-        return importlib.import_module(f"{__name__}.{name}")
+        return importlib.import_module(qualified)
     except Exception as exc:  # noqa: BLE001 - reported as the module's failed claim
         error = exc
-    stand_in = ModuleType(f"{__name__}.{name}")
+    stand_in = ModuleType(qualified)
     stand_in.CLAIM = f"{name} (did not import)"  # type: ignore[attr-defined]
 
     def check(full: bool) -> ClaimReport:

@@ -7,6 +7,7 @@ import sys
 import time
 import traceback
 from collections.abc import Sequence
+from typing import Any
 
 from exactdp.certificate import ClaimReport
 from exactdp.cli._common import (
@@ -19,7 +20,7 @@ from exactdp.cli._common import (
     output_path,
     progress,
 )
-from exactdp.params import ParameterError
+from exactdp.params import ParameterError, positive_int
 
 __all__ = ["COMMANDS", "add_verify", "cmd_verify", "run_check"]
 
@@ -45,6 +46,20 @@ def add_verify(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--only", metavar="TEXT",
                    help="run only the proof modules whose name or claim contains TEXT "
                         "(an error if none does)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", metavar="N",
+                       help="run the claims on N local worker processes (the table is the "
+                            "serial one; a claim whose worker dies twice is NOT RUN)")
+    where.add_argument("--dask", metavar="ADDRESS",
+                       help="run the claims on the Dask distributed scheduler at ADDRESS "
+                            "(e.g. tcp://host:8786; needs pip install 'exactdp[scale]')")
+    p.add_argument("--results", metavar="PATH",
+                   help="append one JSON line per finished claim to PATH (fsynced), "
+                        "for --resume")
+    p.add_argument("--resume", action="store_true",
+                   help="with --results: reuse the claims PATH records as passed or failed "
+                        "for this grid and this exact code (any edit of exactdp/ or proofs/ "
+                        "reruns them); run the rest")
     p.set_defaults(func=cmd_verify)
 
 
@@ -74,10 +89,14 @@ def run_check(check: object, full: bool) -> ClaimReport:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     import proofs
+    from exactdp.cli import verify_parallel as par
     from exactdp.histograms import native
 
     out = output_path(args)
     full = bool(args.full)
+    workers = None if args.workers is None else positive_int(args.workers, "--workers")
+    if args.resume and args.results is None:
+        raise ParameterError("--resume continues from a results file: give --results PATH")
     checks = [(module, fn) for module in proofs.discover() for fn in proofs.checks_of(module)]
     if args.only is not None:
         needle = args.only.strip().lower()
@@ -90,43 +109,78 @@ def cmd_verify(args: argparse.Namespace) -> int:
             raise ParameterError(f"--only {args.only!r} matches no proof module or claim; "
                                  f"the modules are: "
                                  + ", ".join(m.__name__.split(".")[-1] for m in proofs.discover()))
-    rows: list[tuple[ClaimReport, float]] = []
     grid_name = "full" if full else "quick"
+    results = None if args.results is None else par.Results(args.results, args.resume, grid_name)
+    client = None if args.dask is None else par.dask_client(args.dask)
+    units = par.units_of(checks)
+    todo, rows = par.split_resumed(units, results)
+    where = ("" if workers is None and args.dask is None else
+             f" on {workers} worker process(es)" if workers is not None else
+             f" on the Dask scheduler {args.dask}")
     progress(f"exactdp verify ({grid_name} grids): {len(checks)} claims; CompactHistogram "
              f"arithmetic: {native.status()}"
-             + (" (Theorem 8.3 (i) also runs the pure path)" if native.available() else ""))
-    for i, (module, fn) in enumerate(checks, 1):
-        progress(f"[{i}/{len(checks)}] {module.CLAIM} ...")
-        start = time.perf_counter()
-        report = run_check(fn, full)
-        seconds = time.perf_counter() - start
-        rows.append((report, seconds))
-        progress(f"[{i}/{len(checks)}] {report.claim}: "
-                 f"{'pass' if report.verdict else 'FAIL'} ({seconds:.1f} s)")
-    failed = [r.claim for r, _ in rows if not r.verdict]
+             + (" (Theorem 8.3 (i) also runs the pure path)" if native.available() else "")
+             + where + (f"; {len(rows)} reused from {args.results}" if rows else ""))
+
+    def done(unit: par.Unit, row: par.Row, seconds: float) -> None:
+        rows[unit] = (row, seconds)
+        if results is not None:
+            results.add(unit, row, seconds)
+        progress(f"[{len(rows)}/{len(units)}] {row['claim']}: "
+                 f"{row['verdict']} ({seconds:.1f} s)")
+
+    try:
+        if workers is not None:
+            par.run_pool(todo, full, workers, done)
+        elif args.dask is not None:
+            par.run_dask(todo, full, client, done)
+        else:
+            for i, (module, fn) in enumerate(checks, 1):
+                unit = units[i - 1]
+                if unit in rows:
+                    continue
+                progress(f"[{i}/{len(checks)}] {module.CLAIM} ...")
+                start = time.perf_counter()
+                report = run_check(fn, full)
+                done(unit, report.to_json(), time.perf_counter() - start)
+    except KeyboardInterrupt:
+        if results is not None:
+            progress(f"interrupted: the {len(rows)} finished claim(s) are in {args.results}; "
+                     "--resume continues")
+        raise
+    finally:
+        if results is not None:
+            results.close()
+    ordered = [rows[u] for u in units]
+    failed = [r["claim"] for r, _ in ordered if r["verdict"] == "FAIL"]
+    not_run = [r["claim"] for r, _ in ordered if r["verdict"] == "NOT RUN"]
     payload = {"grid": grid_name, "native_arithmetic": native.status(),
-               "claims": [dict(r.to_json(), seconds=f"{s:.3f}") for r, s in rows],
-               "verdict": not failed}
+               "claims": [dict(r, seconds=f"{s:.3f}") for r, s in ordered],
+               "verdict": not failed and not not_run}
+    status = FAILED if failed or not_run else OK
     if emit_json(args, payload, out):
-        return FAILED if failed else OK
-    _print_table(rows)
+        return status
+    _print_table(ordered)
     if failed:
         print(f"\n{len(failed)} claim(s) FAILED: " + "; ".join(failed))
-        return FAILED
-    print(f"\nall {len(rows)} claims pass")
-    return OK
+    if not_run:
+        print(f"\n{len(not_run)} claim(s) NOT RUN (their worker died or was lost; no verdict): "
+              + "; ".join(not_run))
+    if status == OK:
+        print(f"\nall {len(ordered)} claims pass")
+    return status
 
 
-def _print_table(rows: Sequence[tuple[ClaimReport, float]]) -> None:
+def _print_table(rows: Sequence[tuple[dict[str, Any], float]]) -> None:
     """One block per claim: verdict, seconds and claim; then the grid covered, and the worst
     exact value found against the bound."""
     print(f"{'verdict':8} {'seconds':>8}  claim")
     print("-" * 78)
     for r, s in rows:
-        print(f"{'pass' if r.verdict else 'FAIL':8} {s:8.1f}  {r.claim}")
-        print(f"{'':18}grid:  {r.grid}")
-        print(f"{'':18}worst: {r.worst}")
-        print(f"{'':18}bound: {r.bound}")
+        print(f"{r['verdict']:8} {s:8.1f}  {r['claim']}")
+        print(f"{'':18}grid:  {r['grid']}")
+        print(f"{'':18}worst: {r['worst']}")
+        print(f"{'':18}bound: {r['bound']}")
 
 
 COMMANDS = [add_verify]
