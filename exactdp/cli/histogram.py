@@ -21,6 +21,7 @@ from exactdp.cli._common import (
 )
 from exactdp.cli._common import progress as _progress
 from exactdp.cli._common import write_json as _write_json
+from exactdp.cli.histogram_sources import add_source_arguments, read_source
 
 _GUARANTEE = (
     "What the release guarantees (eps = --epsilon exactly, delta = --delta): with basic, "
@@ -92,6 +93,7 @@ def _add_histogram(sub: argparse._SubParsersAction) -> None:  # type: ignore[typ
                                   "the release records seeded: true)")
     add_output(p, "the release (instead of stdout)")
     add_input_limit(p)
+    add_source_arguments(p)
     p.add_argument("--max-seconds", default="600", metavar="S",
                    help="refuse a release estimated to take longer than S seconds (default "
                         "600), before any noise is drawn; basic draws one noisy count per "
@@ -133,10 +135,14 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
     elif args.algorithm == "stability":
         raise ParameterError("stability is (epsilon, delta)-DP: pass --delta (1/m below 1, "
                              "e.g. 1/1000000)")
-    name = "standard input" if args.file == "-" else repr(args.file)
-    text = read_text(args.file, "input", input_limit(args))
-    data, fmt = read_dataset(text, universe, args.format,
-                             skip_blank_lines=args.skip_blank_lines, where=f"input {name}")
+    loaded = read_source(args, universe, input_limit(args), say)
+    if loaded is not None:
+        data, fmt = loaded
+    else:
+        name = "standard input" if args.file == "-" else repr(args.file)
+        text = read_text(args.file, "input", input_limit(args))
+        data, fmt = read_dataset(text, universe, args.format,
+                                 skip_blank_lines=args.skip_blank_lines, where=f"input {name}")
     say(f"read {data.n} rows as {fmt} in {time.perf_counter() - start:.1f} s; releasing "
         f"with {args.algorithm} over a universe of size {universe.size}")
 
