@@ -112,6 +112,9 @@ class WhiteBoxReport:
     #: recorded when the report is made; ``command``: the command line, set by the CLI.
     environment: Mapping[str, Any] = field(default_factory=dict)
     command: str = ""
+    #: the neighbour relation's name when the inputs came from one
+    #: (:func:`exactdp.audit.inputs.audit_relation`, ``--inputs datasets(...)``...)
+    relation: str = ""
 
     def __post_init__(self) -> None:
         if not self.environment:
@@ -158,13 +161,14 @@ class WhiteBoxReport:
                               for c, dist in self.distributions.items()},
             "seconds": _seconds_str(self.seconds),
             "environment": _environment_json(self.environment, self.command),
+            "neighbours": self.relation or None,
         }
 
     def summary(self) -> str:
         how = f"; {self.method}" if self.method else ""
         lines = [f"white-box audit of {self.mechanism} ({self.kind}{how})",
                  _environment_line(self.environment, self.command),
-                 f"  inputs: {_fmt_inputs(self.inputs)}, neighbours c and c+1"]
+                 f"  inputs: {_fmt_inputs(self.inputs)}, {_neighbours_text(self.relation)}"]
         if self.d is not None:
             lines.append(f"  randomness: u in [d]_+ with d = {_short_int(self.d)}")
         if self.monotone:
@@ -209,6 +213,10 @@ class WhiteBoxReport:
                 lines.append(f"    note: {t.randomness_note}")
         lines.append(f"  verdict: {self.verdict.upper()}  ({_seconds_str(self.seconds)} s)")
         return "\n".join(lines)
+
+
+def _neighbours_text(relation: str) -> str:
+    return f"neighbours: {relation}" if relation else "neighbours c and c+1"
 
 
 def _environment_json(env: Mapping[str, Any], command: str) -> dict[str, Any]:
@@ -275,6 +283,8 @@ def _fmt_inputs(inputs: Sequence[Any]) -> str:
     if len(inputs) > 2 and all(isinstance(c, int) for c in inputs) \
             and list(inputs) == list(range(inputs[0], inputs[-1] + 1)):
         return f"{inputs[0]}..{inputs[-1]}"
+    if len(inputs) > 8:
+        return ", ".join(show(c) for c in inputs[:6]) + f", ... ({len(inputs)} inputs)"
     return ", ".join(show(c) for c in inputs)
 
 
@@ -370,6 +380,9 @@ class BlackBoxReport:
     claimed_delta: Fraction = Fraction(0)
     environment: Mapping[str, Any] = field(default_factory=dict)
     command: str = ""
+    #: the neighbour relation's name when the inputs came from one
+    #: (:func:`exactdp.audit.inputs.audit_relation`, ``--inputs datasets(...)``...)
+    relation: str = ""
 
     def __post_init__(self) -> None:
         if not self.environment:
@@ -397,12 +410,13 @@ class BlackBoxReport:
                     for c, ref in self.reference_table.items()},
                 "findings": [f.to_json() for f in self.findings],
                 "seconds": _seconds_str(self.seconds),
-                "environment": _environment_json(self.environment, self.command)}
+                "environment": _environment_json(self.environment, self.command),
+                "neighbours": self.relation or None}
 
     def summary(self) -> str:
         lines = [f"black-box audit of {self.mechanism}",
                  _environment_line(self.environment, self.command),
-                 (f"  inputs: {_fmt_inputs(self.inputs)}, neighbours c and c+1; "
+                 (f"  inputs: {_fmt_inputs(self.inputs)}, {_neighbours_text(self.relation)}; "
                   + ("planned (stopped at the finding below): " if self.verdict == "broken"
                      else "")
                   + f"{self.draws} draws per input for selection/fit and {self.draws} fresh "

@@ -79,7 +79,12 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p._negative_number_matcher = re.compile(r"^-[0-9]+$|^-[0-9]*\.[0-9]+$|^-[0-9]+\.\.-?[0-9]+$")
     p._has_negative_number_optionals = []
     p.add_argument("--inputs", required=True, metavar="RANGE",
-                   help="LO..HI, both included, e.g. 0..8 or -2..2")
+                   help="LO..HI, both included, e.g. 0..8 or -2..2 (neighbours c, c+1); or "
+                        "a neighbour relation: 'datasets(LO..HI, N, add-remove|replace-one)' "
+                        "(multisets of <= N elements of LO..HI), 'vectors(P, LO..HI, BETA, "
+                        "one-coordinate|l1)', 'booleans(P)' (inputs are then tuples: use "
+                        "--source or --rng, and declare --outputs if they are not the "
+                        "mechanism's attribute)")
     p.add_argument("--outputs", metavar="RANGE",
                    help="declared outputs; a value outside them makes the mechanism BROKEN "
                         "(default: the target's attribute outputs, else the input range)")
@@ -205,6 +210,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         parse_range,
         whitebox_audit,
     )
+    from exactdp.audit.inputs import parse_inputs
     from exactdp.audit.targets import declared
     from exactdp.counting import InverseCDFSampler
     from exactdp.params import positive_int
@@ -229,7 +235,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     budget = _budget(args)
     size = positive_int(args.randomness_size, "--randomness-size") \
         if args.randomness_size else None
-    inputs = parse_range(args.inputs, "--inputs")
+    spec = parse_inputs(args.inputs, "--inputs")
+    inputs, neighbours = spec.inputs, spec.neighbours
     outputs = parse_range(args.outputs, "--outputs") if args.outputs else None
     limits: dict[str, Any] = {"time_limit": time_limit, "max_inputs": max_inputs,
                               "max_calls": max_calls}
@@ -242,23 +249,25 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         reference = load_target(args.reference, time_limit, what="--reference",
                                 allow_mapping=True) if args.reference else None
         if outputs is None and declared(target, "outputs") is None \
-                and not isinstance(target, InverseCDFSampler):
+                and isinstance(inputs, range) and not isinstance(target, InverseCDFSampler):
             outputs = inputs  # documented default: the input range
         if args.kind == "whitebox":
             report = whitebox_audit(
-                target, inputs=inputs, claimed_epsilon=eps, claimed_delta=delta,
-                kind="source" if args.source else "auto", d=None if args.source else size,
+                target, inputs=inputs, neighbours=neighbours, claimed_epsilon=eps,
+                claimed_delta=delta, kind="source" if args.source else "auto",
+                d=None if args.source else size,
                 randomness_size=size if args.source else None, outputs=outputs,
                 monotone=True if args.monotone else None, reference=reference,
                 progress=progress, **budget, **limits)
         else:
             report = blackbox_audit(
-                target, inputs=inputs, claimed_epsilon=eps, claimed_delta=delta,
-                draws=draws, alpha=alpha,
+                target, inputs=inputs, neighbours=neighbours, claimed_epsilon=eps,
+                claimed_delta=delta, draws=draws, alpha=alpha,
                 reference=reference, outputs=outputs, progress=progress, **limits)
     from exactdp.audit.provenance import command_line
 
-    report = dataclasses.replace(report, command=command_line(args.argv_))
+    report = dataclasses.replace(report, command=command_line(args.argv_),
+                                 relation="" if neighbours is None else spec.relation)
     if html_out is not None:
         from exactdp.audit.html import html_report
 
