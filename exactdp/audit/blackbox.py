@@ -319,7 +319,8 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
     fit_alpha = a_total / 2 if reference is not None else None
     priv_alpha = a_total - (fit_alpha or 0)
     common: dict[str, Any] = {"mechanism": name, "inputs": tuple(ins), "claimed_epsilon": eps,
-                              "claimed_delta": delta, "alpha": a_total, "draws": K, "total_draws": K * (len(ins) + 2)}
+                              "claimed_delta": delta, "alpha": a_total, "draws": K,
+                              "total_draws": K * (len(ins) + 2)}
     counts: dict[Any, dict[Any, int]] = {}
     ref_name = None
     table: dict[Any, RefDistribution] = {}
