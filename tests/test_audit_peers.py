@@ -150,3 +150,33 @@ def test_tmlt_geometric_white_box_never_a_false_violation() -> None:
     report = whitebox_audit(mech, inputs=range(2), claimed_epsilon=Fraction(1, 2),
                             kind="source", max_runs=50, time_limit=2)
     assert report.verdict != "violation"
+
+
+def test_floored_laplace_reference_encloses_the_integrals() -> None:
+    import mpmath
+
+    from exactdp.adapters import geometric_alpha
+    from exactdp.audit.peers import FlooredLaplaceReference
+
+    mpmath.mp.dps = 50
+    b = Fraction(2)
+    ref = FlooredLaplaceReference(0, 5, geometric_alpha(1 / b), "e^(-1/2)")
+
+    def density(x: Any) -> Any:
+        return mpmath.exp(-abs(x) / 2) / 4
+
+    def mass(lo: Any, hi: Any) -> Any:  # split at 0, where the density has its kink
+        cuts = [lo] + ([0] if lo < 0 < hi else []) + [hi]
+        return sum(mpmath.quad(density, [cuts[i], cuts[i + 1]]) for i in range(len(cuts) - 1))
+
+    tol = mpmath.mpf(10) ** -35
+    for c in (-2, 0, 3, 5, 7):
+        law = ref(c)
+        assert sorted(law) == list(range(6))
+        for k, box in law.items():
+            lo = -mpmath.inf if k == 0 else k - c
+            hi = mpmath.inf if k == 5 else k - c + 1
+            value = mass(lo, hi)
+            assert mpmath.mpf(box.lo.numerator) / box.lo.denominator <= value + tol
+            assert value - tol <= mpmath.mpf(box.hi.numerator) / box.hi.denominator
+            assert box.hi - box.lo < Fraction(1, 10**30)

@@ -19,11 +19,15 @@ What each library's sampler calls, read from its source (python-dp 1.1.5, tmlt.c
   63-bit words ``prng().integers(2**63)`` until python-flint's ``arb`` inverse CDF rounds
   to one float.  Python-visible, so **white-box**: :func:`tmlt_geometric` and
   :func:`tmlt_laplace` patch ``_core_privacy_prng`` with a numpy facade
-  (:mod:`exactdp.audit.facades`) for the duration of each call, no edit to tmlt.  Its
-  geometric noise has unboundedly many draws (rejection loops): the exploration stops at
-  its budget (``--max-paths``) with an "incomplete" verdict and the covered mass.
-  :func:`tmlt_geometric_sampler` is the same measurement black-box with tmlt's own
-  randomness, against the exact two-sided geometric reference.
+  (:mod:`exactdp.audit.facades`) for the duration of each call, no edit to tmlt.  Measured
+  limits: the geometric noise has unboundedly many draws, and the exploration's first path
+  (every draw ``j = 0``) is a probability-0 infinite loop (``_sample_bernoulli(x/k)`` with
+  ``m = 0 < numerator`` is 1 for every ``k``), so the first call never returns and the
+  audit stops at ``--time-limit`` (a per-path draw cap in the explorer is missing); the
+  Laplace sampler is refused by the facade (where flint cannot round the inverse CDF to
+  one float, tmlt draws 63 more bits: the effect of a draw is not piecewise constant).
+  :func:`tmlt_geometric_sampler` and :func:`tmlt_laplace_sampler` are the same
+  measurements black-box with tmlt's own randomness, against certified references.
 
 Every output is clamped by the adapter to a ``window`` of integers (and the float Laplace
 output floored first): post-processing, which cannot increase privacy loss, so a violation
@@ -40,12 +44,13 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from exactdp.adapters import ClampedGeometricReference, _exact_float, geometric_alpha
+from exactdp.adapters import ClampedGeometricReference, _dec, _exact_float, geometric_alpha
 from exactdp.audit.facades import FacadeMechanism
+from exactdp.certified import Interval
 from exactdp.params import ParameterError, to_fraction
 
-__all__ = ["WindowSampler", "pydp_count", "pydp_laplace", "tmlt_geometric",
-           "tmlt_geometric_sampler", "tmlt_laplace", "tmlt_laplace_sampler"]
+__all__ = ["FlooredLaplaceReference", "WindowSampler", "pydp_count", "pydp_laplace",
+           "tmlt_geometric", "tmlt_geometric_sampler", "tmlt_laplace", "tmlt_laplace_sampler"]
 
 
 def _missing(library: str, extra: str, exc: ImportError) -> ParameterError:
@@ -77,7 +82,8 @@ class WindowSampler:
 
     def __init__(self, draw: Callable[[int], int], window: tuple[int, int],
                  claimed_epsilon: Fraction, description: str,
-                 reference: ClampedGeometricReference | None = None) -> None:
+                 reference: ClampedGeometricReference | FlooredLaplaceReference | None = None
+                 ) -> None:
         self.draw = draw
         self.lower, self.upper = _window(window)
         self.outputs = range(self.lower, self.upper + 1)
@@ -90,6 +96,47 @@ class WindowSampler:
 
     def __call__(self, c: int) -> int:
         return min(max(int(self.draw(int(c))), self.lower), self.upper)
+
+
+class FlooredLaplaceReference:
+    """Certified per-input law of ``floor(c + L)`` clamped to ``[lower, upper]``, ``L`` the
+    Laplace law of density ``e**(-|x|/b) / (2b)``, with ``a = e**(-1/b)`` known to lie in
+    ``alpha``.
+
+    For an integer ``x``, ``F(x) = Pr[L < x]`` is ``a**(-x) / 2`` for ``x <= 0`` (increasing
+    in ``a``) and ``1 - a**x / 2`` for ``x >= 0`` (decreasing); the cell ``[m, m+1)`` has
+    ``a**j (1 - a) / 2`` with ``j = m`` for ``m >= 0`` and ``j = -m - 1`` below, enclosed
+    factor by factor; the clamped ends are ``F(lower - c + 1)`` and ``1 - F(upper - c)``.
+    """
+
+    def __init__(self, lower: int, upper: int, alpha: Interval, what: str) -> None:
+        self.lower, self.upper, self.alpha = lower, upper, alpha
+        self.description = (f"floor(c + Laplace) clamped to [{lower}, {upper}], "
+                            f"a = {what} in [{_dec(alpha.lo)}, {_dec(alpha.hi)}] "
+                            f"(certified rational interval)")
+
+    def _cdf(self, x: int) -> Interval:
+        lo_a, hi_a = self.alpha.lo, self.alpha.hi
+        if x <= 0:
+            return Interval(lo_a ** -x / 2, hi_a ** -x / 2)
+        return Interval(1 - hi_a**x / 2, 1 - lo_a**x / 2)
+
+    def __call__(self, c: int) -> dict[int, Interval]:
+        lo_a, hi_a = self.alpha.lo, self.alpha.hi
+        out: dict[int, Interval] = {}
+        for k in range(self.lower, self.upper + 1):
+            if self.lower == self.upper:
+                out[k] = Interval(Fraction(1), Fraction(1))
+            elif k == self.lower:
+                out[k] = self._cdf(k - c + 1)
+            elif k == self.upper:
+                tail = self._cdf(k - c)
+                out[k] = Interval(1 - tail.hi, 1 - tail.lo)
+            else:
+                m = k - c
+                j = m if m >= 0 else -m - 1
+                out[k] = Interval(lo_a**j * (1 - hi_a) / 2, hi_a**j * (1 - lo_a) / 2)
+        return out
 
 
 # --------------------------------------------------------------------------- python-dp
@@ -232,10 +279,11 @@ def tmlt_laplace(scale: object, window: tuple[int, int] = (0, 8)) -> FacadeMecha
 
 def tmlt_laplace_sampler(scale: object, window: tuple[int, int] = (0, 8)) -> WindowSampler:
     """``AddLaplaceNoise(scale)`` on ``float(c)``, floored and clamped, black-box with tmlt's
-    own randomness (no reference: the privacy test only)."""
+    own randomness, against :class:`FlooredLaplaceReference` with ``a = e**(-1/scale)``."""
     b, measurement = _laplace(scale)
     lower, upper = _window(window)
+    reference = FlooredLaplaceReference(lower, upper, geometric_alpha(1 / b), f"e^(-1/{b})")
     return WindowSampler(_floored(measurement), (lower, upper), 1 / b,
                          f"tmlt.core AddLaplaceNoise(scale={b}) on float(c), floored and "
                          f"clamped to [{lower}, {upper}] [black-box, tmlt's RDRAND/os.urandom "
-                         f"generator]")
+                         f"generator]", reference)
