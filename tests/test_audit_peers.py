@@ -180,3 +180,15 @@ def test_floored_laplace_reference_encloses_the_integrals() -> None:
             assert mpmath.mpf(box.lo.numerator) / box.lo.denominator <= value + tol
             assert value - tol <= mpmath.mpf(box.hi.numerator) / box.hi.denominator
             assert box.hi - box.lo < Fraction(1, 10**30)
+
+
+def test_pydp_gaussian_carries_its_delta_claim() -> None:
+    pytest.importorskip("pydp")
+    from exactdp.audit.peers import pydp_gaussian
+
+    sampler = pydp_gaussian(1, "1/1048576", window=(0, 4))
+    assert sampler.claimed_delta == Fraction(1, 2**20)
+    report = blackbox_audit(sampler, inputs=range(5), claimed_epsilon=1,
+                            claimed_delta=sampler.claimed_delta, draws=2000, time_limit=None)
+    assert report.verdict == "no violation detected"
+    assert all(0 <= sampler(c) <= 4 for c in range(-3, 8))

@@ -6,7 +6,8 @@ What each library's sampler calls, read from its source (python-dp 1.1.5, tmlt.c
   Google's C++ differential-privacy library; the noise is drawn in C++ (``SecureURBG``,
   BoringSSL's ``RAND_bytes``), which Python cannot reach.  So only **black-box**:
   :func:`pydp_laplace` (``numerical_mechanisms.LaplaceMechanism(epsilon, sensitivity)
-  .add_noise(c)``, which returns an int for an int ``c``) and :func:`pydp_count`
+  .add_noise(c)``, which returns an int for an int ``c``), :func:`pydp_gaussian` (the same
+  with ``GaussianMechanism``, an ``(epsilon, delta)`` claim) and :func:`pydp_count`
   (``algorithms.laplacian.Count(epsilon, dtype="int").quick_result([0] * c)``, a count of
   ``c`` records, neighbours differing by one record).
 * **tmlt.core**: every sampler draws from ``tmlt.core.random.rng.prng()``, a
@@ -49,7 +50,8 @@ from exactdp.audit.facades import FacadeMechanism
 from exactdp.certified import Interval
 from exactdp.params import ParameterError, to_fraction
 
-__all__ = ["FlooredLaplaceReference", "WindowSampler", "pydp_count", "pydp_laplace",
+__all__ = ["FlooredLaplaceReference", "WindowSampler", "pydp_count", "pydp_gaussian",
+           "pydp_laplace",
            "tmlt_geometric", "tmlt_geometric_sampler", "tmlt_laplace", "tmlt_laplace_sampler"]
 
 
@@ -165,6 +167,27 @@ def pydp_laplace(epsilon: object, sensitivity: object = 1,
     return WindowSampler(mech.add_noise, (lower, upper), eps,
                          f"python-dp LaplaceMechanism(epsilon={eps}, sensitivity={sens})"
                          f".add_noise(c), clamped to [{lower}, {upper}] [black-box, C++ RNG]")
+
+
+def pydp_gaussian(epsilon: object, delta: object, sensitivity: object = 1,
+                  window: tuple[int, int] = (0, 8)) -> WindowSampler:
+    """python-dp's ``GaussianMechanism(epsilon, delta, sensitivity).add_noise(c)`` on
+    integers, black-box (C++ randomness); its claim is ``(epsilon, delta)``-DP (audit with
+    ``--claimed-delta``; ``claimed_delta`` is set on the sampler).  No reference."""
+    _pydp()
+    from pydp.algorithms.numerical_mechanisms import GaussianMechanism
+
+    eps, sens = _positive(epsilon, "epsilon"), _positive(sensitivity, "sensitivity")
+    dlt = _positive(delta, "delta")
+    mech = GaussianMechanism(_exact_float(eps, "epsilon"),  # float: pydp's parameters, exact
+                             _exact_float(dlt, "delta"), _exact_float(sens, "sensitivity"))
+    lower, upper = _window(window)
+    sampler = WindowSampler(mech.add_noise, (lower, upper), eps,
+                            f"python-dp GaussianMechanism(epsilon={eps}, delta={dlt}, "
+                            f"sensitivity={sens}).add_noise(c), clamped to [{lower}, {upper}] "
+                            f"[black-box, C++ RNG]")
+    sampler.claimed_delta = dlt  # type: ignore[attr-defined]
+    return sampler
 
 
 def pydp_count(epsilon: object, window: tuple[int, int] = (0, 8)) -> WindowSampler:
