@@ -141,3 +141,24 @@ def test_cli_text_and_json_carry_the_severity(capsys: pytest.CaptureFixture[str]
     data = json.loads(out)
     assert code == 1 and data["severity"]["level"] == word.lower()
     assert data["worst_ratio"] is not None and "bound" in data  # existing fields kept
+
+
+@pytest.mark.parametrize("delta", [Fraction(1, 100), Fraction(127098, 10**7),
+                                   Fraction(127099, 10**7), Fraction(1, 10)])
+def test_approximate_claim_prints_decimals_on_the_right_side(delta: Fraction) -> None:
+    """GeoSample(4, 1/2) at eps = 1/5: delta(eps) = 0.012709...; claims just below and just
+    above it need more digits, and the printed enclosure must sit on the side of delta the
+    verdict says (parsed back from the text)."""
+    report = whitebox_audit(GeoSample(4, Fraction(1, 2)), claimed_epsilon=Fraction(1, 5),
+                            claimed_delta=delta)
+    line = next(ln for ln in report.summary().splitlines() if "approximate claim" in ln)
+    shown = line.split("delta(eps) ", 1)[1].split(" for the pair")[0]
+    ends = [Fraction(t) for t in shown.split(" ", 1)[1].strip("[]").split(", ")]
+    assert "~" not in line and len(set(ends)) == len(ends)
+    if report.verdict == "violation":
+        assert ends[0] > delta and "> claimed delta" in line
+    else:
+        assert report.verdict == "pass" and ends[-1] <= delta and "<= claimed delta" in line
+    sev = report.severity
+    assert sev is not None and sev.level in ("none", "marginal", "substantial")
+    assert (sev.level == "none") == (report.verdict == "pass")

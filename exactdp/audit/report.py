@@ -27,7 +27,7 @@ from typing import Any, Literal
 from exactdp.audit.guard import Finding, show
 from exactdp.audit.provenance import environment
 from exactdp.audit.reference import RefDistribution
-from exactdp.audit.severity import Severity, in_decimal, severity
+from exactdp.audit.severity import Severity, decimal_against, in_decimal, severity
 from exactdp.binomial import CriticalCounts
 from exactdp.certificate import exact_json
 from exactdp.certified import Interval
@@ -131,6 +131,15 @@ class WhiteBoxReport:
         return severity(self.verdict, self.worst, self.claimed_epsilon, self.claimed_delta,
                         self.hockey_stick, None if self.trace is None else self.trace.same)
 
+    def _bound_rest(self) -> list[str]:
+        """``bound`` without its first clause (truncated decimals that can read equal; the
+        severity block prints both sides to enough places to differ), its approximate-claim
+        clause re-rendered the same way."""
+        parts = self.bound.split("; ")[1:]
+        hs = self.hockey_stick
+        return [_approximate_text(hs, self.hockey_stick_pair, self.claimed_delta)
+                if p.startswith("approximate claim") and hs is not None else p for p in parts]
+
     def to_json(self) -> dict[str, Any]:
         sev = self.severity
         return {
@@ -181,11 +190,8 @@ class WhiteBoxReport:
             lines.append(f"  worst privacy-loss ratio: {ratio}")
             lines.append(f"    witness: Pr[M({show(w.numerator_input)}) = {show(w.outcome)}] = {w.p}, "
                          f"Pr[M({show(w.denominator_input)}) = {show(w.outcome)}] = {w.q}")
-            # The first clause of ``bound`` compares truncated decimals; the severity block
-            # prints both sides to enough places to differ, so only the rest is kept.
-            rest = self.bound.split("; ", 1)[1] if "; " in self.bound else ""
             lines.append(f"  claimed epsilon {self.claimed_epsilon}, delta {self.claimed_delta}"
-                         + (f": {rest}" if rest else ""))
+                         + "".join(f"; {part}" for part in self._bound_rest()))
             sev = self.severity
             if sev is not None:
                 lines.extend(sev.lines())
@@ -213,6 +219,18 @@ class WhiteBoxReport:
                 lines.append(f"    note: {t.randomness_note}")
         lines.append(f"  verdict: {self.verdict.upper()}  ({_seconds_str(self.seconds)} s)")
         return "\n".join(lines)
+
+
+def _approximate_text(hs: Interval, pair: Any, delta: Fraction) -> str:
+    """The approximate claim's decision, with decimals on the right side of ``delta``."""
+    if hs.hi <= delta:
+        how = f"<= claimed delta {delta} (largest over the ordered pairs, each certified)"
+    elif hs.lo > delta:
+        how = f"> claimed delta {delta}"
+    else:
+        how = (f"straddles the claimed delta {delta}: not certified, reported as a "
+               f"violation")
+    return f"approximate claim: delta(eps) {decimal_against(hs, delta)} for the pair {pair} {how}"
 
 
 def _neighbours_text(relation: str) -> str:

@@ -34,7 +34,7 @@ from exactdp.certified import Interval, exp_interval, ln_interval, precision_sch
 from exactdp.checker import RatioWitness
 from exactdp.params import ResourceLimitError
 
-__all__ = ["MARGINAL_FRACTION", "Severity", "decimal_interval", "in_decimal",
+__all__ = ["MARGINAL_FRACTION", "Severity", "decimal_against", "decimal_interval", "in_decimal",
            "separated_decimals", "severity"]
 
 #: A finite violation whose excess is below this fraction of the claim is "marginal".
@@ -122,6 +122,23 @@ def decimal_interval(iv: Interval, digits: int = 4) -> str:
     return lo if lo == hi and iv.lo == iv.hi else f"[{lo}, {hi}]"
 
 
+def decimal_against(iv: Interval, target: Fraction) -> str:
+    """``iv`` as :func:`in_decimal`, with enough digits that the printed enclosure lies on
+    the same side of ``target`` as ``iv`` itself (``<= target`` or ``> target``); exact
+    fractions when no decimal does (``iv`` straddles or touches ``target``).
+
+    >>> decimal_against(Interval(Fraction(1001, 100000), Fraction(1002, 100000)),
+    ...                 Fraction(1, 100))
+    'in [1.001e-2, 1.002e-2]'
+    """
+    for digits in (4, 8, 16, 32, 64):
+        text = in_decimal(iv, digits)
+        ends = [Fraction(t) for t in text.split(" ", 1)[1].strip("[]").split(", ")]
+        if (iv.hi <= target and ends[-1] <= target) or (iv.lo > target and ends[0] > target):
+            return text
+    return f"= {iv.lo}" if iv.lo == iv.hi else f"in [{iv.lo}, {iv.hi}]"
+
+
 def in_decimal(iv: Interval, digits: int = 4) -> str:
     """``"= x"`` for a point, ``"in [lo, hi]"`` otherwise (scientific, rounded outwards)."""
     text = decimal_interval(iv, digits)
@@ -149,6 +166,7 @@ class Severity:
     hockey_stick: Interval | None
     comparison: str
     effective_decimal: str = ""
+    delta: Fraction = Fraction(0)
 
     def to_json(self) -> dict[str, Any]:
         return {"level": self.level, "headline": self.headline,
@@ -172,7 +190,9 @@ class Severity:
             word = "excess over" if self.excess.lo > 0 else "margin below"
             margin = self.excess if self.excess.lo > 0 else Interval(-self.excess.hi,
                                                                       -self.excess.lo)
-            out.append(f"  {word} the claimed epsilon: {in_decimal(margin)}")
+            covered = " (allowed: the claim has delta > 0)" if self.excess.lo > 0 \
+                and self.level == "none" and self.delta > 0 else ""
+            out.append(f"  {word} the claimed epsilon: {in_decimal(margin)}{covered}")
         if self.comparison:
             out.append(f"  {self.comparison}")
         return out
@@ -243,8 +263,8 @@ def severity(verdict: str, worst: RatioWitness | None, eps: Fraction, delta: Fra
     elif delta > 0 and exc is not None and exc.lo > 0 and hockey_stick is not None:
         marginal = hockey_stick.hi - delta < MARGINAL_FRACTION * delta
         level = "marginal" if marginal else "substantial"
-        headline = (f"hockey-stick delta at epsilon = {eps} is in "
-                    f"{decimal_interval(hockey_stick)} > claimed delta {delta} ("
+        headline = (f"hockey-stick delta at epsilon = {eps} "
+                    f"{decimal_against(hockey_stick, delta)} > claimed delta {delta} ("
                     + ("less" if marginal else "more") + f" than {MARGINAL_FRACTION} "
                     f"of the claim above it)")
     else:
@@ -255,4 +275,4 @@ def severity(verdict: str, worst: RatioWitness | None, eps: Fraction, delta: Fra
                     + ("less" if marginal else "more") + f" than {MARGINAL_FRACTION} of the "
                     f"claim)")
     return Severity(level, headline, infinite, eff, exc, hockey_stick, comparison,
-                    effective_decimal)
+                    effective_decimal, delta)
