@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
+from itertools import repeat
 from typing import Any
 
 from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
@@ -83,8 +84,7 @@ def noisy_counts(mechanism: InverseCDFSampler, counts: Mapping[int, int],
     after each chunk.  Nothing else is drawn, and the sequence of operations depends only
     on ``len(elements)``.
     """
-    get = counts.get
-    values = [get(x, 0) for x in elements]
+    values = list(map(counts.get, elements, repeat(0, len(elements))))
     total = len(values)
     if progress is None:
         return mechanism.sample_many(values, source)

@@ -248,7 +248,7 @@ class Dataset:
             raise EmptyDatasetError("the dataset is empty: the paper's datasets D in X^n "
                                     "have n >= 1 rows")
         size = self.universe.size
-        if all(type(x) is int for x in rows) and 1 <= min(rows) and max(rows) <= size:
+        if set(map(type, rows)) == {int} and 1 <= min(rows) and max(rows) <= size:
             object.__setattr__(self, "rows", rows)  # plain ints in [1, M]: nothing to convert
             return
         clean: list[int] = []
