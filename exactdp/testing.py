@@ -418,7 +418,8 @@ def assert_strict_time(mechanism: Mechanism | InverseCDFSampler,
 
     * An :class:`~exactdp.counting.InverseCDFSampler`: one trace for every count ``c`` in
       ``[0, n]`` and every ``u`` tried (``us``, default: the thresholds and the ends, see
-      :func:`exactdp.checker.check_strict_time`); ``inputs`` is not used.
+      :func:`exactdp.checker.check_strict_time`); ``inputs`` must be None (refused
+      otherwise rather than ignored).
     * ``mechanism(x, source)``: for each of ``inputs`` (two or more), the exact
       distribution of its trace -- the sequence of draws (``("uniform", d)`` for each
       ``uniform(d)``, ``bernoulli`` and ``inverse_cdf`` draw) and exactdp's trace events --
@@ -428,6 +429,9 @@ def assert_strict_time(mechanism: Mechanism | InverseCDFSampler,
     names the inputs (and ``u``) and the differing traces.
     """
     if isinstance(mechanism, InverseCDFSampler):
+        if inputs is not None:
+            raise ParameterError(f"inputs: a counting sampler ({mechanism!r}) is checked on "
+                                 f"every count in [0, {mechanism.n}]; pass inputs=None")
         cert = check_strict_time(mechanism, us)
         if not cert.verdict:
             w = cert.witness

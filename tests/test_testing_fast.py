@@ -155,6 +155,8 @@ def test_strict_time_catches_a_counting_sampler_with_a_linear_search() -> None:
         assert_strict_time(Linear(4, Fraction(1, 2)))
 
 
-def test_strict_time_needs_inputs() -> None:
+def test_strict_time_needs_inputs_and_refuses_ignored_ones() -> None:
     with pytest.raises(ParameterError, match="two or more"):
         assert_strict_time(rr, [0])
+    with pytest.raises(ParameterError, match="every count in"):
+        assert_strict_time(GeoSample(2, Fraction(1, 2)), [0, 1])

@@ -392,7 +392,7 @@ def _privacy_text(pt: PrivacyTest, eps: Fraction) -> tuple[str, str]:
         hs = pt.hockey_stick_lower
         bound = (f"with confidence {conf}: delta(eps) >= P_{show(pt.a)}(S) - e^({eps}) "
                  f"P_{show(pt.b)}(S) >= "
-                 + (f"{_short_fraction(hs)} (~{_decimal(hs)})" if hs > 0 else
+                 + (f"{_decimal(hs)} (rounded down; exact in --json)" if hs > 0 else
                     "a non-positive value (no evidence against delta)")
                  + f"; claimed delta {pt.delta} "
                  + ("EXCEEDED (violation detected at level " + str(pt.alpha) + ")"
@@ -411,8 +411,10 @@ def _privacy_text(pt: PrivacyTest, eps: Fraction) -> tuple[str, str]:
         power = (f"with {pt.K} estimation draws no count on input {show(pt.a)} could show a "
                  f"violation when the count on {show(pt.b)} is {pt.y0}: more draws are needed")
     else:
+        what = (f"ratio ~{_decimal(Fraction(pt.x_star, max(pt.y0, 1)))}" if pt.delta == 0 else
+                f"P_a(S) - e^({eps}) P_b(S) ~"
+                f"{_decimal(Fraction(pt.x_star, pt.K) - exp_interval(eps, 64).hi * pt.y0 / pt.K)}")
         power = (f"a violation on this set is detected with probability >= 1/4 whenever "
                  f"P_{show(pt.a)}(S) >= {pt.x_star}/{pt.K} and P_{show(pt.b)}(S) <= {pt.y0}/{pt.K} "
-                 f"(ratio ~{_decimal(Fraction(pt.x_star, max(pt.y0, 1)))}); weaker violations "
-                 f"may go undetected")
+                 f"({what}); weaker violations may go undetected")
     return bound, power
