@@ -144,3 +144,14 @@ def test_reader_for() -> None:
     assert reader_for("x/*.csv") == "csv"
     with pytest.raises(ParameterError, match=r"\*\.parquet and \*\.csv"):
         reader_for("rows.txt")
+
+
+def test_counts_written_by_duckdb(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """README's engine recipe: the engine writes ``element,count``, exactdp releases."""
+    table = f"SELECT x AS element FROM ({_values(ROWS)}) t(i, x) ORDER BY i"
+    parquet = _copy(table, tmp_path / "rows.parquet")
+    counts = _copy(f"SELECT element, count(*) AS count FROM '{parquet}' GROUP BY ALL",
+                   tmp_path / "counts.csv", "csv")
+    alg = ["--algorithm", "stability", "--delta", "1/1000"]
+    assert (_release(capsys, counts, "--counts", "--rows", str(len(ROWS)), *alg)
+            == _release(capsys, parquet, *alg))
