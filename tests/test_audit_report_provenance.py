@@ -64,3 +64,11 @@ def test_cli_records_the_command(capsys: pytest.CaptureFixture[str]) -> None:
         "--claimed-epsilon 1/4 --inputs 0..2 --quiet --json")
     code, out, _ = run(capsys, *argv)
     assert code == 0 and f"  command: {command_line(argv)}" in out.splitlines()
+
+
+def test_a_local_module_is_recorded_without_a_version() -> None:
+    from audit_targets import severity_targets
+
+    report = whitebox_audit(severity_targets.infinite, inputs=range(2), claimed_epsilon=1)
+    assert report.to_json()["environment"]["libraries"]["audit_targets"] is None
+    assert "audit_targets (no installed version)" in report.summary()

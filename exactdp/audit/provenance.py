@@ -66,7 +66,7 @@ def environment(mechanism: str = "") -> dict[str, Any]:
     return {"exactdp": _version("exactdp") or "unknown",
             "python": f"{platform.python_implementation()} {platform.python_version()}",
             "platform": _platform(),
-            "libraries": {m: _version(m) or "unknown" for m in names}}
+            "libraries": {m: _version(m) for m in names}}  # None: a local, uninstalled module
 
 
 def command_line(argv: Sequence[str]) -> str:

@@ -242,7 +242,8 @@ def _environment_json(env: Mapping[str, Any], command: str) -> dict[str, Any]:
 
 
 def _environment_line(env: Mapping[str, Any], command: str) -> str:
-    libs = ", ".join(f"{m} {v}" for m, v in env.get("libraries", {}).items())
+    libs = ", ".join(f"{m} {v or '(no installed version)'}"
+                     for m, v in env.get("libraries", {}).items())
     return (f"  run with exactdp {env.get('exactdp')}, {env.get('python')} on "
             f"{env.get('platform')}" + (f"; libraries: {libs}" if libs else "")
             + (f"\n  command: {command}" if command else ""))
