@@ -446,3 +446,18 @@ def test_certified_zero_implies_the_exact_bernoulli_test(
         assert u + m - 1 <= s * (1 - m * Fraction(p, q))
     if s > 4 * m:
         assert orderstats.BinomialCDFBounds(m, 0, q, s).certified_zero(s // 2)
+
+
+@given(st.integers(1, 2000), st.integers(0, 1 << 300), st.integers(-3000, 200),
+       st.integers(0, 10**9), st.integers(-5, 5))
+def test_times_lt_is_the_exact_comparison(s_bits: int, mant: int, exp: int, seed: int,
+                                          near: int) -> None:
+    """_times_lt(x, s, u) == (s x < u), decided here with Fractions, for s of up to 2000
+    bits (the leading-bit tests apply above 400) and u random or within a few units of
+    floor(s x) (where only the exact product decides)."""
+    rng = random.Random(seed)
+    s = rng.getrandbits(s_bits) | (1 << (s_bits - 1))
+    x = Fraction(mant) * Fraction(2) ** exp
+    exact = (s * x.numerator) // x.denominator
+    for u in (rng.randrange(0, 2 * s + 2), exact + near, exact + 1, exact):
+        assert orderstats._times_lt((mant, exp), s, u) == (s * x < u)

@@ -214,8 +214,8 @@ def test_certified_bound_rounded_the_wrong_way_fails_the_exp_ln_row(
     (method(orderstats.BinomialCDFBounds, "_start"), "p_hi = p_lo + (rest > 0)",
      "p_hi = p_lo"),
     # a certified miss where s hi_l = u (the loop hits there)
-    (method(orderstats.ApproxBinDraw, "certified_output"), "if _floor_times(hi, s) < u:",
-     "if _floor_times(hi, s) <= u:"),
+    (orderstats._times_lt, "return _floor_times(x, gmpy2.mpz(s)) < u",
+     "return _floor_times(x, gmpy2.mpz(s)) <= u"),
     # the cheap hit at l = 0 from 1 - (m - 1) p/q, above P_0
     (method(orderstats.BinomialCDFBounds, "certified_zero"), "m * p_up", "(m - 1) * p_up"),
     # ... or with 2^320 p/q rounded down

@@ -362,6 +362,42 @@ def _floor_times(x: Dyadic, s: int) -> int:
     return 0 if prod.bit_length() <= -x[1] else prod >> -x[1]
 
 
+#: Leading bits of ``s`` and ``u`` that :func:`_times_lt` looks at before multiplying.
+_LEAD = 400
+
+
+def _dyadic_vs(mant: int, exp: int, v: int) -> int:
+    """The sign of ``mant * 2**exp - v`` for integers ``mant, v >= 0``."""
+    if exp >= 0:
+        a, b = mant << exp, v
+    elif mant.bit_length() <= -exp:  # 0 <= mant 2^exp < 1
+        return -1 if v >= 1 else int(mant > 0)
+    else:
+        a, b = mant, v << -exp
+    return (a > b) - (a < b)
+
+
+def _times_lt(x: Dyadic, s: int, u: int) -> bool:
+    """``s x < u`` -- i.e. ``floor(s x) < u`` -- for a dyadic ``x >= 0`` and integers
+    ``s >= 1``, ``u``.  With ``s = s_top 2^k + r`` and ``u = u_top 2^k + r'`` (``k`` keeps
+    the leading ``_LEAD`` bits of ``s``; ``0 <= r, r' < 2^k``): ``(s_top + 1) x <= u_top``
+    gives ``s x < (s_top + 1) 2^k x <= u``, and ``s_top x >= u_top + 1`` gives
+    ``s x >= s_top 2^k x >= (u_top + 1) 2^k > u``; only between the two (``u`` within about
+    ``2^-390 s`` of ``s x``) is ``s x`` formed, with GMP (``s`` has ``~n log2(3|X|)`` bits
+    in SparseHistogram)."""
+    mant, exp = x
+    if mant == 0:
+        return u > 0
+    k = max(0, s.bit_length() - _LEAD)
+    if k and u >= 0:
+        s_top, u_top = s >> k, u >> k
+        if _dyadic_vs((s_top + 1) * mant, exp, u_top) <= 0:
+            return True
+        if _dyadic_vs(s_top * mant, exp, u_top + 1) >= 0:
+            return False
+    return _floor_times(x, gmpy2.mpz(s)) < u
+
+
 class BinomialCDFBounds:
     """Bounds ``lo_l <= Pr[Bin(m, p'/s) <= l] <= hi_l`` (dyadic rationals), computed lazily
     for ``l = 0, 1, ...`` with outward-rounded arithmetic on 256-bit mantissas.
@@ -571,13 +607,13 @@ class ApproxBinDraw:
             self._bounds = BinomialCDFBounds(m, self.p, self.q, self.s)
         if t and self._bounds.certified_zero(u):
             return 0
-        s, u = gmpy2.mpz(self.s), gmpy2.mpz(u)  # s has ~n log2(3|X|) bits: products by GMP
+        s = self.s
         for ell in range(t):
             lo, hi = self._bounds.at(ell)
-            if _floor_times(hi, s) < u:  # s hi_l < u, as u is an integer
+            if _times_lt(hi, s, u):  # s hi_l < u
                 continue
-            if u <= _floor_times(lo, s) - (1 << ell.bit_length()) * (m - 1):
-                return ell
+            if not _times_lt(lo, s, u + (1 << ell.bit_length()) * (m - 1)):
+                return ell  # u + t'(l)(m - 1) <= s lo_l, so u <= floor(s lo_l) - t'(l)(m - 1)
             return None
         return t
 
