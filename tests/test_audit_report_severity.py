@@ -21,6 +21,7 @@ from exactdp.audit.severity import decimal_interval, separated_decimals, severit
 from exactdp.certified import Interval, exp_interval
 from exactdp.checker import RatioWitness
 from exactdp.counting import GeoSample
+from exactdp.randomness import RandomSource
 from tests._cli import run
 
 T = "audit_targets.severity_targets"
@@ -162,3 +163,21 @@ def test_approximate_claim_prints_decimals_on_the_right_side(delta: Fraction) ->
     sev = report.severity
     assert sev is not None and sev.level in ("none", "marginal", "substantial")
     assert (sev.level == "none") == (report.verdict == "pass")
+
+
+def test_timing_channel_has_its_own_severity() -> None:
+    """Same output law on both inputs (a fair bit: ratio exactly 1), but input 1 makes one
+    more draw: a timing side channel, not an output violation."""
+    def extra_draw(c: int, source: RandomSource) -> int:
+        bit = int(source.bernoulli(1, 2))
+        if c == 1:
+            source.uniform(2)
+        return bit
+
+    report = whitebox_audit(extra_draw, inputs=range(2), claimed_epsilon=Fraction(1, 2),
+                            kind="source", outputs=range(2))
+    assert report.verdict == "violation" and report.worst is not None
+    assert report.worst.ratio == 1
+    sev = report.to_json()["severity"]
+    assert sev["level"] == "timing" and sev["effective_epsilon"]["lo"] == "0"
+    assert "SEVERITY: TIMING" in report.summary()
