@@ -102,6 +102,10 @@ def test_tmlt_geometric_reference_is_the_documented_law() -> None:
 
     sampler = tmlt_geometric_sampler(2, window=(0, 4))
     assert sampler.claimed_epsilon == Fraction(1, 2)
+    # the claim is tmlt's own: its privacy map at d_in = 1 (a sympy expression, exact)
+    from tmlt.core.measurements.noise_mechanisms import AddGeometricNoise
+
+    assert Fraction(str(AddGeometricNoise(alpha=2).privacy_function(1).expr)) == Fraction(1, 2)
     assert sampler.reference is not None
     law = sampler.reference(2)
     # independent: Pr[Z = z] = (1 - a)/(1 + a) a^|z|, a = e^(-1/2) ~ 0.6065306597126334
