@@ -100,33 +100,52 @@ def base_from_eps(eps: object, k: object = 1, max_denominator: object = 64) -> B
     """The largest ``a/b`` with ``b <= max_denominator`` and ``(a/b)^k <= e^eps``, certified
     with :func:`exactdp.certified.compare_exp` (rounding the BASE down: the achieved loss
     ``k ln(a/b)`` is at most ``eps``).  Ties in value are impossible (``a/b`` in lowest terms
-    is unique).  Small ``max_denominator`` keeps ``D`` of :class:`SmoothFlipper` small."""
+    is unique).  Small ``max_denominator`` keeps ``D`` of :class:`SmoothFlipper` small.
+
+    The best lower approximation of the irrational ``x = e^(eps/k)`` is found by a
+    Stern-Brocot descent (each run of equal moves by exponential then binary search), so the
+    number of certified comparisons grows as ``log(max_denominator)^2``, not linearly."""
     e = to_fraction(eps, "eps")
     if e <= 0:
         raise ParameterError(f"eps = {e} must be positive")
     kk = positive_int(k, "k")
     nmax = positive_int(max_denominator, "max_denominator")
-    best: Fraction | None = None
-    for b in range(1, nmax + 1):
-        # the largest a with (a/b)^k <= e^eps: start from a guess, then move by certified tests
-        a = b + 1
-        if compare_exp(e, Fraction(a, b) ** kk) < 0:
-            continue
-        step = 1
-        while compare_exp(e, Fraction(a + step, b) ** kk) > 0:
-            a += step
-            step *= 2
-        while step > 1:
-            step //= 2
-            if compare_exp(e, Fraction(a + step, b) ** kk) > 0:
-                a += step
-        cand = Fraction(a, b)
-        if best is None or cand > best:
-            best = cand
-    if best is None:
+
+    def below(a: int, b: int) -> bool:  # (a/b)^k < e^eps; never equal (e^eps is irrational)
+        return compare_exp(e, Fraction(a, b) ** kk) > 0
+
+    def longest_run(base: tuple[int, int], step: tuple[int, int], lower: bool) -> int:
+        """The largest t >= 1 keeping ``base + t*step`` (numerators and denominators added)
+        on its side of x (below if ``lower``) with denominator <= nmax; t = 1 is known."""
+        def ok(t: int) -> bool:
+            return below(base[0] + t * step[0], base[1] + t * step[1]) == lower
+
+        limit = (nmax - base[1]) // step[1] if step[1] else None
+        good, bad, t = 1, 0, 2
+        while limit is None or t <= limit:
+            if not ok(t):
+                bad = t
+                break
+            good, t = t, 2 * t
+        else:
+            bad = limit + 1
+        while bad - good > 1:
+            mid = (good + bad) // 2
+            good, bad = (mid, bad) if ok(mid) else (good, mid)
+        return good
+
+    lo, hi = (1, 1), (1, 0)  # lo <= x < hi; x > 1 as eps > 0
+    while lo[1] + hi[1] <= nmax:
+        if below(lo[0] + hi[0], lo[1] + hi[1]):
+            t = longest_run(lo, hi, lower=True)
+            lo = (lo[0] + t * hi[0], lo[1] + t * hi[1])
+        else:
+            t = longest_run(hi, lo, lower=False)
+            hi = (hi[0] + t * lo[0], hi[1] + t * lo[1])
+    if lo[0] == lo[1]:
         raise ParameterError(f"no rho = a/b > 1 with b <= max_denominator = {nmax} has "
                              f"rho^{kk} <= e^{e}; raise max_denominator")
-    return Base(best.numerator, best.denominator)
+    return Base(lo[0], lo[1])
 
 
 def _denominator(base: Base, l_max: int) -> int:
