@@ -108,3 +108,13 @@ def test_cli_grammar_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> No
                          "--inputs", "datasets(0..1, 2)", "--claimed-epsilon", "1")
     assert code == 2 and out == ""
     one_line_error(err, "--inputs", "3 arguments")
+
+
+def test_blackbox_with_given_pairs_does_not_claim_consecutive_neighbours() -> None:
+    import random
+
+    rng = random.Random(4)
+    report = blackbox_audit(lambda c: rng.randrange(2), inputs=[0, 1, 2], claimed_epsilon=1,
+                            draws=50, neighbours=[(0, 2)])
+    assert "neighbours: the 1 given pairs (both orders)" in report.summary()
+    assert "c and c+1" not in report.summary()

@@ -320,7 +320,9 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
     priv_alpha = a_total - (fit_alpha or 0)
     common: dict[str, Any] = {"mechanism": name, "inputs": tuple(ins), "claimed_epsilon": eps,
                               "claimed_delta": delta, "alpha": a_total, "draws": K,
-                              "total_draws": K * (len(ins) + 2)}
+                              "total_draws": K * (len(ins) + 2),
+                              "relation": "" if neighbours is None else
+                              f"the {len(pairs)} given pairs (both orders)"}
     counts: dict[Any, dict[Any, int]] = {}
     ref_name = None
     table: dict[Any, RefDistribution] = {}
