@@ -246,3 +246,23 @@ def test_help_explains_neighbours(capsys: pytest.CaptureFixture[str]) -> None:
         main(["convolve", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "differ by exactly 1 in one coordinate" in text and "paper-unsound" in text
+
+
+@pytest.mark.parametrize("group", ["xor", "cyclic"])
+def test_ratio_grid_reciprocal_rounds_every_ratio_down_onto_1_plus_1_over_m(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, group: str) -> None:
+    args = ["--group", group, "--filter", "3,1,0,2", "--domain", "histograms:n=4",
+            "--epsilon", "1", "--delta", "1/1000", "--seed", "3", "--json"]
+    path = write(tmp_path, [1, 0, 2, 1])
+    rc, out, _ = run(capsys, "convolve", *args, "--ratio-grid", "reciprocal", path)
+    assert rc == 0
+    doc = json.loads(out)
+    assert doc["ratio_grid"] == "reciprocal"
+    ratios = [Fraction(r) for r in doc["ratios"]]
+    # every released ratio is 1 + 1/m for a positive integer m
+    assert ratios and all((r - 1).numerator == 1 and r > 1 for r in ratios)
+    rc, out, _ = run(capsys, "convolve", *args, path)
+    assert rc == 0 and json.loads(out)["ratio_grid"] == "fractions"
+    with pytest.raises(SystemExit) as exc:
+        main(["convolve", *args, "--ratio-grid", "dyadic", path])
+    assert exc.value.code == 2 and "--ratio-grid" in capsys.readouterr().err

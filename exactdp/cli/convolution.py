@@ -116,6 +116,12 @@ def _add_mechanism_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scale", default="32", metavar="C",
                    help="cyclic real-fourier only: rounding scale c of T = round(c Q) "
                         "(default 32)")
+    p.add_argument("--ratio-grid", default="fractions", choices=("fractions", "reciprocal"),
+                   help="the public grid each noise ratio is rounded DOWN onto (never up): "
+                        "fractions = the largest a/b with a bounded denominator (default); "
+                        "reciprocal = the largest 1 + 1/m, whose samplers need fewer random "
+                        "bits and smaller tables (about 2-3x faster releases at N = 2^16 with "
+                        "many distinct ratios, for about 0.1%% more MSE)")
 
 
 def _epsilon_delta(args: argparse.Namespace) -> tuple[Fraction, Fraction]:
@@ -130,7 +136,7 @@ def _epsilon_delta(args: argparse.Namespace) -> tuple[Fraction, Fraction]:
 
 def build_mechanism(group: str, h: tuple[Fraction, ...], spec: DomainSpec, eps: Fraction,
                     delta: Fraction, accounting: str, shape: str, strategy: str,
-                    scale: str) -> Any:
+                    scale: str, ratio_grid: str = "fractions") -> Any:
     """The calibrated mechanism of the command line (public data only)."""
     n = len(h)
     if group == "xor":
@@ -145,7 +151,7 @@ def build_mechanism(group: str, h: tuple[Fraction, ...], spec: DomainSpec, eps: 
         if not any(h):
             raise ParameterError("--filter is all zeros: h * x = 0 needs no release")
         return WalshFourierMechanism(list(h), spec.build(n), epsilon=eps, delta=delta,
-                                     accounting=accounting, shape=shape)
+                                     accounting=accounting, shape=shape, ratio_grid=ratio_grid)
     from exactdp.convolution.cyclic import CyclicFourierMechanism
 
     if n > MAX_CYCLIC_N:
@@ -156,7 +162,8 @@ def build_mechanism(group: str, h: tuple[Fraction, ...], spec: DomainSpec, eps: 
         raise ParameterError("--filter is all zeros: h * x = 0 needs no release")
     c = positive_int(scale, "--scale")
     return CyclicFourierMechanism(list(h), spec.build(n), strategy=strategy, scale=c,
-                                  epsilon=eps, delta=delta, accounting=accounting, shape=shape)
+                                  epsilon=eps, delta=delta, accounting=accounting, shape=shape,
+                                  ratio_grid=ratio_grid)
 
 
 def decide_delta(profile: Any, eps: Fraction, delta: Fraction) -> dict[str, Any]:
@@ -319,7 +326,7 @@ def cmd_convolve(args: argparse.Namespace) -> int:
                           f"{args.domain} (the domain must hold for every possible input; "
                           f"widen it)")
     mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
-                           args.strategy, args.scale)
+                           args.strategy, args.scale, args.ratio_grid)
     g = guarantee(mech, eps, delta, args.accounting)
     say(f"calibrated in {time.perf_counter() - start:.1f} s: {len(mech.rows)} noisy "
         f"coefficients, pure ratio {_dec(g['pure_ratio'])}")
@@ -344,6 +351,7 @@ def cmd_convolve(args: argparse.Namespace) -> int:
         "domain": spec.describe(),
         "filter": list(h),
         "shape": args.shape,
+        "ratio_grid": args.ratio_grid,
         "noisy_coefficients": len(release.coefficients),
         "ratios": list(mech.ratios),
         "guarantee": g,
@@ -466,7 +474,7 @@ def cmd_check_convolution(args: argparse.Namespace) -> int:
     spec = parse_domain(args.domain)
     h = parse_filter(args.filter, input_limit(args))
     mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
-                           args.strategy, args.scale)
+                           args.strategy, args.scale, args.ratio_grid)
     g = guarantee(mech, eps, delta, args.accounting)
     report: dict[str, Any] = {
         "claim": f"(eps, delta) = ({eps}, {delta})-DP of exactdp convolve --group {args.group}",
