@@ -6,8 +6,9 @@ one source for the public projection (W / OPORP plans) and one for the noise, bo
 ``(seed, method, k, rep)`` so that runs are repeatable and methods do not share draws.
 Parameters are exact: ``eps`` a Fraction, the rational base rounded DOWN and certified
 (:func:`base`: ``rho = a/2^20`` with ``rho^k <= e^eps`` proved by
-:func:`exactdp.certified.compare_exp`; ``base_from_eps``'s search over every denominator up to
-``b_max`` takes 5-30 s per eps at the ``b_max ~ 1000`` that budgets of ``0.1/32`` per bit need),
+:func:`exactdp.certified.compare_exp`: a dyadic base on a fixed grid, so that every eps of the
+sweep uses the same denominator; ``base_from_eps`` would pick the best base with any denominator
+up to a bound),
 the geometric noise's ratio rounded UP and certified (:func:`noise_ratio`).
 """
 
