@@ -216,6 +216,12 @@ def test_certified_bound_rounded_the_wrong_way_fails_the_exp_ln_row(
     # a certified miss where s hi_l = u (the loop hits there)
     (orderstats._times_lt, "return _floor_times(x, gmpy2.mpz(s)) < u",
      "return _floor_times(x, gmpy2.mpz(s)) <= u"),
+    # the leading-bit tests (s > 2^400) without the +1 that bounds the bits of s dropped
+    (orderstats._times_lt, "_dyadic_vs((s_top + 1) * mant, exp, u_top) <= 0",
+     "_dyadic_vs(s_top * mant, exp, u_top) <= 0"),
+    # ... or with the bits of u dropped below 2^k taken as zero on the other side
+    (orderstats._times_lt, "_dyadic_vs(s_top * mant, exp, u_top + 1) >= 0",
+     "_dyadic_vs(s_top * mant, exp, u_top) >= 0"),
     # the cheap hit at l = 0 from 1 - (m - 1) p/q, above P_0
     (method(orderstats.BinomialCDFBounds, "certified_zero"), "m * p_up", "(m - 1) * p_up"),
     # ... or with 2^320 p/q rounded down
