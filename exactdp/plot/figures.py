@@ -59,8 +59,21 @@ def _paper_003() -> Paper:
     return Paper(paper003.TITLE, paper003.files, paper003.write)
 
 
+def _paper_002() -> Paper:
+    from exactdp.plot import paper002
+
+    return Paper(paper002.TITLE, paper002.files, paper002.write)
+
+
+def _paper_001() -> Paper:
+    from exactdp.plot import paper001
+
+    return Paper(paper001.TITLE, paper001.files, paper001.write)
+
+
 #: Paper number (as in /work/shared/papers/README.md) -> its figures, loaded on demand.
-PAPERS: dict[str, Callable[[], Paper]] = {"003": _paper_003, "004": _paper_004}
+PAPERS: dict[str, Callable[[], Paper]] = {"001": _paper_001, "002": _paper_002,
+                                          "003": _paper_003, "004": _paper_004}
 
 
 def write_figures(paper: str, output_dir: str, quick: bool = False, force: bool = False,

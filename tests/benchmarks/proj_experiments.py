@@ -28,7 +28,8 @@ under one-coordinate neighbours):
 Utility: precision at ``R`` of the true top-50 cosine neighbours (297 queries against a database
 of 1,500; private vectors compared by cosine, sign vectors by agreements), and the test accuracy
 of a linear SVM (1,000 train / 797 test, stratified) on the private features.  Analytic curves
-(:mod:`proj_analytic`): variance ratio eq. 23 and sensitivities per matrix type.
+(:mod:`exactdp.plot.paper001`, shared with ``exactdp figures --paper 001``): variance ratio
+eq. 23 and sensitivities per matrix type.
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import proj_analytic
 import proj_data
+
+from exactdp.plot import paper001
 
 EPS_DEFAULT = "0.1,0.2,0.5,1,2,5,10,15,20"
 DELTA = Fraction(1, 10**6)
@@ -256,6 +258,18 @@ def plot(rows: list[dict[str, Any]], refs: list[dict[str, Any]], metric: str, pa
     return True
 
 
+def plot_analytic(path: Path) -> bool:
+    """:func:`exactdp.plot.paper001.figure` as a PNG (skipped without matplotlib)."""
+    from exactdp.plot.draw import MissingPlotExtra, figure_bytes
+
+    try:
+        path.write_bytes(figure_bytes(paper001.figure(), "png"))
+    except MissingPlotExtra:
+        print("matplotlib missing (the [plot] extra): no picture", file=sys.stderr)
+        return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="results directory (created if missing)")
@@ -292,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = run(methods, eps_list, ks, args.reps, x, y, sp, truth, log)
     refs = non_private(x, y, sp, truth, ks, args.seed)
-    analytic = proj_analytic.tables()
+    analytic = paper001.tables()
     seconds = time.perf_counter() - start
 
     command = "python tests/benchmarks/proj_experiments.py " + " ".join(
@@ -307,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
               "for SignRP, r^-beta <= e^eps for the geometric noise; certified, the eps "
               "really spent in brackets)\n\n" + parameters(eps_list, ks, t_values))
     md.append(analytic["markdown"])
-    proj_analytic.plot(out / "proj_analytic.png")
+    plot_analytic(out / "proj_analytic.png")
     (out / "proj_experiments.md").write_text("\n".join(md))
     (out / "proj_experiments.json").write_text(json.dumps(
         {"command": command, "seconds": seconds, "rows": rows, "no_privacy": refs,

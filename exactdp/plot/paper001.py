@@ -1,0 +1,192 @@
+"""Paper 001 (Li & Li, differentially private random projections): the analytic curves from
+their formulas (notes LILI.md sections 2 and 4, Figs. 2 and 3), exactly where they are exact.
+
+* **Variance ratio (eq. 23, Thms 3.8-3.10)**, normalised data: ``Var_org = 2 s^2 + p s^4``
+  (noise on the p raw coordinates) against ``Var_rp = 2 s^2 + k s^4 + 1/k`` (noise on k
+  Rademacher projections) and ``Var_oporp = 2 s^2 + k s^4 + (1/k)(p - k)/(p - 1)`` (OPORP's
+  fixed-length bins).  Exact rationals at rational ``sigma``.
+* **l2 sensitivity per matrix type (Fig. 2)**, ``beta = 1``, scaled ``x = W^T u / sqrt(k)``
+  (``sqrt(s)`` for very sparse): Rademacher ``Delta_2 = 1`` exactly (every row has norm
+  ``sqrt(k)``); OPORP ``Delta_2 = 1`` (one bin moves); very sparse ``s``: ``Delta_2^2 = s M /
+  k`` with ``M`` the largest row support, ``Bin(k, 1/s)`` per row, so ``Delta_2^2 <= s m / k``
+  with probability ``>= 1 - delta`` over W for the least ``m`` with ``p Pr[Bin(k, 1/s) > m]
+  <= delta`` (union bound, exact rational tail); Gaussian: Lemma 3.3's bound (a float
+  formula, labelled).
+
+``tests/benchmarks/proj_experiments.py`` (the retrieval and SVM experiments on scikit-learn's
+digits, the ``[experiments]`` extra) writes these tables and this picture beside its own.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from math import comb
+from typing import Any
+
+from exactdp.files import OutputPath
+
+__all__ = ["DELTA", "K_OVER_P", "PS", "SENS_KS", "SENS_PS", "SIGMAS", "SPARSITY", "TITLE",
+           "figure", "files", "gaussian_bound", "ratio_rows", "sensitivity_rows",
+           "sparse_support_bound", "tables", "variance_ratio", "write"]
+
+TITLE = "Li & Li, differentially private random projections (paper 001): analytic curves"
+SIGMAS = [Fraction(1, 100), Fraction(1, 20), Fraction(1, 10), Fraction(1, 5), Fraction(1, 2),
+          Fraction(1), Fraction(2), Fraction(5)]
+PS = (1000, 10000)
+K_OVER_P = (Fraction(1, 100), Fraction(1, 20), Fraction(1, 10), Fraction(1, 2))
+SENS_PS = (100, 1000, 10**4, 10**5)
+SENS_KS = (256, 512)
+SPARSITY = (3, 10)
+DELTA = Fraction(1, 10**6)
+
+
+def variance_ratio(p: int, k: int, sigma: Fraction, oporp: bool = False) -> Fraction:
+    """Eq. 23: ``R = Var_org / Var_rp`` (or ``/ Var_oporp``) at noise level ``sigma``."""
+    s2 = sigma * sigma
+    last = Fraction(1, k) * (Fraction(p - k, p - 1) if oporp else 1)
+    return (2 * s2 + p * s2 * s2) / (2 * s2 + k * s2 * s2 + last)
+
+
+def sparse_support_bound(k: int, s: int, p: int, delta: Fraction) -> int:
+    """The least m with p Pr[Bin(k, 1/s) > m] <= delta (exact integers)."""
+    den = s**k
+    tail = den  # den * Pr[Bin > m], starting at m = -1
+    for m in range(k + 1):
+        tail -= comb(k, m) * (s - 1) ** (k - m)
+        if p * tail <= delta * den:
+            return m
+    return k
+
+
+def gaussian_bound(k: int, p: int, delta: Fraction) -> float:
+    """Lemma 3.3 (float formula): Delta_2 <= sqrt(1 + 2 sqrt(log(p/d)/k) + 2 log(p/d)/k)."""
+    lg = math.log(p / float(delta))
+    return math.sqrt(1 + 2 * math.sqrt(lg / k) + 2 * lg / k)
+
+
+def sensitivity_rows() -> list[dict[str, Any]]:
+    """Fig. 2's sensitivities per matrix type for every ``k`` of SENS_KS, ``p`` of SENS_PS."""
+    rows = []
+    for k in SENS_KS:
+        for p in SENS_PS:
+            row: dict[str, Any] = {"k": k, "p": p, "Rademacher": "1", "OPORP": "1",
+                                   "Gaussian (Lemma 3.3, float)": gaussian_bound(k, p, DELTA)}
+            for s in SPARSITY:
+                m = sparse_support_bound(k, s, p, DELTA)
+                row[f"sparse s={s}: Delta_2^2"] = str(Fraction(s * m, k))
+            rows.append(row)
+    return rows
+
+
+def ratio_rows() -> list[dict[str, Any]]:
+    """Eq. 23 exactly at every ``sigma`` of SIGMAS, for each ``p`` and ``k = p * K_OVER_P``."""
+    rows = []
+    for p in PS:
+        for kp in K_OVER_P:
+            k = int(p * kp)
+            rows.append({"p": p, "k": k,
+                         "R": [str(variance_ratio(p, k, s)) for s in SIGMAS],
+                         "R_oporp": [str(variance_ratio(p, k, s, True)) for s in SIGMAS]})
+    return rows
+
+
+def _num(q: str) -> str:
+    v = float(Fraction(q))
+    return f"{v:.4g}"
+
+
+def tables() -> dict[str, Any]:
+    """Both tables as Markdown and the exact values as JSON-ready dicts."""
+    sens, ratios = sensitivity_rows(), ratio_rows()
+    md = [("### Analytic: variance ratio R = Var_org / Var_rp (eq. 23; exact rationals, shown "
+          "to 4 digits; OPORP's in brackets)\n"),
+          "| p | k | " + " | ".join(f"sigma={s}" for s in SIGMAS) + " |",
+          "|---|---|" + "---|" * len(SIGMAS)]
+    for r in ratios:
+        md.append(f"| {r['p']} | {r['k']} | " + " | ".join(
+            f"{_num(a)} ({_num(b)})" for a, b in zip(r["R"], r["R_oporp"], strict=True))
+            + " |")
+    cols = ["Rademacher", "OPORP"] + [f"sparse s={s}: Delta_2^2" for s in SPARSITY] + [
+        "Gaussian (Lemma 3.3, float)"]
+    md += ["", ("### Analytic: l2 sensitivity per matrix type (beta = 1; bounds hold with "
+               "probability >= 1 - 1e-6 over W; Rademacher and OPORP exactly)\n"),
+           "| k | p | Delta_2 Rademacher | Delta_2 OPORP | "
+           + " | ".join(f"Delta_2^2 sparse s={s} (exact bound)" for s in SPARSITY)
+           + " | Delta_2 Gaussian (Lemma 3.3, float) |",
+           "|---|---|" + "---|" * len(cols)]
+    for r in sens:
+        sq = [r[f"sparse s={s}: Delta_2^2"] for s in SPARSITY]
+        md.append(f"| {r['k']} | {r['p']} | 1 | 1 | "
+                  + " | ".join(f"{v} (Delta_2 {math.sqrt(float(Fraction(v))):.4f})" for v in sq)
+                  + f" | {r['Gaussian (Lemma 3.3, float)']:.4f} |")
+    return {"markdown": "\n".join(md) + "\n", "json": {"variance_ratio": ratios,
+                                                       "sensitivity": sens}}
+
+
+def figure() -> Any:
+    """Left: eq. 23's ``R`` against ``sigma``; right: ``Delta_2`` against ``p`` per matrix."""
+    from exactdp.plot.draw import new_figure
+
+    fig, (a, b) = new_figure(15, 5.4, 1, 2)
+    grid = [Fraction(10**i, 1000) for i in range(5)]
+    grid = sorted({g * m for g in grid for m in (1, 2, 5)})
+    colours = ("C0", "C1", "C2", "C3")
+    for p, style in zip(PS, ("-", "--"), strict=True):
+        for kp, colour in zip(K_OVER_P, colours, strict=True):
+            k = int(p * kp)
+            a.plot([float(s) for s in grid], [float(variance_ratio(p, k, s)) for s in grid],
+                   style, color=colour, label=f"p = {p}, k = {k} (k/p = {kp})")
+    a.axhline(1, color="0.3", linewidth=0.8, linestyle=":", label="R = 1 (no gain)")
+    a.set_xscale("log")
+    a.set_yscale("log")
+    a.set_xlabel("sigma (noise standard deviation, normalised data)")
+    a.set_ylabel("R = Var_org / Var_rp (eq. 23, exact)")
+    a.set_title("Variance ratio, eq. 23 (Thms 3.8-3.10): noise on p raw coordinates\n"
+                "vs on k Rademacher projections; R > 1: projecting first wins", fontsize=10)
+    a.legend(fontsize=7, ncol=2)
+    a.grid(True, alpha=0.3)
+    ps = [10**e for e in range(1, 6)]
+    b.plot(ps, [1.0] * len(ps), "k-", linewidth=2, label="Rademacher / OPORP, every k (exact 1)")
+    for k, style in zip(SENS_KS, ("-", "--"), strict=True):
+        for s, colour in zip(SPARSITY, ("C1", "C2"), strict=True):
+            b.plot(ps, [math.sqrt(s * sparse_support_bound(k, s, p, DELTA) / k) for p in ps],
+                   style, color=colour, marker="o", ms=4,
+                   label=f"very sparse s = {s}, k = {k} (exact bound)")
+        b.plot(ps, [gaussian_bound(k, p, DELTA) for p in ps], style, color="C4", marker="s",
+               ms=3, label=f"Gaussian, k = {k} (Lemma 3.3, float)")
+    b.set_xscale("log")
+    b.set_xlabel("p (data dimension)")
+    b.set_ylabel("Delta_2 (holds w.p. >= 1 - 1e-6 over W)")
+    b.set_title("l2 sensitivity per projection matrix type (Fig. 2), beta = 1,\n"
+                "x = W^T u / sqrt(k); delta = 1e-6 over the draw of W", fontsize=10)
+    b.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1))
+    b.grid(True, alpha=0.3)
+    fig.suptitle("Paper 001 (Li & Li): analytic curves, computed from the formulas",
+                 fontsize=11)
+    return fig
+
+
+def files(quick: bool) -> Sequence[str]:
+    return ("proj_analytic.png", "proj_analytic.md", "proj_analytic.json")
+
+
+def write(outputs: Mapping[str, OutputPath], quick: bool,
+          progress: Callable[[str], None]) -> Sequence[str]:
+    """The analytic picture and tables (fast: ``quick`` changes nothing)."""
+    from exactdp.certificate import exact_json
+    from exactdp.plot.draw import figure_bytes
+
+    progress("paper 001: variance ratios (eq. 23) and sensitivities per matrix type")
+    tab = tables()
+    outputs["proj_analytic.png"].write_bytes(figure_bytes(figure(), "png"))
+    outputs["proj_analytic.md"].write(f"## {TITLE}\n\n{tab['markdown']}")
+    outputs["proj_analytic.json"].write(json.dumps(exact_json({"figure": TITLE,
+                                                               **tab["json"]}), indent=1)
+                                        + "\n")
+    return [("proj_analytic.png/.md/.json: eq. 23 variance ratios (exact) and l2 sensitivity "
+             "per matrix type"),
+            ("the retrieval/SVM curves on digits are not regenerated here: run python "
+             "tests/benchmarks/proj_experiments.py --out DIR (needs the [experiments] extra)")]
