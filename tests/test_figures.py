@@ -158,3 +158,128 @@ def test_paper_003_alp_figure_3(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     # estimate = alpha * (average of argmax positions) lies in [0, alpha m]: m = 34, beta 100
     assert all(-100 <= e <= 3 * 34 for e in errors)
     assert data["stats"]["mae"] in stdout
+
+
+# --------------------------------------------------------------------------- paper 002
+
+
+def _walsh(h: list[int]) -> list[int]:
+    """The Walsh-Hadamard transform by the Kronecker recursion H_2N = [[H, H], [H, -H]]
+    (independent of exactdp's bit-count formula)."""
+    if len(h) == 1:
+        return list(h)
+    half = len(h) // 2
+    a, b = _walsh(h[:half]), _walsh(h[half:])
+    return [x + y for x, y in zip(a, b, strict=True)] + [x - y for x, y in zip(a, b, strict=True)]
+
+
+def _taps(kind: str, n: int) -> list[int] | None:
+    """The deterministic filters of paper002.FILTERS, written out (None: the seeded one)."""
+    if kind == "moving-sum-8":
+        return [1 if i < 8 else 0 for i in range(n)]
+    if kind == "low-pass-binomial-8":
+        return [math.comb(8, i) if i <= 8 else 0 for i in range(n)]
+    if kind == "running-sum":
+        return [1 if i < n // 2 else 0 for i in range(n)]
+    return None
+
+
+@pytest.fixture(scope="module")
+def conv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from exactdp.cli import main
+
+    out = tmp_path_factory.mktemp("fig") / "002"
+    assert main(["figures", "--paper", "002", "--output", str(out), "--quick", "--quiet"]) == 0
+    return out
+
+
+def test_paper_002_convolution_mse(conv: Path) -> None:
+    """The quick run (xor, N = 4, 8): specLB recomputed from an independent Walsh transform,
+    eq. 5 inside its certified interval, input perturbation ||h||_2^2 times one geometric
+    variance (the same for every filter, close to 2e/(e-1)^2 at eps = 1), and the table's
+    decimals are the JSON's exact values rounded."""
+    assert sorted(p.name for p in conv.iterdir()) == ["conv_mse.html", "conv_mse.json",
+                                                      "conv_mse.md", "conv_mse.png"]
+    assert (conv / "conv_mse.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rows = json.loads((conv / "conv_mse.json").read_text())["rows"]
+    assert {(r["filter"], int(r["N"])) for r in rows} == {
+        (f, n) for f in ("moving-sum-8", "low-pass-binomial-8", "running-sum", "random-0/1")
+        for n in (4, 8)}
+    per_count = set()
+    md = (conv / "conv_mse.md").read_text()
+    for r in rows:
+        n, h = int(r["N"]), _taps(r["filter"], int(r["N"]))
+        if h is None:
+            continue
+        lam = _walsh(h)
+        sq = sorted((v * v for v in lam), reverse=True)
+        core = max((k + 1) ** 2 * m for k, m in enumerate(sq))
+        assert Fraction(r["spec_lb"]) == Fraction(core, n * n * (n.bit_length() - 1) ** 2)
+        eq5 = 4 * math.log(10**6) * sum(abs(v) for v in lam) ** 2 / (n * n)
+        assert float(Fraction(r["eq5_lo"])) <= eq5 * (1 + 1e-12)
+        assert eq5 <= float(Fraction(r["eq5_hi"])) * (1 + 1e-12)
+        per_count.add(Fraction(r["input_mse"]) / sum(v * v for v in h))
+        assert f"| {float(Fraction(r['exact_mse'])):.4g} |" in md
+        assert Fraction(r["exact_mse"]) < Fraction(r["eq5_lo"])  # below the paper's claim
+    assert len(per_count) == 1
+    (c,) = per_count
+    assert abs(float(c) - 2 * math.e / (math.e - 1) ** 2) < 1e-3
+    assert Fraction(rows[0]["spec_lb"]) == Fraction(1, 4)  # moving sum at N = 4: (4^2)/(16*4)
+    text = check_page((conv / "conv_mse.html").read_text())
+    assert "low-pass-binomial-8" in text and "specLB" in text
+
+
+def test_benchmark_scripts_import_the_figures_code() -> None:
+    """conv_experiments.py and proj_experiments.py use exactdp.plot's code, not copies."""
+    import importlib
+    import sys
+
+    bench = str(Path(__file__).resolve().parent / "benchmarks")
+    sys.path.insert(0, bench)
+    try:
+        conv_script = importlib.import_module("conv_experiments")
+        analytic = importlib.import_module("proj_analytic")
+    finally:
+        sys.path.remove(bench)
+    from exactdp.plot import paper001, paper002
+
+    assert conv_script.row is paper002.row and conv_script.markdown is paper002.markdown
+    assert analytic.variance_ratio is paper001.variance_ratio
+
+
+# --------------------------------------------------------------------------- paper 001
+
+
+def test_paper_001_analytic_curves(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Eq. 23 recomputed at every (p, k, sigma) written, its limit p/k for large sigma, and
+    the very sparse bound m checked from the binomial tail written the other way round."""
+    out = tmp_path / "001"
+    rc, stdout, err = run(capsys, "figures", "--paper", "001", "--output", str(out), "--quick",
+                          "--quiet")
+    assert rc == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["proj_analytic.json", "proj_analytic.md",
+                                                     "proj_analytic.png"]
+    assert "[experiments] extra" in stdout
+    data = json.loads((out / "proj_analytic.json").read_text())
+    sigmas = [Fraction(1, 100), Fraction(1, 20), Fraction(1, 10), Fraction(1, 5),
+              Fraction(1, 2), Fraction(1), Fraction(2), Fraction(5)]
+    assert len(data["variance_ratio"]) == 8
+    for r in data["variance_ratio"]:
+        p, k = int(r["p"]), int(r["k"])
+        for sigma, got, got_oporp in zip(sigmas, r["R"], r["R_oporp"], strict=True):
+            v = sigma**2
+            var_org = 2 * v + p * v * v
+            assert Fraction(got) == var_org / (2 * v + k * v * v + Fraction(1, k))
+            assert Fraction(got_oporp) == var_org / (2 * v + k * v * v
+                                                     + Fraction(p - k, k * (p - 1)))
+        assert abs(Fraction(r["R"][-1]) - Fraction(p, k)) < Fraction(p, k) / 100
+    row = next(r for r in data["sensitivity"] if r["k"] == "256" and r["p"] == "100")
+    assert row["Rademacher"] == row["OPORP"] == "1"
+    k, s, p, delta = 256, 3, 100, Fraction(1, 10**6)
+    m = int(Fraction(row["sparse s=3: Delta_2^2"]) * k / s)
+
+    def tail(m: int) -> Fraction:  # Pr[Bin(k, 1/s) > m], summed upwards
+        return sum((math.comb(k, j) * Fraction(1, s) ** j * Fraction(s - 1, s) ** (k - j)
+                    for j in range(m + 1, k + 1)), Fraction(0))
+
+    assert p * tail(m) <= delta < p * tail(m - 1)
