@@ -31,12 +31,17 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                     "JSON and a PNG of time against n). --paper 003 (Aumuller, Lebeda & "
                     "Pagh): Figure 3, the error of ALP-estimator on seeded random data (eps = "
                     "1, alpha = 3, s = 10k rows; 10^5 queries, --quick 2000), with the exact "
-                    "error histogram and its exact MAE, mean and 90th percentile. The other "
-                    "papers' figures join as they land. Needs matplotlib: pip install "
-                    "'exactdp[plot]'.",
+                    "error histogram and its exact MAE, mean and 90th percentile. --paper 002 "
+                    "(Fawaz, Muthukrishnan & Nikolov): the exact MSE of private convolution "
+                    "against N for four filters beside the paper's eq. 5, input and output "
+                    "perturbation and the spectral lower bound (xor N = 8..64, cyclic 8, 16; "
+                    "--quick xor N = 4, 8). --paper 001 (Li & Li): the analytic curves "
+                    "(eq. 23 variance ratios, l2 sensitivity per matrix type); the retrieval "
+                    "and SVM experiments stay in tests/benchmarks/proj_experiments.py. Needs "
+                    "matplotlib: pip install 'exactdp[plot]'.",
         epilog=EPILOG)
     p.add_argument("--paper", required=True, metavar="P",
-                   help="the paper number, as in the papers' README (003 or 004)")
+                   help="the paper number, as in the papers' README (001, 002, 003 or 004)")
     p.add_argument("--output", required=True, metavar="DIR",
                    help="directory to write into (created if its parent exists); every file "
                         "is checked before any work")
