@@ -17,18 +17,21 @@ from proofs._strict_time import coins, compare
 CLAIM = "Theorem 4.10 (fast path)"
 STATEMENT = """FastSample's native paths compute Algorithm 4.11's M(c, u) = min{z : F_c(z) >= u}:
 (i) the C search (exactdp/_samplers_native.c, es_search), (ii) the one-pass C reduction and
-search of SystemSource batches (es_sample: u = (r mod d) + 1 from K + 63 random bits r) and
+search of SystemSource batches (es_sample: u = (r mod d) + 1 from K + 63 random bits r; and
+es_sample1, the one C call of FastSample.sample) and
 (iii) the Python gmpy2 search (search_cdf) all return the reference search's output -- the
 binary search over the paper's F (FastSample.cdf, Python integers) -- for every c and every u
 in [d]_+; (iv) sample_many's operation trace depends only on the batch's length and the
 public parameters (not on the counts nor the coins)."""
-PROOF_IDEA = """Each search decides every round by a test that equals "F_c(mid) >= u" when its
-arithmetic is right (the C file derives its three tests from F's formula), and each test is a
-threshold in u, so every path is fixed on each interval (F_c(z-1), F_c(z)] where the
-reference output is z.  Induction on the rounds: if a round's test differed from F(mid) >= u
-for some reachable u, it would differ at u = F(mid) or u = F(mid) + 1, which are both ends of
-intervals; so equality at both ends of every interval, for every c, gives equality on all of
-[d]_+.  Checks, on the verify grid of Theorem 4.10 (every c): all three paths at both ends of
+PROOF_IDEA = """The Python searches decide every round by a test that equals "F_c(mid) >= u"
+when its arithmetic is right, and each test is a threshold in u, so every path is fixed on
+each interval (F_c(z-1), F_c(z)] where the reference output is z.  Induction on the rounds: if
+a round's test differed from F(mid) >= u for some reachable u, it would differ at u = F(mid)
+or u = F(mid) + 1, which are both ends of intervals; so equality at both ends of every
+interval, for every c, gives equality on all of [d]_+.  The C search decides its rounds on
+q = floor((u - 1)/d') alone (thresholds in u at the k d' + 1) and then makes one exact
+comparison at the F thresholds (the C file's search_one proves the output equal to the
+reference for every u); both kinds of threshold are among the points checked.  Checks, on the verify grid of Theorem 4.10 (every c): all three paths at both ends of
 every non-empty interval (es_sample fed r = u - 1, accepted with q = 0), plus, to test the
 arithmetic itself (limb carries, the division), u at the multiples k d' and k d' + 1 where
 the C tests switch and 64 random u per mechanism; the reduction at 256 random r per d against
@@ -77,6 +80,7 @@ def _paths_agree(mech: FastSample, rng: random.Random) -> tuple[bool, int, dict[
                 us, table.width))
             found["native one-pass"] = native_samplers.sample(table, [c] * len(us),
                                                               _raw(mech, us))
+            found["native one-draw"] = [table.sample_one(c, _raw(mech, [u])) for u in us]
         points += len(us) * len(found)
         for name, got in found.items():
             for u, z, g in zip(us, want, got, strict=True):
