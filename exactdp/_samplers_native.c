@@ -9,21 +9,20 @@
  *
  * Search (es_search).  For a count c and a draw u in [d]_+ the output is min{z in [n] :
  * F_c(z) >= u}, by exactly `rounds` = ceil(log2(n + 1)) rounds of mid = (lo + hi) / 2, whatever
- * c and u are (no early exit).  FastSample's F_c(z) for z in [0, n) is
+ * c and u are (no early exit), then one comparison of Wd limbs.  FastSample's F_c(z) for z in
+ * [0, n) is
  *     F_c(z) = (z + 1) d' + S F'(z - c),   S = (1/gamma - 1)(n + 1),
  * with F'(j) = 0 for j < -t and F'(j) = d' for j >= t (Algorithm 4.11), and F_c(z) = d for
- * z >= n.  Once per draw: q = floor((u - 1) / d') (u - 1 = q d' + r, 0 <= r < d', one limb
- * since u <= d = (n + 1) d' / gamma < 2^63 d') and w = u + (t + n - c) d'.  Then, with j = z - c,
- *   j < -t:       F_c(z) >= u  iff  (z + 1) d' >= u        iff  z >= q,
- *   j >= t:       F_c(z) >= u  iff  (z + 1 + S) d' >= u    iff  z + 1 + S > q,
- *   -t <= j < t:  F_c(z) >= u  iff  T[j] >= w, where T[j] = S F'(j) + (j + t + n + 1) d'
- * (add (t + n - c) d' to both sides) is a table of 2t rows the caller builds from the paper's
- * formula.  Every round computes all three tests -- the third over all W2 limbs of the clamped
- * row, the borrow of the subtraction running to the end (no early exit) -- and selects the one
- * that applies with masks, as it updates lo/hi.  The sequence of instructions depends only on
- * (W, W2, Wd, n, t, rounds); the row of T read in a round depends on z - c (a memory access at a
- * data-dependent address: constant-time in the instruction sequence, not against an observer of
- * the cache).
+ * z >= n.  Adding (t + n - c) d' to both sides of F_c(z) >= u gives, with j = z - c,
+ * G(j) = S F'(j) + (j + t + n + 1) d' >= u + (t + n - c) d', where G(j) = T[j] for -t <= j < t
+ * is a table of 2t numbers the caller builds from the paper's formula and stores as
+ * T[j] = A(j) d' + B(j) (0 <= B(j) < d'): a head A(j) of one word and a remainder B(j) of Wd
+ * limbs.  Once per draw: u - 1 = q d' + r1 (one division step; q < 2^62 since u <= d =
+ * (n + 1) d' / gamma).  Each round compares heads (search_one explains why a tie can only
+ * happen at the final point and how the one comparison of B against r1 settles it); every
+ * test is computed with masks.  The sequence of instructions depends only on (W, Wd, n, t,
+ * rounds); the head and the row of B read depend on z - c (memory accesses at data-dependent
+ * addresses: constant-time in the instruction sequence, not against an observer of the cache).
  *
  * Reduction (es_reduce).  A draw of K + 63 random bits r (K = bit length of d) gives
  * q = floor(r / d) and u = (r mod d) + 1; it is accepted iff q <= m1 = floor(2^(K+63) / d) - 1,
@@ -41,21 +40,34 @@
 typedef uint64_t u64;
 typedef unsigned __int128 u128;
 
-#define ES_VERSION 1
+#define ES_VERSION 2
 
 int es_version(void) { return ES_VERSION; }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define ES_X86 1
+#endif
+
 /* r (W + 1 limbs) -= q * dn (W limbs); returns 1 iff the result is negative (wrapped). */
 static u64 submul(u64 *r, const u64 *dn, long W, u64 q) {
-    u64 carry = 0, borrow = 0;
+    u64 hi = 0;
+#ifdef ES_X86
+    unsigned char b = 0;
+    for (long i = 0; i < W; i++) {
+        u128 p = (u128)q * dn[i] + hi;  /* <= (2^64 - 1)^2 + 2^64 - 1 < 2^128 */
+        hi = (u64)(p >> 64);
+        b = _subborrow_u64(b, r[i], (u64)p, (unsigned long long *)&r[i]);
+    }
+    b = _subborrow_u64(b, r[W], hi, (unsigned long long *)&r[W]);
+    return b;
+#else
+    u64 borrow = 0;
     for (long i = 0; i <= W; i++) {
-        u64 pl;
+        u64 pl = hi;
         if (i < W) {
-            u128 p = (u128)q * dn[i] + carry;
-            carry = (u64)(p >> 64);
+            u128 p = (u128)q * dn[i] + hi;
+            hi = (u64)(p >> 64);
             pl = (u64)p;
-        } else {
-            pl = carry;
         }
         u64 ri = r[i];
         u64 x = ri - pl;
@@ -65,10 +77,18 @@ static u64 submul(u64 *r, const u64 *dn, long W, u64 q) {
         borrow = b1 | b2;
     }
     return borrow;
+#endif
 }
 
 /* r (W + 1 limbs) += dn & mask; returns the carry out of the top limb. */
 static u64 addback(u64 *r, const u64 *dn, long W, u64 mask) {
+#ifdef ES_X86
+    unsigned char c = 0;
+    for (long i = 0; i < W; i++)
+        c = _addcarry_u64(c, r[i], dn[i] & mask, (unsigned long long *)&r[i]);
+    c = _addcarry_u64(c, r[W], 0, (unsigned long long *)&r[W]);
+    return c;
+#else
     u64 carry = 0;
     for (long i = 0; i < W; i++) {
         u128 s = (u128)r[i] + (dn[i] & mask) + carry;
@@ -78,20 +98,33 @@ static u64 addback(u64 *r, const u64 *dn, long W, u64 mask) {
     u128 s = (u128)r[W] + carry;
     r[W] = (u64)s;
     return (u64)(s >> 64);
+#endif
 }
 
 /* r (W + 1 limbs, r < 2^64 dn, dn normalised: top bit of dn[W - 1] set) becomes r mod dn;
- * returns floor(r / dn).  Knuth's algorithm D for a one-limb quotient: the estimate from the top
- * limbs is at most 2 too large, corrected by two masked add-backs (always both). */
+ * returns floor(r / dn).  Knuth's algorithm D for a one-limb quotient (TAOCP 4.3.1, step D3):
+ * the estimate qh from the top two limbs of r and the top limb of dn, lowered while
+ * qh >= 2^64 or qh v0 > (rh 2^64 + u0) with the next limbs (at most twice: both tests always
+ * computed, applied with masks), is q or q + 1; one masked add-back (always done) corrects it.
+ * With W = 1 the estimate is exact (v0 = u0 = 0). */
 static u64 div1(u64 *r, const u64 *dn, long W) {
+    const u128 b = (u128)1 << 64;
+    u64 v1 = dn[W - 1], v0 = W >= 2 ? dn[W - 2] : 0, u0 = W >= 2 ? r[W - 2] : 0;
     u128 num = ((u128)r[W] << 64) | r[W - 1];
-    u128 qh = num / dn[W - 1];
-    u64 q = qh > (u128)UINT64_MAX ? UINT64_MAX : (u64)qh;
-    u64 neg1 = submul(r, dn, W, q);
-    u64 c1 = addback(r, dn, W, (u64)0 - neg1);
-    u64 neg2 = neg1 & (c1 ^ 1);
-    addback(r, dn, W, (u64)0 - neg2);
-    return q - neg1 - neg2;
+    u128 qh = num / v1;  /* <= 2^64 + 1, since r[W] <= v1 */
+    u128 rh = num - qh * v1;
+    for (int step = 0; step < 2; step++) {
+        u128 big = (u128)0 - (u128)(qh >= b);
+        /* when qh >= 2^64 or rh >= 2^64 the product or the shift may wrap: masked out */
+        u128 over = (u128)0 - (u128)((rh < b) & (qh * v0 > ((rh << 64) | u0)));
+        u128 lower = big | over;
+        qh -= lower & 1;
+        rh += lower & v1;
+    }
+    u64 q = (u64)qh;
+    u64 neg = submul(r, dn, W, q);
+    addback(r, dn, W, (u64)0 - neg);
+    return q - neg;
 }
 
 /* r (W + 1 limbs) = x (xw <= W + 1 limbs, top limb ANDed with topmask) << s, 0 <= s < 64. */
@@ -107,7 +140,7 @@ static void shift_in(u64 *r, const u64 *x, long xw, long W, int s, u64 topmask) 
 /* The borrow out of a - b over n limbs (1 iff a < b), every limb visited: a chain of
  * subtract-with-borrow instructions on x86-64, the same arithmetic in C elsewhere. */
 static inline u64 borrow_of(const u64 *a, const u64 *b, long n) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#ifdef ES_X86
     unsigned char c = 0;
     unsigned long long x;
     long i = 0;
@@ -133,95 +166,108 @@ static inline u64 borrow_of(const u64 *a, const u64 *b, long n) {
 static inline u64 ltu(u64 a, u64 b) { return (u64)0 - (u64)(a < b); }
 
 /* A FastSample-shaped mechanism for es_search (filled once by exactdp/native_samplers.py).
- * dn = d' << sd (Wd limbs, normalised), dp = d' (W2 limbs), table: 2t rows of W2 limbs (row
- * j + t for j in [-t, t)), S = (1/gamma - 1)(n + 1); draws have W limbs. */
+ * dn = d' << sd (Wd limbs, normalised); for j in [-t, t) (index j + t) heads[j + t] =
+ * floor(T[j] / d') and rems (rows of Wd limbs) = (T[j] mod d') << sd, where T[j] = S F'(j) +
+ * (j + t + n + 1) d'; S = (1/gamma - 1)(n + 1); draws have W limbs. */
 struct es_table {
-    long W, W2, Wd;
+    long W, Wd;
     int64_t sd, n, rounds, t;
     u64 S;
-    const u64 *dn, *dp, *table;
+    const u64 *dn, *heads, *rems;
     /* es_sample's reduction modulo d (W limbs): s = 64 W - K, dd = d << s, m1, topmask */
     int64_t s;
     u64 m1, topmask;
     const u64 *dd;
 };
 
-/*
- * out[e] = min{z in [0, n] : F_{counts[e]}(z) >= u_e} for e < k, u_e = us[e * W ..] (W limbs).
- * Needs W <= Wd + 1 <= W2 + 1 and n + 1 + S < 2^63.  Returns 0, -1 on sizes out of range, -2
- * without memory.
- */
+/* Needs 1 <= W <= Wd + 1, n, t >= 1, rounds in [1, 63] and S + 2t + n + 1 < 2^63 (every head
+ * and every key fits in 63 bits). */
 static int table_ok(const struct es_table *tab) {
-    return !(tab->W < 1 || tab->Wd < 1 || tab->W > tab->Wd + 1 || tab->W2 < tab->W ||
-             tab->W2 < tab->Wd || tab->n < 1 || tab->t < 1 || tab->rounds < 1 ||
-             tab->rounds > 63 || tab->sd < 0 || tab->sd > 63 || !(tab->dn[tab->Wd - 1] >> 63) ||
-             (u64)tab->n + 1 + tab->S >= ((u64)1 << 63));
+    return !(tab->W < 1 || tab->Wd < 1 || tab->W > tab->Wd + 1 || tab->n < 1 || tab->t < 1 ||
+             tab->rounds < 1 || tab->rounds > 63 || tab->sd < 0 || tab->sd > 63 ||
+             !(tab->dn[tab->Wd - 1] >> 63) || tab->S >= ((u64)1 << 62) ||
+             (u64)tab->n + 2 * (u64)tab->t + 1 >= ((u64)1 << 62));
 }
 
-/* Prefetch the table row that a round at point z would read (clamped as in search_one). */
-static inline void prefetch_row(const u64 *table, long W2, int64_t t, int64_t z, int64_t c) {
-    int64_t j = z - c;
-    j = j < -t ? -t : (j >= t ? t - 1 : j);
-    const char *p = (const char *)(table + (j + t) * W2);
-    for (long b = 0; b < W2 * 8; b += 64) __builtin_prefetch(p + b);
+/* The head A(j) of G(j) = F_c(c + j) + (t + n - c) d' = A(j) d' + B(j), 0 <= B(j) < d':
+ * the table's heads[j + t] inside the window, j + t + n + 1 below it (F' = 0, B = 0) and
+ * S + j + t + n + 1 above it (F' = d', B = 0).  *inside: all ones iff -t <= j < t. */
+static inline u64 head_at(const struct es_table *tab, int64_t j, u64 *inside) {
+    int64_t t = tab->t;
+    u64 below = (u64)0 - (u64)(j < -t);
+    u64 above = (u64)0 - (u64)(j >= t);
+    u64 in = ~(below | above);
+    int64_t jc = (int64_t)(((u64)j & in) | ((u64)(-t) & below) | ((u64)(t - 1) & above));
+    u64 a_in = tab->heads[jc + t];
+    u64 a_out = (u64)(j + t + tab->n + 1) + (tab->S & above);
+    *inside = in;
+    return (a_in & in) | (a_out & ~in);
 }
 
-/* min{z in [0, n] : F_c(z) >= u} (u: W limbs); scratch: Wd + 1 + W2 limbs. */
-static int64_t search_one(const struct es_table *tab, int64_t c, const u64 *u, u64 *scratch) {
-    long W = tab->W, W2 = tab->W2, Wd = tab->Wd;
+/*
+ * min{z in [0, n] : F_c(z) >= u}, given r = (u - 1) << sd (Wd + 1 limbs; becomes r1 << sd).
+ *
+ * With u - 1 = q d' + r1 (0 <= r1 < d') and key = q + t + n - c: for z < n, j = z - c,
+ *     F_c(z) >= u  iff  G(j) > (u - 1) + (t + n - c) d' = key d' + r1
+ *                  iff  A(j) > key, or A(j) = key and B(j) > r1.
+ * The rounds decide the relaxed test P~(z) = "A(j) >= key" inside the window and the exact
+ * "A(j) > key" outside it (B = 0 there), and z = n always passes.  P~ is non-decreasing in z
+ * and differs from the exact test at most at z0 = min{z : P~(z)}: G grows by at least d' per
+ * step, so A grows by at least 1 and the z after a tie passes exactly.  Hence the answer is
+ * z0, plus 1 when z0 < n lies inside the window with A = key and B <= r1 -- one comparison of
+ * Wd limbs after the rounds.  Every round reads one 64-bit head (a table of 2t words that
+ * stays in the caches); the one row of B is read and compared in full, every draw.
+ */
+static int64_t search_shifted(const struct es_table *tab, int64_t c, u64 *r) {
+    long Wd = tab->Wd;
     int64_t n = tab->n, t = tab->t;
-    u64 S = tab->S;
-    const u64 *dp = tab->dp, *table = tab->table;
-    u64 *r = scratch, *w = scratch + Wd + 1;
-    /* q = floor((u - 1) / d'): r = (u - 1) << sd, then one division step */
-    u64 borrow = 1;
-    for (long i = 0; i < W; i++) {
-        u64 v = u[i];
-        w[i] = v - borrow;
-        borrow = (u64)(v < borrow);
-    }
-    shift_in(r, w, W, Wd, (int)tab->sd, ~(u64)0);
     u64 q = div1(r, tab->dn, Wd);
-    /* w = u + (t + n - c) d' over W2 limbs */
-    u64 m = (u64)(t + n - c), carry = 0;
-    for (long i = 0; i < W2; i++) {
-        u128 p = (u128)m * dp[i] + (i < W ? u[i] : 0) + carry;
-        w[i] = (u64)p;
-        carry = (u64)(p >> 64);
-    }
+    u64 key = q + (u64)(t + n - c);
     int64_t lo = 0, hi = n;
     for (int rd = 0; rd < (int)tab->rounds; rd++) {
         int64_t mid = (lo + hi) >> 1;
-        int64_t j = mid - c;
-        u64 below = (u64)0 - (u64)(j < -t);
-        u64 above = (u64)0 - (u64)(j >= t);
-        u64 inside = ~(below | above);
-        int64_t jc = (int64_t)(((u64)j & inside) | ((u64)(-t) & below) | ((u64)(t - 1) & above));
-        const u64 *row = table + (jc + t) * W2;
-        /* fetch the rows of both possible next rounds while this one compares (the table can
-         * exceed the caches; both candidates, so the accesses do not depend on this round) */
-        prefetch_row(table, W2, t, (lo + mid) >> 1, c);
-        prefetch_row(table, W2, t, (mid + 1 + hi) >> 1, c);
-        u64 ge_row = (u64)0 - (borrow_of(row, w, W2) ^ 1);
-        u64 ge_below = ~ltu((u64)mid, q);
-        u64 ge_above = ltu(q, (u64)mid + 1 + S);
+        u64 inside;
+        u64 a = head_at(tab, mid - c, &inside);
         u64 at_n = ~ltu((u64)mid, (u64)n);
-        u64 ge = at_n | (below & ge_below) | (above & ge_above) | (inside & ge_row);
+        u64 ge = at_n | (inside & ~ltu(a, key)) | (~inside & ltu(key, a));
         hi = (int64_t)(((u64)mid & ge) | ((u64)hi & ~ge));
         lo = (int64_t)(((u64)lo & ge) | ((u64)(mid + 1) & ~ge));
     }
-    return lo;
+    u64 inside;
+    u64 a = head_at(tab, lo - c, &inside);
+    int64_t j = lo - c;
+    int64_t jc = j < -t ? -t : (j >= t ? t - 1 : j);
+    jc = (int64_t)(((u64)j & inside) | ((u64)jc & ~inside));
+    const u64 *row = tab->rems + (jc + t) * Wd;
+    u64 gt = borrow_of(r, row, Wd);  /* 1 iff r1 < B(j) */
+    u64 tie = inside & ltu((u64)lo, (u64)n) & ((u64)0 - (u64)(a == key));
+    return lo + (int64_t)(tie & (gt ^ 1));
+}
+
+/* min{z in [0, n] : F_c(z) >= u} (u: W limbs); scratch: Wd + 1 limbs. */
+static int64_t search_one(const struct es_table *tab, int64_t c, const u64 *u, u64 *scratch) {
+    long W = tab->W, Wd = tab->Wd;
+    u64 *r = scratch;
+    u64 borrow = 1, prev = 0;
+    int s = (int)tab->sd;
+    for (long i = 0; i <= Wd; i++) {  /* r = (u - 1) << sd */
+        u64 v = i < W ? u[i] : 0;
+        u64 x = v - borrow;
+        borrow = (u64)(v < borrow);
+        r[i] = s ? (x << s) | (prev >> (64 - s)) : x;
+        prev = x;
+    }
+    return search_shifted(tab, c, r);
 }
 
 /*
  * out[e] = min{z in [0, n] : F_{counts[e]}(z) >= u_e} for e < k, u_e = us[e * W ..] (W limbs).
- * Needs W <= Wd + 1 <= W2 + 1 and n + 1 + S < 2^63.  Returns 0, -1 on sizes out of range, -2
- * without memory.
+ * Returns 0, -1 on sizes out of range, -2 without memory.
  */
 int es_search(const struct es_table *tab, long k, const int64_t *counts, const u64 *us,
               int64_t *out) {
     if (k < 0 || !table_ok(tab)) return -1;
-    u64 *scratch = malloc((size_t)(tab->Wd + 1 + tab->W2) * sizeof(u64));
+    u64 *scratch = malloc((size_t)(tab->Wd + 1) * sizeof(u64));
     if (!scratch) return -2;
     for (long e = 0; e < k; e++) out[e] = search_one(tab, counts[e], us + e * tab->W, scratch);
     free(scratch);
@@ -259,6 +305,34 @@ int es_reduce(long k, long W, int s, const u64 *dn, u64 m1, u64 topmask, const u
     return 0;
 }
 
+/* One draw of es_sample: the search's output for u = (r mod d) + 1, r = raw (W + 1 limbs, top
+ * limb ANDed with topmask), or -1 when floor(r / d) > m1; buf: W + 1 + Wd + 1 limbs. */
+static int64_t sample_one(const struct es_table *tab, int64_t c, const u64 *raw, u64 *buf) {
+    long W = tab->W, Wd = tab->Wd;
+    u64 *r = buf, *x = buf + W + 1;
+    shift_in(r, raw, W + 1, W, (int)tab->s, tab->topmask);
+    u64 q = div1(r, tab->dd, W);
+    /* r (W limbs) = (u - 1) << s; x (Wd + 1 limbs) = (u - 1) << sd, one shift by sd - s */
+    int delta = (int)(tab->sd - tab->s);
+    for (long i = 0; i <= Wd; i++) {
+        u64 cur = i < W ? r[i] : 0;
+        if (delta >= 0) {
+            u64 below = i >= 1 && i - 1 < W ? r[i - 1] : 0;
+            x[i] = delta ? (cur << delta) | (below >> (64 - delta)) : cur;
+        } else {
+            u64 above = i + 1 < W ? r[i + 1] : 0;
+            x[i] = (cur >> -delta) | (above << (64 + delta));
+        }
+    }
+    int64_t z = search_shifted(tab, c, x);
+    u64 keep = (u64)0 - (u64)(q <= tab->m1);
+    return (int64_t)(((u64)z & keep) | (~(u64)0 & ~keep));
+}
+
+static int sample_ok(const struct es_table *tab) {
+    return table_ok(tab) && tab->s >= 0 && tab->s <= 63 && (tab->dd[tab->W - 1] >> 63);
+}
+
 /*
  * es_reduce then es_search per draw, with no draw stored: out[e] = the search's output for
  * u = (r_e mod d) + 1 (r_e = raw[e * (W + 1) ..], top limb ANDed with topmask), or -1 when the
@@ -269,21 +343,24 @@ int es_reduce(long k, long W, int s, const u64 *dn, u64 m1, u64 topmask, const u
 int es_sample(const struct es_table *tab, long k, const int64_t *counts, const u64 *raw,
               int64_t *out) {
     long W = tab->W;
-    int s = (int)tab->s;
-    const u64 *dn = tab->dd;
-    u64 m1 = tab->m1, topmask = tab->topmask;
-    if (k < 0 || !table_ok(tab) || s < 0 || s > 63 || !(dn[W - 1] >> 63)) return -1;
-    u64 *buf = malloc((size_t)(2 * W + 1 + tab->Wd + 1 + tab->W2) * sizeof(u64));
+    if (k < 0 || !sample_ok(tab)) return -1;
+    u64 *buf = malloc((size_t)(W + 1 + tab->Wd + 1) * sizeof(u64));
     if (!buf) return -2;
-    u64 *r = buf, *u = buf + W + 1, *scratch = buf + 2 * W + 1;
-    for (long e = 0; e < k; e++) {
-        shift_in(r, raw + e * (W + 1), W + 1, W, s, topmask);
-        u64 q = div1(r, dn, W);
-        unshift_plus_one(u, r, W, s);
-        int64_t z = search_one(tab, counts[e], u, scratch);
-        u64 keep = (u64)0 - (u64)(q <= m1);
-        out[e] = (int64_t)(((u64)z & keep) | (~(u64)0 & ~keep));
-    }
+    for (long e = 0; e < k; e++) out[e] = sample_one(tab, counts[e], raw + e * (W + 1), buf);
     free(buf);
     return 0;
+}
+
+/*
+ * es_sample of one draw, returning its output: z in [0, n], -1 for a rejected draw, -2 on
+ * sizes out of range or c outside [0, n], -3 without memory (for FastSample.sample: one call,
+ * no output array).
+ */
+int64_t es_sample1(const struct es_table *tab, int64_t c, const u64 *raw) {
+    if (!sample_ok(tab) || c < 0 || c > tab->n) return -2;
+    u64 *buf = malloc((size_t)(tab->W + 1 + tab->Wd + 1) * sizeof(u64));
+    if (!buf) return -3;
+    int64_t z = sample_one(tab, c, raw, buf);
+    free(buf);
+    return z;
 }

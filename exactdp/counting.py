@@ -24,6 +24,7 @@ distribution for ``U ~ Unif([d]_+)`` is ``Pr[M(c, U) <= z] = F_c(z) / d``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -45,7 +46,7 @@ from exactdp.params import (
     positive_int,
     to_fraction,
 )
-from exactdp.randomness import RandomSource, UniformBatch, default_source
+from exactdp.randomness import RandomSource, SystemSource, UniformBatch, default_source
 from exactdp.trace import record
 
 __all__ = [
@@ -737,8 +738,17 @@ class FastSample(InverseCDFSampler):
             table.width * native_samplers.LIMB_BYTES, "little"))[0]
 
     def sample(self, c: int, source: RandomSource | None = None) -> int:
-        """Release ``M(c, U)``: ``sample_many([c], source)[0]`` (the same draw; with the default
-        source, the native kernels read, reduce and search it in one call)."""
+        """Release ``M(c, U)``: the draw of ``sample_many([c], source)[0]``.  With the OS
+        source (``None`` or a :class:`~exactdp.randomness.SystemSource`) and the native
+        kernels built, one ``os.urandom`` read and ONE C call (:meth:`SearchTable.sample_one
+        <exactdp.native_samplers.SearchTable.sample_one>`: reduction and search) -- the same
+        bytes, mapping and trace event as the batch's one-pass path."""
+        table = self._native
+        if (table is not None and (source is None or type(source) is SystemSource)
+                and type(c) is int and 0 <= c <= self.n):
+            record("native_search", 1, table.rounds)
+            z = table.sample_one(c, os.urandom(table.raw_bytes))
+            return z if z >= 0 else self(c, SystemSource().uniform(self.d))
         return self.sample_many([c], source)[0]
 
     def raw_search(self) -> Callable[[list[int], bytes], list[int]] | None:

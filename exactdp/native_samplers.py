@@ -32,11 +32,13 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 
+import gmpy2
+
 __all__ = ["LIMB_BYTES", "SearchTable", "available", "limbs", "reduce", "sample", "search",
            "status", "to_limbs"]
 
 _NAME = "_samplers_native"
-_VERSION = 1
+_VERSION = 2
 #: Bytes per limb of the C code's little-endian numbers.
 LIMB_BYTES = 8
 _p = ctypes.c_void_p
@@ -67,6 +69,8 @@ def _library() -> tuple[ctypes.CDLL | None, str]:
         return None, f"{paths[0].name} is a different version: reinstall the package"
     lib.es_search.argtypes = [ctypes.c_void_p, ctypes.c_long, _p, _c, _p]
     lib.es_sample.argtypes = [ctypes.c_void_p, ctypes.c_long, _p, _c, _p]
+    lib.es_sample1.argtypes = [ctypes.c_void_p, ctypes.c_int64, _c]
+    lib.es_sample1.restype = ctypes.c_int64
     lib.es_reduce.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_int, _c, ctypes.c_uint64,
                               ctypes.c_uint64, _c, _p, _p]
     return lib, f"native ({paths[0].name})"
@@ -110,46 +114,66 @@ def _address(buffer: bytearray | array) -> int:  # type: ignore[type-arg]
 class _Table(ctypes.Structure):
     """``struct es_table`` of the C file."""
 
-    _fields_ = [("W", ctypes.c_long), ("W2", ctypes.c_long), ("Wd", ctypes.c_long),
-                ("sd", ctypes.c_int64), ("n", ctypes.c_int64), ("rounds", ctypes.c_int64),
-                ("t", ctypes.c_int64), ("S", ctypes.c_uint64), ("dn", ctypes.c_char_p),
-                ("dp", ctypes.c_char_p), ("table", ctypes.c_char_p), ("s", ctypes.c_int64),
-                ("m1", ctypes.c_uint64), ("topmask", ctypes.c_uint64), ("dd", ctypes.c_char_p)]
+    _fields_ = [("W", ctypes.c_long), ("Wd", ctypes.c_long), ("sd", ctypes.c_int64),
+                ("n", ctypes.c_int64), ("rounds", ctypes.c_int64), ("t", ctypes.c_int64),
+                ("S", ctypes.c_uint64), ("dn", ctypes.c_char_p), ("heads", ctypes.c_char_p),
+                ("rems", ctypes.c_char_p), ("s", ctypes.c_int64), ("m1", ctypes.c_uint64),
+                ("topmask", ctypes.c_uint64), ("dd", ctypes.c_char_p)]
 
 
 class SearchTable:
     """What :func:`search` needs for one FastSample-shaped mechanism (see the C file): the
     outputs ``[n]``, the window ``t``, ``d'``, ``d`` and ``S = (1/gamma - 1)(n + 1)``, and the
     values ``S F'(j)`` for ``j`` in ``[-t, t)`` (the paper's formula, computed by the caller);
-    stored as the kernel's rows ``T[j] = S F'(j) + (j + t + n + 1) d'``."""
+    stored as the kernel's ``T[j] = S F'(j) + (j + t + n + 1) d' = A(j) d' + B(j)``: the heads
+    ``A(j)`` (one word each, a table that stays in the caches) and the remainders ``B(j)``
+    (``limbs(d')`` limbs each, one row read per draw)."""
 
     def __init__(self, n: int, t: int, d: int, d_prime: int, scale: int,
                  window: Sequence[int]) -> None:
-        if len(window) != 2 * t or t < 1 or n < 1 or n + 1 + scale >= 1 << 63:
-            raise ValueError("native search table: need 2t values, t >= 1, n + 1 + S < 2^63")
+        if (len(window) != 2 * t or t < 1 or n < 1 or scale >= 1 << 62
+                or n + 2 * t + 1 >= 1 << 62):
+            raise ValueError("native search table: need 2t values, t >= 1, S < 2^62 and "
+                             "n + 2t + 1 < 2^62")
         self.n, self.t, self.scale = n, t, scale
         self.width = limbs(d)
         self.d_words = limbs(d_prime)
-        self.wide = max(self.width, limbs(scale * d_prime + (2 * t + n + 1) * d_prime),
-                        limbs(d + (t + n) * d_prime))
         self.shift = 64 * self.d_words - d_prime.bit_length()
         self.dn = (d_prime << self.shift).to_bytes(self.d_words * LIMB_BYTES, "little")
-        self.dp = to_limbs([d_prime], self.wide)
-        self.rows = to_limbs([v + (j + t + n + 1) * d_prime
-                              for j, v in zip(range(-t, t), window, strict=True)], self.wide)
+        heads, rems = [], []
+        d_prime = gmpy2.mpz(d_prime)  # the same value, for the 2t divisions
+        for j, v in zip(range(-t, t), window, strict=True):
+            a, b = gmpy2.f_divmod(v + (j + t + n + 1) * d_prime, d_prime)
+            heads.append(int(a))
+            rems.append(int(b) << self.shift)
+        self.heads = array("Q", heads).tobytes()
+        self.rems = to_limbs(rems, self.d_words)
         self.d = d
         self.rounds = n.bit_length()
         # the structure points into the bytes here, which live as long as this object
         self._reduction = _reducer(d)
         _, shift, dd, m1, topmask = self._reduction
-        self._struct = _Table(self.width, self.wide, self.d_words, self.shift, n,
-                              n.bit_length(), t, scale, self.dn, self.dp, self.rows, shift, m1,
-                              topmask, dd)
+        self._struct = _Table(self.width, self.d_words, self.shift, n, n.bit_length(), t,
+                              scale, self.dn, self.heads, self.rems, shift, m1, topmask, dd)
         self.pointer = ctypes.addressof(self._struct)
+        #: bytes of OS randomness per draw (``limbs(d) + 1`` limbs, as :func:`reduce` reads)
+        self.raw_bytes = (self.width + 1) * LIMB_BYTES
+        self._one = _lib().es_sample1
 
     @property
     def nbytes(self) -> int:
-        return len(self.rows)
+        return len(self.heads) + len(self.rems)
+
+    def sample_one(self, c: int, raw: bytes) -> int:
+        """:func:`sample` of one count in one C call (no arrays): the output, or ``-1`` for a
+        rejected draw.  ``raw`` must hold :attr:`raw_bytes` bytes; ``c`` an int in ``[0, n]``
+        (checked again in C)."""
+        if len(raw) != self.raw_bytes:
+            raise ValueError("native sample_one: raw does not hold W + 1 limbs")
+        z: int = self._one(self.pointer, c, raw)
+        if z < -1:
+            raise RuntimeError(f"native sample_one rejected its input (code {z})")
+        return z
 
 
 def search(table: SearchTable, counts: Sequence[int], us: bytes) -> list[int]:
