@@ -5,6 +5,9 @@ them equal to the reference search -- each row shown failing on a planted bug.""
 from __future__ import annotations
 
 import itertools
+import os
+import random
+import secrets
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
@@ -17,11 +20,11 @@ from test_checker_mutants import planted
 import proofs._counting as grid
 from exactdp import counting, native_samplers
 from exactdp.checker import counting_distribution
-from exactdp.counting import FastSample, GeoSample, PowerWalk, inverse_cdf_search
+from exactdp.counting import FastSample, GeoSample, PowerWalk, inverse_cdf_search, search_rounds
 from exactdp.explore import explore
 from exactdp.params import DomainError, ParameterTypeError
 from exactdp.randomness import SeededSource, SystemSource, UniformBatch
-from exactdp.trace import record
+from exactdp.trace import record, recording
 from proofs import thm_4_07_fast_path, thm_4_10_fast_path
 
 needs_native = pytest.mark.skipif(not native_samplers.available(),
@@ -210,3 +213,130 @@ def test_uniform_batch_reads_back_its_numbers() -> None:
         batch[3]
     with pytest.raises(DomainError):
         UniformBatch(2**200, bytes(16), 2)
+
+
+# ------------------------------------------------------------------ the one-draw path
+
+
+def _estimate_excess(r: int, d: int) -> int:
+    """How far Knuth's first quotient estimate (top two limbs of ``r << s`` over the top limb of
+    ``d << s``, capped at ``2**64 - 1``) exceeds ``floor(r / d)``: 0, 1 or 2 -- computed here from
+    the textbook definition, to show that the boundary cases below reach the C refinement."""
+    width = native_samplers.limbs(d)
+    s = 64 * width - d.bit_length()
+    big, dn = r << s, d << s
+    top = big >> (64 * (width - 1))
+    return min(top // (dn >> (64 * (width - 1))), 2**64 - 1) - big // dn
+
+
+@needs_native
+def test_native_division_corrects_estimates_two_too_large() -> None:
+    # divisors whose lower limbs are large make the first estimate 2 too large (TAOCP 4.3.1)
+    ones = 2**64 - 1
+    divisors = [(2**63 << 128) + (ones << 64) + ones, (2**63 << 64) + ones,
+                ((2**63 + 1) << 192) + (ones << 128) + 5, 3**100, 2**127 - 1, 2**64 + 1]
+    excess = set()
+    for d in divisors:
+        bits = d.bit_length()
+        m = (1 << (bits + 63)) // d
+        rs = sorted({r for q in (0, 1, 2, m // 2, m - 1) for rem in (0, 1, d // 2, d - 2, d - 1)
+                     if 0 <= (r := q * d + rem) < 1 << (bits + 63)})
+        excess |= {_estimate_excess(r, d) for r in rs}
+        width = native_samplers.limbs(d)
+        us, ok = native_samplers.reduce(d, native_samplers.to_limbs(rs, width + 1), len(rs))
+        for e, r in enumerate(rs):
+            q, rem = divmod(r, d)
+            assert bool(ok[e]) == (q < m), (d, r)
+            got = int.from_bytes(us[e * width * 8:(e + 1) * width * 8], "little")
+            assert got == rem + 1, (d, r)
+    assert excess == {0, 1, 2}
+
+
+class _Stream:
+    """Deterministic 'OS' bytes: the same stream for the native and the Python path."""
+
+    def __init__(self, seed: int, rejected_first: bool = False) -> None:
+        self.rng = random.Random(seed)
+        self.rejected_first = rejected_first
+
+    def __call__(self, size: int) -> bytes:
+        if self.rejected_first:  # all ones: r = 2**(K+63) - 1 >= floor(2**(K+63)/d) d
+            self.rejected_first = False
+            return b"\xff" * size
+        return self.rng.randbytes(size)
+
+
+def _draws(mech_args: tuple[int, Any, Any], counts: list[int], native: bool, seed: int,
+           monkeypatch: pytest.MonkeyPatch, rejected_first: bool = False) -> list[int]:
+    """``FastSample.sample(c)`` for each count, the OS bytes from one :class:`_Stream`."""
+    with monkeypatch.context() as m:
+        if not native:
+            m.setattr(native_samplers, "available", lambda: False)
+        stream = _Stream(seed, rejected_first)
+        m.setattr(os, "urandom", stream)
+        m.setattr(secrets, "token_bytes", stream)
+        m.setattr(SystemSource, "uniform", lambda self, d: 1 + stream(8)[0] % 2)
+        mech = FastSample(*mech_args)
+        assert (mech._native is not None) == native
+        return [mech.sample(c) for c in counts]
+
+
+@needs_native
+@pytest.mark.parametrize("args", [(4, Fraction(1, 2), Fraction(1, 10)),
+                                  (41, 1, Fraction(1, 2)), (300, Fraction(1, 3), Fraction(1, 1000))],
+                         ids=str)
+def test_one_draw_path_makes_the_python_paths_draws(args: tuple[int, Any, Any],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    n = args[0]
+    counts = [0, n, n // 2, 1, n - 1] * 8
+    for rejected_first in (False, True):
+        native = _draws(args, counts, True, 7, monkeypatch, rejected_first)
+        python = _draws(args, counts, False, 7, monkeypatch, rejected_first)
+        assert native == python
+        assert all(0 <= z <= n for z in native) and len(set(native)) > 1
+
+
+@needs_native
+def test_one_draw_path_records_the_batch_event() -> None:
+    mech = FastSample(41, 1, Fraction(1, 2))
+    with recording() as one:
+        mech.sample(3)
+    with recording() as batch:
+        mech.sample_many([3])
+    assert one == batch == [("native_search", 1, search_rounds(41))]
+
+
+@needs_native
+def test_one_draw_refuses_bad_input() -> None:
+    mech = FastSample(41, 1, Fraction(1, 2))
+    table = mech._native
+    assert table is not None
+    with pytest.raises(ValueError, match="W \\+ 1 limbs"):
+        table.sample_one(0, bytes(table.raw_bytes - 1))
+    with pytest.raises(RuntimeError, match="code -2"):
+        table.sample_one(42, bytes(table.raw_bytes))
+    with pytest.raises(DomainError, match="c = 42"):
+        mech.sample(42)
+    with pytest.raises(ParameterTypeError, match="c = True"):
+        mech.sample(True)  # type: ignore[arg-type]
+
+
+@needs_native
+def test_one_draw_bug_fails_the_fastsample_row(small_grids: None,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    original = native_samplers.SearchTable.sample_one
+
+    def broken(self: native_samplers.SearchTable, c: int, raw: bytes) -> int:
+        z = original(self, c, raw)
+        return z + 1 if z == 2 else z  # one output value off by one
+
+    monkeypatch.setattr(native_samplers.SearchTable, "sample_one", broken)
+    assert thm_4_10_fast_path.check_equal(False).verdict is False
+
+
+@needs_native
+def test_head_table_bug_fails_the_fastsample_row(small_grids: None) -> None:
+    # a remainder off by one changes only the final comparison at a tie
+    with planted(native_samplers.SearchTable, "__init__", "rems.append(int(b) << self.shift)",
+                 "rems.append(int(b + 1) << self.shift)"):
+        assert thm_4_10_fast_path.check_equal(False).verdict is False
