@@ -32,8 +32,6 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 
-import gmpy2
-
 __all__ = ["LIMB_BYTES", "SearchTable", "available", "limbs", "reduce", "sample", "search",
            "status", "to_limbs"]
 
@@ -141,13 +139,13 @@ class SearchTable:
         self.shift = 64 * self.d_words - d_prime.bit_length()
         self.dn = (d_prime << self.shift).to_bytes(self.d_words * LIMB_BYTES, "little")
         heads, rems = [], []
-        d_prime = gmpy2.mpz(d_prime)  # the same value, for the 2t divisions
         for j, v in zip(range(-t, t), window, strict=True):
-            a, b = gmpy2.f_divmod(v + (j + t + n + 1) * d_prime, d_prime)
-            heads.append(int(a))
-            rems.append(int(b) << self.shift)
+            a, b = divmod(v + (j + t + n + 1) * d_prime, d_prime)
+            heads.append(a)
+            rems.append(b << self.shift)
         self.heads = array("Q", heads).tobytes()
-        self.rems = to_limbs(rems, self.d_words)
+        size = self.d_words * LIMB_BYTES
+        self.rems = b"".join(b.to_bytes(size, "little") for b in rems)
         self.d = d
         self.rounds = n.bit_length()
         # the structure points into the bytes here, which live as long as this object

@@ -337,6 +337,6 @@ def test_one_draw_bug_fails_the_fastsample_row(small_grids: None,
 @needs_native
 def test_head_table_bug_fails_the_fastsample_row(small_grids: None) -> None:
     # a remainder off by one changes only the final comparison at a tie
-    with planted(native_samplers.SearchTable, "__init__", "rems.append(int(b) << self.shift)",
-                 "rems.append(int(b + 1) << self.shift)"):
+    with planted(native_samplers.SearchTable, "__init__", "rems.append(b << self.shift)",
+                 "rems.append((b + 1) << self.shift)"):
         assert thm_4_10_fast_path.check_equal(False).verdict is False
