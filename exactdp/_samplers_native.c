@@ -28,7 +28,8 @@
  * q = floor(r / d) and u = (r mod d) + 1; it is accepted iff q <= m1 = floor(2^(K+63) / d) - 1,
  * i.e. r < (m1 + 1) d, so that an accepted u is exactly uniform on [d]_+ (the caller redraws a
  * rejected one: probability <= 2^-62).  The quotient has one limb: Knuth's algorithm D with a
- * normalised divisor, the estimate corrected by two masked add-backs (always both).
+ * normalised divisor (div1: the estimate refined with the next limbs, then one masked
+ * add-back, always done).  es_sample1 is es_sample of one draw, for FastSample.sample.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -10,14 +10,17 @@ draws uniform on ``[d]_+``:
   per draw for FastSample's ``F_c(z) = (z + 1) d' + S F'(z - c)``, from the values of
   ``S F'`` on the window that the caller computes with the paper's formula
   (``exactdp.counting.FastSample``, :class:`SearchTable`); one division per draw, then per
-  round a comparison over all limbs with no early exit (see the C file for what is and is not
+  round a comparison of one-word heads (a table that stays in the caches) and, after the
+  rounds, one comparison over all limbs of one remainder row -- every step computed with
+  masks, no early exit (see the C file for why this is exact, and for what is and is not
   constant-time);
 * :func:`reduce` -- ``u = (r mod d) + 1`` from ``K + 63`` random bits ``r``, accepted iff
   ``r < floor(2**(K+63) / d) d`` (exactly uniform; the caller redraws a rejected one);
-* :func:`sample` -- both in one pass (the draws never leave C).
+* :func:`sample` -- both in one pass (the draws never leave C); :meth:`SearchTable.sample_one`
+  the same for one draw in one C call (``FastSample.sample``).
 
 ``proofs/thm_4_10_fast_path.py`` proves the native search equal to the Python one on every
-``u`` of the verify grids; ``tests/test_native_samplers.py`` checks both kernels against
+``u`` of the verify grids; ``tests/test_counting_fast_path.py`` checks the kernels against
 Python's integers.  ``EXACTDP_NATIVE=0`` disables the native path (as for CompactHistogram).
 """
 
