@@ -10,6 +10,7 @@ import random
 import secrets
 from collections.abc import Iterator
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import pytest
@@ -340,3 +341,22 @@ def test_head_table_bug_fails_the_fastsample_row(small_grids: None) -> None:
     with planted(native_samplers.SearchTable, "__init__", "rems.append(b << self.shift)",
                  "rems.append((b + 1) << self.shift)"):
         assert thm_4_10_fast_path.check_equal(False).verdict is False
+
+
+@needs_native
+@pytest.mark.parametrize("args", [(4, Fraction(1, 2), Fraction(1, 10)), (41, 1, Fraction(1, 2))],
+                         ids=str)
+def test_native_search_at_every_switch_point(args: tuple[int, Any, Any]) -> None:
+    # the C rounds depend on u through q = floor((u - 1) / d') only: they switch at every
+    # u = k d' + 1; the final comparison at the F thresholds.  All of them, every c.
+    mech = FastSample(*args)
+    table = mech._native
+    assert table is not None
+    d_prime, d = mech.d_prime, mech.d
+    us = sorted({u for k in range(d // d_prime + 1) for u in (k * d_prime, k * d_prime + 1)
+                 if 1 <= u <= d})
+    for c in range(mech.n + 1):
+        want = [inverse_cdf_search(partial(mech.cdf, c), mech.n, u) for u in us]
+        got = native_samplers.search(table, [c] * len(us), native_samplers.to_limbs(
+            us, table.width))
+        assert got == want, c
