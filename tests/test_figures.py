@@ -234,32 +234,44 @@ def test_benchmark_scripts_import_the_figures_code() -> None:
     import importlib
     import sys
 
-    bench = str(Path(__file__).resolve().parent / "benchmarks")
-    sys.path.insert(0, bench)
+    bench = Path(__file__).resolve().parent / "benchmarks"
+    sys.path.insert(0, str(bench))
     try:
         conv_script = importlib.import_module("conv_experiments")
-        analytic = importlib.import_module("proj_analytic")
+        proj_script = importlib.import_module("proj_experiments")
     finally:
-        sys.path.remove(bench)
-    from exactdp.plot import paper001, paper002
+        sys.path.remove(str(bench))
+    from exactdp.plot import paper001, paper001_experiments, paper002
 
     assert conv_script.row is paper002.row and conv_script.markdown is paper002.markdown
-    assert analytic.variance_ratio is paper001.variance_ratio
+    assert proj_script.paper001 is paper001 and proj_script.exp is paper001_experiments
+    assert not [p.name for p in bench.glob("proj_*.py") if p.name != "proj_experiments.py"]
 
 
 # --------------------------------------------------------------------------- paper 001
 
 
-def test_paper_001_analytic_curves(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_paper_001_analytic_curves(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Eq. 23 recomputed at every (p, k, sigma) written, its limit p/k for large sigma, and
-    the very sparse bound m checked from the binomial tail written the other way round."""
+    the very sparse bound m checked from the binomial tail written the other way round.
+    Without the [experiments] extra (scikit-learn hidden): the analytic part, one line saying
+    what is missing, exit 0."""
+    from importlib.util import find_spec
+
+    from exactdp.plot import paper001_experiments as exp
+
+    monkeypatch.setattr(exp, "find_spec",
+                        lambda name: None if name == "sklearn" else find_spec(name))
     out = tmp_path / "001"
     rc, stdout, err = run(capsys, "figures", "--paper", "001", "--output", str(out), "--quick",
                           "--quiet")
     assert rc == 0, err
     assert sorted(p.name for p in out.iterdir()) == ["proj_analytic.json", "proj_analytic.md",
                                                      "proj_analytic.png"]
-    assert "[experiments] extra" in stdout
+    assert stdout.splitlines()[1] == ("scikit-learn missing: the retrieval/SVM curves on digits "
+                                      "need the [experiments] extra: pip install "
+                                      "'exactdp[experiments]'")
     data = json.loads((out / "proj_analytic.json").read_text())
     sigmas = [Fraction(1, 100), Fraction(1, 20), Fraction(1, 10), Fraction(1, 5),
               Fraction(1, 2), Fraction(1), Fraction(2), Fraction(5)]
@@ -283,3 +295,36 @@ def test_paper_001_analytic_curves(capsys: pytest.CaptureFixture[str], tmp_path:
                     for j in range(m + 1, k + 1)), Fraction(0))
 
     assert p * tail(m) <= delta < p * tail(m - 1)
+
+
+def test_paper_001_experiments(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the [experiments] extra: the digits curves (here one eps and t = 1 to stay fast;
+    the real --quick sweep is the script's at k = 16).  Raw pixels without noise rank by the
+    very cosine that defines the truth, so their precision is 1 at R = 10 and R = 50."""
+    exp = pytest.importorskip("exactdp.plot.paper001_experiments")
+    if exp.missing_extra() is not None:
+        pytest.skip(exp.missing_extra())
+    monkeypatch.setattr(exp, "EPS_QUICK", "5")
+    monkeypatch.setattr(exp, "T_VALUES", (1,))
+    out = tmp_path / "001"
+    rc, stdout, err = run(capsys, "figures", "--paper", "001", "--output", str(out), "--quick",
+                          "--quiet")
+    assert rc == 0, err
+    assert sorted(p.name for p in out.iterdir()) == sorted([
+        "proj_analytic.json", "proj_analytic.md", "proj_analytic.png", "proj_experiments.json",
+        "proj_experiments.md", "proj_p_at_10.png", "proj_p_at_50.png", "proj_svm.png"])
+    for png in ("proj_p_at_10.png", "proj_p_at_50.png", "proj_svm.png"):
+        assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "precision@10/@50" in stdout
+    data = json.loads((out / "proj_experiments.json").read_text())
+    assert [(r["method"], r["k"], r["eps"]) for r in data["rows"]] == [
+        ("SignOPORP-smooth t=1", 16, "5"), ("SignRP-RR", 16, "5"), ("DP-OPORP-L", 16, "5"),
+        ("Raw-data-L", None, "5"), ("float DP-OPORP-G", 16, "5"), ("float Raw-data-G", None, "5")]
+    for r in data["rows"]:
+        assert all(0 <= r[m] <= 1 for m in ("P@10", "P@50", "SVM"))
+    raw = data["no_privacy"][0]
+    assert raw["method"] == "no privacy: raw pixels" and raw["P@10"] == raw["P@50"] == 1.0
+    md = (out / "proj_experiments.md").read_text()
+    assert "Command: `exactdp figures --paper 001 --quick`" in md
+    assert "| Raw-data-L |  | " in md and "### Exact parameters" in md

@@ -1,22 +1,20 @@
-"""The paper-001 experiment helpers (tests/benchmarks/proj_*.py): the exact analytic formulas
+"""The paper-001 experiment helpers (exactdp.plot.paper001*): the exact analytic formulas
 and the certified parameters behind the README's tables, checked against hand values and
 brute force; the metrics on toy inputs.  No timing is asserted."""
 
 from __future__ import annotations
 
-import sys
 from fractions import Fraction
 from itertools import product
-from pathlib import Path
 
 import pytest
 
 from exactdp.certified import compare_exp
+from exactdp.plot import paper001 as proj_analytic
+from exactdp.plot import paper001_data as pd
+from exactdp.plot import paper001_exact as pe
 
 np = pytest.importorskip("numpy")
-sys.path.insert(0, str(Path(__file__).resolve().parent / "benchmarks"))
-
-import proj_analytic  # noqa: E402
 
 
 def test_variance_ratio_by_hand() -> None:
@@ -48,7 +46,6 @@ def test_rademacher_and_oporp_sensitivity_rows_are_one() -> None:
 
 
 def test_certified_bases_and_noise_ratios() -> None:
-    pe = pytest.importorskip("proj_exact")
     for eps, k in [(Fraction(1, 10), 32), (Fraction(1), 1), (Fraction(20), 2), (Fraction(5), 16)]:
         rho = pe.base(eps, k)
         assert (1 << pe.BASE_BITS) % rho.b == 0
@@ -62,7 +59,6 @@ def test_certified_bases_and_noise_ratios() -> None:
 
 
 def test_precision_at_r_on_a_toy() -> None:
-    pd = pytest.importorskip("proj_data")
     sim = np.array([[3.0, 2.0, 1.0, 0.0], [0.0, 1.0, 2.0, 3.0]])
     truth = np.array([[0, 1], [0, 1]])
     out = pd.precision_at(sim, truth, (1, 2, 4), seed=0)

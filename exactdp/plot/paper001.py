@@ -13,8 +13,10 @@ their formulas (notes LILI.md sections 2 and 4, Figs. 2 and 3), exactly where th
   <= delta`` (union bound, exact rational tail); Gaussian: Lemma 3.3's bound (a float
   formula, labelled).
 
-``tests/benchmarks/proj_experiments.py`` (the retrieval and SVM experiments on scikit-learn's
-digits, the ``[experiments]`` extra) writes these tables and this picture beside its own.
+With the ``[experiments]`` extra (scikit-learn), :func:`write` also runs the retrieval and SVM
+experiments on scikit-learn's digits (:mod:`exactdp.plot.paper001_experiments`, shared with
+``tests/benchmarks/proj_experiments.py``): the default sweep, or with ``quick`` the script's
+``--quick`` sweep at ``k = 16`` only.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 
 from exactdp.files import OutputPath
 
-__all__ = ["DELTA", "K_OVER_P", "PS", "SENS_KS", "SENS_PS", "SIGMAS", "SPARSITY", "TITLE",
+__all__ = ["DELTA", "EXPERIMENT_FILES", "K_OVER_P", "PS", "SENS_KS", "SENS_PS", "SIGMAS", "SPARSITY", "TITLE",
            "figure", "files", "gaussian_bound", "ratio_rows", "sensitivity_rows",
            "sparse_support_bound", "tables", "variance_ratio", "write"]
 
@@ -169,14 +171,25 @@ def figure() -> Any:
     return fig
 
 
+#: The experiment files (written only with the ``[experiments]`` extra).
+EXPERIMENT_FILES = ("proj_experiments.md", "proj_experiments.json")
+
+
 def files(quick: bool) -> Sequence[str]:
-    return ("proj_analytic.png", "proj_analytic.md", "proj_analytic.json")
+    from exactdp.plot import paper001_experiments as exp
+
+    analytic = ("proj_analytic.png", "proj_analytic.md", "proj_analytic.json")
+    if exp.missing_extra() is not None:
+        return analytic
+    return (*analytic, *EXPERIMENT_FILES, *exp.METRICS.values())
 
 
 def write(outputs: Mapping[str, OutputPath], quick: bool,
           progress: Callable[[str], None]) -> Sequence[str]:
-    """The analytic picture and tables (fast: ``quick`` changes nothing)."""
+    """The analytic picture and tables (fast), then the experiments on digits when the
+    ``[experiments]`` extra is installed (else one line saying what is missing)."""
     from exactdp.certificate import exact_json
+    from exactdp.plot import paper001_experiments as exp
     from exactdp.plot.draw import figure_bytes
 
     progress("paper 001: variance ratios (eq. 23) and sensitivities per matrix type")
@@ -186,7 +199,43 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
     outputs["proj_analytic.json"].write(json.dumps(exact_json({"figure": TITLE,
                                                                **tab["json"]}), indent=1)
                                         + "\n")
-    return [("proj_analytic.png/.md/.json: eq. 23 variance ratios (exact) and l2 sensitivity "
-             "per matrix type"),
-            ("the retrieval/SVM curves on digits are not regenerated here: run python "
-             "tests/benchmarks/proj_experiments.py --out DIR (needs the [experiments] extra)")]
+    lines = [("proj_analytic.png/.md/.json: eq. 23 variance ratios (exact) and l2 sensitivity "
+              "per matrix type")]
+    if "proj_experiments.md" not in outputs:  # files() found the extra missing
+        return [*lines, exp.missing_extra() or "no experiment curves (the [experiments] extra "
+                                               "was missing when the outputs were checked)"]
+    return [*lines, *_write_experiments(outputs, quick, progress)]
+
+
+def _write_experiments(outputs: Mapping[str, OutputPath], quick: bool,
+                       progress: Callable[[str], None]) -> list[str]:
+    """The digits experiments (float metrics of exact releases, labelled; see
+    :mod:`exactdp.plot.paper001_experiments`)."""
+    import time
+
+    from exactdp.plot import paper001_experiments as exp
+    from exactdp.plot.draw import figure_bytes
+
+    eps = exp.EPS_QUICK if quick else exp.EPS_DEFAULT
+    ks = [exp.KS[0]] if quick else list(exp.KS)
+    reps = 1 if quick else exp.REPS
+    progress(f"paper 001: retrieval and SVM on digits, eps {eps}, k {ks}, {reps} "
+             f"repetition(s)")
+    start = time.perf_counter()
+    res = exp.experiments([Fraction(e) for e in eps.split(",")], ks, exp.T_VALUES, reps,
+                          exp.SEED, log=progress)
+    seconds = time.perf_counter() - start
+    command = "exactdp figures --paper 001" + (" --quick" if quick else "")
+    head = (f"## Li & Li on digits: retrieval and SVM against eps\n\nCommand: `{command}` "
+            f"({seconds:.0f} s; eps {eps}, k {', '.join(map(str, ks))}, t "
+            f"{', '.join(map(str, exp.T_VALUES))}, {reps} repetition(s), seed {exp.SEED})\n")
+    md = [head, *exp.report(res)]
+    outputs["proj_experiments.md"].write("\n".join(md))
+    outputs["proj_experiments.json"].write(json.dumps(
+        {"command": command, "seconds": seconds, "rows": res.rows, "no_privacy": res.refs},
+        indent=1) + "\n")
+    for metric, name in exp.METRICS.items():
+        outputs[name].write_bytes(figure_bytes(exp.figure(res, metric), "png"))
+    return [(f"proj_experiments.md/.json, {', '.join(exp.METRICS.values())}: precision@10/@50 "
+             f"of the true top-50 cosine neighbours and linear-SVM accuracy against eps on "
+             f"digits (exact mechanisms, float metrics; {seconds:.0f} s)")]

@@ -9,7 +9,10 @@ Parameters are exact: ``eps`` a Fraction, the rational base rounded DOWN and cer
 :func:`exactdp.certified.compare_exp`: a dyadic base on a fixed grid, so that every eps of the
 sweep uses the same denominator; ``base_from_eps`` would pick the best base with any denominator
 up to a bound),
-the geometric noise's ratio rounded UP and certified (:func:`noise_ratio`).
+the geometric noise's ratio rounded UP and certified (:func:`noise_ratio`).  The floats here
+(``math.exp`` guesses, :func:`achieved_eps`) are starting points and table labels, never the
+parameters: those are exact and certified.  numpy (the ``[experiments]`` extra) is imported
+inside the functions.
 """
 
 from __future__ import annotations
@@ -18,9 +21,7 @@ import math
 import warnings
 from fractions import Fraction
 from functools import cache
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from exactdp.certified import compare_exp
 from exactdp.noise import ClampedGeometric
@@ -29,6 +30,12 @@ from exactdp.projections.rp import DPOPORP, RawData
 from exactdp.projections.rr import Base, largest_l_max
 from exactdp.projections.signs import DPSignOPORP, DPSignRPRR
 from exactdp.randomness import SeededSource
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["BASE_BITS", "D_BITS", "achieved_eps", "base", "dp_oporp", "geometric", "noise_ratio",
+           "raw_data", "sign_oporp_smooth", "sign_rp_rr", "source"]
 
 #: The base's denominator 2^BASE_BITS: per-bit budgets down to 0.1/32 lose < 0.1 % to rounding.
 BASE_BITS = 20
@@ -62,6 +69,8 @@ def achieved_eps(eps: Fraction, k: int) -> float:
 
 
 def _release(mech: Any, x: np.ndarray, src: SeededSource) -> np.ndarray:
+    import numpy as np
+
     return np.array([mech.sample(tuple(int(v) for v in row), src) for row in x],
                     dtype=np.int64)
 
@@ -77,6 +86,8 @@ def sign_oporp_smooth(seed: int, beta: int, t: int):  # type: ignore[no-untyped-
         l_max = max(1, min(top, largest_l_max(rho, D_BITS)))
         plans = source(seed, "sign-oporp", t, k, rep, "plan")
         noise = source(seed, "sign-oporp", t, k, rep, eps, "noise")
+        import numpy as np
+
         runs = [DPSignOPORP(OPORPPlan.sample(x.shape[1], bins, plans), beta, rho, l_max)
                 for _ in range(t)]
         return np.concatenate([_release(r, x, noise) for r in runs], axis=1), "signs"

@@ -1,6 +1,7 @@
 """Data, ground truth and utility metrics for the paper-001 experiments (LILI.md §4).
 
-Evaluation only (numpy / scikit-learn floats are fine here: nothing is sampled or checked):
+Evaluation only: the similarities and metrics are float METRICS (numpy / scikit-learn; nothing
+here is sampled or checked), imported inside the functions (the ``[experiments]`` extra):
 
 * :func:`digits` — scikit-learn's ``load_digits`` as integer vectors in ``{0..16}^64`` (``C = 16``;
   the paper's ``beta = 1`` on data in ``[0, 1]`` is ``beta = 16`` grid steps here);
@@ -17,18 +18,21 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["TOP", "Split", "digits", "precision_at", "similarity", "split", "svm_accuracy",
+           "true_neighbours"]
 
 TOP = 50  # ground truth: top-50 cosine neighbours (the paper's Figs 10-13)
 
 
 def digits() -> tuple[np.ndarray, np.ndarray]:
     """(X, y): 1797 x 64 integer pixels in 0..16 and the digit labels."""
-    try:
-        from sklearn.datasets import load_digits
-    except ImportError:
-        raise SystemExit("scikit-learn is missing: pip install '.[experiments,plot]'") from None
+    import numpy as np
+    from sklearn.datasets import load_digits
 
     d = load_digits()
     x = d.data.astype(np.int64)
@@ -45,6 +49,8 @@ class Split:
 
 
 def split(y: np.ndarray, n_queries: int = 297, n_train: int = 1000, seed: int = 0) -> Split:
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(y))
     train, test = [], []
@@ -58,6 +64,8 @@ def split(y: np.ndarray, n_queries: int = 297, n_train: int = 1000, seed: int = 
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     v = v.astype(np.float64)
     norms = np.linalg.norm(v, axis=1, keepdims=True)
     return v / np.where(norms == 0, 1.0, norms)
@@ -65,6 +73,8 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 def similarity(q: np.ndarray, db: np.ndarray, kind: str) -> np.ndarray:
     """``kind = "cosine"``: cosines; ``"signs"``: agreements of +-1 vectors (= k - Hamming)."""
+    import numpy as np
+
     if kind == "cosine":
         return _unit(q) @ _unit(db).T
     if kind == "signs":
@@ -73,12 +83,16 @@ def similarity(q: np.ndarray, db: np.ndarray, kind: str) -> np.ndarray:
 
 
 def true_neighbours(x: np.ndarray, sp: Split) -> np.ndarray:
+    import numpy as np
+
     sim = similarity(x[sp.queries], x[sp.database], "cosine")
     return np.argsort(-sim, axis=1, kind="stable")[:, :TOP]
 
 
 def precision_at(sim: np.ndarray, truth: np.ndarray, rs: tuple[int, ...], seed: int) -> dict:
     """Mean precision at each R in ``rs`` (retrieved among the true top-50, divided by R)."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     tie = rng.random(sim.shape)
     order = np.lexsort((tie, -sim), axis=1)  # by similarity, ties in a random order

@@ -1,7 +1,9 @@
 """Float reference of the paper-001 mechanisms for the experiments (numpy, NOT exact, NOT private
 on a finite computer): the paper's algorithms as printed, with ``e^eps`` and the continuous
 Gaussian.  Used only as the labelled "float reference" beside the exact mechanisms of
-:mod:`exactdp.projections` (``proj_experiments.py --float-reference``), never in the exact rows.
+:mod:`exactdp.projections` (the Gaussian rows, ``float DP-OPORP-G`` / ``float Raw-data-G``, and
+``proj_experiments.py --float-reference``), never in the exact rows.  numpy and scipy (the
+``[experiments]`` extra) are imported inside the functions.
 
 Integer data ``X`` in ``{0..C}^p``, ``beta`` grid steps, Rademacher ``W`` / OPORP plan, unscaled
 projections (LILI.md §3.0), a coin for a zero projection (§5 P4).
@@ -10,13 +12,18 @@ projections (LILI.md §3.0), a coin for a zero projection (§5 P4).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-import numpy as np
-from scipy.stats import norm
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["dp_oporp", "gaussian_sigma", "oporp", "raw_data", "sign_oporp_smooth", "sign_rp_rr"]
 
 
 def oporp(x: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
     """Algorithm 4: permute the p columns, multiply by a +-1 vector, sum k fixed-length bins."""
+    import numpy as np
+
     p = x.shape[1]
     assert p % k == 0
     perm = rng.permutation(p)
@@ -26,6 +33,8 @@ def oporp(x: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
 
 def _flip(signs: np.ndarray, keep_logit: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Keep each sign with probability e^l/(e^l + 1) (l = keep_logit); a 0 sign is a coin."""
+    import numpy as np
+
     keep = rng.random(signs.shape) < 1.0 / (1.0 + np.exp(-keep_logit))
     coin = rng.choice(np.array([-1, 1]), size=signs.shape)
     s = np.where(signs == 0, coin, signs)
@@ -35,6 +44,8 @@ def _flip(signs: np.ndarray, keep_logit: np.ndarray, rng: np.random.Generator) -
 def sign_oporp_smooth(x: np.ndarray, eps: float, k: int, t: int, beta: int,
                       rng: np.random.Generator) -> np.ndarray:
     """Algorithm 8, smooth variant, repeated t times with k/t bins and eps/t each."""
+    import numpy as np
+
     runs = []
     for _ in range(t):
         proj = oporp(x, k // t, rng)
@@ -45,6 +56,8 @@ def sign_oporp_smooth(x: np.ndarray, eps: float, k: int, t: int, beta: int,
 
 def sign_rp_rr(x: np.ndarray, eps: float, k: int, rng: np.random.Generator) -> np.ndarray:
     """Algorithm 6 with N+ = k (pure eps, Remark 4.1), Rademacher W: eps/k per bit."""
+    import numpy as np
+
     w = rng.choice(np.array([-1, 1]), size=(x.shape[1], k))
     proj = x @ w
     return _flip(np.sign(proj), np.full(proj.shape, eps / k), rng)
@@ -53,6 +66,8 @@ def sign_rp_rr(x: np.ndarray, eps: float, k: int, rng: np.random.Generator) -> n
 def gaussian_sigma(eps: float, delta: float, sens: float) -> float:
     """Theorem 3.5 (Balle & Wang's analytic Gaussian): the least sigma with
     Phi(D/2s - eps s/D) - e^eps Phi(-D/2s - eps s/D) <= delta, by bisection."""
+    from scipy.stats import norm
+
     def excess(s: float) -> float:
         a, b = sens / (2 * s), eps * s / sens
         return norm.cdf(a - b) - math.exp(eps + norm.logcdf(-a - b)) - delta

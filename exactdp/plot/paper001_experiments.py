@@ -1,0 +1,325 @@
+"""Paper 001 (Li & Li): the retrieval and SVM experiments on scikit-learn's digits (LILI.md §4),
+shared by ``exactdp figures --paper 001`` and ``tests/benchmarks/proj_experiments.py``.
+
+Data: 1,797 digit images, 64 integer pixels in ``0..16`` (``C = 16``); neighbours change one
+pixel of one image by at most ``beta = 16`` grid steps (the paper's ``beta = 1`` on ``[0, 1]``).
+Every image (query, database, train and test alike) is privatised once per repetition, with a
+fresh public projection (W or OPORP plan) per repetition, all from one seeded exactdp source
+(reproducible; a seeded source is NOT for releases).
+
+Methods (exact mechanisms of :mod:`exactdp.projections`, all pure eps-DP under one-coordinate
+neighbours; :mod:`exactdp.plot.paper001_exact`):
+
+* ``SignOPORP-smooth t=T``: Algorithm 8, smooth flipping, ``t`` runs of ``k/t`` bins with a
+  per-run base ``rho`` (``rho^t <= e^eps``, rounded down and certified);
+* ``SignRP-RR``: Algorithm 6 with ``N+ = k`` (per-bit base ``rho^k <= e^eps``);
+* ``DP-OPORP-L``: Algorithm 5, OPORP plus a clamped two-sided geometric (discrete Laplace)
+  per bin, ratio ``r^-beta <= e^eps`` (one bin moves by at most ``beta``);
+* ``Raw-data-L``: the baseline, the same geometric on each of the 64 pixels;
+* ``float DP-OPORP-G`` / ``float Raw-data-G``: the paper's Gaussian calibration (Thm 3.5,
+  ``delta = 1e-6``) in numpy floats, a labelled REFERENCE (:mod:`exactdp.plot.paper001_float`;
+  exact discrete Gaussian tables of that width exceed :class:`exactdp.noise_tables.NoiseTable`'s
+  limits).
+
+Utility (float METRICS, :mod:`exactdp.plot.paper001_data`): precision at ``R`` of the true
+top-50 cosine neighbours (297 queries against a database of 1,500; private vectors compared by
+cosine, sign vectors by agreements), and the test accuracy of a linear SVM (1,000 train / 797
+test, stratified) on the private features.  numpy, scipy and scikit-learn (the
+``[experiments]`` extra) are imported inside the functions, never when exactdp is imported.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from importlib.util import find_spec
+from typing import TYPE_CHECKING, Any
+
+from exactdp.plot import paper001_data as pdata
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["BETA", "DELTA", "EPS_DEFAULT", "EPS_QUICK", "KS", "METRICS", "REPS", "RS", "SEED",
+           "T_VALUES", "Results", "evaluate", "exact_methods", "experiments", "figure",
+           "float_methods", "gaussian_references", "markdown", "missing_extra", "non_private",
+           "parameters", "report", "run", "verdict"]
+
+EPS_DEFAULT = "0.1,0.2,0.5,1,2,5,10,15,20"
+EPS_QUICK = "0.5,5,20"
+KS = (16, 32)
+T_VALUES = (1, 2)
+REPS = 2
+SEED = 2024
+DELTA = Fraction(1, 10**6)
+BETA = 16
+RS = (10, 50)
+#: Each metric and the picture drawn of it.
+METRICS = {"P@10": "proj_p_at_10.png", "P@50": "proj_p_at_50.png", "SVM": "proj_svm.png"}
+
+# A method: (x, eps, k, rep) -> (features of every image, "signs" | "cosine").
+Method = Callable[["np.ndarray", Fraction, int, int], tuple["np.ndarray", str]]
+
+
+def missing_extra() -> str | None:
+    """None when the ``[experiments]`` extra is installed, else one line saying what is
+    missing and how to install it."""
+    absent = [name for name, module in (("numpy", "numpy"), ("scipy", "scipy"),
+                                        ("scikit-learn", "sklearn")) if find_spec(module) is None]
+    if not absent:
+        return None
+    return (f"{', '.join(absent)} missing: the retrieval/SVM curves on digits need the "
+            f"[experiments] extra: pip install 'exactdp[experiments]'")
+
+
+def exact_methods(seed: int, t_values: tuple[int, ...]) -> dict[str, Method]:
+    from exactdp.plot import paper001_exact as proj_exact
+
+    out: dict[str, Method] = {}
+    for t in t_values:
+        out[f"SignOPORP-smooth t={t}"] = proj_exact.sign_oporp_smooth(seed, BETA, t)
+    out["SignRP-RR"] = proj_exact.sign_rp_rr(seed)
+    out["DP-OPORP-L"] = proj_exact.dp_oporp(seed, BETA)
+    out["Raw-data-L"] = proj_exact.raw_data(seed, BETA)
+    return out
+
+
+def _rng(seed: int, rep: int, k: int, name: str) -> np.random.Generator:
+    import numpy as np
+
+    return np.random.default_rng([seed, rep, k, sum(map(ord, name))])
+
+
+def gaussian_references(seed: int) -> dict[str, Method]:
+    """The paper's calibration (Gaussian noise, Thm 3.5, delta = 1e-6) in floats, labelled."""
+    from exactdp.plot import paper001_float as pf
+
+    def oporp(x: np.ndarray, e: Fraction, k: int, r: int) -> tuple[np.ndarray, str]:
+        return pf.dp_oporp(x, float(e), float(DELTA), k, BETA, _rng(seed, r, k, "oporp")), "cosine"
+
+    def raw(x: np.ndarray, e: Fraction, k: int, r: int) -> tuple[np.ndarray, str]:
+        return pf.raw_data(x, float(e), float(DELTA), BETA, _rng(seed, r, k, "raw")), "cosine"
+
+    return {"float DP-OPORP-G": oporp, "float Raw-data-G": raw}
+
+
+def float_methods(seed: int, t_values: tuple[int, ...]) -> dict[str, Method]:
+    """The float numpy sign mechanisms (``--float-reference``), labelled."""
+    from exactdp.plot import paper001_float as pf
+
+    def sign_oporp(t: int) -> Method:
+        def method(x: np.ndarray, e: Fraction, k: int, r: int) -> tuple[np.ndarray, str]:
+            rng = _rng(seed, r, k, f"sign-oporp-{t}")
+            return pf.sign_oporp_smooth(x, float(e), k, t, BETA, rng), "signs"
+        return method
+
+    def sign_rp(x: np.ndarray, e: Fraction, k: int, r: int) -> tuple[np.ndarray, str]:
+        return pf.sign_rp_rr(x, float(e), k, _rng(seed, r, k, "rp")), "signs"
+
+    out = {f"float SignOPORP-smooth t={t}": sign_oporp(t) for t in t_values}
+    out["float SignRP-RR"] = sign_rp
+    return out
+
+
+def evaluate(features: np.ndarray, kind: str, y: np.ndarray, sp: pdata.Split,
+             truth: np.ndarray, seed: int) -> dict[str, float]:
+    sim = pdata.similarity(features[sp.queries], features[sp.database], kind)
+    prec = pdata.precision_at(sim, truth, RS, seed)
+    out = {f"P@{r}": v for r, v in prec.items()}
+    out["SVM"] = pdata.svm_accuracy(features, y, sp)
+    return out
+
+
+def run(methods: dict[str, Method], eps_list: list[Fraction], ks: list[int], reps: int,
+        x: np.ndarray, y: np.ndarray, sp: pdata.Split, truth: np.ndarray,
+        log: Callable[[str], None]) -> list[dict[str, Any]]:
+    import numpy as np
+
+    rows = []
+    for k in ks:
+        for name, method in methods.items():
+            if "Raw-data" in name and k != ks[0]:
+                continue  # does not depend on k
+            for eps in eps_list:
+                start = time.perf_counter()
+                scores: dict[str, list[float]] = {}
+                for rep in range(reps):
+                    feats, kind = method(x, eps, k, rep)
+                    for key, v in evaluate(feats, kind, y, sp, truth, rep).items():
+                        scores.setdefault(key, []).append(v)
+                row = {"method": name, "k": None if "Raw-data" in name else k,
+                       "eps": str(eps), "reps": reps, "seconds": time.perf_counter() - start}
+                row.update({key: float(np.mean(v)) for key, v in scores.items()})
+                rows.append(row)
+                log(f"  k={k} {name} eps={eps}: " + ", ".join(
+                    f"{key} {row[key]:.3f}" for key in scores) + f" ({row['seconds']:.1f} s)")
+    return rows
+
+
+def non_private(x: np.ndarray, y: np.ndarray, sp: pdata.Split, truth: np.ndarray,
+                ks: list[int], seed: int) -> list[dict[str, Any]]:
+    """eps = infinity references: raw pixels and OPORP values without noise (one float numpy
+    plan per k, labelled; sign vectors have no noiseless counterpart here: a zero projection
+    is a coin in every private version)."""
+    import numpy as np
+
+    from exactdp.plot import paper001_float as pf
+
+    rows = [{"method": "no privacy: raw pixels", "k": None,
+             **evaluate(x, "cosine", y, sp, truth, seed)}]
+    for k in ks:
+        proj = pf.oporp(x, k, np.random.default_rng([seed, k]))
+        rows.append({"method": "no privacy: OPORP values", "k": k,
+                     **evaluate(proj, "cosine", y, sp, truth, seed)})
+    return rows
+
+
+def _cell(v: float | None) -> str:
+    return "" if v is None else f"{v:.3f}"
+
+
+def markdown(rows: list[dict[str, Any]], refs: list[dict[str, Any]], metric: str,
+             eps_list: list[Fraction]) -> str:
+    head = f"| method | k | {' | '.join(str(e) for e in eps_list)} | no privacy |\n"
+    head += "|---|---|" + "---|" * (len(eps_list) + 1) + "\n"
+    lines = []
+    seen: list[tuple[str, Any]] = []
+    for r in rows:
+        if (r["method"], r["k"]) not in seen:
+            seen.append((r["method"], r["k"]))
+    for name, k in seen:
+        cells = {r["eps"]: r[metric] for r in rows if r["method"] == name and r["k"] == k}
+        ref = _reference(refs, name, k, metric)
+        lines.append(f"| {name} | {'' if k is None else k} | "
+                     + " | ".join(_cell(cells.get(str(e))) for e in eps_list)
+                     + f" | {_cell(ref)} |")
+    return head + "\n".join(lines) + "\n"
+
+
+def _reference(refs: list[dict[str, Any]], name: str, k: Any, metric: str) -> float | None:
+    want = ("raw pixels" if "Raw" in name else None if "Sign" in name
+            else "OPORP values" if "OPORP" in name else None)
+    for r in refs:
+        if want and r["method"].endswith(want) and (r["k"] == k or r["k"] is None):
+            return float(r[metric])
+    return None
+
+
+def verdict(rows: list[dict[str, Any]], metric: str, eps_list: list[Fraction]) -> list[str]:
+    """Where the best exact SignOPORP-smooth beats DP-OPORP at the same k (the headline
+    claim), against the exact pure-eps DP-OPORP-L and the paper's float DP-OPORP-G."""
+    out = []
+    for k in sorted({r["k"] for r in rows if r["k"] is not None}):
+        for dense_name in ("DP-OPORP-L", "float DP-OPORP-G"):
+            wins = []
+            for e in eps_list:
+                sign = [r[metric] for r in rows if r["method"].startswith("SignOPORP")
+                        and r["k"] == k and r["eps"] == str(e)]
+                dense = [r[metric] for r in rows if r["method"] == dense_name and r["k"] == k
+                         and r["eps"] == str(e)]
+                if sign and dense:
+                    wins.append(f"{e}: {'win' if max(sign) > dense[0] else 'loss'} "
+                                f"({max(sign):.3f} vs {dense[0]:.3f})")
+            if wins:
+                out.append(f"k = {k}, {metric}, SignOPORP-smooth (best t) vs {dense_name}: "
+                           + "; ".join(wins))
+    return out
+
+
+def parameters(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ...]) -> str:
+    """The exact bases and noise ratios behind the rows, with the loss they really spend."""
+    from exactdp.plot import paper001_exact as pe
+
+    cols = [f"SignOPORP t={t}: rho" for t in t_values] + [f"SignRP k={k}: rho" for k in ks]
+    head = ("| eps | " + " | ".join(cols) + " | DP-OPORP-L / Raw-data-L: r |\n"
+            + "|---|" + "---|" * (len(cols) + 1) + "\n")
+    lines = []
+    for e in eps_list:
+        cells = []
+        for power in [*t_values, *ks]:
+            rho = pe.base(e, power)
+            cells.append(f"{rho.a}/{rho.b} (eps {pe.achieved_eps(e, power):.6f})")
+        r = pe.noise_ratio(e, BETA)
+        spent = BETA * (math.log(r.denominator) - math.log(r.numerator))
+        cells.append(f"{r.numerator}/{r.denominator} (eps {spent:.6f})")
+        lines.append(f"| {e} | " + " | ".join(cells) + " |")
+    return head + "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class Results:
+    """One sweep: the private rows (one per method, k, eps) and the no-privacy references."""
+
+    eps_list: list[Fraction]
+    ks: list[int]
+    t_values: tuple[int, ...]
+    rows: list[dict[str, Any]]
+    refs: list[dict[str, Any]]
+
+
+def experiments(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ...], reps: int,
+                seed: int, float_reference: bool = False, no_exact: bool = False,
+                log: Callable[[str], None] = lambda line: None) -> Results:
+    """Run every method at every (k, eps) on digits: the exact ones unless ``no_exact``, the
+    float Gaussian references always, the float sign mechanisms with ``float_reference``."""
+    x, y = pdata.digits()
+    sp = pdata.split(y, seed=seed)
+    truth = pdata.true_neighbours(x, sp)
+    methods: dict[str, Method] = {}
+    if not no_exact:
+        methods.update(exact_methods(seed, t_values))
+    methods.update(gaussian_references(seed))
+    if float_reference or no_exact:
+        methods.update(float_methods(seed, t_values))
+    rows = run(methods, eps_list, ks, reps, x, y, sp, truth, log)
+    return Results(eps_list, ks, t_values, rows, non_private(x, y, sp, truth, ks, seed))
+
+
+def report(res: Results) -> list[str]:
+    """The Markdown sections: one table and verdict per metric, then the exact parameters."""
+    md = []
+    for metric in METRICS:
+        md.append(f"### {metric} on digits against eps\n\n"
+                  + markdown(res.rows, res.refs, metric, res.eps_list))
+        md.append("\n".join(f"- {v}" for v in verdict(res.rows, metric, res.eps_list)) + "\n")
+    md.append("### Exact parameters (rho^t <= e^eps per vector for SignOPORP, rho^k <= e^eps "
+              "for SignRP, r^-beta <= e^eps for the geometric noise; certified, the eps "
+              "really spent in brackets)\n\n" + parameters(res.eps_list, res.ks, res.t_values))
+    return md
+
+
+_TITLES = {"P@10": "precision@10 of the true top-50 cosine neighbours",
+           "P@50": "precision@50 of the true top-50 cosine neighbours",
+           "SVM": "linear-SVM test accuracy on the private features"}
+
+
+def figure(res: Results, metric: str) -> Any:
+    """``metric`` against eps, one panel per k: exact mechanisms solid, float references
+    dashed, the no-privacy value of raw pixels dotted."""
+    from exactdp.plot.draw import new_figure
+
+    fig, axes = new_figure(5.5 * len(res.ks), 4.6, 1, len(res.ks))
+    axes = list(axes) if len(res.ks) > 1 else [axes]
+    raw = _reference(res.refs, "Raw-data", None, metric)
+    for ax, k in zip(axes, res.ks, strict=True):
+        for name in dict.fromkeys(r["method"] for r in res.rows):
+            pts = [(float(Fraction(r["eps"])), r[metric]) for r in res.rows
+                   if r["method"] == name and r["k"] in (k, None)]
+            style = "--" if name.startswith("float") else "-"
+            ax.plot(*zip(*pts), style, marker="o", ms=3, label=name)
+        if raw is not None:
+            ax.axhline(raw, color="0.3", linewidth=0.8, linestyle=":",
+                       label="no privacy: raw pixels")
+        ax.set_xscale("log")
+        ax.set_xlabel("eps (pure eps-DP per image; float-G rows: (eps, 1e-6))")
+        ax.set_ylabel(metric)
+        ax.set_title(f"digits, k = {k}", fontsize=10)
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize=7)
+    fig.suptitle(f"Paper 001 (Li & Li) on load_digits: {_TITLES[metric]} against eps\n"
+                 "(solid: exact exactdp mechanisms; dashed: float references, not exact)",
+                 fontsize=10)
+    return fig
