@@ -336,10 +336,12 @@ def test_one_draw_bug_fails_the_fastsample_row(small_grids: None,
 
 
 @needs_native
-def test_head_table_bug_fails_the_fastsample_row(small_grids: None) -> None:
-    # a remainder off by one changes only the final comparison at a tie
-    with planted(native_samplers.SearchTable, "__init__", "rems.append(b << self.shift)",
-                 "rems.append((b + 1) << self.shift)"):
+@pytest.mark.parametrize(("old", "new"), [
+    ("heads.append(a)", "heads.append(a + 1)"),  # the rounds' heads
+    ("rems.append(b << self.shift)", "rems.append((b + 1) << self.shift)"),  # the final test
+])
+def test_search_table_bug_fails_the_fastsample_row(small_grids: None, old: str, new: str) -> None:
+    with planted(native_samplers.SearchTable, "__init__", old, new):
         assert thm_4_10_fast_path.check_equal(False).verdict is False
 
 
