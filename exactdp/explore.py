@@ -40,7 +40,7 @@ from exactdp.randomness import (
 from exactdp.trace import record
 
 __all__ = ["ExplorationIncomplete", "ExplorationLimitError", "ExploringSource",
-           "NondeterminismError", "explore"]
+           "NondeterminismError", "PathCut", "explore"]
 
 T = TypeVar("T", bound=Hashable)
 
@@ -55,15 +55,26 @@ class ExplorationLimitError(ResourceLimitError):
 
 
 class ExplorationIncomplete(ExplorationLimitError):
-    """The exploration stopped at its budget (``max_runs`` or ``deadline_ns``).
+    """The exploration stopped at its budget (``max_runs`` or ``deadline_ns``), or finished
+    with some paths cut off (``max_draws``).
 
     ``partial`` holds the exact weights of the paths finished, ``covered`` their total (the
-    probability mass explored, exact), ``runs`` the paths run."""
+    probability mass explored, exact), ``runs`` the paths run, ``cut`` the paths cut off at
+    ``max_draws`` (their mass, with that of the paths never run, is the uncovered
+    ``1 - covered``), ``reason`` what stopped it: ``"runs"``, ``"deadline"`` or ``"draws"``
+    (every path run, some cut off)."""
 
     def __init__(self, message: str, partial: dict[Any, Fraction], covered: Fraction,
-                 runs: int) -> None:
+                 runs: int, cut: int = 0, reason: str = "runs") -> None:
         super().__init__(message)
-        self.partial, self.covered, self.runs = partial, covered, runs
+        self.partial, self.covered, self.runs, self.cut = partial, covered, runs, cut
+        self.reason = reason
+
+
+class PathCut(ExplorationLimitError):
+    """Raised by a draw of :class:`ExploringSource` past its ``max_draws`` or its
+    ``deadline_ns``: :func:`explore` counts the path's mass so far as uncovered and goes on
+    (code that swallows it meets it again at its next draw)."""
 
 
 class NondeterminismError(ExactDPError, RuntimeError):
@@ -77,15 +88,21 @@ class ExploringSource(RandomSource):
     option index taken, and ``weight`` the exact probability of the path.
     """
 
-    def __init__(self, prefix: tuple[int, ...] = (), max_uniform: int = MAX_UNIFORM) -> None:
+    def __init__(self, prefix: tuple[int, ...] = (), max_uniform: int = MAX_UNIFORM,
+                 max_draws: int | None = None, deadline_ns: int | None = None) -> None:
         self.prefix = prefix
         self.max_uniform = max_uniform
+        self.max_draws, self.deadline_ns = max_draws, deadline_ns
         self.choices: list[int] = []
         self.sizes: list[int] = []
         self.weight = Fraction(1)
 
     def _index(self, size: int) -> int:
         i = len(self.choices)
+        if self.max_draws is not None and i >= self.max_draws:
+            raise PathCut(f"a path made more than {self.max_draws} draws (max_draws)")
+        if self.deadline_ns is not None and time.monotonic_ns() > self.deadline_ns:
+            raise PathCut("a path was still drawing at the deadline")
         idx = self.prefix[i] if i < len(self.prefix) else 0
         if idx >= size:
             raise NondeterminismError(
@@ -136,15 +153,21 @@ class ExploringSource(RandomSource):
 
 def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
             max_runs: int = MAX_RUNS, deadline_ns: int | None = None,
-            progress: Callable[[int, Fraction], None] | None = None) -> dict[T, Fraction]:
+            progress: Callable[[int, Fraction], None] | None = None,
+            max_draws: int | None = None) -> dict[T, Fraction]:
     """The exact output distribution of ``fn(source)`` over all paths of its draws.
 
     Past ``max_runs`` paths, or once :func:`time.monotonic_ns` passes ``deadline_ns``,
     raises :class:`ExplorationIncomplete` with the paths finished so far; ``progress(runs,
-    covered)`` is called about once a second (``covered``: the exact mass explored)."""
+    covered)`` is called about once a second (``covered``: the exact mass explored).
+    A path whose draw would be its ``max_draws + 1``-th, or that draws past ``deadline_ns``
+    (checked at every draw: a path that never returns is stopped too), is cut off
+    (:class:`PathCut`): its mass so far -- the product of the weights of its draws, exact --
+    is not covered, the alternatives of its draws are still explored, and the exploration
+    ends with :class:`ExplorationIncomplete` (``cut`` > 0) instead of a result."""
     dist: dict[T, Fraction] = {}
     stack: list[tuple[int, ...]] = [()]
-    runs = 0
+    runs = cut = 0
     covered = Fraction(0)
     report_at = time.monotonic_ns() + 10**9
     while stack:
@@ -154,22 +177,34 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
         if runs > max_runs or (deadline_ns is not None and now > deadline_ns):
             why = f"more than {max_runs} runs" if runs > max_runs else "its time budget"
             raise ExplorationIncomplete(f"exploration needs {why} (stopped after {runs - 1} "
-                                        f"paths)", dict(dist),
-                                        covered, runs - 1)
+                                        f"paths)", dict(dist), covered, runs - 1, cut,
+                                        "runs" if runs > max_runs else "deadline")
         if progress is not None and now >= report_at:
             progress(runs - 1, covered)
             report_at = now + 10**9
-        src = ExploringSource(prefix, max_uniform)
-        out = fn(src)
-        covered += src.weight
+        src = ExploringSource(prefix, max_uniform, max_draws, deadline_ns)
+        try:
+            out = fn(src)
+        except PathCut:
+            if deadline_ns is not None and time.monotonic_ns() > deadline_ns:
+                raise ExplorationIncomplete(f"exploration needs its time budget (stopped "
+                                            f"during path {runs})", dict(dist), covered,
+                                            runs - 1, cut, "deadline") from None
+            cut += 1
+        else:
+            covered += src.weight
+            dist[out] = dist.get(out, Fraction(0)) + src.weight
         if len(src.choices) < len(prefix):
             raise NondeterminismError(
                 f"a replayed path made {len(src.choices)} draws, fewer than the "
                 f"{len(prefix)} it made before")
-        dist[out] = dist.get(out, Fraction(0)) + src.weight
         for i in range(len(prefix), len(src.choices)):
             base = tuple(src.choices[:i])
             stack.extend(base + (j,) for j in range(src.sizes[i] - 1, 0, -1))
+    if cut:
+        raise ExplorationIncomplete(f"{cut} of {runs} paths were cut off at {max_draws} "
+                                    f"draws (max_draws)", dict(dist), covered, runs, cut,
+                                    "draws")
     total = sum(dist.values(), Fraction(0))
     if total != 1:
         raise NondeterminismError(f"explored path weights sum to {total}, not 1")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from exactdp.audit import whitebox_audit
-from exactdp.audit.budget import certain_violation, check_time_budget
+from exactdp.audit.budget import MAX_DRAWS_PER_PATH, certain_violation, check_time_budget
+from exactdp.explore import ExplorationIncomplete, explore
 from exactdp.params import ParameterError
 from exactdp.randomness import RandomSource
 from tests._cli import one_line_error, run
@@ -147,3 +149,83 @@ def test_incomplete_report_renders_as_html() -> None:
                             kind="source", max_runs=10, outputs=range(2))
     page = html_report(report)
     assert "INCOMPLETE" in page and "u &lt;= 2^-10" in page
+
+
+def zeros_loop(c: int, source: RandomSource) -> int:
+    """Planted: draw choice 0 (``uniform(2) == 1``) forever -- the explorer's first path,
+    every draw at choice 0, never returns (a probability-0 path)."""
+    while source.uniform(2) == 1:
+        pass
+    return 0
+
+
+def test_explore_cuts_a_path_at_max_draws_and_goes_on() -> None:
+    with pytest.raises(ExplorationIncomplete) as info:
+        explore(partial(zeros_loop, 0), max_draws=12)
+    exc = info.value
+    # the all-zeros path is cut at its 13th draw (12 made, mass 2^-12 uncovered); the paths
+    # leaving the loop at draw i = 1..12 have weight 2^-i: covered 1 - 2^-12, 13 paths run
+    assert (exc.reason, exc.cut, exc.runs) == ("draws", 1, 13)
+    assert exc.covered == 1 - Fraction(1, 2**12) and exc.partial == {0: exc.covered}
+
+
+def test_zeros_loop_is_incomplete_with_its_exact_covered_mass() -> None:
+    report = whitebox_audit(zeros_loop, inputs=range(2), claimed_epsilon=1, kind="source",
+                            outputs=range(2), max_draws=30)
+    assert report.verdict == "incomplete" and report.exit_code == 2
+    mass = 1 - Fraction(1, 2**30)
+    assert report.findings[0].witness["covered"] == {0: str(mass), 1: str(mass)}
+    assert "--max-draws-per-path / max_draws = 30 draws per path (1 of 31 paths on input " \
+           in report.findings[0].witness["stopped_at"]
+
+
+def test_default_draw_cap_ends_a_never_returning_path() -> None:
+    def forever(c: int, source: RandomSource) -> int:
+        while True:
+            source.uniform(1)  # one option: a single path, which never returns
+
+    report = whitebox_audit(forever, inputs=range(1), claimed_epsilon=1, kind="source",
+                            outputs=range(1), neighbours=[])
+    assert report.verdict == "incomplete" and report.distributions == {0: {}}
+    assert report.findings[0].witness == {
+        "covered": {0: "0"}, "stopped_at": f"--max-draws-per-path / max_draws = "
+        f"{MAX_DRAWS_PER_PATH} draws per path (1 of 1 paths on input 0 cut off)"}
+
+
+def test_a_certain_violation_despite_a_cut_path() -> None:
+    def leaky(c: int, source: RandomSource) -> int:
+        while source.uniform(2) == 1:
+            pass
+        return c
+
+    report = whitebox_audit(leaky, inputs=range(2), claimed_epsilon=1, kind="source",
+                            outputs=range(2), max_draws=8)
+    assert report.verdict == "violation"
+    w = report.findings[1].witness
+    assert w["p_at_least"] == 1 - Fraction(1, 2**8) and w["q_at_most"] == Fraction(1, 2**8)
+
+
+def test_deadline_stops_a_path_that_never_returns() -> None:
+    report = whitebox_audit(zeros_loop, inputs=range(2), claimed_epsilon=1, kind="source",
+                            outputs=range(2), max_draws=None, time_budget=2)
+    assert report.verdict == "incomplete" and report.seconds < 5
+    assert report.findings[0].witness["covered"] == {0: "0", 1: "0"}
+    assert report.findings[0].witness["stopped_at"] == "--time-budget / time_budget"
+
+
+def test_cli_max_draws_per_path(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "zloop.py").write_text(
+        "def loop(c, source):\n    while source.uniform(2) == 1:\n        pass\n    return 0\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    rc, out, err = run(capsys, "audit", "zloop:loop", "--kind", "whitebox", "--source",
+                       "--claimed-epsilon", "1", "--inputs", "0..1",
+                       "--max-draws-per-path", "16", "--json")
+    assert rc == 2, err
+    assert json.loads(out)["findings"][0]["witness"]["covered"]["1"] == str(
+        1 - Fraction(1, 2**16))
+    rc, _, err = run(capsys, "audit", "zloop:loop", "--kind", "whitebox", "--source",
+                     "--claimed-epsilon", "1", "--inputs", "0..1", "--max-draws-per-path", "0")
+    assert rc == 2
+    one_line_error(err, "--max-draws-per-path")

@@ -2,8 +2,10 @@
 
 An exploration that will not finish (an unbounded rejection loop has infinitely many paths)
 stops at its budget -- ``max_runs`` paths per input (``--max-paths``) or a deadline
-(``--time-budget``) -- with, per input, the exact weights of the paths finished and their
-total, the *covered* mass ``m_c``.  The uncovered mass ``1 - m_c`` may fall on any outcome.
+(``--time-budget``), checked between paths and, for a path that never returns, at each of
+its draws; a path making more than ``max_draws`` draws (``--max-draws-per-path``, default
+:data:`MAX_DRAWS_PER_PATH`) is cut off and the others explored -- with, per input, the
+exact weights of the paths finished and their total, the *covered* mass ``m_c``.  The uncovered mass ``1 - m_c`` may fall on any outcome.
 A ratio is then *certain* to exceed the claim when it does even if all uncovered mass went
 the other way: for inputs ``a, b`` and outcome ``o``,
 ``Pr[M(a) = o] >= p_a(o)`` and ``Pr[M(b) = o] <= p_b(o) + (1 - m_b)``, so
@@ -24,8 +26,11 @@ from exactdp.audit.report import Distribution, WhiteBoxReport, _decimal
 from exactdp.certified import exp_interval
 from exactdp.params import ParameterError
 
-__all__ = ["certain_violation", "check_time_budget", "incomplete_report", "progress_printer"]
+__all__ = ["MAX_DRAWS_PER_PATH", "certain_violation", "check_time_budget", "incomplete_report", "progress_printer"]
 
+#: Default cap on the draws of one path (``--max-draws-per-path``): a path past it is cut
+#: off, its mass uncovered (an unbounded loop on a probability-0 path ends there).
+MAX_DRAWS_PER_PATH = 10**4
 #: Largest ``--time-budget`` accepted, in seconds (a week).
 MAX_TIME_BUDGET = 7 * 24 * 3600
 

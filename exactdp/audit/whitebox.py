@@ -29,7 +29,12 @@ from fractions import Fraction
 from types import FrameType
 from typing import Any, Literal
 
-from exactdp.audit.budget import check_time_budget, incomplete_report, progress_printer
+from exactdp.audit.budget import (
+    MAX_DRAWS_PER_PATH,
+    check_time_budget,
+    incomplete_report,
+    progress_printer,
+)
 from exactdp.audit.facades import FacadeRefusal
 from exactdp.audit.guard import (
     DEFAULT_TIME_LIMIT,
@@ -333,13 +338,14 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
                           guard: Guard, randomness_size: int | None,
                           allowed: range | frozenset[Any] | None, progress: Progress,
                           max_uniform: int, max_runs: int, max_calls: int,
-                          deadline_ns: int | None = None
+                          deadline_ns: int | None = None,
+                          max_draws: int | None = MAX_DRAWS_PER_PATH
                           ) -> tuple[dict[Any, Distribution], dict[Any, dict[Any, Fraction]],
                                      dict[Any, Fraction], str]:
     """Explore ``f(c, source)`` on every input; at most ``max_runs`` runs per input and
     ``max_calls`` in all (past the latter: :class:`ResourceLimitError`, a usage error).
-    An input whose exploration reaches ``max_runs`` or ``deadline_ns`` keeps the paths
-    finished; the third value is the mass covered per input (1 when complete), the fourth
+    An input whose exploration reaches ``max_runs`` or ``deadline_ns``, or has paths cut
+    off at ``max_draws`` draws, keeps the paths finished; the third value is the mass covered per input (1 when complete), the fourth
     what stopped the exploration ("" when complete)."""
     dists: dict[Any, Distribution] = {}
     traces: dict[Any, dict[Any, Fraction]] = {}
@@ -369,14 +375,18 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
         cap = min(max_runs, max_calls - used[0])
         try:
             joint = explore(run, max_uniform=max_uniform, max_runs=cap,
-                            deadline_ns=share, progress=progress_printer(progress, c))
+                            deadline_ns=share, progress=progress_printer(progress, c),
+                            max_draws=max_draws)
             covered[c] = Fraction(1)
         except ExplorationIncomplete as exc:
             if cap < max_runs and exc.runs >= cap:
                 raise _calls_exceeded(len(inputs), max_calls, c) from None
             joint, covered[c] = exc.partial, exc.covered
             stopped = (f"--max-paths / max_runs = {max_runs} paths per input"
-                       if exc.runs >= cap else "--time-budget / time_budget")
+                       if exc.reason == "runs" else "--time-budget / time_budget"
+                       if exc.reason == "deadline" else
+                       f"--max-draws-per-path / max_draws = {max_draws} draws per path "
+                       f"({exc.cut} of {exc.runs} paths on input {show(c)} cut off)")
         except FacadeRefusal:
             raise
         except NondeterminismError as exc:
@@ -423,7 +433,8 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                    max_uniform: int = 1 << 16, max_runs: int = 1 << 20,
                    max_inputs: int = MAX_INPUTS, max_calls: int = MAX_CALLS,
                    time_budget: int | None = None,
-                   progress: Progress = None) -> WhiteBoxReport:
+                   progress: Progress = None,
+                   max_draws: int | None = MAX_DRAWS_PER_PATH) -> WhiteBoxReport:
     """Audit ``mechanism`` exactly: its output distribution on every input, its worst
     privacy-loss ratio over neighbours against ``e**claimed_epsilon``, and more.
 
@@ -458,7 +469,9 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     with the verdict ``"incomplete"``, reporting the exact mass covered per input, or
     ``"violation"`` when a ratio is certain to exceed the claim from that mass alone
     (:mod:`exactdp.audit.budget`); progress (paths, mass covered, rate) about once a
-    second.  A :class:`~exactdp.audit.facades.FacadeMechanism` whose draws cannot be
+    second.  A path making more than ``max_draws`` draws (None: no cap), or still drawing at
+    the deadline, is cut off: its mass is uncovered and the verdict at best ``"incomplete"``
+    (an unbounded loop on a probability-0 path no longer hangs the audit).  A :class:`~exactdp.audit.facades.FacadeMechanism` whose draws cannot be
     explored exactly raises :class:`~exactdp.audit.facades.FacadeRefusal` (a
     :class:`~exactdp.params.ResourceLimitError`).
     """
@@ -545,7 +558,8 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
             say(progress, f"white-box audit of {name}: {len(ins)} inputs, exploring draws")
             dists, traces, covered, stopped = _source_distributions(
                 mechanism, ins, guard, randomness_size, allowed, progress, max_uniform,
-                max_runs, max_calls, None if budget is None else start + budget * 10**9)
+                max_runs, max_calls, None if budget is None else start + budget * 10**9,
+                max_draws)
             method = "explored every path of draws (exploring source)"
             assumed = getattr(mechanism, "assumption", "")
             if assumed and isinstance(assumed, str):

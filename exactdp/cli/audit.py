@@ -138,6 +138,10 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                         "probability mass covered; verdict INCOMPLETE (status 2), or "
                         "VIOLATION when a ratio is certain to exceed the claim from the mass "
                         "covered alone")
+    p.add_argument("--max-draws-per-path", metavar="N",
+                   help="whitebox, exploring: cut off a path after N draws (default 10000), "
+                        "its mass uncovered, and explore the others: a loop that never ends "
+                        "on a probability-0 path gives INCOMPLETE, not a timeout")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_json(p)
     add_output(p, "the report as JSON")
@@ -152,7 +156,8 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 _WHITEBOX_ONLY = (("randomness_size", "--randomness-size"),
                   ("source", "--source"), ("monotone", "--monotone"), ("rng", "--rng"),
                   ("patch", "--patch"), ("max_paths", "--max-paths"),
-                  ("time_budget", "--time-budget"))
+                  ("time_budget", "--time-budget"),
+                  ("max_draws_per_path", "--max-draws-per-path"))
 _BLACKBOX_ONLY = (("draws", "--draws"), ("alpha", "--alpha"))
 
 
@@ -169,7 +174,8 @@ def _refuse_misplaced(args: argparse.Namespace) -> None:
 
 
 def _budget(args: argparse.Namespace) -> dict[str, Any]:
-    """``--max-paths`` / ``--time-budget`` as whitebox_audit arguments (checked)."""
+    """``--max-paths`` / ``--time-budget`` / ``--max-draws-per-path`` as whitebox_audit
+    arguments (checked)."""
     from exactdp.audit.budget import check_time_budget
     from exactdp.params import ParameterError, positive_int
 
@@ -178,6 +184,8 @@ def _budget(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"time_budget": check_time_budget(args.time_budget, "--time-budget")}
     if args.max_paths is not None:
         out["max_runs"] = positive_int(args.max_paths, "--max-paths")
+    if args.max_draws_per_path is not None:
+        out["max_draws"] = positive_int(args.max_draws_per_path, "--max-draws-per-path")
     return out
 
 
