@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from exactdp.certificate import ClaimReport
+from exactdp.cli import verify_parallel as par
 from exactdp.cli._common import (
     EPILOG,
     FAILED,
@@ -89,7 +90,6 @@ def run_check(check: object, full: bool) -> ClaimReport:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     import proofs
-    from exactdp.cli import verify_parallel as par
     from exactdp.histograms import native
 
     out = output_path(args)
@@ -110,7 +110,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
                                  f"the modules are: "
                                  + ", ".join(m.__name__.split(".")[-1] for m in proofs.discover()))
     grid_name = "full" if full else "quick"
-    results = None if args.results is None else par.Results(args.results, args.resume, grid_name)
+    code = par.code_hash() if args.results is not None or args.dask is not None else ""
+    results = (None if args.results is None
+               else par.Results(args.results, args.resume, grid_name, code))
     client = None if args.dask is None else par.dask_client(args.dask)
     units = par.units_of(checks)
     todo, rows = par.split_resumed(units, results)
@@ -122,27 +124,27 @@ def cmd_verify(args: argparse.Namespace) -> int:
              + (" (Theorem 8.3 (i) also runs the pure path)" if native.available() else "")
              + where + (f"; {len(rows)} reused from {args.results}" if rows else ""))
 
-    def done(unit: par.Unit, row: par.Row, seconds: float) -> None:
-        rows[unit] = (row, seconds)
+    def done(unit: par.Unit, row: par.Row, ns: int, ran: str) -> None:
+        rows[unit] = (row, ns)
         if results is not None:
-            results.add(unit, row, seconds)
+            results.add(unit, row, ns, ran)
         progress(f"[{len(rows)}/{len(units)}] {row['claim']}: "
-                 f"{row['verdict']} ({seconds:.1f} s)")
+                 f"{row['verdict']} ({par.seconds_text(ns, 1)} s)")
 
     try:
         if workers is not None:
             par.run_pool(todo, full, workers, done)
         elif args.dask is not None:
-            par.run_dask(todo, full, client, done)
+            par.run_dask(todo, full, client, code, done)
         else:
             for i, (module, fn) in enumerate(checks, 1):
                 unit = units[i - 1]
                 if unit in rows:
                     continue
                 progress(f"[{i}/{len(checks)}] {module.CLAIM} ...")
-                start = time.perf_counter()
+                start = time.perf_counter_ns()
                 report = run_check(fn, full)
-                done(unit, report.to_json(), time.perf_counter() - start)
+                done(unit, report.to_json(), time.perf_counter_ns() - start, code)
     except KeyboardInterrupt:
         if results is not None:
             progress(f"interrupted: the {len(rows)} finished claim(s) are in {args.results}; "
@@ -155,7 +157,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     failed = [r["claim"] for r, _ in ordered if r["verdict"] == "FAIL"]
     not_run = [r["claim"] for r, _ in ordered if r["verdict"] == "NOT RUN"]
     payload = {"grid": grid_name, "native_arithmetic": native.status(),
-               "claims": [dict(r, seconds=f"{s:.3f}") for r, s in ordered],
+               "claims": [dict(r, seconds=par.seconds_text(ns, 3)) for r, ns in ordered],
                "verdict": not failed and not not_run}
     status = FAILED if failed or not_run else OK
     if emit_json(args, payload, out):
@@ -171,13 +173,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return status
 
 
-def _print_table(rows: Sequence[tuple[dict[str, Any], float]]) -> None:
+def _print_table(rows: Sequence[tuple[dict[str, Any], int]]) -> None:
     """One block per claim: verdict, seconds and claim; then the grid covered, and the worst
     exact value found against the bound."""
     print(f"{'verdict':8} {'seconds':>8}  claim")
     print("-" * 78)
-    for r, s in rows:
-        print(f"{r['verdict']:8} {s:8.1f}  {r['claim']}")
+    for r, ns in rows:
+        print(f"{r['verdict']:8} {par.seconds_text(ns, 1):>8}  {r['claim']}")
         print(f"{'':18}grid:  {r['grid']}")
         print(f"{'':18}worst: {r['worst']}")
         print(f"{'':18}bound: {r['bound']}")

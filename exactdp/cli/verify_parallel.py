@@ -12,9 +12,11 @@ Dask scheduler gives up on it (``KilledWorker``, after its ``allowed-failures``)
 worker ran different code from ours (a cluster with another version installed).
 
 The results file (``--results PATH``) gets one JSON line per finished unit, appended with one
-``write`` and ``fsync``; a line cut short by a crash is ignored.  ``--resume`` reuses the passed
-and failed units whose grid and code hash match this run (the hash covers every source file of
-``exactdp`` and ``proofs``, so any edit reruns everything) and reruns the rest.
+``write`` and ``fsync``; a line cut short by a crash is ignored.  Each line records the code hash
+of the process that ran the unit (:func:`code_hash`: every source file of ``exactdp`` and
+``proofs``, so any edit changes it) and, for people, the git commit.  ``--resume`` reuses the
+passed and failed units whose grid and code hash match the code as it is now, and reruns the
+rest (not-run units, other grids, other code).
 """
 
 from __future__ import annotations
@@ -39,10 +41,10 @@ from exactdp.cli._common import progress
 from exactdp.params import ParameterError
 
 __all__ = ["Results", "Unit", "code_hash", "dask_client", "not_run_row", "run_dask", "run_pool", "run_unit",
-           "split_resumed", "units_of"]
+           "seconds_text", "split_resumed", "tree_hash", "units_of"]
 
 Row = dict[str, Any]
-Done = Callable[["Unit", Row, float], None]
+Done = Callable[["Unit", Row, int, str], None]  # unit, row, nanoseconds, code hash that ran
 
 
 @dataclass(frozen=True)
@@ -69,32 +71,50 @@ def units_of(checks: Sequence[tuple[Any, Any]]) -> list[Unit]:
     return units
 
 
-@functools.cache
 def code_hash() -> str:
     """SHA-256 over the path and bytes of every ``.py``/``.c`` file of ``exactdp`` and ``proofs``
-    (what a verdict depends on); the same in every process running the same source tree."""
+    (what a verdict depends on), as they are now."""
     import exactdp
 
+    return tree_hash(tuple((p.__name__, Path(p.__file__).parent) for p in (exactdp, proofs)))
+
+
+def tree_hash(roots: tuple[tuple[str, Path], ...]) -> str:
+    """SHA-256 over ``name/relative path``, NUL, bytes, NUL of every ``.py``/``.c`` file under
+    each named root, in sorted order (outside ``__pycache__``)."""
     digest = hashlib.sha256()
-    for package in (exactdp, proofs):
-        root = Path(package.__file__).parent
+    for name, root in roots:
         for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".c")
                            and "__pycache__" not in p.parts):
-            digest.update(f"{package.__name__}/{path.relative_to(root).as_posix()}\0".encode())
+            digest.update(f"{name}/{path.relative_to(root).as_posix()}\0".encode())
             digest.update(path.read_bytes())
             digest.update(b"\0")
     return digest.hexdigest()
 
 
+_worker_code = functools.cache(code_hash)  # a worker's hash, taken at its first unit
+
+
 def run_unit(module: str, index: int, full: bool) -> dict[str, Any]:
-    """Run one unit in this process (the worker's job): its row, seconds and our code hash."""
+    """Run one unit in this process (the worker's job): its row, nanoseconds and code hash."""
     from exactdp.cli.verify import run_check
 
     fn = proofs.checks_of(proofs.load(module))[index]
-    start = time.perf_counter()
+    start = time.perf_counter_ns()
     report = run_check(fn, full)
-    return {"row": report.to_json(), "seconds": time.perf_counter() - start,
-            "code": code_hash()}
+    return {"row": report.to_json(), "ns": time.perf_counter_ns() - start,
+            "code": _worker_code()}
+
+
+def seconds_text(ns: int, places: int) -> str:
+    """``ns`` nanoseconds as seconds with ``places`` (1 to 9) decimals, rounded half up.
+
+    >>> seconds_text(1_250_000_000, 1), seconds_text(999_600_000, 3), seconds_text(0, 1)
+    ('1.3', '1.000', '0.0')
+    """
+    unit = 10**(9 - places)
+    whole, frac = divmod((ns + unit // 2) // unit, 10**places)
+    return f"{whole}.{frac:0{places}d}"
 
 
 def not_run_row(unit: Unit, why: str) -> Row:
@@ -102,14 +122,6 @@ def not_run_row(unit: Unit, why: str) -> Row:
     return {"claim": f"{unit.claim} [{unit.check}]", "grid": f"(not run: {why})",
             "worst": "-", "bound": "the check must finish", "verdict": "NOT RUN",
             "certificates": []}
-
-
-def _finished(unit: Unit, result: dict[str, Any], done: Done) -> None:
-    if result["code"] != code_hash():
-        done(unit, not_run_row(unit, f"the worker runs other code (hash {result['code'][:12]}, "
-                                     f"ours {code_hash()[:12]})"), result["seconds"])
-    else:
-        done(unit, result["row"], result["seconds"])
 
 
 # --- local worker processes ---------------------------------------------------------------
@@ -173,10 +185,10 @@ def run_pool(units: Sequence[Unit], full: bool, workers: int, done: Done) -> Non
                         queue.appendleft(unit)
                     else:
                         done(unit, not_run_row(unit, f"the worker process died twice, exit "
-                                                     f"code {code}"), 0.0)
+                                                     f"code {code}"), 0, "")
                     continue
                 w.unit = None
-                _finished(unit, result, done)
+                done(unit, result["row"], result["ns"], result["code"])
             if not queue:
                 for w in [w for w in pool if w.unit is None]:
                     _stop(w)
@@ -219,9 +231,11 @@ def dask_client(address: str) -> Any:
                              f"({type(exc).__name__}: {exc})") from None
 
 
-def run_dask(units: Sequence[Unit], full: bool, client: Any, done: Done) -> None:
+def run_dask(units: Sequence[Unit], full: bool, client: Any, code: str, done: Done) -> None:
     """Run ``units`` on the Dask cluster of ``client`` (from :func:`dask_client`), then close it.
 
+    A worker whose code hash is not ``code`` (ours) runs another version of exactdp: its rows
+    are not run.
     A unit that raises on the cluster (e.g. ``KilledWorker`` once the scheduler has lost
     ``distributed.scheduler.allowed-failures`` workers on it) is reported as not run.  Ctrl-C
     cancels every unit not yet finished; a unit already running on a worker thread finishes
@@ -238,9 +252,14 @@ def run_dask(units: Sequence[Unit], full: bool, client: Any, done: Done) -> None
                     result = future.result()
                 except Exception as exc:  # noqa: BLE001 - a lost unit is NOT RUN, never a pass
                     done(unit, not_run_row(unit, f"{type(exc).__name__} on the cluster: "
-                                                 f"{exc}"), 0.0)
+                                                 f"{exc}"), 0, "")
                     continue
-                _finished(unit, result, done)
+                if result["code"] != code:
+                    done(unit, not_run_row(unit, f"the worker runs other code (hash "
+                                                 f"{result['code'][:12]}, ours {code[:12]})"),
+                         result["ns"], result["code"])
+                else:
+                    done(unit, result["row"], result["ns"], result["code"])
         finally:
             client.cancel(list(futures))
 
@@ -260,10 +279,11 @@ def _git_commit() -> str | None:
 class Results:
     """The JSON-lines file of finished units: one record per line, appended and fsynced."""
 
-    def __init__(self, path: str, resume: bool, grid: str) -> None:
+    def __init__(self, path: str, resume: bool, grid: str, code: str) -> None:
         self.path = Path(path)
         self.grid = grid
-        self.reused: dict[tuple[str, int, str], tuple[Row, float]] = {}
+        self.code = code
+        self.reused: dict[tuple[str, int, str], tuple[Row, int]] = {}
         self._cut = False  # the file ends inside a line (a crash while appending)
         if not self.path.parent.is_dir():
             raise ParameterError(f"--results {path}: the directory {self.path.parent} "
@@ -276,10 +296,10 @@ class Results:
         self._commit = _git_commit()
         self._fd: int | None = None
 
-    def _read(self) -> dict[tuple[str, int, str], tuple[Row, float]]:
+    def _read(self) -> dict[tuple[str, int, str], tuple[Row, int]]:
         from exactdp.files import read_text
 
-        reused: dict[tuple[str, int, str], tuple[Row, float]] = {}
+        reused: dict[tuple[str, int, str], tuple[Row, int]] = {}
         other = skipped = 0
         text = read_text(str(self.path), "--results", max_bytes=1 << 30)
         self._cut = bool(text) and not text.endswith("\n")
@@ -289,12 +309,12 @@ class Results:
                 key = (record["module"], int(record["index"]), record["check"])
                 verdict = record["row"]["verdict"]
                 usable = record["grid"] == self.grid and verdict in ("pass", "FAIL")
-                same = record["code"] == code_hash()
+                same = record["code"] == self.code
             except (ValueError, KeyError, TypeError):
                 skipped += 1  # a line cut short by a crash, or not ours
                 continue
             if usable and same:
-                reused[key] = (record["row"], float(record["seconds"]))
+                reused[key] = (record["row"], int(record["ns"]))
             elif usable:
                 other += 1
         if other:
@@ -304,10 +324,11 @@ class Results:
             progress(f"{self.path}: {skipped} line(s) unreadable (cut short?); ignored")
         return reused
 
-    def add(self, unit: Unit, row: Row, seconds: float) -> None:
+    def add(self, unit: Unit, row: Row, ns: int, code: str) -> None:
+        """Append the record of a finished unit; ``code`` is the hash of the code that ran it."""
         record = {"module": unit.module, "index": unit.index, "check": unit.check,
-                  "grid": self.grid, "code": code_hash(), "commit": self._commit,
-                  "seconds": f"{seconds:.3f}", "row": row}
+                  "grid": self.grid, "code": code, "commit": self._commit,
+                  "ns": ns, "row": row}
         if self._fd is None:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             if self._cut:
@@ -321,7 +342,7 @@ class Results:
 
 
 def split_resumed(units: Iterable[Unit], results: Results | None
-                  ) -> tuple[list[Unit], dict[Unit, tuple[Row, float]]]:
+                  ) -> tuple[list[Unit], dict[Unit, tuple[Row, int]]]:
     """The units still to run, and the rows reused from the results file."""
     todo, reused = [], {}
     for u in units:
