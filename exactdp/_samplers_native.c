@@ -102,18 +102,42 @@ static u64 addback(u64 *r, const u64 *dn, long W, u64 mask) {
 #endif
 }
 
+/* floor((u1 2^64 + u0) / v1) and the remainder, for u1 < v1, v1 normalised (top bit set), by
+ * the reciprocal inv = floor((2^128 - 1) / v1) - 2^64 (Moller & Granlund, "Improved division
+ * by invariant integers", 2011, Algorithm 4): multiplications and two masked corrections, no
+ * division instruction and no branch on u1, u0 (a hardware or libgcc division of the draw
+ * takes a time that depends on it). */
+static u64 div21(u64 u1, u64 u0, u64 v1, u64 inv, u64 *rem) {
+    u128 qq = (u128)inv * u1 + (((u128)(u1 + 1) << 64) | u0);
+    u64 q1 = (u64)(qq >> 64), q0 = (u64)qq;
+    u64 r = u0 - q1 * v1;
+    u64 m = (u64)0 - (u64)(r > q0);
+    q1 += m;          /* q1 - 1 where r > q0 */
+    r += v1 & m;
+    u64 m2 = (u64)0 - (u64)(r >= v1);
+    q1 -= m2;         /* q1 + 1 where r >= v1 (rare) */
+    r -= v1 & m2;
+    *rem = r;
+    return q1;
+}
+
 /* r (W + 1 limbs, r < 2^64 dn, dn normalised: top bit of dn[W - 1] set) becomes r mod dn;
  * returns floor(r / dn).  Knuth's algorithm D for a one-limb quotient (TAOCP 4.3.1, step D3):
  * the estimate qh from the top two limbs of r and the top limb of dn, lowered while
  * qh >= 2^64 or qh v0 > (rh 2^64 + u0) with the next limbs (at most twice: both tests always
  * computed, applied with masks), is q or q + 1; one masked add-back (always done) corrects it.
- * With W = 1 the estimate is exact (v0 = u0 = 0). */
+ * With W = 1 the estimate is exact (v0 = u0 = 0).  The only division instruction divides the
+ * public dn[W - 1] (its reciprocal). */
 static u64 div1(u64 *r, const u64 *dn, long W) {
     const u128 b = (u128)1 << 64;
     u64 v1 = dn[W - 1], v0 = W >= 2 ? dn[W - 2] : 0, u0 = W >= 2 ? r[W - 2] : 0;
-    u128 num = ((u128)r[W] << 64) | r[W - 1];
-    u128 qh = num / v1;  /* <= 2^64 + 1, since r[W] <= v1 */
-    u128 rh = num - qh * v1;
+    u64 inv = (u64)((((u128)~v1) << 64 | ~(u64)0) / v1);
+    /* r[W] <= v1; where r[W] = v1 the quotient is 2^64 + floor(r[W - 1] / v1) */
+    u64 eq = (u64)0 - (u64)(r[W] == v1);
+    u64 rl;
+    u64 ql = div21(r[W] & ~eq, r[W - 1], v1, inv, &rl);
+    u128 qh = (u128)ql + ((u128)(eq & 1) << 64);  /* <= 2^64 + 1 */
+    u128 rh = rl;
     for (int step = 0; step < 2; step++) {
         u128 big = (u128)0 - (u128)(qh >= b);
         /* when qh >= 2^64 or rh >= 2^64 the product or the shift may wrap: masked out */
