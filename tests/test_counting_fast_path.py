@@ -362,3 +362,19 @@ def test_native_search_at_every_switch_point(args: tuple[int, Any, Any]) -> None
         got = native_samplers.search(table, [c] * len(us), native_samplers.to_limbs(
             us, table.width))
         assert got == want, c
+
+
+@needs_native
+@given(st.integers(min_value=1, max_value=2**400), st.data())
+@settings(max_examples=200, deadline=None)
+def test_native_reduce_equals_divmod(d: int, data: st.DataObject) -> None:
+    bits = d.bit_length()
+    rs = data.draw(st.lists(st.integers(min_value=0, max_value=(1 << (bits + 63)) - 1),
+                            min_size=1, max_size=8))
+    m = (1 << (bits + 63)) // d
+    width = native_samplers.limbs(d)
+    us, ok = native_samplers.reduce(d, native_samplers.to_limbs(rs, width + 1), len(rs))
+    for e, r in enumerate(rs):
+        q, rem = divmod(r, d)
+        assert bool(ok[e]) == (q < m)
+        assert int.from_bytes(us[e * width * 8:(e + 1) * width * 8], "little") == rem + 1
