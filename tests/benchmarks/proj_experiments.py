@@ -19,15 +19,17 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from exactdp.plot import paper001
 from exactdp.plot import paper001_experiments as exp
 from exactdp.plot.draw import MissingPlotExtra, figure_bytes
 
 
-def save(fig_thunk, path: Path) -> bool:  # type: ignore[no-untyped-def]
+def save(fig_thunk: Callable[[], Any], path: Path) -> bool:
     """A figure as a PNG (skipped without matplotlib)."""
     try:
         path.write_bytes(figure_bytes(fig_thunk(), "png"))
