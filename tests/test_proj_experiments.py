@@ -10,7 +10,7 @@ from itertools import product
 import pytest
 
 from exactdp.certified import compare_exp
-from exactdp.plot import paper001 as proj_analytic
+from exactdp.plot import paper001
 from exactdp.plot import paper001_data as pd
 from exactdp.plot import paper001_exact as pe
 
@@ -19,10 +19,10 @@ np = pytest.importorskip("numpy")
 
 def test_variance_ratio_by_hand() -> None:
     # p = 4, k = 2, sigma = 1: (2 + 4) / (2 + 2 + 1/2) = 4/3; OPORP's last term (1/2)(2/3).
-    assert proj_analytic.variance_ratio(4, 2, Fraction(1)) == Fraction(4, 3)
-    assert proj_analytic.variance_ratio(4, 2, Fraction(1), oporp=True) == Fraction(18, 13)
+    assert paper001.variance_ratio(4, 2, Fraction(1)) == Fraction(4, 3)
+    assert paper001.variance_ratio(4, 2, Fraction(1), oporp=True) == Fraction(18, 13)
     # sigma = 1/2: s^2 = 1/4: (1/2 + 4/16) / (1/2 + 2/16 + 1/2) = (3/4) / (9/8) = 2/3
-    assert proj_analytic.variance_ratio(4, 2, Fraction(1, 2)) == Fraction(2, 3)
+    assert paper001.variance_ratio(4, 2, Fraction(1, 2)) == Fraction(2, 3)
 
 
 @pytest.mark.parametrize("k, s, p", [(3, 2, 1), (4, 3, 2), (5, 2, 3), (6, 3, 1)])
@@ -33,15 +33,15 @@ def test_sparse_support_bound_is_the_least_union_bound(k: int, s: int, p: int) -
         return sum((Fraction(1, s) ** w * Fraction(s - 1, s) ** (k - w)
                     for w in weights if w > m), Fraction(0))
     for delta in (Fraction(1, 10), Fraction(1, 3), Fraction(1, 100)):
-        m = proj_analytic.sparse_support_bound(k, s, p, delta)
+        m = paper001.sparse_support_bound(k, s, p, delta)
         assert p * tail(m) <= delta
         assert m == 0 or p * tail(m - 1) > delta
 
 
 def test_rademacher_and_oporp_sensitivity_rows_are_one() -> None:
-    for row in proj_analytic.sensitivity_rows():
+    for row in paper001.sensitivity_rows():
         assert row["Rademacher"] == "1" and row["OPORP"] == "1"
-        for s in proj_analytic.SPARSITY:
+        for s in paper001.SPARSITY:
             assert Fraction(row[f"sparse s={s}: Delta_2^2"]) >= 1  # mean support k/s, times s/k
 
 

@@ -76,14 +76,14 @@ def missing_extra() -> str | None:
 
 
 def exact_methods(seed: int, t_values: tuple[int, ...]) -> dict[str, Method]:
-    from exactdp.plot import paper001_exact as proj_exact
+    from exactdp.plot import paper001_exact as pe
 
     out: dict[str, Method] = {}
     for t in t_values:
-        out[f"SignOPORP-smooth t={t}"] = proj_exact.sign_oporp_smooth(seed, BETA, t)
-    out["SignRP-RR"] = proj_exact.sign_rp_rr(seed)
-    out["DP-OPORP-L"] = proj_exact.dp_oporp(seed, BETA)
-    out["Raw-data-L"] = proj_exact.raw_data(seed, BETA)
+        out[f"SignOPORP-smooth t={t}"] = pe.sign_oporp_smooth(seed, BETA, t)
+    out["SignRP-RR"] = pe.sign_rp_rr(seed)
+    out["DP-OPORP-L"] = pe.dp_oporp(seed, BETA)
+    out["Raw-data-L"] = pe.raw_data(seed, BETA)
     return out
 
 
