@@ -461,13 +461,18 @@ class GeoSample(InverseCDFSampler):
 
     def search_cdf(self, c: int, z: int) -> int:
         """:meth:`cdf` at ``z`` in ``[0, n]`` on gmpy2 integers (the same values; the proofs
-        check equality on every ``(c, z)`` of their grids)."""
+        check equality on every ``(c, z)`` of their grids).  A subclass with its own
+        :meth:`cdf` is searched over that ``cdf`` (the sampler stays its inverse)."""
+        if type(self).cdf is not GeoSample.cdf:
+            return self.cdf(c, z)
         return PowerWalk(self, c).search_cdf(z)
 
     def _search(self, c: int, u: int) -> int:
         """``min{z : F_c(z) >= u}``: :func:`inverse_cdf_search` over one :class:`PowerWalk`
         (gmpy2, each round's power from the previous one late in the search), with ``u``
-        converted to gmpy2 once."""
+        converted to gmpy2 once; over :meth:`search_cdf` when a subclass has its own cdf."""
+        if type(self).cdf is not GeoSample.cdf:
+            return super()._search(c, u)
         return inverse_cdf_search(PowerWalk(self, c).search_cdf, self.n, gmpy2.mpz(u))
 
     def paper_accuracy(self, beta: object) -> int:
@@ -707,8 +712,9 @@ class FastSample(InverseCDFSampler):
 
     def search_cdf(self, c: int, z: int) -> int:
         """:meth:`cdf` on ``[0, n]`` evaluated by :meth:`_gmp_cdf` when the power table
-        exists (about 1.6x faster on the numbers of large ``t``; the same values)."""
-        if self._powers is None:
+        exists (about 1.6x faster on the numbers of large ``t``; the same values), and
+        :meth:`cdf` itself in a subclass that has its own."""
+        if self._powers is None or type(self).cdf is not FastSample.cdf:
             return self.cdf(c, z)
         return self._gmp_cdf(c, z)  # type: ignore[no-any-return]
 
@@ -716,11 +722,13 @@ class FastSample(InverseCDFSampler):
     def _native(self) -> native_samplers.SearchTable | None:
         """The table of :func:`exactdp.native_samplers.search`: ``(1/gamma - 1)(n + 1) F'`` at
         ``j = z - c`` in ``[-t, t)`` (:meth:`_truncated_at`); None when the kernels are not
-        built, ``(n + 1)/gamma >= 2**62`` or the table would exceed
-        :data:`NATIVE_TABLE_BYTES`."""
+        built, ``(n + 1)/gamma >= 2**62``, the table would exceed
+        :data:`NATIVE_TABLE_BYTES` or a subclass has its own :meth:`cdf`."""
         scale = (self.gamma.denominator - 1) * (self.n + 1)
         size = 2 * self.t * (native_samplers.limbs(self.d) + 1) * native_samplers.LIMB_BYTES
-        if (not native_samplers.available() or (self.n + 1) * self.gamma.denominator >= 1 << 62
+        if (type(self).cdf is not FastSample.cdf  # a subclass's own F: searched in Python
+                or not native_samplers.available()
+                or (self.n + 1) * self.gamma.denominator >= 1 << 62
                 or size > NATIVE_TABLE_BYTES):
             return None
         window = [scale * self._truncated_at(j) for j in range(-self.t, self.t)]

@@ -378,3 +378,23 @@ def test_native_reduce_equals_divmod(d: int, data: st.DataObject) -> None:
         q, rem = divmod(r, d)
         assert bool(ok[e]) == (q < m)
         assert int.from_bytes(us[e * width * 8:(e + 1) * width * 8], "little") == rem + 1
+
+
+def test_a_subclass_with_its_own_cdf_is_sampled_by_inverting_that_cdf() -> None:
+    """The fast paths compute GeoSample's / FastSample's own F; a subclass that changes
+    ``cdf`` (as the planted float-CDF bug of tests/planted_bugs.py does) must still be the
+    inverse of its ``cdf``, on every path: M(c, u) = min{z : cdf(c, z) >= u}."""
+    from exactdp.counting import FastSample, GeoSample
+
+    for base in (GeoSample(12, 1), FastSample(12, 1, Fraction(1, 4))):
+        class Shifted(type(base)):  # type: ignore[misc, valid-type]
+            def cdf(self, c: int, z: int) -> int:  # F moved one step: a different sampler
+                return super().cdf(c, min(z + 1, self.n))
+
+        bug = Shifted(*((12, 1) if isinstance(base, GeoSample) else (12, 1, Fraction(1, 4))))
+        d = bug.d
+        for c in (0, 5, 12):
+            for u in {1, 2, d // 3, d // 2, d - 1, d}:
+                want = next(z for z in range(bug.n + 1) if bug.cdf(c, z) >= u)
+                assert bug(c, u) == want
+                assert bug.search_many([c], [u]) == [want]
