@@ -14,7 +14,9 @@ sums the weights of the paths per output:
   default of every source that overrides ``inverse_cdf``).
 
 The result is exact: a ``dict`` from output to ``Fraction`` whose values sum to exactly 1
-(checked).  Outputs must be hashable.
+(checked).  Outputs must be hashable.  Budgets (``max_runs``, ``deadline_ns``, a per-path
+``max_draws``) end an exploration that will not finish with
+:class:`ExplorationIncomplete`: the exact weights of the paths finished, and their total.
 
 >>> from exactdp.randomness import RandomSource
 >>> def two_dice(src: RandomSource) -> int:
@@ -25,8 +27,11 @@ The result is exact: a ``dict`` from output to ``Fraction`` whose values sum to 
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import random
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -82,34 +87,56 @@ class NondeterminismError(ExactDPError, RuntimeError):
 
 
 class ExploringSource(RandomSource):
-    """One path of the exploration: replays ``prefix`` choices, then takes choice 0.
+    """One path of the exploration: replays ``prefix`` choices, then takes choice 0 -- or,
+    with a ``chooser``, a choice drawn with the options' exact weights from that
+    (deterministically seeded) generator, so that a path after a cut-off one ends as
+    often as the code does.
 
     After a run, ``sizes[i]`` is the number of options at draw ``i``, ``choices[i]`` the
-    option index taken, and ``weight`` the exact probability of the path.
+    option index taken, ``weight`` the exact probability of the path, ``before[i]`` the
+    weight of the path before draw ``i`` and ``masses[i] = (den, numerators or None)`` the
+    weights of draw ``i``'s options (``numerator / den``; None: ``1 / den`` each).
     """
 
     def __init__(self, prefix: tuple[int, ...] = (), max_uniform: int = MAX_UNIFORM,
-                 max_draws: int | None = None, deadline_ns: int | None = None) -> None:
+                 max_draws: int | None = None, deadline_ns: int | None = None,
+                 chooser: random.Random | None = None) -> None:
         self.prefix = prefix
         self.max_uniform = max_uniform
-        self.max_draws, self.deadline_ns = max_draws, deadline_ns
+        self.max_draws, self.deadline_ns, self.chooser = max_draws, deadline_ns, chooser
         self.choices: list[int] = []
         self.sizes: list[int] = []
+        self.before: list[Fraction] = []
+        self.masses: list[tuple[int, list[int] | None]] = []
         self.weight = Fraction(1)
 
-    def _index(self, size: int) -> int:
+    def _choose(self, size: int, den: int, masses: list[int] | None) -> int:
+        if self.chooser is None:
+            return 0
+        r = self.chooser.randrange(den)  # an exact integer draw: option j w.p. masses[j]/den
+        if masses is None:
+            return r
+        for j, m in enumerate(masses):
+            if r < m:
+                return j
+            r -= m
+        raise AssertionError("option weights do not sum to their denominator")
+
+    def _index(self, size: int, den: int, masses: list[int] | None = None) -> int:
         i = len(self.choices)
         if self.max_draws is not None and i >= self.max_draws:
             raise PathCut(f"a path made more than {self.max_draws} draws (max_draws)")
         if self.deadline_ns is not None and time.monotonic_ns() > self.deadline_ns:
             raise PathCut("a path was still drawing at the deadline")
-        idx = self.prefix[i] if i < len(self.prefix) else 0
+        idx = self.prefix[i] if i < len(self.prefix) else self._choose(size, den, masses)
         if idx >= size:
             raise NondeterminismError(
                 f"draw {i} offered {size} options on replay, fewer than before; the explored "
                 f"code must be a deterministic function of its draws")
         self.choices.append(idx)
         self.sizes.append(size)
+        self.before.append(self.weight)
+        self.masses.append((den, masses))
         return idx
 
     def uniform(self, d: int) -> int:
@@ -119,7 +146,7 @@ class ExploringSource(RandomSource):
             raise ExplorationLimitError(
                 f"uniform({d}) under exploration would branch {d} ways (limit "
                 f"{self.max_uniform}); draw through inverse_cdf or bernoulli instead")
-        idx = self._index(d)
+        idx = self._index(d, d)
         self.weight *= Fraction(1, d)
         return idx + 1
 
@@ -138,7 +165,7 @@ class ExploringSource(RandomSource):
             prev = f
         if prev != d:
             raise DomainError(f"inverse_cdf: F({draw.n}) = {prev} differs from d = {d}")
-        z, mass = options[self._index(len(options))]
+        z, mass = options[self._index(len(options), d, [m for _, m in options])]
         self.weight *= Fraction(mass, d)
         return z
 
@@ -146,9 +173,20 @@ class ExploringSource(RandomSource):
         check_bernoulli(num, den)
         record("uniform", den)
         options = [(v, w) for v, w in ((True, num), (False, den - num)) if w > 0]
-        value, w = options[self._index(len(options))]
+        value, w = options[self._index(len(options), den, [w for _, w in options])]
         self.weight *= Fraction(w, den)
         return value
+
+
+def _alternatives(src: ExploringSource, i: int) -> Iterator[tuple[tuple[int, ...], Fraction]]:
+    """The prefixes (with their exact weights) taking another option at draw ``i`` of the
+    path ``src`` ran, last option first."""
+    base = tuple(src.choices[:i])
+    den, masses = src.masses[i]
+    same = src.before[i] / den
+    for j in range(src.sizes[i] - 1, -1, -1):
+        if j != src.choices[i]:
+            yield base + (j,), same if masses is None else same * masses[j]
 
 
 def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
@@ -164,14 +202,21 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
     (checked at every draw: a path that never returns is stopped too), is cut off
     (:class:`PathCut`): its mass so far -- the product of the weights of its draws, exact --
     is not covered, the alternatives of its draws are still explored, and the exploration
-    ends with :class:`ExplorationIncomplete` (``cut`` > 0) instead of a result."""
+    ends with :class:`ExplorationIncomplete` (``cut`` > 0) instead of a result.  After the
+    first cut (never otherwise: a complete exploration is unchanged), the pending prefixes
+    are run heaviest first, each ending with choices drawn with their exact weights by
+    ``random.Random(run number)`` (reproducible) instead of choice 0: code whose choice-0
+    ending never returns (``while uniform(2) == 1``) still finishes paths, and the mass
+    covered grows as fast as the heaviest prefixes allow."""
     dist: dict[T, Fraction] = {}
-    stack: list[tuple[int, ...]] = [()]
+    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    heap: list[tuple[Fraction, int, tuple[int, ...]]] = []  # after a cut: heaviest first
     runs = cut = 0
+    order = itertools.count()
     covered = Fraction(0)
     report_at = time.monotonic_ns() + 10**9
-    while stack:
-        prefix = stack.pop()
+    while stack or heap:
+        prefix = stack.pop()[0] if not cut else heapq.heappop(heap)[2]
         runs += 1
         now = time.monotonic_ns() if deadline_ns is not None or progress is not None else 0
         if runs > max_runs or (deadline_ns is not None and now > deadline_ns):
@@ -182,7 +227,8 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
         if progress is not None and now >= report_at:
             progress(runs - 1, covered)
             report_at = now + 10**9
-        src = ExploringSource(prefix, max_uniform, max_draws, deadline_ns)
+        src = ExploringSource(prefix, max_uniform, max_draws, deadline_ns,
+                              random.Random(runs) if cut else None)
         try:
             out = fn(src)
         except PathCut:
@@ -190,6 +236,10 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
                 raise ExplorationIncomplete(f"exploration needs its time budget (stopped "
                                             f"during path {runs})", dict(dist), covered,
                                             runs - 1, cut, "deadline") from None
+            if not cut:  # from now on: the heaviest pending prefix first, random endings
+                heap = [(-w, k, p) for k, (p, w) in enumerate(stack)]
+                heapq.heapify(heap)
+                stack = []
             cut += 1
         else:
             covered += src.weight
@@ -199,8 +249,11 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
                 f"a replayed path made {len(src.choices)} draws, fewer than the "
                 f"{len(prefix)} it made before")
         for i in range(len(prefix), len(src.choices)):
-            base = tuple(src.choices[:i])
-            stack.extend(base + (j,) for j in range(src.sizes[i] - 1, 0, -1))
+            for alt in _alternatives(src, i):
+                if cut:
+                    heapq.heappush(heap, (-alt[1], next(order), alt[0]))
+                else:
+                    stack.append(alt)
     if cut:
         raise ExplorationIncomplete(f"{cut} of {runs} paths were cut off at {max_draws} "
                                     f"draws (max_draws)", dict(dist), covered, runs, cut,

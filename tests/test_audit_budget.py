@@ -169,6 +169,29 @@ def test_explore_cuts_a_path_at_max_draws_and_goes_on() -> None:
     assert exc.covered == 1 - Fraction(1, 2**12) and exc.partial == {0: exc.covered}
 
 
+def stubborn(source: RandomSource) -> int:
+    """Planted: from every prefix, the choice-0 ending loops forever (``uniform(3)`` gives 1
+    forever), yet the loop ends with probability 1: ``k`` is geometric, Pr[k = 0] = 1/3."""
+    k = 0
+    while source.uniform(3) != 3:
+        k += 1
+    return min(k, 1)
+
+
+def test_after_a_cut_paths_end_at_random_and_heaviest_first() -> None:
+    found = []
+    for _ in range(2):
+        with pytest.raises(ExplorationIncomplete) as info:
+            explore(stubborn, max_draws=40, max_runs=200)
+        found.append(info.value)
+    exc = found[0]
+    assert (exc.reason, exc.cut, exc.runs) == ("runs", 1, 200)
+    # k = 0 iff the first draw is 3: its one path, weight 1/3, is among the heaviest
+    assert exc.partial[0] == Fraction(1, 3) and 0 < exc.partial[1] < Fraction(2, 3)
+    assert exc.covered == exc.partial[0] + exc.partial[1] > Fraction(9, 10)
+    assert found[1].partial == exc.partial  # reproducible: seeded by the run number
+
+
 def test_zeros_loop_is_incomplete_with_its_exact_covered_mass() -> None:
     report = whitebox_audit(zeros_loop, inputs=range(2), claimed_epsilon=1, kind="source",
                             outputs=range(2), max_draws=30)
