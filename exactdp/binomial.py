@@ -6,8 +6,8 @@ rational ``p`` and is computed with integers only:
 
 * :func:`upper_tail` / :func:`lower_tail` -- rational intervals containing
   ``Pr[X >= x]`` / ``Pr[X <= x]``.  The first term ``C(K, x) p^x (1-p)^(K-x)`` is bounded
-  with outward-rounded dyadic arithmetic (``PREC`` significant bits), the next terms by
-  the exact ratio ``t_{i+1}/t_i = (K-i) p / ((i+1)(1-p))``, and the terms not summed by
+  with outward-rounded dyadic arithmetic (:mod:`exactdp.dyadic`, ``PREC`` significant
+  bits), the next terms by the exact ratio ``t_{i+1}/t_i = (K-i) p / ((i+1)(1-p))``, and the terms not summed by
   the geometric series of the last ratio (the ratios shrink away from the mode).
 * :func:`critical_counts` -- for a reference ``p`` (or an interval of them) and a level
   ``a``: the smallest ``k_hi`` with ``Pr[X >= k_hi] <= a`` and the largest ``k_lo`` with
@@ -30,6 +30,7 @@ from fractions import Fraction
 import gmpy2
 
 from exactdp.certified import Interval
+from exactdp.dyadic import Dyadic, dadd, dfrom_fraction, dmul, dnorm, dpow, dscale, dto_fraction
 from exactdp.params import ParameterError, to_fraction
 
 __all__ = [
@@ -45,75 +46,6 @@ __all__ = [
 #: Significant bits kept by the outward-rounded dyadic arithmetic.
 PREC = 96
 
-# A dyadic number m * 2**e (m >= 0) is the pair (m, e).
-_Dy = tuple[int, int]
-
-
-def _norm(m: int, e: int, up: bool) -> _Dy:
-    extra = m.bit_length() - PREC
-    if extra > 0:
-        m = -((-m) >> extra) if up else m >> extra
-        e += extra
-    return m, e
-
-
-def _from_fraction(q: Fraction, up: bool) -> _Dy:
-    num, den = q.numerator, q.denominator
-    if num == 0:
-        return 0, 0
-    s = PREC + 2 + den.bit_length() - num.bit_length()
-    scaled = num << s if s >= 0 else num
-    div = den if s >= 0 else den << -s
-    m = -((-scaled) // div) if up else scaled // div
-    return _norm(m, -s, up)
-
-
-def _from_int(n: int, up: bool) -> _Dy:
-    return _norm(n, 0, up)
-
-
-def _mul(x: _Dy, y: _Dy, up: bool) -> _Dy:
-    return _norm(x[0] * y[0], x[1] + y[1], up)
-
-
-def _mul_ratio(x: _Dy, a: int, b: int, up: bool) -> _Dy:
-    """``x * a / b`` for non-negative integers ``a``, ``b > 0``."""
-    s = PREC + b.bit_length() + 2
-    num = (x[0] * a) << s
-    m = -((-num) // b) if up else num // b
-    return _norm(m, x[1] - s, up)
-
-
-def _pow(x: _Dy, k: int, up: bool) -> _Dy:
-    result: _Dy = (1, 0)
-    base = x
-    while k:
-        if k & 1:
-            result = _mul(result, base, up)
-        k >>= 1
-        if k:
-            base = _mul(base, base, up)
-    return result
-
-
-def _add(x: _Dy, y: _Dy, up: bool) -> _Dy:
-    if x[0] == 0:
-        return y
-    if y[0] == 0:
-        return x
-    if x[1] < y[1]:
-        x, y = y, x
-    if y[0].bit_length() + y[1] < x[1]:
-        # 0 < y < 2**x[1], one unit in x's last place: x <= x + y < x + unit.
-        return _norm(x[0] + 1, x[1], up) if up else x
-    return _norm((x[0] << (x[1] - y[1])) + y[0], y[1], up)
-
-
-def _to_fraction(x: _Dy) -> Fraction:
-    m, e = x
-    return Fraction(m << e) if e >= 0 else Fraction(m, 1 << -e)
-
-
 def _check(K: int, p: Fraction) -> None:
     if isinstance(K, bool) or not isinstance(K, int) or K < 0:
         raise ParameterError(f"K = {K!r} must be a non-negative int")
@@ -121,22 +53,20 @@ def _check(K: int, p: Fraction) -> None:
         raise ParameterError(f"p = {p} must lie in [0, 1]")
 
 
-def _comb(K: int, i: int) -> tuple[_Dy, _Dy]:
+def _comb(K: int, i: int) -> tuple[Dyadic, Dyadic]:
     """Dyadic bounds on ``C(K, i)`` (GMP's exact binomial, then rounded outwards)."""
-    c = gmpy2.comb(K, i)
-    extra = max(c.bit_length() - PREC, 0)
-    m = int(c >> extra)
-    exact = (m << extra) == c
-    return (m, extra), ((m if exact else m + 1), extra)
+    c = int(gmpy2.comb(K, i))
+    return dnorm(c, 0, False, PREC), dnorm(c, 0, True, PREC)
 
 
-def _terms(K: int, i: int, p: Fraction) -> tuple[_Dy, _Dy]:
+def _terms(K: int, i: int, p: Fraction) -> tuple[Dyadic, Dyadic]:
     """Dyadic lower and upper bounds on ``C(K, i) p^i (1-p)^(K-i)`` (``0 < p < 1``)."""
     c_lo, c_hi = _comb(K, i)
     out = []
     for c, up in ((c_lo, False), (c_hi, True)):
-        out.append(_mul(c, _mul(_pow(_from_fraction(p, up), i, up),
-                                _pow(_from_fraction(1 - p, up), K - i, up), up), up))
+        powers = dmul(dpow(dfrom_fraction(p, up, PREC), i, up, PREC),
+                      dpow(dfrom_fraction(1 - p, up, PREC), K - i, up, PREC), up, PREC)
+        out.append(dmul(c, powers, up, PREC))
     return out[0], out[1]
 
 
@@ -154,16 +84,16 @@ def _tail_from(K: int, p: Fraction, x: int) -> Interval:
     while i < K:
         num, den = (K - i) * a, (i + 1) * (b - a)
         if num < den:
-            rem = _mul_ratio(hi_t, num, den - num, True)
+            rem = dscale(hi_t, num, den - num, True, PREC)
             if rem[0] == 0 or _small(rem, hi_s):
-                return Interval(_to_fraction(lo_s), _to_fraction(_add(hi_s, rem, True)))
-        lo_t, hi_t = _mul_ratio(lo_t, num, den, False), _mul_ratio(hi_t, num, den, True)
-        lo_s, hi_s = _add(lo_s, lo_t, False), _add(hi_s, hi_t, True)
+                return Interval(dto_fraction(lo_s), dto_fraction(dadd(hi_s, rem, True, PREC)))
+        lo_t, hi_t = dscale(lo_t, num, den, False, PREC), dscale(hi_t, num, den, True, PREC)
+        lo_s, hi_s = dadd(lo_s, lo_t, False, PREC), dadd(hi_s, hi_t, True, PREC)
         i += 1
-    return Interval(_to_fraction(lo_s), _to_fraction(hi_s))
+    return Interval(dto_fraction(lo_s), dto_fraction(hi_s))
 
 
-def _small(rem: _Dy, total: _Dy) -> bool:
+def _small(rem: Dyadic, total: Dyadic) -> bool:
     """``rem <= total * 2**-(PREC // 2)`` (bit lengths; enough for a stopping rule)."""
     return rem[0].bit_length() + rem[1] < total[0].bit_length() + total[1] - PREC // 2
 

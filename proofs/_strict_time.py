@@ -40,7 +40,7 @@ OPERATIONS = frozenset({
     # inverse-CDF evaluations (counting mechanisms, OrdSample, ApproxBinSample, M0)
     "cdf", "search_cdf", "scaled_cdf_at_zero", "max_preimage",
     # ApproxBinSample: certified dyadic bounds and the paper's loop
-    "certified_output", "at", "_dmul", "_dscale", "_dadd", "_dpow", "prefix_sums",
+    "certified_output", "at", "dmul", "dscale", "dadd", "dpow", "prefix_sums",
     "approx_conv_exp", "truncated_square", "truncated_product", "floor_divide",
     # DistinctSample's order-statistic tree
     "rank", "insert",

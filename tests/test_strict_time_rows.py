@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from exactdp import binomial, certified, checker
+from exactdp import certified, checker, dyadic
 from exactdp.cli.verify import run_check
 from exactdp.counting import InverseCDFSampler
 from exactdp.histograms import compact, orderstats, sparse
@@ -195,7 +195,7 @@ def test_sampler_leaking_at_c_equals_n_fails_the_counting_row(
     (certified._atanh_interval, "return _round_out(total, total + tail, bits + 2)",
      "return _round_out(total, total, bits + 2)"),
     # the audit's binomial tails: upper bounds rounded down
-    (binomial._norm, "m = -((-m) >> extra) if up else m >> extra", "m = m >> extra"),
+    (dyadic.dnorm, "mant = -((-mant) >> extra) if up else mant >> extra", "mant = mant >> extra"),
 ])
 def test_certified_bound_rounded_the_wrong_way_fails_the_exp_ln_row(
         monkeypatch: pytest.MonkeyPatch, fn: Callable[..., Any], old: str, new: str) -> None:
@@ -205,10 +205,10 @@ def test_certified_bound_rounded_the_wrong_way_fails_the_exp_ln_row(
 
 @pytest.mark.parametrize(("fn", "old", "new"), [
     # ApproxBinSample's dyadic upper bounds rounded down
-    (orderstats._dnorm, "mant = -((-mant) >> extra) if up else mant >> extra",
+    (dyadic.dnorm, "mant = -((-mant) >> extra) if up else mant >> extra",
      "mant = mant >> extra"),
-    # ... and in the powers (1 - pi)^m, where _dpow rounds without calling _dnorm
-    (orderstats._dpow, "b_mant = -((-b_mant) >> extra) if up else b_mant >> extra",
+    # ... and in the powers (1 - pi)^m, where dpow rounds without calling dnorm
+    (dyadic.dpow, "b_mant = -((-b_mant) >> extra) if up else b_mant >> extra",
      "b_mant = b_mant >> extra"),
     # the upper end of the enclosure of p'/s rounded down (so the lower CDF bound is high)
     (method(orderstats.BinomialCDFBounds, "_start"), "p_hi = p_lo + (rest > 0)",

@@ -50,6 +50,7 @@ from math import comb, gcd
 import gmpy2
 
 from exactdp.counting import inverse_cdf_search
+from exactdp.dyadic import Dyadic, dadd, dnorm, dpow, dscale
 from exactdp.histograms.polymul import floor_divide, truncated_product, truncated_square
 from exactdp.params import DomainError, ParameterError, ParameterTypeError
 from exactdp.randomness import RandomSource, default_source
@@ -279,79 +280,13 @@ def approx_conv_exp(a: Sequence[int], i: int, s: int, *,
 
 # ---- certified binomial CDF bounds (for ApproxBinDraw.certified_output) ----------------
 #
-# A dyadic number is a pair (mant, exp) standing for mant * 2**exp, mant >= 0, with a
-# non-zero mant normalised to exactly _PREC bits; every operation rounds in the direction
-# it is told (up=True: result >= the exact value).
+# Dyadic numbers (mant, exp) = mant * 2**exp from exactdp.dyadic, with mantissas of
+# exactly _PREC bits; every operation rounds in the direction it is told (up=True: result
+# >= the exact value).
 
-Dyadic = tuple[int, int]
 _PREC = 256
 #: ``pi = p'/s`` is enclosed in ``[P_lo, P_hi] / 2**_PI_BITS``.
 _PI_BITS = 320
-
-
-def _dnorm(mant: int, exp: int, up: bool) -> Dyadic:
-    if mant == 0:
-        return 0, 0
-    extra = mant.bit_length() - _PREC
-    if extra > 0:
-        mant = -((-mant) >> extra) if up else mant >> extra
-        exp += extra
-        if mant.bit_length() > _PREC:  # rounding up carried into a new bit: exact halving
-            mant >>= 1
-            exp += 1
-    elif extra < 0:
-        mant <<= -extra
-        exp += extra
-    return mant, exp
-
-
-def _dmul(x: Dyadic, y: Dyadic, up: bool) -> Dyadic:
-    return _dnorm(x[0] * y[0], x[1] + y[1], up)
-
-
-def _dscale(x: Dyadic, a: int, b: int, up: bool) -> Dyadic:
-    """``x * a / b`` for integers ``a >= 0``, ``b >= 1``."""
-    shift = _PREC + b.bit_length() + 2
-    num = (x[0] * a) << shift
-    return _dnorm(-((-num) // b) if up else num // b, x[1] - shift, up)
-
-
-def _dadd(x: Dyadic, y: Dyadic, up: bool) -> Dyadic:
-    if x[0] == 0:
-        return y
-    if y[0] == 0:
-        return x
-    if x[1] < y[1]:
-        x, y = y, x
-    if y[0].bit_length() + y[1] <= x[1]:  # 0 < y < 2**x[1], one unit of x's last place
-        return _dnorm(x[0] + 1, x[1], up) if up else x
-    return _dnorm((x[0] << (x[1] - y[1])) + y[0], y[1], up)
-
-
-def _dpow(x: Dyadic, k: int, up: bool) -> Dyadic:
-    """``x**k`` by binary powering, every product rounded to ``_PREC`` significant bits
-    in the direction ``up`` -- the rounding of :func:`_dmul`, written out in the loop (this
-    is most of the work of :class:`BinomialCDFBounds`): a mantissa may end one bit longer
-    after rounding up (``2^_PREC``), which the next product rounds like any other."""
-    r_mant, r_exp = 1, 0
-    b_mant, b_exp = x
-    while k:
-        if k & 1:
-            r_mant *= b_mant
-            r_exp += b_exp
-            extra = r_mant.bit_length() - _PREC
-            if extra > 0:
-                r_mant = -((-r_mant) >> extra) if up else r_mant >> extra
-                r_exp += extra
-        k >>= 1
-        if k:
-            b_mant *= b_mant
-            b_exp += b_exp
-            extra = b_mant.bit_length() - _PREC
-            if extra > 0:
-                b_mant = -((-b_mant) >> extra) if up else b_mant >> extra
-                b_exp += extra
-    return _dnorm(r_mant, r_exp, up)
 
 
 def _floor_times(x: Dyadic, s: int) -> int:
@@ -439,11 +374,12 @@ class BinomialCDFBounds:
         q_num = (1 << _PI_BITS) - p_num
         if q_num == 0:  # pi = 1: all the mass at m
             for j in itertools.count():
-                yield _dnorm(1 if j == m else 0, 0, up)
-        term = _dpow(_dnorm(q_num, -_PI_BITS, up), m, up)
+                yield dnorm(1 if j == m else 0, 0, up, _PREC)
+        term = dpow(dnorm(q_num, -_PI_BITS, up, _PREC), m, up, _PREC)
         for j in itertools.count():
             yield term
-            term = _dscale(term, (m - j) * p_num, (j + 1) * q_num, up) if j < m else (0, 0)
+            term = (dscale(term, (m - j) * p_num, (j + 1) * q_num, up, _PREC) if j < m
+                    else (0, 0))
 
     def certified_zero(self, u: int) -> bool:
         """Whether ``u <= s L - (m - 1)`` for the cheap lower bound
@@ -474,8 +410,8 @@ class BinomialCDFBounds:
             self._start()
         assert self._lo_terms is not None and self._hi_terms is not None
         while len(self._cdf) <= ell:
-            self._lo_sum = _dadd(self._lo_sum, next(self._lo_terms), False)
-            self._hi_sum = _dadd(self._hi_sum, next(self._hi_terms), True)
+            self._lo_sum = dadd(self._lo_sum, next(self._lo_terms), False, _PREC)
+            self._hi_sum = dadd(self._hi_sum, next(self._hi_terms), True, _PREC)
             self._cdf.append((self._lo_sum, self._hi_sum))
         return self._cdf[ell]
 

@@ -85,7 +85,7 @@ DEFAULT_MODULES = [
     "exactdp/counting.py", "exactdp/mixing.py", "exactdp/randomness.py", "exactdp/checker.py",
     "exactdp/explore.py", "exactdp/certified.py", "exactdp/histograms/basic.py",
     "exactdp/histograms/sparse.py", "exactdp/histograms/orderstats.py",
-    "exactdp/histograms/compact.py",
+    "exactdp/histograms/compact.py", "exactdp/dyadic.py",
 ]
 EQUIVALENT = Path(__file__).resolve().parent / "equivalent.toml"
 DEFAULT_RESULTS = Path(tempfile.gettempdir()) / "exactdp-mutation" / "results.jsonl"
