@@ -439,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
                                             "modules against `exactdp verify --quick` and the "
                                             "tests (see the module docstring).")
     p.add_argument("--modules", nargs="+", default=DEFAULT_MODULES,
-                   help="modules to mutate (paths or dotted names; default: the ten "
+                   help="modules to mutate (paths or dotted names; default: the eleven "
                         "privacy-critical modules)")
     p.add_argument("--sample", type=int, default=70, help="how many mutants (default 70)")
     p.add_argument("--all", action="store_true", help="every mutant (thousands: hours)")
