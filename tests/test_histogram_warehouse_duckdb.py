@@ -134,6 +134,9 @@ def test_bad_csv_values_located(tmp_path: Path, capsys: pytest.CaptureFixture[st
     path.write_text("id,e\n1,4\n2,bob\n")
     one_line_error(_error(capsys, str(path), "--column", "e"), "v.csv' line 3",
                    "is not an integer")
+    path.write_text("1\n5\n5\n")  # no header: its first row must not become one
+    one_line_error(_error(capsys, str(path), "--engine", "duckdb"), "pass --column NAME",
+                   "--engine text")
     path.write_text("id,e\n1,4\n2,500\n")
     one_line_error(_error(capsys, str(path), "--column", "e", "--format", "integers"),
                    "v.csv' line 3", "'500' is outside the universe")

@@ -20,8 +20,8 @@ def add_source_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=("auto", "text", "duckdb"), default="auto",
                    help="how FILE is read: text = one element per line (in Python); duckdb "
                         "= a column of Parquet or CSV files (FILE may be a glob such as "
-                        "'data/*.parquet'; CSV files need a header line and are read as "
-                        "text, never type-guessed), counted by DuckDB (pip install "
+                        "'data/*.parquet'; CSV files need a header line and --column, and "
+                        "are read as text, never type-guessed), counted by DuckDB (pip install "
                         "'exactdp[scale]'); auto (default): duckdb for *.parquet or with "
                         "--column, text otherwise")
     p.add_argument("--column", metavar="NAME",

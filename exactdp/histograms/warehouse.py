@@ -136,13 +136,19 @@ def count_column(path: str, universe: Universe, input_format: str = "auto", *,
                  column: str | None = None, reader: str | None = None) -> Counted:
     """Count ``column`` of the Parquet or CSV file(s) ``path`` (a DuckDB glob is allowed)
     with DuckDB and validate the result exactly (module docstring).  CSV files must have a
-    header line; ``column`` may be left out when the files have a single column."""
+    header line and ``column`` must name it; for Parquet it may be left out when the files
+    have a single column."""
     if not isinstance(universe, Universe):
         raise ParameterTypeError(f"universe = {universe!r} must be a Universe")
     fmt = normalise_format(input_format)
     kind = reader_for(path) if reader is None else reader
     if kind not in READERS:
         raise ParameterError(f"reader = {kind!r} must be parquet or csv")
+    if kind == "csv" and column is None:
+        # A headerless file would lose its first row as a header: the header is asserted.
+        raise ParameterError(f"csv file {path!r}: pass --column NAME, the header name of the "
+                             f"elements' column (CSV files are read with a header line; a "
+                             f"file without one is read one element per line: --engine text)")
     src = _Source(path, kind)
     cols = src.columns()
     names = [c for c, _ in cols]
