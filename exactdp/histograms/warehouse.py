@@ -20,13 +20,12 @@ DuckDB is optional (``pip install 'exactdp[scale]'``); without it the readers ra
 from __future__ import annotations
 
 import csv
-import io
 import time
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from exactdp.files import InputFileError, read_text
+from exactdp.files import InputFileError
 from exactdp.histograms.counts_source import CountedDataset, elements_from_text
 from exactdp.histograms.data import Universe
 from exactdp.histograms.datafile import normalise_format
@@ -123,12 +122,14 @@ class _Source:
         files = [r[0] for r in self.query(f"SELECT DISTINCT filename FROM SRC WHERE {pred}",
                                           *params).fetchall()]
         name = min(files)
-        records = csv.reader(io.StringIO(read_text(name, "csv file", 1 << 40), newline=""))
-        next(records, None)
-        for rec in records:
-            field = rec[index] if index < len(rec) else ""
-            if (field == "" if value is None else field == value):
-                return f"csv file {name!r} line {records.line_num}"
+        # Streamed (the file may be large); only to find the line, so bad bytes are replaced.
+        with open(name, encoding="utf-8-sig", errors="replace", newline="") as fh:
+            records = csv.reader(fh)
+            next(records, None)
+            for rec in records:
+                field = rec[index] if index < len(rec) else ""
+                if (field == "" if value is None else field == value):
+                    return f"csv file {name!r} line {records.line_num}"
         return f"csv file {name!r}"  # DuckDB and Python's csv disagree: name the file only
 
 
