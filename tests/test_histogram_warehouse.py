@@ -117,10 +117,16 @@ def test_counted_dataset_validation() -> None:
     u = Universe(10)
     with pytest.raises(ParameterError, match="sum to 3 but n = 4"):
         CountedDataset(u, {1: 2, 2: 1}, n=4)
-    with pytest.raises(ParameterError, match="positive int"):
+    with pytest.raises(ParameterError, match="positive integer"):
         CountedDataset(u, {1: 0})
-    with pytest.raises(ParameterError, match="positive int"):
+    with pytest.raises(ParameterError, match="positive integer"):
         CountedDataset(u, {1: True})
+    with pytest.raises(ParameterError, match="positive integer"):
+        CountedDataset(u, {1: Fraction(2)})
+    numpy = pytest.importorskip("numpy")
+    wide = CountedDataset(u, {numpy.int64(3): numpy.int64(2), 1: 1})
+    assert wide.counts() == {1: 1, 3: 2}
+    assert all(type(x) is int and type(c) is int for x, c in wide.counts().items())
     with pytest.raises(DomainError, match="outside the universe"):
         CountedDataset(u, {11: 1})
     with pytest.raises(ParameterTypeError):

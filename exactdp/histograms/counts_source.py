@@ -28,6 +28,7 @@ import csv
 import io
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from numbers import Integral
 from pathlib import Path
 
 import gmpy2
@@ -85,11 +86,15 @@ class CountedDataset(Dataset):
         plain = all(type(x) is int for x in keys) and all(type(c) is int for c in values)
         if not (plain and 1 <= min(keys) and max(keys) <= universe.size
                 and min(values) >= 1):
+            clean: dict[int, int] = {}
             for x, c in counts.items():
-                universe.check(x, "element")
-                if isinstance(c, bool) or not isinstance(c, int) or c < 1:
+                v = universe.check(x, "element")
+                if isinstance(c, bool) or not isinstance(c, Integral) or c < 1:
                     raise ParameterError(f"count {c!r} of element {x} must be a positive "
-                                         f"int (elements with count 0 are left out)")
+                                         f"integer (elements with count 0 are left out)")
+                clean[v] = int(c)
+            counts = clean
+            values = list(clean.values())
         total = sum(values)
         if n is not None and positive_int(n, "n") != total:
             raise ParameterError(f"the counts sum to {total} but n = {n}: they must sum to "
