@@ -88,7 +88,7 @@ def _calls(tmp: Path) -> list[str]:
 
 def _no_seconds(table: str) -> str:
     """The table with each row's seconds column blanked (the only column that may differ)."""
-    return re.sub(r"^(pass|FAIL|NOT RUN)( +)\d+\.\d", r"\1\2-", table, flags=re.MULTILINE)
+    return re.sub(r"^(pass|FAIL|NOT RUN) +\d+\.\d", r"\1 -", table, flags=re.MULTILINE)
 
 
 def _json_no_seconds(out: str) -> dict[str, object]:
@@ -128,10 +128,13 @@ def test_workers_table_and_json_equal_serial(serial: dict[str, str],
 def test_dask_local_cluster_equals_serial(serial: dict[str, str],
                                           capsys: pytest.CaptureFixture[str]) -> None:
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
-        rc, out, err = run(capsys, "verify", "--only", SUBSET, "--dask",
-                           cluster.scheduler_address)
+    for _ in range(2):  # once more if a source file changed under the run (a shared tree)
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                      dashboard_address=None) as cluster:
+            rc, out, err = run(capsys, "verify", "--only", SUBSET, "--dask",
+                               cluster.scheduler_address)
+        if "the worker runs other code" not in out:
+            break
     assert rc == 0 and "on the Dask scheduler" in err, out + err
     assert _no_seconds(out) == _no_seconds(serial["table"])
 
@@ -197,7 +200,8 @@ def test_dask_killed_worker_is_not_run(
 
 
 def test_ctrl_c_stops_the_workers(tmp_path: Path) -> None:
-    """SIGINT to ``exactdp verify --workers 2``: status 130 and both workers gone."""
+    """Ctrl-C (SIGINT to the process group) during ``exactdp verify --workers 2`` with both
+    workers inside a claim: status 130, one line, no traceback, and both workers gone."""
     names = _package(tmp_path, "planted_hang", {
         f"h{i}": ((f"import os, time; open({str(tmp_path / f'pid{i}')!r}, 'w')"
                   f".write(str(os.getpid())); time.sleep(600)"), True) for i in (1, 2)})
@@ -211,14 +215,14 @@ def test_ctrl_c_stops_the_workers(tmp_path: Path) -> None:
     """)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(REPO)]))
     proc = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
     pidfiles = [tmp_path / "pid1", tmp_path / "pid2"]
     deadline = time.monotonic() + 120
     while not all(p.exists() and p.read_text() for p in pidfiles):
         assert time.monotonic() < deadline and proc.poll() is None
         time.sleep(0.2)
     pids = [int(p.read_text()) for p in pidfiles]
-    proc.send_signal(signal.SIGINT)
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C at a terminal: the whole process group
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err

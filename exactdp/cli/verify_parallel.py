@@ -234,14 +234,16 @@ def dask_client(address: str) -> Any:
 def run_dask(units: Sequence[Unit], full: bool, client: Any, code: str, done: Done) -> None:
     """Run ``units`` on the Dask cluster of ``client`` (from :func:`dask_client`), then close it.
 
-    A worker whose code hash is not ``code`` (ours) runs another version of exactdp: its rows
-    are not run.
+    A worker whose code hash is neither ``code`` (ours at the start) nor that of our source
+    tree as it is when its result arrives runs another version of exactdp: its rows are not
+    run.  (A local edit during the run changes both hashes alike and is not refused.)
     A unit that raises on the cluster (e.g. ``KilledWorker`` once the scheduler has lost
     ``distributed.scheduler.allowed-failures`` workers on it) is reported as not run.  Ctrl-C
     cancels every unit not yet finished; a unit already running on a worker thread finishes
     there (Dask cannot stop a running thread) and its result is dropped."""
     from distributed import as_completed
 
+    known = {code}
     with client:
         futures = {client.submit(run_unit, u.module, u.index, full, pure=False): u
                    for u in units}
@@ -254,7 +256,9 @@ def run_dask(units: Sequence[Unit], full: bool, client: Any, code: str, done: Do
                     done(unit, not_run_row(unit, f"{type(exc).__name__} on the cluster: "
                                                  f"{exc}"), 0, "")
                     continue
-                if result["code"] != code:
+                if result["code"] not in known:
+                    known.add(code_hash())  # our tree as it is now (edited since the start?)
+                if result["code"] not in known:
                     done(unit, not_run_row(unit, f"the worker runs other code (hash "
                                                  f"{result['code'][:12]}, ours {code[:12]})"),
                          result["ns"], result["code"])
