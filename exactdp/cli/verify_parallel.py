@@ -176,6 +176,7 @@ def run_pool(units: Sequence[Unit], full: bool, workers: int, done: Done) -> Non
                     result = w.conn.recv()
                 except (EOFError, OSError):
                     w.process.join()
+                    w.conn.close()
                     pool.remove(w)
                     deaths[unit.key] = deaths.get(unit.key, 0) + 1
                     code = w.process.exitcode
