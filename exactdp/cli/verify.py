@@ -35,7 +35,7 @@ def add_verify(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                     "covered, the worst exact value found against the claimed bound, the "
                     "verdict and the time taken. A check that raises an error is a FAIL row "
                     "with the error, and the other claims still run. Exit status 1 if any "
-                    "claim fails.",
+                    "claim fails or is not run (its worker died).",
         epilog=EPILOG)
     grid = p.add_mutually_exclusive_group()
     grid.add_argument("--quick", action="store_true",
