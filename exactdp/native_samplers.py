@@ -27,13 +27,12 @@ Python's integers.  ``EXACTDP_NATIVE=0`` disables the native path (as for Compac
 from __future__ import annotations
 
 import ctypes
-import importlib.machinery
 import os
-import sys
 from array import array
 from collections.abc import Sequence
 from functools import cache, lru_cache
-from pathlib import Path
+
+from exactdp.native_library import candidates
 
 __all__ = ["LIMB_BYTES", "SearchTable", "available", "limbs", "reduce", "sample", "search",
            "status", "to_limbs"]
@@ -47,19 +46,11 @@ _p = ctypes.c_void_p
 _c = ctypes.c_char_p
 
 
-def _candidates() -> list[Path]:
-    """The library next to this file, then in any other copy of the package on sys.path."""
-    dirs = [Path(__file__).resolve().parent] + [Path(p) / "exactdp" for p in sys.path if p]
-    return [d / f"{_NAME}{suffix}" for d in dirs
-            for suffix in importlib.machinery.EXTENSION_SUFFIXES
-            if (d / f"{_NAME}{suffix}").is_file()]
-
-
 @cache
 def _library() -> tuple[ctypes.CDLL | None, str]:
     if os.environ.get("EXACTDP_NATIVE", "1") == "0":
         return None, "disabled (EXACTDP_NATIVE=0)"
-    paths = _candidates()
+    paths = candidates(__file__, _NAME)
     if not paths:
         return None, "not built (the optional C extension failed to compile or was not installed)"
     try:

@@ -32,14 +32,12 @@ an uninterrupted call returns exactly what it would without it.
 from __future__ import annotations
 
 import ctypes
-import importlib.machinery
 import os
-import sys
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache
-from pathlib import Path
 
+from exactdp.native_library import candidates
 from exactdp.params import DomainError, ParameterError, ResourceLimitError
 
 __all__ = ["MAX_BYTES", "CoordinateTable", "available", "interpolate", "status", "supports"]
@@ -62,22 +60,11 @@ _u64p = ctypes.POINTER(ctypes.c_uint64)
 _intp = ctypes.POINTER(ctypes.c_int)
 
 
-def _candidates() -> list[Path]:
-    """The compiled library next to this file (installed package), then any other copy of
-    the package on ``sys.path`` (the installed one, when the source tree is imported, as
-    ``python -m pytest`` in a checkout does)."""
-    here = Path(__file__).resolve().parent
-    dirs = [here] + [Path(entry) / "exactdp" / "histograms" for entry in sys.path if entry]
-    return [d / f"_gf2native{suffix}" for d in dirs
-            for suffix in importlib.machinery.EXTENSION_SUFFIXES
-            if (d / f"_gf2native{suffix}").is_file()]
-
-
 @cache
 def _library() -> tuple[ctypes.CDLL | None, str]:
     if os.environ.get("EXACTDP_NATIVE", "1") == "0":
         return None, "disabled (EXACTDP_NATIVE=0)"
-    paths = _candidates()
+    paths = candidates(__file__, "_gf2native")
     if not paths:
         return None, "not built (the optional C extension failed to compile or was not installed)"
     path = paths[0]

@@ -27,14 +27,12 @@ uniforms (tests/test_projections_fast.py).
 from __future__ import annotations
 
 import ctypes
-import importlib.machinery
 import os
-import sys
 from collections.abc import Sequence
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from exactdp.native_library import candidates
 from exactdp.params import DomainError, ParameterError, ParameterTypeError
 from exactdp.randomness import RandomSource, UniformBatch
 
@@ -54,11 +52,7 @@ _u64p = ctypes.POINTER(ctypes.c_uint64)
 def _library() -> tuple[ctypes.CDLL | None, str]:
     if os.environ.get("EXACTDP_NATIVE", "1") == "0":
         return None, "disabled (EXACTDP_NATIVE=0)"
-    here = Path(__file__).resolve().parent
-    dirs = [here] + [Path(entry) / "exactdp" / "projections" for entry in sys.path if entry]
-    paths = [d / f"_projnative{suffix}" for d in dirs
-             for suffix in importlib.machinery.EXTENSION_SUFFIXES
-             if (d / f"_projnative{suffix}").is_file()]
+    paths = candidates(__file__, "_projnative")
     if not paths:
         return None, "not built (the optional C extension failed to compile or was not installed)"
     try:
