@@ -122,12 +122,18 @@ class ExploringSource(RandomSource):
             r -= m
         raise AssertionError("option weights do not sum to their denominator")
 
-    def _index(self, size: int, den: int, masses: list[int] | None = None) -> int:
-        i = len(self.choices)
-        if self.max_draws is not None and i >= self.max_draws:
+    def check_budget(self) -> None:
+        """Raise :class:`PathCut` if the next draw would pass ``max_draws`` or the deadline
+        has passed (also called by work done for a draw before it is made, such as a
+        facade's breakpoint search, :mod:`exactdp.audit.facades`)."""
+        if self.max_draws is not None and len(self.choices) >= self.max_draws:
             raise PathCut(f"a path made more than {self.max_draws} draws (max_draws)")
         if self.deadline_ns is not None and time.monotonic_ns() > self.deadline_ns:
             raise PathCut("a path was still drawing at the deadline")
+
+    def _index(self, size: int, den: int, masses: list[int] | None = None) -> int:
+        i = len(self.choices)
+        self.check_budget()
         idx = self.prefix[i] if i < len(self.prefix) else self._choose(size, den, masses)
         if idx >= size:
             raise NondeterminismError(
@@ -192,14 +198,15 @@ def _alternatives(src: ExploringSource, i: int) -> Iterator[tuple[tuple[int, ...
 def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
             max_runs: int = MAX_RUNS, deadline_ns: int | None = None,
             progress: Callable[[int, Fraction], None] | None = None,
-            max_draws: int | None = None) -> dict[T, Fraction]:
+            max_draws: int | None = None, path_ns: int | None = None) -> dict[T, Fraction]:
     """The exact output distribution of ``fn(source)`` over all paths of its draws.
 
     Past ``max_runs`` paths, or once :func:`time.monotonic_ns` passes ``deadline_ns``,
     raises :class:`ExplorationIncomplete` with the paths finished so far; ``progress(runs,
     covered)`` is called about once a second (``covered``: the exact mass explored).
     A path whose draw would be its ``max_draws + 1``-th, or that draws past ``deadline_ns``
-    (checked at every draw: a path that never returns is stopped too), is cut off
+    or more than ``path_ns`` nanoseconds after it began (checked at every draw: a path that
+    never returns is stopped too; past ``deadline_ns`` the exploration stops), is cut off
     (:class:`PathCut`): its mass so far -- the product of the weights of its draws, exact --
     is not covered, the alternatives of its draws are still explored, and the exploration
     ends with :class:`ExplorationIncomplete` (``cut`` > 0) instead of a result.  After the
@@ -227,11 +234,15 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
         if progress is not None and now >= report_at:
             progress(runs - 1, covered)
             report_at = now + 10**9
-        src = ExploringSource(prefix, max_uniform, max_draws, deadline_ns,
+        ends = [t for t in (deadline_ns, None if path_ns is None else
+                            time.monotonic_ns() + path_ns) if t is not None]
+        src = ExploringSource(prefix, max_uniform, max_draws, min(ends, default=None),
                               random.Random(runs) if cut else None)
         try:
             out = fn(src)
-        except PathCut:
+            finished = True
+        except PathCut:  # cut even during the replay (path_ns): its prefix's mass uncovered
+            finished = False
             if deadline_ns is not None and time.monotonic_ns() > deadline_ns:
                 raise ExplorationIncomplete(f"exploration needs its time budget (stopped "
                                             f"during path {runs})", dict(dist), covered,
@@ -244,7 +255,7 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
         else:
             covered += src.weight
             dist[out] = dist.get(out, Fraction(0)) + src.weight
-        if len(src.choices) < len(prefix):
+        if len(src.choices) < len(prefix) and finished:
             raise NondeterminismError(
                 f"a replayed path made {len(src.choices)} draws, fewer than the "
                 f"{len(prefix)} it made before")
@@ -256,8 +267,8 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
                     stack.append(alt)
     if cut:
         raise ExplorationIncomplete(f"{cut} of {runs} paths were cut off at {max_draws} "
-                                    f"draws (max_draws)", dict(dist), covered, runs, cut,
-                                    "draws")
+                                    f"draws (max_draws) or {path_ns} ns (path_ns)",
+                                    dict(dist), covered, runs, cut, "draws")
     total = sum(dist.values(), Fraction(0))
     if total != 1:
         raise NondeterminismError(f"explored path weights sum to {total}, not 1")

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -198,8 +200,8 @@ def test_zeros_loop_is_incomplete_with_its_exact_covered_mass() -> None:
     assert report.verdict == "incomplete" and report.exit_code == 2
     mass = 1 - Fraction(1, 2**30)
     assert report.findings[0].witness["covered"] == {0: str(mass), 1: str(mass)}
-    assert "--max-draws-per-path / max_draws = 30 draws per path (1 of 31 paths on input " \
-           in report.findings[0].witness["stopped_at"]
+    assert "--max-draws-per-path / max_draws = 30 draws per path, or 3/4 of --time-limit " \
+           "per path (1 of 31 paths on input " in report.findings[0].witness["stopped_at"]
 
 
 def test_default_draw_cap_ends_a_never_returning_path() -> None:
@@ -212,7 +214,8 @@ def test_default_draw_cap_ends_a_never_returning_path() -> None:
     assert report.verdict == "incomplete" and report.distributions == {0: {}}
     assert report.findings[0].witness == {
         "covered": {0: "0"}, "stopped_at": f"--max-draws-per-path / max_draws = "
-        f"{MAX_DRAWS_PER_PATH} draws per path (1 of 1 paths on input 0 cut off)"}
+        f"{MAX_DRAWS_PER_PATH} draws per path, or 3/4 of --time-limit per path (1 of 1 "
+        f"paths on input 0 cut off)"}
 
 
 def test_a_certain_violation_despite_a_cut_path() -> None:
@@ -252,3 +255,36 @@ def test_cli_max_draws_per_path(capsys: pytest.CaptureFixture[str], tmp_path: Pa
                      "--claimed-epsilon", "1", "--inputs", "0..1", "--max-draws-per-path", "0")
     assert rc == 2
     one_line_error(err, "--max-draws-per-path")
+
+
+def test_a_path_is_cut_after_path_ns() -> None:
+    def slow_zeros_loop(source: RandomSource) -> int:
+        while source.uniform(2) == 1:
+            time.sleep(1 / 500)  # at most 50 draws in 0.1 s
+        return 0
+
+    with pytest.raises(ExplorationIncomplete) as info:
+        explore(slow_zeros_loop, path_ns=10**8)
+    exc = info.value
+    # the all-zeros path is cut after 0.1 s; the paths leaving the loop at draw i weigh
+    # 2^-i, heaviest first: (1,) of weight 1/2 finishes first, and every covered mass is a
+    # sum of distinct 2^-i < 1 (a long replay may be cut too on a loaded machine)
+    assert exc.reason == "draws" and exc.cut >= 1 and 5 < exc.runs <= 52
+    assert Fraction(1, 2) < exc.covered < 1 and exc.partial == {0: exc.covered}
+    assert exc.covered.denominator & (exc.covered.denominator - 1) == 0
+
+
+def test_a_facade_search_does_not_overrun_the_budget() -> None:
+    from exactdp.audit.facades import facade_mechanism
+
+    def halves(c: int, rng: Any) -> int:
+        while rng.random() < 0.5:  # j = 0 loops: every draw is a costly breakpoint search
+            pass
+        return 0
+
+    report = whitebox_audit(facade_mechanism(halves, "random"), inputs=range(2),
+                            claimed_epsilon=1, kind="source", outputs=range(1),
+                            time_budget=2, max_draws=None)
+    assert report.verdict == "incomplete" and report.seconds < 3
+    assert report.findings[0].witness == {"covered": {0: "0", 1: "0"},
+                                          "stopped_at": "--time-budget / time_budget"}

@@ -36,7 +36,9 @@ draws: also under a fresh pseudo-random continuation per check); when a check
 fails, or there are more than ``max_pieces`` pieces, the audit is refused
 (:class:`FacadeRefusal`, exit status 2) with a suggestion to audit black-box.  Each piece
 is then one branch of the exploring source, weight ``(piece length) / n`` exactly, run with
-the piece's first ``j``.
+the piece's first ``j``.  The exploring source's per-path budget (draw cap, deadline:
+:meth:`~exactdp.explore.ExploringSource.check_budget`) is checked before a search and
+every :data:`BUDGET_EVERY` probe draws, so a costly search cannot overrun it.
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ GRID = 1 << 8
 SPOT_CHECKS = 32
 #: Most draws a probe may make before its effect is recorded as "too many draws".
 PROBE_MAX_DRAWS = 1 << 12
+#: A probe checks the exploring source's budget (deadline) every this many draws.
+BUDGET_EVERY = 1 << 8
 
 FacadeKind = Literal["random", "secrets", "numpy"]
 FACADE_KINDS: tuple[str, ...] = ("random", "secrets", "numpy")
@@ -140,15 +144,23 @@ class _Engine:
         if n <= self.mech.exact_limit:
             j = self.source.uniform(n) - 1
         else:
+            self._check_budget()  # the search is costly: not past the path's budget
             pieces = self.mech.pieces(self, n)
             j = pieces.starts[self.source.inverse_cdf(_PieceDraw(pieces))]
         self.history.append((n, j))
         return j
 
+    def _check_budget(self) -> None:
+        check = getattr(self.source, "check_budget", None)
+        if check is not None:
+            check()
+
     def _probe_draw(self, n: int) -> int:
         assert self.probing is not None
         i = self.count
         self.count += 1
+        if not i % BUDGET_EVERY:
+            self._check_budget()  # a deadline passed during the search cuts the path
         if i < len(self.probing):
             if self.probing[i][0] != n:
                 raise NondeterminismError(

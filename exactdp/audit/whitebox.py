@@ -172,6 +172,12 @@ class GuardedSource(RandomSource):
                 f"(product {self.size}), more randomness than the declared domain "
                 f"[{self.limit}]_+", {"c": self.c, "draw_sizes": list(self.draws)}))
 
+    def check_budget(self) -> None:
+        """The exploring source's :meth:`~exactdp.explore.ExploringSource.check_budget`."""
+        check = getattr(self.inner, "check_budget", None)
+        if check is not None:
+            check()
+
     def uniform(self, d: int) -> int:
         self._charge(check_domain_size(d))
         return self.inner.uniform(d)
@@ -376,7 +382,8 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
         try:
             joint = explore(run, max_uniform=max_uniform, max_runs=cap,
                             deadline_ns=share, progress=progress_printer(progress, c),
-                            max_draws=max_draws)
+                            max_draws=max_draws, path_ns=None if guard.time_limit is None
+                            else guard.time_limit * 10**9 * 3 // 4)
             covered[c] = Fraction(1)
         except ExplorationIncomplete as exc:
             if cap < max_runs and exc.runs >= cap:
@@ -385,8 +392,9 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
             stopped = (f"--max-paths / max_runs = {max_runs} paths per input"
                        if exc.reason == "runs" else "--time-budget / time_budget"
                        if exc.reason == "deadline" else
-                       f"--max-draws-per-path / max_draws = {max_draws} draws per path "
-                       f"({exc.cut} of {exc.runs} paths on input {show(c)} cut off)")
+                       f"--max-draws-per-path / max_draws = {max_draws} draws per path, or "
+                       f"3/4 of --time-limit per path ({exc.cut} of {exc.runs} paths on "
+                       f"input {show(c)} cut off)")
         except FacadeRefusal:
             raise
         except NondeterminismError as exc:
@@ -470,7 +478,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     ``"violation"`` when a ratio is certain to exceed the claim from that mass alone
     (:mod:`exactdp.audit.budget`); progress (paths, mass covered, rate) about once a
     second.  A path making more than ``max_draws`` draws (None: no cap), or still drawing at
-    the deadline, is cut off: its mass is uncovered and the verdict at best ``"incomplete"``
+    the deadline or after 3/4 of ``time_limit``, is cut off: its mass is uncovered and the verdict at best ``"incomplete"``
     (an unbounded loop on a probability-0 path no longer hangs the audit).  A :class:`~exactdp.audit.facades.FacadeMechanism` whose draws cannot be
     explored exactly raises :class:`~exactdp.audit.facades.FacadeRefusal` (a
     :class:`~exactdp.params.ResourceLimitError`).
