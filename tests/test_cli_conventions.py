@@ -316,6 +316,18 @@ def test_histogram_refuses_a_long_release_before_drawing(capsys: pytest.CaptureF
     one_line_error(err, "1048576 noisy counts", "--max-seconds")
 
 
+def test_padded_stability_is_estimated_at_n_draws_not_one_per_element(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # 2,000,000 rows of ONE element: the padded (strict-time) release draws n noisy counts
+    counts = tmp_path / "counts.csv"
+    counts.write_text("element,count\n7,2000000\n")
+    rc, out, err = run(capsys, "histogram", "--algorithm", "stability", "--universe-size",
+                       "2^64", "--epsilon", "1/10", "--delta", "1/1000000", "--counts",
+                       str(counts), "--max-seconds", "1", "--quiet")
+    assert rc == 2 and out == ""
+    assert "2000000 noisy counts" in err.splitlines()[-1]
+
+
 def test_outputs_get_ordinary_permissions(tmp_path: Path) -> None:
     old = os.umask(0o022)
     try:

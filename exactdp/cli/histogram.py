@@ -187,7 +187,7 @@ def _check_cost(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any
     """Refuse, before any noise is drawn, a release estimated to run past --max-seconds.
 
     The estimate is the number of noisy counts the algorithm draws (basic: one per element
-    of ``X``; stability: one per distinct element; pure-sparse and compact: about ``n``)
+    of ``X``; stability: ``n``, padded to strict time; pure-sparse and compact: about ``n``)
     times the time of one draw of its counting mechanism, measured with a throwaway seeded
     source (never released), plus, for compact, the interpolation at the rate measured in
     README (7.9 s for n = 10^4 on the native path, growing as n^1.6; pure Python about an
@@ -216,7 +216,7 @@ def _check_cost(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any
         if p.released_by == "BasicHistogram":
             draws = universe.size
         elif args.algorithm == "stability":
-            draws = len(data.counts())
+            draws = n  # padded to strict time (the plan's default): n draws whatever the data
         else:
             draws = 2 * n + 1
     per_draw = draw_ns(mech, 0)
