@@ -273,3 +273,23 @@ def test_strings_end_to_end() -> None:
     data = Dataset.from_labels(u, ["alice"] * 9 + ["bob"])
     h = PureSparseHistogram.theorem_6_11(u, 10, 1, Fraction(1, 2)).release(data, SeededSource(1))
     assert len(h) <= 10
+
+
+def test_pure_sparse_delta_refuses_past_the_s_limit_before_powering() -> None:
+    """n = 10^7 over 2^64: 1/delta would have more than 10^7 * 65 bits, far past
+    SPARSE_MAX_S_BITS; the refusal comes before (3|X|)^n is formed (which took minutes),
+    and exactly where SparseHistogram's own limit on s would have refused anyway."""
+    import time
+
+    from exactdp.histograms.sparse import SPARSE_MAX_S_BITS, pure_sparse_delta
+    from exactdp.params import ResourceLimitError
+
+    start = time.monotonic()
+    with pytest.raises(ResourceLimitError, match="StabilityHistogram"):
+        pure_sparse_delta(Fraction(1, 10), Fraction(1, 20), 2**64, 10**7)
+    assert time.monotonic() - start < 5
+    # at the boundary: n (bitlen(3|X|) - 1) <= limit is still computed exactly
+    size = 2**64
+    n = SPARSE_MAX_S_BITS // ((3 * size).bit_length() - 1)
+    delta = pure_sparse_delta(Fraction(1, 10), Fraction(1, 20), size, n)
+    assert delta == Fraction(1, 30) * Fraction(1, 20) / (3 * size) ** n

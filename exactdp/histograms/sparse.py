@@ -289,7 +289,16 @@ def pure_sparse_delta(epsilon: object, beta1: object, universe_size: int, n: int
     eps = inverse_integer(epsilon, "epsilon")
     b1 = inverse_integer(beta1, "beta_1")
     size = positive_int(universe_size, "universe size")
-    return eps / 3 * b1 * Fraction(1, 3 * size) ** positive_int(n, "n")
+    rows = positive_int(n, "n")
+    # 1/delta has more than n (bitlen(3|X|) - 1) bits, and SparseHistogram's s = (n^2+2n)|X|/delta
+    # more still: refuse at once past its limit instead of first powering (3|X|)^n for minutes.
+    if rows * ((3 * size).bit_length() - 1) > SPARSE_MAX_S_BITS:
+        raise ResourceLimitError(
+            f"PureSparseHistogram's delta = eps/3 beta_1 (1/(3|X|))^n has about "
+            f"n log2(3|X|) = {rows} x {(3 * size).bit_length() - 1} bits or more, past "
+            f"SparseHistogram's limit on s ({SPARSE_MAX_S_BITS} bits): its order statistics "
+            f"would take hours; use StabilityHistogram for this many rows")
+    return eps / 3 * b1 * Fraction(1, 3 * size) ** rows
 
 
 def uniform_sparse_histogram(universe: Universe | int, n: int,
