@@ -40,6 +40,7 @@ from exactdp.counting import (
     inverse_cdf_search,
 )
 from exactdp.explore import (
+    ExplorationIncomplete,
     ExplorationLimitError,
     ExploringSource,
     NondeterminismError,
@@ -327,7 +328,7 @@ SOURCES: list[Case] = [
         [{False: 1}, {True: 1}, {False: 1}, {True: 1}]),
     # explore: the run limit and deterministic replays
     Refuse("explore", "uniform(3) (3 runs) with max_runs = 2", lambda: explore(
-        lambda s: s.uniform(3), max_runs=2), ExplorationLimitError, ("more than 2 runs",)),
+        lambda s: s.uniform(3), max_runs=2), ExplorationIncomplete, ("more than 2 runs",)),
     Accept("explore", "uniform(3) with max_runs = 3", lambda: explore(
         lambda s: s.uniform(3), max_runs=3), {u: F(1, 3) for u in range(1, 4)}),
 ]
