@@ -380,3 +380,14 @@ def test_cli_source_kind_and_declared_randomness(capsys: pytest.CaptureFixture[s
     assert "worst privacy-loss ratio: 1" in capsys.readouterr().out
     assert main([*args, "--randomness-size", "1"]) == 3
     assert "randomness_domain" in capsys.readouterr().out
+
+
+def test_given_neighbour_pairs_are_named_in_the_report_not_c_and_c_plus_1() -> None:
+    from exactdp.counting import GeoSample
+
+    given = whitebox_audit(GeoSample(4, 1), inputs=range(5), neighbours=[(0, 2), (1, 3)],
+                           claimed_epsilon=Fraction(2))
+    assert "neighbours: the 2 given pairs" in given.summary()
+    assert "c and c+1" not in given.summary()
+    default = whitebox_audit(GeoSample(4, 1), inputs=range(5), claimed_epsilon=Fraction(1))
+    assert "neighbours c and c+1" in default.summary()

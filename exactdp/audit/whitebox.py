@@ -522,6 +522,8 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     guard = Guard(limit)
     common: dict[str, Any] = {"mechanism": name, "kind": kind, "inputs": tuple(ins),
                               "claimed_epsilon": eps, "claimed_delta": delta}
+    if neighbours is not None:  # the report must not say "c and c+1" for other pairs
+        common["relation"] = f"the {len(pairs)} given pairs"
     if outputs is None and isinstance(mechanism, InverseCDFSampler):
         outputs = range(mechanism.n + 1)
     allowed = declared_outputs(outputs if outputs is not None else
