@@ -17,7 +17,7 @@ from typing import Any
 
 import gmpy2
 
-__all__ = ["Certificate", "ClaimReport", "brief", "exact_json", "fraction_str"]
+__all__ = ["Certificate", "ClaimReport", "brief", "brief_apart", "exact_json", "fraction_str"]
 
 
 def _decimal(i: int) -> str:
@@ -47,6 +47,26 @@ def brief(q: Fraction | int, digits: int = 8) -> str:
     sign, q = ("-", -q) if q < 0 else ("", q)
     whole, rest = divmod(q.numerator, q.denominator)
     return f"{sign}{_decimal(whole)}.{rest * 10**digits // q.denominator:0{digits}d}..."
+
+
+def brief_apart(a: Fraction | int, b: Fraction | int) -> tuple[str, str]:
+    """:func:`brief` of two different numbers with enough digits that the two texts differ,
+    so that an inequality printed between them reads right (never ``2.71828182... >
+    2.71828182...``): truncation keeps the order, and past the first differing digit the
+    truncations differ.
+
+    >>> brief_apart(Fraction(10**30 + 1, 10**30), Fraction(10**30 + 2, 10**30))
+    ('1.000000000000000000000000000001...', '1.000000000000000000000000000002...')
+    """
+    if Fraction(a) == Fraction(b):
+        raise ValueError("brief_apart needs two different numbers")
+    same, digits = 7, 8  # brief(., same) may agree; find the fewest digits >= 8 that differ
+    while brief(a, digits) == brief(b, digits):
+        same, digits = digits, 2 * digits
+    while digits - same > 1:
+        mid = (same + digits) // 2
+        same, digits = (mid, digits) if brief(a, mid) == brief(b, mid) else (same, mid)
+    return brief(a, digits), brief(b, digits)
 
 
 def exact_json(value: Any) -> Any:

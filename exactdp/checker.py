@@ -29,7 +29,7 @@ from itertools import pairwise
 from types import FrameType
 from typing import Any, Literal
 
-from exactdp.certificate import Certificate, brief, exact_json
+from exactdp.certificate import Certificate, brief, brief_apart, exact_json
 from exactdp.certified import MAX_PRECISION_BITS, Interval, exp_interval
 from exactdp.counting import InverseCDFSampler
 from exactdp.params import (
@@ -340,7 +340,8 @@ def worst_neighbour_ratio(dists: Sequence[Mapping[Any, Fraction]]) -> RatioWitne
 
 def certify_ratio(worst: RatioWitness, epsilon: object) -> tuple[bool, str]:
     """Decide ``worst.ratio <= e**eps`` exactly; return the verdict and the rational bound
-    on ``e**eps`` that decided it (decimals in the text are truncated, see ``brief``)."""
+    on ``e**eps`` that decided it (decimals in the text are truncated, see ``brief``, with
+    enough digits that the two sides differ, see ``brief_apart``)."""
     eps = to_fraction(epsilon, "epsilon")
     if worst.ratio is None:
         return False, f"infinite ratio > e^({eps})"
@@ -350,9 +351,12 @@ def certify_ratio(worst: RatioWitness, epsilon: object) -> tuple[bool, str]:
     while bits <= MAX_PRECISION_BITS:
         box = exp_interval(eps, bits)
         if worst.ratio <= box.lo:
-            return True, f"{brief(worst.ratio)} <= {brief(box.lo)} <= e^({eps})"
+            shown = brief_apart(worst.ratio, box.lo) if worst.ratio < box.lo else (
+                brief(worst.ratio), brief(box.lo))
+            return True, f"{shown[0]} <= {shown[1]} <= e^({eps})"
         if worst.ratio > box.hi:
-            return False, f"{brief(worst.ratio)} > {brief(box.hi)} >= e^({eps})"
+            ratio, hi = brief_apart(worst.ratio, box.hi)
+            return False, f"{ratio} > {hi} >= e^({eps})"
         bits *= 2
     raise ResourceLimitError(f"could not separate the ratio {brief(worst.ratio)} from "
                              f"e^({eps}) with {MAX_PRECISION_BITS} bits")

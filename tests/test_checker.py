@@ -607,3 +607,27 @@ def test_strict_time_certificate_of_a_huge_d() -> None:
     cert = check_strict_time(mech)
     assert cert.verdict
     assert cert.witness["trace"][0] == ["uniform", f"<an int of {mech.d.bit_length()} bits>"]
+
+
+@given(st.fractions(min_value=0, max_value=10), st.fractions(min_value=0, max_value=10))
+def test_brief_apart_prints_two_different_numbers_differently_and_in_order(
+        a: Fraction, b: Fraction) -> None:
+    from decimal import Decimal
+
+    from exactdp.certificate import brief_apart
+
+    if a == b:
+        return
+    sa, sb = brief_apart(a, b)
+    assert sa != sb
+    if sa.endswith("...") and sb.endswith("..."):  # truncated decimals keep the order
+        assert (Decimal(sa[:-3]) < Decimal(sb[:-3])) == (a < b)
+        assert Decimal(sa[:-3]) <= a and Decimal(sb[:-3]) <= b
+
+
+def test_certify_ratio_never_prints_two_equal_looking_sides() -> None:
+    # diffprivlib's GeometricTruncated at eps = 1: the ratio exceeds e by about 3.7e-13
+    w = RatioWitness(Fraction(2001517169164, 736317017687), 0, 1, 8, Fraction(1), Fraction(1))
+    ok, text = certify_ratio(w, 1)
+    left, right = text.split(" > ")[0], text.split(" > ")[1].split(" >= ")[0]
+    assert not ok and left != right
