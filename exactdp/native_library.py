@@ -10,11 +10,13 @@ site-packages.
 
 from __future__ import annotations
 
+import ctypes
 import importlib.machinery
+import os
 import sys
 from pathlib import Path
 
-__all__ = ["candidates"]
+__all__ = ["candidates", "load"]
 
 
 def candidates(module_file: str, name: str) -> list[Path]:
@@ -27,3 +29,23 @@ def candidates(module_file: str, name: str) -> list[Path]:
     return [d / f"{name}{suffix}" for d in dirs
             for suffix in importlib.machinery.EXTENSION_SUFFIXES
             if (d / f"{name}{suffix}").is_file()]
+
+
+def load(module_file: str, name: str, version_symbol: str,
+         version: int) -> tuple[ctypes.CDLL | None, str]:
+    """The compiled library ``name`` (first of :func:`candidates`) loaded with :mod:`ctypes`
+    and its ``version_symbol()`` equal to ``version``, with the status line; ``(None, why)``
+    when disabled (``EXACTDP_NATIVE=0``), not built, not loadable or of another version.
+    The caller then declares the functions' argument types."""
+    if os.environ.get("EXACTDP_NATIVE", "1") == "0":
+        return None, "disabled (EXACTDP_NATIVE=0)"
+    paths = candidates(module_file, name)
+    if not paths:
+        return None, "not built (the optional C extension failed to compile or was not installed)"
+    try:
+        lib = ctypes.CDLL(str(paths[0]))
+    except OSError as exc:
+        return None, f"could not be loaded: {exc}"
+    if getattr(lib, version_symbol)() != version:
+        return None, f"{paths[0].name} is a different version: reinstall the package"
+    return lib, f"native ({paths[0].name})"

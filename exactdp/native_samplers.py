@@ -27,12 +27,11 @@ Python's integers.  ``EXACTDP_NATIVE=0`` disables the native path (as for Compac
 from __future__ import annotations
 
 import ctypes
-import os
 from array import array
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from exactdp.native_library import candidates
+from exactdp.native_library import load
 
 __all__ = ["LIMB_BYTES", "SearchTable", "available", "limbs", "reduce", "sample", "search",
            "status", "to_limbs"]
@@ -48,24 +47,16 @@ _c = ctypes.c_char_p
 
 @cache
 def _library() -> tuple[ctypes.CDLL | None, str]:
-    if os.environ.get("EXACTDP_NATIVE", "1") == "0":
-        return None, "disabled (EXACTDP_NATIVE=0)"
-    paths = candidates(__file__, _NAME)
-    if not paths:
-        return None, "not built (the optional C extension failed to compile or was not installed)"
-    try:
-        lib = ctypes.CDLL(str(paths[0]))
-    except OSError as exc:
-        return None, f"could not be loaded: {exc}"
-    if lib.es_version() != _VERSION:
-        return None, f"{paths[0].name} is a different version: reinstall the package"
+    lib, why = load(__file__, _NAME, "es_version", _VERSION)
+    if lib is None:
+        return None, why
     lib.es_search.argtypes = [ctypes.c_void_p, ctypes.c_long, _p, _c, _p]
     lib.es_sample.argtypes = [ctypes.c_void_p, ctypes.c_long, _p, _c, _p]
     lib.es_sample1.argtypes = [ctypes.c_void_p, ctypes.c_int64, _c]
     lib.es_sample1.restype = ctypes.c_int64
     lib.es_reduce.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_int, _c, ctypes.c_uint64,
                               ctypes.c_uint64, _c, _p, _p]
-    return lib, f"native ({paths[0].name})"
+    return lib, why
 
 
 def available() -> bool:

@@ -37,7 +37,7 @@ import threading
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from exactdp.native_library import candidates
+from exactdp.native_library import load
 from exactdp.params import DomainError, ParameterError, ResourceLimitError
 
 __all__ = ["MAX_BYTES", "CoordinateTable", "available", "interpolate", "status", "supports"]
@@ -62,18 +62,9 @@ _intp = ctypes.POINTER(ctypes.c_int)
 
 @cache
 def _library() -> tuple[ctypes.CDLL | None, str]:
-    if os.environ.get("EXACTDP_NATIVE", "1") == "0":
-        return None, "disabled (EXACTDP_NATIVE=0)"
-    paths = candidates(__file__, "_gf2native")
-    if not paths:
-        return None, "not built (the optional C extension failed to compile or was not installed)"
-    path = paths[0]
-    try:
-        lib = ctypes.CDLL(str(path))
-    except OSError as exc:
-        return None, f"could not be loaded: {exc}"
-    if lib.gf2_native_version() != _VERSION:
-        return None, f"{path.name} is a different version: reinstall the package"
+    lib, why = load(__file__, "_gf2native", "gf2_native_version", _VERSION)
+    if lib is None:
+        return None, why
     if not lib.gf2_cpu_ok():
         return None, "this CPU lacks PCLMULQDQ/SSE4.1"
     lib.gf2_interpolate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, _u64p, _u64p,
@@ -82,7 +73,7 @@ def _library() -> tuple[ctypes.CDLL | None, str]:
                                  ctypes.c_int, _intp]
     lib.gf2_evaluate_table.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, _u64p, _u64p,
                                        _u64p, ctypes.c_int, _intp]
-    return lib, f"native ({path.name})"
+    return lib, why
 
 
 def available() -> bool:

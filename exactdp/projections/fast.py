@@ -27,12 +27,11 @@ uniforms (tests/test_projections_fast.py).
 from __future__ import annotations
 
 import ctypes
-import os
 from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from exactdp.native_library import candidates
+from exactdp.native_library import load
 from exactdp.params import DomainError, ParameterError, ParameterTypeError
 from exactdp.randomness import RandomSource, UniformBatch
 
@@ -50,23 +49,15 @@ _u64p = ctypes.POINTER(ctypes.c_uint64)
 
 @cache
 def _library() -> tuple[ctypes.CDLL | None, str]:
-    if os.environ.get("EXACTDP_NATIVE", "1") == "0":
-        return None, "disabled (EXACTDP_NATIVE=0)"
-    paths = candidates(__file__, "_projnative")
-    if not paths:
-        return None, "not built (the optional C extension failed to compile or was not installed)"
-    try:
-        lib = ctypes.CDLL(str(paths[0]))
-    except OSError as exc:
-        return None, f"could not be loaded: {exc}"
-    if lib.proj_native_version() != _VERSION:
-        return None, f"{paths[0].name} is a different version: reinstall the package"
+    lib, why = load(__file__, "_projnative", "proj_native_version", _VERSION)
+    if lib is None:
+        return None, why
     lib.proj_oporp_signs.argtypes = [
         ctypes.c_char_p, ctypes.c_int, ctypes.c_long, ctypes.c_long,
         ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int8), ctypes.c_long,
         ctypes.c_int64, ctypes.c_int, ctypes.c_int, _u64p, ctypes.c_char_p,
         ctypes.POINTER(ctypes.c_int8), ctypes.POINTER(ctypes.c_int64)]
-    return lib, f"native ({paths[0].name})"
+    return lib, why
 
 
 def available() -> bool:
