@@ -184,7 +184,7 @@ MUTANTS: list[tuple[str, Any, str, str, str, list[Callable[[], None]]]] = [
      [props.prop_explore]),
     ("explore-uniform-weight", ES, "uniform", "Fraction(1, d)", "Fraction(1, d + 1)",
      [props.prop_explore]),
-    ("explore-skips-a-branch", explore, "explore", "range(src.sizes[i] - 1, 0, -1)",
+    ("explore-skips-a-branch", explore, "_alternatives", "range(src.sizes[i] - 1, -1, -1)",
      "range(src.sizes[i] - 1, 1, -1)", [props.prop_explore]),
     ("explore-overwrites-mass", explore, "explore",
      "dist[out] = dist.get(out, Fraction(0)) + src.weight", "dist[out] = src.weight",
