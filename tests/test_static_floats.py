@@ -450,6 +450,8 @@ def _sample_calls() -> dict[str, Callable[[], Any]]:
         "certificate.exact_json": lambda: certificate.exact_json({"a": Fraction(1, 3)}),
         "certificate.fraction_str": lambda: certificate.fraction_str(Fraction(1, 3)),
         "certificate.brief": lambda: certificate.brief(Fraction(10**30 + 1, 3 * 10**30)),
+        "certificate.brief_apart": lambda: certificate.brief_apart(Fraction(1, 3),
+                                                                   Fraction(10**9 + 1, 3 * 10**9)),
         "certificate.Certificate": lambda: json.loads(
             Certificate("c", "m", {"n": 3}, "d", Fraction(1, 2), "b", True).dumps()),
         "certificate.ClaimReport": lambda: ClaimReport("c", "g", "w", "b", []).to_json(),
