@@ -35,7 +35,13 @@ import gmpy2
 
 from exactdp.files import DEFAULT_MAX_BYTES, InputFileError, read_text
 from exactdp.histograms.data import Dataset, LabelTooLongError, Universe, encode_label
-from exactdp.histograms.datafile import _kind, normalise_format
+from exactdp.histograms.datafile import (
+    _INTEGER_RULE,
+    _PLAIN,
+    _kind,
+    _show,
+    normalise_format,
+)
 from exactdp.params import ParameterError, ParameterTypeError, positive_int
 
 __all__ = [
@@ -49,14 +55,7 @@ __all__ = [
 #: A count has at most this many decimal digits (10^18 rows is beyond any engine's table).
 MAX_COUNT_DIGITS = 18
 
-_DIGITS = re.compile(r"[0-9]+", re.ASCII)
 _COUNT = re.compile(r"[1-9][0-9]*", re.ASCII)
-_RULE = ("integers are written 1, 2, 3, ... in ASCII digits, without sign, exponent, decimal "
-         "point, spaces or leading zeros")
-
-
-def _show(text: str) -> str:
-    return repr(text) if len(text) <= 60 else repr(text[:40]) + f"... ({len(text)} chars)"
 
 
 class CountedDataset(Dataset):
@@ -162,9 +161,9 @@ def elements_from_text(texts: Sequence[str | None], universe: Universe, input_fo
     ints = []
     for i, t in enumerate(texts):
         assert t is not None
-        if not _DIGITS.fullmatch(t):
+        if not _PLAIN.fullmatch(t):
             raise InputFileError(f"{where(i)}: element {_show(t)} is not a plain decimal "
-                                 f"integer ({_RULE}); pass --format labels if the elements "
+                                 f"integer ({_INTEGER_RULE}); pass --format labels if the elements "
                                  f"are labels")
         if t[0] == "0" and len(t) > 1:
             raise InputFileError(f"{where(i)}: element {_show(t)} has a leading zero (refused "
@@ -183,7 +182,7 @@ def _detect(texts: Sequence[str], where: Callable[[int], str]) -> str:
     if "number-like" in kinds:
         i = kinds.index("number-like")
         raise InputFileError(f"{where(i)}: element {_show(texts[i])} looks like a number but "
-                             f"is not a plain decimal integer ({_RULE}); fix it, or pass "
+                             f"is not a plain decimal integer ({_INTEGER_RULE}); fix it, or pass "
                              f"--format labels to read every element as a text label")
     other = next((i for i, k in enumerate(kinds) if k != kinds[0]), None)
     if other is None:
