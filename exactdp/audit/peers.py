@@ -233,18 +233,26 @@ def tmlt_geometric(alpha: object, window: tuple[int, int] = (0, 8)) -> FacadeMec
     with ``tmlt.core.random.rng._core_privacy_prng`` patched by a numpy facade; claimed
     ``epsilon = 1/alpha`` (its ``privacy_function(1)``).  Output clamped to ``window``."""
     a, measurement = _geometric(alpha)
+    return _tmlt_white_box(lambda c: measurement(int(c)), window, 1 / a,
+                           f"tmlt.core AddGeometricNoise(alpha={a}), clamped")
+
+
+def _tmlt_white_box(noise: Callable[[int], int], window: tuple[int, int], epsilon: Fraction,
+                    what: str) -> FacadeMechanism:
+    """``noise(c)`` clamped to ``window`` as ``f(c, source)``, with tmlt's module-global
+    generator ``tmlt.core.random.rng._core_privacy_prng`` patched by a numpy facade for each
+    call; claimed ``epsilon``."""
     _, rng = _tmlt()
     lower, upper = _window(window)
 
     def add_noise(c: int, facade: Any) -> int:
-        return min(max(measurement(int(c)), lower), upper)
+        return min(max(noise(c), lower), upper)
 
     mech = FacadeMechanism(
         add_noise, "numpy", patch_attributes=[(rng, "_core_privacy_prng")],
-        description=f"tmlt.core AddGeometricNoise(alpha={a}), clamped to [{lower}, {upper}] "
-                    f"[white-box: tmlt.core.random.rng._core_privacy_prng patched with a "
-                    f"numpy facade]")
-    mech.claimed_epsilon = 1 / a  # type: ignore[attr-defined]
+        description=f"{what} to [{lower}, {upper}] [white-box: tmlt.core.random.rng."
+                    f"_core_privacy_prng patched with a numpy facade]")
+    mech.claimed_epsilon = epsilon  # type: ignore[attr-defined]
     mech.outputs = range(lower, upper + 1)  # type: ignore[attr-defined]
     return mech
 
@@ -285,21 +293,9 @@ def tmlt_laplace(scale: object, window: tuple[int, int] = (0, 8)) -> FacadeMecha
     63 more bits, so the effect of a draw is not piecewise constant -- use
     :func:`tmlt_laplace_sampler`."""
     b, measurement = _laplace(scale)
-    _, rng = _tmlt()
-    lower, upper = _window(window)
-    floored = _floored(measurement)
-
-    def add_noise(c: int, facade: Any) -> int:
-        return min(max(floored(c), lower), upper)
-
-    mech = FacadeMechanism(
-        add_noise, "numpy", patch_attributes=[(rng, "_core_privacy_prng")],
-        description=f"tmlt.core AddLaplaceNoise(scale={b}) on float(c), floored and clamped "
-                    f"to [{lower}, {upper}] [white-box: tmlt.core.random.rng."
-                    f"_core_privacy_prng patched with a numpy facade]")
-    mech.claimed_epsilon = 1 / b  # type: ignore[attr-defined]
-    mech.outputs = range(lower, upper + 1)  # type: ignore[attr-defined]
-    return mech
+    return _tmlt_white_box(_floored(measurement), window, 1 / b,
+                           f"tmlt.core AddLaplaceNoise(scale={b}) on float(c), floored and "
+                           f"clamped")
 
 
 def tmlt_laplace_sampler(scale: object, window: tuple[int, int] = (0, 8)) -> WindowSampler:
