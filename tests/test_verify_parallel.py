@@ -31,6 +31,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import proofs
+from exactdp import workers as wk
 from exactdp.cli import main
 from exactdp.cli import verify_parallel as par
 from tests._cli import one_line_error, run
@@ -351,7 +352,7 @@ def test_dask_worker_with_other_code_is_not_run(
     """A cluster worker running another version of exactdp (another code hash) passes nothing."""
     distributed = pytest.importorskip("distributed")
     planted({"a_ok": ("pass", True)})
-    monkeypatch.setattr(par, "_worker_code", lambda: "f" * 64)  # threads share this module
+    monkeypatch.setattr(wk, "_worker_code", lambda: "f" * 64)  # threads share this module
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
         rc, out, _ = run(capsys, "verify", "--dask", cluster.scheduler_address)

@@ -21,24 +21,19 @@ rest (not-run units, other grids, other code).
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import json
-import multiprocessing
 import os
-import signal
 import subprocess
-import time
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
 import proofs
+from exactdp import workers as wk
 from exactdp.cli._common import progress
 from exactdp.params import ParameterError
+from exactdp.workers import code_hash, dask_client, tree_hash
 
 __all__ = ["Results", "Unit", "code_hash", "dask_client", "not_run_row", "run_dask", "run_pool", "run_unit",
            "seconds_text", "split_resumed", "tree_hash", "units_of"]
@@ -71,39 +66,12 @@ def units_of(checks: Sequence[tuple[Any, Any]]) -> list[Unit]:
     return units
 
 
-def code_hash() -> str:
-    """SHA-256 over the path and bytes of every ``.py``/``.c`` file of ``exactdp`` and ``proofs``
-    (what a verdict depends on), as they are now."""
-    import exactdp
-
-    return tree_hash(tuple((p.__name__, Path(p.__file__).parent) for p in (exactdp, proofs)))
-
-
-def tree_hash(roots: tuple[tuple[str, Path], ...]) -> str:
-    """SHA-256 over ``name/relative path``, NUL, bytes, NUL of every ``.py``/``.c`` file under
-    each named root, in sorted order (outside ``__pycache__``)."""
-    digest = hashlib.sha256()
-    for name, root in roots:
-        for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".c")
-                           and "__pycache__" not in p.parts):
-            digest.update(f"{name}/{path.relative_to(root).as_posix()}\0".encode())
-            digest.update(path.read_bytes())
-            digest.update(b"\0")
-    return digest.hexdigest()
-
-
-_worker_code = functools.cache(code_hash)  # a worker's hash, taken at its first unit
-
-
-def run_unit(module: str, index: int, full: bool) -> dict[str, Any]:
-    """Run one unit in this process (the worker's job): its row, nanoseconds and code hash."""
+def run_unit(module: str, index: int, full: bool) -> Row:
+    """Run one unit in this process (the worker's job): its row."""
     from exactdp.cli.verify import run_check
 
     fn = proofs.checks_of(proofs.load(module))[index]
-    start = time.perf_counter_ns()
-    report = run_check(fn, full)
-    return {"row": report.to_json(), "ns": time.perf_counter_ns() - start,
-            "code": _worker_code()}
+    return run_check(fn, full).to_json()
 
 
 def seconds_text(ns: int, places: int) -> str:
@@ -124,149 +92,27 @@ def not_run_row(unit: Unit, why: str) -> Row:
             "certificates": []}
 
 
-# --- local worker processes ---------------------------------------------------------------
-
-def _serve(conn: Connection) -> None:
-    """A worker process: run the units sent on ``conn`` until told to stop (``None``).
-    Ctrl-C is the parent's to handle: it stops the workers itself."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    while (message := conn.recv()) is not None:
-        conn.send(run_unit(*message))
+def _jobs(units: Sequence[Unit], full: bool) -> list[wk.Job]:
+    return [(u, run_unit, (u.module, u.index, full)) for u in units]
 
 
-@dataclass
-class _Worker:
-    process: Any
-    conn: Connection
-    unit: Unit | None = None
+def _adapt(done: Done) -> tuple[wk.Done, wk.Lost]:
+    """``verify``'s ``done`` as the pool's ``done`` and ``lost`` (a lost unit: NOT RUN)."""
+    return (lambda u, e: done(u, e["value"], e["ns"], e["code"]),
+            lambda u, why: done(u, not_run_row(u, why), 0, ""))
 
 
 def run_pool(units: Sequence[Unit], full: bool, workers: int, done: Done) -> None:
-    """Run ``units`` on ``workers`` spawned processes, calling ``done`` as each finishes.
-
-    A unit whose worker dies is retried once on a fresh worker, then reported as not run."""
-    context = multiprocessing.get_context("spawn")
-    queue = deque(units)
-    deaths: dict[tuple[str, int, str], int] = {}
-    pool: list[_Worker] = []
-
-    def start() -> _Worker:
-        ours, theirs = context.Pipe()
-        process = context.Process(target=_serve, args=(theirs,), daemon=True)
-        process.start()
-        theirs.close()
-        return _Worker(process, ours)
-
-    try:
-        while queue or any(w.unit for w in pool):
-            while queue and len(pool) < workers:
-                pool.append(start())
-            for w in pool:
-                if w.unit is None and queue:
-                    w.unit = queue.popleft()
-                    w.conn.send((w.unit.module, w.unit.index, full))
-            busy = [w for w in pool if w.unit is not None]
-            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
-            for w in busy:
-                if w.conn not in ready and w.process.sentinel not in ready:
-                    continue
-                unit = w.unit
-                assert unit is not None
-                try:
-                    result = w.conn.recv()
-                except (EOFError, OSError):
-                    w.process.join()
-                    w.conn.close()
-                    pool.remove(w)
-                    deaths[unit.key] = deaths.get(unit.key, 0) + 1
-                    code = w.process.exitcode
-                    if deaths[unit.key] < 2:
-                        progress(f"worker died (exit code {code}) on {unit.claim} "
-                                 f"[{unit.check}]; retrying it once")
-                        queue.appendleft(unit)
-                    else:
-                        done(unit, not_run_row(unit, f"the worker process died twice, exit "
-                                                     f"code {code}"), 0, "")
-                    continue
-                w.unit = None
-                done(unit, result["row"], result["ns"], result["code"])
-            if not queue:
-                for w in [w for w in pool if w.unit is None]:
-                    _stop(w)
-                    pool.remove(w)
-    finally:
-        for w in pool:
-            _stop(w)
-
-
-def _stop(w: _Worker) -> None:
-    """Stop a worker: ask it to leave if idle, terminate it if busy (Ctrl-C), kill if stuck."""
-    if w.unit is None:
-        try:
-            w.conn.send(None)
-        except OSError:
-            pass
-    else:
-        w.process.terminate()
-    w.process.join(5)
-    if w.process.is_alive():
-        w.process.kill()
-        w.process.join()
-    w.conn.close()
-
-
-# --- Dask ---------------------------------------------------------------------------------
-
-def dask_client(address: str) -> Any:
-    """A ``distributed.Client`` connected to the scheduler at ``address`` (a usage error, before
-    any work, if Dask is not installed or nothing answers there within 10 s)."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ParameterError("--dask needs Dask distributed, which is not installed: "
-                             "pip install 'exactdp[scale]'") from None
-    try:
-        return Client(address, timeout=10)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise ParameterError(f"--dask {address!r}: no Dask scheduler reachable there "
-                             f"({type(exc).__name__}: {exc})") from None
+    """Run ``units`` on ``workers`` local processes (:func:`exactdp.workers.run_pool`): a
+    unit whose worker dies is retried once, then reported as not run."""
+    wk.run_pool(_jobs(units, full), workers, *_adapt(done),
+                     label=lambda u: f"{u.claim} [{u.check}]")
 
 
 def run_dask(units: Sequence[Unit], full: bool, client: Any, code: str, done: Done) -> None:
-    """Run ``units`` on the Dask cluster of ``client`` (from :func:`dask_client`), then close it.
-
-    A worker whose code hash is neither ``code`` (ours at the start) nor that of our source
-    tree as it is when its result arrives runs another version of exactdp: its rows are not
-    run.  (A local edit during the run changes both hashes alike and is not refused.)
-    A unit that raises on the cluster (e.g. ``KilledWorker`` once the scheduler has lost
-    ``distributed.scheduler.allowed-failures`` workers on it) is reported as not run.  Ctrl-C
-    cancels every unit not yet finished; a unit already running on a worker thread finishes
-    there (Dask cannot stop a running thread) and its result is dropped."""
-    from distributed import as_completed
-
-    known = {code}
-    with client:
-        futures = {client.submit(run_unit, u.module, u.index, full, pure=False): u
-                   for u in units}
-        try:
-            for future in as_completed(futures):
-                unit = futures[future]
-                try:
-                    result = future.result()
-                except Exception as exc:  # noqa: BLE001 - a lost unit is NOT RUN, never a pass
-                    done(unit, not_run_row(unit, f"{type(exc).__name__} on the cluster: "
-                                                 f"{exc}"), 0, "")
-                    continue
-                if result["code"] not in known:
-                    known.add(code_hash())  # our tree as it is now (edited since the start?)
-                if result["code"] not in known:
-                    done(unit, not_run_row(unit, f"the worker runs other code (hash "
-                                                 f"{result['code'][:12]}, ours {code[:12]})"),
-                         result["ns"], result["code"])
-                else:
-                    done(unit, result["row"], result["ns"], result["code"])
-        finally:
-            client.cancel(list(futures))
+    """Run ``units`` on the Dask cluster of ``client`` (:func:`exactdp.workers.run_dask`): a
+    unit lost on the cluster, or run by other code than ``code``, is reported as not run."""
+    wk.run_dask(_jobs(units, full), client, code, *_adapt(done), rehash=code_hash)
 
 
 # --- the results file ---------------------------------------------------------------------
