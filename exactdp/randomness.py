@@ -29,6 +29,8 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol, overload
 
+import gmpy2
+
 from exactdp import native_samplers
 from exactdp.params import DomainError, ParameterTypeError
 
@@ -38,7 +40,9 @@ __all__ = [
     "InverseCDFDraw",
     "NotForReleaseWarning",
     "RandomSource",
+    "SPLIT_TOP_BITS",
     "SeededSource",
+    "SplitDraw",
     "SystemSource",
     "UniformBatch",
     "check_batch_size",
@@ -46,6 +50,7 @@ __all__ = [
     "check_domain_size",
     "check_source",
     "default_source",
+    "split_inverse_cdf",
 ]
 
 
@@ -150,7 +155,12 @@ class RandomSource:
         raise NotImplementedError
 
     def inverse_cdf(self, draw: InverseCDFDraw) -> int:
-        """Inverse-transform sampling (Lemma 2.13): ``draw.search(uniform(draw.d))``."""
+        """Inverse-transform sampling (Lemma 2.13): ``draw.search(uniform(draw.d))``; for a
+        draw that offers ``certified_search`` (``lazy_low_bits``) over a ``d`` of more than
+        ``2 * SPLIT_TOP_BITS`` bits, the same output from :func:`split_inverse_cdf`, which
+        draws ``u``'s low bits only when its leading bits do not decide the output."""
+        if getattr(draw, "lazy_low_bits", False) and draw.d.bit_length() > 2 * SPLIT_TOP_BITS:
+            return split_inverse_cdf(self, draw)  # type: ignore[arg-type]
         return draw.search(_checked_draw(self, draw.d))
 
     def bernoulli(self, num: int, den: int) -> bool:
@@ -209,6 +219,60 @@ def _checked_draw(source: RandomSource, d: int) -> int:
         raise DomainError(f"{type(source).__name__}.uniform({d}) returned {u!r:.60}, outside "
                           f"[1, {d}]: a RandomSource must return an int in [1, d]")
     return u
+
+
+class SplitDraw(InverseCDFDraw, Protocol):
+    """An inverse-CDF draw that can often name its output from an interval of ``u``:
+    ``certified_search(u)`` is ``search(u)`` or None (undecided), never anything else."""
+
+    lazy_low_bits: bool
+
+    def certified_search(self, u: int) -> int | None: ...
+
+
+#: Leading bits of ``u`` drawn first by :func:`split_inverse_cdf`.
+SPLIT_TOP_BITS = 512
+
+
+def split_inverse_cdf(source: RandomSource, draw: SplitDraw,
+                      top_bits: int = SPLIT_TOP_BITS) -> int:
+    """``draw.search(u)`` for ``u`` uniform on ``[d]_+``, drawing ``u``'s low bits only when
+    its leading bits leave the output open.
+
+    With ``k = max(0, bitlen(d) - top_bits)``, ``B = 2^k`` and ``d = H B + r``
+    (``0 <= r < B``), write ``u - 1 = a B + b``: draw ``a`` uniform on ``[0, H]``
+    (``uniform(H + 1)``).  For ``a < H`` the block ``u in [a B + 1, (a + 1) B]`` is decided
+    when ``certified_search`` names the same output at both of its ends, or 0 at its top end
+    -- every inverse-CDF search ``u -> min{z : F(z) >= u}`` is non-decreasing in ``u`` and
+    at least 0, so then every ``u`` of the block gives that output and ``b`` is not needed.  Otherwise draw ``b`` uniform on
+    ``[0, B - 1]`` (``uniform(B)``); ``a = H`` with ``b >= r`` is rejected and the whole draw
+    starts again (probability ``(B - r)/((H + 1) B) < 2^(1 - top_bits)`` per round); any
+    other ``(a, b)`` returns ``draw.search(a B + b + 1)``.
+
+    Exactness: each accepted ``(a, b)`` has probability ``1/((H + 1) B)``, and the accepted
+    pairs are in one-to-one correspondence with ``u - 1 = a B + b in [0, d - 1]``, so ``u``
+    is uniform on ``[d]_+`` and the output is ``search(u)`` for it -- whether or not ``b`` was
+    drawn.  Checked for every ``(a, b)`` on small grids with small ``top_bits`` in
+    ``proofs/prop_6_17_certified_shortcut.py``.
+
+    Randomness and time: one ``uniform(H + 1)`` (``H`` has ``top_bits`` bits) per round; a
+    ``uniform(B)`` only when the block is undecided (or ``a = H``).  Both domains are
+    functions of ``d`` alone; whether ``b`` is drawn depends on the coins (through ``u``'s
+    block) and on the draw's parameters, as the number of rounds of rejection sampling does.
+    """
+    d = draw.d
+    k = max(0, d.bit_length() - top_bits)
+    full = d >> k  # H; r and B are formed only when b is drawn
+    while True:
+        a = _checked_draw(source, full + 1) - 1
+        if a < full:  # the block's ends as mpz: Python shifts of n-bit ints cost O(n) each
+            z = draw.certified_search(gmpy2.mpz(a + 1) << k)  # the block's top end first:
+            if z == 0 or (z is not None  # 0 there is 0 on the whole block
+                          and z == draw.certified_search((gmpy2.mpz(a) << k) + 1)):
+                return z
+        u = (a << k) + _checked_draw(source, 1 << k)  # a B + b + 1
+        if u <= d:  # i.e. a < H, or a = H and b < r
+            return draw.search(u)
 
 
 #: What to pass as ``source=``, said in every error about a wrong one.

@@ -396,6 +396,8 @@ def _sample_calls() -> dict[str, Callable[[], Any]]:
         "randomness.check_source": lambda: randomness.check_source(randomness.SeededSource(1)),
         "randomness.check_bernoulli": lambda: randomness.check_bernoulli(1, 2),
         "randomness.check_batch_size": lambda: randomness.check_batch_size(3),
+        "randomness.split_inverse_cdf": lambda: randomness.split_inverse_cdf(
+            randomness.SeededSource(1), _split_sample_draw(), 3),
         "randomness.UniformBatch": lambda: list(randomness.UniformBatch(5, bytes([3] + [0] * 7), 1)),
         "certified.ceil_log2": lambda: certified.ceil_log2(1000),
         "certified.floor_log2": lambda: certified.floor_log2(1000),
@@ -456,6 +458,12 @@ def _sample_calls() -> dict[str, Callable[[], Any]]:
             Certificate("c", "m", {"n": 3}, "d", Fraction(1, 2), "b", True).dumps()),
         "certificate.ClaimReport": lambda: ClaimReport("c", "g", "w", "b", []).to_json(),
     }
+
+
+def _split_sample_draw() -> object:
+    """An ApproxBinSample draw for split_inverse_cdf's sample call."""
+    from exactdp.histograms.orderstats import ApproxBinDraw
+    return ApproxBinDraw(3, 1, 2, 97, 4)
 
 
 def default_uniform() -> int:

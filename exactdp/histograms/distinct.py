@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Iterable, Sequence
 
-from exactdp.counting import inverse_cdf_search, search_rounds
+from exactdp.counting import search_rounds
 from exactdp.params import DomainError, ParameterError, ParameterTypeError, positive_int
 from exactdp.randomness import RandomSource, default_source
 from exactdp.trace import record
@@ -67,8 +67,15 @@ class OrderStatisticSet:
         items = self._items
         size = len(items)
         bound = z + 1
-        return z + inverse_cdf_search(
-            lambda j: items[j] - j if j < size else bound, size, bound)
+        lo, hi = 0, size  # inverse_cdf_search of j -> t_j - j (bound at j = |T|), inlined:
+        for _ in range(search_rounds(size)):  # the same fixed rounds, one "cdf" event each
+            mid = (lo + hi) // 2
+            record("cdf")
+            if mid == size or items[mid] - mid >= bound:
+                hi = mid
+            else:
+                lo = mid + 1
+        return z + lo
 
     def insert(self, x: int) -> None:
         """Add ``x`` (not already present) to the set (Proposition A.2 i)."""

@@ -553,6 +553,18 @@ class ApproxBinDraw:
             return None
         return t
 
+    @property
+    def lazy_low_bits(self) -> bool:
+        """With the shortcuts on, :meth:`RandomSource.inverse_cdf
+        <exactdp.randomness.RandomSource.inverse_cdf>` draws ``u``'s leading bits first
+        (:func:`~exactdp.randomness.split_inverse_cdf`) and its low bits only when
+        :meth:`certified_search` leaves ``u``'s block undecided; padded mode draws ``u`` whole."""
+        return self.shortcuts
+
+    def certified_search(self, u: int) -> int | None:
+        """:meth:`search` ``(u)`` when the certified bounds decide it, else None."""
+        return self.certified_output(u) if self.shortcuts else None
+
     def search(self, u: int) -> int:
         if self.shortcuts:
             decided = self.certified_output(u)
@@ -587,10 +599,18 @@ def approx_bin_sample(m: int, p: int, q: int, s: int, t: int,
     Randomness: ``t = 0`` or ``m = 0`` returns 0 and draws nothing (step 1, unless
     ``padded`` with ``pad_t > 0``); otherwise one ``u`` uniform on ``[s]_+`` through
     ``source.inverse_cdf(ApproxBinDraw(...))`` -- see :class:`ApproxBinDraw` for why
-    its ``cdf`` is exactly the distribution of its ``search``.
+    its ``cdf`` is exactly the distribution of its ``search``.  Unpadded with ``s`` of
+    more than 1024 bits, the default ``inverse_cdf`` draws ``u``'s leading 512 bits first
+    and its low bits only when the certified bounds leave that block of ``u`` undecided
+    (:func:`~exactdp.randomness.split_inverse_cdf`; checked for every pair of parts in
+    ``proofs/prop_6_17_split_draw.py``): in PureSparseHistogram ``s`` has about
+    ``n log2(3|X|)`` bits, and drawing all of them for each of the ``n`` calls made the
+    random bits alone cost ``Theta(n^2 log|X|)``.
 
     Time -- **depends on u and on the output**.  First (unpadded) the certified bounds of
-    :meth:`ApproxBinDraw.certified_output` try to decide ``u``: ``O(log m + l)``
+    :meth:`ApproxBinDraw.certified_output` try to decide ``u`` (with the split draw: ``u``'s
+    block, whose low bits are drawn only when the block is undecided -- the same kind of
+    event, of probability about ``(l + 1)(2^-190 + 2tm/s)``, that runs the loop): ``O(log m + l)``
     operations on 256-bit dyadics and ``O(l)`` products with ``s``, ``l`` the output.
     Only an undecided ``u`` (probability about ``(l + 1)(2^-190 + 2t m/s)``) runs the
     paper's loop, whose time depends on the output (the paper's design): a run that
