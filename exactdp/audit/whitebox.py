@@ -24,7 +24,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from types import FrameType
 from typing import Any, Literal
@@ -49,6 +49,7 @@ from exactdp.audit.guard import (
     say,
     show,
 )
+from exactdp.audit.parallel import Spread, absorb_notes, unwrap
 from exactdp.audit.reference import (
     RefDistribution,
     Reference,
@@ -98,7 +99,8 @@ from exactdp.params import DomainError, ParameterError, ResourceLimitError, posi
 from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
 from exactdp.trace import Event, recording
 
-__all__ = ["ENUMERATION_LIMIT", "HOCKEY_STICK_MAX_BITS", "whitebox_audit"]
+__all__ = ["ENUMERATION_LIMIT", "HOCKEY_STICK_MAX_BITS", "Explored", "counting_input", "explore_input",
+           "whitebox_audit"]
 
 #: Default largest ``d`` enumerated by the white-box audit (above it: threshold search).
 ENUMERATION_LIMIT = 1 << 14
@@ -261,38 +263,62 @@ def _counting_cost(inputs: int, d: int, outputs: int, enumeration_limit: int
             f"{inputs} inputs x {outputs} outputs x {bits} binary-search steps")
 
 
+def counting_input(adapter: _CountingAdapter, c: int, enumerate_all: bool,
+                   enumeration_limit: int) -> Distribution:
+    """The exact distribution of ``f(c, u)``, ``u`` uniform on ``[d]_+``: every ``u``
+    enumerated, or the threshold search (``f`` declared non-decreasing in ``u``).  One input's
+    share of :func:`_counting_distributions`, also run alone on a worker
+    (:mod:`exactdp.audit.parallel`)."""
+    if enumerate_all:
+        raw = enumerate_distribution(adapter, c, limit=enumeration_limit)
+    else:
+        raw = threshold_distribution(adapter, c, hint=adapter.has_cdf)
+    return {z + adapter.outputs.start: p for z, p in raw.items()}
+
+
 def _counting_distributions(adapter: _CountingAdapter, inputs: Sequence[int],
                             monotone: bool | None, enumeration_limit: int,
-                            progress: Progress) -> tuple[dict[Any, Distribution], str, str,
-                                                         list[Finding]]:
+                            progress: Progress, spread: Spread | None = None
+                            ) -> tuple[dict[Any, Distribution], str, str, list[Finding],
+                                       dict[Any, str]]:
+    """The distributions per input (computed here, or by ``spread`` on its workers and
+    merged in input order: the first failure in that order is raised as here), the method,
+    the monotonicity note, findings, and the inputs ``spread`` could not run (why)."""
     d = adapter.d
     findings: list[Finding] = []
     dists: dict[Any, Distribution] = {}
-    shift = adapter.outputs.start
-    if d <= enumeration_limit:
+    enumerate_all = d <= enumeration_limit
+    if enumerate_all:
         method = f"enumerated all d = {d} values of u"
         mono = "not needed (enumerated)"
-        for i, c in enumerate(inputs):
-            say(progress, f"  input {c} ({i + 1}/{len(inputs)}): enumerating {d} values of u")
-            raw = enumerate_distribution(adapter, c, limit=enumeration_limit)
-            dists[c] = {z + shift: p for z, p in raw.items()}
-        return dists, method, mono, findings
-    assert monotone, "checked by whitebox_audit before any call"
-    hint = adapter.has_cdf
-    method = ("threshold search confirmed from f.cdf" if hint else
-              "binary-search thresholds T_z = max{u : f(c,u) <= z}")
+    else:
+        assert monotone, "checked by whitebox_audit before any call"
+        method = ("threshold search confirmed from f.cdf" if adapter.has_cdf else
+                  "binary-search thresholds T_z = max{u : f(c,u) <= z}")
+    spread_out = None if spread is None else spread.counting(
+        inputs, {"d": d, "allowed": adapter.outputs, "time_limit": adapter.guard.time_limit,
+                 "enumerate_all": enumerate_all, "enumeration_limit": enumeration_limit})
+    not_run: dict[Any, str] = {}
     for i, c in enumerate(inputs):
-        say(progress, f"  input {c} ({i + 1}/{len(inputs)}): threshold search over "
-                       f"{adapter.n + 1} outputs")
-        raw = threshold_distribution(adapter, c, hint=hint)
-        dists[c] = {z + shift: p for z, p in raw.items()}
+        if spread_out is None:
+            say(progress, f"  input {c} ({i + 1}/{len(inputs)}): " +
+                (f"enumerating {d} values of u" if enumerate_all else
+                 f"threshold search over {adapter.n + 1} outputs"))
+            dists[c] = counting_input(adapter, c, enumerate_all, enumeration_limit)
+        elif (why := unwrap(spread_out[i])) is not None:
+            not_run[c] = why
+        else:
+            dists[c] = spread_out[i]
+    if enumerate_all or not_run:
+        return dists, method, "" if not_run else mono, findings, not_run
+    shift = adapter.outputs.start
     points = _trace_points(d, {z - shift: p for z, p in dists[inputs[0]].items()})
     bad = _monotone_spot_check(adapter, inputs, points)
     if bad is not None:
         raise Abort(bad)
     mono = ("declared; spot-checked at the thresholds and 32 pseudo-random u (the "
             "distribution is exact if f is non-decreasing in u)")
-    return dists, method, mono, findings
+    return dists, method, mono, findings, not_run
 
 
 def _counting_trace_result(adapter: _CountingAdapter, inputs: Sequence[int],
@@ -340,77 +366,134 @@ def _counting_trace_result(adapter: _CountingAdapter, inputs: Sequence[int],
                        randomness_note=note)
 
 
+@dataclass(frozen=True)
+class Explored:
+    """One input's exploration: the distribution of outputs and of draw sequences (traces),
+    the exact mass covered (1 when complete), what stopped it ("" when complete) and the
+    calls of the mechanism it made."""
+
+    dist: Distribution
+    traces: dict[Any, Fraction]
+    covered: Fraction
+    stopped: str
+    calls: int
+    #: what the mechanism noted of this exploration (a facade's large draws, for its
+    #: ``assumption``), when it ran on a worker (:mod:`exactdp.audit.parallel`)
+    notes: tuple[str, ...] = ()
+
+
+def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int, guard: Guard,
+                  randomness_size: int | None, allowed: range | frozenset[Any] | None,
+                  progress: Progress, max_uniform: int, max_runs: int, cap: int,
+                  max_calls: int, share: int | None, max_draws: int | None) -> Explored:
+    """Explore ``f(c, source)`` (input ``c``, the ``i``-th of ``n``) in at most ``cap`` runs
+    (``max_runs``, or fewer when the calls left of ``max_calls`` are fewer: past them,
+    :class:`ResourceLimitError`) and until ``share`` (monotonic ns) -- one input's share of
+    :func:`_source_distributions`, also run alone on a worker (:mod:`exactdp.audit.parallel`)."""
+    say(progress, f"  input {show(c)} ({i + 1}/{n}): exploring every path of draws")
+    call = f"f({show(c)}, source)"
+    used = [0]
+
+    def run(src: RandomSource) -> tuple[Any, tuple[Event, ...]]:
+        used[0] += 1
+        gs = GuardedSource(src, randomness_size, c)
+        with recording() as events:
+            out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
+                             check=lambda v: check_outcome(
+                                 v, allowed, call, {"c": c, "draw_sizes": gs.draws},
+                                 f" (draws {gs.draws})"))
+        return out, tuple(events)
+
+    stopped = ""
+    try:
+        joint = explore(run, max_uniform=max_uniform, max_runs=cap,
+                        deadline_ns=share, progress=progress_printer(progress, c),
+                        max_draws=max_draws, path_ns=None if guard.time_limit is None
+                        else guard.time_limit * 10**9 * 3 // 4)
+        covered = Fraction(1)
+    except ExplorationIncomplete as exc:
+        if cap < max_runs and exc.runs >= cap:
+            raise _calls_exceeded(n, max_calls, c) from None
+        joint, covered = exc.partial, exc.covered
+        stopped = (f"--max-paths / max_runs = {max_runs} paths per input"
+                   if exc.reason == "runs" else "--time-budget / time_budget"
+                   if exc.reason == "deadline" else
+                   f"--max-draws-per-path / max_draws = {max_draws} draws per path, or "
+                   f"3/4 of --time-limit per path ({exc.cut} of {exc.runs} paths on "
+                   f"input {show(c)} cut off)")
+    except FacadeRefusal:
+        raise
+    except NondeterminismError as exc:
+        raise Abort(Finding("nondeterministic", f"on input {show(c)}: {exc}",
+                            {"c": c})) from None
+    except ExplorationLimitError as exc:
+        raise Abort(Finding("cannot_audit", f"on input {show(c)}: {exc}",
+                            {"c": c})) from None
+    dist: Distribution = {}
+    tdist: dict[Any, Fraction] = {}
+    for (out, tr), p in joint.items():
+        dist[out] = dist.get(out, Fraction(0)) + p
+        tdist[tr] = tdist.get(tr, Fraction(0)) + p
+    return Explored(_sorted(dist), tdist, covered, stopped, used[0])
+
+
 def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequence[Any],
                           guard: Guard, randomness_size: int | None,
                           allowed: range | frozenset[Any] | None, progress: Progress,
                           max_uniform: int, max_runs: int, max_calls: int,
                           deadline_ns: int | None = None,
-                          max_draws: int | None = MAX_DRAWS_PER_PATH
+                          max_draws: int | None = MAX_DRAWS_PER_PATH,
+                          spread: Spread | None = None
                           ) -> tuple[dict[Any, Distribution], dict[Any, dict[Any, Fraction]],
-                                     dict[Any, Fraction], str]:
+                                     dict[Any, Fraction], str, dict[Any, str]]:
     """Explore ``f(c, source)`` on every input; at most ``max_runs`` runs per input and
     ``max_calls`` in all (past the latter: :class:`ResourceLimitError`, a usage error).
     An input whose exploration reaches ``max_runs`` or ``deadline_ns``, or has paths cut
     off at ``max_draws`` draws, keeps the paths finished; the third value is the mass covered per input (1 when complete), the fourth
-    what stopped the exploration ("" when complete)."""
+    what stopped the exploration ("" when complete), the fifth the inputs ``spread`` could
+    not run (why).
+
+    With ``spread``, every input is explored on a worker with ``min(max_runs, max_calls)``
+    runs and merged here in input order, replaying the serial bookkeeping: an input whose
+    calls exceed what the inputs before it left of ``max_calls`` raises as the serial run
+    would, and the first failure in input order is raised as here (the serial run stops at
+    it, so the inputs before it are the same)."""
     dists: dict[Any, Distribution] = {}
     traces: dict[Any, dict[Any, Fraction]] = {}
     covered: dict[Any, Fraction] = {}
+    not_run: dict[Any, str] = {}
     stopped = ""
-    used = [0]
+    used = 0
     begin = time.monotonic_ns()
-    for i, c in enumerate(inputs):
-        # Each input gets an equal share of the time left to the deadline.
-        share = None if deadline_ns is None else \
+
+    def share(i: int) -> int | None:  # each input: an equal share of the time to the deadline
+        return None if deadline_ns is None else \
             begin + (deadline_ns - begin) * (i + 1) // len(inputs)
-        say(progress, f"  input {show(c)} ({i + 1}/{len(inputs)}): exploring every path of "
-                      f"draws")
-        call = f"f({show(c)}, source)"
 
-        def run(src: RandomSource, c: Any = c, call: str = call
-                ) -> tuple[Any, tuple[Event, ...]]:
-            used[0] += 1
-            gs = GuardedSource(src, randomness_size, c)
-            with recording() as events:
-                out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
-                                 check=lambda v: check_outcome(
-                                     v, allowed, call, {"c": c, "draw_sizes": gs.draws},
-                                     f" (draws {gs.draws})"))
-            return out, tuple(events)
-
-        cap = min(max_runs, max_calls - used[0])
-        try:
-            joint = explore(run, max_uniform=max_uniform, max_runs=cap,
-                            deadline_ns=share, progress=progress_printer(progress, c),
-                            max_draws=max_draws, path_ns=None if guard.time_limit is None
-                            else guard.time_limit * 10**9 * 3 // 4)
-            covered[c] = Fraction(1)
-        except ExplorationIncomplete as exc:
-            if cap < max_runs and exc.runs >= cap:
-                raise _calls_exceeded(len(inputs), max_calls, c) from None
-            joint, covered[c] = exc.partial, exc.covered
-            stopped = (f"--max-paths / max_runs = {max_runs} paths per input"
-                       if exc.reason == "runs" else "--time-budget / time_budget"
-                       if exc.reason == "deadline" else
-                       f"--max-draws-per-path / max_draws = {max_draws} draws per path, or "
-                       f"3/4 of --time-limit per path ({exc.cut} of {exc.runs} paths on "
-                       f"input {show(c)} cut off)")
-        except FacadeRefusal:
-            raise
-        except NondeterminismError as exc:
-            raise Abort(Finding("nondeterministic", f"on input {show(c)}: {exc}",
-                                {"c": c})) from None
-        except ExplorationLimitError as exc:
-            raise Abort(Finding("cannot_audit", f"on input {show(c)}: {exc}",
-                                {"c": c})) from None
-        dist: Distribution = {}
-        tdist: dict[Any, Fraction] = {}
-        for (out, tr), p in joint.items():
-            dist[out] = dist.get(out, Fraction(0)) + p
-            tdist[tr] = tdist.get(tr, Fraction(0)) + p
-        dists[c] = _sorted(dist)
-        traces[c] = tdist
-    return dists, traces, covered, stopped
+    spread_out = None if spread is None else spread.source(
+        inputs, {"randomness_size": randomness_size, "allowed": allowed,
+                 "time_limit": guard.time_limit, "max_uniform": max_uniform,
+                 "max_runs": max_runs, "max_calls": max_calls, "max_draws": max_draws},
+        [share(i) for i in range(len(inputs))])
+    for i, c in enumerate(inputs):
+        cap = min(max_runs, max_calls - used)
+        if spread_out is None:
+            r = explore_input(f, c, i, len(inputs), guard, randomness_size, allowed, progress,
+                              max_uniform, max_runs, cap, max_calls, share(i), max_draws)
+        elif (why := unwrap(spread_out[i])) is not None:
+            not_run[c] = why
+            covered[c] = Fraction(0)
+            dists[c] = {}
+            continue
+        else:
+            r = spread_out[i]
+            if r.calls > cap:  # the serial run would have stopped at cap < max_runs calls
+                raise _calls_exceeded(len(inputs), max_calls, c)
+            absorb_notes(f, r.notes)
+        used += r.calls
+        dists[c], traces[c], covered[c] = r.dist, r.traces, r.covered
+        stopped = r.stopped or stopped
+    return dists, traces, covered, stopped, not_run
 
 
 def _calls_exceeded(inputs: int, max_calls: int, c: Any) -> ResourceLimitError:
@@ -442,7 +525,8 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                    max_inputs: int = MAX_INPUTS, max_calls: int = MAX_CALLS,
                    time_budget: int | None = None,
                    progress: Progress = None,
-                   max_draws: int | None = MAX_DRAWS_PER_PATH) -> WhiteBoxReport:
+                   max_draws: int | None = MAX_DRAWS_PER_PATH,
+                   spread: Spread | None = None) -> WhiteBoxReport:
     """Audit ``mechanism`` exactly: its output distribution on every input, its worst
     privacy-loss ratio over neighbours against ``e**claimed_epsilon``, and more.
 
@@ -560,22 +644,29 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
             assert d is not None and isinstance(allowed, range)
             adapter = _CountingAdapter(mechanism, d, allowed, guard)
             say(progress, f"white-box audit of {name}: {len(ins)} inputs, d = {_short_int(d)}")
-            dists, method, mono, _ = _counting_distributions(
-                adapter, ins, bool(monotone), enumeration_limit, progress)
+            dists, method, mono, _, not_run = _counting_distributions(
+                adapter, ins, bool(monotone), enumeration_limit, progress, spread)
+            if not_run:
+                return _not_run_report(common, dists, not_run, pairs, eps, method, d,
+                                       start)
             say(progress, "  comparing operation traces across inputs")
             trace = _counting_trace_result(adapter, ins, dists, frozenset(trace_calls))
         else:
             say(progress, f"white-box audit of {name}: {len(ins)} inputs, exploring draws")
-            dists, traces, covered, stopped = _source_distributions(
+            dists, traces, covered, stopped, not_run = _source_distributions(
                 mechanism, ins, guard, randomness_size, allowed, progress, max_uniform,
                 max_runs, max_calls, None if budget is None else start + budget * 10**9,
-                max_draws)
+                max_draws, spread)
             method = "explored every path of draws (exploring source)"
             assumed = getattr(mechanism, "assumption", "")
             if assumed and isinstance(assumed, str):
                 method += f"; {assumed}"
             mono = ""
             d = randomness_size
+            if not_run:
+                return _not_run_report(common, dists, not_run, pairs, eps,
+                                       "explored every path of draws (exploring source)", d,
+                                       start, covered, stopped)
             if stopped:
                 return incomplete_report(common, dists, covered, pairs, eps,
                                          "explored the paths of draws up to the budget "
@@ -609,6 +700,24 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                                  f"{where}", {"outcome": o, "probabilities": probs}))
         report = replace(report, findings=report.findings + tuple(notes))
     return report
+
+
+def _not_run_report(common: dict[str, Any], dists: dict[Any, Distribution],
+                    not_run: Mapping[Any, str], pairs: Sequence[tuple[Any, Any]],
+                    eps: Fraction, method: str, d: int | None, start: int,
+                    covered: Mapping[Any, Fraction] | None = None,
+                    stopped: str = "") -> WhiteBoxReport:
+    """Inputs that a worker could not run (it died twice, or the cluster lost it): their mass
+    is uncovered (0 covered, nothing known), so the verdict is ``"incomplete"`` -- never a
+    pass -- or ``"violation"`` when a ratio between inputs that did run is certain to exceed
+    the claim (:func:`~exactdp.audit.budget.incomplete_report`)."""
+    mass = {c: (Fraction(0) if c in not_run else Fraction(1) if covered is None
+                else covered[c]) for c in common["inputs"]}
+    full = {c: dists.get(c, {}) for c in common["inputs"]}
+    why = ("inputs not run by the workers: " + "; ".join(f"{show(c)} ({w})"
+                                                         for c, w in not_run.items())
+           + (f"; and {stopped}" if stopped else ""))
+    return incomplete_report(common, full, mass, pairs, eps, method, d, why, elapsed(start))
 
 
 def _source_trace_result(traces: Mapping[Any, Mapping[Any, Fraction]],

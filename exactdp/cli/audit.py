@@ -35,7 +35,9 @@ _VERDICTS = (
     "else the input range), drew more randomness than declared, or is not a function of its "
     "randomness. White-box exploring (--source, --rng): INCOMPLETE = the exploration "
     "stopped at --max-paths / --time-budget; the exact probability mass covered is reported "
-    "(VIOLATION instead when a ratio is certain to exceed the claim from that mass alone). "
+    "(VIOLATION instead when a ratio is certain to exceed the claim from that mass alone); "
+    "with --workers / --dask, INCOMPLETE also when an input was not run (its worker process "
+    "died twice, or the Dask cluster lost it): its mass counts as uncovered, never as a pass. "
     "Exit statuses: 0 PASS or NO VIOLATION DETECTED; 1 VIOLATION or MISMATCH; 2 bad "
     "arguments or a bad target, nothing was audited: the module does not import (missing, "
     "syntax error, raises or hangs at import), the name does not exist or is not callable, "
@@ -142,6 +144,19 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="whitebox, exploring: cut off a path after N draws (default 10000), "
                         "its mass uncovered, and explore the others: a loop that never ends "
                         "on a probability-0 path gives INCOMPLETE, not a timeout")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", metavar="N",
+                       help="whitebox only: compute the inputs' exact distributions on N "
+                            "local worker processes, one input per job, each rebuilding "
+                            "TARGET as this process does; the report is the serial one. "
+                            "An input whose worker dies twice is not run: verdict INCOMPLETE "
+                            "(status 2), never PASS")
+    where.add_argument("--dask", metavar="ADDRESS",
+                       help="whitebox only: the same on the Dask distributed scheduler at "
+                            "ADDRESS (e.g. tcp://host:8786; needs pip install "
+                            "'exactdp[scale]'); TARGET must be importable on the workers; "
+                            "--time-limit is not enforced inside Dask's worker threads, and "
+                            "with --patch each worker should run one thread")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_json(p)
     add_output(p, "the report as JSON")
@@ -189,7 +204,42 @@ def _budget(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def _facade(target: Any, args: argparse.Namespace) -> Any:
+def load_mechanism(spec: str, time_limit: int | None, rng: str | None,
+                   patch: str | None) -> Any:
+    """TARGET as the audit calls it: loaded (:func:`~exactdp.audit.load_target`) and, with
+    ``--rng``, put behind its facade.  Module-level, so that the workers of ``--workers`` /
+    ``--dask`` rebuild the mechanism by this same function (:mod:`exactdp.audit.parallel`)."""
+    from exactdp.audit import load_target
+
+    target = load_target(spec, time_limit, what="target")
+    return target if rng is None else _facade(target, rng, patch)
+
+
+def _spread(args: argparse.Namespace, time_limit: int | None, progress: Any) -> Any:
+    """The :class:`~exactdp.audit.parallel.Spread` of ``--workers`` / ``--dask`` (None:
+    serial); checked, and the Dask scheduler reached, before any work."""
+    from exactdp.params import ParameterError, positive_int
+
+    if args.workers is None and args.dask is None:
+        return None
+    flag = "--workers" if args.workers is not None else "--dask"
+    if args.kind == "blackbox":
+        raise ParameterError(f"{flag} applies to --kind whitebox only: a black-box audit "
+                             "samples the mechanism's own randomness, so its draws cannot be "
+                             "split among processes and merged into the serial report "
+                             "(run it serially)")
+    from exactdp import workers
+    from exactdp.audit.parallel import Loader, Spread
+
+    loader = Loader(load_mechanism, (args.target, time_limit, args.rng, args.patch))
+    if args.workers is not None:
+        return Spread(loader, workers=positive_int(args.workers, "--workers"),
+                      progress=progress)
+    return Spread(loader, client=workers.dask_client(args.dask), code=workers.code_hash(),
+                  progress=progress)
+
+
+def _facade(target: Any, rng: str, patch: str | None) -> Any:
     """TARGET f(c, rng) behind a facade of kind ``--rng`` (modules of ``--patch`` imported
     here, under the same import rules as the target)."""
     import importlib
@@ -198,13 +248,13 @@ def _facade(target: Any, args: argparse.Namespace) -> Any:
     from exactdp.params import ParameterError
 
     modules = []
-    for name in (args.patch or "").split(",") if args.patch else []:
+    for name in patch.split(",") if patch else []:
         try:
             modules.append(importlib.import_module(name.strip()))
         except ImportError as exc:
             raise ParameterError(f"--patch: module {name.strip()!r} does not import "
                                  f"({exc})") from None
-    return facade_mechanism(target, args.rng, patch_modules=modules)
+    return facade_mechanism(target, rng, patch_modules=modules)
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
@@ -241,6 +291,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     max_inputs = positive_int(args.max_inputs, "--max-inputs")
     max_calls = positive_int(args.max_calls, "--max-calls")
     budget = _budget(args)
+    spread = _spread(args, time_limit, progress)
     size = positive_int(args.randomness_size, "--randomness-size") \
         if args.randomness_size else None
     spec = parse_inputs(args.inputs, "--inputs")
@@ -251,9 +302,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     report: Any
     # The audited code's prints must not mix into the report (--json: stdout is JSON only).
     with contextlib.redirect_stdout(sys.stderr):
-        target = load_target(args.target, time_limit, what="target")
-        if args.rng is not None:
-            target = _facade(target, args)
+        target = load_mechanism(args.target, time_limit, args.rng, args.patch)
         reference = load_target(args.reference, time_limit, what="--reference",
                                 allow_mapping=True) if args.reference else None
         if outputs is None and declared(target, "outputs") is None \
@@ -266,7 +315,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 d=None if args.source else size,
                 randomness_size=size if args.source else None, outputs=outputs,
                 monotone=True if args.monotone else None, reference=reference,
-                progress=progress, **budget, **limits)
+                progress=progress, spread=spread, **budget, **limits)
         else:
             report = blackbox_audit(
                 target, inputs=inputs, neighbours=neighbours, claimed_epsilon=eps,
