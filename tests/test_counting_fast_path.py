@@ -87,6 +87,17 @@ def test_reduction_bug_fails_the_fastsample_row(small_grids: None) -> None:
 
 
 def test_python_search_bug_fails_the_fastsample_row(small_grids: None) -> None:
+    """search_cdf's window of S F' (the default Python search) breaks the row ..."""
+    with planted(FastSample, "search_cdf", "return (z + 1) * d_prime + rest",
+                 "return z * d_prime + rest"):
+        assert thm_4_10_fast_path.check_equal(False).verdict is False
+
+
+def test_python_power_search_bug_fails_the_fastsample_row(
+        small_grids: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """... and, when the window would be too large, _gmp_cdf over the power table."""
+    monkeypatch.setattr(counting, "NATIVE_TABLE_BYTES", 0)
+    assert thm_4_10_fast_path.check_equal(False).verdict is True
     with planted(FastSample, "_gmp_cdf", "base = (z + 1) * d_prime", "base = z * d_prime"):
         assert thm_4_10_fast_path.check_equal(False).verdict is False
 
