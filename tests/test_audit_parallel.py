@@ -110,7 +110,7 @@ def _args(case: str, planted: str) -> list[str]:
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_workers_report_equals_serial(case: str, planted: str,
                                       capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out, err = run(capsys, *_args(case, planted))
+    rc, out, _ = run(capsys, *_args(case, planted))
     rc2, out2, err2 = run(capsys, *_args(case, planted), "--workers", "2")
     assert rc == rc2, err2
     assert _report(out) == _report(out2)
