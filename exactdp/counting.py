@@ -47,7 +47,7 @@ from exactdp.params import (
     to_fraction,
 )
 from exactdp.randomness import RandomSource, SystemSource, UniformBatch, default_source
-from exactdp.trace import record
+from exactdp.trace import active, record
 
 __all__ = [
     "MAX_INTEGER_BITS",
@@ -103,9 +103,11 @@ def inverse_cdf_search(cdf: Callable[[int], int], n: int, u: int) -> int:
     if isinstance(u, bool) or not isinstance(u, Integral):
         raise ParameterTypeError(f"u = {u!r:.60} must be an int (a draw from [d]_+)")
     lo, hi = 0, n  # invariant: the answer lies in [lo, hi]
+    events = active()
     for _ in range(search_rounds(n)):
         mid = (lo + hi) // 2
-        record("cdf")
+        if events is not None:
+            events.append(("cdf",))
         if cdf(mid) >= u:
             hi = mid
         else:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["Event", "record", "recording"]
+__all__ = ["Event", "active", "record", "recording"]
 
 Event = tuple[object, ...]
 
@@ -27,6 +27,12 @@ def record(*event: object) -> None:
     events = _EVENTS.get()
     if events is not None:
         events.append(event)
+
+
+def active() -> list[Event] | None:
+    """The active trace (append events to it), or None: for loops that record one event per
+    round and read the context variable once instead of once per round."""
+    return _EVENTS.get()
 
 
 @contextmanager

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from exactdp.counting import search_rounds
 from exactdp.params import DomainError, ParameterError, ParameterTypeError, positive_int
 from exactdp.randomness import RandomSource, default_source
-from exactdp.trace import record
+from exactdp.trace import active, record
 
 __all__ = ["OrderStatisticSet", "distinct_sample"]
 
@@ -68,9 +68,11 @@ class OrderStatisticSet:
         size = len(items)
         bound = z + 1
         lo, hi = 0, size  # inverse_cdf_search of j -> t_j - j (bound at j = |T|), inlined:
-        for _ in range(search_rounds(size)):  # the same fixed rounds, one "cdf" event each
+        events = active()  # the same fixed rounds, one "cdf" event each
+        for _ in range(search_rounds(size)):
             mid = (lo + hi) // 2
-            record("cdf")
+            if events is not None:
+                events.append(("cdf",))
             if mid == size or items[mid] - mid >= bound:
                 hi = mid
             else:
