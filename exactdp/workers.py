@@ -50,7 +50,7 @@ def code_hash() -> str:
     import exactdp
     import proofs
 
-    return tree_hash(tuple((p.__name__, Path(p.__file__).parent) for p in (exactdp, proofs)))
+    return tree_hash(tuple((p.__name__, Path(str(p.__file__)).parent) for p in (exactdp, proofs)))
 
 
 def tree_hash(roots: tuple[tuple[str, Path], ...]) -> str:
