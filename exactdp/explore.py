@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 import random
 import time
 from collections.abc import Callable, Hashable, Iterator
@@ -53,6 +54,8 @@ T = TypeVar("T", bound=Hashable)
 MAX_UNIFORM = 1 << 16
 #: Default cap on the number of paths (re-runs of the code).
 MAX_RUNS = 1 << 20
+#: A path's weight ``num / den`` is reduced (one gcd) once ``den`` has more bits than this.
+REDUCE_BITS = 1 << 12
 
 
 class ExplorationLimitError(ResourceLimitError):
@@ -93,9 +96,15 @@ class ExploringSource(RandomSource):
     often as the code does.
 
     After a run, ``sizes[i]`` is the number of options at draw ``i``, ``choices[i]`` the
-    option index taken, ``weight`` the exact probability of the path, ``before[i]`` the
-    weight of the path before draw ``i`` and ``masses[i] = (den, numerators or None)`` the
-    weights of draw ``i``'s options (``numerator / den``; None: ``1 / den`` each).
+    option index taken, ``weight`` the exact probability of the path (a ``Fraction``),
+    ``before[i] = (num, den)`` the weight ``num / den`` of the path before draw ``i`` and
+    ``masses[i] = (den, numerators or None)`` the weights of draw ``i``'s options
+    (``numerator / den``; None: ``1 / den`` each).
+
+    The path's weight is kept as a pair of ints ``(num, den)``, multiplied by each draw's
+    ``(mass, d)`` without reducing (a ``Fraction`` product pays a gcd per draw); the pair is
+    reduced by one gcd only once ``den`` passes :data:`REDUCE_BITS` bits, and read as the
+    exact ``Fraction`` ``num / den`` by :attr:`weight` -- the same value either way.
     """
 
     def __init__(self, prefix: tuple[int, ...] = (), max_uniform: int = MAX_UNIFORM,
@@ -106,9 +115,22 @@ class ExploringSource(RandomSource):
         self.max_draws, self.deadline_ns, self.chooser = max_draws, deadline_ns, chooser
         self.choices: list[int] = []
         self.sizes: list[int] = []
-        self.before: list[Fraction] = []
+        self.before: list[tuple[int, int]] = []
         self.masses: list[tuple[int, list[int] | None]] = []
-        self.weight = Fraction(1)
+        self.num, self.den = 1, 1
+
+    @property
+    def weight(self) -> Fraction:
+        """The exact probability of the path so far, ``num / den``."""
+        return Fraction(self.num, self.den)
+
+    def _times(self, mass: int, d: int) -> None:
+        """Multiply the path's weight by ``mass / d`` (exactly; reduced only when large)."""
+        num, den = self.num * mass, self.den * d
+        if den.bit_length() > REDUCE_BITS:
+            g = math.gcd(num, den)
+            num, den = num // g, den // g
+        self.num, self.den = num, den
 
     def _choose(self, size: int, den: int, masses: list[int] | None) -> int:
         if self.chooser is None:
@@ -141,7 +163,7 @@ class ExploringSource(RandomSource):
                 f"code must be a deterministic function of its draws")
         self.choices.append(idx)
         self.sizes.append(size)
-        self.before.append(self.weight)
+        self.before.append((self.num, self.den))
         self.masses.append((den, masses))
         return idx
 
@@ -153,7 +175,7 @@ class ExploringSource(RandomSource):
                 f"uniform({d}) under exploration would branch {d} ways (limit "
                 f"{self.max_uniform}); draw through inverse_cdf or bernoulli instead")
         idx = self._index(d, d)
-        self.weight *= Fraction(1, d)
+        self._times(1, d)
         return idx + 1
 
     def inverse_cdf(self, draw: InverseCDFDraw) -> int:
@@ -172,7 +194,7 @@ class ExploringSource(RandomSource):
         if prev != d:
             raise DomainError(f"inverse_cdf: F({draw.n}) = {prev} differs from d = {d}")
         z, mass = options[self._index(len(options), d, [m for _, m in options])]
-        self.weight *= Fraction(mass, d)
+        self._times(mass, d)
         return z
 
     def bernoulli(self, num: int, den: int) -> bool:
@@ -180,19 +202,25 @@ class ExploringSource(RandomSource):
         record("uniform", den)
         options = [(v, w) for v, w in ((True, num), (False, den - num)) if w > 0]
         value, w = options[self._index(len(options), den, [w for _, w in options])]
-        self.weight *= Fraction(w, den)
+        self._times(w, den)
         return value
 
 
-def _alternatives(src: ExploringSource, i: int) -> Iterator[tuple[tuple[int, ...], Fraction]]:
-    """The prefixes (with their exact weights) taking another option at draw ``i`` of the
-    path ``src`` ran, last option first."""
+def _alternatives(src: ExploringSource, i: int
+                  ) -> Iterator[tuple[tuple[int, ...], tuple[int, int]]]:
+    """The prefixes (with their exact weights as unreduced pairs ``(num, den)``) taking
+    another option at draw ``i`` of the path ``src`` ran, last option first."""
     base = tuple(src.choices[:i])
     den, masses = src.masses[i]
-    same = src.before[i] / den
+    num, den = src.before[i][0], src.before[i][1] * den
     for j in range(src.sizes[i] - 1, -1, -1):
         if j != src.choices[i]:
-            yield base + (j,), same if masses is None else same * masses[j]
+            yield base + (j,), (num, den) if masses is None else (num * masses[j], den)
+
+
+def _sum(parts: dict[int, int]) -> Fraction:
+    """``sum(num / den)`` over ``parts = {den: num}``, exactly."""
+    return sum((Fraction(num, den) for den, num in parts.items()), Fraction(0))
 
 
 def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
@@ -215,12 +243,15 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
     ``random.Random(run number)`` (reproducible) instead of choice 0: code whose choice-0
     ending never returns (``while uniform(2) == 1``) still finishes paths, and the mass
     covered grows as fast as the heaviest prefixes allow."""
-    dist: dict[T, Fraction] = {}
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    # The mass of each output, and the mass covered, as {den: sum of num} over the paths'
+    # unreduced weights num/den (paths share few denominators: integer sums, one Fraction
+    # sum per denominator at the end).
+    dist: dict[T, dict[int, int]] = {}
+    covered: dict[int, int] = {}
+    stack: list[tuple[tuple[int, ...], tuple[int, int]]] = [((), (1, 1))]
     heap: list[tuple[Fraction, int, tuple[int, ...]]] = []  # after a cut: heaviest first
     runs = cut = 0
     order = itertools.count()
-    covered = Fraction(0)
     report_at = time.monotonic_ns() + 10**9
     while stack or heap:
         prefix = stack.pop()[0] if not cut else heapq.heappop(heap)[2]
@@ -229,10 +260,10 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
         if runs > max_runs or (deadline_ns is not None and now > deadline_ns):
             why = f"more than {max_runs} runs" if runs > max_runs else "its time budget"
             raise ExplorationIncomplete(f"exploration needs {why} (stopped after {runs - 1} "
-                                        f"paths)", dict(dist), covered, runs - 1, cut,
+                                        f"paths)", _sums(dist), _sum(covered), runs - 1, cut,
                                         "runs" if runs > max_runs else "deadline")
         if progress is not None and now >= report_at:
-            progress(runs - 1, covered)
+            progress(runs - 1, _sum(covered))
             report_at = now + 10**9
         ends = [t for t in (deadline_ns, None if path_ns is None else
                             time.monotonic_ns() + path_ns) if t is not None]
@@ -245,16 +276,18 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
             finished = False
             if deadline_ns is not None and time.monotonic_ns() > deadline_ns:
                 raise ExplorationIncomplete(f"exploration needs its time budget (stopped "
-                                            f"during path {runs})", dict(dist), covered,
+                                            f"during path {runs})", _sums(dist), _sum(covered),
                                             runs - 1, cut, "deadline") from None
             if not cut:  # from now on: the heaviest pending prefix first, random endings
-                heap = [(-w, k, p) for k, (p, w) in enumerate(stack)]
+                heap = [(-Fraction(*w), k, p) for k, (p, w) in enumerate(stack)]
                 heapq.heapify(heap)
                 stack = []
             cut += 1
         else:
-            covered += src.weight
-            dist[out] = dist.get(out, Fraction(0)) + src.weight
+            num, den = src.num, src.den
+            covered[den] = covered.get(den, 0) + num
+            parts = dist.setdefault(out, {})
+            parts[den] = parts.get(den, 0) + num
         if len(src.choices) < len(prefix) and finished:
             raise NondeterminismError(
                 f"a replayed path made {len(src.choices)} draws, fewer than the "
@@ -262,17 +295,23 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
         for i in range(len(prefix), len(src.choices)):
             for alt in _alternatives(src, i):
                 if cut:
-                    heapq.heappush(heap, (-alt[1], next(order), alt[0]))
+                    heapq.heappush(heap, (-Fraction(*alt[1]), next(order), alt[0]))
                 else:
                     stack.append(alt)
     if cut:
         raise ExplorationIncomplete(f"{cut} of {runs} paths were cut off at {max_draws} "
                                     f"draws (max_draws) or {path_ns} ns (path_ns)",
-                                    dict(dist), covered, runs, cut, "draws")
-    total = sum(dist.values(), Fraction(0))
+                                    _sums(dist), _sum(covered), runs, cut, "draws")
+    law = _sums(dist)
+    total = sum(law.values(), Fraction(0))
     if total != 1:
         raise NondeterminismError(f"explored path weights sum to {total}, not 1")
     try:
-        return dict(sorted(dist.items()))  # type: ignore[type-var]
+        return dict(sorted(law.items()))  # type: ignore[type-var]
     except TypeError:  # outputs without a natural order keep the order found
-        return dist
+        return law
+
+
+def _sums(dist: dict[T, dict[int, int]]) -> dict[T, Fraction]:
+    """Each output's exact mass from its ``{den: num}`` parts (in the order found)."""
+    return {out: _sum(parts) for out, parts in dist.items()}

@@ -214,3 +214,56 @@ def test_bad_draws_under_exploration() -> None:
     bad.d = 6  # F(n) != d
     with pytest.raises(DomainError, match="differs"):
         explore(lambda s: s.inverse_cdf(bad))
+
+
+# ---------------------------------------------------------------- unreduced path weights
+
+
+class _BigDraw:
+    """An inverse-CDF draw over [0, 2] with d = 6**60 and masses 2**60, 3**60 and the rest."""
+
+    n, d = 2, 6**60
+
+    def cdf(self, z: int) -> int:
+        return [2**60, 2**60 + 3**60, 6**60][z]
+
+    def search(self, u: int) -> int:
+        raise AssertionError("the exploring source never searches")
+
+
+def _three_draws(src: RandomSource) -> tuple[int, int, bool]:
+    return (src.inverse_cdf(_BigDraw()), src.inverse_cdf(_BigDraw()),
+            src.bernoulli(6**30 - 1, 6**30))
+
+
+def _want() -> dict[tuple[int, int, bool], Fraction]:
+    d = 6**60
+    p = [Fraction(2**60, d), Fraction(3**60, d), Fraction(d - 2**60 - 3**60, d)]
+    q = {True: Fraction(6**30 - 1, 6**30), False: Fraction(1, 6**30)}
+    return {(a, b, c): p[a] * p[b] * q[c] for a in range(3) for b in range(3) for c in (False, True)}
+
+
+@pytest.mark.parametrize("bits", [1, 64, 1 << 12, 1 << 40])
+def test_path_weights_exact_whether_or_not_reduced(monkeypatch: pytest.MonkeyPatch,
+                                                   bits: int) -> None:
+    # explore keeps each path's weight as an unreduced pair num/den, reduced (one gcd) past
+    # REDUCE_BITS bits of den: every threshold gives the same exact law (sums to 1, checked)
+    import exactdp.explore as ex
+
+    monkeypatch.setattr(ex, "REDUCE_BITS", bits)
+    assert explore(_three_draws) == _want()
+    src = ExploringSource((1, 2))
+    src.inverse_cdf(_BigDraw()), src.inverse_cdf(_BigDraw())
+    assert src.weight == Fraction(3**60, 6**60) * Fraction(6**60 - 2**60 - 3**60, 6**60)
+
+
+def test_planted_bad_reduction_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the reduction divides both sides by the gcd; a bug dividing only num is caught
+    from _plant import plant
+
+    import exactdp.explore as ex
+
+    monkeypatch.setattr(ex, "REDUCE_BITS", 1)
+    plant(monkeypatch, ExploringSource, "_times", "num // g, den // g", "num // g, den")
+    with pytest.raises(NondeterminismError, match="sum to"):
+        explore(_three_draws)
