@@ -12,7 +12,7 @@ X^n``; ``n`` is public).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
 from itertools import repeat
@@ -30,6 +30,7 @@ from exactdp.params import (
 from exactdp.randomness import RandomSource, default_source
 
 __all__ = [
+    "DRAW_CHUNK",
     "MAX_BASIC_BINS",
     "BasicHistogram",
     "Progress",
@@ -37,6 +38,7 @@ __all__ = [
     "check_mechanism",
     "check_universe",
     "noisy_counts",
+    "padded_draws",
     "theorem_5_3_gamma",
     "theorem_5_6_gamma",
     "theorem_5_6_threshold",
@@ -47,6 +49,11 @@ MAX_BASIC_BINS = 1 << 22
 
 #: ``progress(done, total)``: called now and then during long loops of draws.
 Progress = Callable[[int, int], None]
+
+#: :func:`padded_noisy_counts` draws at most this many noisy counts at a time (a multiple of
+#: :data:`exactdp.counting.BATCH_CHUNK`, so ``sample_many`` cuts its batches where it would
+#: have cut one long call): the memory of a padded release is ``O(|A| + DRAW_CHUNK)``.
+DRAW_CHUNK = 1 << 16
 
 
 _NO_DATASET: Any = object()
@@ -94,6 +101,34 @@ def noisy_counts(mechanism: InverseCDFSampler, counts: Mapping[int, int],
         out += mechanism.sample_many(values[start:start + step], source)
         progress(len(out), total)
     return out
+
+
+def padded_draws(mechanism: InverseCDFSampler, counts: Mapping[int, int],
+                 support: Sequence[int], total: int, source: RandomSource,
+                 progress: Progress | None = None) -> Iterator[list[int]]:
+    """The noisy counts of ``total >= len(support)`` bins, one list per chunk of
+    :data:`DRAW_CHUNK` consecutive bins: bin ``i < len(support)`` is ``support[i]`` (true
+    count ``counts[support[i]]``), every later bin has true count 0.
+
+    The same draws as ``noisy_counts(mechanism, counts, [*support, 0, 0, ...], source)``
+    (``total`` elements, in that order) -- chunk by chunk through ``sample_many``, so that no
+    ``total``-long list is ever built.  The chunks are cut at multiples of one step,
+    :data:`DRAW_CHUNK` -- or, when ``progress`` is given, ``min(DRAW_CHUNK, max(1,
+    total // 100))``, calling ``progress(done, total)`` after each chunk -- whatever
+    ``support`` is: the sequence of operations depends only on ``total``.
+    """
+    k = len(support)
+    if total < k:
+        raise ParameterError(f"{total} draws for {k} bins: need at least one draw per bin")
+    step = DRAW_CHUNK if progress is None else min(DRAW_CHUNK, max(1, total // 100))
+    for start in range(0, total, step):
+        end = min(start + step, total)
+        real = support[start:end] if start < k else ()
+        values = list(map(counts.get, real, repeat(0, len(real))))
+        values += [0] * (end - start - len(values))
+        yield mechanism.sample_many(values, source)
+        if progress is not None:
+            progress(end, total)
 
 
 def as_universe(universe: object) -> Universe:
@@ -204,7 +239,9 @@ class StabilityHistogram:
 
     Time (``padded=True``, the default): exactly ``n`` inverse-CDF draws whatever the data --
     the ``|A| <= n`` real ones, then ``n - |A|`` draws whose results are discarded -- so the
-    sequence of operations does not depend on the number of distinct elements.  With
+    sequence of operations does not depend on the number of distinct elements.  The draws
+    are made in chunks of :data:`DRAW_CHUNK` (:func:`padded_draws`: cut at the same places
+    for every dataset with ``n`` rows), so the memory is ``O(|A| + DRAW_CHUNK)``, not ``O(n)``.  With
     ``padded=False`` the loop runs ``|A|`` times, as printed in the paper (its time bound,
     Theorem 5.5 iv, is the worst case ``|A| = n``).  The output distribution is the same.
     """
@@ -294,14 +331,19 @@ class StabilityHistogram:
         # of the draws changes nothing in the output's distribution, and only the released
         # bins (count > b, few) need sorting -- not all |A| <= n of them.
         support = list(counts)
-        elements: Sequence[int] = support
-        if self.padded:
-            # n - |A| extra bins of true count 0 (not elements: their draws are discarded).
-            elements = support + [0] * (dataset.n - len(support))
-        noisy = noisy_counts(self.mechanism, counts, elements, src, progress)
+        # Padded: n - |A| extra bins of true count 0 after A, drawn in chunks of DRAW_CHUNK
+        # and discarded chunk by chunk (memory O(|A| + DRAW_CHUNK), not O(n)).  Of the real
+        # bins, only those above b are kept.
+        total = dataset.n if self.padded else len(support)
         b = self.threshold
-        bins = tuple(sorted((x, c) for x, c in zip(support, noisy) if c > b))
-        return Histogram(self.universe, dataset.n, bins, "StabilityHistogram")
+        kept: list[tuple[int, int]] = []
+        done = 0
+        for chunk in padded_draws(self.mechanism, counts, support, total, src, progress):
+            if done < len(support):
+                kept += [(x, c) for x, c in zip(support[done:done + len(chunk)], chunk)
+                         if c > b]
+            done += len(chunk)
+        return Histogram(self.universe, dataset.n, tuple(sorted(kept)), "StabilityHistogram")
 
 
 def check_universe(universe: Universe, dataset: Dataset) -> None:

@@ -82,6 +82,7 @@ __all__ = [
     "fallback_reason",
     "keep_heaviest",
     "pure_sparse_delta",
+    "pure_sparse_s_bits_at_least",
     "uniform_sparse_histogram",
 ]
 
@@ -284,20 +285,45 @@ class SparseHistogram(_CandidateHistogram):
                                  self.padded_order_statistics, max_m=self.universe.size)
 
 
-def pure_sparse_delta(epsilon: object, beta1: object, universe_size: int, n: int) -> Fraction:
-    """Algorithm 6.9 step 1: ``delta = eps/3 * beta_1 * (1/(3|X|))^n`` (in ``N^{-1}``)."""
+def pure_sparse_s_bits_at_least(epsilon: object, beta1: object, universe_size: int,
+                                n: int) -> int:
+    """A lower bound, exact and cheap, on the bit length of the ``s = (n^2 + 2n)|X|/delta``
+    that PureSparseHistogram's SparseHistogram would use, ``delta`` as in
+    :func:`pure_sparse_delta` -- found without forming ``(3|X|)^n``.
+
+    With ``eps = 1/e`` and ``beta_1 = 1/g``, ``1/delta = 3 e g (3|X|)^n`` exactly, so ``s``
+    is the product of ``n^2 + 2n``, ``|X|``, ``3 e g`` and ``(3|X|)^n``.  For positive
+    integers ``bits(a b) >= bits(a) + bits(b) - 1`` and ``bits(B^n) >= n (bits(B) - 1) + 1``
+    (``B >= 2^(bits(B) - 1)``); hence the bound.  It is below the true bit length by at
+    most ``n + 3`` (each factor's ``log2`` is under-counted by less than 1, ``B``'s ``n``
+    times), so it refuses only releases SparseHistogram would refuse anyway.
+    """
     eps = inverse_integer(epsilon, "epsilon")
     b1 = inverse_integer(beta1, "beta_1")
     size = positive_int(universe_size, "universe size")
     rows = positive_int(n, "n")
-    # 1/delta has more than n (bitlen(3|X|) - 1) bits, and SparseHistogram's s = (n^2+2n)|X|/delta
-    # more still: refuse at once past its limit instead of first powering (3|X|)^n for minutes.
-    if rows * ((3 * size).bit_length() - 1) > SPARSE_MAX_S_BITS:
+    factors = (rows * rows + 2 * rows, size, 3 * eps.denominator * b1.denominator)
+    return (sum(f.bit_length() for f in factors) + rows * ((3 * size).bit_length() - 1) + 1
+            - len(factors))
+
+
+def pure_sparse_delta(epsilon: object, beta1: object, universe_size: int, n: int) -> Fraction:
+    """Algorithm 6.9 step 1: ``delta = eps/3 * beta_1 * (1/(3|X|))^n`` (in ``N^{-1}``).
+
+    Refused (:class:`ResourceLimitError`) before ``(3|X|)^n`` is formed when
+    :func:`pure_sparse_s_bits_at_least` already exceeds SparseHistogram's limit on ``s``
+    (``SPARSE_MAX_S_BITS``): at ``n = 10^7`` over ``2^64`` powering alone took minutes."""
+    eps = inverse_integer(epsilon, "epsilon")
+    b1 = inverse_integer(beta1, "beta_1")
+    size = positive_int(universe_size, "universe size")
+    rows = positive_int(n, "n")
+    low = pure_sparse_s_bits_at_least(eps, b1, size, rows)
+    if low > SPARSE_MAX_S_BITS:
         raise ResourceLimitError(
-            f"PureSparseHistogram's delta = eps/3 beta_1 (1/(3|X|))^n has about "
-            f"n log2(3|X|) = {rows} x {(3 * size).bit_length() - 1} bits or more, past "
-            f"SparseHistogram's limit on s ({SPARSE_MAX_S_BITS} bits): its order statistics "
-            f"would take hours; use StabilityHistogram for this many rows")
+            f"SparseHistogram's s = (n^2+2n)|X|/delta, with PureSparseHistogram's delta = "
+            f"eps/3 beta_1 (1/(3|X|))^n, would have at least {low} bits (limit "
+            f"{SPARSE_MAX_S_BITS}) at n = {rows}: its order statistics would take hours "
+            f"(time ~ n log|X| log s); use StabilityHistogram for this many rows")
     return eps / 3 * b1 * Fraction(1, 3 * size) ** rows
 
 
