@@ -145,6 +145,44 @@ def test_merge_in_completion_order_would_be_caught(planted: str, monkeypatch: py
     assert _report(out) != _report(serial)
 
 
+def test_max_calls_is_counted_over_all_inputs_as_serially(
+        planted: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each input is explored alone on a worker, but --max-calls bounds the calls of all
+    inputs together: the merge replays the serial count and stops at the same input."""
+    base = ["audit", f"{planted}:uniform4", "--kind", "whitebox", "--source",
+            "--claimed-epsilon", "1/10", "--inputs", "0..5"]
+    for limit, expected in (("10", "stopped at input 2"), ("24", None)):
+        outputs = [run(capsys, *base, "--max-calls", limit, "--json", *extra)
+                   for extra in ([], ["--workers", "2"])]
+        assert outputs[0][0] == outputs[1][0]
+        if expected is None:
+            assert outputs[0][0] == 0  # 6 inputs x 4 paths = 24 calls: just enough
+            assert _report(outputs[0][1]) == _report(outputs[1][1])
+        else:
+            assert outputs[0][1] == outputs[1][1] == ""
+            assert outputs[0][0] == outputs[1][0] == 2
+            one_line_error(outputs[1][2].splitlines()[-1], "more than 10 calls", expected)
+            one_line_error(outputs[0][2].splitlines()[-1], "more than 10 calls", expected)
+
+
+def test_uncounted_worker_calls_would_be_caught(planted: str, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The comparison above can fail: a planted merge that loses the workers' call counts
+    lets the parallel audit pass where the serial one stops at --max-calls."""
+    import dataclasses
+
+    real = parallel.Spread._run
+
+    def uncounted(self: parallel.Spread, *a: Any) -> list[Any]:
+        return [dataclasses.replace(r, calls=0) for r in real(self, *a)]
+
+    monkeypatch.setattr(parallel.Spread, "_run", uncounted)
+    rc, _, _ = run(capsys, "audit", f"{planted}:uniform4", "--kind", "whitebox", "--source",
+                   "--claimed-epsilon", "1/10", "--inputs", "0..5", "--max-calls", "10",
+                   "--workers", "2", "--quiet")
+    assert rc == 0  # serially: 2 (more than 10 calls)
+
+
 def test_killed_worker_is_incomplete_never_pass(planted: str, tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     base = ["audit", f"{planted}:uniform4", "--kind", "whitebox", "--source",
@@ -188,7 +226,7 @@ def test_dask_local_cluster_equals_serial(planted: str,
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         for case, (rc, out, _) in serial.items():
-            for _ in range(2):  # once more if a source file changed under the run
+            for _ in range(3):  # again if a source file changed under the run (shared tree)
                 rc2, out2, err2 = run(capsys, *_args(case, planted), "--dask",
                                       cluster.scheduler_address)
                 if "the worker runs other code" not in err2:

@@ -49,21 +49,17 @@ from exactdp.audit.guard import (
     say,
     show,
 )
+from exactdp.audit.judge import HOCKEY_STICK_MAX_BITS, _judge
 from exactdp.audit.parallel import Spread, absorb_notes, unwrap
 from exactdp.audit.reference import (
-    RefDistribution,
     Reference,
     describe_reference,
-    interval_distance,
     reference_distributions,
 )
 from exactdp.audit.report import (
     Distribution,
-    InfiniteLoss,
     TraceResult,
-    Verdict,
     WhiteBoxReport,
-    _short_fraction,
     _short_int,
 )
 from exactdp.audit.targets import (
@@ -79,14 +75,10 @@ from exactdp.audit.targets import (
     materialise_inputs,
     neighbour_pairs,
 )
-from exactdp.certified import Interval, exp_interval
 from exactdp.checker import (
     NotMonotoneError,
-    certify_ratio,
     enumerate_distribution,
-    hockey_stick_eps,
     threshold_distribution,
-    worst_ratio,
 )
 from exactdp.counting import InverseCDFSampler
 from exactdp.explore import (
@@ -739,109 +731,3 @@ def _source_trace_result(traces: Mapping[Any, Mapping[Any, Fraction]],
                        + (" (one fixed sequence: strict time)" if strict else
                           " (random length, independent of the input)"),
                        lengths.pop() if len(lengths) == 1 else None)
-
-
-HockeyStatus = Literal["holds", "exceeds", "undecided"]
-#: Precision (bits of ``e**eps``) at which a hockey-stick interval still straddling the
-#: claimed delta is given up on.
-HOCKEY_STICK_MAX_BITS = 4096
-
-
-def _decide_hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], eps: Fraction,
-                         delta: Fraction, box: Interval | None = None
-                         ) -> tuple[HockeyStatus, Interval]:
-    """Decide ``delta(eps) <= delta`` for one ordered pair with certified bounds, refining
-    ``e**eps`` (starting from ``box``, the 128-bit interval, when given).
-
-    ``"holds"``: the interval's upper end is ``<= delta``; ``"exceeds"``: its lower end is
-    ``> delta``; ``"undecided"``: it still straddles ``delta`` at
-    :data:`HOCKEY_STICK_MAX_BITS` bits.  Returns the status and the last interval.
-    """
-    bits = 128
-    if box is None:
-        box = hockey_stick_eps(p, q, eps, bits)
-    while True:
-        if box.hi <= delta:
-            return "holds", box
-        if box.lo > delta:
-            return "exceeds", box
-        if bits >= HOCKEY_STICK_MAX_BITS:
-            return "undecided", box
-        bits *= 2
-        box = hockey_stick_eps(p, q, eps, bits)
-
-
-def _judge(common: dict[str, Any], dists: dict[Any, Distribution],
-           pairs: Sequence[tuple[Any, Any]], eps: Fraction, delta: Fraction,
-           ref_name: str | None, refs: Mapping[Any, RefDistribution] | None,
-           method: str, d: int | None, mono: str,
-           trace: TraceResult | None, start: int) -> WhiteBoxReport:
-    ordered = []
-    for a, b in pairs:
-        ordered.append((a, dists[a], b, dists[b]))
-        ordered.append((b, dists[b], a, dists[a]))
-    worst = worst_ratio(ordered)
-    ok, bound = certify_ratio(worst, eps)
-    excess = None if ok or worst.ratio is None else _excess(worst.ratio, eps)
-    infinite: list[InfiniteLoss] = []
-    zero = Fraction(0)
-    for a, pa, b, pb in ordered:
-        for o, x in pa.items():
-            if x > 0 and pb.get(o, zero) == 0:
-                infinite.append(InfiniteLoss(o, a, b, x))
-    boxes = [(hockey_stick_eps(pa, pb, eps), a, pa, b, pb) for a, pa, b, pb in ordered]
-    top = max(boxes, key=lambda t: t[0].hi)
-    hs: Interval = top[0]
-    hs_pair: tuple[Any, Any] = (top[1], top[3])
-    verdict: Verdict = "pass" if ok else "violation"
-    if delta > 0:
-        # Every ordered pair is decided on its own (certified): a pair whose 128-bit
-        # interval straddles delta need not be the one with the largest upper end.
-        decided = [(*_decide_hockey_stick(pa, pb, eps, delta, box), (a, b))
-                   for box, a, pa, b, pb in boxes]
-        failing = [t for t in decided if t[0] != "holds"]
-        if failing:
-            status, hs, hs_pair = max(failing, key=lambda t: (t[0] == "exceeds", t[1].lo))
-            verdict = "violation"
-            how = ("> claimed delta" if status == "exceeds" else
-                   f"straddles the claimed delta even with e^eps to {HOCKEY_STICK_MAX_BITS} "
-                   f"bits: not certified, reported as a violation; claimed delta")
-            bound += (f"; approximate claim: delta(eps) in [{_short_fraction(hs.lo)}, "
-                      f"{_short_fraction(hs.hi)}] for the pair {hs_pair} {how} {delta}")
-        else:
-            _, hs, hs_pair = max(decided, key=lambda t: t[1].hi)
-            verdict = "pass"
-            bound += (f"; approximate claim: delta(eps) in [{_short_fraction(hs.lo)}, "
-                      f"{_short_fraction(hs.hi)}] (largest, pair {hs_pair}) <= claimed delta "
-                      f"{delta}, certified for all {len(decided)} ordered pairs")
-    dist_val: Fraction | Interval | None = None
-    dist_in: Any = None
-    if refs is not None:
-        for c, p in dists.items():
-            v = interval_distance(p, refs[c])
-            key = v.hi if isinstance(v, Interval) else v
-            cur = None if dist_val is None else (dist_val.hi if isinstance(dist_val, Interval)
-                                                 else dist_val)
-            if cur is None or key > cur:
-                dist_val, dist_in = v, c
-    if trace is not None and not trace.same and verdict == "pass":
-        verdict = "violation"
-        bound += "; operation traces depend on the input (timing side channel)"
-    return WhiteBoxReport(**common, verdict=verdict, method=method, d=d, monotone=mono,
-                          distributions=dists, worst=worst, bound=bound,
-                          infinite=tuple(infinite), hockey_stick=hs, hockey_stick_pair=hs_pair,
-                          reference=ref_name, distance=dist_val, distance_input=dist_in,
-                          trace=trace, seconds=elapsed(start), excess=excess)
-
-
-def _excess(ratio: Fraction, eps: Fraction) -> Fraction | None:
-    """A certified positive lower bound on ``ratio - e**eps`` (None if not found)."""
-    bits = 128
-    while bits <= 8192:
-        gap = ratio - exp_interval(eps, bits).hi
-        if gap > 0:
-            return gap
-        bits *= 2
-    return None
-
-
