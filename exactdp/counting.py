@@ -18,6 +18,10 @@ Notation: ``[n] = {0, ..., n}``, ``[d]_+ = {1, ..., d}``; ``eps``, ``gamma`` in
   (:mod:`exactdp.native_samplers`; ``proofs/thm_4_10_fast_path.py`` proves it equal to the
   Python search on the verify grids).
 
+:class:`~exactdp.powerwalk.PowerWalk` (GeoSample's gmpy2 search evaluations) and the draws
+handed to a random source (:mod:`exactdp.counting_draws`) live in their own modules and are
+re-exported here.
+
 Every sampler is a deterministic function ``M(c, u)``, non-decreasing in ``u``; its output
 distribution for ``U ~ Unif([d]_+)`` is ``Pr[M(c, U) <= z] = F_c(z) / d``.
 """
@@ -28,7 +32,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, partial
+from functools import cached_property
 from numbers import Integral
 from typing import Any, cast
 
@@ -36,6 +40,7 @@ import gmpy2
 
 from exactdp import native_samplers
 from exactdp.certified import ceil_log2, ceil_log_ratio
+from exactdp.counting_draws import CDFDraw, CountBatch
 from exactdp.params import (
     DomainError,
     ParameterError,
@@ -46,16 +51,20 @@ from exactdp.params import (
     positive_int,
     to_fraction,
 )
+from exactdp.powerwalk import GEO_STEP_BITS, PowerWalk
 from exactdp.randomness import RandomSource, SystemSource, UniformBatch, default_source
 from exactdp.trace import active, record
 
 __all__ = [
+    "GEO_STEP_BITS",
     "MAX_INTEGER_BITS",
     "CDFDraw",
+    "CountBatch",
     "FastSample",
     "GeoSample",
     "GeometricMechanism",
     "InverseCDFSampler",
+    "PowerWalk",
     "TabulatedMechanism",
     "TruncatedGeoSample",
     "geosample_k",
@@ -81,10 +90,7 @@ NATIVE_TABLE_BYTES = 1 << 26
 #: ``uniform_many`` each: memory stays near ``BATCH_CHUNK log2(d) / 8`` bytes).
 BATCH_CHUNK = 1 << 13
 
-#: GeoSample's search computes the power ``(2**k + 1)**e`` of a round from the previous
-#: round's by one product or exact quotient once the search interval has at most about
-#: ``2**GEO_STEP_BITS`` points (a product by a small power is cheaper than a new power).
-GEO_STEP_BITS = 11
+_MPZ = type(gmpy2.mpz(0))
 
 
 def search_rounds(n: int) -> int:
@@ -100,7 +106,8 @@ def inverse_cdf_search(cdf: Callable[[int], int], n: int, u: int) -> int:
     every ``u`` -- the loop never exits early (strict time, DESIGN.md rule 2).  Each round
     is recorded as the trace event ``("cdf",)``.
     """
-    if isinstance(u, bool) or not isinstance(u, Integral):
+    if type(u) is not int and type(u) is not _MPZ and (  # the common draws: no ABC check
+            isinstance(u, bool) or not isinstance(u, Integral)):
         raise ParameterTypeError(f"u = {u!r:.60} must be an int (a draw from [d]_+)")
     lo, hi = 0, n  # invariant: the answer lies in [lo, hi]
     events = active()
@@ -134,56 +141,6 @@ def _guard_bits(bits: int, what: str) -> None:
             f"choose a larger epsilon/gamma or a smaller n")
 
 
-@dataclass(frozen=True)
-class CDFDraw:
-    """One inverse-CDF draw of ``mechanism`` at count ``c`` (see ``RandomSource.inverse_cdf``)."""
-
-    mechanism: InverseCDFSampler
-    c: int
-
-    @property
-    def n(self) -> int:
-        return self.mechanism.n
-
-    @property
-    def d(self) -> int:
-        return self.mechanism.d
-
-    def cdf(self, z: int) -> int:
-        return self.mechanism.cdf(self.c, z)
-
-    def search(self, u: int) -> int:
-        return self.mechanism(self.c, u)
-
-
-class CountBatch:
-    """Independent inverse-CDF draws of ``mechanism`` at ``counts`` (validated), for
-    ``RandomSource.inverse_cdf_many``."""
-
-    __slots__ = ("counts", "mechanism")
-
-    def __init__(self, mechanism: InverseCDFSampler, counts: list[int]) -> None:
-        self.mechanism, self.counts = mechanism, counts
-
-    @property
-    def d(self) -> int:
-        return self.mechanism.d
-
-    def __len__(self) -> int:
-        return len(self.counts)
-
-    def draw(self, i: int) -> CDFDraw:
-        return self.mechanism.draw(self.counts[i])
-
-    def search_all(self, us: Sequence[int]) -> list[int]:
-        return self.mechanism.search_many(self.counts, us)
-
-    @property
-    def search_raw(self) -> Callable[[bytes], list[int]] | None:
-        raw = self.mechanism.raw_search()
-        return None if raw is None else partial(raw, self.counts)
-
-
 def _count_list(counts: object) -> list[object]:
     if isinstance(counts, (str, bytes, dict)) or not hasattr(counts, "__iter__"):
         raise ParameterTypeError(f"counts = {counts!r:.60} must be a sequence of ints")
@@ -210,18 +167,27 @@ class InverseCDFSampler:
     def _check_cz(self, c: object, z: object) -> None:
         """``c`` in ``[n]`` and ``z`` an int: outside them the closed forms would leave the
         integers (a negative exponent gives a float), so refuse instead."""
+        if type(c) is int and type(z) is int and 0 <= c <= self.n:
+            return  # the common case, decided without the checks' calls
         check_count(c, self.n)
         _check_z(z)
 
     def __call__(self, c: int, u: int) -> int:
         """``M(c, u)``: deterministic, non-decreasing in ``u``; ``u`` must lie in ``[d]_+``."""
+        if not (type(c) is int and type(u) is int and 0 <= c <= self.n and 1 <= u <= self.d):
+            c = self._check_call(c, u)  # anything but plain ints in range: refused or converted
+        return self._search(c, u)
+
+    def _check_call(self, c: object, u: object) -> int:
+        """The checks of :meth:`__call__`: ``c`` in ``[n]`` (returned as an int) and ``u`` an
+        int in ``[d]_+``, else the error naming the first that fails."""
         c = check_count(c, self.n)
         d = self.d
         if isinstance(u, bool) or not isinstance(u, int):
             raise ParameterTypeError(f"u = {u!r} must be an int in [1, d]")
         if not 1 <= u <= d:
             raise DomainError(f"u = {u} is outside [d]_+ = [1, {d}]")
-        return self._search(c, u)
+        return c
 
     def search_cdf(self, c: int, z: int) -> int:
         """The ``F_c(z)``, ``z`` in ``[0, n]``, that the search evaluates: :meth:`cdf` here; a
@@ -485,51 +451,6 @@ class GeoSample(InverseCDFSampler):
         """
         b = _beta(beta)
         return ceil_log_ratio(1 / b, self.privacy_ratio)
-
-
-class PowerWalk:
-    """GeoSample's ``F_c(z)`` at the points one search visits, on gmpy2 integers.
-
-    For ``z`` in ``[0, n)`` put ``a = c - z`` (``z < c``) or ``a = z - c + 1`` (``z >= c``):
-    then ``F_c(z) = 2**(k a) (2**k + 1)**(n - a)`` or ``d`` minus that (Algorithm 4.8 step 2).
-    Evaluation ``r`` (1-based) of a walk computes the power ``(2**k + 1)**(n - a)`` afresh for
-    ``r <= fresh`` and otherwise from the previous evaluation's power by one product with
-    (or one exact quotient by) ``(2**k + 1)**|delta|``, where ``delta`` is the change of
-    exponent: the late rounds of a binary search move by little, so this replaces a power of
-    ``n log2(2**k + 1)`` bits by a product with a small one.  ``fresh = max(1,
-    n.bit_length() - GEO_STEP_BITS)`` depends only on ``n``: which rounds take which route is
-    public.  The values are exactly :meth:`GeoSample.cdf`'s (checked on every path of the
-    verify grids by ``proofs/thm_4_07_fast_path.py``).
-    """
-
-    __slots__ = ("c", "calls", "exponent", "fresh", "mech", "power")
-
-    def __init__(self, mech: GeoSample, c: int) -> None:
-        self.mech, self.c = mech, c
-        self.fresh = max(1, mech.n.bit_length() - GEO_STEP_BITS)
-        self.calls = 0
-        self.exponent = -1
-        self.power: Any = None
-
-    def search_cdf(self, z: int) -> Any:
-        """``F_c(z)`` for ``z`` in ``[0, n]`` (one evaluation of the search)."""
-        mech = self.mech
-        base, d = mech._gmp
-        self.calls += 1
-        if z >= mech.n:
-            return d
-        c = self.c
-        a = c - z if z < c else z - c + 1
-        e = mech.n - a
-        if self.calls <= self.fresh:
-            power = base**e
-        elif e >= self.exponent:
-            power = self.power * base ** (e - self.exponent)
-        else:
-            power = gmpy2.divexact(self.power, base ** (self.exponent - e))
-        self.exponent, self.power = e, power
-        low = power << (mech.k * a)
-        return low if z < c else d - low
 
 
 class TruncatedGeoSample(InverseCDFSampler):
