@@ -16,6 +16,7 @@ import pytest
 
 import exactdp.histograms.compact as compact_module
 import exactdp.histograms.sparse as sparse_module
+from exactdp import counting
 from exactdp.certificate import ClaimReport
 from exactdp.counting import FastSample
 from exactdp.histograms.basic import BasicHistogram, StabilityHistogram
@@ -185,15 +186,20 @@ def test_fastsample_shift_below_the_window_needs_n_above_t(
     assert lemma_4_12.check_i(False).verdict
 
 
-def test_fastsample_search_shift_above_the_window_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The search's F on c + t <= z < n (reached only when n > t) is one too large."""
-    original = FastSample._gmp_cdf
+@pytest.mark.parametrize("path", ["search_cdf", "_gmp_cdf"])
+def test_fastsample_search_shift_above_the_window_fails(monkeypatch: pytest.MonkeyPatch,
+                                                        path: str) -> None:
+    """The search's F on c + t <= z < n (reached only when n > t) is one too large: in the
+    search's window of S F' (the default) or, with no room for the window, in _gmp_cdf."""
+    if path == "_gmp_cdf":
+        monkeypatch.setattr(counting, "NATIVE_TABLE_BYTES", 0)
+    original = getattr(FastSample, path)
 
     def shifted(self: FastSample, c: int, z: int) -> Any:
         value = original(self, c, z)
         return value + 1 if c + self.t <= z < self.n else value
 
-    monkeypatch.setattr(FastSample, "_gmp_cdf", shifted)
+    monkeypatch.setattr(FastSample, path, shifted)
     _fresh_counting_cache(monkeypatch)
     assert _fails(thm_4_10.check_v(False))
     monkeypatch.setattr(_counting, "fast_grid", _counting._fast_cross)
