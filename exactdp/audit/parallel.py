@@ -148,8 +148,11 @@ def run_input(loader: Loader, task: str, c: Any, i: int, n: int, params: dict[st
                                      params["allowed"], progress, params["max_uniform"],
                                      params["max_runs"], cap, params["max_calls"], share,
                                      params["max_draws"])
+            # A stopped exploration makes the whole audit INCOMPLETE, which never reads the
+            # traces: not sending them saves pickling one event tuple per draw of every path.
             return dataclasses.replace(explored, notes=() if kept is None else
-                                       tuple(kept[before:]))
+                                       tuple(kept[before:]),
+                                       traces={} if explored.stopped else explored.traces)
     except Abort as abort:
         return Failed("abort", abort.finding.message, abort.finding)
     except NotMonotoneError as exc:
