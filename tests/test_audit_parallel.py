@@ -46,6 +46,18 @@ PLANTED = textwrap.dedent("""
             os._exit(7)
         return source.uniform(4) - 1
 
+    def counting_dies_on_2(c, u):
+        if c == 2:
+            os._exit(7)
+        return (u - 1) % 2
+
+    def hangs(c, source):
+        # writes its pid, then sleeps (for the Ctrl-C test)
+        with open(os.path.join(os.path.dirname(__file__), f"pid{c}"), "w") as f:
+            f.write(str(os.getpid()))
+        import time
+        time.sleep(600)
+
     def raises_on_2(c, u):
         if c == 2:
             raise ValueError("planted failure on input 2")
@@ -203,6 +215,46 @@ def test_killed_worker_is_incomplete_never_pass(planted: str, tmp_path: Path,
     # the text report says so too
     rc, text, _ = run(capsys, *killed[:-1], "--workers", "2", "--quiet")
     assert rc == 2 and "INCOMPLETE" in text.upper() and "PASS" not in text.split("\n")[0]
+
+
+def test_killed_worker_counting_kind_is_incomplete(planted: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["audit", f"{planted}:counting_dies_on_2", "--kind", "whitebox", "--randomness-size",
+            "4", "--outputs", "0..1", "--claimed-epsilon", "1/10", "--inputs", "0..4", "--json",
+            "--workers", "2"]
+    rc, out, err = run(capsys, *args)
+    data = json.loads(out)
+    assert rc == 2 and data["verdict"] == "incomplete", err
+    assert data["method"] == "enumerated all d = 4 values of u"
+    assert data["findings"][0]["witness"]["covered"]["2"] == "0"
+    assert data["distributions"]["2"] == {}
+
+
+def test_ctrl_c_stops_the_workers(planted: str, tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the process group) during ``exactdp audit --workers 2`` with both
+    workers inside the mechanism: status 130, no traceback, and both workers gone."""
+    import signal
+    import subprocess
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "exactdp.cli", "audit", f"{planted}:hangs", "--kind", "whitebox",
+         "--source", "--claimed-epsilon", "1", "--inputs", "0..1", "--time-limit", "600",
+         "--workers", "2"], cwd=tmp_path, env=dict(os.environ), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True)
+    pidfiles = [tmp_path / "pid0", tmp_path / "pid1"]
+    deadline = time.monotonic() + 120
+    while not all(p.exists() and p.read_text() for p in pidfiles):
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+        time.sleep(0.2)
+    pids = [int(p.read_text()) for p in pidfiles]
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
 
 
 def test_worker_dying_once_is_retried(planted: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -180,6 +180,11 @@ class Spread:
         self.loader, self.workers, self.client = loader, workers, client
         self.code, self.progress = code, progress
 
+    def close(self) -> None:
+        """Close the Dask client (if any; again is harmless)."""
+        if self.client is not None:
+            self.client.close()
+
     @property
     def where(self) -> str:
         return (f"{self.workers} worker process(es)" if self.workers is not None else

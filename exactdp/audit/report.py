@@ -14,7 +14,9 @@ reading; the JSON carries the exact fractions as strings).  The verdicts:
   (``--max-paths`` / ``--time-budget``) before covering all the probability mass and no
   violation is certain from the mass covered (:mod:`exactdp.audit.budget`).  Exit status
   2, as for an audit refused past ``--max-calls``: a limit of the audit, not a finding
-  about the mechanism (not 1 or 3) and not a pass (not 0).
+  about the mechanism (not 1 or 3) and not a pass (not 0).  Also (either white-box kind)
+  when an input was not run by the workers of ``--workers`` / ``--dask``
+  (:mod:`exactdp.audit.parallel`): its mass counts as uncovered.
 """
 
 from __future__ import annotations

@@ -301,7 +301,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                               "max_calls": max_calls}
     report: Any
     # The audited code's prints must not mix into the report (--json: stdout is JSON only).
-    with contextlib.redirect_stdout(sys.stderr):
+    with contextlib.redirect_stdout(sys.stderr), contextlib.ExitStack() as closing:
+        if spread is not None:
+            closing.callback(spread.close)  # the Dask client, also when the audit raises
         target = load_mechanism(args.target, time_limit, args.rng, args.patch)
         reference = load_target(args.reference, time_limit, what="--reference",
                                 allow_mapping=True) if args.reference else None
