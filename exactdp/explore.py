@@ -155,8 +155,12 @@ class ExploringSource(RandomSource):
 
     def _index(self, size: int, den: int, masses: list[int] | None = None) -> int:
         i = len(self.choices)
-        self.check_budget()
-        idx = self.prefix[i] if i < len(self.prefix) else self._choose(size, den, masses)
+        if self.max_draws is not None or self.deadline_ns is not None:
+            self.check_budget()  # (no budget: nothing to check, no call)
+        if i < len(self.prefix):
+            idx = self.prefix[i]
+        else:
+            idx = 0 if self.chooser is None else self._choose(size, den, masses)
         if idx >= size:
             raise NondeterminismError(
                 f"draw {i} offered {size} options on replay, fewer than before; the explored "
@@ -219,8 +223,15 @@ def _alternatives(src: ExploringSource, i: int
 
 
 def _sum(parts: dict[int, int]) -> Fraction:
-    """``sum(num / den)`` over ``parts = {den: num}``, exactly."""
-    return sum((Fraction(num, den) for den, num in parts.items()), Fraction(0))
+    """``sum(num / den)`` over ``parts = {den: num}``, exactly: over the least common
+    denominator ``low`` of the parts seen so far (one gcd per part), reduced once."""
+    top, low = 0, 1
+    for den, num in parts.items():
+        g = math.gcd(low, den)
+        m = den // g  # lcm(low, den) = low * m
+        top = top * m + num * (low // g)
+        low *= m
+    return Fraction(top, low)
 
 
 def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,

@@ -267,3 +267,23 @@ def test_planted_bad_reduction_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
     plant(monkeypatch, ExploringSource, "_times", "num // g, den // g", "num // g, den")
     with pytest.raises(NondeterminismError, match="sum to"):
         explore(_three_draws)
+
+
+def test_masses_summed_over_distinct_denominators(monkeypatch: pytest.MonkeyPatch) -> None:
+    # paths of different lengths: output 0 gathers the weights 1/2 and 1/6, kept as parts
+    # {2: 1, 6: 1} and summed over their least common denominator (one gcd per part)
+    from _plant import plant
+
+    import exactdp.explore as ex
+
+    def fn(src: RandomSource) -> int:
+        return 0 if src.uniform(2) == 1 else src.uniform(3) % 2
+
+    assert explore(fn) == {0: Fraction(2, 3), 1: Fraction(1, 3)}
+    parts = {6: 1, 4: 3, 10: 7, 1: 2, 12: 5, 2**80 * 3: 2**79 + 1}
+    assert ex._sum(parts) == sum(Fraction(num, den) for den, num in parts.items())
+    plant(monkeypatch, ex, "_sum", "top = top * m + num * (low // g)",
+          "top = top + num * (low // g)")  # the running numerator not rescaled: caught
+    assert ex._sum(parts) != sum(Fraction(num, den) for den, num in parts.items())
+    with pytest.raises(NondeterminismError, match="sum to"):
+        explore(fn)
