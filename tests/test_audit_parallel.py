@@ -217,6 +217,24 @@ def test_killed_worker_is_incomplete_never_pass(planted: str, tmp_path: Path,
     assert rc == 2 and "INCOMPLETE" in text.upper() and "PASS" not in text.split("\n")[0]
 
 
+def test_time_budget_holds_on_workers(planted: str, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """--time-budget bounds the whole audit with --workers too (each input its share of the
+    time, on the wall clock): an unbounded loop ends INCOMPLETE, in time."""
+    import time
+
+    (tmp_path / "loop_audit.py").write_text(
+        "def loop(c, source):\n    while source.uniform(2) == 2:\n        pass\n    return 0\n")
+    start = time.monotonic()
+    rc, out, err = run(capsys, "audit", "loop_audit:loop", "--kind", "whitebox", "--source",
+                       "--claimed-epsilon", "1", "--inputs", "0..3", "--time-budget", "3",
+                       "--json", "--workers", "2")
+    assert time.monotonic() - start < 60
+    data = json.loads(out)
+    assert rc == 2 and data["verdict"] == "incomplete", err
+    assert data["findings"][0]["witness"]["stopped_at"] == "--time-budget / time_budget"
+
+
 def test_killed_worker_counting_kind_is_incomplete(planted: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     args = ["audit", f"{planted}:counting_dies_on_2", "--kind", "whitebox", "--randomness-size",
