@@ -25,8 +25,8 @@ worker ran other code) is :class:`Lost`: that input's mass is uncovered and the 
 
 Limits: time limits on calls of the audited code are signal-based (main thread only,
 :mod:`exactdp.audit.guard`), so they hold on local worker processes but not inside Dask's
-worker threads; ``--patch`` replaces module functions process-wide, so a Dask worker should
-run one thread.  One input is one job: an input whose exploration alone is large is not
+worker threads; each worker thread builds its own copy of the mechanism, and jobs whose
+mechanism patches module functions (``--patch``, process-wide) run one at a time per process.  One input is one job: an input whose exploration alone is large is not
 split further (splitting it by path prefix needs a hook in :func:`exactdp.explore.explore`).
 """
 
@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -108,14 +109,27 @@ class Loader:
     args: tuple[Any, ...]
 
 
-_loaded: dict[Loader, Any] = {}  # a worker's mechanisms, built once per process
+#: A worker's mechanisms, built once per process *and thread*: Dask runs jobs in threads,
+#: and a mechanism may keep state per call (a facade sets its generator on itself).
+_loaded: dict[tuple[Loader, int], Any] = {}
+#: Held by a job whose mechanism patches module functions (``--patch``): those are shared by
+#: every thread of the process, so such jobs run one at a time there.
+_patching = threading.Lock()
 
 
 def _mechanism(loader: Loader) -> Any:
-    if loader not in _loaded:
+    key = (loader, threading.get_ident())
+    if key not in _loaded:
         with contextlib.redirect_stdout(sys.stderr):
-            _loaded[loader] = loader.fn(*loader.args)
-    return _loaded[loader]
+            _loaded[key] = loader.fn(*loader.args)
+    return _loaded[key]
+
+
+def _exclusive(mechanism: Any) -> contextlib.AbstractContextManager[Any]:
+    from exactdp.audit.facades import FacadeMechanism
+
+    patches = isinstance(mechanism, FacadeMechanism) and mechanism.patch_modules
+    return _patching if patches else contextlib.nullcontext()
 
 
 def run_input(loader: Loader, task: str, c: Any, i: int, n: int, params: dict[str, Any],
@@ -134,7 +148,7 @@ def run_input(loader: Loader, task: str, c: Any, i: int, n: int, params: dict[st
     try:
         mechanism = _mechanism(loader)
         guard = Guard(params["time_limit"])
-        with contextlib.redirect_stdout(sys.stderr):  # the audited code's prints
+        with contextlib.redirect_stdout(sys.stderr), _exclusive(mechanism):
             if task == "counting":
                 adapter = _CountingAdapter(mechanism, params["d"], params["allowed"], guard)
                 return counting_input(adapter, c, params["enumerate_all"],

@@ -155,8 +155,9 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                        help="whitebox only: the same on the Dask distributed scheduler at "
                             "ADDRESS (e.g. tcp://host:8786; needs pip install "
                             "'exactdp[scale]'); TARGET must be importable on the workers; "
-                            "--time-limit is not enforced inside Dask's worker threads, and "
-                            "with --patch each worker should run one thread")
+                            "--time-limit is not enforced inside Dask's worker threads "
+                            "(it is signal-based); with --patch, the jobs of one worker "
+                            "process run one at a time")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_json(p)
     add_output(p, "the report as JSON")
