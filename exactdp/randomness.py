@@ -225,7 +225,8 @@ class SplitDraw(InverseCDFDraw, Protocol):
     """An inverse-CDF draw that can often name its output from an interval of ``u``:
     ``certified_search(u)`` is ``search(u)`` or None (undecided), never anything else."""
 
-    lazy_low_bits: bool
+    @property
+    def lazy_low_bits(self) -> bool: ...
 
     def certified_search(self, u: int) -> int | None: ...
 
