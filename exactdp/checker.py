@@ -311,8 +311,11 @@ def worst_ratio(pairs: Iterable[tuple[Any, Mapping[Any, Fraction], Any, Mapping[
 
     Pass both orders of each neighbouring pair for the two-sided DP ratio.  Outcomes with
     ``P_a(o) = 0`` are skipped; ``P_a(o) > 0 = P_b(o)`` is an infinite ratio and wins.
+    Each ratio ``x / y`` is kept as the unreduced pair of ints ``(rn, rd)``, ``rd > 0``, and
+    compared by cross products (no gcd per outcome); the winner is reduced once.
     """
-    best: RatioWitness | None = None
+    best: tuple[Any, Any, Any, Fraction, Fraction] | None = None
+    bn, bd = 0, 1  # the best ratio so far, bn / bd with bd > 0
     zero = Fraction(0)
     for a, pa, b, pb in pairs:
         for o in _support(pa, pb):
@@ -321,12 +324,14 @@ def worst_ratio(pairs: Iterable[tuple[Any, Mapping[Any, Fraction], Any, Mapping[
                 continue
             if y == 0:
                 return RatioWitness(None, a, b, o, x, y)
-            r = x / y
-            if best is None or best.ratio is None or r > best.ratio:
-                best = RatioWitness(r, a, b, o, x, y)
+            rn, rd = x.numerator * y.denominator, x.denominator * y.numerator  # r = x / y
+            if rd < 0:
+                rn, rd = -rn, -rd
+            if best is None or rn * bd > bn * rd:  # r > best ratio
+                best, bn, bd = (a, b, o, x, y), rn, rd
     if best is None:
         raise ParameterError("worst_ratio: no outcome with positive probability was examined")
-    return best
+    return RatioWitness(Fraction(bn, bd), *best)
 
 
 def worst_neighbour_ratio(dists: Sequence[Mapping[Any, Fraction]]) -> RatioWitness:
@@ -388,10 +393,11 @@ def exact_accuracy(dists: Sequence[Mapping[int, Fraction]], beta: object) -> Acc
         raise ParameterError("exact_accuracy: no distributions given")
     best_a, best_c = -1, 0
     zero = Fraction(0)
+    target = 1 - b
     for c, dist in enumerate(dists):
         a, prob = 0, dist.get(c, zero)
         span = max((abs(z - c) for z in dist), default=0)
-        while prob < 1 - b:
+        while prob < target:
             if a >= span:  # nothing left to add: mass below 1 - beta (not a distribution)
                 raise ParameterError(f"the distribution for c = {c} has total mass {prob}, "
                                      f"below 1 - beta = {1 - b}")

@@ -319,6 +319,26 @@ def test_worst_ratio_vs_brute_force(pairs: list[tuple[dict[int, Fraction], dict[
     assert w.p == p[w.outcome] and w.q == q[w.outcome] and w.p / w.q == best
 
 
+def test_worst_ratio_compares_signed_ratios_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    # worst_ratio keeps x / y as an unreduced pair (rn, rd) with rd > 0 and compares cross
+    # products: with a negative value (not a probability, but typed as one) the ratios are
+    # still those of Fraction division, first winner kept on ties, reduced once at the end
+    from _plant import plant
+
+    import exactdp.checker as checker_mod
+
+    pairs = [("a", {0: Fraction(2, 6), 1: Fraction(1, 4)}, "b", {0: Fraction(-1, 3), 1: 1}),
+             ("c", {0: Fraction(3, 9)}, "d", {0: Fraction(1, 2)})]
+    w = worst_ratio(pairs)
+    assert (w.ratio, w.numerator_input, w.outcome) == (Fraction(2, 3), "c", 0)
+    assert (w.ratio.numerator, w.ratio.denominator) == (2, 3)
+    ties = [("a", {0: Fraction(1, 2)}, "b", {0: Fraction(1, 4)}),
+            ("c", {0: Fraction(2, 4)}, "d", {0: Fraction(2, 8)})]
+    assert worst_ratio(ties).numerator_input == "a"
+    plant(monkeypatch, checker_mod, "worst_ratio", "rn, rd = -rn, -rd", "pass")
+    assert checker_mod.worst_ratio(pairs).ratio != Fraction(2, 3)  # the sign fix matters
+
+
 def test_worst_ratio_nothing_examined() -> None:
     with pytest.raises(ParameterError):
         worst_ratio([])

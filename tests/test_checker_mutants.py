@@ -13,7 +13,7 @@ that passes on the mutant means the bug would go unseen).
 Mutants deliberately absent, because they change no behaviour the specification fixes
 (equivalent mutants):
 
-* ``worst_ratio``: ``r > best.ratio`` to ``r >= best.ratio`` -- another witness of the same
+* ``worst_ratio``: ``rn * bd > bn * rd`` to ``>=`` (``r > best ratio``) -- another witness of the same
   worst ratio; ``exact_accuracy``: ``a > best_a`` to ``a >= best_a`` -- another count that
   needs the same ``a`` (the properties accept any true witness);
 * ``hockey_stick`` over ``p``'s outcomes only: outcomes of ``q`` alone add ``max(0, -rQ) = 0``;
@@ -70,13 +70,15 @@ MUTANTS: list[tuple[str, Any, str, str, str, list[Callable[[], None]]]] = [
      "range(len(dists) - 1)", "range(len(dists) - 2)", [props.prop_ratio]),
     ("ratio-skip-first-pair", checker, "worst_neighbour_ratio",
      "range(len(dists) - 1)", "range(1, len(dists) - 1)", [props.prop_ratio]),
-    ("ratio-min-for-max", checker, "worst_ratio", "r > best.ratio", "r < best.ratio",
+    ("ratio-min-for-max", checker, "worst_ratio", "rn * bd > bn * rd", "rn * bd < bn * rd",
      [props.prop_ratio]),
     ("ratio-ignore-infinite-loss", checker, "worst_ratio",
      "return RatioWitness(None, a, b, o, x, y)", "continue", [props.prop_ratio]),
     ("ratio-zero-over-zero-counted", checker, "worst_ratio", "if x == 0:", "if x < 0:",
      [props.prop_ratio]),
-    ("ratio-inverted", checker, "worst_ratio", "r = x / y", "r = y / x", [props.prop_ratio]),
+    ("ratio-inverted", checker, "worst_ratio",
+     "rn, rd = x.numerator * y.denominator, x.denominator * y.numerator",
+     "rn, rd = x.denominator * y.numerator, x.numerator * y.denominator", [props.prop_ratio]),
     # --- certify_ratio and the certified bounds on e**eps
     ("certify-infinite-passes", checker, "certify_ratio",
      'return False, f"infinite ratio', 'return True, f"infinite ratio', [props.prop_certify]),
@@ -128,8 +130,8 @@ MUTANTS: list[tuple[str, Any, str, str, str, list[Callable[[], None]]]] = [
      'to_fraction(epsilon, "epsilon"), bits)', 'to_fraction(epsilon, "epsilon") / 2, bits)',
      [props.prop_hockey_stick_eps]),
     # --- accuracy
-    ("accuracy-lt-for-le", checker, "exact_accuracy", "while prob < 1 - b:",
-     "while prob <= 1 - b:", [props.prop_accuracy]),
+    ("accuracy-lt-for-le", checker, "exact_accuracy", "while prob < target:",
+     "while prob <= target:", [props.prop_accuracy]),
     ("accuracy-skip-last-input", checker, "exact_accuracy", "enumerate(dists)",
      "enumerate(dists[:-1])", [props.prop_accuracy]),
     ("accuracy-one-sided", checker, "exact_accuracy",
@@ -223,7 +225,7 @@ def test_every_property_has_its_baseline_test() -> None:
 
 def test_planted_restores_the_original() -> None:
     before = checker.worst_ratio
-    with planted(checker, "worst_ratio", "r > best.ratio", "r < best.ratio"):
+    with planted(checker, "worst_ratio", "rn * bd > bn * rd", "rn * bd < bn * rd"):
         assert checker.worst_ratio is not before
     assert checker.worst_ratio is before
     with pytest.raises(AssertionError, match="not found"), \
