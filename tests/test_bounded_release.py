@@ -141,7 +141,7 @@ def draw_sizes(release: Callable[[Dataset, RandomSource], Histogram],
         sizes.append(len(values))
         return real(values, source)
 
-    mech.sample_many = spy  # type: ignore[method-assign]
+    mech.sample_many = spy  # type: ignore[method-assign, assignment]
     try:
         release(data, _seeded(0))
     finally:
