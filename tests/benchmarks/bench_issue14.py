@@ -51,7 +51,7 @@ def main() -> int:
     if not args.skip_verify:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        code = subprocess.call([sys.executable, "-m", "exactdp", "verify", "--quick"],
+        code = subprocess.call([sys.executable, "-m", "exactdp.cli", "verify", "--quick"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
