@@ -87,6 +87,7 @@ DEFAULT_MODULES = [
     "exactdp/histograms/sparse.py", "exactdp/histograms/orderstats.py",
     "exactdp/histograms/compact.py", "exactdp/dyadic.py",
     "exactdp/powerwalk.py",  # GeoSample's search evaluations, split out of counting.py
+    "exactdp/counting_draws.py",  # the draws handed to sources, split out of counting.py
 ]
 EQUIVALENT = Path(__file__).resolve().parent / "equivalent.toml"
 DEFAULT_RESULTS = Path(tempfile.gettempdir()) / "exactdp-mutation" / "results.jsonl"
