@@ -35,12 +35,12 @@ from exactdp import native_samplers
 from exactdp.params import DomainError, ParameterTypeError
 
 __all__ = [
+    "SPLIT_TOP_BITS",
     "CallableSource",
     "InverseCDFBatch",
     "InverseCDFDraw",
     "NotForReleaseWarning",
     "RandomSource",
-    "SPLIT_TOP_BITS",
     "SeededSource",
     "SplitDraw",
     "SystemSource",
@@ -245,8 +245,8 @@ def split_inverse_cdf(source: RandomSource, draw: SplitDraw,
     (``uniform(H + 1)``).  For ``a < H`` the block ``u in [a B + 1, (a + 1) B]`` is decided
     when ``certified_search`` names the same output at both of its ends, or 0 at its top end
     -- every inverse-CDF search ``u -> min{z : F(z) >= u}`` is non-decreasing in ``u`` and
-    at least 0, so then every ``u`` of the block gives that output and ``b`` is not needed.  Otherwise draw ``b`` uniform on
-    ``[0, B - 1]`` (``uniform(B)``); ``a = H`` with ``b >= r`` is rejected and the whole draw
+    at least 0, so then every ``u`` of the block gives that output and ``b`` is not needed.
+    Otherwise draw ``b`` uniform on ``[0, B - 1]`` (``uniform(B)``); ``a = H`` with ``b >= r`` is rejected and the whole draw
     starts again (probability ``(B - r)/((H + 1) B) < 2^(1 - top_bits)`` per round); any
     other ``(a, b)`` returns ``draw.search(a B + b + 1)``.
 
@@ -254,7 +254,7 @@ def split_inverse_cdf(source: RandomSource, draw: SplitDraw,
     pairs are in one-to-one correspondence with ``u - 1 = a B + b in [0, d - 1]``, so ``u``
     is uniform on ``[d]_+`` and the output is ``search(u)`` for it -- whether or not ``b`` was
     drawn.  Checked for every ``(a, b)`` on small grids with small ``top_bits`` in
-    ``proofs/prop_6_17_certified_shortcut.py``.
+    ``proofs/prop_6_17_split_draw.py``.
 
     Randomness and time: one ``uniform(H + 1)`` (``H`` has ``top_bits`` bits) per round; a
     ``uniform(B)`` only when the block is undecided (or ``a = H``).  Both domains are
