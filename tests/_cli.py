@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from exactdp.cli import main
@@ -21,3 +23,15 @@ def one_line_error(err: str, *words: str) -> None:
     assert len(lines) == 1, err
     for w in words:
         assert w in lines[0], (w, lines[0])
+
+
+def histogram_report(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    """``exactdp histogram ARGV...`` must succeed; its JSON report without the fields that
+    name the input file (``integrity``, ``input.file``), so that releases of the same data
+    read from different sources compare equal."""
+    rc, out, err = run(capsys, "histogram", *argv)
+    assert rc == 0, err
+    rep = json.loads(out)
+    rep.pop("integrity")
+    rep["input"].pop("file")
+    return rep

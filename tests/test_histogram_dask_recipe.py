@@ -11,7 +11,6 @@ refuse a duplicated element, a zero count, and a null the recipe dropped (``--ro
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import sys
@@ -22,7 +21,7 @@ import pytest
 
 from exactdp.histograms.counts_source import read_counts_csv
 from exactdp.histograms.data import Universe
-from tests._cli import one_line_error, run
+from tests._cli import histogram_report, one_line_error, run
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 COMMON = ["--algorithm", "pure-sparse", "--epsilon", "1/2", "--universe-size", "2^64",
@@ -68,12 +67,7 @@ def _run_recipe(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _release(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
-    rc, out, err = run(capsys, "histogram", *argv, *COMMON)
-    assert rc == 0, err
-    rep = json.loads(out)
-    rep.pop("integrity")
-    rep["input"].pop("file")
-    return rep
+    return histogram_report(capsys, *argv, *COMMON)
 
 
 def test_recipe_counts_are_the_rows_counts(dask_dataframe: None, tmp_path: Path,

@@ -6,7 +6,6 @@ in one line naming the file and row (Parquet) or line (CSV)."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import pytest
 from exactdp.histograms.data import Universe, encode_label
 from exactdp.histograms.warehouse import count_column, reader_for
 from exactdp.params import ParameterError
-from tests._cli import one_line_error, run
+from tests._cli import histogram_report, one_line_error, run
 
 duckdb = pytest.importorskip("duckdb")
 
@@ -37,12 +36,7 @@ def _values(rows: list[object]) -> str:
 
 
 def _release(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
-    rc, out, err = run(capsys, "histogram", *argv, *COMMON)
-    assert rc == 0, err
-    rep = json.loads(out)
-    rep.pop("integrity")
-    rep["input"].pop("file")
-    return rep
+    return histogram_report(capsys, *argv, *COMMON)
 
 
 @pytest.mark.parametrize("algorithm", ["pure-sparse", "stability"])
