@@ -58,8 +58,9 @@ def check_group(full: bool) -> ClaimReport:
             for x2 in inputs:
                 if x != x2:
                     by_distance[ex.l1_units(x, x2)].append((x, x2))
+        marginals: dict[object, object] = {}  # one config: every input's marginals once
         for dist in sorted(by_distance):
-            w = worst_ratio_over_family(prm, family, by_distance[dist])
+            w = worst_ratio_over_family(prm, family, by_distance[dist], marginals)
             budget = EPSILON * Fraction(dist, prm.grid)
             ok, bound = certify_ratio(RatioWitness(w.ratio, w.numerator_input,
                                                    w.denominator_input, w.output, w.p, w.q),

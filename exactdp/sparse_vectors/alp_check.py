@@ -87,7 +87,38 @@ def cell_marginals(params: ALPParams, hashes: HashFamily, x: Input,
                    seeds: Sequence[Seed]) -> dict[tuple[int, int], Fraction]:
     """``pi_{a,b} = Pr[z_{a,b} = 1]`` for every cell, from :func:`pre_noise_law`, after
     checking that the joint law is the product of these marginals (independent cells)."""
-    law = pre_noise_law(params, hashes, x, seeds)
+    return _marginals_of(params, x, pre_noise_law(params, hashes, x, seeds))
+
+
+def units_law(params: ALPParams, x: Input) -> dict[tuple[tuple[int, int], ...], Fraction]:
+    """The exact law of the implementation's :func:`~exactdp.sparse_vectors.alp.scaled_units`
+    on ``x`` (its ``k`` RandRound coins, explored): the seed-free half of
+    :func:`pre_noise_law`."""
+
+    def run(source: RandomSource) -> tuple[tuple[int, int], ...]:
+        return scaled_units(params, dict(x), source)
+
+    return explore(run)
+
+
+def pushed_law(params: ALPParams, hashes: HashFamily, seeds: Sequence[Seed],
+               units: Mapping[tuple[tuple[int, int], ...], Fraction]
+               ) -> dict[frozenset[tuple[int, int]], Fraction]:
+    """:func:`pre_noise_law` from a :func:`units_law`: the implementation's ``embed`` draws
+    nothing (it takes no source), so the law of ``embed(scaled_units(x))`` is the law of
+    ``scaled_units(x)`` pushed through ``embed`` -- one exploration of the coins serves every
+    seed tuple (equal to :func:`pre_noise_law` for every seed: tests/test_alp_proofs.py)."""
+    law: dict[frozenset[tuple[int, int]], Fraction] = {}
+    key = tuple(seeds)
+    for ys, w in units.items():
+        cells = embed(params, key, ys, hashes)
+        law[cells] = law[cells] + w if cells in law else w
+    return law
+
+
+def _marginals_of(params: ALPParams, x: Input, law: Mapping[frozenset[tuple[int, int]],
+                                                            Fraction]
+                  ) -> dict[tuple[int, int], Fraction]:
     pi = {(a, b): Fraction(0) for b in range(1, params.columns + 1)
           for a in range(1, params.rows + 1)}
     for cells, w in law.items():
@@ -143,55 +174,104 @@ def domain_size(n_inputs: int, pairs: int, family_size: int, params: ALPParams) 
 
 
 def _cellmax(u: Fraction, v: Fraction) -> tuple[Fraction, int]:
+    """The reference per-cell maximum ``max(u/v, (1-u)/(1-v))`` and the output bit attaining
+    it (1 on ties); :func:`worst_ratio_over_family` computes the same on integers."""
     up, down = u / v, (1 - u) / (1 - v)
     return (up, 1) if up >= down else (down, 0)
 
 
+#: Per input: per seed, per column, per row the cell's ``(n1, n0, d)`` with
+#: ``Pr[z~ = 1] = n1/d`` and ``Pr[z~ = 0] = n0/d`` (``d > 0``), and the same as Fractions.
+_Cells = tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]
+_Marginals = tuple[_Cells, list[dict[tuple[int, int], Fraction]]]
+
+
 def worst_ratio_over_family(params: ALPParams, hashes: HashFamily,
-                            pairs: Sequence[tuple[Input, Input]]) -> FamilyWitness:
+                            pairs: Sequence[tuple[Input, Input]],
+                            cache: dict[Any, Any] | None = None) -> FamilyWitness:
     """The worst ``Pr[o | x, h] / Pr[o | x', h]`` over the given ordered pairs, every seed
     tuple ``h`` of ``hashes`` and every output ``o``, from the implementation's cell
-    marginals (see the module docstring), with its witness."""
+    marginals (see the module docstring), with its witness.
+
+    ``cache``: an optional dict kept by the caller across calls with the SAME ``params`` and
+    ``hashes`` (one check): the marginals of an input are computed once.  The per-cell
+    maxima, products and comparisons are exact integer arithmetic on ``(n1, n0, d)`` (a
+    rational ``u = n1/d``, ``1 - u = n0/d``): ``u/v >= (1-u)/(1-v)`` iff
+    ``n1_u n0_v >= n0_u n1_v``, and ratios are compared by cross-multiplying positive
+    denominators -- the same values, ties and choices as :func:`_cellmax` on Fractions."""
     seeds = list(hashes.seeds())
     s, m, p = params.rows, params.columns, params.flip
-    marg: dict[tuple[tuple[int, int], ...], list[dict[tuple[int, int], Fraction]]] = {}
+    marg: dict[Any, _Marginals] = {} if cache is None else cache
+    one_minus = 1 - 2 * p
 
-    def us(x: Input) -> list[dict[tuple[int, int], Fraction]]:
+    def us(x: Input) -> _Marginals:
         key = tuple(sorted(x.items()))
-        if key not in marg:
-            marg[key] = [{c: p + (1 - 2 * p) * v
-                          for c, v in cell_marginals(params, hashes, x, (sd,) * m).items()}
-                         for sd in seeds]
-        return marg[key]
+        got = marg.get(key)
+        if got is None:
+            units = units_law(params, x)
+            fracs = []
+            for sd in seeds:
+                pi = _marginals_of(params, x, pushed_law(params, hashes, (sd,) * m, units))
+                fracs.append({c: p + one_minus * v for c, v in pi.items()})
+            ints = []
+            for f in fracs:
+                cols = []
+                for b in range(1, m + 1):
+                    col = []
+                    for a in range(1, s + 1):
+                        u = f[(a, b)]
+                        n1, d = u.numerator, u.denominator
+                        col.append((n1, d - n1, d))
+                    cols.append(tuple(col))
+                ints.append(tuple(cols))
+            got = marg[key] = (tuple(ints), fracs)
+        return got
 
     best: FamilyWitness | None = None
+    best_n = best_d = 0
+    nseeds = range(len(seeds))
     for x, x2 in pairs:
-        ux, vx = us(x), us(x2)
-        ratio, chosen, out = Fraction(1), [], {}
-        for b in range(1, m + 1):
-            col_best, col_arg, col_bits = Fraction(-1), 0, {}
-            for j in range(len(seeds)):
-                f, bits = Fraction(1), {}
-                for a in range(1, s + 1):
-                    r, bit = _cellmax(ux[j][(a, b)], vx[j][(a, b)])
-                    f *= r
-                    bits[a] = bit
-                if f > col_best:
-                    col_best, col_arg, col_bits = f, j, bits
-            ratio *= col_best
+        (ux, fx), (vx, fx2) = us(x), us(x2)
+        rn = rd = 1
+        chosen: list[int] = []
+        out: list[list[int]] = []
+        for b in range(m):
+            cn, cd, col_arg, col_bits = -1, 1, 0, []
+            for j in nseeds:
+                fn = fd = 1
+                bits = []
+                for (a1, a0, ad), (b1, b0, bd) in zip(ux[j][b], vx[j][b]):
+                    if b1 == 0 or b0 == 0:
+                        raise ZeroDivisionError(f"cell probability {b1}/{bd} of x' = "
+                                                f"{dict(x2)} is 0 or 1")
+                    if a1 * b0 >= a0 * b1:
+                        fn *= a1 * bd
+                        fd *= ad * b1
+                        bits.append(1)
+                    else:
+                        fn *= a0 * bd
+                        fd *= ad * b0
+                        bits.append(0)
+                if fn * cd > cn * fd:
+                    cn, cd, col_arg, col_bits = fn, fd, j, bits
+            rn *= cn
+            rd *= cd
             chosen.append(col_arg)
-            out.update({(a, b): bit for a, bit in col_bits.items()})
-        if best is None or ratio > best.ratio:
+            out.append(col_bits)
+        if best is None or rn * best_d > best_n * rd:
+            best_n, best_d = rn, rd
             h = tuple(seeds[j] for j in chosen)
             prob_x = prob_x2 = Fraction(1)
             for b in range(1, m + 1):
                 for a in range(1, s + 1):
-                    u, v = ux[chosen[b - 1]][(a, b)], vx[chosen[b - 1]][(a, b)]
-                    prob_x *= u if out[(a, b)] else 1 - u
-                    prob_x2 *= v if out[(a, b)] else 1 - v
-            rows = tuple(tuple(out[(a, b)] for b in range(1, m + 1)) for a in range(1, s + 1))
-            best = FamilyWitness(ratio, dict(x), dict(x2), h, rows, prob_x, prob_x2, 0,
-                                 len(seeds))
+                    u, v = fx[chosen[b - 1]][(a, b)], fx2[chosen[b - 1]][(a, b)]
+                    bit = out[b - 1][a - 1]
+                    prob_x *= u if bit else 1 - u
+                    prob_x2 *= v if bit else 1 - v
+            rows = tuple(tuple(out[b - 1][a - 1] for b in range(1, m + 1))
+                         for a in range(1, s + 1))
+            best = FamilyWitness(Fraction(rn, rd), dict(x), dict(x2), h, rows, prob_x,
+                                 prob_x2, 0, len(seeds))
     if best is None:
         raise ResourceLimitError("worst_ratio_over_family: no neighbouring pair in the domain")
     return FamilyWitness(best.ratio, best.numerator_input, best.denominator_input,

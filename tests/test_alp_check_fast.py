@@ -1,0 +1,165 @@
+"""The fast paths of exactdp/sparse_vectors/alp_check.py equal their reference paths.
+
+* :func:`alp_check.pushed_law` (the RandRound coins explored ONCE per input, then pushed
+  through the implementation's ``embed`` for each seed tuple) equals :func:`pre_noise_law`
+  (``scaled_units`` + ``embed`` explored together) for every input and seed of C1-C4;
+* :func:`worst_ratio_over_family` (integer numerators, cross-multiplied comparisons, an
+  optional marginals cache) returns the same witness, field by field, as the reference
+  Fraction computation below (the code before the integer rewrite), on C1-C4, C8 and C9.
+
+Each equality FAILS when a bug is planted into the fast path (tests/_plant.py).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from exactdp.sparse_vectors import alp_check
+from exactdp.sparse_vectors import exact as ex
+from exactdp.sparse_vectors.alp_check import (
+    FamilyWitness,
+    _cellmax,
+    cell_marginals,
+    pre_noise_law,
+    pushed_law,
+    units_law,
+    worst_ratio_over_family,
+)
+from exactdp.sparse_vectors.alp_params import ALPParams
+from proofs._alp import Config, paper_configs
+from proofs.alp_lemma_4_12_privacy import negative_configs
+from tests._plant import plant
+
+
+def _reference_worst(params, hashes, pairs) -> FamilyWitness:  # type: ignore[no-untyped-def]
+    """worst_ratio_over_family as it was written on Fractions (main at fe10b8e)."""
+    seeds = list(hashes.seeds())
+    s, m, p = params.rows, params.columns, params.flip
+    marg: dict = {}  # type: ignore[type-arg]
+
+    def us(x):  # type: ignore[no-untyped-def]
+        key = tuple(sorted(x.items()))
+        if key not in marg:
+            marg[key] = [{c: p + (1 - 2 * p) * v
+                          for c, v in cell_marginals(params, hashes, x, (sd,) * m).items()}
+                         for sd in seeds]
+        return marg[key]
+
+    best = None
+    for x, x2 in pairs:
+        ux, vx = us(x), us(x2)
+        ratio, chosen, out = Fraction(1), [], {}
+        for b in range(1, m + 1):
+            col_best, col_arg, col_bits = Fraction(-1), 0, {}
+            for j in range(len(seeds)):
+                f, bits = Fraction(1), {}
+                for a in range(1, s + 1):
+                    r, bit = _cellmax(ux[j][(a, b)], vx[j][(a, b)])
+                    f *= r
+                    bits[a] = bit
+                if f > col_best:
+                    col_best, col_arg, col_bits = f, j, bits
+            ratio *= col_best
+            chosen.append(col_arg)
+            out.update({(a, b): bit for a, bit in col_bits.items()})
+        if best is None or ratio > best.ratio:
+            h = tuple(seeds[j] for j in chosen)
+            prob_x = prob_x2 = Fraction(1)
+            for b in range(1, m + 1):
+                for a in range(1, s + 1):
+                    u, v = ux[chosen[b - 1]][(a, b)], vx[chosen[b - 1]][(a, b)]
+                    prob_x *= u if out[(a, b)] else 1 - u
+                    prob_x2 *= v if out[(a, b)] else 1 - v
+            rows = tuple(tuple(out[(a, b)] for b in range(1, m + 1)) for a in range(1, s + 1))
+            best = FamilyWitness(ratio, dict(x), dict(x2), h, rows, prob_x, prob_x2, 0,
+                                 len(seeds))
+    assert best is not None
+    return FamilyWitness(best.ratio, best.numerator_input, best.denominator_input,
+                         best.seeds, best.output, best.p, best.q, len(pairs), len(seeds))
+
+
+def _configs() -> list[Config]:
+    return [*paper_configs(False), *(cfg for cfg, _ in negative_configs()), COLLIDING]
+
+
+def _pairs(cfg: Config):  # type: ignore[no-untyped-def]
+    prm = cfg.params()
+    return prm, list(ex.neighbour_pairs(cfg.inputs(prm), prm.grid, Fraction(1)))
+
+
+#: s = 2 rows for d = 3 keys, k = 2, entries X/2: keys collide, so distinct coin outcomes of
+#: one input can set the same cells (pushed_law must add their weights).
+COLLIDING = Config("s = 2, k = 2, grid 1/2",
+                   lambda: ALPParams.from_paper(1, 1, 2, 2, 2, 3, grid=2), 5, 2, None,
+                   Fraction(1))
+
+
+def _push_mismatches() -> int:
+    """(input, seed tuple) cases of C1-C4 and COLLIDING where pushed_law != pre_noise_law."""
+    bad = 0
+    for cfg in [*paper_configs(False), COLLIDING]:
+        prm = cfg.params()
+        family = cfg.family(prm)
+        seeds = list(family.seeds())
+        tuples = [(sd,) * prm.columns for sd in seeds]
+        tuples += [tuple(seeds[(i + 3 * j) % len(seeds)] for j in range(prm.columns))
+                   for i in range(0, len(seeds), 3)]
+        for x in cfg.inputs(prm):
+            units = units_law(prm, x)
+            for h in tuples:
+                bad += pushed_law(prm, family, h, units) != pre_noise_law(prm, family, x, h)
+    return bad
+
+
+def test_pushed_law_equals_pre_noise_law() -> None:
+    assert _push_mismatches() == 0
+
+
+def test_pushed_law_with_a_planted_bug_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the bug: two coin outcomes with the same cell set keep only the last weight
+    plant(monkeypatch, alp_check, "pushed_law", "law[cells] + w if cells in law else w", "w")
+    assert _push_mismatches() > 0
+
+
+def test_pushed_law_with_seeds_reversed_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, alp_check, "pushed_law", "key = tuple(seeds)", "key = tuple(seeds)[::-1]")
+    assert _push_mismatches() > 0
+
+
+def _witness_mismatches() -> list[str]:
+    bad = []
+    for cfg in _configs():
+        prm, pairs = _pairs(cfg)
+        family = cfg.family(prm)
+        if worst_ratio_over_family(prm, family, pairs) != _reference_worst(prm, family, pairs):
+            bad.append(cfg.name)
+    return bad
+
+
+def test_integer_worst_ratio_equals_the_fraction_reference() -> None:
+    assert _witness_mismatches() == []
+
+
+def test_the_cache_gives_the_same_witnesses() -> None:
+    cfg = paper_configs(False)[3]  # C4: k = 2, grid 1/2
+    prm, pairs = _pairs(cfg)
+    family = cfg.family(prm)
+    cache: dict[object, object] = {}
+    halves = [pairs[: len(pairs) // 2], pairs[len(pairs) // 2:], pairs]
+    for part in halves:
+        assert worst_ratio_over_family(prm, family, part, cache) == _reference_worst(
+            prm, family, part)
+    assert cache
+
+
+@pytest.mark.parametrize("old,new", [
+    ("if a1 * b0 >= a0 * b1:", "if a1 * b0 > a0 * b1:"),  # ties choose output bit 0
+    ("if fn * cd > cn * fd:", "if fn * cd >= cn * fd:"),  # ties choose the last seed
+    ("fd *= ad * b0", "fd *= bd * b0"),  # the down ratio's denominator wrong
+])
+def test_integer_worst_ratio_with_a_planted_bug_differs(monkeypatch: pytest.MonkeyPatch,
+                                                        old: str, new: str) -> None:
+    plant(monkeypatch, alp_check, "worst_ratio_over_family", old, new)
+    assert _witness_mismatches()
