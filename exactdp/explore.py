@@ -13,6 +13,16 @@ sums the weights of the paths per output:
 * ``inverse_cdf_many(batch)`` branches on each of its draws as ``inverse_cdf`` does (the
   default of every source that overrides ``inverse_cdf``).
 
+Every path re-runs the code from its start, so the same draw is usually met on many paths.
+The options of an ``inverse_cdf`` draw (its outputs with ``F(z) > F(z-1)`` and their
+masses) are computed once per :func:`explore` call for a draw that is a *value*: an
+instance of a frozen dataclass (equal fields, equal draws: its CDF must be a function of
+its fields, compared with ``==``) that is hashable and whose class does not set
+``explore_cache = False`` -- the memo is keyed by the draw itself and holds it, so an
+``id`` is never reused.  Any other draw has its CDF evaluated on every path, as before.
+A replay that makes a different draw meets a different key: the options offered are still
+those of the draw made, and :class:`NondeterminismError` is raised as without the memo.
+
 The result is exact: a ``dict`` from output to ``Fraction`` whose values sum to exactly 1
 (checked).  Outputs must be hashable.  Budgets (``max_runs``, ``deadline_ns``, a per-path
 ``max_draws``) end an exploration that will not finish with
@@ -33,6 +43,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Hashable, Iterator
+from dataclasses import is_dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -56,6 +67,53 @@ MAX_UNIFORM = 1 << 16
 MAX_RUNS = 1 << 20
 #: A path's weight ``num / den`` is reduced (one gcd) once ``den`` has more bits than this.
 REDUCE_BITS = 1 << 12
+#: At most this many draws have their options memoised per exploration (memory bound).
+MAX_CACHED_DRAWS = 1 << 16
+
+#: The options of a draw: ``(d, outputs, masses)``, output ``outputs[j]`` of mass
+#: ``masses[j] / d``, only the outputs of positive mass, in increasing order.
+Options = tuple[int, tuple[int, ...], list[int]]
+
+_VALUE_TYPES: dict[type, bool] = {}
+
+
+def _is_value_type(cls: type) -> bool:
+    """Whether instances of ``cls`` are values whose options may be memoised: a frozen
+    dataclass that does not opt out (``explore_cache = False``)."""
+    known = _VALUE_TYPES.get(cls)
+    if known is None:
+        params = getattr(cls, "__dataclass_params__", None)
+        known = bool(is_dataclass(cls) and params is not None and params.frozen
+                     and getattr(cls, "explore_cache", True))
+        _VALUE_TYPES[cls] = known
+    return known
+
+
+def _draw_key(draw: Any) -> Hashable | None:
+    """The key under which a draw's options are memoised, or None (not memoised): the draw
+    itself when it is a value (see the module docstring)."""
+    return draw if _is_value_type(type(draw)) else None
+
+
+def _options(draw: Any, d: int) -> Options:
+    """The outputs of positive mass of ``draw`` and their masses over ``d`` (``F`` checked:
+    a non-decreasing integer CDF with ``F(n) = d``)."""
+    outputs: list[int] = []
+    masses: list[int] = []
+    prev = 0
+    cdf = draw.cdf
+    for z in range(draw.n + 1):
+        f = cdf(z)
+        if f < prev or f > d:
+            raise DomainError(f"inverse_cdf: F({z}) = {f} is not in [F({z - 1}) = {prev}, "
+                              f"d = {d}]; F must be a non-decreasing integer CDF")
+        if f > prev:
+            outputs.append(z)
+            masses.append(f - prev)
+        prev = f
+    if prev != d:
+        raise DomainError(f"inverse_cdf: F({draw.n}) = {prev} differs from d = {d}")
+    return d, tuple(outputs), masses
 
 
 class ExplorationLimitError(ResourceLimitError):
@@ -109,8 +167,11 @@ class ExploringSource(RandomSource):
 
     def __init__(self, prefix: tuple[int, ...] = (), max_uniform: int = MAX_UNIFORM,
                  max_draws: int | None = None, deadline_ns: int | None = None,
-                 chooser: random.Random | None = None) -> None:
+                 chooser: random.Random | None = None,
+                 memo: dict[Hashable, Options] | None = None) -> None:
         self.prefix = prefix
+        #: the options of value draws, shared by the paths of one exploration
+        self.memo: dict[Hashable, Options] = {} if memo is None else memo
         self.max_uniform = max_uniform
         self.max_draws, self.deadline_ns, self.chooser = max_draws, deadline_ns, chooser
         self.choices: list[int] = []
@@ -183,23 +244,23 @@ class ExploringSource(RandomSource):
         return idx + 1
 
     def inverse_cdf(self, draw: InverseCDFDraw) -> int:
-        record("uniform", draw.d)
         d = draw.d
-        options: list[tuple[int, int]] = []
-        prev = 0
-        for z in range(draw.n + 1):
-            f = draw.cdf(z)
-            if f < prev or f > d:
-                raise DomainError(f"inverse_cdf: F({z}) = {f} is not in [F({z - 1}) = {prev}, "
-                                  f"d = {d}]; F must be a non-decreasing integer CDF")
-            if f > prev:
-                options.append((z, f - prev))
-            prev = f
-        if prev != d:
-            raise DomainError(f"inverse_cdf: F({draw.n}) = {prev} differs from d = {d}")
-        z, mass = options[self._index(len(options), d, [m for _, m in options])]
-        self._times(mass, d)
-        return z
+        record("uniform", d)
+        key = _draw_key(draw)
+        entry = None
+        if key is not None:
+            try:
+                entry = self.memo.get(key)
+            except TypeError:  # a field is unhashable: not memoised
+                key = None
+        if entry is None or entry[0] != d:
+            entry = _options(draw, d)
+            if key is not None and len(self.memo) < MAX_CACHED_DRAWS:
+                self.memo[key] = entry
+        outputs, masses = entry[1], entry[2]
+        idx = self._index(len(outputs), d, masses)
+        self._times(masses[idx], d)
+        return outputs[idx]
 
     def bernoulli(self, num: int, den: int) -> bool:
         check_bernoulli(num, den)
@@ -262,6 +323,7 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
     stack: list[tuple[tuple[int, ...], tuple[int, int]]] = [((), (1, 1))]
     heap: list[tuple[Fraction, int, tuple[int, ...]]] = []  # after a cut: heaviest first
     runs = cut = 0
+    memo: dict[Hashable, Options] = {}  # options of value draws, shared by every path
     order = itertools.count()
     report_at = time.monotonic_ns() + 10**9
     while stack or heap:
@@ -279,7 +341,7 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
         ends = [t for t in (deadline_ns, None if path_ns is None else
                             time.monotonic_ns() + path_ns) if t is not None]
         src = ExploringSource(prefix, max_uniform, max_draws, min(ends, default=None),
-                              random.Random(runs) if cut else None)
+                              random.Random(runs) if cut else None, memo)
         try:
             out = fn(src)
             finished = True

@@ -32,6 +32,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from numbers import Integral
 from typing import Any
 
@@ -285,9 +286,15 @@ class Dataset:
     def counts(self) -> dict[int, int]:
         """``{x: c_x(D)}`` for every ``x`` with ``c_x(D) > 0`` -- one pass over the rows.
 
-        The keys are the set ``A = {x : c_x(D) > 0}`` of Algorithms 5.4, 6.4 and 6.21.
+        The keys are the set ``A = {x : c_x(D) > 0}`` of Algorithms 5.4, 6.4 and 6.21
+        (in order of first occurrence).  The pass is made once per dataset (the rows are
+        immutable); each call returns a new dict.
         """
-        return dict(Counter(self.rows))
+        return dict(self._counts)
+
+    @cached_property
+    def _counts(self) -> tuple[tuple[int, int], ...]:
+        return tuple(Counter(self.rows).items())
 
     def count(self, x: int) -> int:
         """``c_x(D)`` for one element."""
@@ -299,6 +306,24 @@ class Dataset:
 
     def __len__(self) -> int:
         return len(self.rows)
+
+
+def _plain_bins(n: object, bins: object, size: int) -> bool:
+    """Whether ``n`` is an ``int >= 1`` and ``bins`` a tuple of pairs ``(x, c)`` of plain
+    ints, ``x`` strictly increasing in ``[1, size]``, ``c`` in ``[0, n]``: what
+    :class:`Histogram` checks, decided without conversions (False: the full checks run,
+    and raise the typed error if one fails)."""
+    if type(n) is not int or n < 1 or type(bins) is not tuple:
+        return False
+    prev = 0
+    for pair in bins:
+        if type(pair) is not tuple or len(pair) != 2:
+            return False
+        x, c = pair
+        if type(x) is not int or type(c) is not int or not prev < x or not 0 <= c <= n:
+            return False
+        prev = x
+    return prev <= size
 
 
 @dataclass(frozen=True)
@@ -326,6 +351,10 @@ class Histogram:
     def __post_init__(self) -> None:
         if not isinstance(self.universe, Universe):
             raise ParameterTypeError(f"universe = {self.universe!r} must be a Universe")
+        if _plain_bins(self.n, self.bins, self.universe.size):
+            # the same checks passed on plain ints and tuples: nothing to convert
+            object.__setattr__(self, "_index", tuple([x for x, _ in self.bins]))
+            return
         if isinstance(self.n, bool) or not isinstance(self.n, Integral):
             raise ParameterTypeError(f"n = {self.n!r} must be a positive int")
         n = positive_int(int(self.n), "n")
@@ -356,6 +385,8 @@ class Histogram:
             raise ParameterTypeError(
                 f"counts = {_show_label(counts)} ({type(counts).__name__}) must be a mapping "
                 f"element -> count, such as Dataset.counts() returns")
+        if all(type(x) is int for x in counts):  # plain int keys, distinct: sort the pairs
+            return cls(universe, n, tuple(sorted(counts.items())), algorithm, fallback)
         pairs = [(_element(x, "element"), c) for x, c in counts.items()]
         return cls(universe, n, tuple(sorted(pairs, key=lambda pair: pair[0])), algorithm,
                    fallback)

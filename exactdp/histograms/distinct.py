@@ -116,7 +116,8 @@ def distinct_sample(universe_size: int, excluded: Sequence[int], count: int,
     histogram is the number of distinct elements in the dataset (the strict mode of the
     histograms passes ``A = {}``, see :mod:`exactdp.histograms.sparse`).
     """
-    universe = positive_int(universe_size, "universe_size")
+    universe = (universe_size if type(universe_size) is int and universe_size >= 1
+                else positive_int(universe_size, "universe_size"))
     if isinstance(count, bool) or not isinstance(count, int):
         raise ParameterTypeError(f"count = {count!r} must be an int")
     tree = OrderStatisticSet(universe, excluded)

@@ -116,7 +116,12 @@ def _check_m(m: object, n: int) -> int:
 
 @dataclass(frozen=True)
 class FunctionDraw:
-    """An inverse-CDF draw on ``[n]`` from an integer CDF ``fn`` with ``fn(n) = d``."""
+    """An inverse-CDF draw on ``[n]`` from an integer CDF ``fn`` with ``fn(n) = d``.
+
+    ``fn`` may close over state, so the exploring source does not memoise its options
+    (``explore_cache = False``, :mod:`exactdp.explore`)."""
+
+    explore_cache = False
 
     n: int
     d: int
@@ -137,16 +142,17 @@ class BinomialDraw:
     denominator ``d = den**trials``:
     ``cdf(k) = sum_{j <= k} C(trials, j) num**j (den - num)**(trials - j)`` for
     ``k < cap`` and ``d`` for ``k >= cap``.  For ``cap = 0`` the output is 0 surely and
-    ``d = 1``.  Building it costs ``O(cap)`` operations on ``trials * log2(den)``-bit
-    integers: this is the ``Omega(m)`` of Algorithm 6.7.
+    ``d = 1``.  Its CDF table (built on the first :meth:`cdf`) costs ``O(cap)`` operations
+    on ``trials * log2(den)``-bit integers: this is the ``Omega(m)`` of Algorithm 6.7.
+    A value (equal parameters, equal draws): the exploring source computes the options of
+    equal draws once per exploration.
     """
 
     trials: int
     num: int
     den: int
     cap: int
-    _cdf: tuple[int, ...] = field(init=False, repr=False)
-    d: int = field(init=False)
+    d: int = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         if not (self.trials >= 0 and self.cap >= 0 and 0 <= self.num <= self.den
@@ -154,20 +160,25 @@ class BinomialDraw:
             raise ParameterError(f"BinomialDraw needs trials, cap >= 0 and 0 <= num <= den, "
                                  f"den >= 1; got {self.trials}, {self.num}/{self.den}, "
                                  f"cap {self.cap}")
+        den = self.den // gcd(self.num, self.den)
+        object.__setattr__(self, "d", 1 if self.cap == 0 else den**self.trials)
+
+    @cached_property
+    def _cdf(self) -> tuple[int, ...]:
+        """``(F(0), ..., F(cap))``, built on first use (the exploring source memoises the
+        options of equal draws, :mod:`exactdp.explore`, and needs only ``d`` then)."""
+        if self.cap == 0:
+            return (1,)
         g = gcd(self.num, self.den)
         num, den = self.num // g, self.den // g
-        if self.cap == 0:
-            values: list[int] = [1]
-        else:
-            values = []
-            total = 0
-            for j in range(self.cap):
-                if j <= self.trials:
-                    total += comb(self.trials, j) * num**j * (den - num) ** (self.trials - j)
-                values.append(total)
-            values.append(den**self.trials)
-        object.__setattr__(self, "_cdf", tuple(values))
-        object.__setattr__(self, "d", values[-1])
+        values: list[int] = []
+        total = 0
+        for j in range(self.cap):
+            if j <= self.trials:
+                total += comb(self.trials, j) * num**j * (den - num) ** (self.trials - j)
+            values.append(total)
+        values.append(self.d)
+        return tuple(values)
 
     @property
     def n(self) -> int:
