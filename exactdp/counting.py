@@ -57,6 +57,7 @@ from exactdp.trace import active, record
 
 __all__ = [
     "GEO_STEP_BITS",
+    "GEO_TABLE_BITS",
     "MAX_INTEGER_BITS",
     "CDFDraw",
     "CountBatch",
@@ -86,11 +87,19 @@ POWER_TABLE_BITS = 1 << 27
 #: eps = 1/10, gamma = 2**-40 it has 11.5 MB), else the Python search runs.
 NATIVE_TABLE_BYTES = 1 << 26
 
+#: GeoSample keeps the ``2n`` values of its ``F`` (``GeoSample._table``, about
+#: ``2 n**2 (k + 1)`` bits) when that is at most this many bits (32 KiB: ``n`` up to about
+#: 160 at ``eps = 1/8``); larger mechanisms search with a :class:`PowerWalk` per call.
+GEO_TABLE_BITS = 1 << 18
+
 #: ``sample_many`` draws and searches its counts in chunks of this many (one
 #: ``uniform_many`` each: memory stays near ``BATCH_CHUNK log2(d) / 8`` bytes).
 BATCH_CHUNK = 1 << 13
 
 _MPZ = type(gmpy2.mpz(0))
+
+#: The trace event of one search round (one tuple, appended once per round).
+_CDF_EVENT = ("cdf",)
 
 
 def search_rounds(n: int) -> int:
@@ -111,10 +120,17 @@ def inverse_cdf_search(cdf: Callable[[int], int], n: int, u: int) -> int:
         raise ParameterTypeError(f"u = {u!r:.60} must be an int (a draw from [d]_+)")
     lo, hi = 0, n  # invariant: the answer lies in [lo, hi]
     events = active()
-    for _ in range(search_rounds(n)):
-        mid = (lo + hi) // 2
-        if events is not None:
-            events.append(("cdf",))
+    if events is None:  # the same rounds, nothing to record
+        for _ in range(n.bit_length()):  # search_rounds(n)
+            mid = (lo + hi) >> 1
+            if cdf(mid) >= u:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+    for _ in range(n.bit_length()):
+        mid = (lo + hi) >> 1
+        events.append(_CDF_EVENT)
         if cdf(mid) >= u:
             hi = mid
         else:
@@ -427,18 +443,58 @@ class GeoSample(InverseCDFSampler):
         """gmpy2 copies of ``(2**k + 1, d)`` for :class:`PowerWalk`."""
         return gmpy2.mpz(self._base), gmpy2.mpz(self.d)
 
+    @cached_property
+    def _table(self) -> list[int] | None:
+        """``[F_c(z) for j = z - c in [-n, n)]``: on ``[0, n)``, ``F_c(z)`` depends on ``c``
+        and ``z`` only through ``j`` (``2**(k a) (2**k + 1)**(n - a)`` with ``a = -j`` for
+        ``j < 0``, ``d`` minus that with ``a = j + 1`` for ``j >= 0``: Algorithm 4.8 step 2),
+        so ``2n`` values built once per mechanism (public parameters only) serve every
+        search.  None when they would exceed :data:`GEO_TABLE_BITS` (then each search runs a
+        :class:`PowerWalk`)."""
+        n, k = self.n, self.k
+        if 2 * n * n * (k + 1) > GEO_TABLE_BITS:
+            return None
+        low = [0] * (n + 1)  # low[a] = 2**(k a) (2**k + 1)**(n - a), a in [1, n]
+        power = 1
+        for a in range(n, 0, -1):
+            low[a] = power << (k * a)
+            power *= self._base
+        d = self.d
+        return [low[-j] for j in range(-n, 0)] + [d - low[j + 1] for j in range(n)]
+
+    @cached_property
+    def _walks(self) -> list[Callable[[int], int]] | None:
+        """For every count ``c``, the function ``z -> F_c(z)`` on ``[0, n]`` read off
+        :attr:`_table` (built once per mechanism: a search only reads them); None without
+        the table or in a subclass with its own :meth:`cdf`."""
+        table = self._table
+        if table is None or type(self).cdf is not GeoSample.cdf:
+            return None
+        return [_table_walk(table, self.n, self.d, c) for c in range(self.n + 1)]
+
+    def _walk(self, c: int) -> Callable[[int], Any]:
+        """The evaluations ``z -> F_c(z)``, ``z`` in ``[0, n]``, of one search at count ``c``:
+        reads of :attr:`_table` when it exists, else a :class:`PowerWalk`."""
+        walks = self._walks
+        return PowerWalk(self, c).search_cdf if walks is None else walks[c]
+
     def search_cdf(self, c: int, z: int) -> int:
-        """:meth:`cdf` at ``z`` in ``[0, n]`` on gmpy2 integers (the same values; the proofs
-        check equality on every ``(c, z)`` of their grids).  A subclass with its own
-        :meth:`cdf` is searched over that ``cdf`` (the sampler stays its inverse)."""
-        if type(self).cdf is not GeoSample.cdf:
+        """:meth:`cdf` at ``z`` in ``[0, n]`` as the search computes it (:meth:`_walk`: the
+        table or gmpy2 integers; the same values -- the proofs check equality on every
+        ``(c, z)`` of their grids).  A subclass with its own :meth:`cdf` is searched over
+        that ``cdf`` (the sampler stays its inverse)."""
+        if type(self).cdf is not GeoSample.cdf or not 0 <= z <= self.n:
             return self.cdf(c, z)
-        return PowerWalk(self, c).search_cdf(z)
+        return self._walk(c)(z)  # type: ignore[no-any-return]
 
     def _search(self, c: int, u: int) -> int:
-        """``min{z : F_c(z) >= u}``: :func:`inverse_cdf_search` over one :class:`PowerWalk`
-        (gmpy2, each round's power from the previous one late in the search), with ``u``
-        converted to gmpy2 once; over :meth:`search_cdf` when a subclass has its own cdf."""
+        """``min{z : F_c(z) >= u}``: :func:`inverse_cdf_search` over :meth:`_walk` (a table
+        read per round, or one :class:`PowerWalk` -- gmpy2, each round's power from the
+        previous one late in the search -- with ``u`` converted to gmpy2 once); over
+        :meth:`search_cdf` when a subclass has its own cdf."""
+        walks = self._walks
+        if walks is not None:
+            return inverse_cdf_search(walks[c], self.n, u)
         if type(self).cdf is not GeoSample.cdf:
             return super()._search(c, u)
         return inverse_cdf_search(PowerWalk(self, c).search_cdf, self.n, gmpy2.mpz(u))
@@ -734,6 +790,17 @@ class FastSample(InverseCDFSampler):
             raise ParameterError(f"beta = {b} must exceed gamma = {self.gamma} "
                                  f"(Theorem 4.10 ii)")
         return ceil_log_ratio(1 / (b - self.gamma), 1 + Fraction(1, 1 << self.k))
+
+
+def _table_walk(table: list[int], n: int, d: int, c: int) -> Callable[[int], int]:
+    """GeoSample's ``F_c`` on ``[0, n]`` read off its table (see ``GeoSample._table``): one
+    function call and one list read per search round, whatever ``c`` and ``z`` are."""
+    off = n - c
+
+    def search_cdf(z: int) -> int:  # the name the strict-time trace counts (TRACED_CALLS)
+        return table[z + off] if z < n else d
+
+    return search_cdf
 
 
 def _record_native(k: int, rounds: int) -> None:

@@ -11,7 +11,7 @@ for every private input.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -29,10 +29,10 @@ def record(*event: object) -> None:
         events.append(event)
 
 
-def active() -> list[Event] | None:
-    """The active trace (append events to it), or None: for loops that record one event per
-    round and read the context variable once instead of once per round."""
-    return _EVENTS.get()
+#: ``active()``: the active trace (append events to it), or None -- for loops that record one
+#: event per round and read the context variable once instead of once per round.  The
+#: context variable's own ``get`` (no Python frame: samplers call it once per draw).
+active: Callable[[], list[Event] | None] = _EVENTS.get
 
 
 @contextmanager
