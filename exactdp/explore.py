@@ -15,13 +15,17 @@ sums the weights of the paths per output:
 
 Every path re-runs the code from its start, so the same draw is usually met on many paths.
 The options of an ``inverse_cdf`` draw (its outputs with ``F(z) > F(z-1)`` and their
-masses) are computed once per :func:`explore` call for a draw that is a *value*: an
-instance of a frozen dataclass (equal fields, equal draws: its CDF must be a function of
-its fields, compared with ``==``) that is hashable and whose class does not set
-``explore_cache = False`` -- the memo is keyed by the draw itself and holds it, so an
-``id`` is never reused.  Any other draw has its CDF evaluated on every path, as before.
-A replay that makes a different draw meets a different key: the options offered are still
-those of the draw made, and :class:`NondeterminismError` is raised as without the memo.
+masses) are computed once per :func:`explore` call for a draw with a key that determines
+its CDF exactly: ``(type(draw), draw.explore_key)`` when its class defines
+``explore_key`` (a hashable of every parameter its ``cdf`` depends on), otherwise the
+draw itself when it is a *value* -- an instance of a frozen dataclass (equal fields, equal
+draws: its CDF must be a function of its fields, compared with ``==``) that is hashable
+and whose class does not set ``explore_cache = False``.  The memo holds its keys, so an
+``id`` is never reused.  Any other draw, and every draw made while an operation trace is
+being recorded (:func:`exactdp.trace.recording`: a ``cdf`` may record events), has its
+CDF evaluated on every path, as before.  A replay that makes a different draw meets a
+different key: the options offered are still those of the draw made, and
+:class:`NondeterminismError` is raised as without the memo.
 
 The result is exact: a ``dict`` from output to ``Fraction`` whose values sum to exactly 1
 (checked).  Outputs must be hashable.  Budgets (``max_runs``, ``deadline_ns``, a per-path
@@ -54,7 +58,7 @@ from exactdp.randomness import (
     check_bernoulli,
     check_domain_size,
 )
-from exactdp.trace import record
+from exactdp.trace import active, record
 
 __all__ = ["ExplorationIncomplete", "ExplorationLimitError", "ExploringSource",
            "NondeterminismError", "PathCut", "explore"]
@@ -74,25 +78,35 @@ MAX_CACHED_DRAWS = 1 << 16
 #: ``masses[j] / d``, only the outputs of positive mass, in increasing order.
 Options = tuple[int, tuple[int, ...], list[int]]
 
-_VALUE_TYPES: dict[type, bool] = {}
+#: Per draw class: 2 (it defines ``explore_key``), 1 (a value: a frozen dataclass that does
+#: not set ``explore_cache = False``) or 0 (not memoised).
+_KEY_KINDS: dict[type, int] = {}
 
 
-def _is_value_type(cls: type) -> bool:
-    """Whether instances of ``cls`` are values whose options may be memoised: a frozen
-    dataclass that does not opt out (``explore_cache = False``)."""
-    known = _VALUE_TYPES.get(cls)
-    if known is None:
+def _key_kind(cls: type) -> int:
+    kind = _KEY_KINDS.get(cls)
+    if kind is None:
         params = getattr(cls, "__dataclass_params__", None)
-        known = bool(is_dataclass(cls) and params is not None and params.frozen
-                     and getattr(cls, "explore_cache", True))
-        _VALUE_TYPES[cls] = known
-    return known
+        if hasattr(cls, "explore_key"):
+            kind = 2
+        elif (is_dataclass(cls) and params is not None and params.frozen
+              and getattr(cls, "explore_cache", True)):
+            kind = 1
+        else:
+            kind = 0
+        _KEY_KINDS[cls] = kind
+    return kind
 
 
 def _draw_key(draw: Any) -> Hashable | None:
-    """The key under which a draw's options are memoised, or None (not memoised): the draw
-    itself when it is a value (see the module docstring)."""
-    return draw if _is_value_type(type(draw)) else None
+    """The key under which a draw's options are memoised, or None (not memoised): see the
+    module docstring."""
+    if active() is not None:  # a cdf may record events: evaluate it on every path
+        return None
+    kind = _key_kind(type(draw))
+    if kind == 2:
+        return (type(draw), draw.explore_key)
+    return draw if kind == 1 else None
 
 
 def _options(draw: Any, d: int) -> Options:

@@ -491,6 +491,14 @@ class ApproxBinDraw:
     def d(self) -> int:
         return self.s
 
+    @property
+    def explore_key(self) -> tuple[object, ...]:
+        """Every parameter of the draw (:meth:`cdf` depends on ``m, p, q, s, t`` and
+        ``exponent_rounds``): equal keys, equal CDFs -- the exploring source computes the
+        options of equal draws once per exploration (:mod:`exactdp.explore`)."""
+        return (self.m, self.p, self.q, self.s, self.t, self.padded, tuple(self.widths),
+                self.exponent_rounds, self.shortcuts)
+
     @cached_property
     def p_prime(self) -> int:
         """``p' = floor(sp/q)`` (step 3), by GMP: Python's ``//`` is quadratic."""
