@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
+from math import lcm
 from types import FrameType
 from typing import Any, Literal
 
@@ -312,23 +313,39 @@ def worst_ratio(pairs: Iterable[tuple[Any, Mapping[Any, Fraction], Any, Mapping[
     Pass both orders of each neighbouring pair for the two-sided DP ratio.  Outcomes with
     ``P_a(o) = 0`` are skipped; ``P_a(o) > 0 = P_b(o)`` is an infinite ratio and wins.
     Each ratio ``x / y`` is kept as the unreduced pair of ints ``(rn, rd)``, ``rd > 0``, and
-    compared by cross products (no gcd per outcome); the winner is reduced once.
+    compared by cross products (no gcd per outcome; each distribution's probabilities read
+    once as integers over their common denominator); the winner is reduced once.
     """
     best: tuple[Any, Any, Any, Fraction, Fraction] | None = None
     bn, bd = 0, 1  # the best ratio so far, bn / bd with bd > 0
     zero = Fraction(0)
+    scaled: dict[int, tuple[Mapping[Any, Fraction], int, dict[Any, int]]] = {}
+
+    def over_common(dist: Mapping[Any, Fraction]) -> tuple[int, dict[Any, int]]:
+        """``(D, {o: D P(o)})`` with ``D`` the common denominator of ``dist`` (exact ints; once
+        per distribution: a distribution is in several pairs)."""
+        got = scaled.get(id(dist))
+        if got is None or got[0] is not dist:
+            den = lcm(*(v.denominator for v in dist.values()))
+            got = (dist, den, {o: v.numerator * (den // v.denominator) for o, v in dist.items()})
+            scaled[id(dist)] = got
+        return got[1], got[2]
+
     for a, pa, b, pb in pairs:
-        for o in _support(pa, pb):
-            x, y = pa.get(o, zero), pb.get(o, zero)
+        support = _support(pa, pb)
+        (da, na), (db, nb) = over_common(pa), over_common(pb)
+        for o in support:
+            x = na.get(o, 0)
             if x == 0:
                 continue
+            y = nb.get(o, 0)
             if y == 0:
-                return RatioWitness(None, a, b, o, x, y)
-            rn, rd = x.numerator * y.denominator, x.denominator * y.numerator  # r = x / y
+                return RatioWitness(None, a, b, o, pa.get(o, zero), pb.get(o, zero))
+            rn, rd = x * db, da * y  # r = (x / da) / (y / db)
             if rd < 0:
                 rn, rd = -rn, -rd
             if best is None or rn * bd > bn * rd:  # r > best ratio
-                best, bn, bd = (a, b, o, x, y), rn, rd
+                best, bn, bd = (a, b, o, pa[o], pb[o]), rn, rd
     if best is None:
         raise ParameterError("worst_ratio: no outcome with positive probability was examined")
     return RatioWitness(Fraction(bn, bd), *best)
@@ -392,17 +409,21 @@ def exact_accuracy(dists: Sequence[Mapping[int, Fraction]], beta: object) -> Acc
     if not dists:
         raise ParameterError("exact_accuracy: no distributions given")
     best_a, best_c = -1, 0
-    zero = Fraction(0)
     target = 1 - b
+    tn, td = target.numerator, target.denominator
     for c, dist in enumerate(dists):
-        a, prob = 0, dist.get(c, zero)
+        # The masses as integers over their common denominator den (exact): prob < 1 - beta
+        # iff num td < tn den, without a Fraction (and its gcd) per added outcome.
+        den = lcm(*(v.denominator for v in dist.values()))
+        num = {z: v.numerator * (den // v.denominator) for z, v in dist.items()}
+        a, prob = 0, num.get(c, 0)
         span = max((abs(z - c) for z in dist), default=0)
-        while prob < target:
+        while prob * td < tn * den:
             if a >= span:  # nothing left to add: mass below 1 - beta (not a distribution)
-                raise ParameterError(f"the distribution for c = {c} has total mass {prob}, "
-                                     f"below 1 - beta = {1 - b}")
+                raise ParameterError(f"the distribution for c = {c} has total mass "
+                                     f"{Fraction(prob, den)}, below 1 - beta = {1 - b}")
             a += 1
-            prob += dist.get(c - a, zero) + dist.get(c + a, zero)
+            prob += num.get(c - a, 0) + num.get(c + a, 0)
         if a > best_a:
             best_a, best_c = a, c
     return AccuracyResult(best_a, b, best_c, accuracy_probability(dists[best_c], best_c, best_a))

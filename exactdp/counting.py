@@ -374,8 +374,22 @@ class GeometricMechanism:
         return 1 - a ** (z - c + 1) / (1 + a)
 
     def distribution(self, c: int) -> tuple[Fraction, ...]:
-        """``(Pr[M(c) = 0], ..., Pr[M(c) = n])``."""
-        return tuple(self.pmf(c, z) for z in range(self.n + 1))
+        """``(Pr[M(c) = 0], ..., Pr[M(c) = n])``: :meth:`pmf`'s values, from integer powers
+        of ``alpha = p/q`` built by running products (one exact ``Fraction(num, den)`` per
+        outcome instead of Fraction powers and quotients): ``(q - p) p**j / ((q + p) q**j)``
+        at distance ``j = |z - c|`` inside, ``p**j q / ((q + p) q**j)`` at the clamped ends.
+        Equal to ``pmf`` at every ``(c, z)`` (tests/test_counting.py)."""
+        c = check_count(c, self.n)
+        n, p, q = self.n, self.alpha.numerator, self.alpha.denominator
+        top = max(c, n - c)
+        pp, qq = [1] * (top + 1), [1] * (top + 1)  # p**j, q**j
+        for j in range(1, top + 1):
+            pp[j], qq[j] = pp[j - 1] * p, qq[j - 1] * q
+        inner, ends = q - p, q + p
+        out = [Fraction(inner * pp[abs(z - c)], ends * qq[abs(z - c)]) for z in range(n + 1)]
+        out[0] = Fraction(pp[c] * q, ends * qq[c])
+        out[n] = Fraction(pp[n - c] * q, ends * qq[n - c])
+        return tuple(out)
 
 
 class GeoSample(InverseCDFSampler):

@@ -306,6 +306,28 @@ def test_geometric_mechanism_ideal_matches_geosample() -> None:
 # ---------------------------------------------------------------- GeometricMechanism
 
 
+def _distribution_is_pmf() -> bool:
+    return all(GeometricMechanism(n, a).distribution(c)
+               == tuple(GeometricMechanism(n, a).pmf(c, z) for z in range(n + 1))
+               for n in range(1, 9) for a in (Fraction(1, 3), Fraction(2, 3), Fraction(16, 17),
+                                              Fraction(5, 8)) for c in range(n + 1))
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("out[n] = Fraction(pp[n - c] * q,", "out[n] = Fraction(pp[n - c] * p,"),
+    ("inner, ends = q - p, q + p", "inner, ends = q - p, q + p + (p == 5)"),
+    ("pp[j], qq[j] = pp[j - 1] * p, qq[j - 1] * q", "pp[j], qq[j] = pp[j - 1] * p, qq[j - 1] * p"),
+])
+def test_geometric_mechanism_distribution_is_its_pmf(old: str, new: str) -> None:
+    """distribution() (running integer powers) equals pmf() (Fraction powers) at every
+    (c, z); the comparison fails on a planted bug in distribution()."""
+    from test_checker_mutants import planted
+
+    assert _distribution_is_pmf()
+    with planted(GeometricMechanism, "distribution", old, new):
+        assert not _distribution_is_pmf()
+
+
 @given(small_n, st.fractions(min_value=Fraction(1, 1000), max_value=Fraction(999, 1000),
                              max_denominator=1000), st.data())
 def test_geometric_mechanism_vs_section_4_1(n: int, alpha: Fraction, data: st.DataObject) -> None:
