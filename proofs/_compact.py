@@ -11,9 +11,12 @@ by the block argument of :func:`m0_distribution`: thresholds derived from Algori
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterator
 from fractions import Fraction
 from functools import cache
+from itertools import islice
+from operator import le
 from typing import NamedTuple
 
 from exactdp.checker import Distribution, counting_distribution, thresholds
@@ -21,6 +24,7 @@ from exactdp.counting import GeoSample, InverseCDFSampler, TabulatedMechanism
 from exactdp.explore import explore
 from exactdp.histograms.compact import CompactHistogram, EmptyBinSampler
 from exactdp.histograms.data import Dataset
+from exactdp.params import DomainError
 
 #: ``d0`` up to which :func:`m0_distribution` evaluates ``M0`` on every ``u0`` by default.
 ENUMERATE_D0 = 1 << 16
@@ -116,15 +120,14 @@ def m0_distribution(sampler: EmptyBinSampler, enumerate_up_to: int = ENUMERATE_D
     """
     d0, n = sampler.d0, sampler.n
     if d0 <= enumerate_up_to:
-        masses = [0] * (n + 1)
-        monotone, prev = True, -1
-        for u0 in range(1, d0 + 1):
-            v = sampler(u0)
-            masses[v] += 1
-            monotone = monotone and v >= prev
-            prev = v
-        return M0Reading({z: Fraction(m, d0) for z, m in enumerate(masses) if m}, monotone,
-                         True)
+        values = list(map(sampler, range(1, d0 + 1)))  # M0(u0) for every u0, in order
+        masses = Counter(values)
+        if not masses.keys() <= set(range(n + 1)):
+            raise DomainError(f"M0 returned {sorted(set(masses) - set(range(n + 1)))[:3]}, "
+                              f"outside [n] = [0, {n}]")
+        monotone = all(map(le, values, islice(values, 1, None)))
+        return M0Reading({z: Fraction(masses[z], d0) for z in range(n + 1) if masses[z]},
+                         monotone, True)
     ts = m0_thresholds(sampler)
     q, r = divmod(d0, sampler.mechanism.d)
     probes = {u0 for u0 in (r * (q + 1), r * (q + 1) + 1) if 1 <= u0 <= d0}

@@ -85,6 +85,9 @@ FORMAT = "exactdp/compact-histogram"
 #: 3: the integrity digest and the recomputed guarantees.
 VERSION = "3"
 _ARITHMETIC = ("auto", "native", "pure")
+#: Up to this bit length of ``d0``, :meth:`EmptyBinSampler.f` divides plain ints (faster than
+#: gmpy2's conversions there); beyond it, gmpy2 (CPython's long division is quadratic).
+_INT_DIVISION_BITS = 256
 
 
 # --------------------------------------------------------------------------- mechanisms
@@ -169,9 +172,14 @@ class EmptyBinSampler:
         self.q, self.r = divmod(self.d0, d)
         self.n = self.mechanism.n
         # gmpy2 copies for the divisions of f (CPython's long division is quadratic: about
-        # 1 ms per call at log2 d0 = 39366, against microseconds with GMP).
+        # 1 ms per call at log2 d0 = 39366, against microseconds with GMP).  Up to
+        # _INT_DIVISION_BITS bits, int division is faster than converting to and from mpz:
+        # f divides plain ints there (the same exact ceilings; a choice made from d0 alone).
         self._q = gmpy2.mpz(self.q)
         self._q1 = gmpy2.mpz(self.q + 1)
+        self._q_plus_1 = self.q + 1
+        self._first = self.r * self._q_plus_1  # f's first piece is u0 <= r (q + 1)
+        self._int_division = self.d0.bit_length() <= _INT_DIVISION_BITS
 
     def __repr__(self) -> str:
         return f"EmptyBinSampler({self.mechanism!r}, d0={_size(self.d0)})"
@@ -189,9 +197,14 @@ class EmptyBinSampler:
 
     def f(self, u0: int) -> int:
         """Algorithm 8.5 step 2: the non-decreasing map ``[d0]_+ -> [d]_+``."""
-        self._check_u0(u0)
+        if type(u0) is not int or not 0 < u0 <= self.d0:
+            self._check_u0(u0)  # raises (a plain int in range skips the calls)
         r = self.r
-        if r != 0 and u0 <= r * self._q1:
+        if self._int_division:
+            if r != 0 and u0 <= self._first:
+                return -(-u0 // self._q_plus_1)
+            return -((r - u0) // self.q)
+        if r != 0 and u0 <= self._first:
             return int(gmpy2.c_div(u0, self._q1))
         return int(gmpy2.c_div(u0 - r, self._q))
 
@@ -206,6 +219,8 @@ class EmptyBinSampler:
     def max_preimage(self, u: int) -> int:
         """``max{u0 in [d0]_+ : f(u0) <= u}`` for ``u`` in ``[0, d]`` (0 when ``u = 0``):
         ``(q+1) u`` if ``r != 0`` and ``u <= r``, else ``q u + r`` (proof of Lemma 8.4 v)."""
+        if self._int_division:
+            return self._q_plus_1 * u if self.r != 0 and u <= self.r else self.q * u + self.r
         if self.r != 0 and u <= self.r:
             return int(self._q1 * u)
         return int(self._q * u + self.r)
@@ -220,7 +235,8 @@ class EmptyBinSampler:
 
     def preimage(self, v: int) -> tuple[int, int]:
         """The interval ``[lo, hi]`` of ``u0`` with ``M0(u0) = v`` (Lemma 8.4 v)."""
-        v = check_count(v, self.n, "v")
+        if type(v) is not int or not 0 <= v <= self.n:
+            v = check_count(v, self.n, "v")  # raises (a plain int in range skips the call)
         lo, hi = self.cdf(v - 1) + 1, self.cdf(v)
         if lo > hi:
             raise DomainError(f"v = {v} has probability 0 under M0: S_v is empty")
@@ -236,22 +252,35 @@ class EmptyBinSampler:
         return lo - 1 + default_source(source).uniform(hi - lo + 1)
 
 
-@dataclass(frozen=True)
 class _ScaledDraw:
     """An inverse-CDF draw over ``[inner.d * factor]_+`` with the same output distribution
     (``u`` and ``ceil(u / factor)``): gives the noisy-count draws of non-empty bins and the
-    ``M0`` draws of padding points one common domain ``d * d0``."""
+    ``M0`` draws of padding points one common domain ``d * d0``.
 
-    inner: InverseCDFDraw
-    factor: int
-    d: int  # inner.d * factor, computed once by the caller
+    ``memo`` (one per histogram, keyed by ``(key, z)``: ``key`` names the law of ``inner``,
+    ``-1`` for the padding points' ``M0``, ``c`` for ``M(c, .)``) keeps the values of
+    :meth:`cdf` already computed: ``F(z) * factor`` is a pure function of the public
+    mechanism, the count and ``z``.  Only
+    a source that reads the CDF (the exploring source: every ``z`` on every path) calls
+    :meth:`cdf`; the sampling path calls :meth:`search`, which the memo does not touch."""
 
-    @property
-    def n(self) -> int:
-        return self.inner.n
+    __slots__ = ("inner", "factor", "d", "n", "_memo", "_key")
+
+    def __init__(self, inner: InverseCDFDraw, factor: int, d: int,
+                 memo: dict[tuple[int, int], int], key: int) -> None:
+        self.inner = inner
+        self.factor = factor
+        self.d = d  # inner.d * factor, computed once by the caller
+        self.n = inner.n
+        self._memo = memo
+        self._key = key  # which law: the count c of M(c, .), or -1 for M0
 
     def cdf(self, z: int) -> int:
-        return int(gmpy2.mpz(self.inner.cdf(z)) * self.factor)
+        key = (self._key, z)
+        value = self._memo.get(key)
+        if value is None:
+            value = self._memo[key] = int(gmpy2.mpz(self.inner.cdf(z)) * self.factor)
+        return value
 
     def search(self, u: int) -> int:
         return self.inner.search(int(gmpy2.c_div(u, self.factor)))
@@ -361,6 +390,11 @@ class CompactHistogram:
                                  f"distinct points, but the field has only d0 = {d0}")
         self.empty = EmptyBinSampler(self.mechanism, d0)
         self._common = self.mechanism.d * d0  # the common draw domain [d d0]_+
+        # The CDF values the exploring source reads off the draws of _point_value (a pure
+        # function of the public mechanism; see _ScaledDraw), and the padding points' draw.
+        self._cdf_memo: dict[tuple[int, int], int] = {}
+        self._m0_draw = _ScaledDraw(self.empty, self.mechanism.d, self._common,
+                                    self._cdf_memo, -1)
         self.sublevel = node_sublevel(self.field, self.universe.size, self.n)
         self.arithmetic = arithmetic
         self.uses_native = _use_native(arithmetic, 2 * 3**self.sublevel)
@@ -430,10 +464,10 @@ class CompactHistogram:
         if fixed is not None:
             v = fixed
         elif count is None:
-            v = source.inverse_cdf(_ScaledDraw(self.empty, self.mechanism.d, self._common))
+            v = source.inverse_cdf(self._m0_draw)
         else:
             v = source.inverse_cdf(_ScaledDraw(self.mechanism.draw(count), self.empty.d0,
-                                               self._common))
+                                               self._common, self._cdf_memo, count))
         return self.field.from_index(self.empty.sample_preimage(v, source))
 
     def _polynomial(self, counts: Mapping[int, int], fixed: Mapping[int, int],
@@ -562,8 +596,10 @@ class CompactRelease:
                 or min(coeffs) < 0 or max(coeffs) >= self.field.order):
             return dataclasses.replace(self, coefficients=coeffs)
         new = object.__new__(CompactRelease)
-        shared = {k: v for k, v in self.__dict__.items() if k not in ("coefficients", "_table")}
-        new.__dict__.update(shared, coefficients=coeffs)
+        state = self.__dict__.copy()
+        state.pop("_table", None)
+        state["coefficients"] = coeffs
+        new.__dict__.update(state)
         return new
 
     @cached_property

@@ -103,12 +103,21 @@ def _threads(work: int) -> int:
 
 
 def _words(values: Sequence[int], bits: int) -> ctypes.Array[ctypes.c_uint64]:
+    """``values`` (ints in ``[0, 2**bits)``) as consecutive little-endian runs of
+    ``ceil(bits / 64)`` 64-bit words; one word each (``bits <= 64``): the array is built
+    from the ints directly (the same words; an int outside ``[0, 2**64)`` takes the bytes
+    path, which refuses it as before)."""
+    if bits <= 64 and values and 0 <= min(values) and max(values) >> 64 == 0:
+        return (ctypes.c_uint64 * len(values))(*values)  # (ctypes would wrap others)
     width = 8 * -(-bits // 64)
     data = b"".join(v.to_bytes(width, "little") for v in values)
     return (ctypes.c_uint64 * (len(data) // 8)).from_buffer_copy(data)
 
 
 def _ints(buffer: ctypes.Array[ctypes.c_uint64], count: int, bits: int) -> list[int]:
+    """The inverse of :func:`_words` for ``count`` elements of ``bits`` bits."""
+    if bits <= 64:
+        return buffer[:count]
     width = 8 * -(-bits // 64)
     raw = bytes(buffer)
     return [int.from_bytes(raw[i * width:(i + 1) * width], "little") for i in range(count)]
@@ -142,7 +151,7 @@ def _call(function: Callable[..., int], work: int, *args: object) -> int:
     the main thread), are direct."""
     flag = ctypes.c_int(0)
     if work < _DIRECT_WORK or threading.current_thread() is not threading.main_thread():
-        return int(function(*args, ctypes.pointer(flag)))
+        return int(function(*args, ctypes.byref(flag)))
     outcome: list[int] = []
     failure: list[BaseException] = []
     done = threading.Event()
@@ -207,9 +216,9 @@ def interpolate(degree: int, sub_degree: int, nodes: Sequence[int],
         raise ParameterError(f"{count} nodes and {len(values)} values: need as many, >= 1")
     if len(set(nodes)) != count:
         raise ParameterError("interpolation nodes must be distinct")
-    if any(not 0 <= e < 1 << sub_degree for e in nodes):
+    if not (0 <= min(nodes) and max(nodes) < 1 << sub_degree):
         raise DomainError(f"a node is not an element of GF(2^{sub_degree})")
-    if any(not 0 <= v < 1 << degree for v in values):
+    if not (0 <= min(values) and max(values) < 1 << degree):
         raise DomainError(f"a value is not an element of GF(2^{degree})")
     _check_memory(count, degree, sub_degree)
     out = (ctypes.c_uint64 * (count * -(-degree // 64)))()
