@@ -34,6 +34,22 @@ def laws_of(mech: Any, points: Iterable[Hashable]) -> dict[Hashable, Law]:
     return {u: explored_law(mech.sample, u) for u in points}
 
 
+def by_projection(x_of: Callable[[Any], Hashable], law_of: Callable[[Any], Law]
+                  ) -> Callable[[Any], Law]:
+    """``u -> law_of(x_of(u))`` for a closed form that is a function of the projection
+    ``x``: each distinct ``x``'s law is computed once (within one certificate)."""
+    memo: dict[Hashable, Law] = {}
+
+    def closed(u: Any) -> Law:
+        x = x_of(u)
+        law = memo.get(x)
+        if law is None:
+            law = memo[x] = law_of(x)
+        return law
+
+    return closed
+
+
 def mismatches(laws: Mapping[Hashable, Law], closed: Callable[[Any], Law]) -> list[Any]:
     """The inputs whose explored law differs from the closed form."""
     return [u for u, law in laws.items() if law != closed(u)]

@@ -10,7 +10,17 @@ from exactdp.neighbours import vectors
 from exactdp.projections import exact as ex
 from exactdp.projections.matrices import OPORPPlan
 from exactdp.projections.signs import DPSignOPORP, DPSignOPORPRepeated
-from proofs._proj import BASE, NOTES_PLAN, RHO, cert, laws_of, mismatches, report, worst_text
+from proofs._proj import (
+    BASE,
+    NOTES_PLAN,
+    RHO,
+    by_projection,
+    cert,
+    laws_of,
+    mismatches,
+    report,
+    worst_text,
+)
 
 CLAIM = "Li & Li Thm 4.8: SignOPORP (Alg 8) pure rho per fixed plan"
 STATEMENT = """Algorithm 8 with a rational base rho (keep rho^L/(rho^L+1), a coin for x_j = 0) has worst
@@ -48,13 +58,13 @@ def plan_certificate(plan: OPORPPlan, c: int, beta: int, smooth: bool) -> Certif
     rel = vectors(plan.p, -c, c, beta)
     laws = laws_of(mech, rel.points)
 
-    def closed(u: tuple[int, ...]) -> ex.Law:
-        x = ex.oporp_projections(u, plan.perm, plan.w, plan.k)
+    def closed(x: tuple[int, ...]) -> ex.Law:
         if smooth:
             return ex.sign_smooth_law(x, [beta] * plan.k, RHO, L_MAX)
         return ex.sign_rr_law(x, RHO)
 
-    bad = mismatches(laws, closed)
+    bad = mismatches(laws, by_projection(
+        lambda u: ex.oporp_projections(u, plan.perm, plan.w, plan.k), closed))
     rep = report(laws, rel)
     want = expected(beta, smooth, c * plan.bin_size)
     ok = not bad and rep.worst.ratio == want and rep.pure(RHO)
@@ -86,9 +96,11 @@ def repeated_certificate(beta: int, smooth: bool) -> Certificate:
         return tuple(v for pl in REPEATED_PLANS
                      for v in ex.oporp_projections(u, pl.perm, pl.w, pl.k))
 
-    bad = mismatches(laws, lambda u: ex.sign_smooth_law(x(u), [beta] * 2, RHO, l_max))
-    want = max(ex.smooth_pair_ratio(x(a), x(b), [beta] * 2, RHO, l_max)
-               for a, b in rel.ordered_pairs())
+    bad = mismatches(laws, by_projection(
+        x, lambda xu: ex.sign_smooth_law(xu, [beta] * 2, RHO, l_max)))
+    xs = {u: x(u) for u in rel.points}
+    want = max(ex.smooth_pair_ratio(xa, xb, [beta] * 2, RHO, l_max)
+               for xa, xb in {(xs[a], xs[b]) for a, b in rel.ordered_pairs()})
     rep = report(laws, rel)
     ok = not bad and rep.worst.ratio == want and rep.pure(RHO ** 2)
     return cert(f"{CLAIM} (repeated t = 2, {'smooth' if smooth else 'RR'}, beta = {beta})",

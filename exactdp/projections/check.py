@@ -27,7 +27,7 @@ checks, over the ordered pairs of a :class:`~exactdp.neighbours.Relation` (or an
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -106,18 +106,24 @@ def _rational(ratio: object) -> Fraction | None:
 
 
 def _report(name: str, pairs: Sequence[tuple[Hashable, Hashable]],
-            law: Callable[[Hashable, Hashable], tuple[Law, Law]], ratio: Fraction | None
-            ) -> PrivacyReport:
+            law: Callable[[Hashable, Hashable], tuple[Law, Law]] | Mapping[Hashable, Law],
+            ratio: Fraction | None) -> PrivacyReport:
+    """``law``: the two laws of a pair, or a mapping from input to law."""
     if not pairs:
         raise ParameterError(f"{name}: no neighbouring pair to check")
     triples = []
     best: DeltaWitness | None = None
     seen: set[tuple[int, int]] = set()
+    by_input = law if isinstance(law, Mapping) else None
     for a, b in pairs:
-        pa, pb = law(a, b)
-        if (id(pa), id(pb)) in seen:  # the same two law objects: same ratio and delta
+        if by_input is not None:
+            pa, pb = by_input[a], by_input[b]
+        else:
+            pa, pb = law(a, b)  # type: ignore[operator]
+        key = (id(pa), id(pb))
+        if key in seen:  # the same two law objects: same ratio and delta
             continue
-        seen.add((id(pa), id(pb)))
+        seen.add(key)
         triples.append((a, pa, b, pb))
         if ratio is not None:
             d = hockey_stick(pa, pb, ratio)
@@ -131,16 +137,15 @@ def check_dp(law: Callable[[Any], Law], pairs: Pairs, ratio: object = None) -> P
     Laws are computed once per input; a pair of laws equal to one already examined is not
     examined again (the witness is the first pair in relation order)."""
     name, prs = _pairs(pairs)
+    r = _rational(ratio)
     cache: dict[Hashable, Law] = {}
     interned: dict[frozenset[tuple[Any, Fraction]], Law] = {}
-
-    def get(u: Hashable) -> Law:
-        if u not in cache:  # equal laws share one object, so repeated pairs are skipped
-            found = law(u)
-            cache[u] = interned.setdefault(frozenset(found.items()), found)
-        return cache[u]
-
-    return _report(name, prs, lambda a, b: (get(a), get(b)), _rational(ratio))
+    for pair in prs:  # in pair order, each input once
+        for u in pair:
+            if u not in cache:  # equal laws share one object, so repeated pairs are skipped
+                found = law(u)
+                cache[u] = interned.setdefault(frozenset(found.items()), found)
+    return _report(name, prs, cache, r)
 
 
 def delta_at_epsilon(law: Callable[[Any], Law], pairs: Pairs, epsilon: object,
@@ -175,7 +180,7 @@ def check_idp(calibrate: Callable[[Any], Callable[[Any], Law]], reference: Any,
 
     cache = {u: law(u) for u in [reference, *others]}
     name = f"iDP at {reference} ({'frozen' if frozen else 'recalibrated at each input'})"
-    return _report(name, prs, lambda a, b: (cache[a], cache[b]), _rational(ratio))
+    return _report(name, prs, cache, _rational(ratio))
 
 
 @dataclass(frozen=True)
@@ -195,6 +200,9 @@ class FamilyReport:
     conditional_member: Any
     averaged: DeltaWitness
     conditional_delta: Fraction
+    #: ``sum_W Pr[W] delta_W(R)`` for every ordered pair (``averaged`` is its maximum).
+    by_pair: Mapping[tuple[Any, Any], Fraction] = field(default_factory=dict, compare=False,
+                                                        repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"relation": self.relation, "pairs": self.pairs, "family": self.family_size,
@@ -225,7 +233,8 @@ def check_dp_over_family(law: Callable[[Any, Any], Law],
     averaged = {pair: Fraction(0) for pair in prs}
     for W, weight in family:
         laws = {u: law(W, u) for u in points}
-        rep = _report(name, prs, _lookup(laws), r)
+        # the worst ratio only: each pair's delta_W(R) is computed once, just below
+        rep = _report(name, prs, laws, None)
         if worst is None or not _at_least(worst, rep.worst):
             worst, member = rep.worst, W
         for a, b in prs:
@@ -235,11 +244,7 @@ def check_dp_over_family(law: Callable[[Any, Any], Law],
     (a, b), d = max(averaged.items(), key=lambda item: item[1])
     assert worst is not None
     return FamilyReport(name, len(prs), len(family), r, worst, member, DeltaWitness(d, a, b),
-                        fixed_delta)
-
-
-def _lookup(laws: Mapping[Any, Law]) -> Callable[[Hashable, Hashable], tuple[Law, Law]]:
-    return lambda a, b: (laws[a], laws[b])
+                        fixed_delta, averaged)
 
 
 def _at_least(w1: RatioWitness, w2: RatioWitness) -> bool:

@@ -48,6 +48,8 @@ Law = dict[tuple[int, ...], Fraction]
 
 
 def _base(rho: object) -> Fraction:
+    if type(rho) is Fraction and rho > 1:
+        return rho
     if isinstance(rho, bool) or not isinstance(rho, (int, Fraction)):
         raise ParameterError(f"rho = {rho!r:.40} must be an exact rational (int or Fraction)")
     r = Fraction(rho)
@@ -57,9 +59,14 @@ def _base(rho: object) -> Fraction:
 
 
 def keep_probability(rho: object, level: int) -> Fraction:
-    """``q_L = rho^L / (rho^L + 1)`` (Algorithms 7/8 with ``e^{eps'} -> rho``); ``q_0 = 1/2``."""
-    r = _base(rho) ** level
-    return r / (r + 1)
+    """``q_L = rho^L / (rho^L + 1)`` (Algorithms 7/8 with ``e^{eps'} -> rho``); ``q_0 = 1/2``.
+    With ``rho = n/d``: ``n^L / (n^L + d^L)``."""
+    r = _base(rho)
+    if level < 0:
+        r = r**level
+        return r / (r + 1)
+    num = r.numerator**level
+    return Fraction(num, num + r.denominator**level)
 
 
 def flip_probability(rho: object, level: int) -> Fraction:
@@ -93,10 +100,13 @@ def sign_bit_law(x: int, keep: Fraction) -> dict[int, Fraction]:
 
 def product_law(bits: Sequence[Mapping[int, Fraction]]) -> Law:
     """The joint law of independent bits (the k coins of the mechanisms are independent)."""
-    law: Law = {(): Fraction(1)}
+    # numerators and denominators multiplied as ints, one Fraction (one gcd) per output
+    law: dict[tuple[int, ...], tuple[int, int]] = {(): (1, 1)}
     for bit in bits:
-        law = {out + (b,): p * q for out, p in law.items() for b, q in bit.items() if q}
-    return dict(sorted(law.items()))
+        factors = [(b, q.numerator, q.denominator) for b, q in bit.items() if q]
+        law = {out + (b,): (n * qn, d * qd) for out, (n, d) in law.items()
+               for b, qn, qd in factors}
+    return {out: Fraction(n, d) for out, (n, d) in sorted(law.items())}
 
 
 def projections(u: Sequence[int], W: Sequence[Sequence[int]]) -> tuple[int, ...]:
@@ -155,10 +165,17 @@ def smooth_factor(x: int, x2: int, sensitivity: int, rho: object,
     ``max(q_L/q_L', f_L/f_L')`` with ``q_0 = f_0 = 1/2``."""
     r = _base(rho)
     lv, lv2 = (smooth_level(v, sensitivity, level_max) for v in (x, x2))
-    q, q2 = keep_probability(r, lv), keep_probability(r, lv2)
+    # q = k/(k + f), 1 - q = f/(k + f) with k = n^L, f = d^L (rho = n/d); likewise q2
+    n, d = r.numerator, r.denominator
+    k, f, k2, f2 = n**lv, d**lv, n**lv2, d**lv2
+    scale_num, scale_den = k2 + f2, k + f
     if x * x2 < 0:  # Pr[bit = sign(x)] is q under x and 1 - q2 under x2
-        return max(q / (1 - q2), (1 - q) / q2)
-    return max(q / q2, (1 - q) / (1 - q2))
+        # max(q / (1 - q2), (1 - q) / q2) = (k2 + f2)/(k + f) * max(k/f2, f/k2)
+        top, bottom = (k, f2) if k * k2 >= f * f2 else (f, k2)
+    else:
+        # max(q / q2, (1 - q) / (1 - q2)) = (k2 + f2)/(k + f) * max(k/k2, f/f2)
+        top, bottom = (k, k2) if k * f2 >= f * k2 else (f, f2)
+    return Fraction(top * scale_num, bottom * scale_den)
 
 
 def smooth_pair_ratio(x: Sequence[int], x2: Sequence[int], sensitivities: Sequence[int],

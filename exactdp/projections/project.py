@@ -19,6 +19,12 @@ __all__ = ["int_vector", "oporp", "project", "sign_with_tie"]
 
 def int_vector(u: Sequence[int], p: int, name: str = "u") -> tuple[int, ...]:
     """``u`` as a tuple of ``p`` ints (bools and floats refused)."""
+    if type(u) is tuple and len(u) == p:  # the common case, without the ABC check
+        for v in u:
+            if type(v) is not int:
+                break
+        else:
+            return u
     if isinstance(u, (str, bytes)) or not isinstance(u, Sequence):
         raise ParameterTypeError(f"{name} must be a sequence of {p} ints")
     if len(u) != p:

@@ -1,0 +1,149 @@
+"""The integer fast paths of exactdp/projections (exact.py's closed forms, check.py's
+checker) equal their reference Fraction formulas, and each comparison FAILS on a planted bug
+(tests/_plant.py).
+
+* ``keep_probability(rho, L)`` = ``rho^L/(rho^L + 1)``;
+* ``smooth_factor`` = ``max_y Pr[y | x] / Pr[y | x']`` over the two bit laws;
+* ``product_law`` = the Fraction product of the bit laws, in sorted order;
+* ``check_dp_over_family(...).by_pair`` = ``sum_W Pr[W] delta_W(R)`` per pair;
+* ``int_vector``'s tuple fast path refuses what the general path refuses.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from exactdp import neighbours as nb
+from exactdp.checker import hockey_stick
+from exactdp.params import ParameterError, ParameterTypeError
+from exactdp.projections import check as check_mod
+from exactdp.projections import exact as ex
+from exactdp.projections.project import int_vector
+from tests._plant import plant
+
+BASES = [Fraction(3, 2), Fraction(2), Fraction(7, 5), Fraction(8, 7), Fraction(5, 2)]
+
+
+def _keep_ref(rho: Fraction, level: int) -> Fraction:
+    r = rho**level
+    return r / (r + 1)
+
+
+def _keep_mismatches() -> list[tuple[Fraction, int]]:
+    return [(rho, level) for rho in BASES for level in range(-2, 8)
+            if ex.keep_probability(rho, level) != _keep_ref(rho, level)]
+
+
+def test_keep_probability_equals_the_fraction_formula() -> None:
+    assert _keep_mismatches() == []
+    assert ex.keep_probability(2, 3) == Fraction(8, 9)  # an int base
+
+
+def test_keep_probability_planted_bug_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, ex, "keep_probability", "num + r.denominator**level",
+          "num + r.denominator")
+    assert _keep_mismatches()
+
+
+def _factor_ref(x: int, x2: int, unit: int, rho: Fraction, level_max: int | None) -> Fraction:
+    def bit(v: int) -> dict[int, Fraction]:
+        return ex.sign_bit_law(v, _keep_ref(rho, ex.smooth_level(v, unit, level_max)))
+
+    p, q = bit(x), bit(x2)
+    return max(p[y] / q[y] for y in (-1, 1))
+
+
+def _factor_mismatches() -> int:
+    bad = 0
+    for rho in BASES:
+        for x, x2 in product(range(-6, 7), repeat=2):
+            for unit, level_max in ((1, None), (2, 4), (3, 1)):
+                bad += ex.smooth_factor(x, x2, unit, rho, level_max) != _factor_ref(
+                    x, x2, unit, rho, level_max)
+    return bad
+
+
+def test_smooth_factor_equals_the_ratio_of_bit_laws() -> None:
+    assert _factor_mismatches() == 0
+
+
+@pytest.mark.parametrize("old,new", [
+    ("if k * k2 >= f * f2 else", "if k * k2 <= f * f2 else"),
+    ("if k * f2 >= f * k2 else", "if k * f2 <= f * k2 else"),
+    ("scale_num, scale_den = k2 + f2, k + f", "scale_num, scale_den = k + f, k2 + f2"),
+])
+def test_smooth_factor_planted_bug_differs(monkeypatch: pytest.MonkeyPatch, old: str,
+                                          new: str) -> None:
+    plant(monkeypatch, ex, "smooth_factor", old, new)
+    assert _factor_mismatches() > 0
+
+
+def _product_ref(bits: list[dict[int, Fraction]]) -> dict[tuple[int, ...], Fraction]:
+    law: dict[tuple[int, ...], Fraction] = {(): Fraction(1)}
+    for bit in bits:
+        law = {out + (b,): p * q for out, p in law.items() for b, q in bit.items() if q}
+    return dict(sorted(law.items()))
+
+
+def _product_mismatches() -> int:
+    bad = 0
+    for rho in BASES:
+        for xs in product((-3, 0, 2), repeat=3):
+            bits = [ex.sign_bit_law(v, _keep_ref(rho, abs(v))) for v in xs]
+            bits.append({1: Fraction(1), -1: Fraction(0)})  # a certain bit (zero dropped)
+            got, want = ex.product_law(bits), _product_ref(bits)
+            bad += got != want or list(got) != list(want)
+    return bad
+
+
+def test_product_law_equals_the_fraction_products_in_order() -> None:
+    assert _product_mismatches() == 0
+
+
+def test_product_law_planted_bug_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, ex, "product_law", "(n * qn, d * qd)", "(n * qn, d * qn)")
+    assert _product_mismatches() > 0
+
+
+def _family_law(m: int, u: int) -> dict[int, Fraction]:
+    keep = Fraction(1, 2) + Fraction(m, 8)
+    return {u: keep, 1 - u: 1 - keep}
+
+
+FAMILY = [(0, Fraction(1, 4)), (1, Fraction(1, 4)), (2, Fraction(1, 2))]
+R = Fraction(5, 4)
+
+
+def _by_pair_mismatches() -> int:
+    rep = check_mod.check_dp_over_family(_family_law, FAMILY, nb.counts(1), R)
+    bad = 0
+    for a, b in nb.counts(1).ordered_pairs():
+        want = sum((w * hockey_stick(_family_law(m, a), _family_law(m, b), R)
+                    for m, w in FAMILY), Fraction(0))
+        bad += rep.by_pair[(a, b)] != want
+    bad += rep.averaged.delta != max(rep.by_pair.values())
+    return bad
+
+
+def test_family_by_pair_is_the_averaged_delta() -> None:
+    assert _by_pair_mismatches() == 0
+
+
+def test_family_by_pair_planted_bug_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, check_mod, "check_dp_over_family", "averaged[(a, b)] += weight * d",
+          "averaged[(a, b)] += d")
+    assert _by_pair_mismatches() > 0
+
+
+@pytest.mark.parametrize("u,err", [((1, True, 2), ParameterTypeError),
+                                   ((1, 2.0, 2), ParameterTypeError),
+                                   ((1, 2), ParameterError), ([1, 2, 3], None)])
+def test_int_vector_fast_path_refuses_the_same(u: object, err: type | None) -> None:
+    if err is None:
+        assert int_vector(u, 3) == (1, 2, 3)  # type: ignore[arg-type]
+    else:
+        with pytest.raises(err):
+            int_vector(u, 3)  # type: ignore[arg-type]
