@@ -49,6 +49,7 @@ import time
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import is_dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any, TypeVar
 
 from exactdp.params import DomainError, ExactDPError, ResourceLimitError
@@ -199,14 +200,6 @@ class ExploringSource(RandomSource):
         """The exact probability of the path so far, ``num / den``."""
         return Fraction(self.num, self.den)
 
-    def _times(self, mass: int, d: int) -> None:
-        """Multiply the path's weight by ``mass / d`` (exactly; reduced only when large)."""
-        num, den = self.num * mass, self.den * d
-        if den.bit_length() > REDUCE_BITS:
-            g = math.gcd(num, den)
-            num, den = num // g, den // g
-        self.num, self.den = num, den
-
     def _choose(self, size: int, den: int, masses: list[int] | None) -> int:
         if self.chooser is None:
             return 0
@@ -228,22 +221,34 @@ class ExploringSource(RandomSource):
         if self.deadline_ns is not None and time.monotonic_ns() > self.deadline_ns:
             raise PathCut("a path was still drawing at the deadline")
 
-    def _index(self, size: int, den: int, masses: list[int] | None = None) -> int:
-        i = len(self.choices)
+    def _take(self, size: int, den: int, masses: list[int] | None = None) -> int:
+        """The option taken at the next draw (``size`` options of weights ``masses[j] /
+        den``, or ``1 / den`` each when ``masses`` is None); records the draw and
+        multiplies the path's weight by the option's."""
+        choices = self.choices
+        i = len(choices)
         if self.max_draws is not None or self.deadline_ns is not None:
             self.check_budget()  # (no budget: nothing to check, no call)
-        if i < len(self.prefix):
-            idx = self.prefix[i]
+        prefix = self.prefix
+        if i < len(prefix):
+            idx = prefix[i]
         else:
             idx = 0 if self.chooser is None else self._choose(size, den, masses)
         if idx >= size:
             raise NondeterminismError(
                 f"draw {i} offered {size} options on replay, fewer than before; the explored "
                 f"code must be a deterministic function of its draws")
-        self.choices.append(idx)
+        choices.append(idx)
         self.sizes.append(size)
-        self.before.append((self.num, self.den))
+        num, wden = self.num, self.den
+        self.before.append((num, wden))
         self.masses.append((den, masses))
+        # times masses[idx] / den, unreduced: one gcd only once den passes REDUCE_BITS bits
+        num, wden = (num if masses is None else num * masses[idx]), wden * den
+        if wden.bit_length() > REDUCE_BITS:
+            g = math.gcd(num, wden)
+            num, wden = num // g, wden // g
+        self.num, self.den = num, wden
         return idx
 
     def uniform(self, d: int) -> int:
@@ -253,9 +258,7 @@ class ExploringSource(RandomSource):
             raise ExplorationLimitError(
                 f"uniform({d}) under exploration would branch {d} ways (limit "
                 f"{self.max_uniform}); draw through inverse_cdf or bernoulli instead")
-        idx = self._index(d, d)
-        self._times(1, d)
-        return idx + 1
+        return self._take(d, d) + 1
 
     def inverse_cdf(self, draw: InverseCDFDraw) -> int:
         d = draw.d
@@ -272,29 +275,38 @@ class ExploringSource(RandomSource):
             if key is not None and len(self.memo) < MAX_CACHED_DRAWS:
                 self.memo[key] = entry
         outputs, masses = entry[1], entry[2]
-        idx = self._index(len(outputs), d, masses)
-        self._times(masses[idx], d)
-        return outputs[idx]
+        return outputs[self._take(len(outputs), d, masses)]
 
     def bernoulli(self, num: int, den: int) -> bool:
         check_bernoulli(num, den)
         record("uniform", den)
         options = [(v, w) for v, w in ((True, num), (False, den - num)) if w > 0]
-        value, w = options[self._index(len(options), den, [w for _, w in options])]
-        self._times(w, den)
-        return value
+        return options[self._take(len(options), den, [w for _, w in options])][0]
 
 
-def _alternatives(src: ExploringSource, i: int
-                  ) -> Iterator[tuple[tuple[int, ...], tuple[int, int]]]:
-    """The prefixes (with their exact weights as unreduced pairs ``(num, den)``) taking
-    another option at draw ``i`` of the path ``src`` ran, last option first."""
-    base = tuple(src.choices[:i])
-    den, masses = src.masses[i]
-    num, den = src.before[i][0], src.before[i][1] * den
-    for j in range(src.sizes[i] - 1, -1, -1):
-        if j != src.choices[i]:
-            yield base + (j,), (num, den) if masses is None else (num * masses[j], den)
+def _push_alternatives(src: ExploringSource, start: int,
+                       push: Callable[[tuple[tuple[int, ...], tuple[int, int]]], None]) -> None:
+    """``push(prefix, (num, den))`` for every prefix taking another option at a draw ``i >=
+    start`` of the path ``src`` ran (with its exact weight as an unreduced pair): draw by
+    draw, and at each draw the last option first."""
+    choices, sizes, before, draws = src.choices, src.sizes, src.before, src.masses
+    path = tuple(choices)
+    for i in range(start, len(choices)):
+        size = sizes[i]
+        if size == 1:
+            continue
+        base, taken = path[:i], choices[i]
+        den, masses = draws[i]
+        num, den = before[i][0], before[i][1] * den
+        for j in range(size - 1, -1, -1):
+            if j != taken:
+                push((base + (j,), (num, den) if masses is None else (num * masses[j], den)))
+
+
+def _push_heaviest(heap: list[tuple[Fraction, int, tuple[int, ...]]],
+                   order: Iterator[int], alt: tuple[tuple[int, ...], tuple[int, int]]) -> None:
+    """Push a pending prefix on the heap of :func:`explore` (heaviest first, then FIFO)."""
+    heapq.heappush(heap, (-Fraction(*alt[1]), next(order), alt[0]))
 
 
 def _sum(parts: dict[int, int]) -> Fraction:
@@ -352,9 +364,11 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
         if progress is not None and now >= report_at:
             progress(runs - 1, _sum(covered))
             report_at = now + 10**9
-        ends = [t for t in (deadline_ns, None if path_ns is None else
-                            time.monotonic_ns() + path_ns) if t is not None]
-        src = ExploringSource(prefix, max_uniform, max_draws, min(ends, default=None),
+        end = deadline_ns
+        if path_ns is not None:
+            path_end = time.monotonic_ns() + path_ns
+            end = path_end if end is None else min(end, path_end)
+        src = ExploringSource(prefix, max_uniform, max_draws, end,
                               random.Random(runs) if cut else None, memo)
         try:
             out = fn(src)
@@ -379,12 +393,10 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
             raise NondeterminismError(
                 f"a replayed path made {len(src.choices)} draws, fewer than the "
                 f"{len(prefix)} it made before")
-        for i in range(len(prefix), len(src.choices)):
-            for alt in _alternatives(src, i):
-                if cut:
-                    heapq.heappush(heap, (-Fraction(*alt[1]), next(order), alt[0]))
-                else:
-                    stack.append(alt)
+        if cut:
+            _push_alternatives(src, len(prefix), partial(_push_heaviest, heap, order))
+        else:
+            _push_alternatives(src, len(prefix), stack.append)
     if cut:
         raise ExplorationIncomplete(f"{cut} of {runs} paths were cut off at {max_draws} "
                                     f"draws (max_draws) or {path_ns} ns (path_ns)",

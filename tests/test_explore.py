@@ -264,7 +264,7 @@ def test_planted_bad_reduction_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
     import exactdp.explore as ex
 
     monkeypatch.setattr(ex, "REDUCE_BITS", 1)
-    plant(monkeypatch, ExploringSource, "_times", "num // g, den // g", "num // g, den")
+    plant(monkeypatch, ExploringSource, "_take", "num // g, wden // g", "num // g, wden")
     with pytest.raises(NondeterminismError, match="sum to"):
         explore(_three_draws)
 
