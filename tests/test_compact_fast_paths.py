@@ -1,0 +1,193 @@
+"""The per-call fast paths of the compact histogram (issue 14) against their reference paths.
+
+Each fast path computes the same exact value as a reference kept beside it: EmptyBinSampler's
+``f`` / ``max_preimage`` on plain ints (small ``d0``) and on gmpy2 (large ``d0``);
+``VanLintField.mul`` written out against ``reduce(clmul(a, b))``; the native glue's one-word
+packing against the byte packing; the CDF memo of the release's draws against a release that
+starts from an empty memo on every path.  Each check is also shown failing on a planted bug.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import gmpy2
+import pytest
+
+from exactdp.counting import GeoSample, TabulatedMechanism
+from exactdp.explore import explore
+from exactdp.histograms import compact, native
+from exactdp.histograms.compact import CompactHistogram, EmptyBinSampler
+from exactdp.histograms.data import Dataset
+from exactdp.histograms.fields import VanLintField, clmul
+
+RR3 = TabulatedMechanism([[2, 3], [1, 3]])  # n = 1, d = 3
+
+
+# --------------------------------------------------------------------------- M0's f
+
+
+def _probes(sampler: EmptyBinSampler) -> list[int]:
+    """``u0`` at both ends of f's pieces and of a few blocks, and the ends of ``[d0]_+``."""
+    q, r, d0 = sampler.q, sampler.r, sampler.d0
+    edge = r * (q + 1)
+    out = {1, 2, d0 - 1, d0, q, q + 1, q + 2, edge - 1, edge, edge + 1, edge + q,
+           edge + q + 1, d0 - q, d0 - q + 1}
+    return sorted(u for u in out if 1 <= u <= d0)
+
+
+def _by_gmpy2(sampler: EmptyBinSampler, u0: int) -> tuple[int, int]:
+    """``(f(u0), max_preimage(f(u0)))`` computed the gmpy2 way, the reference for large d0."""
+    q, r = gmpy2.mpz(sampler.q), sampler.r
+    if r != 0 and u0 <= r * (q + 1):
+        u = int(gmpy2.c_div(u0, q + 1))
+    else:
+        u = int(gmpy2.c_div(u0 - r, q))
+    return u, int((q + 1) * u) if r != 0 and u <= r else int(q * u + r)
+
+
+def _branches_disagree(sampler: EmptyBinSampler) -> list[int]:
+    """The probes where f or max_preimage differ between the int and the gmpy2 branch."""
+    bad = []
+    for flag in (True, False):
+        sampler._int_division = flag
+        for u0 in _probes(sampler):
+            u = sampler.f(u0)
+            if (u, sampler.max_preimage(u)) != _by_gmpy2(sampler, u0):
+                bad.append(u0)
+    return bad
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("mech", [GeoSample(1, 1), GeoSample(2, Fraction(1, 2)), RR3])
+def test_f_int_and_gmpy2_branches_agree(level: int, mech: object) -> None:
+    sampler = EmptyBinSampler(mech, VanLintField(level).order)  # type: ignore[arg-type]
+    assert sampler._int_division == (sampler.d0.bit_length() <= compact._INT_DIVISION_BITS)
+    assert _branches_disagree(sampler) == []
+
+
+def test_f_branch_check_fails_on_a_planted_bug() -> None:
+    sampler = EmptyBinSampler(GeoSample(2, 1), VanLintField(5).order)
+    sampler._first += sampler.q + 1  # f's first piece one block too long (both branches)
+    assert _branches_disagree(sampler) != []
+
+
+def test_f_every_u0_matches_the_definition_on_small_fields() -> None:
+    for d in range(1, 8):
+        for d0 in range(-(-4 * d // 3), 4 * d + 4):
+            row = list(range(1, d)) + [d] if d > 1 else [1, 1]
+            sampler = EmptyBinSampler(TabulatedMechanism([row] * len(row)), d0)
+            for u0 in range(1, d0 + 1):
+                assert (sampler.f(u0), sampler.max_preimage(sampler.f(u0))) == _by_gmpy2(
+                    sampler, u0)
+
+
+# --------------------------------------------------------------------------- field product
+
+
+def _mul_mismatches(field: VanLintField, pairs: list[tuple[int, int]]) -> int:
+    return sum(field.mul(a, b) != field.reduce(clmul(a, b)) for a, b in pairs)
+
+
+def _pairs(field: VanLintField, count: int) -> list[tuple[int, int]]:
+    rng = random.Random(field.level)
+    top = field.order - 1
+    out = [(0, 0), (1, top), (top, top), (top, 1 << (field.degree - 1))]
+    out += [(rng.randrange(field.order), rng.randrange(field.order)) for _ in range(count)]
+    return out
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3, 4, 5, 6])
+def test_mul_equals_reduce_of_clmul(level: int) -> None:
+    # level 6 (1458 bits): random elements are dense, so the Kronecker branch runs too.
+    field = VanLintField(level)
+    assert _mul_mismatches(field, _pairs(field, 40)) == 0
+
+
+def test_mul_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    field = VanLintField(2)
+    original = VanLintField.mul
+
+    def one_fold_only(self: VanLintField, a: int, b: int) -> int:
+        c = clmul(a, b)
+        h = c >> self.degree
+        return (c & self._mask) ^ h ^ (h << self.half)  # a second fold may be needed
+
+    assert original(field, 3, 5) == field.reduce(clmul(3, 5))
+    monkeypatch.setattr(VanLintField, "mul", one_fold_only)
+    assert _mul_mismatches(field, _pairs(field, 40)) > 0
+
+
+# --------------------------------------------------------------------------- native glue
+
+
+def _by_bytes(values: list[int], bits: int) -> bytes:
+    width = 8 * -(-bits // 64)
+    return b"".join(v.to_bytes(width, "little") for v in values)
+
+
+@pytest.mark.parametrize("bits", [1, 6, 18, 54, 64, 65, 162])
+def test_words_and_ints_match_the_byte_packing(bits: int) -> None:
+    rng = random.Random(bits)
+    values = [0, (1 << bits) - 1] + [rng.randrange(1 << bits) for _ in range(20)]
+    packed = native._words(values, bits)
+    assert bytes(packed) == _by_bytes(values, bits)
+    assert native._ints(packed, len(values), bits) == values
+
+
+def test_words_refuses_ints_outside_the_words() -> None:
+    for bad in ([-1], [1 << 64], [3, -2]):
+        with pytest.raises(OverflowError):
+            native._words(bad, 6)
+
+
+def test_word_packing_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ctypes
+
+    def big_endian(values: list[int], bits: int) -> ctypes.Array[ctypes.c_uint64]:
+        data = b"".join(v.to_bytes(8, "big") for v in values)
+        return (ctypes.c_uint64 * len(values)).from_buffer_copy(data)
+
+    monkeypatch.setattr(native, "_words", big_endian)
+    values = [1, 2, 3]
+    assert bytes(native._words(values, 6)) != _by_bytes(values, 6)
+
+
+# --------------------------------------------------------------------------- the CDF memo
+
+
+def _direct_cdf(self: compact._ScaledDraw, z: int) -> int:
+    """The reference: ``F(z) * factor`` computed on every call (no memo)."""
+    return int(gmpy2.mpz(self.inner.cdf(z)) * self.factor)
+
+
+def _law(rows: tuple[int, ...], arithmetic: str = "pure") -> dict[object, Fraction]:
+    """The explored release law of one histogram (its CDF memo shared by every path)."""
+    ch = CompactHistogram(4, RR3, 0, arithmetic=arithmetic)
+    data = Dataset.of(ch.universe, rows)
+    return explore(lambda src: ch.release(data, src).coefficients)
+
+
+@pytest.mark.parametrize("arithmetic", ["pure", "auto"])
+@pytest.mark.parametrize("rows", [(1,), (3,)])
+def test_cdf_memo_gives_the_law_without_memo(monkeypatch: pytest.MonkeyPatch,
+                                             arithmetic: str, rows: tuple[int, ...]) -> None:
+    memo = _law(rows, arithmetic)
+    assert sum(memo.values()) == 1
+    monkeypatch.setattr(compact._ScaledDraw, "cdf", _direct_cdf)
+    assert memo == _law(rows, arithmetic)
+
+
+def test_cdf_memo_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = compact._ScaledDraw.__init__
+
+    def one_key(self: compact._ScaledDraw, inner: object, factor: int, d: int,
+                memo: dict[tuple[int, int], int], key: int) -> None:
+        original(self, inner, factor, d, memo, -1)  # M(c, .) and M0 share their entries
+
+    with monkeypatch.context() as patch:
+        patch.setattr(compact._ScaledDraw, "__init__", one_key)
+        planted = _law((1,))
+    monkeypatch.setattr(compact._ScaledDraw, "cdf", _direct_cdf)
+    assert planted != _law((1,))
