@@ -39,7 +39,11 @@ def closed_worst(pairs: list[tuple[tuple[int, ...], tuple[int, ...]]], rho: Frac
     recomputed by ex.smooth_pair_ratio itself, which must agree."""
     plan = NOTES_PLAN
     x = {u: ex.oporp_projections(u, plan.perm, plan.w, plan.k) for u in {a for a, _ in pairs}}
-    distinct = {(x[a], x[b]) for a, b in pairs}       # the ratio depends on u only through x
+    index: dict[tuple[int, ...], int] = {}
+    xi = {u: index.setdefault(xu, len(index)) for u, xu in x.items()}
+    xs = list(index)
+    # the ratio depends on u only through x
+    distinct = [(xs[i], xs[j]) for i, j in {(xi[a], xi[b]) for a, b in pairs}]
     factor: dict[tuple[int, int], Fraction] = {}
 
     def ratio(xa: tuple[int, ...], xb: tuple[int, ...]) -> Fraction:

@@ -147,3 +147,44 @@ def test_int_vector_fast_path_refuses_the_same(u: object, err: type | None) -> N
     else:
         with pytest.raises(err):
             int_vector(u, 3)  # type: ignore[arg-type]
+
+
+POSITIVE_CASES: list[object] = [1, 2, 7, 0, -1, True, False, Fraction(3), Fraction(1, 2), "4",
+                                2.0]
+
+
+def _positive_mismatches() -> list[object]:
+    """Values where matrices._positive and params.positive_int answer differently (a value
+    or the type of the error)."""
+    from exactdp.params import positive_int
+    from exactdp.projections import matrices
+
+    def answer(fn: object, v: object) -> object:
+        try:
+            return fn(v, "p")  # type: ignore[operator]
+        except Exception as exc:  # noqa: BLE001 - the error type is the answer
+            return type(exc)
+
+    return [v for v in POSITIVE_CASES
+            if answer(matrices._positive, v) != answer(positive_int, v)]
+
+
+def test_positive_fast_path_equals_positive_int() -> None:
+    assert _positive_mismatches() == []
+
+
+def test_positive_fast_path_planted_bug_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.projections import matrices
+
+    plant(monkeypatch, matrices, "_positive", "value >= 1", "value >= 0")
+    assert _positive_mismatches() == [0]
+
+
+def test_oporp_mechanism_keeps_its_validating_flipper() -> None:
+    from exactdp.projections.matrices import OPORPPlan
+    from exactdp.projections.rr import Base, SmoothFlipper
+    from exactdp.projections.signs import DPSignOPORP
+
+    mech = DPSignOPORP(OPORPPlan((1, 0), (1, -1), 1), 2, Base(3, 2), 3, True)
+    assert mech.flipper == SmoothFlipper(Base(3, 2), 3)
+    assert mech == DPSignOPORP(OPORPPlan((1, 0), (1, -1), 1), 2, Base(3, 2), 3, True)

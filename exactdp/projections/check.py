@@ -139,12 +139,16 @@ def check_dp(law: Callable[[Any], Law], pairs: Pairs, ratio: object = None) -> P
     name, prs = _pairs(pairs)
     r = _rational(ratio)
     cache: dict[Hashable, Law] = {}
-    interned: dict[frozenset[tuple[Any, Fraction]], Law] = {}
+    # equal laws share one object, so repeated pairs are skipped; a law is keyed by its
+    # (outcome, numerator, denominator) triples (Fractions are normalised: equal values have
+    # equal pairs, and ints hash faster than Fractions)
+    interned: dict[frozenset[tuple[Any, int, int]], Law] = {}
     for pair in prs:  # in pair order, each input once
         for u in pair:
-            if u not in cache:  # equal laws share one object, so repeated pairs are skipped
+            if u not in cache:
                 found = law(u)
-                cache[u] = interned.setdefault(frozenset(found.items()), found)
+                key = frozenset([(o, v.numerator, v.denominator) for o, v in found.items()])
+                cache[u] = interned.setdefault(key, found)
     return _report(name, prs, cache, r)
 
 

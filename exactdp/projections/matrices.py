@@ -32,6 +32,11 @@ __all__ = [
 IntMatrix = tuple[tuple[int, ...], ...]
 
 
+def _positive(value: object, name: str) -> int:
+    """:func:`~exactdp.params.positive_int`, answering a plain ``int >= 1`` directly."""
+    return value if type(value) is int and value >= 1 else positive_int(value, name)
+
+
 def _int(value: object, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ParameterTypeError(f"{name} = {value!r:.60} must be an int")
@@ -76,7 +81,7 @@ def fisher_yates(p: int, source: RandomSource | None = None) -> tuple[int, ...]:
     """A uniform permutation of ``0..p-1`` (Fisher-Yates): for ``i = p-1`` down to ``1``,
     swap position ``i`` with ``uniform(i + 1) - 1``.  Exactly ``p - 1`` draws, domains
     ``p, p-1, ..., 2``; each of the ``p!`` permutations has probability exactly ``1/p!``."""
-    p = positive_int(p, "p")
+    p = _positive(p, "p")
     src = default_source(source)
     perm = list(range(p))
     for i in range(p - 1, 0, -1):
@@ -115,7 +120,7 @@ class OPORPPlan:
         w = tuple(_int(v, "w[i]") for v in self.w)
         if len(w) != p or any(v not in (-1, 1) for v in w):
             raise ParameterError(f"w must be a vector of p = {p} entries in {{-1, 1}}")
-        k = positive_int(self.k, "k")
+        k = _positive(self.k, "k")
         if p % k:
             raise ParameterError(f"k = {k} must divide p = {p} (fixed-length bins); pad the "
                                  f"data with pad_to_multiple(u, k)")
@@ -149,7 +154,7 @@ class OPORPPlan:
     def sample(cls, p: int, k: int, source: RandomSource | None = None) -> OPORPPlan:
         """Fisher-Yates ``perm`` (``p - 1`` draws) then Rademacher ``w`` (``p`` draws of
         ``uniform(2)``)."""
-        p, k = positive_int(p, "p"), positive_int(k, "k")
+        p, k = _positive(p, "p"), _positive(k, "k")
         if p % k:
             raise ParameterError(f"k = {k} must divide p = {p}; pad the data with "
                                  f"pad_to_multiple(u, k)")

@@ -186,7 +186,9 @@ class SmoothFlipper:
     def __post_init__(self) -> None:
         if not isinstance(self.base, Base):
             raise ParameterTypeError(f"base = {self.base!r:.60} must be a Base(a, b)")
-        level = positive_int(self.l_max, "L_max")
+        level = self.l_max
+        if type(level) is not int or level < 1:
+            level = positive_int(self.l_max, "L_max")
         object.__setattr__(self, "l_max", level)
         d = 1
         for lev in range(level + 1):

@@ -166,7 +166,8 @@ class DPSignOPORP:
         if not self.smooth and self.l_max != 1:
             raise ParameterError(f"L_max = {self.l_max!r:.40}: the RR variant (smooth=False) "
                                  f"has levels 0 and 1 only; pass L_max = 1")
-        SmoothFlipper(_base(self.base), self.l_max)
+        # the validating flipper is the one :attr:`flipper` would build: keep it
+        object.__setattr__(self, "flipper", SmoothFlipper(_base(self.base), self.l_max))
 
     @property
     def k(self) -> int:
