@@ -101,12 +101,14 @@ def _key_kind(cls: type) -> int:
 
 def _draw_key(draw: Any) -> Hashable | None:
     """The key under which a draw's options are memoised, or None (not memoised): see the
-    module docstring."""
-    if active() is not None:  # a cdf may record events: evaluate it on every path
-        return None
-    kind = _key_kind(type(draw))
+    module docstring (:meth:`ExploringSource.inverse_cdf` asks only when no operation trace
+    is being recorded)."""
+    cls = type(draw)
+    kind = _KEY_KINDS.get(cls)
+    if kind is None:
+        kind = _key_kind(cls)
     if kind == 2:
-        return (type(draw), draw.explore_key)
+        return (cls, draw.explore_key)
     return draw if kind == 1 else None
 
 
@@ -189,6 +191,8 @@ class ExploringSource(RandomSource):
         self.memo: dict[Hashable, Options] = {} if memo is None else memo
         self.max_uniform = max_uniform
         self.max_draws, self.deadline_ns, self.chooser = max_draws, deadline_ns, chooser
+        self._budgeted = max_draws is not None or deadline_ns is not None
+        self._replayed = len(prefix)
         self.choices: list[int] = []
         self.sizes: list[int] = []
         self.before: list[tuple[int, int]] = []
@@ -227,11 +231,10 @@ class ExploringSource(RandomSource):
         multiplies the path's weight by the option's."""
         choices = self.choices
         i = len(choices)
-        if self.max_draws is not None or self.deadline_ns is not None:
+        if self._budgeted:
             self.check_budget()  # (no budget: nothing to check, no call)
-        prefix = self.prefix
-        if i < len(prefix):
-            idx = prefix[i]
+        if i < self._replayed:
+            idx = self.prefix[i]
         else:
             idx = 0 if self.chooser is None else self._choose(size, den, masses)
         if idx >= size:
@@ -252,8 +255,11 @@ class ExploringSource(RandomSource):
         return idx
 
     def uniform(self, d: int) -> int:
-        check_domain_size(d)
-        record("uniform", d)
+        if type(d) is not int or d < 1:
+            check_domain_size(d)  # raises (an int subclass >= 1 passes, as there)
+        events = active()  # record("uniform", d), inlined
+        if events is not None:
+            events.append(("uniform", d))
         if d > self.max_uniform:
             raise ExplorationLimitError(
                 f"uniform({d}) under exploration would branch {d} ways (limit "
@@ -262,8 +268,12 @@ class ExploringSource(RandomSource):
 
     def inverse_cdf(self, draw: InverseCDFDraw) -> int:
         d = draw.d
-        record("uniform", d)
-        key = _draw_key(draw)
+        events = active()
+        key = None
+        if events is not None:  # record("uniform", d); a cdf may record events: no memo
+            events.append(("uniform", d))
+        else:
+            key = _draw_key(draw)
         entry = None
         if key is not None:
             try:

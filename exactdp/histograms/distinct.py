@@ -39,6 +39,8 @@ class OrderStatisticSet:
         self.universe_size = universe_size
         self._items: list[int] = []
         prev = 0
+        if sorted_elements == ():
+            return
         for k, x in enumerate(sorted_elements):
             if isinstance(x, bool) or not isinstance(x, int):
                 raise ParameterTypeError(f"excluded[{k}] = {x!r} must be an int in "
@@ -126,9 +128,11 @@ def distinct_sample(universe_size: int, excluded: Sequence[int], count: int,
         raise ParameterError(f"count = {count} must lie in [0, |X \\ A|] = [0, {available}]")
     src = default_source(source)
     out: list[int] = []
+    items = tree._items  # |T| = len(items)
     for _ in range(count):
-        z = src.uniform(universe - len(tree))
-        record("distinct_search", search_rounds(len(tree)))
+        size = len(items)
+        z = src.uniform(universe - size)
+        record("distinct_search", search_rounds(size))
         x = tree.free(z)
         tree.insert(x)
         out.append(x)
