@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from math import gcd
 
 from exactdp.certificate import Certificate, ClaimReport, brief
 from exactdp.certified import exp_lower_bound_at_least
@@ -138,13 +139,44 @@ def _histogram_of(st: _Study, coeffs: tuple[int, ...]) -> tuple[int, ...]:
     return table[coeffs]
 
 
+def _exact_sum(parts: dict[int, int]) -> Fraction:
+    """``sum(num / den)`` over ``parts = {den: num}``, exactly (one Fraction at the end)."""
+    top, low = 0, 1
+    for den, num in parts.items():
+        g = gcd(low, den)
+        m = den // g  # lcm(low, den) = low * m
+        top = top * m + num * (low // g)
+        low *= m
+    return Fraction(top, low)
+
+
+_LAWS: dict[int, list[dict[tuple[int, ...], Fraction]]] = {}
+
+
+def _histogram_laws(st: _Study) -> list[dict[tuple[int, ...], Fraction]]:
+    """Per dataset, the exact law of the released histogram ``(h_1, ..., h_|X|)``: the law
+    of the coefficients pushed through :func:`_histogram_of` (each weight added as an
+    integer numerator over its own denominator, one Fraction per histogram at the end)."""
+    if id(st) not in _LAWS:
+        laws = []
+        for dist in st.dists:
+            parts: dict[tuple[int, ...], dict[int, int]] = {}
+            for coeffs, w in dist.items():
+                part = parts.setdefault(_histogram_of(st, coeffs), {})
+                den = w.denominator
+                part[den] = part.get(den, 0) + w.numerator
+            laws.append({h: _exact_sum(part) for h, part in parts.items()})
+        _LAWS[id(st)] = laws
+    return _LAWS[id(st)]
+
+
 def _marginals(st: _Study, size: int) -> list[list[Distribution]]:
     """``[[dist(h_x) for x in X] for each dataset]``."""
     out = []
-    for dist in st.dists:
+    for law in _histogram_laws(st):
         per_x: list[Distribution] = [{} for _ in range(size)]
-        for coeffs, w in dist.items():
-            for x, v in enumerate(_histogram_of(st, coeffs)):
+        for hist, w in law.items():
+            for x, v in enumerate(hist):
                 per_x[x][v] = per_x[x].get(v, Fraction(0)) + w
         out.append(per_x)
     return out
@@ -196,12 +228,11 @@ def check_iii(full: bool) -> ClaimReport:
         st = _study(level, size, key)
         mech, p, p0 = st.mech, st.p, st.p0
         ok = True
-        for data, dist in zip(st.data, st.dists):
+        for data, law in zip(st.data, _histogram_laws(st)):
             counts = data.counts()
             errors: dict[int, Fraction] = {}
-            for coeffs, w in dist.items():
-                err = max(abs(v - counts.get(x, 0))
-                          for x, v in enumerate(_histogram_of(st, coeffs), 1))
+            for hist, w in law.items():
+                err = max(abs(v - counts.get(x, 0)) for x, v in enumerate(hist, 1))
                 errors[err] = errors.get(err, Fraction(0)) + w
             for a in range(mech.n + 1):
                 fail = sum((w for e, w in errors.items() if e > a), Fraction(0))

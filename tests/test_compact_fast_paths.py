@@ -3,7 +3,8 @@
 Each fast path computes the same exact value as a reference kept beside it: EmptyBinSampler's
 ``f`` / ``max_preimage`` on plain ints (small ``d0``) and on gmpy2 (large ``d0``);
 ``VanLintField.mul`` written out against ``reduce(clmul(a, b))``; the native glue's one-word
-packing against the byte packing; the CDF memo of the release's draws against a release that
+packing against the byte packing; M0's memo of the intervals ``S_v`` against their
+recomputation; the CDF memo of the release's draws against a release that
 starts from an empty memo on every path.  Each check is also shown failing on a planted bug.
 """
 
@@ -21,6 +22,7 @@ from exactdp.histograms import compact, native
 from exactdp.histograms.compact import CompactHistogram, EmptyBinSampler
 from exactdp.histograms.data import Dataset
 from exactdp.histograms.fields import VanLintField, clmul
+from exactdp.params import DomainError
 
 RR3 = TabulatedMechanism([[2, 3], [1, 3]])  # n = 1, d = 3
 
@@ -81,6 +83,42 @@ def test_f_every_u0_matches_the_definition_on_small_fields() -> None:
             for u0 in range(1, d0 + 1):
                 assert (sampler.f(u0), sampler.max_preimage(sampler.f(u0))) == _by_gmpy2(
                     sampler, u0)
+
+
+def _preimage_mismatches(sampler: EmptyBinSampler) -> list[int]:
+    """The v whose memoised interval differs from a recomputation (memo off), asked twice
+    (the second answer comes from the memo)."""
+    reference = EmptyBinSampler(sampler.mechanism, sampler.d0)
+    reference._preimages = None
+    bad = []
+    for v in list(range(sampler.n + 1)) * 2:
+        try:
+            want = reference.preimage(v)
+        except DomainError:  # S_v empty: the memo must refuse it too
+            with pytest.raises(DomainError):
+                sampler.preimage(v)
+            continue
+        if sampler.preimage(v) != want:
+            bad.append(v)
+    return bad
+
+
+@pytest.mark.parametrize("mech", [GeoSample(1, 1), GeoSample(3, Fraction(1, 2)), RR3,
+                                  TabulatedMechanism([[1, 1, 3]] * 3)])
+def test_preimage_memo_equals_the_recomputation(mech: object) -> None:
+    for level in (1, 2, 3):
+        d0 = VanLintField(level).order
+        if 3 * d0 >= 4 * mech.d:  # type: ignore[attr-defined]
+            sampler = EmptyBinSampler(mech, d0)  # type: ignore[arg-type]
+            assert sampler._preimages is not None
+            assert _preimage_mismatches(sampler) == []
+    assert EmptyBinSampler(GeoSample(1, 1), VanLintField(5).order)._preimages is None
+
+
+def test_preimage_memo_check_fails_on_a_planted_bug() -> None:
+    sampler = EmptyBinSampler(GeoSample(2, 1), VanLintField(1).order)
+    sampler._preimages[1] = (1, 2)  # type: ignore[index]
+    assert _preimage_mismatches(sampler) == [1, 1]
 
 
 # --------------------------------------------------------------------------- field product

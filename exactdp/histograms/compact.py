@@ -45,6 +45,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from itertools import filterfalse
 from typing import Any
 
 import gmpy2
@@ -180,6 +181,10 @@ class EmptyBinSampler:
         self._q_plus_1 = self.q + 1
         self._first = self.r * self._q_plus_1  # f's first piece is u0 <= r (q + 1)
         self._int_division = self.d0.bit_length() <= _INT_DIVISION_BITS
+        # preimage(v) once per v (a pure function of the public M and d0) when d0 is small
+        # (at most n + 1 pairs of small ints); large fields recompute it (no memory kept).
+        self._preimages: dict[int, tuple[int, int]] | None = (
+            {} if self._int_division else None)
 
     def __repr__(self) -> str:
         return f"EmptyBinSampler({self.mechanism!r}, d0={_size(self.d0)})"
@@ -237,9 +242,14 @@ class EmptyBinSampler:
         """The interval ``[lo, hi]`` of ``u0`` with ``M0(u0) = v`` (Lemma 8.4 v)."""
         if type(v) is not int or not 0 <= v <= self.n:
             v = check_count(v, self.n, "v")  # raises (a plain int in range skips the call)
+        memo = self._preimages
+        if memo is not None and v in memo:
+            return memo[v]
         lo, hi = self.cdf(v - 1) + 1, self.cdf(v)
         if lo > hi:
             raise DomainError(f"v = {v} has probability 0 under M0: S_v is empty")
+        if memo is not None:
+            memo[v] = (lo, hi)
         return lo, hi
 
     def sample_preimage(self, v: int, source: RandomSource | None = None) -> int:
@@ -264,7 +274,7 @@ class _ScaledDraw:
     a source that reads the CDF (the exploring source: every ``z`` on every path) calls
     :meth:`cdf`; the sampling path calls :meth:`search`, which the memo does not touch."""
 
-    __slots__ = ("inner", "factor", "d", "n", "_memo", "_key")
+    __slots__ = ("_key", "_memo", "d", "factor", "inner", "n")
 
     def __init__(self, inner: InverseCDFDraw, factor: int, d: int,
                  memo: dict[tuple[int, int], int], key: int) -> None:
@@ -455,7 +465,7 @@ class CompactHistogram:
         outside ``occupied``; they lie in ``[0, n]``, which is scanned whole (a loop count
         independent of the data)."""
         taken = set(occupied)
-        free = [e for e in range(self.n + 1) if e not in taken]
+        free = list(filterfalse(taken.__contains__, range(self.n + 1)))
         return free[:self.n + 1 - len(occupied)]
 
     def _point_value(self, count: int | None, fixed: int | None, source: RandomSource) -> int:
@@ -524,10 +534,14 @@ class CompactHistogram:
 
     @cached_property
     def _release_template(self) -> CompactRelease:
-        """A release of the zero polynomial: its public fields are validated once, here."""
-        return CompactRelease(self.universe.size, self.n, self.field.level,
-                              (0,) * (self.n + 1), self.mechanism, self.epsilon, self.beta0,
-                              self.construction, arithmetic=self.arithmetic)
+        """A release of the zero polynomial: its public fields are validated once, here, and
+        its ``M0`` (built from them by :attr:`CompactRelease.empty_bin_sampler`) is built
+        once too, for :meth:`_wrap` to share."""
+        template = CompactRelease(self.universe.size, self.n, self.field.level,
+                                  (0,) * (self.n + 1), self.mechanism, self.epsilon,
+                                  self.beta0, self.construction, arithmetic=self.arithmetic)
+        _ = template.empty_bin_sampler
+        return template
 
     def _wrap(self, coefficients: tuple[int, ...]) -> CompactRelease:
         return self._release_template.with_coefficients(coefficients)

@@ -40,6 +40,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
+from operator import xor
 
 import gmpy2
 
@@ -489,10 +491,13 @@ class VanLintField:
             raise ParameterError(f"a node has more than node_bits = {bits} bits")
         nibbles = max(1, -(-bits // 4))
         small = nibbles <= _WINDOW_MAX_NIBBLES
-        weights = [self._product([nodes[k] ^ nodes[j] for j in range(k)], bits)
-                   for k in range(count)]
+        product = self._product
+        weights = []
+        for k in range(count):
+            xk = nodes[k]
+            weights.append(product([xk ^ x for x in nodes[:k]], bits))
         inverses = self.batch_inverse(weights)
-        reduce = self.reduce
+        reduce, mul, fast = self.reduce, self.mul, self._fast
         cs: list[int] = []
         for k in range(count):
             xk = nodes[k]
@@ -500,9 +505,9 @@ class VanLintField:
             for j in range(k - 1, -1, -1):  # p_{<k}(x_k), nested Newton form
                 y = xk ^ nodes[j]
                 acc = (reduce(clmul_window(acc, y, nibbles)) if small
-                       else self.mul(acc, y)) ^ cs[j]
-            cs.append(self._fast(self.mul(values[k] ^ acc, inverses[k])))
-        return [int(c) for c in cs]
+                       else mul(acc, y)) ^ cs[j]
+            cs.append(fast(mul(values[k] ^ acc, inverses[k])))
+        return list(map(int, cs))
 
     def newton_to_monomial(self, nodes: Sequence[int], newton: Sequence[int],
                            node_bits: int | None = None) -> list[int]:
@@ -536,10 +541,10 @@ class VanLintField:
             else:
                 scaled = [self.mul(c, x) for c in poly]
             new = [scaled[0] ^ newton[k]]
-            new.extend(scaled[i] ^ poly[i - 1] for i in range(1, len(poly)))
+            new.extend(map(xor, islice(scaled, 1, None), poly))  # scaled[i] ^ poly[i - 1]
             new.append(poly[-1])
             poly = new
-        return [int(c) for c in poly]
+        return list(map(int, poly))
 
     def interpolate(self, nodes: Sequence[int], values: Sequence[int],
                     node_bits: int | None = None) -> list[int]:
