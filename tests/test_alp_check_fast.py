@@ -163,3 +163,49 @@ def test_integer_worst_ratio_with_a_planted_bug_differs(monkeypatch: pytest.Monk
                                                         old: str, new: str) -> None:
     plant(monkeypatch, alp_check, "worst_ratio_over_family", old, new)
     assert _witness_mismatches()
+
+
+# ------------------------------------------------ exact.error_law on integer numerators
+
+def _error_law_ref(p: Fraction, m: int, y: int, collision: Fraction = Fraction(0)
+                   ) -> dict[Fraction, Fraction]:
+    """error_law as written on Fractions (main at fe10b8e)."""
+    q = 1 - p
+    u0 = p + (1 - 2 * p) * collision
+    pw_q, pw_p = [q**j for j in range(m + 1)], [p**j for j in range(m + 1)]
+    pw_u, pw_v = [u0**j for j in range(m + 1)], [(1 - u0)**j for j in range(m + 1)]
+    low = (1 << y) - 1
+    law: dict[Fraction, Fraction] = {}
+    for w, est in ex.pattern_estimates(m):
+        ones_low = (w & low).bit_count()
+        ones_high = (w >> y).bit_count()
+        weight = (pw_q[ones_low] * pw_p[y - ones_low]
+                  * pw_u[ones_high] * pw_v[m - y - ones_high])
+        err = est - y
+        law[err] = law.get(err, Fraction(0)) + weight
+    return law
+
+
+def _error_law_mismatches() -> int:
+    bad = 0
+    for p in (Fraction(1, 5), Fraction(1, 3), Fraction(2, 7), Fraction(1, 2)):
+        for collision in (Fraction(0), Fraction(1, 10), Fraction(3, 4)):
+            for m in (1, 3, 6):
+                for y in range(m + 1):
+                    got, want = ex.error_law(p, m, y, collision), _error_law_ref(p, m, y, collision)
+                    bad += got != want or list(got) != list(want)
+    return bad
+
+
+def test_error_law_equals_the_fraction_reference() -> None:
+    assert _error_law_mismatches() == 0
+
+
+@pytest.mark.parametrize("old,new", [
+    ("den = pd**y * ud**(m - y)", "den = pd**m * ud**(m - y)"),
+    ("[(ud - un)**j for j in range(m + 1)]", "[(ud - pn)**j for j in range(m + 1)]"),
+])
+def test_error_law_planted_bug_differs(monkeypatch: pytest.MonkeyPatch, old: str,
+                                       new: str) -> None:
+    plant(monkeypatch, ex, "error_law", old, new)
+    assert _error_law_mismatches() > 0

@@ -301,20 +301,25 @@ def error_law(p: Fraction, m: int, y: int, collision: Fraction = Fraction(0),
     flipped.  Enumerates the ``2^m`` patterns."""
     if not 0 <= y <= m:
         raise DomainError(f"y = {y} must lie in [0, m = {m}]")
-    q = 1 - p
     u0 = p + (1 - 2 * p) * collision
-    pw_q, pw_p = [q**j for j in range(m + 1)], [p**j for j in range(m + 1)]
-    pw_u, pw_v = [u0**j for j in range(m + 1)], [(1 - u0)**j for j in range(m + 1)]
+    # p = pn/pd, 1 - p = qn/pd, u0 = un/ud, 1 - u0 = vn/ud: every pattern's weight is an
+    # integer numerator over the common denominator pd^y ud^(m-y) (exact; one Fraction per
+    # error value at the end)
+    pn, pd = p.numerator, p.denominator
+    un, ud = u0.numerator, u0.denominator
+    pw_q, pw_p = [(pd - pn)**j for j in range(m + 1)], [pn**j for j in range(m + 1)]
+    pw_u, pw_v = [un**j for j in range(m + 1)], [(ud - un)**j for j in range(m + 1)]
+    den = pd**y * ud**(m - y)
     low = (1 << y) - 1
-    law: dict[Fraction, Fraction] = {}
+    law: dict[Fraction, int] = {}
     for w, est in estimates if estimates is not None else pattern_estimates(m):
         ones_low = (w & low).bit_count()
         ones_high = (w >> y).bit_count()
         weight = (pw_q[ones_low] * pw_p[y - ones_low]
                   * pw_u[ones_high] * pw_v[m - y - ones_high])
         err = est - y
-        law[err] = law.get(err, Fraction(0)) + weight
-    return law
+        law[err] = law.get(err, 0) + weight
+    return {err: Fraction(num, den) for err, num in law.items()}
 
 
 def expected_error(p: Fraction, m: int, y: int,
