@@ -412,7 +412,12 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
                                     f"draws (max_draws) or {path_ns} ns (path_ns)",
                                     _sums(dist), _sum(covered), runs, cut, "draws")
     law = _sums(dist)
-    total = sum(law.values(), Fraction(0))
+    total = _sum({})
+    if law:  # sum(law.values()) exactly, over the least common denominator (_sum)
+        parts: dict[int, int] = {}
+        for p in law.values():
+            parts[p.denominator] = parts.get(p.denominator, 0) + p.numerator
+        total = _sum(parts)
     if total != 1:
         raise NondeterminismError(f"explored path weights sum to {total}, not 1")
     try:
