@@ -13,6 +13,7 @@ Each equality FAILS when a bug is planted into the fast path (tests/_plant.py).
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
@@ -209,3 +210,76 @@ def test_error_law_planted_bug_differs(monkeypatch: pytest.MonkeyPatch, old: str
                                        new: str) -> None:
     plant(monkeypatch, ex, "error_law", old, new)
     assert _error_law_mismatches() > 0
+
+
+# --------------------------- ALP.project's unchecked sketch and explored_law's bitmask
+
+def _sketch_problems() -> int:
+    """Sketches of ALP.project (every seed of C1 and COLLIDING, a few inputs) that the
+    validating ALPSketch constructor refuses or rebuilds differently (fields or _fast)."""
+    from exactdp.randomness import SeededSource
+    from exactdp.sparse_vectors.alp import ALP
+    from exactdp.sparse_vectors.estimator import ALPSketch
+
+    bad = 0
+    for cfg in (paper_configs(False)[0], COLLIDING):
+        prm = cfg.params()
+        family = cfg.family(prm)
+        alp = ALP(prm, family)
+        for i, sd in enumerate(family.seeds()):
+            x = cfg.inputs(prm)[i % len(cfg.inputs(prm))]
+            sk = alp.project(x, SeededSource(i), (sd,) * prm.columns)
+            try:
+                again = ALPSketch(sk.params, sk.hashes, sk.seeds, sk.bits)
+            except Exception:  # noqa: BLE001 - any refusal is a problem
+                bad += 1
+                continue
+            bad += again != sk or again._fast != sk._fast
+    return bad
+
+
+def test_projected_sketches_pass_the_validating_constructor() -> None:
+    assert _sketch_problems() == 0
+
+
+def test_projected_sketch_planted_bug_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.sparse_vectors.estimator import ALPSketch
+
+    plant(monkeypatch, ALPSketch, "_built", "tuple((s.a, s.b) for s in seeds)",
+          "tuple((s.b, s.a) for s in seeds)")
+    assert _sketch_problems() > 0
+
+
+def _bitmask_mismatches() -> int:
+    """explored_law against the same exploration read cell by cell through sketch.cell."""
+    from exactdp.explore import explore
+    from exactdp.sparse_vectors.alp import ALP
+
+    bad = 0
+    for cfg in (paper_configs(False)[0], COLLIDING):
+        prm = cfg.params()
+        family = cfg.family(prm)
+        alp = ALP(prm, family)
+        s, m = prm.rows, prm.columns
+        seeds = list(family.seeds())
+        for x in cfg.inputs(prm)[:4]:
+            h = tuple(seeds[(3 * j) % len(seeds)] for j in range(m))
+            by_cells = explore(partial(_cells_mask, alp, x, h, s, m))
+            bad += alp_check.explored_law(alp, x, h) != by_cells
+    return bad
+
+
+def _cells_mask(alp, x, h, s, m, source):  # type: ignore[no-untyped-def]
+    sk = alp.project(dict(x), source=source, seeds=h, rr="cells")
+    return sum(sk.cell(a, b) << ((b - 1) * s + (a - 1))
+               for b in range(1, m + 1) for a in range(1, s + 1))
+
+
+def test_explored_law_bitmask_is_the_cells() -> None:
+    assert _bitmask_mismatches() == 0
+
+
+def test_explored_law_bitmask_planted_bug_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, alp_check, "explored_law", 'int.from_bytes(sketch.bits, "little")',
+          'int.from_bytes(sketch.bits, "big")')
+    assert _bitmask_mismatches() > 0

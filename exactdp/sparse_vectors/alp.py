@@ -77,7 +77,7 @@ def sparse_input(params: ALPParams, x: object) -> Pairs:
     Anything else is a typed one-line error (nothing is drawn before this check).
     """
     d, k = params.universe, params.sparsity
-    if isinstance(x, Mapping):
+    if type(x) is dict or isinstance(x, Mapping):
         items: Iterable[object] = x.items()
     elif isinstance(x, Sequence) and not isinstance(x, (str, bytes, bytearray)):
         items = x
@@ -253,5 +253,5 @@ class ALP:
         z = embed_cells(self.params, self.hashes, chosen, ys)
         respond = respond_cells if path == "cells" else respond_blocks
         bits = respond(z, self.params.flip, src)
-        return ALPSketch(self.params, self.hashes, chosen, bits)
+        return ALPSketch._built(self.params, self.hashes, chosen, bits)
 

@@ -57,17 +57,18 @@ class IndependenceError(AssertionError):
 
 def explored_law(alp: ALP, x: Input, seeds: Sequence[Seed]) -> dict[int, Fraction]:
     """The exact law of ``alp.project(x, seeds=seeds)``'s bits, explored on the per-cell
-    path, as ``{bitmask: probability}`` with cell ``(a, b)`` at bit ``(b - 1) s + (a - 1)``
-    (read through ``sketch.cell``)."""
+    path, as ``{bitmask: probability}`` with cell ``(a, b)`` at bit ``(b - 1) s + (a - 1)``:
+    the released ``sketch.bits`` read as one little-endian int (``sketch.cell(a, b)`` is
+    exactly that bit; the padding bits are 0)."""
     s, m = alp.params.rows, alp.params.columns
     if s * m > 20:
         raise ResourceLimitError(f"exploring s m = {s * m} cells branches 2^{s * m} ways "
                                  f"(at most 2^20 here)")
-    cells = [(a, b, (b - 1) * s + (a - 1)) for b in range(1, m + 1) for a in range(1, s + 1)]
+    seed_tuple = tuple(seeds)
 
     def run(source: RandomSource) -> int:
-        sketch = alp.project(dict(x), source=source, seeds=tuple(seeds), rr="cells")
-        return sum(sketch.cell(a, b) << j for a, b, j in cells)
+        sketch = alp.project(dict(x), source=source, seeds=seed_tuple, rr="cells")
+        return int.from_bytes(sketch.bits, "little")
 
     return explore(run)
 

@@ -97,6 +97,25 @@ class ALPSketch:
             cw = tuple((s.a, s.b) for s in self.seeds)  # type: ignore[union-attr]
             object.__setattr__(self, "_fast", (self.hashes.prime, prm.rows, cw))
 
+    @classmethod
+    def _built(cls, params: ALPParams, hashes: HashFamily, seeds: tuple[Seed, ...],
+               bits: bytes) -> ALPSketch:
+        """The sketch :meth:`ALP.project` releases, without :meth:`__post_init__`'s checks:
+        ``project`` validated ``params``, ``hashes`` and every seed itself, and packed
+        ``bits`` from exactly ``s*m`` cells (tests/test_alp_check_fast.py re-checks its
+        sketches with the validating constructor)."""
+        sketch = object.__new__(cls)
+        object.__setattr__(sketch, "params", params)
+        object.__setattr__(sketch, "hashes", hashes)
+        object.__setattr__(sketch, "seeds", seeds)
+        object.__setattr__(sketch, "bits", bits)
+        fast = None
+        if isinstance(hashes, CarterWegman):
+            fast = (hashes.prime, params.rows,
+                    tuple((s.a, s.b) for s in seeds))  # type: ignore[union-attr]
+        object.__setattr__(sketch, "_fast", fast)
+        return sketch
+
     def cell(self, a: int, b: int) -> int:
         """``z~_{a,b}`` for row ``a`` in ``1..s`` and column ``b`` in ``1..m``."""
         for name, v, hi in (("row a", a, self.params.rows), ("column b", b, self.params.columns)):
