@@ -119,8 +119,10 @@ def check_ii(full: bool) -> ClaimReport:
             points = 16 if n == 1 else 8
             all_sets = list(combinations(range(points), n + 1))
         bijective = True
+        columns = list(zip(*table))  # columns[x][i] = p_i(x): the values at x of every p
         for b in all_sets:
-            bijective = bijective and len({tuple(row[x] for x in b) for row in table}) == q
+            # the tuples (p(x))_{x in B} of every p, as zip builds them from the columns
+            bijective = bijective and len(set(zip(*[columns[x] for x in b]))) == q
         sets_checked += len(all_sets)
         # g-level product form on every B of size <= n + 1 inside the first few points.
         product_ok = True

@@ -2,7 +2,9 @@
 
 Each fast path computes the same exact value as a reference kept beside it: EmptyBinSampler's
 ``f`` / ``max_preimage`` on plain ints (small ``d0``) and on gmpy2 (large ``d0``);
-``VanLintField.mul`` written out against ``reduce(clmul(a, b))``; the native glue's one-word
+``VanLintField.mul`` written out against ``reduce(clmul(a, b))``; ``gf2_square``'s byte
+spreading against the base-4 reading; ``VanLintField.evaluate`` written out against the sum
+of powers; the native glue's one-word
 packing against the byte packing; M0's memo of the intervals ``S_v`` against their
 recomputation; the CDF memo of the release's draws against a release that
 starts from an empty memo on every path.  Each check is also shown failing on a planted bug.
@@ -18,10 +20,10 @@ import pytest
 
 from exactdp.counting import GeoSample, TabulatedMechanism
 from exactdp.explore import explore
-from exactdp.histograms import compact, native
+from exactdp.histograms import compact, fields, native
 from exactdp.histograms.compact import CompactHistogram, EmptyBinSampler
 from exactdp.histograms.data import Dataset
-from exactdp.histograms.fields import VanLintField, clmul
+from exactdp.histograms.fields import VanLintField, clmul, gf2_square
 from exactdp.params import DomainError
 
 RR3 = TabulatedMechanism([[2, 3], [1, 3]])  # n = 1, d = 3
@@ -155,6 +157,50 @@ def test_mul_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> No
     assert original(field, 3, 5) == field.reduce(clmul(3, 5))
     monkeypatch.setattr(VanLintField, "mul", one_fold_only)
     assert _mul_mismatches(field, _pairs(field, 40)) > 0
+
+
+def _square_mismatches(bits: int) -> int:
+    rng = random.Random(bits)
+    values = [(1 << bits) - 1, 1 << (bits - 1)] + [rng.getrandbits(bits) for _ in range(10)]
+    return sum(gf2_square(a) != int(format(a, "b"), 4) for a in values)
+
+
+@pytest.mark.parametrize("bits", [511, 512, 513, 1458, 13122])
+def test_gf2_square_byte_spreading_equals_base_4_reading(bits: int) -> None:
+    assert _square_mismatches(bits) == 0
+    assert gf2_square(gmpy2.mpz(5) << bits) == int(format(5 << bits, "b"), 4)
+
+
+def test_gf2_square_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fields, "_SPREAD_HIGH", fields._SPREAD_LOW)  # high nibble lost
+    assert _square_mismatches(1458) > 0
+
+
+def _horner_mismatches(level: int) -> int:
+    """Evaluations differing from ``sum c_i x**i`` by :meth:`VanLintField.mul`/``power``."""
+    f = VanLintField(level)
+    rng = random.Random(level)
+    bad = 0
+    for _ in range(5):
+        coeffs = [rng.randrange(f.order) for _ in range(5)]
+        for x in (1, 15, 16, rng.randrange(min(f.order, 2**64))):
+            naive = 0
+            for i, c in enumerate(coeffs):
+                naive ^= f.mul(c, f.power(x, i))
+            bad += f.evaluate(coeffs, x) != naive
+    return bad
+
+
+@pytest.mark.parametrize("level", [1, 3, 6, 7])  # 7: the gmpy2 accumulator (>= 1000 bits)
+def test_evaluate_written_out_matches_the_sum_of_powers(level: int) -> None:
+    assert _horner_mismatches(level) == 0
+
+
+def test_evaluate_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    window = fields._window
+    monkeypatch.setattr(fields, "_window",
+                        lambda a: window(a)[:15] + (0,))  # the multiple a * 15 lost
+    assert _horner_mismatches(1) > 0
 
 
 # --------------------------------------------------------------------------- native glue

@@ -168,9 +168,25 @@ def clmul_bounded(a: int, b: int, bits_a: int, bits_b: int) -> int:
     return clmul_kronecker(a, b, max(1, -(-(bits_b.bit_length()) // 4)))
 
 
+#: From this bit length on, :func:`gf2_square` spreads bytes (two translations) instead of
+#: reading the binary digits in base 4 (3x faster at 13122 bits; slower on short inputs).
+_SQUARE_BYTES_MIN_BITS = 512
+# The low / high nibble of a byte with its bits spread to the even positions of one byte.
+_SPREAD_LOW = bytes(int(format(i & 15, "b"), 4) for i in range(256))
+_SPREAD_HIGH = bytes(int(format(i >> 4, "b"), 4) for i in range(256))
+
+
 def gf2_square(a: int) -> int:
-    """``a**2`` in ``GF(2)[t]``: bit ``i`` moves to bit ``2i`` (read the bits in base 4)."""
-    return int(format(a, "b"), 4)
+    """``a**2`` in ``GF(2)[t]``: bit ``i`` moves to bit ``2i`` (read the bits in base 4; for
+    long ``a``, byte ``k`` of ``a`` becomes bytes ``2k`` and ``2k + 1`` of the square, its
+    low and high nibbles spread -- the same bits)."""
+    if a.bit_length() < _SQUARE_BYTES_MIN_BITS:
+        return int(format(a, "b"), 4)
+    raw = int(a).to_bytes((a.bit_length() + 7) // 8, "little")
+    out = bytearray(2 * len(raw))
+    out[0::2] = raw.translate(_SPREAD_LOW)
+    out[1::2] = raw.translate(_SPREAD_HIGH)
+    return int.from_bytes(out, "little")
 
 
 def gf2_mod(a: int, f: int) -> int:
@@ -441,10 +457,22 @@ class VanLintField:
             for a in reversed(coefficients[:-1]):
                 acc = self.mul(acc, x) ^ a
             return acc
-        reduce = self.reduce
-        acc = self._fast(acc)
+        # clmul_window(acc, x, nibbles) and reduce, written out (the same operations)
+        m, half, mask = self.degree, self.half, self._mask
+        if m >= _MPZ_MIN_DEGREE:
+            acc = gmpy2.mpz(acc)  # as self._fast
+        top = 4 * (nibbles - 1)
         for a in reversed(coefficients[:-1]):
-            acc = reduce(clmul_window(acc, x, nibbles)) ^ a
+            table = _window(acc)
+            s = top
+            c = table[(x >> s) & 15]
+            while s:
+                s -= 4
+                c = (c << 4) ^ table[(x >> s) & 15]
+            while c >> m:
+                h = c >> m
+                c = (c & mask) ^ h ^ (h << half)
+            acc = c ^ a
         return int(acc)
 
     def _fast(self, a: int) -> int:
