@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
-from math import lcm
+from math import gcd, lcm
 from types import FrameType
 from typing import Any, Literal
 
@@ -235,17 +235,22 @@ def counting_distributions(mech: InverseCDFSampler, method: Method = "auto") -> 
 
 # --------------------------------------------------------------------------- distances
 
+def _check_exact(dist: Mapping[Any, Fraction]) -> None:
+    """Refuse ``dist`` unless it is a mapping whose probabilities are ints or Fractions."""
+    if not isinstance(dist, Mapping):
+        raise ParameterTypeError(f"a distribution must be a mapping outcome -> "
+                                 f"probability, not {type(dist).__name__}")
+    for o, v in dist.items():
+        if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+            raise ParameterTypeError(f"Pr[{o!r}] = {v!r} is a {type(v).__name__}: "
+                                     f"probabilities must be exact (Fraction or int)")
+
+
 def _support(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -> list[Any]:
     """The outcomes of ``p`` and ``q``, after checking that both are exact: every
     probability an int or a Fraction (a float would make every comparison below inexact)."""
-    for dist in (p, q):
-        if not isinstance(dist, Mapping):
-            raise ParameterTypeError(f"a distribution must be a mapping outcome -> "
-                                     f"probability, not {type(dist).__name__}")
-        for o, v in dist.items():
-            if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
-                raise ParameterTypeError(f"Pr[{o!r}] = {v!r} is a {type(v).__name__}: "
-                                         f"probabilities must be exact (Fraction or int)")
+    _check_exact(p)
+    _check_exact(q)
     keys = dict.fromkeys(p)
     keys.update(dict.fromkeys(q))
     return list(keys)
@@ -323,17 +328,19 @@ def worst_ratio(pairs: Iterable[tuple[Any, Mapping[Any, Fraction], Any, Mapping[
 
     def over_common(dist: Mapping[Any, Fraction]) -> tuple[int, dict[Any, int]]:
         """``(D, {o: D P(o)})`` with ``D`` the common denominator of ``dist`` (exact ints; once
-        per distribution: a distribution is in several pairs)."""
+        per distribution, after :func:`_check_exact`: a distribution is in several pairs)."""
         got = scaled.get(id(dist))
         if got is None or got[0] is not dist:
+            _check_exact(dist)
             den = lcm(*(v.denominator for v in dist.values()))
             got = (dist, den, {o: v.numerator * (den // v.denominator) for o, v in dist.items()})
             scaled[id(dist)] = got
         return got[1], got[2]
 
     for a, pa, b, pb in pairs:
-        support = _support(pa, pb)
         (da, na), (db, nb) = over_common(pa), over_common(pb)
+        support = dict.fromkeys(pa)  # the outcomes of pa, then those only pb has
+        support.update(dict.fromkeys(pb))
         for o in support:
             x = na.get(o, 0)
             if x == 0:
@@ -411,19 +418,27 @@ def exact_accuracy(dists: Sequence[Mapping[int, Fraction]], beta: object) -> Acc
     best_a, best_c = -1, 0
     target = 1 - b
     tn, td = target.numerator, target.denominator
+    zero = Fraction(0)
     for c, dist in enumerate(dists):
-        # The masses as integers over their common denominator den (exact): prob < 1 - beta
-        # iff num td < tn den, without a Fraction (and its gcd) per added outcome.
-        den = lcm(*(v.denominator for v in dist.values()))
-        num = {z: v.numerator * (den // v.denominator) for z, v in dist.items()}
-        a, prob = 0, num.get(c, 0)
+        # prob = num / den as a pair of ints (exact; den > 0 grows by the lcm of the masses'
+        # denominators seen), so that prob < 1 - beta is num td < tn den: no Fraction object
+        # per added outcome.
+        v = dist.get(c, zero)
+        a, num, den = 0, v.numerator, v.denominator
         span = max((abs(z - c) for z in dist), default=0)
-        while prob * td < tn * den:
+        while num * td < tn * den:
             if a >= span:  # nothing left to add: mass below 1 - beta (not a distribution)
                 raise ParameterError(f"the distribution for c = {c} has total mass "
-                                     f"{Fraction(prob, den)}, below 1 - beta = {1 - b}")
+                                     f"{Fraction(num, den)}, below 1 - beta = {1 - b}")
             a += 1
-            prob += num.get(c - a, 0) + num.get(c + a, 0)
+            for v in (dist.get(c - a, zero), dist.get(c + a, zero)):
+                vn, vd = v.numerator, v.denominator
+                if vn:
+                    if vd == den:
+                        num += vn
+                    else:
+                        g = gcd(den, vd)
+                        num, den = num * (vd // g) + vn * (den // g), den * (vd // g)
         if a > best_a:
             best_a, best_c = a, c
     return AccuracyResult(best_a, b, best_c, accuracy_probability(dists[best_c], best_c, best_a))

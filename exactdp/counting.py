@@ -32,7 +32,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from numbers import Integral
 from typing import Any, cast
 
@@ -213,7 +213,7 @@ class InverseCDFSampler:
 
     def _search(self, c: int, u: int) -> int:
         """``min{z : F_c(z) >= u}`` by :func:`inverse_cdf_search` over :meth:`search_cdf`."""
-        return inverse_cdf_search(lambda z: self.search_cdf(c, z), self.n, u)
+        return inverse_cdf_search(partial(self.search_cdf, c), self.n, u)
 
     def draw(self, c: int) -> CDFDraw:
         """The inverse-CDF draw at count ``c``, for ``RandomSource.inverse_cdf``."""
@@ -575,6 +575,7 @@ class FastSample(InverseCDFSampler):
         # t = ceil(9 m L / 2) - 1
         self.t = (9 * m * self.log_term + 1) // 2 - 1
         self._base = (1 << self.k) + 1
+        self._scale = (g - 1) * (self.n + 1)  # (1/gamma - 1)(n + 1), the S of F = (z+1)d' + S F'
 
     def __repr__(self) -> str:
         return f"FastSample(n={self.n}, epsilon={self.epsilon}, gamma={self.gamma})"
@@ -603,10 +604,6 @@ class FastSample(InverseCDFSampler):
         for _ in range(self.t + 1):
             table.append(table[-1] * self._base)
         return tuple(table)
-
-    def _power(self, j: int) -> int:
-        table = self._powers
-        return self._base**j if table is None else table[j]
 
     @property
     def alpha(self) -> Fraction:
@@ -650,7 +647,8 @@ class FastSample(InverseCDFSampler):
     def truncated_cdf(self, c: int, z: int) -> int:
         """``F'(z)`` of Algorithm 4.11 step 3 (for this ``c``); ``F'(z)/d'`` is the CDF of
         ``Z'`` clamped to ``[0, n]`` (Lemma 4.12 i)."""
-        self._check_cz(c, z)
+        if not (type(c) is int and type(z) is int and 0 <= c <= self.n):
+            self._check_cz(c, z)  # refuses, or converts nothing: ints in range pass above
         if z < 0:
             return 0
         if z >= self.n:
@@ -663,21 +661,25 @@ class FastSample(InverseCDFSampler):
         k, t = self.k, self.t
         if j < -t:
             return 0
+        table = self._powers  # (2**k + 1)**i read off the table, or computed without it
         if j < 0:
-            return (self._power(t + 1 + j) << (-k * j)) - self._tail
+            i = t + 1 + j
+            return ((self._base**i if table is None else table[i]) << (-k * j)) - self._tail
         if j < t:
-            return self.d_prime - (self._power(t - j) << (k * (j + 1))) + self._tail
+            i = t - j
+            return (self.d_prime - ((self._base**i if table is None else table[i]) << (k * (j + 1)))
+                    + self._tail)
         return self.d_prime
 
     def cdf(self, c: int, z: int) -> int:
         """``F(z) = (z+1) d' + (1/gamma - 1)(n+1) F'(z)`` on ``[n]``; 0 below, ``d`` above."""
-        self._check_cz(c, z)
+        if not (type(c) is int and type(z) is int and 0 <= c <= self.n):
+            self._check_cz(c, z)  # refuses, or converts nothing: ints in range pass above
         if z < 0:
             return 0
         if z >= self.n:
             return self.d
-        return ((z + 1) * self.d_prime
-                + (self.gamma.denominator - 1) * (self.n + 1) * self.truncated_cdf(c, z))
+        return (z + 1) * self.d_prime + self._scale * self.truncated_cdf(c, z)
 
     @cached_property
     def _gmp(self) -> tuple[tuple[Any, ...], Any, Any, Any, Any]:
@@ -821,11 +823,13 @@ def _record_native(k: int, rounds: int) -> None:
     """The trace of ``k`` native searches of ``rounds`` rounds: one search records its rounds
     as the Python search does (one ``("cdf",)`` each), a batch of ``k != 1`` the one event
     ``("native_search", k, rounds)``."""
+    events = active()
+    if events is None:
+        return
     if k == 1:
-        for _ in range(rounds):
-            record("cdf")
+        events.extend([_CDF_EVENT] * rounds)
     else:
-        record("native_search", k, rounds)
+        events.append(("native_search", k, rounds))
 
 
 def _beta(beta: object) -> Fraction:
