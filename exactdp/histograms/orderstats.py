@@ -54,7 +54,7 @@ from exactdp.dyadic import Dyadic, dadd, dnorm, dpow, dscale
 from exactdp.histograms.polymul import floor_divide, truncated_product, truncated_square
 from exactdp.params import DomainError, ParameterError, ParameterTypeError
 from exactdp.randomness import RandomSource, default_source
-from exactdp.trace import record
+from exactdp.trace import active, record
 
 __all__ = [
     "ApproxBinDraw",
@@ -71,6 +71,8 @@ __all__ = [
 
 
 def _int(value: object, name: str, low: int) -> int:
+    if type(value) is int and value >= low:  # the common case, checked first
+        return value
     if isinstance(value, bool) or not isinstance(value, int):
         raise ParameterTypeError(f"{name} = {value!r} must be an int >= {low}")
     if value < low:
@@ -89,7 +91,7 @@ def cdf_values(cdf: Callable[[int], int], n: int, d: int) -> list[int]:
     values = [cdf(z) for z in range(n + 1)]
     prev = 1
     for z, f in enumerate(values):
-        if isinstance(f, bool) or not isinstance(f, int):
+        if type(f) is not int and (isinstance(f, bool) or not isinstance(f, int)):
             raise ParameterTypeError(f"F({z}) = {f!r} must be an int")
         if not prev <= f <= d:
             raise DomainError(f"F({z}) = {f}: F must map [n] into [d]_+ = [1, {d}] and be "
@@ -102,7 +104,10 @@ def cdf_values(cdf: Callable[[int], int], n: int, d: int) -> list[int]:
 
 def order_statistics_from_counts(ell: Sequence[int]) -> tuple[int, ...]:
     """Step 4 of Algorithms 6.7/6.20: ``ell[v]`` copies of ``v``, from ``v = n`` down to 0."""
-    return tuple(v for v in range(len(ell) - 1, -1, -1) for _ in range(ell[v]))
+    out: list[int] = []
+    for v in range(len(ell) - 1, -1, -1):
+        out += [v] * ell[v]
+    return tuple(out)
 
 
 def _check_m(m: object, n: int) -> int:
@@ -228,12 +233,15 @@ def _check_vector(a: Sequence[int], s: int) -> list[int]:
     vec = list(a)
     if not vec:
         raise ParameterError("a must have length t >= 1")
+    plain = True  # every entry a plain int: nothing to convert
     for k, x in enumerate(vec):
-        if isinstance(x, bool) or not isinstance(x, int):
-            raise ParameterTypeError(f"a[{k}] = {x!r} must be an int in [0, s]")
+        if type(x) is not int:
+            if isinstance(x, bool) or not isinstance(x, int):
+                raise ParameterTypeError(f"a[{k}] = {x!r} must be an int in [0, s]")
+            plain = False
         if not 0 <= x <= s:
             raise DomainError(f"a[{k}] = {x} is outside [s] = [0, {s}]")
-    return [int(x) for x in vec]
+    return vec if plain else [int(x) for x in vec]
 
 
 def approx_conv_exp(a: Sequence[int], i: int, s: int, *,
@@ -268,11 +276,13 @@ def approx_conv_exp(a: Sequence[int], i: int, s: int, *,
     vec = _check_vector(a, s)
     t = len(vec)
     s_squared = s * s
+    events = active()  # record(...) per round, the trace read once
     if exponent_rounds is None:
         b = vec
         bits = [(i >> k) & 1 for k in range(i.bit_length() - 2, -1, -1)]
         for bit in bits:
-            record("ace_round", t, bit)
+            if events is not None:
+                events.append(("ace_round", t, bit))
             square = truncated_square(b, t)
             if bit:
                 b = floor_divide(truncated_product(vec, square, t), s_squared)
@@ -282,7 +292,8 @@ def approx_conv_exp(a: Sequence[int], i: int, s: int, *,
     rounds = _int(exponent_rounds, "exponent_rounds", i.bit_length())
     b = [s] + [0] * (t - 1)
     for k in range(rounds - 1, -1, -1):
-        record("ace_round", t)
+        if events is not None:
+            events.append(("ace_round", t))
         square = truncated_square(b, t)
         with_a = truncated_product(vec, square, t)
         b = floor_divide(with_a, s_squared) if (i >> k) & 1 else floor_divide(square, s)
@@ -591,10 +602,12 @@ class ApproxBinDraw:
                 record("abs_certified")
                 return decided
         found: int | None = None
+        events = active()  # record("abs_test") per test, the trace read once
         for width in self.widths:
             sums = self.prefix_sums(width)
             for ell in range(width // 2, width):
-                record("abs_test")
+                if events is not None:
+                    events.append(("abs_test",))
                 if found is None and sums[ell] >= u:
                     found = min(ell, self.t)
                     if not self.padded:
