@@ -361,17 +361,20 @@ class GeometricMechanism:
         return (1 - a) / (1 + a) * a ** abs(z - c)
 
     def cdf(self, c: int, z: int) -> Fraction:
-        """``Pr[M(c) <= z]`` exactly (the clamped form of the CDF in Section 4.1)."""
+        """``Pr[M(c) <= z]`` exactly (the clamped form of the CDF in Section 4.1):
+        ``alpha**j / (1 + alpha)`` with ``j = c - z`` below ``c``, one minus that with
+        ``j = z - c + 1`` from ``c`` on; with ``alpha = p/q`` that is ``p**j q / (q**j (q + p))``,
+        built as one exact Fraction from integer powers."""
         c = check_count(c, self.n)
         _check_z(z)
-        a = self.alpha
         if z < 0:
             return Fraction(0)
         if z >= self.n:
             return Fraction(1)
-        if z < c:
-            return a ** (c - z) / (1 + a)
-        return 1 - a ** (z - c + 1) / (1 + a)
+        p, q = self.alpha.numerator, self.alpha.denominator
+        j = c - z if z < c else z - c + 1
+        num, den = p**j * q, q**j * (q + p)
+        return Fraction(num, den) if z < c else Fraction(den - num, den)
 
     def distribution(self, c: int) -> tuple[Fraction, ...]:
         """``(Pr[M(c) = 0], ..., Pr[M(c) = n])``: :meth:`pmf`'s values, from integer powers

@@ -307,24 +307,34 @@ def test_geometric_mechanism_ideal_matches_geosample() -> None:
 
 
 def _distribution_is_pmf() -> bool:
-    return all(GeometricMechanism(n, a).distribution(c)
-               == tuple(GeometricMechanism(n, a).pmf(c, z) for z in range(n + 1))
-               for n in range(1, 9) for a in (Fraction(1, 3), Fraction(2, 3), Fraction(16, 17),
-                                              Fraction(5, 8)) for c in range(n + 1))
+    """distribution() is pmf() at every (c, z), and cdf() their running sums (z in [-1, n+1])."""
+    for n in range(1, 9):
+        for a in (Fraction(1, 3), Fraction(2, 3), Fraction(16, 17), Fraction(5, 8)):
+            mech = GeometricMechanism(n, a)
+            for c in range(n + 1):
+                pmf = tuple(mech.pmf(c, z) for z in range(n + 1))
+                cdf = [sum(pmf[:z + 1], Fraction(0)) for z in range(-1, n + 2)]
+                if (mech.distribution(c) != pmf
+                        or [mech.cdf(c, z) for z in range(-1, n + 2)] != cdf):
+                    return False
+    return True
 
 
 @pytest.mark.parametrize(("old", "new"), [
     ("out[n] = Fraction(pp[n - c] * q,", "out[n] = Fraction(pp[n - c] * p,"),
     ("inner, ends = q - p, q + p", "inner, ends = q - p, q + p + (p == 5)"),
     ("pp[j], qq[j] = pp[j - 1] * p, qq[j - 1] * q", "pp[j], qq[j] = pp[j - 1] * p, qq[j - 1] * p"),
+    ("j = c - z if z < c else z - c + 1", "j = c - z if z < c else z - c"),
+    ("num, den = p**j * q, q**j * (q + p)", "num, den = p**j * q, q**j * (q + p + (c == 2))"),
 ])
 def test_geometric_mechanism_distribution_is_its_pmf(old: str, new: str) -> None:
-    """distribution() (running integer powers) equals pmf() (Fraction powers) at every
-    (c, z); the comparison fails on a planted bug in distribution()."""
+    """distribution() and cdf() (integer powers) equal pmf() (Fraction powers) and its running
+    sums at every (c, z); the comparison fails on planted bugs in either."""
     from test_checker_mutants import planted
 
     assert _distribution_is_pmf()
-    with planted(GeometricMechanism, "distribution", old, new):
+    name = "distribution" if "pp" in old or "inner" in old or "out[" in old else "cdf"
+    with planted(GeometricMechanism, name, old, new):
         assert not _distribution_is_pmf()
 
 
