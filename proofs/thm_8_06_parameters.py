@@ -136,7 +136,7 @@ def check_wide(full: bool) -> ClaimReport:
     pts = _wide_grid(full)
     bad: list[dict[str, object]] = []
     refused = 0
-    closest: Fraction | None = None
+    closest_pair: tuple[int, int] | None = None
     for m, big_b, size, n in pts:
         eps, beta0 = Fraction(1, m), Fraction(1, big_b)
         for variant in ("theorem_8_6", "geosample"):
@@ -158,23 +158,29 @@ def check_wide(full: bool) -> ClaimReport:
                 continue
             mech, d0 = ch.mechanism, ch.field.order
             d = mech.d
-            eps_prime = Fraction(1, -(-10 * m // 9))
-            ratio = Fraction(d0, 30 * d * m)
-            if variant == "theorem_8_6" and (closest is None or ratio < closest):
-                closest = ratio
+            e = -(-10 * m // 9)
+            eps_prime = Fraction(1, e)
+            # ratio = d0 / (30 d m), compared by cross-multiplication (exact, and without the
+            # gcds of a Fraction of ~10^5-bit integers); the minimum becomes a Fraction once.
+            ratio = (d0, 30 * d * m)
+            if variant == "theorem_8_6" and (closest_pair is None or
+                                             d0 * closest_pair[1] < closest_pair[0] * ratio[1]):
+                closest_pair = ratio
             bits = ceil_log2(max(size, 30 * d * m))
             level = ch.field.level
-            ok = (d0 >= size and ratio >= 1 and 3 * d0 >= 4 * d and d0 >= n + 1
+            # eps' + 3d/d0 <= eps  <=>  1/e + 3d/d0 <= 1/m  <=>  m d0 + 3 d e m <= e d0
+            ok = (d0 >= size and d0 >= ratio[1] and 3 * d0 >= 4 * d and d0 >= n + 1
                   and getattr(mech, "epsilon", None) == eps_prime
-                  and eps_prime + Fraction(3 * d, d0) <= eps
+                  and m * d0 + 3 * d * e * m <= e * d0
                   and (level == 0 or 2 * 3 ** (level - 1) < bits))
             if isinstance(mech, FastSample):
                 ok = (ok and mech.gamma == beta0 / (2 * size)
                       and truncation_hypothesis(mech).holds)
             if not ok:
                 bad.append({"variant": variant, "m": m, "beta0": beta0, "|X|": size, "n": n,
-                            "level": level, "d0 / (30 d/eps)": ratio,
+                            "level": level, "d0 / (30 d/eps)": Fraction(*ratio),
                             "eps' + 3d/d0": getattr(mech, "epsilon", eps_prime) + Fraction(3 * d, d0)})
+    closest = None if closest_pair is None else Fraction(*closest_pair)
     cert = Certificate(
         "Theorem 8.6", "CompactHistogram.theorem_8_6 / .with_geosample",
         {"settings": 2 * len(pts), "refused (level > 10)": refused}, "wide grid + TIGHT",

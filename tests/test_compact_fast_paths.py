@@ -6,8 +6,8 @@ Each fast path computes the same exact value as a reference kept beside it: Empt
 spreading against the base-4 reading; ``VanLintField.evaluate`` written out against the sum
 of powers; the native glue's one-word
 packing against the byte packing; M0's memo of the intervals ``S_v`` against their
-recomputation; the CDF memo of the release's draws against a release that
-starts from an empty memo on every path.  Each check is also shown failing on a planted bug.
+recomputation; the explorer's memo of the release's draws (their ``explore_key``)
+against explorations that read every draw's CDF on every path.  Each check is also shown failing on a planted bug.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from fractions import Fraction
 import gmpy2
 import pytest
 
+from exactdp import explore as explore_module
 from exactdp.counting import GeoSample, TabulatedMechanism
 from exactdp.explore import explore
 from exactdp.histograms import compact, fields, native
@@ -75,6 +76,23 @@ def test_f_branch_check_fails_on_a_planted_bug() -> None:
     sampler = EmptyBinSampler(GeoSample(2, 1), VanLintField(5).order)
     sampler._first += sampler.q + 1  # f's first piece one block too long (both branches)
     assert _branches_disagree(sampler) != []
+
+
+def _divmod_mismatches() -> list[int]:
+    """Levels whose sampler's (q, r) differ from Python's divmod(d0, d)."""
+    mech = GeoSample(3, Fraction(1, 3))
+    return [level for level in range(2, 11)
+            if (s := EmptyBinSampler(mech, VanLintField(level).order)) and
+            (s.q, s.r) != divmod(s.d0, mech.d)]
+
+
+def test_q_and_r_by_gmp_equal_divmod() -> None:
+    assert _divmod_mismatches() == []
+
+
+def test_q_and_r_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compact.gmpy2, "f_divmod", lambda a, b: (a // b, a % b + 1))
+    assert _divmod_mismatches() == list(range(5, 11))  # the GMP branch: d0 > 2^256
 
 
 def test_f_every_u0_matches_the_definition_on_small_fields() -> None:
@@ -238,40 +256,45 @@ def test_word_packing_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPat
     assert bytes(native._words(values, 6)) != _by_bytes(values, 6)
 
 
-# --------------------------------------------------------------------------- the CDF memo
-
-
-def _direct_cdf(self: compact._ScaledDraw, z: int) -> int:
-    """The reference: ``F(z) * factor`` computed on every call (no memo)."""
-    return int(gmpy2.mpz(self.inner.cdf(z)) * self.factor)
+# --------------------------------------------------------------------------- explore_key
 
 
 def _law(rows: tuple[int, ...], arithmetic: str = "pure") -> dict[object, Fraction]:
-    """The explored release law of one histogram (its CDF memo shared by every path)."""
+    """The explored release law (one histogram for every path)."""
     ch = CompactHistogram(4, RR3, 0, arithmetic=arithmetic)
     data = Dataset.of(ch.universe, rows)
     return explore(lambda src: ch.release(data, src).coefficients)
 
 
+def _without_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference: _ScaledDraw without explore_key, so the exploring source reads its
+    CDF on every path (a draw of another class kind is never memoised)."""
+    monkeypatch.delattr(compact._ScaledDraw, "explore_key")
+    monkeypatch.setattr(explore_module, "_KEY_KINDS", {})
+
+
+def test_scaled_draw_keys_name_the_law() -> None:
+    ch = CompactHistogram(4, GeoSample(2, 1), 1)
+    f = ch.empty.d0
+    one, two = (compact._ScaledDraw(ch.mechanism.draw(c), f, ch._common) for c in (1, 2))
+    assert one.explore_key == compact._ScaledDraw(ch.mechanism.draw(1), f, 5).explore_key
+    assert len({one.explore_key, two.explore_key, ch._m0_draw.explore_key}) == 3
+
+
 @pytest.mark.parametrize("arithmetic", ["pure", "auto"])
 @pytest.mark.parametrize("rows", [(1,), (3,)])
-def test_cdf_memo_gives_the_law_without_memo(monkeypatch: pytest.MonkeyPatch,
-                                             arithmetic: str, rows: tuple[int, ...]) -> None:
-    memo = _law(rows, arithmetic)
-    assert sum(memo.values()) == 1
-    monkeypatch.setattr(compact._ScaledDraw, "cdf", _direct_cdf)
-    assert memo == _law(rows, arithmetic)
+def test_explore_key_gives_the_law_without_memo(monkeypatch: pytest.MonkeyPatch,
+                                                arithmetic: str, rows: tuple[int, ...]) -> None:
+    keyed = _law(rows, arithmetic)
+    assert sum(keyed.values()) == 1
+    _without_key(monkeypatch)
+    assert keyed == _law(rows, arithmetic)
 
 
-def test_cdf_memo_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
-    original = compact._ScaledDraw.__init__
-
-    def one_key(self: compact._ScaledDraw, inner: object, factor: int, d: int,
-                memo: dict[tuple[int, int], int], key: int) -> None:
-        original(self, inner, factor, d, memo, -1)  # M(c, .) and M0 share their entries
-
-    with monkeypatch.context() as patch:
-        patch.setattr(compact._ScaledDraw, "__init__", one_key)
+def test_explore_key_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as patch:  # one key for every law: M(c, .) read as M0
+        patch.setattr(compact._ScaledDraw, "explore_key", property(lambda self: "one"))
+        patch.setattr(explore_module, "_KEY_KINDS", {})
         planted = _law((1,))
-    monkeypatch.setattr(compact._ScaledDraw, "cdf", _direct_cdf)
+    _without_key(monkeypatch)
     assert planted != _law((1,))

@@ -170,7 +170,11 @@ class EmptyBinSampler:
         if 3 * self.d0 < 4 * d:
             raise ParameterError(f"Lemma 8.4 needs d0 >= 4d/3; got d0 = {_size(self.d0)} and "
                                  f"d = {_size(d)}: use a larger field")
-        self.q, self.r = divmod(self.d0, d)
+        if self.d0.bit_length() <= _INT_DIVISION_BITS:
+            self.q, self.r = divmod(self.d0, d)
+        else:  # the same quotient and remainder by GMP (CPython's division is quadratic)
+            q, r = gmpy2.f_divmod(self.d0, d)
+            self.q, self.r = int(q), int(r)
         self.n = self.mechanism.n
         # gmpy2 copies for the divisions of f (CPython's long division is quadratic: about
         # 1 ms per call at log2 d0 = 39366, against microseconds with GMP).  Up to
@@ -267,30 +271,24 @@ class _ScaledDraw:
     (``u`` and ``ceil(u / factor)``): gives the noisy-count draws of non-empty bins and the
     ``M0`` draws of padding points one common domain ``d * d0``.
 
-    ``memo`` (one per histogram, keyed by ``(key, z)``: ``key`` names the law of ``inner``,
-    ``-1`` for the padding points' ``M0``, ``c`` for ``M(c, .)``) keeps the values of
-    :meth:`cdf` already computed: ``F(z) * factor`` is a pure function of the public
-    mechanism, the count and ``z``.  Only
-    a source that reads the CDF (the exploring source: every ``z`` on every path) calls
-    :meth:`cdf`; the sampling path calls :meth:`search`, which the memo does not touch."""
+    :attr:`explore_key` names every parameter :meth:`cdf` depends on (``inner``: the
+    histogram's ``M0``, or ``M`` at one count; ``factor``), so the exploring source reads
+    the options of equal draws once per exploration (:mod:`exactdp.explore`)."""
 
-    __slots__ = ("_key", "_memo", "d", "factor", "inner", "n")
+    __slots__ = ("d", "factor", "inner", "n")
 
-    def __init__(self, inner: InverseCDFDraw, factor: int, d: int,
-                 memo: dict[tuple[int, int], int], key: int) -> None:
+    def __init__(self, inner: InverseCDFDraw, factor: int, d: int) -> None:
         self.inner = inner
         self.factor = factor
         self.d = d  # inner.d * factor, computed once by the caller
         self.n = inner.n
-        self._memo = memo
-        self._key = key  # which law: the count c of M(c, .), or -1 for M0
+
+    @property
+    def explore_key(self) -> tuple[object, int]:
+        return (self.inner, self.factor)
 
     def cdf(self, z: int) -> int:
-        key = (self._key, z)
-        value = self._memo.get(key)
-        if value is None:
-            value = self._memo[key] = int(gmpy2.mpz(self.inner.cdf(z)) * self.factor)
-        return value
+        return int(gmpy2.mpz(self.inner.cdf(z)) * self.factor)
 
     def search(self, u: int) -> int:
         return self.inner.search(int(gmpy2.c_div(u, self.factor)))
@@ -400,11 +398,7 @@ class CompactHistogram:
                                  f"distinct points, but the field has only d0 = {d0}")
         self.empty = EmptyBinSampler(self.mechanism, d0)
         self._common = self.mechanism.d * d0  # the common draw domain [d d0]_+
-        # The CDF values the exploring source reads off the draws of _point_value (a pure
-        # function of the public mechanism; see _ScaledDraw), and the padding points' draw.
-        self._cdf_memo: dict[tuple[int, int], int] = {}
-        self._m0_draw = _ScaledDraw(self.empty, self.mechanism.d, self._common,
-                                    self._cdf_memo, -1)
+        self._m0_draw = _ScaledDraw(self.empty, self.mechanism.d, self._common)  # padding
         self.sublevel = node_sublevel(self.field, self.universe.size, self.n)
         self.arithmetic = arithmetic
         self.uses_native = _use_native(arithmetic, 2 * 3**self.sublevel)
@@ -477,7 +471,7 @@ class CompactHistogram:
             v = source.inverse_cdf(self._m0_draw)
         else:
             v = source.inverse_cdf(_ScaledDraw(self.mechanism.draw(count), self.empty.d0,
-                                               self._common, self._cdf_memo, count))
+                                               self._common))
         return self.field.from_index(self.empty.sample_preimage(v, source))
 
     def _polynomial(self, counts: Mapping[int, int], fixed: Mapping[int, int],
