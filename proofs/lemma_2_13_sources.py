@@ -169,11 +169,9 @@ def _draws(full: bool) -> Iterator[tuple[str, InverseCDFDraw]]:
             empty = EmptyBinSampler(tab, d0)
             yield f"EmptyBinSampler({tab!r}, d0={d0})", empty
             if d * d0 <= _MAX_D[full]:
-                # each draw with its own CDF memo (keyed by law: -1 for M0, c for M(c, .))
-                yield (f"_ScaledDraw(EmptyBinSampler, {d})",
-                       _ScaledDraw(empty, d, d * d0, {}, -1))
+                yield f"_ScaledDraw(EmptyBinSampler, {d})", _ScaledDraw(empty, d, d * d0)
                 yield (f"_ScaledDraw({tab!r}.draw(0), {d0})",
-                       _ScaledDraw(tab.draw(0), d0, d * d0, {}, 0))
+                       _ScaledDraw(tab.draw(0), d0, d * d0))
     for trials, num, den, cap in [(3, 1, 2, 3), (4, 1, 3, 2), (2, 0, 5, 2), (3, 5, 5, 4),
                                   (0, 1, 2, 0), (5, 2, 3, 6)]:
         yield f"BinomialDraw({trials}, {num}/{den}, cap {cap})", BinomialDraw(trials, num, den,
