@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
+from math import gcd
 
 from exactdp.checker import Distribution
 from proofs._histograms import Bins, Dist, Distributions, Rows
@@ -46,15 +47,34 @@ def smallest_error(law: Mapping[int, Fraction], beta: Fraction) -> int:
     raise ValueError(f"error law of total mass {total} never reaches 1 - beta = {need}")
 
 
+def _exact_sums(groups: Mapping[object, Sequence[Fraction]]) -> dict[object, Fraction]:
+    """``{key: sum(values)}`` exactly: each sum over the least common denominator of its
+    terms (one gcd per distinct denominator, one reduction) instead of one ``Fraction``
+    addition, with its gcd, per term -- the same values."""
+    out: dict[object, Fraction] = {}
+    for key, values in groups.items():
+        parts: dict[int, int] = {}
+        for p in values:
+            parts[p.denominator] = parts.get(p.denominator, 0) + p.numerator
+        top, low = 0, 1
+        for den, num in parts.items():
+            g = gcd(low, den)
+            m = den // g
+            top = top * m + num * (low // g)
+            low *= m
+        out[key] = Fraction(top, low)
+    return out
+
+
 def counting_error_laws(dists: Sequence[Distribution]) -> list[ErrorLaw]:
     """``[law of |M(c, U) - c| for c in [n]]`` from ``M``'s per-count distributions."""
     out: list[ErrorLaw] = []
     for c, dist in enumerate(dists):
-        law: ErrorLaw = {}
+        terms: dict[int, list[Fraction]] = {}
         for z, p in dist.items():
             if p:
-                law[abs(z - c)] = law.get(abs(z - c), Fraction(0)) + p
-        out.append(law)
+                terms.setdefault(abs(z - c), []).append(Fraction(p))
+        out.append(_exact_sums(terms))  # type: ignore[arg-type]
     return out
 
 
@@ -68,8 +88,13 @@ def simultaneous_success(dists: Sequence[Distribution], rows: Rows, size: int,
                          a: int) -> Fraction:
     """``prod_x Pr[|M(c_x, U) - c_x| <= a]``: the probability that BasicHistogram over all of
     ``X`` (independent bins, Theorem 5.2 ii-iii) is within ``a`` on every bin of ``D``."""
+    return _simultaneous_success(counting_error_laws(dists), rows, size, a)
+
+
+def _simultaneous_success(laws: Sequence[ErrorLaw], rows: Rows, size: int,
+                          a: int) -> Fraction:
+    """:func:`simultaneous_success` from the error laws of ``M`` (``laws[c]``)."""
     counts = Counter(rows)
-    laws = counting_error_laws(dists)
     out = Fraction(1)
     for x in range(1, size + 1):
         law = laws[counts.get(x, 0)]
@@ -80,12 +105,14 @@ def simultaneous_success(dists: Sequence[Distribution], rows: Rows, size: int,
 def basic_simultaneous_accuracy(dists: Sequence[Distribution], datasets: Sequence[Rows],
                                 size: int, beta: Fraction) -> int:
     """The exact smallest simultaneous error of BasicHistogram_{M,X} at ``beta`` over these
-    datasets, from ``M``'s laws and independence (not from BasicHistogram's code)."""
+    datasets, from ``M``'s laws and independence (not from BasicHistogram's code).  ``M``'s
+    error laws are computed once (they do not depend on the dataset)."""
     n = len(dists) - 1
+    laws = counting_error_laws(dists)
     worst = 0
     for rows in datasets:
         a = 0
-        while a < n and simultaneous_success(dists, rows, size, a) < 1 - beta:
+        while a < n and _simultaneous_success(laws, rows, size, a) < 1 - beta:
             a += 1
         worst = max(worst, a)
     return worst
@@ -104,17 +131,19 @@ class ErrorLaws:
 def error_laws(dist: Mapping[Bins, Fraction], rows: Rows, size: int) -> ErrorLaws:
     """Per-bin and simultaneous error laws of a release law ``dist`` on dataset ``rows``."""
     counts = dict(Counter(rows))
-    per: dict[int, ErrorLaw] = {x: {} for x in range(1, size + 1)}
-    worst: ErrorLaw = {}
+    per: dict[int, dict[int, list[Fraction]]] = {x: {} for x in range(1, size + 1)}
+    worst: dict[int, list[Fraction]] = {}
     for h, p in dist.items():
         released = dict(h)
         top = 0
         for x in range(1, size + 1):
             e = abs(released.get(x, 0) - counts.get(x, 0))
-            per[x][e] = per[x].get(e, Fraction(0)) + p
+            per[x].setdefault(e, []).append(p)
             top = max(top, e)
-        worst[top] = worst.get(top, Fraction(0)) + p
-    return ErrorLaws(rows, counts, per, worst)
+        worst.setdefault(top, []).append(p)
+    return ErrorLaws(rows, counts,
+                     {x: _exact_sums(terms) for x, terms in per.items()},  # type: ignore[misc]
+                     _exact_sums(worst))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
