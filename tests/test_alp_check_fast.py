@@ -21,6 +21,7 @@ from exactdp.sparse_vectors import alp_check
 from exactdp.sparse_vectors import exact as ex
 from exactdp.sparse_vectors.alp_check import (
     FamilyWitness,
+    IndependenceError,
     _cellmax,
     cell_marginals,
     pre_noise_law,
@@ -34,6 +35,25 @@ from proofs.alp_lemma_4_12_privacy import negative_configs
 from tests._plant import plant
 
 
+def _reference_marginals(params, hashes, x, seeds):  # type: ignore[no-untyped-def]
+    """cell_marginals as it was written on Fractions (main at fe10b8e)."""
+    law = pre_noise_law(params, hashes, x, seeds)
+    pi = {(a, b): Fraction(0) for b in range(1, params.columns + 1)
+          for a in range(1, params.rows + 1)}
+    for cells, w in law.items():
+        for cell in cells:
+            pi[cell] += w
+    random_cells = [c for c, v in pi.items() if 0 < v < 1]
+    if len(random_cells) > 1:
+        for cells, w in law.items():
+            prod = Fraction(1)
+            for c in random_cells:
+                prod *= pi[c] if c in cells else 1 - pi[c]
+            if prod != w:
+                raise IndependenceError(f"not independent: {sorted(cells)}")
+    return pi
+
+
 def _reference_worst(params, hashes, pairs) -> FamilyWitness:  # type: ignore[no-untyped-def]
     """worst_ratio_over_family as it was written on Fractions (main at fe10b8e)."""
     seeds = list(hashes.seeds())
@@ -44,7 +64,8 @@ def _reference_worst(params, hashes, pairs) -> FamilyWitness:  # type: ignore[no
         key = tuple(sorted(x.items()))
         if key not in marg:
             marg[key] = [{c: p + (1 - 2 * p) * v
-                          for c, v in cell_marginals(params, hashes, x, (sd,) * m).items()}
+                          for c, v in _reference_marginals(params, hashes, x,
+                                                           (sd,) * m).items()}
                          for sd in seeds]
         return marg[key]
 
@@ -127,6 +148,69 @@ def test_pushed_law_with_a_planted_bug_differs(monkeypatch: pytest.MonkeyPatch) 
 def test_pushed_law_with_seeds_reversed_differs(monkeypatch: pytest.MonkeyPatch) -> None:
     plant(monkeypatch, alp_check, "pushed_law", "key = tuple(seeds)", "key = tuple(seeds)[::-1]")
     assert _push_mismatches() > 0
+
+
+def _marginal_mismatches() -> int:
+    """(input, seed) cases of C1-C4 and COLLIDING where cell_marginals (integer sums and
+    independence check) differs from the Fraction reference (or raises)."""
+    bad = 0
+    for cfg in [*paper_configs(False), COLLIDING]:
+        prm = cfg.params()
+        family = cfg.family(prm)
+        for x in cfg.inputs(prm):
+            for sd in list(family.seeds())[:6]:
+                h = (sd,) * prm.columns
+                try:
+                    bad += cell_marginals(prm, family, x, h) != _reference_marginals(
+                        prm, family, x, h)
+                except IndependenceError:
+                    bad += 1
+    return bad
+
+
+def test_cell_marginals_equal_the_fraction_reference() -> None:
+    assert _marginal_mismatches() == 0
+
+
+@pytest.mark.parametrize("old,new", [
+    ("prod *= pi[c] if c in cells else den - pi[c]", "prod *= pi[c] if c in cells else den"),
+    ("pi[cell] += wn", "pi[cell] = wn"),
+])
+def test_cell_marginals_planted_bug_differs(monkeypatch: pytest.MonkeyPatch, old: str,
+                                           new: str) -> None:
+    plant(monkeypatch, alp_check, "_marginal_numerators", old, new)
+    assert _marginal_mismatches() > 0
+
+
+def _mixed_denominators_ok() -> bool:
+    """Two independent cells with pi = 1/2 and 1/3: weights 1/6, 1/3, 1/6, 1/3."""
+    prm = COLLIDING.params()
+    a, b = (1, 1), (2, 1)
+    law = {frozenset({a, b}): Fraction(1, 6), frozenset({a}): Fraction(1, 3),
+           frozenset({b}): Fraction(1, 6), frozenset(): Fraction(1, 3)}
+    try:
+        pi = alp_check._marginals_of(prm, {1: 1}, law)
+    except IndependenceError:
+        return False
+    return (pi[a] == Fraction(1, 2) and pi[b] == Fraction(1, 3)
+            and sum(pi.values()) == Fraction(5, 6))
+
+
+def test_marginals_with_mixed_denominators() -> None:
+    assert _mixed_denominators_ok()
+
+
+def test_marginals_with_mixed_denominators_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, alp_check, "_marginal_numerators",
+          "w.numerator * (den // w.denominator)", "w.numerator")
+    assert not _mixed_denominators_ok()
+
+
+def test_dependent_cells_are_refused() -> None:
+    prm = COLLIDING.params()
+    law = {frozenset({(1, 1), (2, 1)}): Fraction(1, 2), frozenset(): Fraction(1, 2)}
+    with pytest.raises(IndependenceError, match="not independent"):
+        alp_check._marginals_of(prm, {1: 1}, law)
 
 
 def _witness_mismatches() -> list[str]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 from typing import Any
 
 from exactdp.explore import explore
@@ -120,21 +121,38 @@ def pushed_law(params: ALPParams, hashes: HashFamily, seeds: Sequence[Seed],
 def _marginals_of(params: ALPParams, x: Input, law: Mapping[frozenset[tuple[int, int]],
                                                             Fraction]
                   ) -> dict[tuple[int, int], Fraction]:
-    pi = {(a, b): Fraction(0) for b in range(1, params.columns + 1)
-          for a in range(1, params.rows + 1)}
-    for cells, w in law.items():
+    nums, den = _marginal_numerators(params, x, law)
+    return {c: Fraction(v, den) for c, v in nums.items()}
+
+
+def _marginal_numerators(params: ALPParams, x: Input,
+                         law: Mapping[frozenset[tuple[int, int]], Fraction]
+                         ) -> tuple[dict[tuple[int, int], int], int]:
+    """``pi_{a,b} = nums[(a, b)] / den`` for every cell (``den``: the lcm of the law's
+    denominators, so every sum is exact in integers), after checking that the joint law is
+    the product of these marginals (independent cells): for every outcome,
+    ``prod_c (pi_c or 1 - pi_c) = w`` as ``prod_c (num_c or den - num_c) * w_d =
+    w_n * den^r`` over the ``r`` cells with ``0 < pi_c < 1``."""
+    den = 1
+    for w in law.values():
+        den = lcm(den, w.denominator)
+    weights = [(cells, w, w.numerator * (den // w.denominator)) for cells, w in law.items()]
+    pi = {(a, b): 0 for b in range(1, params.columns + 1) for a in range(1, params.rows + 1)}
+    for cells, _, wn in weights:
         for cell in cells:
-            pi[cell] += w
-    random_cells = [c for c, v in pi.items() if 0 < v < 1]
+            pi[cell] += wn
+    random_cells = [c for c, v in pi.items() if 0 < v < den]
     if len(random_cells) > 1:
-        for cells, w in law.items():
-            prod = Fraction(1)
+        scale = den ** len(random_cells)
+        for cells, w, _ in weights:
+            prod = 1
             for c in random_cells:
-                prod *= pi[c] if c in cells else 1 - pi[c]
-            if prod != w:
+                prod *= pi[c] if c in cells else den - pi[c]
+            if prod * w.denominator != w.numerator * scale:
+                shown = Fraction(prod, scale)
                 raise IndependenceError(f"pre-noise cells of x = {dict(x)} are not "
-                                        f"independent: Pr[{sorted(cells)}] = {w} != {prod}")
-    return pi
+                                        f"independent: Pr[{sorted(cells)}] = {w} != {shown}")
+    return pi, den
 
 
 @dataclass(frozen=True)
@@ -182,9 +200,9 @@ def _cellmax(u: Fraction, v: Fraction) -> tuple[Fraction, int]:
 
 
 #: Per input: per seed, per column, per row the cell's ``(n1, n0, d)`` with
-#: ``Pr[z~ = 1] = n1/d`` and ``Pr[z~ = 0] = n0/d`` (``d > 0``), and the same as Fractions.
+#: ``Pr[z~ = 1] = n1/d`` and ``Pr[z~ = 0] = n0/d`` (``d > 0``; not necessarily in lowest
+#: terms).
 _Cells = tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]
-_Marginals = tuple[_Cells, list[dict[tuple[int, int], Fraction]]]
 
 
 def worst_ratio_over_family(params: ALPParams, hashes: HashFamily,
@@ -202,37 +220,37 @@ def worst_ratio_over_family(params: ALPParams, hashes: HashFamily,
     denominators -- the same values, ties and choices as :func:`_cellmax` on Fractions."""
     seeds = list(hashes.seeds())
     s, m, p = params.rows, params.columns, params.flip
-    marg: dict[Any, _Marginals] = {} if cache is None else cache
-    one_minus = 1 - 2 * p
+    marg: dict[Any, _Cells] = {} if cache is None else cache
+    pn, pd = p.numerator, p.denominator
+    one_minus = pd - 2 * pn  # (1 - 2p) pd
 
-    def us(x: Input) -> _Marginals:
+    def us(x: Input) -> _Cells:
         key = tuple(sorted(x.items()))
         got = marg.get(key)
         if got is None:
             units = units_law(params, x)
-            fracs = []
-            for sd in seeds:
-                pi = _marginals_of(params, x, pushed_law(params, hashes, (sd,) * m, units))
-                fracs.append({c: p + one_minus * v for c, v in pi.items()})
             ints = []
-            for f in fracs:
+            for sd in seeds:
+                law = pushed_law(params, hashes, (sd,) * m, units)
+                pi, den = _marginal_numerators(params, x, law)
+                # u = p + (1 - 2p) pi / den = (pn den + (pd - 2 pn) pi) / (pd den)
+                d = pd * den
                 cols = []
                 for b in range(1, m + 1):
                     col = []
                     for a in range(1, s + 1):
-                        u = f[(a, b)]
-                        n1, d = u.numerator, u.denominator
+                        n1 = pn * den + one_minus * pi[(a, b)]
                         col.append((n1, d - n1, d))
                     cols.append(tuple(col))
                 ints.append(tuple(cols))
-            got = marg[key] = (tuple(ints), fracs)
+            got = marg[key] = tuple(ints)
         return got
 
     best: FamilyWitness | None = None
     best_n = best_d = 0
     nseeds = range(len(seeds))
     for x, x2 in pairs:
-        (ux, fx), (vx, fx2) = us(x), us(x2)
+        ux, vx = us(x), us(x2)
         rn = rd = 1
         chosen: list[int] = []
         out: list[list[int]] = []
@@ -265,10 +283,11 @@ def worst_ratio_over_family(params: ALPParams, hashes: HashFamily,
             prob_x = prob_x2 = Fraction(1)
             for b in range(1, m + 1):
                 for a in range(1, s + 1):
-                    u, v = fx[chosen[b - 1]][(a, b)], fx2[chosen[b - 1]][(a, b)]
+                    u1, u0, ud = ux[chosen[b - 1]][b - 1][a - 1]
+                    v1, v0, vd = vx[chosen[b - 1]][b - 1][a - 1]
                     bit = out[b - 1][a - 1]
-                    prob_x *= u if bit else 1 - u
-                    prob_x2 *= v if bit else 1 - v
+                    prob_x *= Fraction(u1 if bit else u0, ud)
+                    prob_x2 *= Fraction(v1 if bit else v0, vd)
             rows = tuple(tuple(out[b - 1][a - 1] for b in range(1, m + 1))
                          for a in range(1, s + 1))
             best = FamilyWitness(Fraction(rn, rd), dict(x), dict(x2), h, rows, prob_x,
