@@ -15,6 +15,11 @@ the seeds, the check uses the implementation twice:
   marginals) and randomized response flips each cell independently (checked by the
   sampler-exactness row: the explored law of ``project`` equals the product law, TV = 0).
 
+Within :func:`worst_ratio_over_family` the coins are explored once per input
+(:func:`units_law`) and pushed through ``embed`` for each seed (:func:`pushed_law`; ``embed``
+draws nothing, so this is :func:`pre_noise_law` -- equal on every seed, tests/
+test_alp_check_fast.py), and all cell arithmetic is on integer numerators.
+
 :func:`worst_ratio_over_family` then takes, for every ordered neighbouring pair of a small
 domain, the worst ratio over all seeds of the family: the cells of column ``b`` depend only
 on the seed ``h_b``, so the worst over seed tuples is the product over columns of the worst
@@ -45,6 +50,8 @@ __all__ = [
     "domain_size",
     "explored_law",
     "pre_noise_law",
+    "pushed_law",
+    "units_law",
     "worst_ratio_over_family",
 ]
 
