@@ -87,7 +87,12 @@ def canonical(rows: Rows, size: int) -> tuple[Rows, dict[int, int]]:
 
 
 def relabel(dist: Dist, perm: dict[int, int]) -> Dist:
-    return {tuple(sorted((perm[x], c) for x, c in h)): p for h, p in dist.items()}
+    """``dist`` with every released element ``x`` renamed ``perm[x]`` (bins re-sorted by
+    element).  The identity permutation gives a copy of ``dist`` (its bins are sorted by
+    element already: :class:`~exactdp.histograms.data.Histogram` checks it)."""
+    if all(x == y for x, y in perm.items()):
+        return dict(dist)
+    return {tuple(sorted([(perm[x], c) for x, c in h])): p for h, p in dist.items()}
 
 
 class Distributions:

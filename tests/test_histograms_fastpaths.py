@@ -89,3 +89,19 @@ def test_distinct_sample_universe_arg() -> None:
     for bad in (0, -3, True, 2.5):
         with pytest.raises((ParameterError, ParameterTypeError)):
             distinct_sample(bad, (), 1, src)  # type: ignore[arg-type]
+
+
+def test_relabel_identity_shortcut(monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_histograms_proofs import test_canonical_form_and_relabelling as test_relabel
+
+    import proofs._histograms as hist
+
+    dist = {((1, 1), (4, 2)): Fraction(1, 2), (): Fraction(1, 2)}
+    same = hist.relabel(dist, {1: 1, 2: 2, 3: 3, 4: 4})
+    assert same == dist and same is not dist and list(same) == list(dist)
+    test_relabel()  # a non-identity permutation
+    from _plant import plant
+
+    plant(monkeypatch, hist, "relabel", "if all(x == y for", "if any(x == y for")
+    with pytest.raises(AssertionError):
+        test_relabel()
