@@ -17,11 +17,12 @@ Every path re-runs the code from its start, so the same draw is usually met on m
 The options of an ``inverse_cdf`` draw (its outputs with ``F(z) > F(z-1)`` and their
 masses) are computed once per :func:`explore` call for a draw with a key that determines
 its CDF exactly: ``(type(draw), draw.explore_key)`` when its class defines
-``explore_key`` (a hashable of every parameter its ``cdf`` depends on), otherwise the
-draw itself when it is a *value* -- an instance of a frozen dataclass (equal fields, equal
-draws: its CDF must be a function of its fields, compared with ``==``) that is hashable
-and whose class does not set ``explore_cache = False``.  The memo holds its keys, so an
-``id`` is never reused.  Any other draw, and every draw made while an operation trace is
+``explore_key`` (a hashable of every parameter its ``cdf`` depends on), otherwise, when
+the draw is a *value* -- an instance of a frozen dataclass with ``eq`` whose class does
+not set ``explore_cache = False`` (its CDF must be a function of its fields) --
+``(type(draw), its compared fields)``: equal keys exactly when ``==`` says the draws are
+equal.  The memo holds its keys (an unhashable field: not memoised), so an ``id`` is
+never reused.  Any other draw, and every draw made while an operation trace is
 being recorded (:func:`exactdp.trace.recording`: a ``cdf`` may record events), has its
 CDF evaluated on every path, as before.  A replay that makes a different draw meets a
 different key: the options offered are still those of the draw made, and
@@ -47,9 +48,10 @@ import math
 import random
 import time
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import is_dataclass
+from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from functools import partial
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from exactdp.params import DomainError, ExactDPError, ResourceLimitError
@@ -79,24 +81,30 @@ MAX_CACHED_DRAWS = 1 << 16
 #: ``masses[j] / d``, only the outputs of positive mass, in increasing order.
 Options = tuple[int, tuple[int, ...], list[int]]
 
-#: Per draw class: 2 (it defines ``explore_key``), 1 (a value: a frozen dataclass that does
-#: not set ``explore_cache = False``) or 0 (not memoised).
-_KEY_KINDS: dict[type, int] = {}
+#: Per draw class: the function giving the part of a draw's key after its class
+#: (``attrgetter``: no Python frame), or None (not memoised).
+_KEYERS: dict[type, Callable[[Any], Hashable] | None] = {}
 
 
-def _key_kind(cls: type) -> int:
-    kind = _KEY_KINDS.get(cls)
-    if kind is None:
-        params = getattr(cls, "__dataclass_params__", None)
-        if hasattr(cls, "explore_key"):
-            kind = 2
-        elif (is_dataclass(cls) and params is not None and params.frozen
-              and getattr(cls, "explore_cache", True)):
-            kind = 1
-        else:
-            kind = 0
-        _KEY_KINDS[cls] = kind
-    return kind
+def _keyer(cls: type) -> Callable[[Any], Hashable] | None:
+    """How a draw of class ``cls`` is keyed (see the module docstring): by its
+    ``explore_key``; or, for a frozen dataclass with ``eq`` that does not set
+    ``explore_cache = False``, by the tuple of its compared fields -- what its ``==``
+    compares (two draws have equal keys iff they are of one class and ``==``); else
+    None."""
+    if cls in _KEYERS:
+        return _KEYERS[cls]
+    params = getattr(cls, "__dataclass_params__", None)
+    keyer: Callable[[Any], Hashable] | None = None
+    if hasattr(cls, "explore_key"):
+        keyer = attrgetter("explore_key")
+    elif (is_dataclass(cls) and params is not None and params.frozen and params.eq
+          and getattr(cls, "explore_cache", True)):
+        names = tuple(f.name for f in fields(cls) if f.compare)
+        keyer = attrgetter(*names) if len(names) > 1 else (
+            (lambda draw: ()) if not names else (lambda draw, n=names[0]: (getattr(draw, n),)))
+    _KEYERS[cls] = keyer
+    return keyer
 
 
 def _draw_key(draw: Any) -> Hashable | None:
@@ -104,12 +112,10 @@ def _draw_key(draw: Any) -> Hashable | None:
     module docstring (:meth:`ExploringSource.inverse_cdf` asks only when no operation trace
     is being recorded)."""
     cls = type(draw)
-    kind = _KEY_KINDS.get(cls)
-    if kind is None:
-        kind = _key_kind(cls)
-    if kind == 2:
-        return (cls, draw.explore_key)
-    return draw if kind == 1 else None
+    keyer = _KEYERS.get(cls, _keyer)
+    if keyer is _keyer:
+        keyer = _keyer(cls)
+    return None if keyer is None else (cls, keyer(draw))
 
 
 def _options(draw: Any, d: int) -> Options:

@@ -44,6 +44,23 @@ class _Table:
 _Table.evaluations = 0  # type: ignore[attr-defined]
 
 
+@dataclass(frozen=True, eq=False)
+class _Unequal:
+    n: int = 0
+    d: int = 1
+
+    def cdf(self, z: int) -> int:
+        return 1
+
+
+class _Opaque:
+    def __init__(self, n: int) -> None:
+        self.n, self.d = n, 1
+
+    def cdf(self, z: int) -> int:
+        return 1
+
+
 def _unmemoised(fn: object, monkeypatch: pytest.MonkeyPatch) -> dict[object, Fraction]:
     with monkeypatch.context() as m:
         m.setattr(ex, "_draw_key", lambda draw: None)
@@ -116,14 +133,18 @@ def test_no_memo_while_recording_or_for_opted_out_draws() -> None:
 
 
 def test_keys_of_the_library_draws() -> None:
-    assert ex._draw_key(BinomialDraw(4, 1, 3, 2)) == BinomialDraw(4, 1, 3, 2)
+    assert ex._draw_key(BinomialDraw(4, 1, 3, 2)) == (BinomialDraw, (4, 1, 3, 2))
     assert ex._draw_key(BinomialDraw(4, 1, 3, 2)) != ex._draw_key(BinomialDraw(4, 1, 3, 3))
     draw = ApproxBinDraw(5, 1, 3, 100, 2)
     assert ex._draw_key(draw) == (ApproxBinDraw, draw.explore_key)
     assert ex._draw_key(draw) != ex._draw_key(ApproxBinDraw(5, 1, 3, 101, 2))
     assert ex._draw_key(FunctionDraw(1, 2, abs)) is None
     mech = GeoSample(1, 1)
-    assert ex._draw_key(mech.draw(0)) == mech.draw(0) != mech.draw(1)
+    assert ex._draw_key(mech.draw(0)) == (type(mech.draw(0)), (mech, 0))
+    assert ex._draw_key(mech.draw(0)) != ex._draw_key(mech.draw(1))
+    assert ex._draw_key(_Table((1, 2))) == (_Table, ((1, 2),))  # one field: a 1-tuple
+    assert ex._draw_key(_Unequal()) is None  # eq=False: not memoised
+    assert ex._draw_key(_Opaque(3)) is None  # not a dataclass, no explore_key
 
 
 def test_lazy_binomial_table_equals_the_formula() -> None:
