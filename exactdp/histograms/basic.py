@@ -348,6 +348,6 @@ class StabilityHistogram:
 
 def check_universe(universe: Universe, dataset: Dataset) -> None:
     """The dataset must be over the algorithm's universe."""
-    if dataset.universe != universe:
+    if dataset.universe is not universe and dataset.universe != universe:
         raise ParameterError(f"the dataset's universe [1, {dataset.universe.size}] differs "
                              f"from the algorithm's [1, {universe.size}]")

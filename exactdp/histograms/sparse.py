@@ -115,10 +115,12 @@ def keep_heaviest(universe: Universe, n: int, candidates: Sequence[tuple[int, in
     """
     if len(candidates) < n + 1:
         raise ParameterError(f"{len(candidates)} candidates, fewer than n + 1 = {n + 1}")
-    values = sorted((c for _, c in candidates), reverse=True)
+    values = sorted([c for _, c in candidates], reverse=True)
     threshold = values[n]
-    kept = {x: c for x, c in candidates if c > threshold}
-    return Histogram.from_counts(universe, n, kept, algorithm)
+    # sorted by element; the candidates' elements are distinct (a repeated one is refused
+    # by Histogram: bins strictly increasing)
+    kept = sorted([(x, c) for x, c in candidates if c > threshold])
+    return Histogram(universe, n, tuple(kept), algorithm)
 
 
 def _universe_arg(universe: object) -> Universe:
