@@ -110,7 +110,7 @@ def test_relabel_identity_shortcut(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_keep_heaviest_sorts_and_refuses_repeated_candidates() -> None:
     from exactdp.histograms.sparse import keep_heaviest
 
-    h = keep_heaviest(U, 2, [(7, 3), (2, 5), (9, 0), (4, 1)], "t")
-    assert h.bins == ((2, 5), (7, 3)) and h.algorithm == "t"  # above the 3rd heaviest, 1
+    h = keep_heaviest(U, 2, [(7, 2), (2, 2), (9, 0), (4, 1)], "t")
+    assert h.bins == ((2, 2), (7, 2)) and h.algorithm == "t"  # above the 3rd heaviest, 1
     with pytest.raises(DomainError):  # one element twice: never silently merged
-        keep_heaviest(U, 1, [(1, 3), (1, 2), (2, 0)], "t")
+        keep_heaviest(U, 1, [(1, 1), (1, 1), (2, 0)], "t")
