@@ -113,4 +113,4 @@ def test_keep_heaviest_sorts_and_refuses_repeated_candidates() -> None:
     h = keep_heaviest(U, 2, [(7, 2), (2, 2), (9, 0), (4, 1)], "t")
     assert h.bins == ((2, 2), (7, 2)) and h.algorithm == "t"  # above the 3rd heaviest, 1
     with pytest.raises(DomainError):  # one element twice: never silently merged
-        keep_heaviest(U, 1, [(1, 1), (1, 1), (2, 0)], "t")
+        keep_heaviest(U, 2, [(1, 2), (1, 2), (2, 0), (3, 0)], "t")
