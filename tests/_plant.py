@@ -25,7 +25,8 @@ def plant(monkeypatch: pytest.MonkeyPatch, owner: type | ModuleType, name: str, 
     """Replace ``old`` by ``new`` in the source of ``owner.name`` and patch it in."""
     attr = inspect.getattr_static(owner, name)
     wrap = type(attr) if isinstance(attr, (classmethod, staticmethod)) else None
-    func: Any = attr.__func__ if wrap is not None else attr
+    target: Any = attr.__func__ if wrap is not None else attr
+    func: Any = inspect.unwrap(target)  # an lru_cache'd function: plant its uncached body
     src = textwrap.dedent(inspect.getsource(func))
     assert src.count(old) == 1, f"{old!r} does not occur exactly once in {func.__qualname__}"
     lines = src.replace(old, new).splitlines()
@@ -43,5 +44,5 @@ def plant(monkeypatch: pytest.MonkeyPatch, owner: type | ModuleType, name: str, 
         return
     for module in list(sys.modules.values()):  # every `from m import f` binding
         for key, value in list(vars(module).items()) if module is not None else ():
-            if value is func:
+            if value is target:
                 monkeypatch.setattr(module, key, planted)

@@ -188,3 +188,38 @@ def test_oporp_mechanism_keeps_its_validating_flipper() -> None:
     mech = DPSignOPORP(OPORPPlan((1, 0), (1, -1), 1), 2, Base(3, 2), 3, True)
     assert mech.flipper == SmoothFlipper(Base(3, 2), 3)
     assert mech == DPSignOPORP(OPORPPlan((1, 0), (1, -1), 1), 2, Base(3, 2), 3, True)
+
+
+def _flipper_table_mismatches() -> int:
+    """SmoothFlipper's cached denominator / thresholds / validation lcm against the
+    formulas ``D = lcm (a^L + b^L)``, ``N_L = D b^L / (a^L + b^L)``."""
+    from math import lcm
+
+    from exactdp.projections import rr
+
+    bad = 0
+    for a, b in ((3, 2), (2, 1), (7, 5), (5, 2)):
+        for l_max in range(1, 6):
+            d = lcm(*(a**lv + b**lv for lv in range(l_max + 1)))
+            f = rr.SmoothFlipper(rr.Base(a, b), l_max)
+            bad += f.denominator != d
+            bad += f.thresholds != tuple(d * b**lv // (a**lv + b**lv) for lv in range(l_max + 1))
+            bad += rr._capped_lcm(a, b, l_max, 1 << 12) != d
+    return bad
+
+
+def test_flipper_tables_equal_the_formulas() -> None:
+    assert _flipper_table_mismatches() == 0
+
+
+@pytest.mark.parametrize("name,old,new", [
+    ("_threshold_table", "* b**level for level", "* a**level for level"),
+    ("_capped_lcm", "d = lcm(d, a**lev + b**lev)", "d = lcm(d, a**lev)"),
+    ("_denominator", "base.a**level + base.b**level", "base.a**level"),
+])
+def test_flipper_tables_planted_bug_differs(monkeypatch: pytest.MonkeyPatch, name: str,
+                                           old: str, new: str) -> None:
+    from exactdp.projections import rr
+
+    plant(monkeypatch, rr, name, old, new)
+    assert _flipper_table_mismatches() > 0

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from math import gcd, lcm
 
 from exactdp.certified import compare_exp
@@ -148,8 +148,28 @@ def base_from_eps(eps: object, k: object = 1, max_denominator: object = 64) -> B
     return Base(lo[0], lo[1])
 
 
+@lru_cache(maxsize=256)
 def _denominator(base: Base, l_max: int) -> int:
+    """``lcm_{0 <= L <= l_max} (a^L + b^L)`` (pure, cached)."""
     return lcm(*(base.a**level + base.b**level for level in range(l_max + 1)))
+
+
+@lru_cache(maxsize=256)
+def _capped_lcm(a: int, b: int, l_max: int, bits: int) -> int:
+    """``lcm_{0 <= L <= l_max} (a^L + b^L)``, or the first partial lcm past ``bits`` bits
+    (a pure function of public ints, cached: mechanisms are built per explored path)."""
+    d = 1
+    for lev in range(l_max + 1):
+        d = lcm(d, a**lev + b**lev)
+        if d.bit_length() > bits:
+            break
+    return d
+
+
+@lru_cache(maxsize=256)
+def _threshold_table(d: int, a: int, b: int, l_max: int) -> tuple[int, ...]:
+    """``N_L = d b^L/(a^L + b^L)`` for ``L = 0..l_max`` (pure, cached)."""
+    return tuple(d // (a**level + b**level) * b**level for level in range(l_max + 1))
 
 
 def largest_l_max(base: Base, bits: int) -> int:
@@ -190,11 +210,7 @@ class SmoothFlipper:
         if type(level) is not int or level < 1:
             level = positive_int(self.l_max, "L_max")
         object.__setattr__(self, "l_max", level)
-        d = 1
-        for lev in range(level + 1):
-            d = lcm(d, self.base.a**lev + self.base.b**lev)
-            if d.bit_length() > MAX_DENOMINATOR_BITS:
-                break
+        d = _capped_lcm(self.base.a, self.base.b, level, MAX_DENOMINATOR_BITS)
         if d.bit_length() > MAX_DENOMINATOR_BITS:
             raise ResourceLimitError(
                 f"L_max = {level} with rho = {self.base.a}/{self.base.b} needs a common "
@@ -209,8 +225,7 @@ class SmoothFlipper:
     @cached_property
     def thresholds(self) -> tuple[int, ...]:
         """``N_L = D b^L/(a^L + b^L)`` for ``L = 0..L_max``: flip iff ``uniform(D) <= N_L``."""
-        d, a, b = self.denominator, self.base.a, self.base.b
-        return tuple(d // (a**level + b**level) * b**level for level in range(self.l_max + 1))
+        return _threshold_table(self.denominator, self.base.a, self.base.b, self.l_max)
 
     def level(self, x: int, unit: int) -> int:
         """``min(ceil(|x|/unit), L_max)``; 0 iff ``x = 0`` (any ``unit >= 0`` then)."""
