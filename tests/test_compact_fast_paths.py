@@ -6,19 +6,21 @@ Each fast path computes the same exact value as a reference kept beside it: Empt
 spreading against the base-4 reading; ``VanLintField.evaluate`` written out against the sum
 of powers; the native glue's one-word
 packing against the byte packing; M0's memo of the intervals ``S_v`` against their
-recomputation; the explorer's memo of the release's draws (their ``explore_key``)
+recomputation; the native glue's argtypes-free entry points against the pure
+path; the explorer's memo of the release's draws (their ``explore_key``)
 against explorations that read every draw's CDF on every path.  Each check is also shown failing on a planted bug.
 """
 
 from __future__ import annotations
 
+import ctypes
 import random
+from collections.abc import Callable
 from fractions import Fraction
 
 import gmpy2
 import pytest
 
-from exactdp import explore as explore_module
 from exactdp.counting import GeoSample, TabulatedMechanism
 from exactdp.explore import explore
 from exactdp.histograms import compact, fields, native
@@ -26,6 +28,7 @@ from exactdp.histograms.compact import CompactHistogram, EmptyBinSampler
 from exactdp.histograms.data import Dataset
 from exactdp.histograms.fields import VanLintField, clmul, gf2_square
 from exactdp.params import DomainError
+from exactdp.trace import recording
 
 RR3 = TabulatedMechanism([[2, 3], [1, 3]])  # n = 1, d = 3
 
@@ -256,21 +259,58 @@ def test_word_packing_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPat
     assert bytes(native._words(values, 6)) != _by_bytes(values, 6)
 
 
+needs_native = pytest.mark.skipif(not native.available(), reason="native path not built")
+
+
+def _entry_mismatches() -> int:
+    """Interpolations and table evaluations through the argtypes-free entry points that
+    differ from the pure path (VanLintField.interpolate / evaluate)."""
+    bad = 0
+    for level, k, count in ((1, 1, 5), (4, 2, 7), (5, 4, 6)):
+        rng = random.Random(level + k + count)
+        field = VanLintField(level)
+        nodes = rng.sample(range(min(1 << (2 * 3**k), 1 << 20)), count)
+        values = [rng.randrange(field.order) for _ in range(count)]
+        coeffs = native.interpolate(field.degree, 2 * 3**k, nodes, values)
+        bad += coeffs != field.interpolate([field.embed(e, k) for e in nodes], values)
+        table = native.CoordinateTable(field.degree, 2 * 3**k, coeffs)
+        bad += sum(table.evaluate(e) != field.evaluate(coeffs, field.embed(e, k))
+                   for e in nodes[:3])
+    return bad
+
+
+@needs_native
+def test_argtypes_free_entry_points_match_the_pure_path() -> None:
+    assert _entry_mismatches() == 0
+
+
+@needs_native
+def test_entry_point_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    entry = native._entry
+
+    def one_short(name: str) -> Callable[..., int]:
+        def call(m: int, mk: int, count: ctypes.c_long, *rest: object) -> int:
+            return entry(name)(m, mk, ctypes.c_long(count.value - 1), *rest)  # N - 1 elements
+        return call
+
+    monkeypatch.setattr(native, "_entry", one_short)
+    assert _entry_mismatches() > 0
+
+
 # --------------------------------------------------------------------------- explore_key
 
 
-def _law(rows: tuple[int, ...], arithmetic: str = "pure") -> dict[object, Fraction]:
-    """The explored release law (one histogram for every path)."""
+def _law(rows: tuple[int, ...], arithmetic: str = "pure", *,
+         memo: bool = True) -> dict[object, Fraction]:
+    """The explored release law (one histogram for every path).  ``memo=False``: explored
+    while an operation trace is recorded, when the exploring source memoises no draw's
+    options (its documented rule) -- the reference that reads every CDF on every path."""
     ch = CompactHistogram(4, RR3, 0, arithmetic=arithmetic)
     data = Dataset.of(ch.universe, rows)
-    return explore(lambda src: ch.release(data, src).coefficients)
-
-
-def _without_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The reference: _ScaledDraw without explore_key, so the exploring source reads its
-    CDF on every path (a draw of another class kind is never memoised)."""
-    monkeypatch.delattr(compact._ScaledDraw, "explore_key")
-    monkeypatch.setattr(explore_module, "_KEY_KINDS", {})
+    if memo:
+        return explore(lambda src: ch.release(data, src).coefficients)
+    with recording():
+        return explore(lambda src: ch.release(data, src).coefficients)
 
 
 def test_scaled_draw_keys_name_the_law() -> None:
@@ -283,18 +323,13 @@ def test_scaled_draw_keys_name_the_law() -> None:
 
 @pytest.mark.parametrize("arithmetic", ["pure", "auto"])
 @pytest.mark.parametrize("rows", [(1,), (3,)])
-def test_explore_key_gives_the_law_without_memo(monkeypatch: pytest.MonkeyPatch,
-                                                arithmetic: str, rows: tuple[int, ...]) -> None:
+def test_explore_key_gives_the_law_without_memo(arithmetic: str, rows: tuple[int, ...]) -> None:
     keyed = _law(rows, arithmetic)
     assert sum(keyed.values()) == 1
-    _without_key(monkeypatch)
-    assert keyed == _law(rows, arithmetic)
+    assert keyed == _law(rows, arithmetic, memo=False)
 
 
 def test_explore_key_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
-    with monkeypatch.context() as patch:  # one key for every law: M(c, .) read as M0
-        patch.setattr(compact._ScaledDraw, "explore_key", property(lambda self: "one"))
-        patch.setattr(explore_module, "_KEY_KINDS", {})
-        planted = _law((1,))
-    _without_key(monkeypatch)
-    assert planted != _law((1,))
+    # one key for every law: M(c, .) read off M0's options (or the reverse)
+    monkeypatch.setattr(compact._ScaledDraw, "explore_key", property(lambda self: "one"))
+    assert _law((1,)) != _law((1,), memo=False)

@@ -130,6 +130,26 @@ def _lib() -> ctypes.CDLL:
     return lib
 
 
+_ENTRIES: dict[tuple[int, str], Callable[..., int]] = {}
+
+
+def _entry(name: str) -> Callable[..., int]:
+    """The C entry point ``name`` of the loaded library as a function pointer without
+    ``argtypes``: the three callers below pass exactly the C types of its parameters
+    (Python ints for ``int``, ``ctypes.c_long`` for ``long``, ``uint64`` arrays for the
+    element pointers, ``byref``/``pointer`` for the flag), which skips ctypes' conversion
+    of every argument (about 2.4 us a call, most of a small interpolation's time).  The
+    declared prototypes of :func:`_library` stay for other callers."""
+    lib = _lib()
+    key = (id(lib), name)  # the pointer keeps its library alive: the id is not reused
+    fn = _ENTRIES.get(key)
+    if fn is None:
+        fn = lib[name]  # a new pointer object, not the attribute that carries argtypes
+        fn.restype = ctypes.c_int
+        _ENTRIES[key] = fn
+    return fn
+
+
 def _check(code: int, what: str) -> None:
     if code == _CANCELLED:
         # Only _call sets the flag, and it re-raises the interrupt instead of returning.
@@ -224,7 +244,8 @@ def interpolate(degree: int, sub_degree: int, nodes: Sequence[int],
     out = (ctypes.c_uint64 * (count * -(-degree // 64)))()
     s = degree // sub_degree
     # P'(x_i) for every node (count**2 / 2), then s interpolations over K
-    _check(_call(_lib().gf2_interpolate, count * (count + s), degree, sub_degree, count,
+    _check(_call(_entry("gf2_interpolate"), count * (count + s), degree, sub_degree,
+                 ctypes.c_long(count),
                  _words(nodes, sub_degree), _words(values, degree), out,
                  _threads(count * s)), "interpolation")
     return _ints(out, count, degree)
@@ -242,7 +263,8 @@ class CoordinateTable:
         _check_memory(self.count, degree, sub_degree)
         s = degree // sub_degree
         self._table = (ctypes.c_uint64 * (self.count * s * -(-sub_degree // 64)))()
-        _check(_call(_lib().gf2_to_table, self.count * s, degree, sub_degree, self.count,
+        _check(_call(_entry("gf2_to_table"), self.count * s, degree, sub_degree,
+                     ctypes.c_long(self.count),
                      _words(coefficients, degree), self._table, _threads(self.count * s)),
                "coordinate table")
 
@@ -252,8 +274,8 @@ class CoordinateTable:
             raise DomainError(f"{node} is not an element of GF(2^{self.sub_degree})")
         out = (ctypes.c_uint64 * -(-self.degree // 64))()
         s = self.degree // self.sub_degree
-        _check(_call(_lib().gf2_evaluate_table, self.count * (s + 1), self.degree,
-                     self.sub_degree, self.count, self._table, _words([node], self.sub_degree),
-                     out, _threads(self.count * s)),
+        _check(_call(_entry("gf2_evaluate_table"), self.count * (s + 1), self.degree,
+                     self.sub_degree, ctypes.c_long(self.count), self._table,
+                     _words([node], self.sub_degree), out, _threads(self.count * s)),
                "evaluation")
         return _ints(out, 1, self.degree)[0]
