@@ -52,7 +52,8 @@ def _base(base: object) -> Base:
 
 def _release(flipper: SmoothFlipper, x: Sequence[int], units: Sequence[int],
              source: RandomSource) -> tuple[int, ...]:
-    return tuple(flipper.sample(xj, unit, source) for xj, unit in zip(x, units))
+    sample = flipper.sample
+    return tuple([sample(xj, unit, source) for xj, unit in zip(x, units)])
 
 
 @dataclass(frozen=True)
