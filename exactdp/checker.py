@@ -256,11 +256,21 @@ def _support(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -> list[Any]:
     return list(keys)
 
 
+def _over_common(dist: Mapping[Any, Fraction]) -> tuple[int, dict[Any, int]]:
+    """``(D, {o: D P(o)})``: the probabilities of a checked (exact) ``dist`` as integers over
+    their least common denominator ``D``."""
+    ratios = {o: v.as_integer_ratio() for o, v in dist.items()}
+    den = lcm(*(b for _, b in ratios.values()))
+    return den, {o: a * (den // b) for o, (a, b) in ratios.items()}
+
+
 def statistical_distance(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -> Fraction:
-    """``Delta(P, Q) = 1/2 sum_r |P(r) - Q(r)|`` (Definition 2.9), exactly."""
-    zero = Fraction(0)
-    total = sum((abs(p.get(r, zero) - q.get(r, zero)) for r in _support(p, q)), zero)
-    return total / 2
+    """``Delta(P, Q) = 1/2 sum_r |P(r) - Q(r)|`` (Definition 2.9), exactly: with ``P = a/A``
+    and ``Q = b/B`` over common denominators, ``sum_r |a_r B - b_r A| / (2 A B)``."""
+    support = _support(p, q)
+    (da, a), (db, b) = _over_common(p), _over_common(q)
+    total = sum(abs(a.get(r, 0) * db - b.get(r, 0) * da) for r in support)
+    return Fraction(total, 2 * da * db)
 
 
 def hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], ratio: object) -> Fraction:
@@ -327,13 +337,12 @@ def worst_ratio(pairs: Iterable[tuple[Any, Mapping[Any, Fraction], Any, Mapping[
     scaled: dict[int, tuple[Mapping[Any, Fraction], int, dict[Any, int]]] = {}
 
     def over_common(dist: Mapping[Any, Fraction]) -> tuple[int, dict[Any, int]]:
-        """``(D, {o: D P(o)})`` with ``D`` the common denominator of ``dist`` (exact ints; once
-        per distribution, after :func:`_check_exact`: a distribution is in several pairs)."""
+        """:func:`_over_common` of ``dist`` after :func:`_check_exact`, once per distribution
+        (a distribution is in several pairs)."""
         got = scaled.get(id(dist))
         if got is None or got[0] is not dist:
             _check_exact(dist)
-            den = lcm(*(v.denominator for v in dist.values()))
-            got = (dist, den, {o: v.numerator * (den // v.denominator) for o, v in dist.items()})
+            got = (dist, *_over_common(dist))
             scaled[id(dist)] = got
         return got[1], got[2]
 
@@ -432,7 +441,7 @@ def exact_accuracy(dists: Sequence[Mapping[int, Fraction]], beta: object) -> Acc
                                      f"{Fraction(num, den)}, below 1 - beta = {1 - b}")
             a += 1
             for v in (dist.get(c - a, zero), dist.get(c + a, zero)):
-                vn, vd = v.numerator, v.denominator
+                vn, vd = v.as_integer_ratio()
                 if vn:
                     if vd == den:
                         num += vn

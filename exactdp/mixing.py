@@ -36,7 +36,10 @@ def mix(release: Callable[[RandomSource], R], fallback: Callable[[RandomSource],
     draw from ``[g]_+`` whatever the input (Lemma 3.2 ii: ``O(log 1/gamma)`` time plus the
     time of the branch taken).
     """
-    g = inverse_integer(gamma, "gamma").denominator
+    if type(gamma) is Fraction and gamma.numerator == 1:  # already 1/m (denominator > 0)
+        g = gamma.denominator
+    else:
+        g = inverse_integer(gamma, "gamma").denominator
     src = default_source(source)
     if src.bernoulli(g - 1, g):
         return release(src)
