@@ -600,14 +600,14 @@ class CompactRelease:
         ints in ``[0, 2^degree)``; anything else goes through the full validation of the
         constructor, whose error it raises."""
         coeffs = tuple(coefficients)
-        if (len(coeffs) != self.n + 1 or not all(type(c) is int for c in coeffs)
+        if (len(coeffs) != self.n + 1 or set(map(type, coeffs)) != {int}
                 or min(coeffs) < 0 or max(coeffs) >= self.field.order):
             return dataclasses.replace(self, coefficients=coeffs)
         new = object.__new__(CompactRelease)
         state = self.__dict__.copy()
         state.pop("_table", None)
         state["coefficients"] = coeffs
-        new.__dict__.update(state)
+        object.__setattr__(new, "__dict__", state)
         return new
 
     @cached_property

@@ -102,12 +102,14 @@ def _threads(work: int) -> int:
         return os.cpu_count() or 1
 
 
-def _words(values: Sequence[int], bits: int) -> ctypes.Array[ctypes.c_uint64]:
+def _words(values: Sequence[int], bits: int,
+           in_range: bool = False) -> ctypes.Array[ctypes.c_uint64]:
     """``values`` (ints in ``[0, 2**bits)``) as consecutive little-endian runs of
     ``ceil(bits / 64)`` 64-bit words; one word each (``bits <= 64``): the array is built
     from the ints directly (the same words; an int outside ``[0, 2**64)`` takes the bytes
-    path, which refuses it as before)."""
-    if bits <= 64 and values and 0 <= min(values) and max(values) >> 64 == 0:
+    path, which refuses it as before).  ``in_range``: the caller has checked that every
+    value lies in ``[0, 2**bits)`` (not checked again)."""
+    if bits <= 64 and values and (in_range or (0 <= min(values) and max(values) >> 64 == 0)):
         return (ctypes.c_uint64 * len(values))(*values)  # (ctypes would wrap others)
     width = 8 * -(-bits // 64)
     data = b"".join(v.to_bytes(width, "little") for v in values)
@@ -246,7 +248,7 @@ def interpolate(degree: int, sub_degree: int, nodes: Sequence[int],
     # P'(x_i) for every node (count**2 / 2), then s interpolations over K
     _check(_call(_entry("gf2_interpolate"), count * (count + s), degree, sub_degree,
                  ctypes.c_long(count),
-                 _words(nodes, sub_degree), _words(values, degree), out,
+                 _words(nodes, sub_degree, True), _words(values, degree, True), out,
                  _threads(count * s)), "interpolation")
     return _ints(out, count, degree)
 
