@@ -40,19 +40,21 @@ r; (iv) traces (draw sizes, recorded rounds, native calls, profiler-seen F evalu
 sample_many over every count vector in {0, n//2, n}^2 on fixed coins."""
 
 
-def _endpoint_us(mech: FastSample, c: int) -> list[tuple[int, int]]:
-    """``(u, z)`` for both ends of every non-empty interval ``(F_c(z-1), F_c(z)]``."""
+def _endpoint_us(cdf: list[int]) -> list[tuple[int, int]]:
+    """``(u, z)`` for both ends of every non-empty interval ``(F_c(z-1), F_c(z)]``, from
+    ``cdf = [F_c(0), ..., F_c(n)]``."""
     out, prev = [], 0
-    for z in range(mech.n + 1):
-        f = mech.cdf(c, z)
+    for z, f in enumerate(cdf):
         if f > prev:
             out += [(prev + 1, z), (f, z)]
         prev = f
     return out
 
 
-def _reference(mech: FastSample, c: int, u: int) -> int:
-    return inverse_cdf_search(lambda z: mech.cdf(c, z), mech.n, u)
+def _reference(cdf: list[int], u: int) -> int:
+    """The reference search: :func:`inverse_cdf_search` over the paper's ``F_c`` (the values
+    of ``FastSample.cdf``, computed once per ``c``: ``cdf[z] = F_c(z)``)."""
+    return inverse_cdf_search(cdf.__getitem__, len(cdf) - 1, u)
 
 
 def _raw(mech: FastSample, us: list[int]) -> bytes:
@@ -70,7 +72,8 @@ def _paths_agree(mech: FastSample, rng: random.Random) -> tuple[bool, int, dict[
                     for u in (k * d_prime, k * d_prime + 1) if 1 <= u <= mech.d}
                    | {rng.randrange(1, mech.d + 1) for _ in range(64)})
     for c in range(mech.n + 1):
-        cases = _endpoint_us(mech, c) + [(u, _reference(mech, c, u)) for u in extra]
+        cdf = [mech.cdf(c, z) for z in range(mech.n + 1)]
+        cases = _endpoint_us(cdf) + [(u, _reference(cdf, u)) for u in extra]
         us = [u for u, _ in cases]
         want = [z for _, z in cases]
         found = {"python": [inverse_cdf_search(partial(mech.search_cdf, c), mech.n,
