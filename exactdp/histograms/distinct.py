@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from exactdp.counting import search_rounds
 from exactdp.params import DomainError, ParameterError, ParameterTypeError, positive_int
 from exactdp.randomness import RandomSource, default_source
-from exactdp.trace import active, record
+from exactdp.trace import active
 
 __all__ = ["OrderStatisticSet", "distinct_sample"]
 
@@ -129,10 +129,12 @@ def distinct_sample(universe_size: int, excluded: Sequence[int], count: int,
     src = default_source(source)
     out: list[int] = []
     items = tree._items  # |T| = len(items)
+    events = active()  # record("distinct_search", ...) per step, the trace read once
     for _ in range(count):
         size = len(items)
         z = src.uniform(universe - size)
-        record("distinct_search", search_rounds(size))
+        if events is not None:
+            events.append(("distinct_search", search_rounds(size)))
         x = tree.free(z)
         tree.insert(x)
         out.append(x)
