@@ -217,6 +217,8 @@ class InverseCDFSampler:
 
     def draw(self, c: int) -> CDFDraw:
         """The inverse-CDF draw at count ``c``, for ``RandomSource.inverse_cdf``."""
+        if type(c) is int and 0 <= c <= self.n:  # what check_count accepts unchanged
+            return CDFDraw(self, c)
         return CDFDraw(self, check_count(c, self.n))
 
     def sample(self, c: int, source: RandomSource | None = None) -> int:

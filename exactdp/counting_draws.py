@@ -26,6 +26,9 @@ class CDFDraw:
     mechanism: InverseCDFSampler
     c: int
 
+    #: Not a split draw (``RandomSource.inverse_cdf`` asks; a class attribute, not a field).
+    lazy_low_bits = False
+
     @property
     def n(self) -> int:
         return self.mechanism.n

@@ -415,4 +415,8 @@ class CallableSource(RandomSource):
 def default_source(source: RandomSource | None = None) -> RandomSource:
     """``source`` itself (checked by :func:`check_source`: where a source enters a sampler),
     or a fresh :class:`SystemSource` when it is None."""
-    return SystemSource() if source is None else check_source(source)
+    if source is None:
+        return SystemSource()
+    if isinstance(source, RandomSource) and type(source).uniform is not RandomSource.uniform:
+        return source  # what check_source returns for it, without the call
+    return check_source(source)
