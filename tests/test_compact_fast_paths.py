@@ -3,8 +3,8 @@
 Each fast path computes the same exact value as a reference kept beside it: EmptyBinSampler's
 ``f`` / ``max_preimage`` on plain ints (small ``d0``) and on gmpy2 (large ``d0``);
 ``VanLintField.mul`` written out against ``reduce(clmul(a, b))``; ``gf2_square``'s byte
-spreading against the base-4 reading; ``VanLintField.evaluate`` written out against the sum
-of powers; the native glue's one-word
+spreading against the base-4 reading; ``VanLintField.evaluate`` written out (windows, or rows of
+products in GF(4) and GF(64)) against the sum of powers; the native glue's one-word
 packing against the byte packing; M0's memo of the intervals ``S_v`` against their
 recomputation; the native glue's argtypes-free entry points against the pure
 path; the explorer's memo of the release's draws (their ``explore_key``)
@@ -212,8 +212,9 @@ def _horner_mismatches(level: int) -> int:
     return bad
 
 
-@pytest.mark.parametrize("level", [1, 3, 6, 7])  # 7: the gmpy2 accumulator (>= 1000 bits)
+@pytest.mark.parametrize("level", [0, 1, 2, 3, 6, 7])
 def test_evaluate_written_out_matches_the_sum_of_powers(level: int) -> None:
+    # levels 0, 1: the rows of products; 2-6: windows; 7: the gmpy2 accumulator
     assert _horner_mismatches(level) == 0
 
 
@@ -221,7 +222,23 @@ def test_evaluate_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) 
     window = fields._window
     monkeypatch.setattr(fields, "_window",
                         lambda a: window(a)[:15] + (0,))  # the multiple a * 15 lost
+    assert _horner_mismatches(3) > 0
+
+
+def test_evaluate_rows_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    products = fields._products_by
+    monkeypatch.setattr(fields, "_products_by",
+                        lambda level, x: products(level, x)[:-1] + (0,))  # top * x lost
     assert _horner_mismatches(1) > 0
+
+
+def test_evaluate_rows_are_the_products_of_mul() -> None:
+    for level in (0, 1):
+        f = VanLintField(level)
+        for x in range(f.order):
+            assert fields._products_by(level, x) == tuple(f.mul(a, x) for a in range(f.order))
+        # a coefficient outside the field takes the window path, as before: 1 + reduce(top)
+        assert f.evaluate([1, f.order], 1) == f.reduce(f.order) ^ 1
 
 
 # --------------------------------------------------------------------------- native glue

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import islice
 from operator import xor
 
@@ -253,6 +254,19 @@ def level_for_bits(bits: int) -> int:
 
 # --------------------------------------------------------------------------- the field
 
+#: Up to this degree (GF(4), GF(64)), :meth:`VanLintField.evaluate` multiplies by ``x``
+#: through the row of products :func:`_products_by` (at most 64 x 64 products per level).
+_TABLE_MAX_DEGREE = 6
+
+
+@cache
+def _products_by(level: int, x: int) -> tuple[int, ...]:
+    """``(a * x for every element a)`` of the field of ``level``, by :meth:`VanLintField.mul`
+    (built once per ``(level, x)``; small fields only)."""
+    field_ = VanLintField(level)
+    return tuple(field_.mul(a, x) for a in range(field_.order))
+
+
 @dataclass(frozen=True)
 class VanLintField:
     """``F_{d0} = GF(2)[t] / (t**m + t**(m/2) + 1)`` with ``m = 2 * 3**level``, ``d0 = 2**m``.
@@ -446,10 +460,19 @@ class VanLintField:
 
     def evaluate(self, coefficients: Sequence[int], x: int) -> int:
         """``p(x) = sum_i coefficients[i] x**i`` by Horner's rule: ``deg p`` products by ``x``,
-        each ``14 + 2 ceil(log16 x)`` shift/xor operations when ``x`` is short."""
+        each ``14 + 2 ceil(log16 x)`` shift/xor operations when ``x`` is short -- in the
+        fields of at most 64 elements, one look-up in the row of :meth:`mul`'s products by
+        ``x`` (:func:`_products_by`; the same products)."""
         if not coefficients:
             return 0
         acc = coefficients[-1]
+        m, half, mask = self.degree, self.half, self._mask
+        if (m <= _TABLE_MAX_DEGREE and 0 <= x <= mask and 0 <= min(coefficients)
+                and max(coefficients) <= mask):
+            row = _products_by(self.level, x)  # row[a] = a * x, read off mul
+            for a in reversed(coefficients[:-1]):
+                acc = row[acc] ^ a
+            return acc
         nibbles = -(-x.bit_length() // 4)
         if nibbles == 0:
             return coefficients[0]
@@ -458,7 +481,6 @@ class VanLintField:
                 acc = self.mul(acc, x) ^ a
             return acc
         # clmul_window(acc, x, nibbles) and reduce, written out (the same operations)
-        m, half, mask = self.degree, self.half, self._mask
         if m >= _MPZ_MIN_DEGREE:
             acc = gmpy2.mpz(acc)  # as self._fast
         top = 4 * (nibbles - 1)
