@@ -56,6 +56,7 @@ from typing import Any, TypeVar
 
 from exactdp.params import DomainError, ExactDPError, ResourceLimitError
 from exactdp.randomness import (
+    InverseCDFBatch,
     InverseCDFDraw,
     RandomSource,
     check_bernoulli,
@@ -292,6 +293,12 @@ class ExploringSource(RandomSource):
                 self.memo[key] = entry
         outputs, masses = entry[1], entry[2]
         return outputs[self._take(len(outputs), d, masses)]
+
+    def inverse_cdf_many(self, batch: InverseCDFBatch) -> list[int]:
+        """:meth:`inverse_cdf` on each draw of the batch, in order (what the default does for
+        a source that overrides :meth:`inverse_cdf`, without its per-call dispatch)."""
+        draw, one = batch.draw, self.inverse_cdf
+        return [one(draw(i)) for i in range(len(batch))]
 
     def bernoulli(self, num: int, den: int) -> bool:
         check_bernoulli(num, den)
