@@ -88,8 +88,17 @@ def averaged_certificate(pairs: Sequence[tuple[tuple[int, ...], tuple[int, ...]]
     fam = family()
     prs = list(relation().ordered_pairs()) if pairs is None else list(pairs)
     rep = check_dp_over_family(implementation_law, fam, prs, RHO)
-    closed = check_dp_over_family(lambda W, u: ex.sign_rr_law(ex.projections(u, W), RHO),
-                                  fam, prs, RHO)
+    closed_by_x: dict[tuple[int, ...], dict[tuple[int, ...], Fraction]] = {}
+
+    def closed_law(W: tuple[tuple[int, ...], ...], u: tuple[int, ...]
+                   ) -> dict[tuple[int, ...], Fraction]:
+        """sign_rr_law at x = W^T u, computed once per distinct x."""
+        x = ex.projections(u, W)
+        if x not in closed_by_x:
+            closed_by_x[x] = ex.sign_rr_law(x, RHO)
+        return closed_by_x[x]
+
+    closed = check_dp_over_family(closed_law, fam, prs, RHO)
     per_pair = {}
     for a, b in NOTES_PAIRS:
         # the same sum the checker made for this pair (when it was among its pairs)

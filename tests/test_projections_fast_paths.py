@@ -223,3 +223,68 @@ def test_flipper_tables_planted_bug_differs(monkeypatch: pytest.MonkeyPatch, nam
 
     plant(monkeypatch, rr, name, old, new)
     assert _flipper_table_mismatches() > 0
+
+
+def _family_reference(law, family, prs, r):  # type: ignore[no-untyped-def]
+    """check_dp_over_family's loop without interning or caches: (conditional witness,
+    member, by-pair sums, worst single-member delta)."""
+    points = list(dict.fromkeys(u for pair in prs for u in pair))
+    worst, member, fixed = None, None, Fraction(0)
+    averaged = {pair: Fraction(0) for pair in prs}
+    for W, weight in family:
+        laws = {u: law(W, u) for u in points}
+        rep = check_mod._report("given pairs", prs, laws, None)
+        if worst is None or not check_mod._at_least(worst, rep.worst):
+            worst, member = rep.worst, W
+        for a, b in prs:
+            d = hockey_stick(laws[a], laws[b], r)
+            averaged[(a, b)] += weight * d
+            fixed = max(fixed, d)
+    return worst, member, averaged, fixed
+
+
+POOL = [{0: Fraction(1, 2), 1: Fraction(1, 3), 2: Fraction(1, 6)},
+        {0: Fraction(1, 3), 1: Fraction(1, 3), 2: Fraction(1, 3)},  # numerators of POOL[0]
+        {0: Fraction(1, 6), 1: Fraction(1, 3), 2: Fraction(1, 2)}]
+
+
+def _family_mismatches() -> int:
+    """Nine members: member m releases a fresh copy of POOL[m // 3] at u = 0 and of
+    POOL[m % 3] at u = 1 (members share laws by content, never by object), with unequal
+    weights; also a law that is never shared (one member each)."""
+    fam = [(m, Fraction(m + 1, 45)) for m in range(9)]
+    prs = list(nb.counts(1).ordered_pairs())
+    r = Fraction(5, 4)
+
+    def shared(m, u):  # type: ignore[no-untyped-def]
+        return dict(POOL[m // 3] if u == 0 else POOL[m % 3])
+
+    def distinct(m, u):  # type: ignore[no-untyped-def]
+        tilt = Fraction(m + 1, 100) * (1 if u else -1)
+        return {0: Fraction(1, 2) + tilt, 1: Fraction(1, 2) - tilt}
+
+    bad = 0
+    for law in (shared, distinct):
+        rep = check_mod.check_dp_over_family(law, fam, prs, r)
+        worst, member, averaged, fixed = _family_reference(law, fam, prs, r)
+        bad += (rep.conditional != worst or rep.conditional_member != member
+                or dict(rep.by_pair) != averaged or rep.conditional_delta != fixed
+                or rep.averaged.delta != max(averaged.values()))
+    return bad
+
+
+def test_family_caches_equal_the_uncached_loop() -> None:
+    assert _family_mismatches() == 0
+
+
+@pytest.mark.parametrize("old,new", [
+    ("pair_ids = (id(pa), id(pb))", "pair_ids = (id(pa), id(pa))"),
+    ("key = tuple([(o, v.numerator, v.denominator) for o, v in found.items()])",
+     "key = tuple([(o, v.numerator) for o, v in found.items()])"),
+    ("ids = tuple([id(laws[u]) for u in points])",
+     "ids = tuple([id(laws[u]) for u in points[:1]])"),
+])
+def test_family_caches_planted_bug_differs(monkeypatch: pytest.MonkeyPatch, old: str,
+                                          new: str) -> None:
+    plant(monkeypatch, check_mod, "check_dp_over_family", old, new)
+    assert _family_mismatches() > 0

@@ -235,14 +235,31 @@ def check_dp_over_family(law: Callable[[Any, Any], Law],
     member: Any = None
     fixed_delta = Fraction(0)
     averaged = {pair: Fraction(0) for pair in prs}
+    # Members often give equal laws: a law equal to one seen before, item for item in the
+    # same order, is replaced by that one, and the worst ratio of a member's laws and the
+    # delta of a pair of laws are computed once per distinct law objects (the same
+    # deterministic computations on the same ordered items).
+    interned: dict[tuple[tuple[Any, int, int], ...], Law] = {}
+    reports: dict[tuple[int, ...], PrivacyReport] = {}
+    deltas: dict[tuple[int, int], Fraction] = {}
     for W, weight in family:
-        laws = {u: law(W, u) for u in points}
-        # the worst ratio only: each pair's delta_W(R) is computed once, just below
-        rep = _report(name, prs, laws, None)
+        laws = {}
+        for u in points:
+            found = law(W, u)
+            key = tuple([(o, v.numerator, v.denominator) for o, v in found.items()])
+            laws[u] = interned.setdefault(key, found)
+        ids = tuple([id(laws[u]) for u in points])
+        rep = reports.get(ids)
+        if rep is None:  # the worst ratio only: the deltas are computed just below
+            rep = reports[ids] = _report(name, prs, laws, None)
         if worst is None or not _at_least(worst, rep.worst):
             worst, member = rep.worst, W
         for a, b in prs:
-            d = hockey_stick(laws[a], laws[b], r)
+            pa, pb = laws[a], laws[b]
+            pair_ids = (id(pa), id(pb))
+            d = deltas.get(pair_ids)
+            if d is None:
+                d = deltas[pair_ids] = hockey_stick(pa, pb, r)
             averaged[(a, b)] += weight * d
             fixed_delta = max(fixed_delta, d)
     (a, b), d = max(averaged.items(), key=lambda item: item[1])
