@@ -52,8 +52,9 @@ PLANTED: list[tuple[str, Any, str, str, str, str]] = [
      "(j + t + n + 1) * d_prime", "(j + t + n) * d_prime", "inverse_cdf"),
     ("scaled-draw-floor-for-ceil", compact._ScaledDraw, "search",
      "gmpy2.c_div(u, self.factor)", "gmpy2.f_div(u, self.factor) + 1", "inverse_cdf"),
-    ("empty-bin-f-floor", compact.EmptyBinSampler, "f", "return int(gmpy2.c_div(u0 - r, self._q))",
-     "return int(gmpy2.f_div(u0 - r, self._q)) or 1", "inverse_cdf"),
+    # (the rows' fields have d0 <= 2^256: f's plain-int branch since 19d2ca7)
+    ("empty-bin-f-floor", compact.EmptyBinSampler, "f", "return -((r - u0) // self.q)",
+     "return (u0 - r) // self.q or 1", "inverse_cdf"),
     ("binomial-search-cap-short", orderstats.BinomialDraw, "search",
      "inverse_cdf_search(self.cdf, self.cap, u)",
      "inverse_cdf_search(self.cdf, max(self.cap - 1, 0), u)", "inverse_cdf"),
