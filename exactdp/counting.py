@@ -241,6 +241,13 @@ class InverseCDFSampler:
     def check_counts(self, counts: Sequence[int]) -> list[int]:
         """``counts`` as a list, each checked as :meth:`draw` checks one count (an int in
         ``[n]``; a subclass with its own :meth:`draw` applies its own rule)."""
+        if type(counts) is list and type(self).draw is InverseCDFSampler.draw:
+            n = self.n
+            for c in counts:  # plain in-range ints: accepted as they are (a copy)
+                if type(c) is not int or not 0 <= c <= n:
+                    break
+            else:
+                return list(counts)
         cs = _count_list(counts)
         if type(self).draw is not InverseCDFSampler.draw:
             return [self.draw(c).c for c in cs]  # type: ignore[arg-type]
@@ -805,7 +812,8 @@ class FastSample(InverseCDFSampler):
         table = self._native
         if table is None:
             return super().search_many(counts, us)
-        data = (us.data if isinstance(us, UniformBatch) and us.words == table.width
+        batch = type(us) is not list and isinstance(us, UniformBatch)  # ABC check: not lists
+        data = (us.data if batch and us.words == table.width  # type: ignore[attr-defined]
                 else native_samplers.to_limbs(us, table.width))
         _record_native(len(counts), search_rounds(self.n))
         return native_samplers.search(table, counts, data)

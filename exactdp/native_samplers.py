@@ -84,6 +84,8 @@ def limbs(x: int) -> int:
 def to_limbs(values: Sequence[int], width: int) -> bytes:
     """``values`` as consecutive little-endian numbers of ``width`` limbs each."""
     size = width * LIMB_BYTES
+    if len(values) == 1:  # one draw (a single search): no generator
+        return int(values[0]).to_bytes(size, "little")
     return b"".join(int(v).to_bytes(size, "little") for v in values)
 
 

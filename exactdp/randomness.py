@@ -183,7 +183,7 @@ class RandomSource:
             return [self.inverse_cdf(batch.draw(i)) for i in range(len(batch))]
         d, k = batch.d, len(batch)
         us = self.uniform_many(d, k)
-        if isinstance(us, UniformBatch):
+        if type(us) is not list and isinstance(us, UniformBatch):  # an ABC check: not for lists
             if us.d != d or len(us) != k:
                 raise DomainError(f"{type(self).__name__}.uniform_many({d}, {k}) returned a "
                                   f"batch of {len(us)} draws in [1, {us.d}]")
@@ -193,6 +193,8 @@ class RandomSource:
                 raise DomainError(f"{type(self).__name__}.uniform_many({d}, {k}) returned "
                                   f"{len(us)} draws")
             for u in us:
+                if type(u) is int and 1 <= u <= d:
+                    continue  # the common case, without the isinstance calls
                 if isinstance(u, bool) or not isinstance(u, int) or not 1 <= u <= d:
                     raise DomainError(f"{type(self).__name__}.uniform_many({d}, {k}) returned "
                                       f"{u!r:.60}, outside [1, {d}]")
