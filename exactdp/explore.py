@@ -427,10 +427,10 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
     law = _sums(dist)
     total = _sum({})
     if law:  # sum(law.values()) exactly, over the least common denominator (_sum)
-        parts: dict[int, int] = {}
+        masses: dict[int, int] = {}
         for p in law.values():
-            parts[p.denominator] = parts.get(p.denominator, 0) + p.numerator
-        total = _sum(parts)
+            masses[p.denominator] = masses.get(p.denominator, 0) + p.numerator
+        total = _sum(masses)
     if total != 1:
         raise NondeterminismError(f"explored path weights sum to {total}, not 1")
     try:

@@ -29,11 +29,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 from math import gcd
+from typing import TypeVar
 
 from exactdp.checker import Distribution
 from proofs._histograms import Bins, Dist, Distributions, Rows
 
 ErrorLaw = dict[int, Fraction]
+K = TypeVar("K")
 
 
 def smallest_error(law: Mapping[int, Fraction], beta: Fraction) -> int:
@@ -47,11 +49,11 @@ def smallest_error(law: Mapping[int, Fraction], beta: Fraction) -> int:
     raise ValueError(f"error law of total mass {total} never reaches 1 - beta = {need}")
 
 
-def _exact_sums(groups: Mapping[object, Sequence[Fraction]]) -> dict[object, Fraction]:
+def _exact_sums(groups: Mapping[K, Sequence[Fraction]]) -> dict[K, Fraction]:
     """``{key: sum(values)}`` exactly: each sum over the least common denominator of its
     terms (one gcd per distinct denominator, one reduction) instead of one ``Fraction``
     addition, with its gcd, per term -- the same values."""
-    out: dict[object, Fraction] = {}
+    out: dict[K, Fraction] = {}
     for key, values in groups.items():
         parts: dict[int, int] = {}
         for p in values:
@@ -74,7 +76,7 @@ def counting_error_laws(dists: Sequence[Distribution]) -> list[ErrorLaw]:
         for z, p in dist.items():
             if p:
                 terms.setdefault(abs(z - c), []).append(Fraction(p))
-        out.append(_exact_sums(terms))  # type: ignore[arg-type]
+        out.append(_exact_sums(terms))
     return out
 
 
@@ -141,9 +143,8 @@ def error_laws(dist: Mapping[Bins, Fraction], rows: Rows, size: int) -> ErrorLaw
             per[x].setdefault(e, []).append(p)
             top = max(top, e)
         worst.setdefault(top, []).append(p)
-    return ErrorLaws(rows, counts,
-                     {x: _exact_sums(terms) for x, terms in per.items()},  # type: ignore[misc]
-                     _exact_sums(worst))  # type: ignore[arg-type]
+    return ErrorLaws(rows, counts, {x: _exact_sums(terms) for x, terms in per.items()},
+                     _exact_sums(worst))
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,11 @@ import pytest
 
 import proofs._accuracy as acc
 from exactdp.checker import counting_distribution
-from exactdp.counting import FastSample, GeoSample
+from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
 
 
-def _dists(mech: object) -> list[dict[int, Fraction]]:
-    return [counting_distribution(mech, c) for c in range(mech.n + 1)]  # type: ignore[attr-defined]
+def _dists(mech: InverseCDFSampler) -> list[dict[int, Fraction]]:
+    return [counting_distribution(mech, c) for c in range(mech.n + 1)]
 
 
 def _reference_laws(dists: list[dict[int, Fraction]]) -> list[dict[int, Fraction]]:

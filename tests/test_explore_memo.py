@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, ClassVar
 
 import pytest
 
@@ -24,6 +25,7 @@ class _Table:
     """A value draw: its CDF is a function of its field."""
 
     table: tuple[int, ...]
+    evaluations: ClassVar[int] = 0
 
     @property
     def n(self) -> int:
@@ -39,9 +41,6 @@ class _Table:
 
     def search(self, u: int) -> int:
         return min(z for z, f in enumerate(self.table) if f >= u)
-
-
-_Table.evaluations = 0  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,7 +66,7 @@ def _unmemoised(fn: object, monkeypatch: pytest.MonkeyPatch) -> dict[object, Fra
         return explore(fn)  # type: ignore[arg-type]
 
 
-def _releases() -> list[object]:
+def _releases() -> list[tuple[Any, Dataset]]:
     u5, u4 = Universe(5), Universe(4)
     return [
         (KHPrime(GeoSample(2, 1), u5, strict=True), Dataset.of(u5, (1, 2))),
@@ -86,7 +85,7 @@ def test_memo_gives_the_unmemoised_distribution(case: int,
     alg, data = _releases()[case]
 
     def fn(src: RandomSource) -> object:
-        return alg.release(data, src).bins  # type: ignore[attr-defined]
+        return alg.release(data, src).bins
 
     assert explore(fn) == _unmemoised(fn, monkeypatch)
 
@@ -99,16 +98,16 @@ def test_value_draw_options_computed_once_per_exploration() -> None:
         b = src.inverse_cdf(_Table((2, 5, 6)))  # a new, equal object on every path
         return a, b, src.uniform(2)
 
-    _Table.evaluations = 0  # type: ignore[attr-defined]
+    _Table.evaluations = 0
     dist = explore(fn)
-    assert _Table.evaluations == 4 + 3  # type: ignore[attr-defined]  # once per distinct draw
+    assert _Table.evaluations == 4 + 3  # once per distinct draw
     expected = {(a, b, c): Fraction(pa, 6) * Fraction(pb, 6) / 2
                 for a, pa in ((0, 1), (1, 2), (3, 3)) for b, pb in ((0, 2), (1, 3), (2, 1))
                 for c in (1, 2)}
     assert dist == expected
-    _Table.evaluations = 0  # type: ignore[attr-defined]
+    _Table.evaluations = 0
     assert explore(fn) == expected  # a new exploration: a new memo
-    assert _Table.evaluations == 7  # type: ignore[attr-defined]
+    assert _Table.evaluations == 7
 
 
 def test_no_memo_while_recording_or_for_opted_out_draws() -> None:
@@ -126,10 +125,10 @@ def test_no_memo_while_recording_or_for_opted_out_draws() -> None:
 
     explore(fn)
     assert calls == 2 * 6  # every path evaluates the CDF
-    _Table.evaluations = 0  # type: ignore[attr-defined]
+    _Table.evaluations = 0
     with recording():  # a cdf may record events: evaluated on every path
         explore(lambda s: (s.inverse_cdf(_Table((1, 2))), s.uniform(3)))
-    assert _Table.evaluations == 2 * 6  # type: ignore[attr-defined]
+    assert _Table.evaluations == 2 * 6
 
 
 def test_keys_of_the_library_draws() -> None:
@@ -170,7 +169,7 @@ def test_planted_coarse_key_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     data = Dataset.of(u, (1, 1))
 
     def fn(src: RandomSource) -> object:
-        return alg.release(data, src).bins  # type: ignore[attr-defined]
+        return alg.release(data, src).bins
 
     reference = _unmemoised(fn, monkeypatch)
     monkeypatch.setattr(ex, "_draw_key", lambda draw: type(draw))

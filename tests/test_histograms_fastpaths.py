@@ -5,6 +5,7 @@ path when a check fails."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -55,9 +56,11 @@ def test_histogram_bad_n(n: object) -> None:
 def test_from_counts_sorts_by_element() -> None:
     h = Histogram.from_counts(U, 5, {7: 1, 2: 5, 9: 0})
     assert h.bins == ((2, 5), (7, 1), (9, 0))
-    assert Histogram.from_counts(U, 5, {np.int64(7): 1, 2: 5}).bins == ((2, 5), (7, 1))
+    numpy_keys: dict[Any, int] = {np.int64(7): 1, 2: 5}
+    assert Histogram.from_counts(U, 5, numpy_keys).bins == ((2, 5), (7, 1))
+    text_count: dict[int, Any] = {2: "1"}
     with pytest.raises(ParameterTypeError):
-        Histogram.from_counts(U, 5, {2: "1"})
+        Histogram.from_counts(U, 5, text_count)
 
 
 def test_planted_fast_path_bug_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -85,7 +88,7 @@ def test_distinct_sample_universe_arg() -> None:
         warnings.simplefilter("ignore")
         src = SeededSource(1)
     assert len(set(distinct_sample(10, (), 4, src))) == 4
-    assert len(distinct_sample(Fraction(10), (), 4, src)) == 4  # the general path
+    assert len(distinct_sample(Fraction(10), (), 4, src)) == 4  # type: ignore[arg-type]
     for bad in (0, -3, True, 2.5):
         with pytest.raises((ParameterError, ParameterTypeError)):
             distinct_sample(bad, (), 1, src)  # type: ignore[arg-type]
