@@ -127,9 +127,10 @@ class _Memo:
         self.seen: dict[int, int] = {}
 
     def __call__(self, u: int) -> int:
-        if u not in self.seen:
-            self.seen[u] = self.mech(self.c, u)
-        return self.seen[u]
+        z = self.seen.get(u)
+        if z is None:
+            z = self.seen[u] = self.mech(self.c, u)
+        return z
 
 
 def thresholds(mech: InverseCDFSampler, c: int, hint: bool = True) -> tuple[int, ...]:

@@ -18,7 +18,9 @@ Notation: ``[n] = {0, ..., n}``, ``[d]_+ = {1, ..., d}``; ``eps``, ``gamma`` in
   (:mod:`exactdp.native_samplers`; ``proofs/thm_4_10_fast_path.py`` proves it equal to the
   Python search on the verify grids).
 
-:class:`~exactdp.powerwalk.PowerWalk` (GeoSample's gmpy2 search evaluations) and the draws
+GeoSample's search reads ``F_c`` off a table of its ``2n`` values built once per mechanism
+(``GeoSample._table``, up to :data:`GEO_TABLE_BITS`); beyond that,
+:class:`~exactdp.powerwalk.PowerWalk` (gmpy2 search evaluations).  PowerWalk and the draws
 handed to a random source (:mod:`exactdp.counting_draws`) live in their own modules and are
 re-exported here.
 
@@ -454,7 +456,8 @@ class GeoSample(InverseCDFSampler):
 
     def cdf(self, c: int, z: int) -> int:
         """``F(z)`` of Algorithm 4.8 step 2 (for this ``c``)."""
-        self._check_cz(c, z)
+        if not (type(c) is int and type(z) is int and 0 <= c <= self.n):
+            self._check_cz(c, z)  # refuses, or converts nothing: ints in range pass above
         n, k = self.n, self.k
         if z < 0:
             return 0

@@ -2,7 +2,8 @@
 
 :class:`PowerWalk` computes ``F_c(z)`` at the points one binary search of
 :class:`~exactdp.counting.GeoSample` visits, each round's power from the previous round's
-late in the search.  Split out of :mod:`exactdp.counting` (which re-exports both names);
+late in the search -- for mechanisms whose table of ``F`` values (``GeoSample._table``) would
+exceed ``GEO_TABLE_BITS``; smaller ones read ``F`` off that table.  Split out of :mod:`exactdp.counting` (which re-exports both names);
 ``proofs/thm_4_07_fast_path.py`` proves its values equal ``GeoSample.cdf`` on every path of
 the verify grids.
 """

@@ -1,4 +1,9 @@
-"""Theorem 4.7 on the fast path: GeoSample's gmpy2 search (PowerWalk) equals the reference one."""
+"""Theorem 4.7 on the fast path: GeoSample's gmpy2 search (PowerWalk) equals the reference one.
+
+GeoSample searches with PowerWalk when its table of F values (``GeoSample._table``) would be
+too large; on the grids here it reads that table, whose values Theorem 4.7 (iv) compares with
+``GeoSample.cdf`` at every ``(c, z)`` (``search_cdf == cdf``), and this row's calls of M at both
+ends of every interval run that table search."""
 
 from __future__ import annotations
 
