@@ -127,12 +127,13 @@ def check_i(full: bool) -> ClaimReport:
         "certified against r1^2 e^{3d/d0}", certs)
 
 
-_HISTOGRAMS: dict[int, dict[tuple[int, ...], tuple[int, ...]]] = {}
+# Per study (keyed by id, holding the study so that the id is not reused while cached).
+_HISTOGRAMS: dict[int, tuple[_Study, dict[tuple[int, ...], tuple[int, ...]]]] = {}
 
 
 def _histogram_of(st: _Study, coeffs: tuple[int, ...]) -> tuple[int, ...]:
     """``(h_1, ..., h_|X|)`` of a released polynomial, by ``CompactRelease.evaluate``."""
-    table = _HISTOGRAMS.setdefault(id(st), {})
+    table = _HISTOGRAMS.setdefault(id(st), (st, {}))[1]
     if coeffs not in table:
         rel = st.ch._wrap(coeffs)
         table[coeffs] = tuple(rel.evaluate(x) for x in range(1, st.ch.universe.size + 1))
@@ -150,7 +151,7 @@ def _exact_sum(parts: dict[int, int]) -> Fraction:
     return Fraction(top, low)
 
 
-_LAWS: dict[int, list[dict[tuple[int, ...], Fraction]]] = {}
+_LAWS: dict[int, tuple[_Study, list[dict[tuple[int, ...], Fraction]]]] = {}
 
 
 def _histogram_laws(st: _Study) -> list[dict[tuple[int, ...], Fraction]]:
@@ -166,8 +167,8 @@ def _histogram_laws(st: _Study) -> list[dict[tuple[int, ...], Fraction]]:
                 den = w.denominator
                 part[den] = part.get(den, 0) + w.numerator
             laws.append({h: _exact_sum(part) for h, part in parts.items()})
-        _LAWS[id(st)] = laws
-    return _LAWS[id(st)]
+        _LAWS[id(st)] = (st, laws)
+    return _LAWS[id(st)][1]
 
 
 def _marginals(st: _Study, size: int) -> list[list[Distribution]]:

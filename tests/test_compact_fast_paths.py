@@ -29,6 +29,7 @@ from exactdp.histograms.data import Dataset
 from exactdp.histograms.fields import VanLintField, clmul, gf2_square
 from exactdp.params import DomainError
 from exactdp.trace import recording
+from proofs import thm_8_03_compact
 
 RR3 = TabulatedMechanism([[2, 3], [1, 3]])  # n = 1, d = 3
 
@@ -350,3 +351,44 @@ def test_explore_key_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatc
     # one key for every law: M(c, .) read off M0's options (or the reverse)
     monkeypatch.setattr(compact._ScaledDraw, "explore_key", property(lambda self: "one"))
     assert _law((1,)) != _law((1,), memo=False)
+
+
+# --------------------------------------------------------------------------- Theorem 8.3 rows
+
+
+def _sum_mismatches(exact_sum: Callable[[dict[int, int]], Fraction]) -> int:
+    rng = random.Random(83)
+    bad = 0
+    for _ in range(200):
+        parts = {rng.randrange(1, 5000): rng.randrange(0, 10**6) for _ in range(rng.randrange(6))}
+        bad += exact_sum(parts) != sum((Fraction(v, k) for k, v in parts.items()), Fraction(0))
+    return bad
+
+
+def test_exact_sum_equals_fraction_additions() -> None:
+    assert _sum_mismatches(thm_8_03_compact._exact_sum) == 0
+
+
+def test_exact_sum_check_fails_on_a_planted_bug() -> None:
+    def no_lcm(parts: dict[int, int]) -> Fraction:  # adds numerators over the last den
+        return Fraction(sum(parts.values()), max(parts, default=1))
+
+    assert _sum_mismatches(no_lcm) > 0
+
+
+def test_theorem_8_3_ii_reads_the_histogram_laws_and_fails_on_a_planted_evaluate(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows (ii)/(iii) read each dataset's law of released histograms once: they pass on the
+    library (GF(4) part of the grid) and (ii) fails when evaluate pins h_1 to 0."""
+    for name in ("_CACHE", "_HISTOGRAMS", "_LAWS"):
+        monkeypatch.setattr(thm_8_03_compact, name, {})
+    monkeypatch.setattr(thm_8_03_compact, "dp_grid", lambda full: [(0, 4, "toy:RR3"),
+                                                                    (0, 3, "toy:U3")])
+    assert thm_8_03_compact.check_ii(False).verdict
+    assert thm_8_03_compact.check_iii(False).verdict
+    original = compact.CompactRelease.evaluate
+    monkeypatch.setattr(compact.CompactRelease, "evaluate",
+                        lambda self, x: 0 if x == 1 else original(self, x))
+    for name in ("_HISTOGRAMS", "_LAWS"):  # the release laws stay: evaluate reads them anew
+        monkeypatch.setattr(thm_8_03_compact, name, {})
+    assert not thm_8_03_compact.check_ii(False).verdict
