@@ -181,7 +181,9 @@ class ExploringSource(RandomSource):
     option index taken, ``weight`` the exact probability of the path (a ``Fraction``),
     ``before[i] = (num, den)`` the weight ``num / den`` of the path before draw ``i`` and
     ``masses[i] = (den, numerators or None)`` the weights of draw ``i``'s options
-    (``numerator / den``; None: ``1 / den`` each).
+    (``numerator / den``; None: ``1 / den`` each).  (Kept as one record per draw,
+    ``log[i] = (size, num, den, draw's den, numerators or None)``; ``sizes``, ``before``
+    and ``masses`` read it.)
 
     The path's weight is kept as a pair of ints ``(num, den)``, multiplied by each draw's
     ``(mass, d)`` without reducing (a ``Fraction`` product pays a gcd per draw); the pair is
@@ -201,10 +203,21 @@ class ExploringSource(RandomSource):
         self._budgeted = max_draws is not None or deadline_ns is not None
         self._replayed = len(prefix)
         self.choices: list[int] = []
-        self.sizes: list[int] = []
-        self.before: list[tuple[int, int]] = []
-        self.masses: list[tuple[int, list[int] | None]] = []
+        #: per draw: (options, path weight's num and den before it, its den, numerators)
+        self.log: list[tuple[int, int, int, int, list[int] | None]] = []
         self.num, self.den = 1, 1
+
+    @property
+    def sizes(self) -> list[int]:
+        return [e[0] for e in self.log]
+
+    @property
+    def before(self) -> list[tuple[int, int]]:
+        return [(e[1], e[2]) for e in self.log]
+
+    @property
+    def masses(self) -> list[tuple[int, list[int] | None]]:
+        return [(e[3], e[4]) for e in self.log]
 
     @property
     def weight(self) -> Fraction:
@@ -249,10 +262,8 @@ class ExploringSource(RandomSource):
                 f"draw {i} offered {size} options on replay, fewer than before; the explored "
                 f"code must be a deterministic function of its draws")
         choices.append(idx)
-        self.sizes.append(size)
         num, wden = self.num, self.den
-        self.before.append((num, wden))
-        self.masses.append((den, masses))
+        self.log.append((size, num, wden, den, masses))
         # times masses[idx] / den, unreduced: one gcd only once den passes REDUCE_BITS bits
         num, wden = (num if masses is None else num * masses[idx]), wden * den
         if wden.bit_length() > REDUCE_BITS:
@@ -312,15 +323,14 @@ def _push_alternatives(src: ExploringSource, start: int,
     """``push(prefix, (num, den))`` for every prefix taking another option at a draw ``i >=
     start`` of the path ``src`` ran (with its exact weight as an unreduced pair): draw by
     draw, and at each draw the last option first."""
-    choices, sizes, before, draws = src.choices, src.sizes, src.before, src.masses
+    choices, log = src.choices, src.log
     path = tuple(choices)
     for i in range(start, len(choices)):
-        size = sizes[i]
+        size, num, den, draw_den, masses = log[i]
         if size == 1:
             continue
         base, taken = path[:i], choices[i]
-        den, masses = draws[i]
-        num, den = before[i][0], before[i][1] * den
+        den *= draw_den
         for j in range(size - 1, -1, -1):
             if j != taken:
                 push((base + (j,), (num, den) if masses is None else (num * masses[j], den)))
