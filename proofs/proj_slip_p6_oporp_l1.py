@@ -32,18 +32,42 @@ C, BETA = 2, 2
 L_MAX = {False: 1, True: 4}
 
 
+class Projected:
+    """The notes' plan's ``x = OPORP(u)`` per point and, per relation, the distinct
+    ``(x, x')`` over its ordered pairs: pure values computed once per check (the closed
+    forms depend on ``u`` only through ``x``)."""
+
+    def __init__(self) -> None:
+        self.x: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.distinct: dict[str, list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+
+    def of(self, u: tuple[int, ...]) -> tuple[int, ...]:
+        x = self.x.get(u)
+        if x is None:
+            x = self.x[u] = ex.oporp_projections(u, NOTES_PLAN.perm, NOTES_PLAN.w,
+                                                 NOTES_PLAN.k)
+        return x
+
+    def pairs(self, name: str, pairs: list[tuple[tuple[int, ...], tuple[int, ...]]]
+              ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """The distinct ``(x(a), x(b))`` of ``pairs`` (the relation named ``name``)."""
+        if name not in self.distinct:
+            index: dict[tuple[int, ...], int] = {}
+            xi = {u: index.setdefault(self.of(u), len(index)) for u in {a for a, _ in pairs}}
+            xs = list(index)
+            self.distinct[name] = [(xs[i], xs[j])
+                                   for i, j in {(xi[a], xi[b]) for a, b in pairs}]
+        return self.distinct[name]
+
+
 def closed_worst(pairs: list[tuple[tuple[int, ...], tuple[int, ...]]], rho: Fraction,
-                 l_max: int) -> Fraction:
+                 l_max: int, geo: Projected | None = None, name: str = "") -> Fraction:
     """The max over the pairs of ex.smooth_pair_ratio, i.e. of the product of the per-bit
     ex.smooth_factor's (each computed once per distinct (x_j, x'_j)); the maximising pair is
-    recomputed by ex.smooth_pair_ratio itself, which must agree."""
+    recomputed by ex.smooth_pair_ratio itself, which must agree.  ``geo``/``name``: the
+    check's shared projections (distinct pairs kept under ``name``)."""
     plan = NOTES_PLAN
-    x = {u: ex.oporp_projections(u, plan.perm, plan.w, plan.k) for u in {a for a, _ in pairs}}
-    index: dict[tuple[int, ...], int] = {}
-    xi = {u: index.setdefault(xu, len(index)) for u, xu in x.items()}
-    xs = list(index)
-    # the ratio depends on u only through x
-    distinct = [(xs[i], xs[j]) for i, j in {(xi[a], xi[b]) for a, b in pairs}]
+    distinct = (Projected() if geo is None else geo).pairs(name, pairs)
     factor: dict[tuple[int, int], Fraction] = {}
 
     def ratio(xa: tuple[int, ...], xb: tuple[int, ...]) -> Fraction:
@@ -63,10 +87,11 @@ def closed_worst(pairs: list[tuple[tuple[int, ...], tuple[int, ...]]], rho: Frac
 
 
 def closed_law(u: tuple[int, ...], rho: Fraction, l_max: int,
-               memo: dict[tuple[int, ...], ex.Law] | None = None) -> ex.Law:
+               memo: dict[tuple[int, ...], ex.Law] | None = None,
+               geo: Projected | None = None) -> ex.Law:
     """The closed-form law at ``u``: a function of ``x = OPORP(u)``, computed once per ``x``
     when a ``memo`` is given."""
-    x = ex.oporp_projections(u, NOTES_PLAN.perm, NOTES_PLAN.w, NOTES_PLAN.k)
+    x = (Projected() if geo is None else geo).of(u)
     if memo is not None and x in memo:
         return memo[x]
     law = ex.sign_smooth_law(x, [BETA] * NOTES_PLAN.k, rho, l_max)
@@ -75,18 +100,20 @@ def closed_law(u: tuple[int, ...], rho: Fraction, l_max: int,
     return law
 
 
-def variant_certificates(smooth: bool) -> list[Certificate]:
+def variant_certificates(smooth: bool, geo: Projected | None = None) -> list[Certificate]:
     name = "smooth" if smooth else "RR"
     notes = Fraction(169, 100) if smooth else Fraction(25, 16)
+    geo = Projected() if geo is None else geo
     out = []
     for rho, kinds in ((RHO, ("one-coordinate", "l1")), (Fraction(6, 5), ("l1",))):
         mech = DPSignOPORP(NOTES_PLAN, BETA, Base.of(rho), L_MAX[smooth], smooth)
         laws = laws_of(mech, vectors(4, -C, C, BETA).points)
-        bad = mismatches(laws, partial(closed_law, rho=rho, l_max=L_MAX[smooth], memo={}))
+        bad = mismatches(laws, partial(closed_law, rho=rho, l_max=L_MAX[smooth], memo={},
+                                       geo=geo))
         for kind in kinds:
             rel = vectors(4, -C, C, BETA, kind)
             rep = report(laws, rel)
-            closed = closed_worst(list(rel.ordered_pairs()), rho, L_MAX[smooth])
+            closed = closed_worst(list(rel.ordered_pairs()), rho, L_MAX[smooth], geo, kind)
             paper_side = rho == RHO and kind == "l1"
             if bad:
                 ok, bound = False, f"explored law != closed form at {bad[:2]}"
@@ -106,7 +133,8 @@ def variant_certificates(smooth: bool) -> list[Certificate]:
 
 
 def check(full: bool) -> ClaimReport:
-    certs = variant_certificates(False) + variant_certificates(True)
+    geo = Projected()  # x = OPORP(u) and the distinct (x, x') pairs: once for all variants
+    certs = variant_certificates(False, geo) + variant_certificates(True, geo)
     by = {c.claim: c.worst for c in certs}
     l1 = [w for name, w in by.items() if "base 3/2, l1" in name]
     one = [w for name, w in by.items() if "one-coordinate" in name]
