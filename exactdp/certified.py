@@ -9,6 +9,10 @@ intervals ``[lo, hi]`` that provably contain it, refined until a comparison is d
   ``s = (y-1)/(y+1)`` in ``[0, 1/3)`` and ``ln 2 = 2 atanh(1/3)``; the atanh series'
   tail after N terms is at most ``s**(2N+1) / ((2N+1)(1 - s**2))``.
 
+Both are computed in integers over common denominators (the floors and ceilings of exactly
+the rationals the Fraction form of the same steps gives: the same intervals) and memoized
+(:func:`clear_caches` empties the tables).
+
 Logarithms of integers that the paper rounds up are exact integer operations:
 ``ceil(log2 x) == (x - 1).bit_length()`` for integer ``x >= 1``.
 
@@ -22,9 +26,11 @@ Logarithms of integers that the paper rounds up are exact integer operations:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from math import gcd
+from typing import Any
 
 from exactdp.params import ParameterError, ResourceLimitError
 
@@ -95,61 +101,169 @@ def floor_log2(x: int) -> int:
 
 def _round_out(lo: Fraction, hi: Fraction, bits: int) -> Interval:
     """Widen ``[lo, hi]`` to endpoints with denominator ``2**bits`` (keeps sizes small)."""
+    lo_n, hi_n = _scaled_out(lo.numerator, lo.denominator, hi.numerator, hi.denominator, bits)
     scale = 1 << bits
-    lo_n = (lo.numerator * scale) // lo.denominator
-    hi_n = -((-hi.numerator * scale) // hi.denominator)
+    return Interval(Fraction(lo_n, scale), Fraction(hi_n, scale))
+
+
+def _scaled_out(lo_num: int, lo_den: int, hi_num: int, hi_den: int, bits: int
+                ) -> tuple[int, int]:
+    """``(floor(2**bits lo), ceil(2**bits hi))`` for ``lo = lo_num/lo_den``, ``hi =
+    hi_num/hi_den`` (positive denominators): the numerators of ``[lo, hi]`` widened to the
+    denominator ``2**bits``."""
+    lo_n = (lo_num << bits) // lo_den
+    hi_n = -((-hi_num << bits) // hi_den)
+    return lo_n, hi_n
+
+
+#: Entries kept by each of the memo tables of the pure functions below (the same arguments
+#: recur: ln of the same ratios, e^x at the same epsilon, ln 2 at every precision).
+CACHE_SIZE = 1 << 12
+
+
+_EXP_MEMO: dict[tuple[int, int, int], Interval] = {}
+_LN_MEMO: dict[tuple[int, int, int], Interval] = {}
+_ATANH_MEMO: dict[tuple[int, int, int], tuple[int, int]] = {}
+
+
+def clear_caches() -> None:
+    """Empty the memo tables (for tests that plant a bug in the code behind them: a table
+    filled before the bug was planted, or by the planted bug, would hide it or outlive it)."""
+    _EXP_MEMO.clear()
+    _LN_MEMO.clear()
+    _ATANH_MEMO.clear()
+
+
+def _memo(table: dict[tuple[int, int, int], Any], fn: Callable[[int, int, int], Any],
+          p: int, q: int, bits: int) -> Any:
+    """``fn(p, q, bits)``, looked up in ``table`` first (a pure function of three ints; the
+    table is emptied when it reaches :data:`CACHE_SIZE` entries)."""
+    key = (p, q, bits)
+    value = table.get(key)
+    if value is None:
+        value = fn(p, q, bits)
+        if len(table) >= CACHE_SIZE:
+            table.clear()
+        table[key] = value
+    return value
+
+
+def _exp_pos(p: int, q: int, bits: int) -> Interval:
+    """:func:`exp_interval` at ``x = p/q > 0`` (lowest terms), in integers (memoized by
+    the caller).
+
+    Argument reduction ``y = x / 2**j <= 1/2`` (``j`` the least such ``j >= 0``), ``work =
+    bits + 2j + 8``.  Taylor partial sums ``S_i = s_i / den_i`` with ``den_i = Q^i i!`` (``y =
+    p/Q``, ``Q = q 2**j``), ``s_i = s_(i-1) Q i + p^i``, stopped at the first ``i`` whose tail
+    bound ``T_i = y^(i+1)/(i+1)! / (1 - y/(i+2)) = p^(i+1) (i+2) / (den_i (i+1) (Q(i+2) - p))``
+    is below ``2**-work``; ``[S_i, S_i + T_i]`` rounded out to ``2**-work`` and squared ``j``
+    times, rounded out each time.  Exactly the intervals of the Fraction form of the same
+    steps (the floors and ceilings of the same exact rationals)."""
+    two_p, j = 2 * p, 0
+    if two_p > q:
+        j = max(0, two_p.bit_length() - q.bit_length() - 1)  # a lower bound of the least j
+        while two_p > q << j:
+            j += 1
+    big_q = q << j  # y = p / big_q <= 1/2 (not necessarily in lowest terms: the same value)
+    work = bits + 2 * j + 8
+    s = den = power = 1
+    i = 0
+    while True:
+        i += 1
+        power *= p
+        s = s * big_q * i + power
+        den *= big_q * i
+        tail_num = power * p * (i + 2)
+        tail_den = den * (i + 1) * (big_q * (i + 2) - p)
+        if tail_num << work < tail_den:
+            break
+    factor = tail_den // den  # (i + 1) (Q (i + 2) - p): S + T = (s factor + tail_num)/tail_den
+    lo_n, hi_n = _scaled_out(s, den, s * factor + tail_num, tail_den, work)
+    for _ in range(j):
+        lo_n, hi_n = (lo_n * lo_n) >> work, -((-hi_n * hi_n) >> work)
+    scale = 1 << work
     return Interval(Fraction(lo_n, scale), Fraction(hi_n, scale))
 
 
 def exp_interval(x: Fraction, bits: int) -> Interval:
-    """An interval of width about ``2**-bits * e**x`` containing ``e**x``."""
+    """An interval of width about ``2**-bits * e**x`` containing ``e**x``.
+
+    ``e**x = (e**(x / 2**j))**(2**j)`` with ``x / 2**j <= 1/2`` and the Taylor partial sum
+    plus its geometric tail bound (see the module doc; integer arithmetic in
+    :func:`_exp_pos`, memoized); ``e**-x = 1/e**x``."""
     x = Fraction(x)
     if x == 0:
         return Interval(Fraction(1), Fraction(1))
     if x < 0:
         inv = exp_interval(-x, bits + 2)
         return Interval(1 / inv.hi, 1 / inv.lo)
-    # Argument reduction: e**x = (e**(x / 2**j))**(2**j) with x / 2**j <= 1/2.
-    j = 0
-    while x / (1 << j) > Fraction(1, 2):
-        j += 1
-    y = x / (1 << j)
-    work = bits + 2 * j + 8
-    term = Fraction(1)
-    total = Fraction(1)
-    i = 0
+    return _memo(_EXP_MEMO, _exp_pos, x.numerator, x.denominator, bits)
+
+
+def _atanh_n(p: int, q: int, bits: int) -> tuple[int, int]:
+    """``(lo_n, hi_n)``: ``atanh(p/q)`` lies in ``[lo_n, hi_n] / 2**bits`` (``0 < p/q <=
+    1/3``, lowest terms; ``bits`` here is the caller's ``bits + 2``).
+
+    After ``i`` terms the partial sum is ``s / (q^(2i-1) m)``, ``m = lcm(1, 3, ..., 2i-1)``;
+    the tail bound is ``p^(2i+1) / (q^(2i-1) (2i+1) (q^2 - p^2))``; the series stops at the
+    first ``i`` whose tail is below ``2**-bits``.  Exactly the intervals of the Fraction form
+    of the same steps."""
+    p2, q2 = p * p, q * q
+    d2 = q2 - p2
+    s, qp, m = p, q, 1          # one term: p/q
+    power = p * p2              # p^(2i+1)
+    i = 1
     while True:
-        i += 1
-        term = term * y / i
-        total += term
-        tail = term * y / (i + 1) / (1 - y / (i + 2))
-        if tail * (1 << work) < 1:
+        k = 2 * i + 1
+        tail_den = qp * k * d2
+        if power << bits < tail_den:
             break
-    box = _round_out(total, total + tail, work)
-    lo, hi = box.lo, box.hi
-    for _ in range(j):
-        lo, hi = lo * lo, hi * hi
-        box = _round_out(lo, hi, work)
-        lo, hi = box.lo, box.hi
-    return Interval(lo, hi)
+        m_next = m * (k // gcd(m, k))
+        s = s * q2 * (m_next // m) + power * (m_next // k)
+        m, qp, power, i = m_next, qp * q2, power * p2, i + 1
+    den = qp * m
+    return _scaled_out(s, den, s * k * d2 + power * m, den * k * d2, bits)
 
 
 def _atanh_interval(s: Fraction, bits: int) -> Interval:
     """Interval for ``atanh(s)``, ``0 <= s <= 1/3``, with absolute width <= ``2**-bits``."""
     if s == 0:
         return Interval(Fraction(0), Fraction(0))
-    s2 = s * s
-    power = s
-    total = Fraction(0)
-    i = 0
-    while True:
-        total += power / (2 * i + 1)
-        i += 1
-        power *= s2
-        tail = power / (2 * i + 1) / (1 - s2)
-        if tail * (1 << (bits + 2)) < 1:
-            break
-    return _round_out(total, total + tail, bits + 2)
+    lo_n, hi_n = _memo(_ATANH_MEMO, _atanh_n, s.numerator, s.denominator, bits + 2)
+    scale = 1 << (bits + 2)
+    return Interval(Fraction(lo_n, scale), Fraction(hi_n, scale))
+
+
+def _ln_pos_int(p: int, q: int, bits: int) -> Interval:
+    """:func:`ln_interval` at ``x = p/q > 0`` (lowest terms), in integers (memoized by the
+    caller): ``x = 2**j y``,
+    ``y`` in ``[1, 2)``, ``ln y = 2 atanh((y-1)/(y+1))``, ``ln 2 = 2 atanh(1/3)``; the two
+    atanh enclosures are dyadic, so the sum ``2 (j atanh(1/3) + atanh(s))`` is exact over
+    their common denominator."""
+    # j = floor(log2 x), exactly, so that y = x / 2**j = yp / yq lies in [1, 2).
+    j = p.bit_length() - q.bit_length()
+    yp, yq = (p, q << j) if j >= 0 else (p << -j, q)
+    if yp < yq:
+        j -= 1
+        yp, yq = (p, q << j) if j >= 0 else (p << -j, q)
+    extra = abs(j).bit_length() + 4
+    sp, sq = yp - yq, yp + yq       # s = (y - 1)/(y + 1) in [0, 1/3)
+    g = gcd(sp, sq)
+    # atanh(s) over 2**(bits + 4); half of ln 2 over 2**(bits + extra + 2)
+    y_lo, y_hi = _memo(_ATANH_MEMO, _atanh_n, sp // g, sq // g, bits + 4) if sp else (0, 0)
+    if j == 0:
+        scale = 1 << (bits + 4)
+        return Interval(Fraction(2 * y_lo, scale), Fraction(2 * y_hi, scale))
+    h_lo, h_hi = _memo(_ATANH_MEMO, _atanh_n, 1, 3, bits + extra + 2)
+    up = extra - 2                  # bits + extra + 2 = (bits + 4) + up, up >= 3
+    if j > 0:
+        lo = 2 * (j * h_lo + (y_lo << up))
+        hi = 2 * (j * h_hi + (y_hi << up))
+    else:
+        lo = 2 * (j * h_hi + (y_lo << up))
+        hi = 2 * (j * h_lo + (y_hi << up))
+    scale = 1 << (bits + extra + 2)
+    return Interval(Fraction(lo, scale), Fraction(hi, scale))
 
 
 def ln_interval(x: Fraction, bits: int) -> Interval:
@@ -157,23 +271,7 @@ def ln_interval(x: Fraction, bits: int) -> Interval:
     x = Fraction(x)
     if x <= 0:
         raise ParameterError(f"ln: x = {x} must be positive")
-    # j = floor(log2 x), exactly, so that y = x / 2**j lies in [1, 2).
-    j = x.numerator.bit_length() - x.denominator.bit_length()
-    y = x / (1 << j) if j >= 0 else x * (1 << -j)
-    if y < 1:
-        j, y = j - 1, 2 * y
-    extra = abs(j).bit_length() + 4
-    ln_y = _atanh_interval((y - 1) / (y + 1), bits + 2)
-    if j == 0:
-        return Interval(2 * ln_y.lo, 2 * ln_y.hi)
-    half_ln2 = _atanh_interval(Fraction(1, 3), bits + extra)
-    if j > 0:
-        lo = 2 * (j * half_ln2.lo + ln_y.lo)
-        hi = 2 * (j * half_ln2.hi + ln_y.hi)
-    else:
-        lo = 2 * (j * half_ln2.hi + ln_y.lo)
-        hi = 2 * (j * half_ln2.lo + ln_y.hi)
-    return Interval(lo, hi)
+    return _memo(_LN_MEMO, _ln_pos_int, x.numerator, x.denominator, bits)
 
 
 def compare_exp(x: Fraction, r: Fraction) -> int:

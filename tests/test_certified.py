@@ -357,3 +357,133 @@ def test_ceil_log_ratio_tiny_base_decides_at_its_first_precision(
         if k <= 7:  # the exact answer, independently, where powers are cheap
             assert base**a >= x > base**(a - 1)
         assert len(calls) == 2, (k, x, calls)
+
+
+# ---------------------------------------------------------------- the integer form = the Fraction form
+
+def _reference_exp(x: Fraction, bits: int) -> tuple[Fraction, Fraction]:
+    """The Fraction form of exp_interval's steps (as the module computed them before its
+    integer form): Taylor sums of ``y = x / 2**j <= 1/2``, tail ``term y/(i+1)/(1 - y/(i+2))``,
+    rounded out to ``2**-work`` and squared ``j`` times."""
+    def out(lo: Fraction, hi: Fraction, b: int) -> tuple[Fraction, Fraction]:
+        s = 1 << b
+        return (Fraction((lo.numerator * s) // lo.denominator, s),
+                Fraction(-((-hi.numerator * s) // hi.denominator), s))
+    if x == 0:
+        return Fraction(1), Fraction(1)
+    if x < 0:
+        lo, hi = _reference_exp(-x, bits + 2)
+        return 1 / hi, 1 / lo
+    j = 0
+    while x / (1 << j) > Fraction(1, 2):
+        j += 1
+    y, work = x / (1 << j), bits + 2 * j + 8
+    term = total = Fraction(1)
+    i = 0
+    while True:
+        i += 1
+        term = term * y / i
+        total += term
+        tail = term * y / (i + 1) / (1 - y / (i + 2))
+        if tail * (1 << work) < 1:
+            break
+    lo, hi = out(total, total + tail, work)
+    for _ in range(j):
+        lo, hi = out(lo * lo, hi * hi, work)
+    return lo, hi
+
+
+def _reference_atanh(s: Fraction, bits: int) -> tuple[Fraction, Fraction]:
+    if s == 0:
+        return Fraction(0), Fraction(0)
+    s2, power, total, i = s * s, s, Fraction(0), 0
+    while True:
+        total += power / (2 * i + 1)
+        i += 1
+        power *= s2
+        tail = power / (2 * i + 1) / (1 - s2)
+        if tail * (1 << (bits + 2)) < 1:
+            break
+    sc = 1 << (bits + 2)
+    return (Fraction((total.numerator * sc) // total.denominator, sc),
+            Fraction(-((-(total + tail).numerator * sc) // (total + tail).denominator), sc))
+
+
+def _reference_ln(x: Fraction, bits: int) -> tuple[Fraction, Fraction]:
+    j = x.numerator.bit_length() - x.denominator.bit_length()
+    y = x / (1 << j) if j >= 0 else x * (1 << -j)
+    if y < 1:
+        j, y = j - 1, 2 * y
+    extra = abs(j).bit_length() + 4
+    y_lo, y_hi = _reference_atanh((y - 1) / (y + 1), bits + 2)
+    if j == 0:
+        return 2 * y_lo, 2 * y_hi
+    h_lo, h_hi = _reference_atanh(Fraction(1, 3), bits + extra)
+    if j > 0:
+        return 2 * (j * h_lo + y_lo), 2 * (j * h_hi + y_hi)
+    return 2 * (j * h_hi + y_lo), 2 * (j * h_lo + y_hi)
+
+
+_EQ_XS = [Fraction(1, 1000), Fraction(1, 3), Fraction(1, 2), Fraction(9, 20), Fraction(1),
+          Fraction(37, 3), Fraction(40), Fraction(1, 2**200 + 1), Fraction(123456, 1000)]
+_EQ_LN = [Fraction(1, 3), Fraction(1), Fraction(2), Fraction(3, 2), Fraction(2**64 + 1),
+          Fraction(1, 2**64), 1 + Fraction(1, 2**60), Fraction(10**6), Fraction(1025, 1024)]
+
+
+def _integer_form_equals_fraction_form(xs: list[Fraction], lns: list[Fraction],
+                                       bits_list: tuple[int, ...]) -> bool:
+    from exactdp import certified
+    certified.clear_caches()
+    for bits in bits_list:
+        for x in xs:
+            for v in (x, -x):
+                box = exp_interval(v, bits)
+                if (box.lo, box.hi) != _reference_exp(v, bits):
+                    return False
+        for x in lns:
+            box = ln_interval(x, bits)
+            if (box.lo, box.hi) != _reference_ln(x, bits):
+                return False
+    return True
+
+
+def test_integer_form_gives_the_fraction_forms_intervals() -> None:
+    """exp_interval / ln_interval compute in integers over common denominators and memoize;
+    the intervals must be exactly those of the Fraction form of the same steps (certificates
+    print them), on fixed points and twice (the second time from the memo tables)."""
+    for _ in range(2):
+        assert _integer_form_equals_fraction_form(_EQ_XS, _EQ_LN, (1, 4, 30, 64, 200, 700))
+
+
+@given(st.fractions(min_value=Fraction(1, 10**9), max_value=45, max_denominator=10**9),
+       st.sampled_from([1, 3, 8, 64, 96, 250]))
+def test_integer_form_equals_fraction_form_random(x: Fraction, bits: int) -> None:
+    assert _integer_form_equals_fraction_form([x], [x, 1 / x], (bits,))
+
+
+@pytest.mark.parametrize(("name", "old", "new"), [
+    ("_scaled_out", "hi_n = -((-hi_num << bits) // hi_den)", "hi_n = (hi_num << bits) // hi_den"),
+    ("_exp_pos", "s = s * big_q * i + power", "s = s * big_q * i + power - (i == 3)"),
+    ("_atanh_n", "+ power * (m_next // k)", "+ power * (m_next // k) * (k < 7)"),
+])
+def test_integer_form_comparison_catches_a_planted_bug(monkeypatch: pytest.MonkeyPatch,
+                                                      name: str, old: str, new: str) -> None:
+    """The equality test above fails on a planted bug in the integer form: an upper end
+    rounded down, one Taylor numerator off by one, the atanh terms from s^7 on dropped."""
+    import inspect
+    import textwrap
+
+    from exactdp import certified
+    fn = getattr(certified, name)
+    source = textwrap.dedent(inspect.getsource(fn))
+    assert source.count(old) == 1
+    namespace: dict[str, object] = {}
+    exec(compile(source.replace(old, new), "<mutant>", "exec"),  # noqa: S102
+         fn.__globals__, namespace)
+    monkeypatch.setattr(fn, "__code__", namespace[name].__code__)  # type: ignore[attr-defined]
+    try:
+        same = _integer_form_equals_fraction_form(_EQ_XS, _EQ_LN, (4, 64))
+    finally:
+        monkeypatch.undo()
+        certified.clear_caches()
+    assert not same
