@@ -65,14 +65,18 @@ def naive_top_order_statistics(values: Sequence[int], d: int, m: int,
 
 
 def binomial_min_pmf(m: int, p: Fraction, t: int) -> dict[int, Fraction]:
-    """The pmf of ``min{Bin(m, p), t}``."""
-    out: dict[int, Fraction] = {}
+    """The pmf of ``min{Bin(m, p), t}``: with ``p = a/b``, ``Pr[j] = C(m, j) a^j (b-a)^(m-j)
+    / b^m``, summed as integers over the common denominator ``b^m`` (exact)."""
+    p = Fraction(p)
+    a, b = p.numerator, p.denominator
+    tops: dict[int, int] = {}
     for j in range(m + 1):
-        mass = comb(m, j) * p**j * (1 - p) ** (m - j)
-        if mass:
+        top = comb(m, j) * a**j * (b - a) ** (m - j)
+        if top:
             k = min(j, t)
-            out[k] = out.get(k, Fraction(0)) + mass
-    return out
+            tops[k] = tops.get(k, 0) + top
+    den = b**m
+    return {k: Fraction(top, den) for k, top in tops.items()}
 
 
 def exact_convolution_power(a: Sequence[int], i: int) -> list[int]:

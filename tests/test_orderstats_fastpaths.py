@@ -4,6 +4,9 @@ path, and the existing bad-input tests catch a planted bug in each fast check.""
 
 from __future__ import annotations
 
+from fractions import Fraction
+from math import comb
+
 import pytest
 
 import exactdp.histograms.orderstats as os_mod
@@ -45,3 +48,34 @@ def test_planted_fast_path_bugs_caught(monkeypatch: pytest.MonkeyPatch, name: st
     plant(monkeypatch, os_mod, name, old, new)
     with pytest.raises(pytest.fail.Exception):
         test_approx_conv_exp_bad_input()
+
+
+def _pmf_reference(m: int, p: Fraction, t: int) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for j in range(m + 1):
+        mass = comb(m, j) * p**j * (1 - p) ** (m - j)
+        if mass:
+            out[min(j, t)] = out.get(min(j, t), Fraction(0)) + mass
+    return out
+
+
+def _check_pmf() -> None:
+    from proofs._orderstats import binomial_min_pmf
+
+    for m in range(7):
+        for p in (Fraction(0), Fraction(1), Fraction(1, 3), Fraction(2, 5), Fraction(4, 6)):
+            for t in range(m + 3):
+                got = binomial_min_pmf(m, p, t)
+                assert got == _pmf_reference(m, p, t)
+                assert list(got) == list(_pmf_reference(m, p, t))
+
+
+def test_binomial_min_pmf_over_a_common_denominator(monkeypatch: pytest.MonkeyPatch) -> None:
+    from _plant import plant
+
+    import proofs._orderstats as ref
+
+    _check_pmf()
+    plant(monkeypatch, ref, "binomial_min_pmf", "tops.get(k, 0) + top", "top")
+    with pytest.raises(AssertionError):
+        _check_pmf()
