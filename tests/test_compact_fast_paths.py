@@ -30,6 +30,7 @@ from exactdp.histograms.fields import VanLintField, clmul, gf2_square
 from exactdp.params import DomainError
 from exactdp.trace import recording
 from proofs import thm_8_03_compact
+from tests._plant import plant
 
 RR3 = TabulatedMechanism([[2, 3], [1, 3]])  # n = 1, d = 3
 
@@ -240,6 +241,36 @@ def test_evaluate_rows_are_the_products_of_mul() -> None:
             assert fields._products_by(level, x) == tuple(f.mul(a, x) for a in range(f.order))
         # a coefficient outside the field takes the window path, as before: 1 + reduce(top)
         assert f.evaluate([1, f.order], 1) == f.reduce(f.order) ^ 1
+
+
+def _interpolation_mismatches(level: int) -> int:
+    """Nodes where the interpolated polynomial, evaluated naively (mul and power only),
+    misses its value: newton_coefficients' written-out window products checked."""
+    f = VanLintField(level)
+    rng = random.Random(level + 100)
+    bad = 0
+    for count in (2, 3, 5):
+        nodes = rng.sample(range(1, min(f.order, 1 << 12)), count)
+        values = [rng.randrange(f.order) for _ in range(count)]
+        coeffs = f.interpolate(nodes, values)
+        for x, v in zip(nodes, values):
+            naive = 0
+            for i, c in enumerate(coeffs):
+                naive ^= f.mul(c, f.power(x, i))
+            bad += naive != v
+    return bad
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 7])
+def test_newton_written_out_interpolates(level: int) -> None:
+    assert _interpolation_mismatches(level) == 0
+
+
+def test_newton_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the written-out window product of p_{<k}(x_k) reads 3 bits of each nibble of y
+    plant(monkeypatch, VanLintField, "newton_coefficients",
+          "c = (c << 4) ^ table[(y >> s) & 15]", "c = (c << 4) ^ table[(y >> s) & 7]")
+    assert _interpolation_mismatches(3) > 0
 
 
 # --------------------------------------------------------------------------- native glue

@@ -547,16 +547,31 @@ class VanLintField:
             xk = nodes[k]
             weights.append(product([xk ^ x for x in nodes[:k]], bits))
         inverses = self.batch_inverse(weights)
-        reduce, mul, fast = self.reduce, self.mul, self._fast
+        mul = self.mul
+        m, half, mask = self.degree, self.half, self._mask
+        big = m >= _MPZ_MIN_DEGREE
+        top = 4 * (nibbles - 1)
         cs: list[int] = []
         for k in range(count):
             xk = nodes[k]
             acc = 0
             for j in range(k - 1, -1, -1):  # p_{<k}(x_k), nested Newton form
                 y = xk ^ nodes[j]
-                acc = (reduce(clmul_window(acc, y, nibbles)) if small
-                       else mul(acc, y)) ^ cs[j]
-            cs.append(fast(mul(values[k] ^ acc, inverses[k])))
+                if small:  # reduce(clmul_window(acc, y, nibbles)), written out
+                    table = _window(acc)
+                    s = top
+                    c = table[(y >> s) & 15]
+                    while s:
+                        s -= 4
+                        c = (c << 4) ^ table[(y >> s) & 15]
+                    while c >> m:
+                        h = c >> m
+                        c = (c & mask) ^ h ^ (h << half)
+                    acc = c ^ cs[j]
+                else:
+                    acc = mul(acc, y) ^ cs[j]
+            c = mul(values[k] ^ acc, inverses[k])
+            cs.append(gmpy2.mpz(c) if big else c)  # as self._fast
         return list(map(int, cs))
 
     def newton_to_monomial(self, nodes: Sequence[int], newton: Sequence[int],
