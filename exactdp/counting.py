@@ -122,17 +122,10 @@ def inverse_cdf_search(cdf: Callable[[int], int], n: int, u: int) -> int:
         raise ParameterTypeError(f"u = {u!r:.60} must be an int (a draw from [d]_+)")
     lo, hi = 0, n  # invariant: the answer lies in [lo, hi]
     events = active()
-    if events is None:  # the same rounds, nothing to record
-        for _ in range(n.bit_length()):  # search_rounds(n)
-            mid = (lo + hi) >> 1
-            if cdf(mid) >= u:
-                hi = mid
-            else:
-                lo = mid + 1
-        return lo
-    for _ in range(n.bit_length()):
+    for _ in range(n.bit_length()):  # search_rounds(n), without the call
         mid = (lo + hi) >> 1
-        events.append(_CDF_EVENT)
+        if events is not None:
+            events.append(_CDF_EVENT)
         if cdf(mid) >= u:
             hi = mid
         else:
