@@ -260,7 +260,9 @@ class EmptyBinSampler:
         """A draw of ``S_v = Unif{u0 in [d0]_+ : M0(u0) = v}``: one ``uniform(|S_v|)``.
 
         Time: two evaluations of ``F_M`` and one draw whose domain size ``|S_v|`` depends
-        on ``v`` (a released value).
+        on ``v`` (a released value).  When ``d0 <= 2**256`` the interval of each ``v`` is
+        kept (:meth:`preimage`), so the two evaluations happen on this sampler's first draw
+        of that ``v`` only -- again a dependence on the released ``v`` alone.
         """
         lo, hi = self.preimage(v)
         return lo - 1 + default_source(source).uniform(hi - lo + 1)
@@ -361,7 +363,9 @@ class CompactHistogram:
     ``uniform(|S_v|)``; the interpolation through ``n + 1`` points is the same computation
     for every ``D`` (natively: a sequence of operations fixed by ``n`` and the fields).
     What still depends on the data: the domain sizes ``|S_v|`` (``v`` is the released count
-    ``h_x`` of a point of ``B``) and, on the pure path, the cost of big-integer operations
+    ``h_x`` of a point of ``B``; for ``d0 <= 2**256`` also whether ``S_v``'s end points
+    were computed before, :meth:`EmptyBinSampler.sample_preimage`) and, on the pure path,
+    the cost of big-integer operations
     on the node values. This is a real timing channel, not only a dependence on public
     values: ``h`` is public at every ``x``, so the sequence of ``|S_{h_x}|`` over ``x`` in
     ``B`` tells which points form ``B``, hence ``A`` (witness: ``|X| = 8``, ``M =
