@@ -18,8 +18,10 @@ exploring source of :mod:`exactdp.explore` computes the law of any mechanism bui
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
+from typing import cast
 
 import gmpy2
 
@@ -28,6 +30,7 @@ from exactdp.counting import (
     CDFDraw,
     InverseCDFSampler,
     _check_z,
+    _count_list,
     inverse_cdf_search,
 )
 from exactdp.params import (
@@ -166,6 +169,8 @@ class ClampedGeometric(InverseCDFSampler):
         _check_z(z)
 
     def _check_centre(self, c: object) -> int:
+        if type(c) is int and self.centre_lo <= c <= self.centre_hi:
+            return c  # the common case first: a plain int in range (no ABC checks)
         if isinstance(c, bool) or not isinstance(c, int):
             raise ParameterTypeError(f"c = {c!r:.60} must be an int in [{self.centre_lo}, "
                                      f"{self.centre_hi}]")
@@ -176,7 +181,9 @@ class ClampedGeometric(InverseCDFSampler):
 
     def cdf(self, c: int, z: int) -> int:
         """``F_c(z) = D * Pr[clamp(c + eta) <= lo + z]`` as an integer (see the class doc)."""
-        self._check_cz(c, z)
+        if type(z) is not int or type(c) is not int or not (
+                self.centre_lo <= c <= self.centre_hi):  # plain ints in range: checked here
+            self._check_cz(c, z)
         if z < 0:
             return 0
         if z >= self.n:
@@ -220,6 +227,16 @@ class ClampedGeometric(InverseCDFSampler):
 
     def draw(self, c: int) -> CDFDraw:
         return CDFDraw(self, self._check_centre(c))
+
+    def check_counts(self, counts: Sequence[int]) -> list[int]:
+        """``counts`` (centres) as a list, each checked as :meth:`draw` checks one centre (an
+        int in ``[centre_lo, centre_hi]``) -- without building a draw per centre."""
+        cs = _count_list(counts)
+        if all(type(c) is int for c in cs):
+            ints = cast(list[int], cs)
+            if not ints or (self.centre_lo <= min(ints) and max(ints) <= self.centre_hi):
+                return ints
+        return [self._check_centre(c) for c in cs]
 
     def sample_value(self, c: int, source: RandomSource | None = None) -> int:
         """One release ``clamp_[lo, hi](c + eta)``: ``lo + M(c, uniform(D))``."""

@@ -338,6 +338,54 @@ def test_rows_share_samplers_by_key_and_draw_class_by_class() -> None:
     assert noise.apply([0, 1, -1, 2, 4, -4], values) == out
 
 
+def _kept_vs_fresh(monkeypatch: pytest.MonkeyPatch, plant: bool = False) -> bool:
+    """Whether RowNoise with its small tables kept from construction gives the same outputs
+    as with a fresh table per release (KEEP_TABLE_BITS below every table), on every centre
+    vector of a grid and a spread of u per draw (``apply``), and the same exploration law."""
+    from exactdp.convolution import rows as rows_mod
+    cases = [([Fraction(2), Fraction(3, 2)] * 3, [(-4, 4)] * 6),
+             ([Fraction(4)] * 8, [(0, 1)] + [(-1, 1)] * 7),
+             ([Fraction(7, 5)] * 5, [(-3, 3)] * 5), ([Fraction(4)] * 3, [(-1, 1)] * 3)]
+    rnd = random.Random(5)
+    for ratios, ranges in cases:
+        kept = RowNoise(ratios, ranges)
+        assert any(t is not None for t in kept._kept)
+        if plant:  # one entry of one kept table off by one
+            table = next(t for t in kept._kept if t is not None)._table  # type: ignore[union-attr]
+            table[1] += 1
+        with monkeypatch.context() as m:
+            m.setattr(rows_mod, "KEEP_TABLE_BITS", -1)
+            fresh = RowNoise(ratios, ranges)
+        assert all(t is None for t in fresh._kept)
+        sizes = kept.draw_sizes
+        for _ in range(60):
+            cs = [rnd.randint(lo, hi) for lo, hi in ranges]
+            us = [rnd.choice([1, d, rnd.randint(1, d)]) for d in sizes]
+            if kept.apply(cs, us) != fresh.apply(cs, us):
+                return False
+        if len(ranges) > 3:
+            continue  # exploration below only for the small case (3^3 paths)
+        low = [lo for lo, _ in ranges]
+        if explore(lambda src, n=kept, c=low: tuple(n.draw(c, src))) != explore(
+                lambda src, n=fresh, c=low: tuple(n.draw(c, src))):
+            return False
+    return True
+
+
+def test_small_tables_kept_from_construction_give_the_fresh_tables_outputs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _kept_vs_fresh(monkeypatch)
+    noise = RowNoise([Fraction(2)] * 4, [(-4, 4)] * 4)
+    assert noise.fast_sampler(0) is noise.fast_sampler(0)            # kept: one object
+    big = RowNoise([Fraction(2)] * 23, [(-1000, 1000)] * 23)           # 2001 x ~2000 bits
+    assert big._kept == (None,) and big.fast_sampler(0) is not big.fast_sampler(0)
+
+
+def test_kept_vs_fresh_comparison_catches_a_planted_table_bug(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not _kept_vs_fresh(monkeypatch, plant=True)
+
+
 # ------------------------------------------------------------------ parameters
 
 

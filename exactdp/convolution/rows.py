@@ -12,7 +12,8 @@ first row, the rows of a class in increasing order; public), so that a class wit
 builds the integers of its CDF once, in one table of ``n`` integers made by exact
 multiplications and divisions (:class:`TabulatedClampedGeometric`: the same integers, so the
 same law and the same search), uses it for all its draws and drops it before the next class
-(one table in memory at a time); every row still makes its own draw ``uniform(D_j)``, a class's
+(one table in memory at a time; a table of at most :data:`KEEP_TABLE_BITS` bits is built
+once, with the :class:`RowNoise`, and kept); every row still makes its own draw ``uniform(D_j)``, a class's
 draws taken together through the shared batch API (``sample_many`` /
 ``RandomSource.inverse_cdf_many``: one OS read per chunk with the default source).
 """
@@ -37,6 +38,7 @@ from exactdp.params import (
 from exactdp.randomness import RandomSource
 
 __all__ = [
+    "KEEP_TABLE_BITS",
     "POWER_COST",
     "TABLE_BITS",
     "RowNoise",
@@ -48,6 +50,10 @@ __all__ = [
 
 #: The most bits a CDF table may hold (64 MiB).
 TABLE_BITS = 1 << 29
+#: A tabulated class whose table holds at most this many bits (8 KiB) keeps the table it
+#: builds at construction for every release instead of building it per release (public:
+#: from ``(r, lo, hi)`` only).
+KEEP_TABLE_BITS = 1 << 16
 #: About how many table steps one untabulated CDF evaluation (two big powers) costs (measured:
 #: ~3.5 us per step, ~24 us per evaluation at 25,000 bits)
 POWER_COST = 8
@@ -159,6 +165,11 @@ class RowNoise:
             s for s in samplers if s is not None)
         self.draw_order: tuple[int, ...] = tuple(i for rows in self.class_rows for i in rows)
         self.distinct = len(classes)
+        # small tables: built here, once, the same integers every release reads
+        self._kept: tuple[ClampedGeometric | None, ...] = tuple(
+            TabulatedClampedGeometric(s.ratio, s.lo, s.hi) if tab and
+            TabulatedClampedGeometric.table_bits(s.ratio, s.lo, s.hi) <= KEEP_TABLE_BITS
+            else None for s, tab in zip(classes, tabulated, strict=True))
 
     def __len__(self) -> int:
         return len(self.samplers)
@@ -169,7 +180,12 @@ class RowNoise:
 
     def fast_sampler(self, k: int) -> ClampedGeometric:
         """The sampler class ``k`` draws with: a fresh :class:`TabulatedClampedGeometric`
-        (the same integers) when the class is tabulated, else the plain one."""
+        (the same integers) when the class is tabulated -- the one built with the
+        :class:`RowNoise` if its table is small (:data:`KEEP_TABLE_BITS`) --, else the plain
+        one."""
+        kept = self._kept[k]
+        if kept is not None:
+            return kept
         s = self.classes[k]
         return TabulatedClampedGeometric(s.ratio, s.lo, s.hi) if self.tabulated[k] else s
 
