@@ -292,8 +292,8 @@ def _enumerate_bits(run: Callable[[_BitsPath], int], max_bits: int
                     ) -> tuple[dict[int, Fraction], Fraction, int]:
     """Every path of ``run`` over ``getrandbits`` answers (up to :data:`_ROUNDS` rounds):
     the accepted outputs with the probability of their paths, the capped mass, the paths."""
-    out: dict[int, Fraction] = {}
-    capped = Fraction(0)
+    # A path of s bits has weight 2^-s: count the paths per (output, s), sum once at the end.
+    counts: dict[int | None, dict[int, int]] = {}
     stack: list[tuple[int, ...]] = [()]
     paths = 0
     while stack:
@@ -303,16 +303,20 @@ def _enumerate_bits(run: Callable[[_BitsPath], int], max_bits: int
             value: int | None = run(path)
         except _Capped:
             value = None
-        weight = Fraction(1, 1 << sum(path.sizes))
-        if value is None:
-            capped += weight
-        else:
-            out[value] = out.get(value, Fraction(0)) + weight
+        per = counts.setdefault(value, {})
+        s = sum(path.sizes)
+        per[s] = per.get(s, 0) + 1
         for i in range(len(path.prefix), len(path.taken)):
             if path.sizes[i] > max_bits:
                 raise ExactDPError(f"getrandbits({path.sizes[i]}) asked: too many to enumerate")
             stack.extend(tuple(path.taken[:i]) + (v,) for v in range(1, 1 << path.sizes[i]))
-    return out, capped, paths
+
+    def mass(per: dict[int, int]) -> Fraction:
+        top = max(per, default=0)
+        return Fraction(sum(k << (top - s) for s, k in per.items()), 1 << top)
+
+    out = {v: mass(per) for v, per in counts.items() if v is not None}
+    return out, mass(counts.get(None, {})), paths
 
 
 class _SystemBits(random.SystemRandom):
