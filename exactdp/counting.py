@@ -646,13 +646,14 @@ class FastSample(InverseCDFSampler):
                 mass = offsets(max(n - c, 1))
             else:
                 mass = g * a ** abs(z - c) if 0 < abs(z - c) <= t else Fraction(0)
-            out[z] = mass + (g + tail if z == c else 0)
+            out[z] = mass + g + tail if z == c else mass
         return out
 
     def ideal_distribution(self, c: int) -> dict[int, Fraction]:
         """Lemma 4.12 ii: ``(1 - gamma) Z'' + gamma Unif([n])`` from :meth:`ideal_truncated`."""
         g, n = self.gamma, self.n
-        return {z: (1 - g) * p + g / (n + 1) for z, p in self.ideal_truncated(c).items()}
+        keep, share = 1 - g, g / (n + 1)
+        return {z: keep * p + share for z, p in self.ideal_truncated(c).items()}
 
     def truncated(self) -> TruncatedGeoSample:
         """The ``M'`` of Lemma 3.2: ``Z'`` clamped to ``[0, n]`` over ``[d']_+``."""

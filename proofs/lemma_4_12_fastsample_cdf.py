@@ -44,8 +44,9 @@ def check_ii(full: bool) -> ClaimReport:
         trunc = distributions(mech.truncated())
         in_range = all(0 <= mech.cdf(c, z) <= mech.d for c in range(n + 1)
                        for z in range(-1, n + 2))
+        keep, share = 1 - g, g / (n + 1)  # (1 - gamma) Z'' + gamma Unif([n]), per outcome
         mism = [c for c in range(n + 1)
-                if dists[c] != {z: (1 - g) * trunc[c][z] + g / (n + 1) for z in range(n + 1)}
+                if dists[c] != {z: keep * trunc[c][z] + share for z in range(n + 1)}
                 or dists[c] != mech.ideal_distribution(c)]
         certs.append(Certificate(
             "Lemma 4.12 (ii)", repr(mech), {"n": n, "epsilon": mech.epsilon, "gamma": g},
