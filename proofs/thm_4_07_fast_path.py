@@ -43,9 +43,17 @@ must be equal."""
 def _walk_ok(mech: GeoSample, c: int, zs: list[int]) -> tuple[bool, int, dict[str, object]]:
     """Run the walk's search for one u per interval of ``zs`` and compare every value."""
     evaluations = 0
-    prev_of = {z: mech.cdf(c, z - 1) for z in zs}
+    known: dict[int, int] = {}  # GeoSample.cdf(c, y), each computed once for this c
+
+    def cdf(y: int) -> int:
+        value = known.get(y)
+        if value is None:
+            value = known[y] = mech.cdf(c, y)
+        return value
+
+    prev_of = {z: cdf(z - 1) for z in zs}
     for z in zs:
-        f = mech.cdf(c, z)
+        f = cdf(z)
         if f == prev_of[z]:
             continue
         walk = PowerWalk(mech, c)
@@ -54,7 +62,7 @@ def _walk_ok(mech: GeoSample, c: int, zs: list[int]) -> tuple[bool, int, dict[st
         def checked(y: int, walk: PowerWalk = walk, bad: list[dict[str, object]] = bad,
                     target: int = z) -> Any:
             value = walk.search_cdf(y)
-            if value != mech.cdf(c, y):
+            if value != cdf(y):
                 bad.append({"c": c, "round": walk.calls, "z": y, "target": target})
             return value
 
