@@ -15,6 +15,7 @@ integers and ``Fraction`` so that a bug in ``exactdp.checker``, ``exactdp.explor
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -113,12 +114,14 @@ def scrambled_corpus(seed: int = 61, count: int = 60) -> list[Toy]:
 
 
 def law(values: Iterable[Any], weight: Fraction = Fraction(1)) -> dict[Any, Fraction]:
-    """Each value of the (multi)set counted with probability ``weight / len``."""
+    """Each value of the (multi)set counted with probability ``weight / len``: ``count *
+    weight / len`` (the counts first, in the order the values are first seen)."""
     vals = list(values)
-    out: dict[Any, Fraction] = {}
+    counts: dict[Any, int] = {}
     for v in vals:
-        out[v] = out.get(v, Fraction(0)) + weight / len(vals)
-    return out
+        counts[v] = counts.get(v, 0) + 1
+    each = Fraction(weight) / len(vals)
+    return {v: k * each for v, k in counts.items()}
 
 
 def toy_laws(toy: Toy) -> list[dict[int, Fraction]]:
@@ -160,20 +163,45 @@ def prob(p: Mapping[Any, Fraction], event: Iterable[Any]) -> Fraction:
     return sum((p.get(o, Fraction(0)) for o in event), Fraction(0))
 
 
+def _over_common_denominator(*laws: Mapping[Any, Fraction]
+                             ) -> tuple[int, list[dict[Any, int]]]:
+    """``(D, [{o: D P(o)}])``: the laws' masses as integer numerators over one denominator
+    ``D`` (the product of the distinct denominators), so that sums over events are sums of
+    ints and ``P(A) = (sum over A) / D`` exactly."""
+    den = 1
+    for d in {Fraction(v).denominator for p in laws for v in p.values()}:
+        den *= d
+    return den, [{o: Fraction(v).numerator * (den // Fraction(v).denominator)
+                  for o, v in p.items()} for p in laws]
+
+
 def sd_by_events(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -> Fraction:
-    """Definition 2.9: ``max_A |P(A) - Q(A)|`` over every event ``A``."""
-    return max(abs(prob(p, s) - prob(q, s)) for s in events(set(p) | set(q)))
+    """Definition 2.9: ``max_A |P(A) - Q(A)|`` over every event ``A`` (integer numerators
+    over a common denominator; the same exact value as summing the Fractions)."""
+    den, (pi, qi) = _over_common_denominator(p, q)
+    best = max(abs(sum(pi.get(o, 0) for o in s) - sum(qi.get(o, 0) for o in s))
+               for s in events(set(p) | set(q)))
+    return Fraction(best, den)
 
 
 def hs_by_events(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], r: Fraction) -> Fraction:
-    """``max_S P(S) - r Q(S)`` over every event ``S`` (the empty event gives 0)."""
-    return max(prob(p, s) - r * prob(q, s) for s in events(set(p) | set(q)))
+    """``max_S P(S) - r Q(S)`` over every event ``S`` (the empty event gives 0), as
+    ``max_S (D_r P_int(S) - N_r Q_int(S)) / (D D_r)`` for ``r = N_r/D_r``."""
+    r = Fraction(r)
+    den, (pi, qi) = _over_common_denominator(p, q)
+    rn, rd = r.numerator, r.denominator
+    best = max(rd * sum(pi.get(o, 0) for o in s) - rn * sum(qi.get(o, 0) for o in s)
+               for s in events(set(p) | set(q)))
+    return Fraction(best, den * rd)
 
 
 def accuracy_need(p: Mapping[int, Fraction], c: int, beta: Fraction) -> int:
     """The smallest ``a`` with ``Pr[|M(c) - c| <= a] >= 1 - beta`` (counting up from 0)."""
+    den, (pi,) = _over_common_denominator(p)     # masses as ints over den
+    target = 1 - Fraction(beta)
     a = 0
-    while sum((w for z, w in p.items() if -a <= z - c <= a), Fraction(0)) < 1 - beta:
+    while sum(w for z, w in pi.items() if -a <= z - c <= a) * target.denominator \
+            < target.numerator * den:
         a += 1
         assert a <= 10**6
     return a
@@ -182,16 +210,23 @@ def accuracy_need(p: Mapping[int, Fraction], c: int, beta: Fraction) -> int:
 # ---------------------------------------------------------------- e**x by Taylor sums
 
 
+@functools.lru_cache(maxsize=4096)
 def exp_bounds(x: Fraction, terms: int) -> tuple[Fraction, Fraction]:
-    """``lo <= e**x <= hi`` from ``terms + 1`` Taylor terms (``terms + 2 > |x|``)."""
-    y = abs(x)
+    """``lo <= e**x <= hi`` from ``terms + 1`` Taylor terms (``terms + 2 > |x|``).
+
+    With ``|x| = a/b``: ``sum_{i <= N} y^i/i! = s / (b^N N!)``, ``s = sum_i a^i b^(N-i) N!/i!``
+    (integers, built term by term); the remainder ``sum_{i > N} y^i/i! <= y^(N+1)/(N+1)! *
+    1/(1 - y/(N+2))``."""
+    y = abs(Fraction(x))
     assert terms + 2 > y
-    total, term = Fraction(1), Fraction(1)
+    a, b = y.numerator, y.denominator
+    s, den, power = 1, 1, 1          # the sum so far is s / den, den = b^i i!
     for i in range(1, terms + 1):
-        term = term * y / i
-        total += term
-    # remainder sum_{i > N} y^i/i! <= y^(N+1)/(N+1)! * 1/(1 - y/(N+2))
-    rest = term * y / (terms + 1) / (1 - y / (terms + 2))
+        power *= a
+        s, den = s * b * i + power, den * b * i
+    n = terms
+    total = Fraction(s, den)
+    rest = Fraction(power * a * (n + 2), den * (n + 1) * (b * (n + 2) - a))
     lo, hi = total, total + rest
     return (lo, hi) if x >= 0 else (1 / hi, 1 / lo)
 
@@ -213,10 +248,11 @@ def exp_compare(r: Fraction, x: Fraction, start: int = 8) -> int:
 
 def brute_log_ceil(x: Fraction, base: Fraction) -> int:
     """The smallest integer ``a >= 0`` with ``base**a >= x`` (``x >= 1``, ``base > 1``)."""
-    a, power = 0, Fraction(1)
-    while power < x:
+    x, base = Fraction(x), Fraction(base)
+    a, top, bottom = 0, 1, 1         # base**a = top / bottom, not reduced
+    while top * x.denominator < x.numerator * bottom:
         a += 1
-        power *= base
+        top, bottom = top * base.numerator, bottom * base.denominator
     return a
 
 
