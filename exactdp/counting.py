@@ -494,6 +494,12 @@ class GeoSample(InverseCDFSampler):
             return None
         return [_table_walk(table, self.n, self.d, c) for c in range(self.n + 1)]
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without :attr:`_walks` (closures, rebuilt on first use)."""
+        state = self.__dict__.copy()
+        state.pop("_walks", None)
+        return state
+
     def _walk(self, c: int) -> Callable[[int], Any]:
         """The evaluations ``z -> F_c(z)``, ``z`` in ``[0, n]``, of one search at count ``c``:
         reads of :attr:`_table` when it exists, else a :class:`PowerWalk`."""

@@ -103,3 +103,14 @@ def test_table_read_bug_fails_the_rows(old: str, new: str) -> None:
     with planted(counting, "_table_walk", old, new):
         assert thm_4_07_geosample.check_iv(False).verdict is False
         assert thm_4_07_fast_path.check_equal(False).verdict is False
+
+
+def test_a_searched_geosample_pickles() -> None:
+    """The per-count search functions are closures: pickling leaves them out (rebuilt)."""
+    import pickle
+
+    mech = GeoSample(7, Fraction(1, 2))
+    outputs = [mech(c, u) for c in range(8) for u in (1, mech.d // 3, mech.d)]
+    copy = pickle.loads(pickle.dumps(mech))
+    assert "_walks" in mech.__dict__ and "_walks" not in copy.__dict__
+    assert [copy(c, u) for c in range(8) for u in (1, mech.d // 3, mech.d)] == outputs
