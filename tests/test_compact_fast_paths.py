@@ -380,8 +380,29 @@ def test_explore_key_gives_the_law_without_memo(arithmetic: str, rows: tuple[int
 
 def test_explore_key_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
     # one key for every law: M(c, .) read off M0's options (or the reverse)
-    monkeypatch.setattr(compact._ScaledDraw, "explore_key", property(lambda self: "one"))
+    plant(monkeypatch, compact._ScaledDraw, "__init__",
+          "self.explore_key: tuple[object, ...] = (",
+          "self.explore_key: tuple[object, ...] = ('one',) or (")
     assert _law((1,)) != _law((1,), memo=False)
+
+
+def test_explore_key_check_fails_when_the_count_is_left_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # M(c, .) keyed without c: the second count of a dataset reads the first one's options
+    mech = TabulatedMechanism([[1, 2, 3, 3], [2, 3, 3, 3], [1, 1, 3, 3], [1, 2, 3, 3]])
+    ch = CompactHistogram(4, mech, 0, arithmetic="pure")  # n = 3, d = 3, GF(4): 256 paths
+    data = Dataset.of(ch.universe, (1, 1, 2))  # counts 2 and 1
+
+    def law(memo: bool) -> dict[object, Fraction]:
+        if memo:
+            return explore(lambda src: ch.release(data, src).coefficients)
+        with recording():
+            return explore(lambda src: ch.release(data, src).coefficients)
+
+    assert law(True) == law(False)
+    plant(monkeypatch, compact._ScaledDraw, "__init__",
+          "(inner.mechanism, inner.c, factor)", "(inner.mechanism, factor)")
+    assert law(True) != law(False)
 
 
 # --------------------------------------------------------------------------- Theorem 8.3 rows

@@ -51,7 +51,7 @@ from typing import Any
 import gmpy2
 
 from exactdp.certified import ceil_log2
-from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
+from exactdp.counting import CDFDraw, FastSample, GeoSample, InverseCDFSampler
 from exactdp.histograms import native
 from exactdp.histograms.data import Dataset, Universe
 from exactdp.histograms.fields import MAX_LEVEL, VanLintField, level_for_bits
@@ -274,20 +274,19 @@ class _ScaledDraw:
     ``M0`` draws of padding points one common domain ``d * d0``.
 
     :attr:`explore_key` names every parameter :meth:`cdf` depends on (``inner``: the
-    histogram's ``M0``, or ``M`` at one count; ``factor``), so the exploring source reads
-    the options of equal draws once per exploration (:mod:`exactdp.explore`)."""
+    histogram's ``M0``, or ``M`` at one count -- for a :class:`CDFDraw`, its mechanism and
+    count, which define it --; ``factor``), so the exploring source reads the options of
+    equal draws once per exploration (:mod:`exactdp.explore`)."""
 
-    __slots__ = ("d", "factor", "inner", "n")
+    __slots__ = ("d", "explore_key", "factor", "inner", "n")
 
     def __init__(self, inner: InverseCDFDraw, factor: int, d: int) -> None:
         self.inner = inner
         self.factor = factor
         self.d = d  # inner.d * factor, computed once by the caller
         self.n = inner.n
-
-    @property
-    def explore_key(self) -> tuple[object, int]:
-        return (self.inner, self.factor)
+        self.explore_key: tuple[object, ...] = (
+            (inner.mechanism, inner.c, factor) if type(inner) is CDFDraw else (inner, factor))
 
     def cdf(self, z: int) -> int:
         return int(gmpy2.mpz(self.inner.cdf(z)) * self.factor)
