@@ -338,6 +338,38 @@ def test_rows_share_samplers_by_key_and_draw_class_by_class() -> None:
     assert noise.apply([0, 1, -1, 2, 4, -4], values) == out
 
 
+def _table_vs_fractions(plant: bool = False) -> bool:
+    """Whether a Walsh release's output table gives exactly ``reconstruct``'s Fractions for
+    drawn values anywhere in the rows' ranges (both ends included), for integer and
+    fractional ``h``; with ``plant``, one table entry is off."""
+    rnd = random.Random(9)
+    cases = [([1, 0, 0, 0, 0, 0, 0, 0], Domain.histograms(8, 1), Fraction(4)),
+             ([3, 1, 1, 0, 0, 2, 0, 1], Domain.histograms(8, 2), Fraction(3, 2)),
+             ([Fraction(1, 2), Fraction(-1, 3), 0, 1], Domain.box(4, 2), Fraction(2)),
+             ([2, -1, 0, 5], Domain.histograms(4, 3), Fraction(5, 4))]
+    for h, dom, r in cases:
+        mech = WalshFourierMechanism(h, dom, r)
+        assert mech._y_table is not None
+        if plant:
+            mech._y_table[len(mech._y_table) // 2 + 1] += Fraction(1, 10**9)
+        for t in range(300):
+            noisy = [lo if t % 3 == 0 else hi if t % 3 == 1 else rnd.randint(lo, hi)
+                     for lo, hi in mech.ranges]
+            if mech._reconstruct_drawn(noisy) != mech.reconstruct(noisy):
+                return False
+    return True
+
+
+def test_walsh_output_table_equals_reconstruct() -> None:
+    assert _table_vs_fractions()
+    wide = WalshFourierMechanism([1] * 8, Domain.histograms(8, 400), Fraction(2))
+    assert wide._y_table is None          # B = 8 * 400 > Y_TABLE_BOUND: Fractions built
+
+
+def test_walsh_output_table_comparison_catches_a_planted_entry() -> None:
+    assert not _table_vs_fractions(plant=True)
+
+
 def _kept_vs_fresh(monkeypatch: pytest.MonkeyPatch, plant: bool = False) -> bool:
     """Whether RowNoise with its small tables kept from construction gives the same outputs
     as with a fresh table per release (KEEP_TABLE_BITS below every table), on every centre

@@ -83,6 +83,10 @@ class ConvolutionRelease:
     seconds: Mapping[str, float] = field(default_factory=dict, compare=False)
 
 
+#: Walsh releases read their output coordinates from a table of the 2B + 1 possible values
+#: when the bound B on |(W (lambda o c~))_k| is at most this (see WalshFourierMechanism).
+Y_TABLE_BOUND = 256
+
 RatioSpec = object  # one ratio, a sequence (one per kept row) or a mapping {row: ratio}
 
 
@@ -166,6 +170,11 @@ class _FactorizationMechanism:
         """``G c~`` from the noisy values of the kept rows (in order)."""
         raise NotImplementedError
 
+    def _reconstruct_drawn(self, noisy: Sequence[int]) -> tuple[Fraction, ...]:
+        """:meth:`reconstruct` for noisy values the rows' samplers drew (each in its row's
+        public range ``[lo_j, hi_j]``); a subclass may read a precomputed table here."""
+        return self.reconstruct(noisy)
+
     def convolve(self, x: Sequence[int]) -> list[Exact]:
         """The exact, non-private ``H x``."""
         raise NotImplementedError
@@ -201,7 +210,7 @@ class _FactorizationMechanism:
         t1 = time.perf_counter()
         noisy = self.noise.draw(centres, src)
         t2 = time.perf_counter()
-        y = self.reconstruct(noisy)
+        y = self._reconstruct_drawn(noisy)
         t3 = time.perf_counter()
         seconds = {"transform": t1 - t0, "noise": t2 - t1, "reconstruction": t3 - t2} \
             if timed else {}
@@ -217,7 +226,7 @@ class _FactorizationMechanism:
         (``us[t]`` in ``[1, draw_sizes[t]]``; :attr:`RowNoise.draw_order`)."""
         xs = self.domain.validate(x)
         c = self.coefficients(xs)
-        return self.reconstruct(self.noise.apply([c[j] for j in self.rows], us))
+        return self._reconstruct_drawn(self.noise.apply([c[j] for j in self.rows], us))
 
     # -------------------------------------------------------------- accuracy
 
@@ -328,6 +337,17 @@ class WalshFourierMechanism(_FactorizationMechanism):
             ratios = self._calibrate(ratios, self.eigenvalues, None, epsilon, delta, accounting,
                                      shape, max_denominator, ratio_grid)
         self._setup_noise(ratios)
+        # |(W v)_k| <= sum_j |lambda_j scale| max(|lo_j|, |hi_j|) =: B for drawn values c~_j in
+        # [lo_j, hi_j]: with B small, every output coordinate w / (N scale) is built once here
+        # (public: from h and the ranges) and a release reads table[w + B] -- the same
+        # Fractions, and equal outputs are the same objects (cheap to compare and look up).
+        bound = sum(abs(self._lam_int[j]) * max(abs(lo), abs(hi))
+                    for j, (lo, hi) in zip(self.rows, self.ranges, strict=True))
+        den = self.N * self._scale
+        self._y_bound = bound
+        self._y_table: list[Fraction] | None = (
+            [Fraction(w, den) for w in range(-bound, bound + 1)] if bound <= Y_TABLE_BOUND
+            else None)
 
     def __repr__(self) -> str:
         return (f"WalshFourierMechanism(N={self.N}, domain={self.domain}, kept rows="
@@ -345,6 +365,19 @@ class WalshFourierMechanism(_FactorizationMechanism):
             v[j] = lam[j] * c
         den = self.N * self._scale
         return tuple(Fraction(w, den) for w in fwht_ints(v))
+
+    def _reconstruct_drawn(self, noisy: Sequence[int]) -> tuple[Fraction, ...]:
+        table = self._y_table
+        if table is None:
+            return self.reconstruct(noisy)
+        if len(noisy) != len(self.rows):
+            raise ParameterError(f"{len(noisy)} noisy values for {len(self.rows)} kept rows")
+        v = [0] * self.N
+        lam = self._lam_int
+        for j, c in zip(self.rows, noisy, strict=True):
+            v[j] = lam[j] * c
+        off = self._y_bound
+        return tuple([table[w + off] for w in fwht_ints(v)])
 
     def convolve(self, x: Sequence[int]) -> list[Exact]:
         return xor_convolve(self.h, self.domain.validate(x))
