@@ -158,16 +158,48 @@ def row_loss_law(r: Fraction, delta: int) -> dict[Fraction, Fraction]:
 
 
 def loss_law(ratios: Sequence[Fraction], deltas: Sequence[int]) -> dict[Fraction, Fraction]:
-    """The law of ``prod_j`` (row likelihood ratio): independent rows multiplied out."""
-    law: dict[Fraction, Fraction] = {Fraction(1): Fraction(1)}
-    for r, dl in zip(ratios, deltas):
-        row = row_loss_law(r, abs(dl))
-        nxt: dict[Fraction, Fraction] = {}
-        for a, p in law.items():
-            for b, q in row.items():
-                nxt[a * b] = nxt.get(a * b, Fraction(0)) + p * q
+    """The law of ``prod_j`` (row likelihood ratio): independent rows multiplied out (a
+    fresh dict; the computation, :func:`_loss_law`, is memoized)."""
+    return dict(_loss_law(tuple(Fraction(r) for r in ratios), tuple(abs(d) for d in deltas)))
+
+
+@functools.lru_cache(maxsize=256)
+def _loss_law(ratios: tuple[Fraction, ...], deltas: tuple[int, ...]
+              ) -> dict[Fraction, Fraction]:
+    """:func:`row_loss_law`'s table in integers, multiplied out row by row.
+
+    Row ``r = a/b`` (lowest terms, ``a > b``) with shift ``D > 0``: outcome ``i`` has ratio
+    ``r^(D - 2i)`` and probability ``num_i / ((a + b) a^(D-1))`` with ``num_0 = a^D``,
+    ``num_i = (a - b) b^i a^(D-1-i)`` (``0 < i < D``) and ``num_D = b^D`` (the table's
+    ``r/(r+1)``, ``(r-1)/(r+1) r^-i``, ``r^(1-D)/(r+1)``).  The joint law is kept as
+    ``{exponent of each distinct ratio: integer numerator}`` over the product of the rows'
+    denominators, and read as ``{ratio: probability}`` (equal ratios merged) at the end."""
+    distinct: dict[Fraction, int] = {}
+    for r, dl in zip(ratios, deltas, strict=True):
+        if dl:
+            distinct.setdefault(r, len(distinct))
+    law: dict[tuple[int, ...], int] = {(0,) * len(distinct): 1}
+    den = 1
+    for r, dl in zip(ratios, deltas, strict=True):
+        if not dl:
+            continue
+        a, b, k = r.numerator, r.denominator, distinct[r]
+        row = [(dl, a**dl)] + [(dl - 2 * i, (a - b) * b**i * a ** (dl - 1 - i))
+                               for i in range(1, dl)] + [(-dl, b**dl)]
+        den *= (a + b) * a ** (dl - 1)
+        nxt: dict[tuple[int, ...], int] = {}
+        for key, p in law.items():
+            for e, q in row:
+                kk = key[:k] + (key[k] + e,) + key[k + 1:]
+                nxt[kk] = nxt.get(kk, 0) + p * q
         law = nxt
-    return law
+    out: dict[Fraction, Fraction] = {}
+    for key, p in law.items():
+        v = Fraction(1)
+        for r, e in zip(distinct, key, strict=True):
+            v *= r**e
+        out[v] = out.get(v, Fraction(0)) + Fraction(p, den)
+    return out
 
 
 def delta_from_law(law: dict[Fraction, Fraction], big_r: Fraction) -> Fraction:
