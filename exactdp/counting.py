@@ -60,6 +60,7 @@ from exactdp.trace import active, record
 __all__ = [
     "GEO_STEP_BITS",
     "GEO_TABLE_BITS",
+    "GEO_TABLE_MAX_N",
     "MAX_INTEGER_BITS",
     "CDFDraw",
     "CountBatch",
@@ -93,6 +94,10 @@ NATIVE_TABLE_BYTES = 1 << 26
 #: ``2 n**2 (k + 1)`` bits) when that is at most this many bits (32 KiB: ``n`` up to about
 #: 160 at ``eps = 1/8``); larger mechanisms search with a :class:`PowerWalk` per call.
 GEO_TABLE_BITS = 1 << 18
+
+#: ... and when ``n`` is at most this (each count also keeps a row of ``n + 1`` references into
+#: the table, ``(n + 1)**2`` in all: at most 130 KiB).
+GEO_TABLE_MAX_N = 127
 
 #: ``sample_many`` draws and searches its counts in chunks of this many (one
 #: ``uniform_many`` each: memory stays near ``BATCH_CHUNK log2(d) / 8`` bytes).
@@ -471,10 +476,10 @@ class GeoSample(InverseCDFSampler):
         and ``z`` only through ``j`` (``2**(k a) (2**k + 1)**(n - a)`` with ``a = -j`` for
         ``j < 0``, ``d`` minus that with ``a = j + 1`` for ``j >= 0``: Algorithm 4.8 step 2),
         so ``2n`` values built once per mechanism (public parameters only) serve every
-        search.  None when they would exceed :data:`GEO_TABLE_BITS` (then each search runs a
-        :class:`PowerWalk`)."""
+        search.  None when they would exceed :data:`GEO_TABLE_BITS` or ``n`` exceeds
+        :data:`GEO_TABLE_MAX_N` (then each search runs a :class:`PowerWalk`)."""
         n, k = self.n, self.k
-        if 2 * n * n * (k + 1) > GEO_TABLE_BITS:
+        if 2 * n * n * (k + 1) > GEO_TABLE_BITS or n > GEO_TABLE_MAX_N:
             return None
         low = [0] * (n + 1)  # low[a] = 2**(k a) (2**k + 1)**(n - a), a in [1, n]
         power = 1
@@ -486,13 +491,13 @@ class GeoSample(InverseCDFSampler):
 
     @cached_property
     def _walks(self) -> list[Callable[[int], int]] | None:
-        """For every count ``c``, the function ``z -> F_c(z)`` on ``[0, n]`` read off
-        :attr:`_table` (built once per mechanism: a search only reads them); None without
-        the table or in a subclass with its own :meth:`cdf`."""
+        """For every count ``c``, the function ``z -> F_c(z)`` on ``[0, n]`` reading the row
+        ``F_c(0), ..., F_c(n)`` of :func:`_table_rows` (built once per mechanism: a search
+        only reads them); None without the table or in a subclass with its own :meth:`cdf`."""
         table = self._table
         if table is None or type(self).cdf is not GeoSample.cdf:
             return None
-        return [_table_walk(table, self.n, self.d, c) for c in range(self.n + 1)]
+        return [_row_walk(row) for row in _table_rows(table, self.n, self.d)]
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without :attr:`_walks` (closures, rebuilt on first use)."""
@@ -830,13 +835,19 @@ class FastSample(InverseCDFSampler):
         return ceil_log_ratio(1 / (b - self.gamma), 1 + Fraction(1, 1 << self.k))
 
 
-def _table_walk(table: list[int], n: int, d: int, c: int) -> Callable[[int], int]:
-    """GeoSample's ``F_c`` on ``[0, n]`` read off its table (see ``GeoSample._table``): one
-    function call and one list read per search round, whatever ``c`` and ``z`` are."""
-    off = n - c
+def _table_rows(table: list[int], n: int, d: int) -> list[list[int]]:
+    """``[[F_c(0), ..., F_c(n)] for c in [n]]`` from GeoSample's table of ``F_c(z)`` at
+    ``j = z - c`` in ``[-n, n)`` (``GeoSample._table``, index ``j + n``) and ``F_c(n) = d``:
+    slices of references to the table's ints (``(n + 1)**2`` references)."""
+    return [table[n - c:2 * n - c] + [d] for c in range(n + 1)]
+
+
+def _row_walk(row: list[int]) -> Callable[[int], int]:
+    """GeoSample's ``F_c`` on ``[0, n]`` read off its row (:func:`_table_rows`): one function
+    call and one list read per search round, whatever ``c`` and ``z`` are."""
 
     def search_cdf(z: int) -> int:  # the name the strict-time trace counts (TRACED_CALLS)
-        return table[z + off] if z < n else d
+        return row[z]
 
     return search_cdf
 

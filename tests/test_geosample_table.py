@@ -76,6 +76,7 @@ def test_the_table_is_read_once_per_round_as_the_walk_was() -> None:
             traces.add(tuple(events))
     assert traces == {(("cdf",),) * 3}
     assert inverse_cdf_search(mech._walks[2], 6, 1) == mech(2, 1)  # type: ignore[index]
+    assert GeoSample(counting.GEO_TABLE_MAX_N + 1, 1)._table is None
 
 
 def test_table_bug_fails_the_rows(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,12 +96,14 @@ def test_table_bug_fails_the_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     assert thm_4_07_fast_path.check_equal(False).verdict is False
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    ("return table[z + off] if z < n else d", "return table[z + off] if z < n - 1 else d"),
-    ("off = n - c", "off = n - c + (c == 1)"),
+@pytest.mark.parametrize(("name", "old", "new"), [
+    ("_row_walk", "return row[z]", "return row[min(z + 1, len(row) - 1)]"),
+    ("_table_rows", "table[n - c:2 * n - c] + [d]", "table[n - c:2 * n - c - 1] + [d, d]"),
+    ("_table_rows", "table[n - c:2 * n - c] + [d]",
+     "table[n - c + (c == 1):2 * n - c + (c == 1)] + [d]"),
 ])
-def test_table_read_bug_fails_the_rows(old: str, new: str) -> None:
-    with planted(counting, "_table_walk", old, new):
+def test_table_read_bug_fails_the_rows(name: str, old: str, new: str) -> None:
+    with planted(counting, name, old, new):
         assert thm_4_07_geosample.check_iv(False).verdict is False
         assert thm_4_07_fast_path.check_equal(False).verdict is False
 
