@@ -5,6 +5,7 @@ independently computed reconstruction ``G = H T^-1``, for comparison."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import partial
@@ -94,12 +95,15 @@ def reference_output_laws(t: Sequence[Sequence[int]], h_matrix: Sequence[Sequenc
             raise AssertionError(f"row {j} has a non-zero column of G but no ratio")
     tk = [t[j] for j in kept]
     lo, hi = public_range(tk, domain)
+    # y_k = sum_j g[k][j] c_j = (sum_j gi[k][j] c_j) / den with integers gi = den g (den the
+    # lcm of the kept columns' denominators): the same exact values
+    den = math.lcm(1, *(Fraction(g[k][j]).denominator for k in range(len(g)) for j in kept))
+    gi = [[int(Fraction(g[k][j]) * den) for j in kept] for k in range(len(g))]
     out: dict[Vector, Law] = {}
     for x in inputs:
         law: Law = {}
         for c, p in joint_law(tk, [ratios_by_row[j] for j in kept], lo, hi, x).items():
-            y = tuple(sum((g[k][j] * v for j, v in zip(kept, c)), Fraction(0))
-                      for k in range(len(g)))
+            y = tuple(Fraction(sum(a * v for a, v in zip(row, c)), den) for row in gi)
             law[y] = law.get(y, Fraction(0)) + p
         out[x] = law
     return out

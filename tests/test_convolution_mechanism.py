@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import product
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -338,36 +339,50 @@ def test_rows_share_samplers_by_key_and_draw_class_by_class() -> None:
     assert noise.apply([0, 1, -1, 2, 4, -4], values) == out
 
 
-def _table_vs_fractions(plant: bool = False) -> bool:
-    """Whether a Walsh release's output table gives exactly ``reconstruct``'s Fractions for
-    drawn values anywhere in the rows' ranges (both ends included), for integer and
-    fractional ``h``; with ``plant``, one table entry is off."""
+def _table_vs_fractions(plant: bool = False) -> list[bool]:
+    """Per mechanism: whether a release's output table (Walsh and integer-strategy
+    mechanisms) gives exactly ``reconstruct``'s Fractions for drawn values anywhere in the
+    rows' ranges (both ends included), for integer and fractional ``h``; with ``plant``, the
+    table is read one entry off."""
     rnd = random.Random(9)
     cases = [([1, 0, 0, 0, 0, 0, 0, 0], Domain.histograms(8, 1), Fraction(4)),
              ([3, 1, 1, 0, 0, 2, 0, 1], Domain.histograms(8, 2), Fraction(3, 2)),
              ([Fraction(1, 2), Fraction(-1, 3), 0, 1], Domain.box(4, 2), Fraction(2)),
              ([2, -1, 0, 5], Domain.histograms(4, 3), Fraction(5, 4))]
-    for h, dom, r in cases:
-        mech = WalshFourierMechanism(h, dom, r)
+    from exactdp.convolution import real_fourier_rounded
+    from exactdp.convolution.groups import circulant
+    mechs: list[Any] = [WalshFourierMechanism(h, dom, r) for h, dom, r in cases]
+    mechs += [IntegerStrategyMechanism(IntegerStrategy(real_fourier_rounded(5, 2),
+                                                       circulant([3, 1, 0, 0, 1])),
+                                       Domain.histograms(5, 2), Fraction(2)),
+              IntegerStrategyMechanism(IntegerStrategy(walsh_matrix(4), xor_circulant(
+                  [Fraction(1, 3), 2, 0, -1])), Domain.box(4, 1), Fraction(3, 2))]
+    same = []
+    for mech in mechs:
         assert mech._y_table is not None
-        if plant:
-            mech._y_table[len(mech._y_table) // 2 + 1] += Fraction(1, 10**9)
+        if plant:  # the table read one entry off (an offset bug)
+            mech._y_table = mech._y_table[1:] + mech._y_table[-1:]
         for t in range(300):
             noisy = [lo if t % 3 == 0 else hi if t % 3 == 1 else rnd.randint(lo, hi)
                      for lo, hi in mech.ranges]
             if mech._reconstruct_drawn(noisy) != mech.reconstruct(noisy):
-                return False
-    return True
+                same.append(False)
+                break
+        else:
+            same.append(True)
+    return same
 
 
 def test_walsh_output_table_equals_reconstruct() -> None:
-    assert _table_vs_fractions()
+    assert all(_table_vs_fractions())
     wide = WalshFourierMechanism([1] * 8, Domain.histograms(8, 400), Fraction(2))
     assert wide._y_table is None          # B = 8 * 400 > Y_TABLE_BOUND: Fractions built
+    noisy = [hi for _, hi in wide.ranges]
+    assert wide._reconstruct_drawn(noisy) == wide.reconstruct(noisy)
 
 
 def test_walsh_output_table_comparison_catches_a_planted_entry() -> None:
-    assert not _table_vs_fractions(plant=True)
+    assert not any(_table_vs_fractions(plant=True))
 
 
 def _kept_vs_fresh(monkeypatch: pytest.MonkeyPatch, plant: bool = False) -> bool:

@@ -457,6 +457,16 @@ class IntegerStrategyMechanism(_FactorizationMechanism):
                                      [[abs(v) for v in row] for row in strategy.T], epsilon,
                                      delta, accounting, shape, max_denominator, ratio_grid)
         self._setup_noise(ratios)
+        # as for WalshFourierMechanism: |sum_j G_num[k][j] c~_j| <= B for drawn c~_j in
+        # [lo_j, hi_j]; with B small a release reads table[w + B] = Fraction(w, G_den)
+        g = strategy.G_num
+        reach = [max(abs(lo), abs(hi)) for lo, hi in self.ranges]
+        bound = max((sum(abs(g[k][j]) * m for j, m in zip(self.rows, reach, strict=True))
+                     for k in range(self.N)), default=0)
+        self._y_bound = bound
+        self._y_table: list[Fraction] | None = (
+            [Fraction(w, strategy.G_den) for w in range(-bound, bound + 1)]
+            if bound <= Y_TABLE_BOUND else None)
 
     def __repr__(self) -> str:
         return (f"IntegerStrategyMechanism({self.strategy!r}, domain={self.domain}, kept rows="
@@ -467,6 +477,16 @@ class IntegerStrategyMechanism(_FactorizationMechanism):
 
     def reconstruct(self, noisy: Sequence[int]) -> tuple[Fraction, ...]:
         return self.strategy.reconstruct(noisy)
+
+    def _reconstruct_drawn(self, noisy: Sequence[int]) -> tuple[Fraction, ...]:
+        table = self._y_table
+        if table is None:
+            return self.strategy.reconstruct(noisy)
+        if len(noisy) != len(self.rows):
+            raise ParameterError(f"{len(noisy)} noisy values for {len(self.rows)} kept rows")
+        g, off, rows = self.strategy.G_num, self._y_bound, self.rows
+        return tuple([table[sum(g[k][j] * v for j, v in zip(rows, noisy, strict=True)) + off]
+                      for k in range(self.N)])
 
     def convolve(self, x: Sequence[int]) -> list[Exact]:
         xs = self.domain.validate(x)
