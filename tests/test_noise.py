@@ -193,3 +193,40 @@ def test_randomized_response_and_rand_round_laws() -> None:
         probability(0.5)
     with pytest.raises(DomainError):
         probability(F(3, 2))
+
+
+def _centre_checks_refuse(g: ClampedGeometric) -> list[bool]:
+    """Whether ``check_counts``, ``cdf`` and ``draw`` refuse each bad centre / output."""
+    out = []
+    for bad in ([g.centre_hi + 1], [g.centre_lo - 1], [True], [1.0], [0, Fraction(1)]):
+        try:
+            g.check_counts(bad)  # type: ignore[arg-type]
+            out.append(False)
+        except (DomainError, ParameterTypeError):
+            out.append(True)
+    for c, z in ((g.centre_hi + 1, 0), (True, 0), (0, True), (0, 1.0)):
+        try:
+            g.cdf(c, z)  # type: ignore[arg-type]
+            out.append(False)
+        except (DomainError, ParameterTypeError):
+            out.append(True)
+    return out
+
+
+def test_fast_centre_checks_refuse_what_the_slow_ones_refuse() -> None:
+    """ClampedGeometric checks plain in-range int centres without ABC checks and a batch
+    without building a draw per centre: bad centres, bools, floats and Fractions are still
+    refused (typed errors), and valid batches come back unchanged."""
+    g = ClampedGeometric(Fraction(1, 2), -3, 3, -1, 2)
+    assert all(_centre_checks_refuse(g))
+    assert g.check_counts([-1, 0, 2]) == [-1, 0, 2] and g.check_counts([]) == []
+    assert [g.draw(c).c for c in (-1, 2)] == [-1, 2]
+
+
+def test_centre_check_comparison_catches_a_planted_missing_range_check(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    g = ClampedGeometric(Fraction(1, 2), -3, 3, -1, 2)
+    monkeypatch.setattr(ClampedGeometric, "check_counts",
+                        lambda self, counts: list(counts))
+    monkeypatch.setattr(ClampedGeometric, "_check_centre", lambda self, c: c)
+    assert not all(_centre_checks_refuse(g))
