@@ -79,7 +79,8 @@ class Domain:
     def validate(self, x: object, name: str = "x") -> list[int]:
         """``x`` as a list of ints if it lies in the domain, else a typed error naming the
         first offending index and the rule."""
-        if isinstance(x, (str, bytes)) or not isinstance(x, Sequence):
+        if type(x) is not tuple and type(x) is not list and (  # the common types: no ABC check
+                isinstance(x, (str, bytes)) or not isinstance(x, Sequence)):
             raise ParameterTypeError(f"{name} must be a sequence of {self.N} ints, got "
                                      f"{type(x).__name__}")
         if len(x) != self.N:
