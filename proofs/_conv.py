@@ -39,15 +39,32 @@ def walsh_matrix(n: int) -> Matrix:
                  for a in range(n))
 
 
+def _scaled(v: Sequence[Fraction | int]) -> tuple[list[int], int]:
+    """``(L v, L)`` with ``L`` the lcm of the entries' denominators (integers)."""
+    fs = [Fraction(a) for a in v]
+    den = math.lcm(1, *(f.denominator for f in fs))
+    return [f.numerator * (den // f.denominator) for f in fs], den
+
+
 def mat_vec(m: Sequence[Sequence[Fraction | int]], v: Sequence[Fraction | int]) -> list[Fraction]:
-    return [sum((Fraction(a) * b for a, b in zip(row, v)), Fraction(0)) for row in m]
+    """``M v`` exactly: each row and ``v`` over their own common denominators, one integer
+    dot product and one Fraction per entry."""
+    vi, vd = _scaled(v)
+    out = []
+    for row in m:
+        ri, rd = _scaled(row)
+        out.append(Fraction(sum(a * b for a, b in zip(ri, vi)), rd * vd))
+    return out
 
 
 def mat_mul(a: Sequence[Sequence[Fraction | int]],
             b: Sequence[Sequence[Fraction | int]]) -> list[list[Fraction]]:
-    cols = list(zip(*b))
-    return [[sum((Fraction(x) * y for x, y in zip(row, col)), Fraction(0)) for col in cols]
-            for row in a]
+    cols = [_scaled(col) for col in zip(*b)]
+    out = []
+    for row in a:
+        ri, rd = _scaled(row)
+        out.append([Fraction(sum(x * y for x, y in zip(ri, ci)), rd * cd) for ci, cd in cols])
+    return out
 
 
 def direct_xor_convolve(h: Sequence[Fraction | int], x: Sequence[Fraction | int]

@@ -1,6 +1,8 @@
-"""proofs/_conv.loss_law (the independent privacy-loss law of the factorization lemma, kept
-in integers over a common denominator and memoized) against the plain Fraction product of
-the notes' per-row table (row_loss_law): the same exact law, and a planted bug caught."""
+"""proofs/_conv's integer forms against plain Fraction arithmetic: loss_law (the independent
+privacy-loss law of the factorization lemma, kept in integers over a common denominator and
+memoized) against the Fraction product of the notes' per-row table (row_loss_law), and
+mat_vec / mat_mul (integer dot products over common denominators) against Fraction sums:
+the same exact values, and planted bugs caught."""
 
 from __future__ import annotations
 
@@ -64,3 +66,35 @@ def test_comparison_catches_a_planted_bug(monkeypatch: pytest.MonkeyPatch, old: 
          vars(_conv), namespace)
     monkeypatch.setattr(_conv, "_loss_law", namespace["_loss_law"])
     assert not _agrees()
+
+
+def _products_agree() -> bool:
+    rng = random.Random(6)
+
+    def vec(n: int) -> list[Fraction | int]:
+        return [rng.choice([rng.randint(-9, 9), Fraction(rng.randint(-9, 9), rng.randint(1, 7))])
+                for _ in range(n)]
+    for _ in range(200):
+        n, k = rng.randint(1, 5), rng.randint(1, 5)
+        m, v, b = [vec(n) for _ in range(k)], vec(n), [vec(k) for _ in range(n)]
+        want = [sum((Fraction(a) * x for a, x in zip(row, v)), Fraction(0)) for row in m]
+        cols = list(zip(*b))
+        want_mm = [[sum((Fraction(a) * x for a, x in zip(row, col)), Fraction(0))
+                    for col in cols] for row in m]
+        if _conv.mat_vec(m, v) != want or _conv.mat_mul(m, b) != want_mm:
+            return False
+    return True
+
+
+def test_matrix_products_equal_fraction_sums() -> None:
+    assert _products_agree()
+
+
+def test_matrix_product_comparison_catches_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = _conv._scaled
+
+    def wrong(v: Any) -> tuple[list[int], int]:  # a denominator dropped when it is 7
+        ints, den = real(v)
+        return ints, (den // 7 if den % 7 == 0 else den)
+    monkeypatch.setattr(_conv, "_scaled", wrong)
+    assert not _products_agree()
