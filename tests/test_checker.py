@@ -651,3 +651,43 @@ def test_certify_ratio_never_prints_two_equal_looking_sides() -> None:
     ok, text = certify_ratio(w, 1)
     left, right = text.split(" > ")[0], text.split(" > ")[1].split(" >= ")[0]
     assert not ok and left != right
+
+
+def _hockey_stick_by_fractions(p: Mapping[Any, Any], q: Mapping[Any, Any],
+                               r: Fraction) -> Fraction:
+    """The definition, one Fraction per outcome of P and Q (the reference of the integer
+    path of :func:`exactdp.checker.hockey_stick`)."""
+    zero = Fraction(0)
+    return sum((max(zero, p.get(o, zero) - r * q.get(o, zero)) for o in {**p, **q}), zero)
+
+
+def _random_hs_cases(seed: int) -> list[tuple[dict[int, Any], dict[int, Any], Fraction]]:
+    import random
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(400):
+        def dist() -> dict[int, Any]:
+            keys = rng.sample(range(8), rng.randint(0, 6))
+            return {k: Fraction(rng.randint(0, 9), rng.randint(1, 40)) if rng.random() < 0.8
+                    else rng.randint(0, 1) for k in keys}
+        r = rng.choice([Fraction(rng.randint(-5, 20), rng.randint(1, 7)), Fraction(0),
+                        Fraction(1), Fraction(-1)])
+        cases.append((dist(), dist(), r))
+    return cases
+
+
+def test_hockey_stick_integer_path_equals_fraction_definition() -> None:
+    # outcomes of P only, of Q only (they count only for a negative ratio), int masses
+    for p, q, r in _random_hs_cases(1):
+        got = hockey_stick(p, q, r)
+        assert type(got) is Fraction and got == _hockey_stick_by_fractions(p, q, r), (p, q, r)
+
+
+def test_hockey_stick_planted_missing_q_only_outcomes_is_caught() -> None:
+    from test_checker_mutants import planted
+
+    from exactdp import checker
+    with planted(checker, "hockey_stick", "if rn < 0:", "if False:"):
+        bad = [c for c in _random_hs_cases(1)
+               if checker.hockey_stick(*c) != _hockey_stick_by_fractions(*c)]
+    assert bad and all(r < 0 for _, _, r in bad)
