@@ -46,6 +46,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from math import comb, gcd
+from operator import le as _le
 
 import gmpy2
 
@@ -233,6 +234,9 @@ def _check_vector(a: Sequence[int], s: int) -> list[int]:
     vec = list(a)
     if not vec:
         raise ParameterError("a must have length t >= 1")
+    # fast path, C-level only: every entry a plain int in [0, s] (bools are not plain)
+    if set(map(type, vec)) == {int} and 0 <= min(vec) and max(vec) <= s:
+        return vec
     plain = True  # every entry a plain int: nothing to convert
     for k, x in enumerate(vec):
         if type(x) is not int:
@@ -438,6 +442,9 @@ class BinomialCDFBounds:
         return self._cdf[ell]
 
 
+_ABS_TEST = ("abs_test",)
+
+
 def doubling_widths(t: int) -> list[int]:
     """The widths ``t' = 1, 2, 4, ...`` with ``t' < 2t`` of Algorithm 6.18 step 4."""
     widths = []
@@ -522,11 +529,7 @@ class ApproxBinDraw:
             p_prime = self.p_prime
             a = ([self.s - p_prime, p_prime] + [0] * width)[:width]
             conv = approx_conv_exp(a, self.m, self.s, exponent_rounds=self.exponent_rounds)
-            sums, total = [], 0
-            for x in conv:
-                total += x
-                sums.append(total)
-            self._prefix[width] = sums
+            self._prefix[width] = list(itertools.accumulate(conv))
         return self._prefix[width]
 
     def tested_value(self, ell: int) -> int:
@@ -605,13 +608,21 @@ class ApproxBinDraw:
         events = active()  # record("abs_test") per test, the trace read once
         for width in self.widths:
             sums = self.prefix_sums(width)
-            for ell in range(width // 2, width):
-                if events is not None:
-                    events.append(("abs_test",))
-                if found is None and sums[ell] >= u:
-                    found = min(ell, self.t)
+            low = width // 2
+            # the tests l = low..width-1 in order, each one event ("abs_test",); the first
+            # l with sums[l] >= u found by C-level iteration (nothing else is recorded
+            # between the tests, so the events are appended in one batch)
+            if found is None:
+                hit = next(itertools.compress(range(low, width), map(
+                    _le, itertools.repeat(u), sums[low:width])), None)
+                if hit is not None:
+                    found = min(hit, self.t)
                     if not self.padded:
+                        if events is not None:
+                            events.extend(itertools.repeat(_ABS_TEST, hit - low + 1))
                         return found
+            if events is not None:
+                events.extend(itertools.repeat(_ABS_TEST, width - low))
         return self.t if found is None else found
 
 

@@ -48,11 +48,13 @@ sub-quadratic division otherwise (Python's ``//`` is quadratic: 15x slower than 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress, repeat
+from operator import floordiv, rshift
 
 import gmpy2
 
 from exactdp.params import ParameterError
-from exactdp.trace import record
+from exactdp.trace import active
 
 try:  # optional: the fastest back end when present
     import flint
@@ -82,59 +84,72 @@ def _check_backend(backend: str | None) -> str:
     return name
 
 
-def _trimmed(a: Sequence[int], length: int) -> list[int]:
-    """``a[:length]`` without trailing zeros: only these coefficients reach degree < length."""
-    out = [int(x) for x in a[:length]]
-    while out and out[-1] == 0:
-        out.pop()
-    return out
-
-
-def _kronecker(a: list[int], b: list[int], length: int, use_gmp: bool) -> list[int]:
-    # A product coefficient is a sum of min(len a, len b) products a_i b_j, so it fits in
-    # bits(max a) + bits(max b) + bits(min(len a, len b)) bits; slots are whole bytes so
-    # that packing and unpacking are single bytes conversions.
-    terms = min(len(a), len(b))
-    bits = max(a).bit_length() + max(b).bit_length() + terms.bit_length()
-    width = (bits + 7) // 8
-
-    def pack(v: list[int]) -> int:
-        return int.from_bytes(b"".join(x.to_bytes(width, "little") for x in v), "little")
-
-    x = pack(a)
-    y = x if b is a else pack(b)
-    if use_gmp:
-        gx = gmpy2.mpz(x)
-        prod = int(gx * gx if b is a else gx * gmpy2.mpz(y))
-    else:
-        prod = x * x if b is a else x * y
-    size = length * width
-    raw = (prod & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
-    return [int.from_bytes(raw[k * width:(k + 1) * width], "little") for k in range(length)]
-
-
 def _product(a: Sequence[int], b: Sequence[int] | None, length: int,
              backend: str | None) -> list[int]:
-    name = _check_backend(backend)
-    if isinstance(length, bool) or not isinstance(length, int) or length < 0:
+    # Written for few Python-level steps and calls (the strict-time rows run it under a
+    # sys.setprofile hook that traces every step and every call): trimming and
+    # Kronecker substitution inline, the trace read once (exactdp.trace.active).
+    name = DEFAULT_BACKEND if backend is None else backend
+    if name not in BACKENDS:
+        _check_backend(backend)  # raises the typed error
+    if (type(length) is not int and (isinstance(length, bool) or not isinstance(length, int))
+            or length < 0):
         raise ParameterError(f"length = {length!r} must be an int >= 0")
-    x = _trimmed(a, length)
-    y = x if b is None else _trimmed(b, length)
-    if any(v < 0 for v in x) or any(v < 0 for v in y):
+    # x, y = a[:length], b[:length] as ints without trailing zeros: only these coefficients
+    # reach degree < length (the last non-zero index found by compress, C-level)
+    x = list(map(int, a[:length]))
+    del x[next(compress(range(len(x) - 1, -1, -1), reversed(x)), -1) + 1:]
+    if b is None:
+        y = x
+    else:
+        y = list(map(int, b[:length]))
+        del y[next(compress(range(len(y) - 1, -1, -1), reversed(y)), -1) + 1:]
+    if (x and min(x) < 0) or (y and min(y) < 0):
         raise ParameterError("truncated_product: coefficients must be non-negative")
-    record("polymul", length)
+    events = active()
+    if events is not None:
+        events.append(("polymul", length))
     if not x or not y:
         return [0] * length
-    if len(x) == 1 or len(y) == 1:  # a scalar times a vector: no packing needed
-        c, v = (x[0], y) if len(x) == 1 else (y[0], x)
-        out = [gmpy2.mpz(c) * w for w in v] if name != "python" else [c * w for w in v]
-        return [int(w) for w in out] + [0] * (length - len(out))
+    lx, ly = len(x), len(y)
+    if lx == 1 or ly == 1:  # a scalar times a vector: no packing needed
+        c, v = (x[0], y) if lx == 1 else (y[0], x)
+        if name != "python":
+            out = list(map(int, map(gmpy2.mpz(c).__mul__, v)))
+        else:
+            out = list(map(c.__mul__, v))
+        return out + [0] * (length - len(out))
     if name == "flint":
         px = flint.fmpz_poly(x)
         py = px if b is None else flint.fmpz_poly(y)
-        coeffs = [int(c) for c in px.mul_low(py, length).coeffs()]
+        coeffs = list(map(int, px.mul_low(py, length).coeffs()))
         return coeffs + [0] * (length - len(coeffs))
-    return _kronecker(x, x if b is None else y, length, use_gmp=(name == "gmpy2"))
+    # Kronecker substitution: a product coefficient is a sum of min(len x, len y) products
+    # x_i y_j, so it fits in bits(max x) + bits(max y) + bits(min(len x, len y)) bits; slots
+    # are whole bytes so that packing and unpacking are single bytes conversions.
+    if b is None:
+        bits = 2 * max(x).bit_length() + lx.bit_length()
+    else:
+        bits = max(x).bit_length() + max(y).bit_length() + (lx if lx < ly else ly).bit_length()
+    width = (bits + 7) // 8
+    packed_x = int.from_bytes(b"".join(map(int.to_bytes, x, repeat(width), repeat("little"))),
+                              "little")
+    if name == "gmpy2":
+        gx = gmpy2.mpz(packed_x)
+        if b is None:
+            prod = int(gx * gx)
+        else:
+            prod = int(gx * gmpy2.mpz(int.from_bytes(
+                b"".join(map(int.to_bytes, y, repeat(width), repeat("little"))), "little")))
+    elif b is None:
+        prod = packed_x * packed_x
+    else:
+        prod = packed_x * int.from_bytes(
+            b"".join(map(int.to_bytes, y, repeat(width), repeat("little"))), "little")
+    size = length * width
+    raw = (prod & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+    slots = map(slice, range(0, size, width), range(width, size + width, width))
+    return list(map(int.from_bytes, map(raw.__getitem__, slots), repeat("little")))
 
 
 def truncated_product(a: Sequence[int], b: Sequence[int], length: int, *,
@@ -162,11 +177,12 @@ def floor_divide(values: Sequence[int], divisor: int) -> list[int]:
     A power-of-two divisor is a shift; otherwise GMP divides (sub-quadratic for big
     operands, where Python's ``//`` is schoolbook).
     """
-    if isinstance(divisor, bool) or not isinstance(divisor, int) or divisor < 1:
+    if (type(divisor) is not int and (isinstance(divisor, bool) or not isinstance(divisor, int))
+            or divisor < 1):
         raise ParameterError(f"divisor = {divisor!r} must be an int >= 1")
-    record("floor_divide", len(values))
+    events = active()
+    if events is not None:
+        events.append(("floor_divide", len(values)))
     if divisor & (divisor - 1) == 0:
-        shift = divisor.bit_length() - 1
-        return [int(v) >> shift for v in values]
-    g = gmpy2.mpz(divisor)
-    return [int(gmpy2.mpz(v) // g) for v in values]
+        return list(map(rshift, map(int, values), repeat(divisor.bit_length() - 1)))
+    return list(map(int, map(floordiv, map(gmpy2.mpz, values), repeat(gmpy2.mpz(divisor)))))
