@@ -434,19 +434,57 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
         raise ExplorationIncomplete(f"{cut} of {runs} paths were cut off at {max_draws} "
                                     f"draws (max_draws) or {path_ns} ns (path_ns)",
                                     _sums(dist), _sum(covered), runs, cut, "draws")
-    law = _sums(dist)
+    # the masses as pairs, not a dict: each output is hashed once more, by _ordered
+    pairs = [(out, _sum(parts)) for out, parts in dist.items()]
     total = _sum({})
-    if law:  # sum(law.values()) exactly, over the least common denominator (_sum)
+    if pairs:  # sum of the masses exactly, over the least common denominator (_sum)
         masses: dict[int, int] = {}
-        for p in law.values():
+        for _, p in pairs:
             masses[p.denominator] = masses.get(p.denominator, 0) + p.numerator
         total = _sum(masses)
     if total != 1:
         raise NondeterminismError(f"explored path weights sum to {total}, not 1")
+    return _ordered(pairs)
+
+
+def _exact_keys(outs: list[Any]) -> list[Any] | None:
+    """Integer sort keys in the order of ``outs`` themselves, or None: when every output is
+    an int or a ``Fraction`` (exact types, not ``bool``), or every output is a tuple of
+    them, each entry ``x`` at position ``i`` becomes ``x * L_i`` -- an int, ``L_i`` the
+    least common denominator of the entries at position ``i`` -- a strictly increasing map
+    per position, so keys compare (``<``, ``==``, lexicographically, by length) exactly as
+    the outputs do, without a ``Fraction`` comparison per step of the sort."""
+    exact = (int, Fraction)
+    if all(type(o) in exact for o in outs):
+        low = math.lcm(*[o.denominator for o in outs])
+        return [o.numerator * (low // o.denominator) for o in outs]
+    if not all(type(o) is tuple for o in outs):
+        return None
+    lows: list[int] = []
+    for o in outs:
+        for i, x in enumerate(o):
+            if type(x) not in exact:
+                return None
+            if i == len(lows):
+                lows.append(1)
+            d = x.denominator
+            if d != 1:
+                lows[i] = math.lcm(lows[i], d)
+    return [tuple([x.numerator * (lows[i] // x.denominator) for i, x in enumerate(o)])
+            for o in outs]
+
+
+def _ordered(pairs: list[tuple[T, Fraction]]) -> dict[T, Fraction]:
+    """The law as a dict, sorted by output when outputs are naturally ordered, in the order
+    found otherwise (``sorted`` raised ``TypeError``).  Outputs of ints, ``Fraction``s or
+    tuples of them are sorted by :func:`_exact_keys` (the same order)."""
+    keys = _exact_keys([out for out, _ in pairs])
+    if keys is not None:
+        return dict([pairs[i] for i in sorted(range(len(pairs)), key=keys.__getitem__)])
     try:
-        return dict(sorted(law.items()))  # type: ignore[type-var]
+        return dict(sorted(pairs))  # type: ignore[type-var]
     except TypeError:  # outputs without a natural order keep the order found
-        return law
+        return dict(pairs)
 
 
 def _sums(dist: dict[T, dict[int, int]]) -> dict[T, Fraction]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -287,3 +288,47 @@ def test_masses_summed_over_distinct_denominators(monkeypatch: pytest.MonkeyPatc
     assert ex._sum(parts) != sum(Fraction(num, den) for den, num in parts.items())
     with pytest.raises(NondeterminismError, match="sum to"):
         explore(fn)
+
+
+def _random_outputs(seed: int) -> list[list[Any]]:
+    import random
+    rng = random.Random(seed)
+
+    def entry() -> Any:
+        return (rng.randint(-3, 3) if rng.random() < 0.4
+                else Fraction(rng.randint(-20, 20), rng.randint(1, 12)))
+    cases: list[list[Any]] = []
+    for _ in range(200):
+        if rng.random() < 0.3:  # scalars
+            outs = {entry() for _ in range(rng.randint(1, 30))}
+        else:  # tuples of mixed lengths (a tuple before its extensions)
+            outs = {tuple(entry() for _ in range(rng.randint(0, 4)))
+                    for _ in range(rng.randint(1, 30))}
+        out_list = list(outs)
+        rng.shuffle(out_list)
+        cases.append(out_list)
+    return cases
+
+
+def test_ordered_sorts_exact_outputs_as_sorted_does() -> None:
+    from exactdp import explore as ex
+    for outs in _random_outputs(3):
+        pairs = [(o, Fraction(k + 1, 7)) for k, o in enumerate(outs)]
+        got = ex._ordered(pairs)
+        assert list(got.items()) == sorted(pairs), outs
+        assert ex._exact_keys(outs) is not None
+    # not exact-keyed: bools, strings, nested tuples -- sorted or found order, as before
+    for outs in ([True, False], [("b",), ("a",)], [((1,), 2), ((0,), 3)], [1.5, 0.5]):
+        assert ex._exact_keys(outs) is None
+        assert list(ex._ordered([(o, Fraction(1, 2)) for o in outs])) == sorted(outs)
+    assert list(ex._ordered([(2j, Fraction(1)), (1j, Fraction(0))])) == [2j, 1j]  # found
+
+
+def test_ordered_planted_unscaled_keys_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from _plant import plant
+
+    from exactdp import explore as ex
+    plant(monkeypatch, ex, "_exact_keys", "x.numerator * (lows[i] // x.denominator)",
+          "x.numerator")
+    assert any(list(ex._ordered([(o, Fraction(1)) for o in outs])) != sorted(outs)
+               for outs in _random_outputs(3))
