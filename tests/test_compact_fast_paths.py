@@ -390,10 +390,11 @@ def test_explore_key_check_fails_when_the_count_is_left_out(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # M(c, .) keyed without c: the second count of a dataset reads the first one's options
     mech = TabulatedMechanism([[1, 2, 3, 3], [2, 3, 3, 3], [1, 1, 3, 3], [1, 2, 3, 3]])
-    ch = CompactHistogram(4, mech, 0, arithmetic="pure")  # n = 3, d = 3, GF(4): 256 paths
-    data = Dataset.of(ch.universe, (1, 1, 2))  # counts 2 and 1
+    data = Dataset.of(4, (1, 1, 2))  # counts 2 and 1
 
     def law(memo: bool) -> dict[object, Fraction]:
+        # a new histogram each time: its draws (kept per count) are built under the plant
+        ch = CompactHistogram(4, mech, 0, arithmetic="pure")  # n = 3, d = 3, GF(4): 256 paths
         if memo:
             return explore(lambda src: ch.release(data, src).coefficients)
         with recording():
@@ -403,6 +404,42 @@ def test_explore_key_check_fails_when_the_count_is_left_out(
     plant(monkeypatch, compact._ScaledDraw, "__init__",
           "(inner.mechanism, inner.c, factor)", "(inner.mechanism, factor)")
     assert law(True) != law(False)
+
+
+class _Forgetful(dict):  # type: ignore[type-arg]
+    """A draw cache that keeps nothing: every point builds its draw afresh."""
+
+    def __setitem__(self, key: object, value: object) -> None:
+        pass
+
+
+def _count_draw_laws() -> tuple[dict[object, Fraction], dict[object, Fraction]]:
+    """The release law of a dataset with counts 2 and 1, with the per-count draws kept
+    (explored twice: the second exploration reads them back) and with none kept."""
+    mech = TabulatedMechanism([[1, 2, 3, 3], [2, 3, 3, 3], [1, 1, 3, 3], [1, 2, 3, 3]])
+    data = Dataset.of(4, (1, 1, 2))
+    kept = CompactHistogram(4, mech, 0, arithmetic="pure")
+    explore(lambda src: kept.release(data, src).coefficients)
+    law = explore(lambda src: kept.release(data, src).coefficients)
+    fresh = CompactHistogram(4, mech, 0, arithmetic="pure")
+    fresh._count_draws = _Forgetful()
+    return law, explore(lambda src: fresh.release(data, src).coefficients)
+
+
+def test_count_draws_kept_per_count_give_the_same_law() -> None:
+    kept, fresh = _count_draw_laws()
+    assert sum(kept.values()) == 1
+    assert kept == fresh
+
+
+def test_count_draws_check_fails_when_one_draw_serves_every_count(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first count's draw read back for every count
+    plant(monkeypatch, CompactHistogram, "_point_value",
+          "draw = self._count_draws.get(count)",
+          "draw = next(iter(self._count_draws.values()), None)")
+    kept, fresh = _count_draw_laws()
+    assert kept != fresh
 
 
 # --------------------------------------------------------------------------- Theorem 8.3 rows

@@ -348,3 +348,36 @@ def test_mpz_and_int_paths_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     plain = f.interpolate(nodes, values, 64)
     assert plain == fast and all(type(c) is int for c in fast)
     assert f.evaluate(plain, nodes[0]) == fast_eval == values[0]
+
+
+def _product_by_muls(field_: VanLintField, factors: list[int]) -> int:
+    out = 1
+    for f in factors:
+        out = field_.mul(out, field_.reduce(f))
+    return out
+
+
+def _product_cases() -> list[tuple[VanLintField, list[int], int]]:
+    rng = random.Random(83)
+    cases = []
+    for level in (0, 1, 2):
+        f = VanLintField(level)
+        for count in range(5):
+            for bits in (2, f.degree, 2 * f.degree):  # up to unreduced factors
+                cases.append((f, [rng.randrange(1 << bits) for _ in range(count)], bits))
+    return cases
+
+
+def test_product_tree_with_zero_one_or_more_factors_is_the_product() -> None:
+    for f, factors, bits in _product_cases():
+        assert f._product(factors, bits) == _product_by_muls(f, factors)
+
+
+def test_product_check_fails_when_a_single_factor_is_not_reduced(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests._plant import plant
+    plant(monkeypatch, VanLintField, "_product",
+          "return self.reduce(factors[0]) if factors else 1",
+          "return factors[0] if factors else 1")
+    assert any(f._product(factors, bits) != _product_by_muls(f, factors)
+               for f, factors, bits in _product_cases())

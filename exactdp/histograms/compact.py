@@ -402,6 +402,8 @@ class CompactHistogram:
         self.empty = EmptyBinSampler(self.mechanism, d0)
         self._common = self.mechanism.d * d0  # the common draw domain [d d0]_+
         self._m0_draw = _ScaledDraw(self.empty, self.mechanism.d, self._common)  # padding
+        #: ``M(c, .)``'s draw over the common domain, per count ``c`` (:meth:`_point_value`)
+        self._count_draws: dict[int, _ScaledDraw] = {}
         self.sublevel = node_sublevel(self.field, self.universe.size, self.n)
         self.arithmetic = arithmetic
         self.uses_native = _use_native(arithmetic, 2 * 3**self.sublevel)
@@ -473,8 +475,11 @@ class CompactHistogram:
         elif count is None:
             v = source.inverse_cdf(self._m0_draw)
         else:
-            v = source.inverse_cdf(_ScaledDraw(self.mechanism.draw(count), self.empty.d0,
-                                               self._common))
+            draw = self._count_draws.get(count)
+            if draw is None:  # built once per count (a pure value of the public parameters)
+                draw = _ScaledDraw(self.mechanism.draw(count), self.empty.d0, self._common)
+                self._count_draws[count] = draw
+            v = source.inverse_cdf(draw)
         return self.field.from_index(self.empty.sample_preimage(v, source))
 
     def _polynomial(self, counts: Mapping[int, int], fixed: Mapping[int, int],
@@ -483,22 +488,17 @@ class CompactHistogram:
         drawn here) or ``fixed`` maps it to a given value ``v_x`` (Lemma 8.1 iv)."""
         points = sorted(x - 1 for x in (*counts, *fixed))
         field_ = self.field
-
-        def embed(e: int) -> int:
-            return field_.embed(e, self.sublevel)
-
+        point_value, count_of, fixed_of = self._point_value, counts.get, fixed.get
         if self.strict_time:
             nodes = sorted(points + self._padding(points))
-            values = [self._point_value(counts.get(e + 1), fixed.get(e + 1), source)
-                      for e in nodes]
+            values = [point_value(count_of(e + 1), fixed_of(e + 1), source) for e in nodes]
             if self.uses_native:
                 return tuple(native.interpolate(field_.degree, 2 * 3**self.sublevel, nodes,
                                                 values))
-            return tuple(field_.interpolate([embed(e) for e in nodes], values,
-                                            self._node_bits))
-        values = [self._point_value(counts.get(e + 1), fixed.get(e + 1), source)
-                  for e in points]
-        embedded = [embed(e) for e in points]
+            return tuple(field_.interpolate([field_.embed(e, self.sublevel) for e in nodes],
+                                            values, self._node_bits))
+        values = [point_value(count_of(e + 1), fixed_of(e + 1), source) for e in points]
+        embedded = [field_.embed(e, self.sublevel) for e in points]
         newton = field_.newton_coefficients(embedded, values, self._node_bits)
         tail = [source.uniform(field_.order) - 1 for _ in range(self.n + 1 - len(points))]
         # Newton basis with zero nodes after A: p = q + Z_A(X) * r(X), r uniform.

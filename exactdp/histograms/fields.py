@@ -504,8 +504,10 @@ class VanLintField:
     def _product(self, factors: Sequence[int], bits: int) -> int:
         """``prod factors`` for factors ``< 2**bits``, by a balanced product tree whose shape
         and methods (:func:`clmul_bounded`) depend only on ``len(factors)`` and ``bits``."""
+        if len(factors) <= 1:  # the tree below with no product: reduce(factor), or 1
+            return self.reduce(factors[0]) if factors else 1
         m = self.degree
-        level = [(f, bits) for f in factors] or [(1, 1)]
+        level = [(f, bits) for f in factors]
         while len(level) > 1:
             nxt = []
             for i in range(0, len(level) - 1, 2):
