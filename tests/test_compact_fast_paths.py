@@ -481,3 +481,35 @@ def test_theorem_8_3_ii_reads_the_histogram_laws_and_fails_on_a_planted_evaluate
     for name in ("_HISTOGRAMS", "_LAWS"):  # the release laws stay: evaluate reads them anew
         monkeypatch.setattr(thm_8_03_compact, name, {})
     assert not thm_8_03_compact.check_ii(False).verdict
+
+
+# --------------------------------------------------------------------------- M(0, u) kept per u
+
+def _m0_against_m(d0: int) -> tuple[list[int], list[int]]:
+    """``M0(u0)`` for every ``u0`` (the sampler's own ``__call__``, keeping ``M(0, u)``) and
+    ``M(0, f(u0))`` by fresh calls of ``M``."""
+    mech = GeoSample(1, Fraction(1, 2))
+    sampler = EmptyBinSampler(mech, d0)
+    assert sampler._at_zero is not None  # small d: kept
+    got = [sampler(u0) for u0 in range(1, d0 + 1)]
+    return got, [mech(0, sampler.f(u0)) for u0 in range(1, d0 + 1)]
+
+
+def test_m0_with_m_kept_per_u_is_m_at_f() -> None:
+    for d0 in (64, 1000):
+        got, want = _m0_against_m(d0)
+        assert got == want
+        assert len(set(got)) > 1  # more than one output: a mixed-up key would show
+
+
+def test_m0_kept_values_check_fails_on_a_wrong_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, EmptyBinSampler, "__call__",
+          "z = memo[u] = self.mechanism(0, u)", "z = memo[u + 1] = self.mechanism(0, u)")
+    assert any(got != want for got, want in (_m0_against_m(d0) for d0 in (64, 1000)))
+
+
+def test_m0_keeps_nothing_for_a_large_d() -> None:
+    d = compact._M_AT_ZERO_MAX_D + 1
+    big = TabulatedMechanism([[d // 2, d], [1, d]])  # n = 1
+    assert EmptyBinSampler(big, 2 * d)._at_zero is None
+    assert EmptyBinSampler(big, 2 * d)(2 * d) == big(0, d)

@@ -89,6 +89,10 @@ _ARITHMETIC = ("auto", "native", "pure")
 #: Up to this bit length of ``d0``, :meth:`EmptyBinSampler.f` divides plain ints (faster than
 #: gmpy2's conversions there); beyond it, gmpy2 (CPython's long division is quadratic).
 _INT_DIVISION_BITS = 256
+#: Up to this ``d`` (of ``M``), :meth:`EmptyBinSampler.__call__` keeps ``M(0, u)`` per ``u``
+#: (at most ``d`` pairs of small ints): ``M0`` evaluated at every ``u0`` of a large ``d0``
+#: (``d0 / d`` values of ``u0`` per ``u``) runs ``M`` once per ``u``.
+_M_AT_ZERO_MAX_D = 1 << 16
 
 
 # --------------------------------------------------------------------------- mechanisms
@@ -189,6 +193,8 @@ class EmptyBinSampler:
         # (at most n + 1 pairs of small ints); large fields recompute it (no memory kept).
         self._preimages: dict[int, tuple[int, int]] | None = (
             {} if self._int_division else None)
+        # M(0, u) once per u (a pure function of the public, deterministic M) when d is small
+        self._at_zero: dict[int, int] | None = {} if d <= _M_AT_ZERO_MAX_D else None
 
     def __repr__(self) -> str:
         return f"EmptyBinSampler({self.mechanism!r}, d0={_size(self.d0)})"
@@ -218,8 +224,16 @@ class EmptyBinSampler:
         return int(gmpy2.c_div(u0 - r, self._q))
 
     def __call__(self, u0: int) -> int:
-        """``M0(u0) = M(0, f(u0))`` (Algorithm 8.5 step 3)."""
-        return self.mechanism(0, self.f(u0))
+        """``M0(u0) = M(0, f(u0))`` (Algorithm 8.5 step 3); ``M(0, u)`` is kept per ``u`` when
+        ``d`` is small (:data:`_M_AT_ZERO_MAX_D`: a choice made from ``d`` alone)."""
+        u = self.f(u0)
+        memo = self._at_zero
+        if memo is None:
+            return self.mechanism(0, u)
+        z = memo.get(u)
+        if z is None:
+            z = memo[u] = self.mechanism(0, u)
+        return z
 
     def search(self, u0: int) -> int:
         """``M0(u0)``: the inverse-CDF protocol's name for the deterministic map."""
