@@ -112,6 +112,13 @@ def test_search_batched_events_equal_step_by_step() -> None:
     (pm, "_product", "(lx if lx < ly else ly).bit_length()", "1", _check_products),
     (pm, "_product", "range(width, size + width, width)", "range(width, size, width)",
      _check_products),
+    (pm, "_product", "return array(code, raw).tolist()",
+     "return array(code, raw).tolist()[1:] + [0]", _check_products),
+    (pm, "_product", "if name == \"gmpy2\" and size > _GMP_BYTES:",
+     "if name == \"gmpy2\" and size > 0:\n        packed_y += 1", _check_products),
+    (pm, "floor_divide", "return list(map(floordiv, map(int, values), repeat(divisor)))",
+     "return list(map(floordiv, map(int, values), repeat(divisor + 1)))",
+     _check_floor_divide),
     (pm, "floor_divide", "repeat(divisor.bit_length() - 1)", "repeat(divisor.bit_length())",
      _check_floor_divide),
     (ApproxBinDraw, "search", "hit - low + 1", "hit - low", _check_search),
@@ -138,3 +145,15 @@ def test_planted_check_vector_fast_path_caught(monkeypatch: pytest.MonkeyPatch) 
     plant(monkeypatch, os_mod, "_check_vector", "max(vec) <= s", "max(vec) <= s + 1")
     with pytest.raises(pytest.fail.Exception):
         test_approx_conv_exp_bad_input()
+
+
+def test_slot_table_machine_widths(monkeypatch: pytest.MonkeyPatch) -> None:
+    from array import array
+
+    for need, (size, code) in pm._SLOTS.items():
+        assert need <= size and array(code).itemsize == size
+    _check_products()
+    # a slot narrower than the bytes needed is caught
+    monkeypatch.setitem(pm._SLOTS, 3, (2, "H"))
+    with pytest.raises((AssertionError, OverflowError)):
+        _check_products()

@@ -47,6 +47,8 @@ sub-quadratic division otherwise (Python's ``//`` is quadratic: 15x slower than 
 
 from __future__ import annotations
 
+import sys
+from array import array
 from collections.abc import Sequence
 from itertools import compress, repeat
 from operator import floordiv, rshift
@@ -74,6 +76,23 @@ BACKENDS: tuple[str, ...] = ("flint", "gmpy2", "python") if HAVE_FLINT else (
     "gmpy2", "python")
 #: The back end used when none is named (see the measurements above).
 DEFAULT_BACKEND: str = BACKENDS[0]
+
+
+#: Slots of at most 8 bytes are packed and unpacked through :class:`array.array` of the
+#: next machine width (``{bytes needed: (slot bytes, type code)}``; little-endian
+#: machines only, and only codes whose item size is what the table says).
+def _slot_table() -> dict[int, tuple[int, str]]:
+    if sys.byteorder != "little":
+        return {}
+    codes = [(size, code) for size, code in ((1, "B"), (2, "H"), (4, "I"), (8, "Q"))
+             if array(code).itemsize == size]
+    return {need: min(c for c in codes if c[0] >= need) for need in range(1, 9)
+            if any(size >= need for size, _ in codes)}
+
+
+_SLOTS: dict[int, tuple[int, str]] = _slot_table()
+#: Below this many bytes Python's own multiplication is as fast as converting to GMP.
+_GMP_BYTES = 128
 
 
 def _check_backend(backend: str | None) -> str:
@@ -114,7 +133,7 @@ def _product(a: Sequence[int], b: Sequence[int] | None, length: int,
     lx, ly = len(x), len(y)
     if lx == 1 or ly == 1:  # a scalar times a vector: no packing needed
         c, v = (x[0], y) if lx == 1 else (y[0], x)
-        if name != "python":
+        if name != "python" and c.bit_length() > 8 * _GMP_BYTES:
             out = list(map(int, map(gmpy2.mpz(c).__mul__, v)))
         else:
             out = list(map(c.__mul__, v))
@@ -132,22 +151,26 @@ def _product(a: Sequence[int], b: Sequence[int] | None, length: int,
     else:
         bits = max(x).bit_length() + max(y).bit_length() + (lx if lx < ly else ly).bit_length()
     width = (bits + 7) // 8
-    packed_x = int.from_bytes(b"".join(map(int.to_bytes, x, repeat(width), repeat("little"))),
-                              "little")
-    if name == "gmpy2":
-        gx = gmpy2.mpz(packed_x)
-        if b is None:
-            prod = int(gx * gx)
-        else:
-            prod = int(gx * gmpy2.mpz(int.from_bytes(
-                b"".join(map(int.to_bytes, y, repeat(width), repeat("little"))), "little")))
-    elif b is None:
-        prod = packed_x * packed_x
+    slot = _SLOTS.get(width)
+    if slot is not None:  # machine-width slots: array packs and unpacks them
+        width, code = slot
+        packed_x = int.from_bytes(array(code, x).tobytes(), "little")
+        packed_y = packed_x if b is None else int.from_bytes(array(code, y).tobytes(),
+                                                             "little")
     else:
-        prod = packed_x * int.from_bytes(
+        packed_x = int.from_bytes(
+            b"".join(map(int.to_bytes, x, repeat(width), repeat("little"))), "little")
+        packed_y = packed_x if b is None else int.from_bytes(
             b"".join(map(int.to_bytes, y, repeat(width), repeat("little"))), "little")
     size = length * width
+    if name == "gmpy2" and size > _GMP_BYTES:
+        gx = gmpy2.mpz(packed_x)
+        prod = int(gx * gx if b is None else gx * gmpy2.mpz(packed_y))
+    else:
+        prod = packed_x * packed_y
     raw = (prod & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+    if slot is not None:
+        return array(code, raw).tolist()
     slots = map(slice, range(0, size, width), range(width, size + width, width))
     return list(map(int.from_bytes, map(raw.__getitem__, slots), repeat("little")))
 
@@ -185,4 +208,6 @@ def floor_divide(values: Sequence[int], divisor: int) -> list[int]:
         events.append(("floor_divide", len(values)))
     if divisor & (divisor - 1) == 0:
         return list(map(rshift, map(int, values), repeat(divisor.bit_length() - 1)))
+    if divisor.bit_length() <= 8 * _GMP_BYTES:
+        return list(map(floordiv, map(int, values), repeat(divisor)))
     return list(map(int, map(floordiv, map(gmpy2.mpz, values), repeat(gmpy2.mpz(divisor)))))
