@@ -110,3 +110,59 @@ def test_bad_input() -> None:
         distinct_sample(10, [], True)
     with pytest.raises(ParameterError):
         distinct_sample(0, [], 0)
+
+
+def _reference_distinct_sample(universe: int, excluded: list[int], count: int,
+                               source: object) -> tuple[int, ...]:
+    """Algorithm A.3 through :meth:`OrderStatisticSet.free` and ``insert`` (the reference
+    of the search inlined in :func:`distinct_sample`), with its trace events."""
+    from exactdp.counting import search_rounds
+    from exactdp.trace import record
+
+    tree = OrderStatisticSet(universe, excluded)
+    out = []
+    for _ in range(count):
+        size = len(tree)
+        z = source.uniform(universe - size)  # type: ignore[attr-defined]
+        record("distinct_search", search_rounds(size))
+        x = tree.free(z)
+        tree.insert(x)
+        out.append(x)
+    return tuple(out)
+
+
+_INLINE_CASES = [(5, [], 3), (7, [2, 5], 4), (6, [1, 2, 3], 3), (9, [4], 5), (4, [], 4)]
+
+
+def _inline_mismatches() -> list[object]:
+    bad: list[object] = []
+    for size, excluded, count in _INLINE_CASES:
+        got = explore(lambda s: distinct_sample(size, excluded, count, s))
+        want = explore(lambda s: _reference_distinct_sample(size, excluded, count, s))
+        if got != want:
+            bad.append((size, excluded, count))
+    for size in (1 << 64, 3**200):
+        for excluded in ([], [7, 8, 9], list(range(1, 40)), [size - 1, size]):
+            for seed in range(3):
+                with recording() as got_events:
+                    got = distinct_sample(size, excluded, 6, SeededSource(seed))
+                with recording() as want_events:
+                    want = _reference_distinct_sample(size, excluded, 6, SeededSource(seed))
+                if got != want or got_events != want_events:
+                    bad.append((size, excluded, seed))
+    return bad
+
+
+def test_inlined_search_equals_free_and_insert() -> None:
+    # exact distributions on small universes; outputs and traces on huge ones
+    assert _inline_mismatches() == []
+
+
+def test_inlined_search_planted_off_by_one_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from _plant import plant
+
+    import exactdp.histograms.distinct as mod
+    plant(monkeypatch, mod, "distinct_sample", "items[mid] - mid >= bound",
+          "items[mid] - mid > bound")
+    monkeypatch.setitem(globals(), "distinct_sample", mod.distinct_sample)
+    assert _inline_mismatches()
