@@ -513,3 +513,26 @@ def test_m0_keeps_nothing_for_a_large_d() -> None:
     big = TabulatedMechanism([[d // 2, d], [1, d]])  # n = 1
     assert EmptyBinSampler(big, 2 * d)._at_zero is None
     assert EmptyBinSampler(big, 2 * d)(2 * d) == big(0, d)
+
+
+def _search_reads_m() -> bool:
+    """Whether ``search`` (the draws' path, part of the strict-time trace) runs ``M`` even
+    where ``__call__`` has a value kept (here a poisoned one)."""
+    mech = GeoSample(1, Fraction(1, 2))
+    sampler = EmptyBinSampler(mech, 64)
+    assert sampler._at_zero is not None
+    for u0 in range(1, 65):
+        sampler(u0)
+        sampler._at_zero[sampler.f(u0)] = 7  # not an output of M (n = 1)
+    return all(sampler.search(u0) == mech(0, sampler.f(u0)) for u0 in range(1, 65))
+
+
+def test_m0_search_runs_m_every_time() -> None:
+    assert _search_reads_m()
+
+
+def test_m0_search_check_fails_when_search_reads_the_kept_values(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, EmptyBinSampler, "search",
+          "return self.mechanism(0, self.f(u0))", "return self(u0)")
+    assert not _search_reads_m()

@@ -236,8 +236,10 @@ class EmptyBinSampler:
         return z
 
     def search(self, u0: int) -> int:
-        """``M0(u0)``: the inverse-CDF protocol's name for the deterministic map."""
-        return self(u0)
+        """``M0(u0)``: the inverse-CDF protocol's name for the deterministic map.  A draw
+        runs ``M`` every time (never the values :meth:`__call__` keeps), so that its
+        operations do not depend on which ``u`` earlier draws met."""
+        return self.mechanism(0, self.f(u0))
 
     def max_preimage(self, u: int) -> int:
         """``max{u0 in [d0]_+ : f(u0) <= u}`` for ``u`` in ``[0, d]`` (0 when ``u = 0``):
@@ -503,16 +505,20 @@ class CompactHistogram:
         points = sorted(x - 1 for x in (*counts, *fixed))
         field_ = self.field
         point_value, count_of, fixed_of = self._point_value, counts.get, fixed.get
+
+        def embed(e: int) -> int:  # (its calls are part of the strict-time operation trace)
+            return field_.embed(e, self.sublevel)
+
         if self.strict_time:
             nodes = sorted(points + self._padding(points))
             values = [point_value(count_of(e + 1), fixed_of(e + 1), source) for e in nodes]
             if self.uses_native:
                 return tuple(native.interpolate(field_.degree, 2 * 3**self.sublevel, nodes,
                                                 values))
-            return tuple(field_.interpolate([field_.embed(e, self.sublevel) for e in nodes],
-                                            values, self._node_bits))
+            return tuple(field_.interpolate([embed(e) for e in nodes], values,
+                                            self._node_bits))
         values = [point_value(count_of(e + 1), fixed_of(e + 1), source) for e in points]
-        embedded = [field_.embed(e, self.sublevel) for e in points]
+        embedded = [embed(e) for e in points]
         newton = field_.newton_coefficients(embedded, values, self._node_bits)
         tail = [source.uniform(field_.order) - 1 for _ in range(self.n + 1 - len(points))]
         # Newton basis with zero nodes after A: p = q + Z_A(X) * r(X), r uniform.
