@@ -115,22 +115,28 @@ def _product(a: Sequence[int], b: Sequence[int] | None, length: int,
             or length < 0):
         raise ParameterError(f"length = {length!r} must be an int >= 0")
     # x, y = a[:length], b[:length] as ints without trailing zeros: only these coefficients
-    # reach degree < length (the last non-zero index found by compress, C-level)
+    # reach degree < length (when there are any, the last non-zero index is found by
+    # compress, C-level)
     x = list(map(int, a[:length]))
-    del x[next(compress(range(len(x) - 1, -1, -1), reversed(x)), -1) + 1:]
+    if x and not x[-1]:
+        del x[next(compress(range(len(x) - 1, -1, -1), reversed(x)), -1) + 1:]
     if b is None:
         y = x
+        if x and min(x) < 0:
+            raise ParameterError("truncated_product: coefficients must be non-negative")
     else:
         y = list(map(int, b[:length]))
-        del y[next(compress(range(len(y) - 1, -1, -1), reversed(y)), -1) + 1:]
-    if (x and min(x) < 0) or (y and min(y) < 0):
-        raise ParameterError("truncated_product: coefficients must be non-negative")
+        if y and not y[-1]:
+            del y[next(compress(range(len(y) - 1, -1, -1), reversed(y)), -1) + 1:]
+        if (x and min(x) < 0) or (y and min(y) < 0):
+            raise ParameterError("truncated_product: coefficients must be non-negative")
     events = active()
     if events is not None:
         events.append(("polymul", length))
     if not x or not y:
         return [0] * length
-    lx, ly = len(x), len(y)
+    lx = len(x)
+    ly = lx if b is None else len(y)
     if lx == 1 or ly == 1:  # a scalar times a vector: no packing needed
         c, v = (x[0], y) if lx == 1 else (y[0], x)
         if name != "python" and c.bit_length() > 8 * _GMP_BYTES:
