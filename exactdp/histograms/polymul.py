@@ -13,7 +13,10 @@ term-by-term.  Three back ends compute exactly the same coefficients:
 ``"gmpy2"``
     Kronecker substitution by hand: pack each coefficient into a slot of ``w`` bits
     (``w`` = the bits a product coefficient can need), multiply the two packed
-    integers once with GMP, unpack the first ``length`` slots.
+    integers once with GMP, unpack the first ``length`` slots.  Slots of at most 8
+    bytes are machine words packed by :class:`array.array`, and packed integers below
+    1024 bits are multiplied as Python ints (converting to GMP costs more there):
+    the same coefficients, fewer Python-level steps (the strict-time rows trace every one).
 ``"python"``
     the same Kronecker substitution on Python ints (Karatsuba): the dependency-free
     path, exact but slow for big inputs.
@@ -204,7 +207,8 @@ def floor_divide(values: Sequence[int], divisor: int) -> list[int]:
     """``[v // divisor for v in values]`` for non-negative ``v`` and ``divisor >= 1``.
 
     A power-of-two divisor is a shift; otherwise GMP divides (sub-quadratic for big
-    operands, where Python's ``//`` is schoolbook).
+    operands, where Python's ``//`` is schoolbook), or Python for divisors of at most
+    1024 bits (where converting to GMP costs more than it saves).
     """
     if (type(divisor) is not int and (isinstance(divisor, bool) or not isinstance(divisor, int))
             or divisor < 1):
