@@ -133,22 +133,9 @@ def distinct_sample(universe_size: int, excluded: Sequence[int], count: int,
     for _ in range(count):
         size = len(items)
         z = src.uniform(universe - size)
-        rounds = size.bit_length()  # search_rounds(size)
         if events is not None:
-            events.append(("distinct_search", rounds))
-        # x = tree.free(z), inlined (the same rounds and "cdf" events; tests/test_distinct
-        # checks the two equal), then tree.insert(x)
-        bound = z + 1
-        lo, hi = 0, size
-        for _ in range(rounds):
-            mid = (lo + hi) // 2
-            if events is not None:
-                events.append(("cdf",))
-            if mid == size or items[mid] - mid >= bound:
-                hi = mid
-            else:
-                lo = mid + 1
-        x = z + lo
-        insort(items, x)
+            events.append(("distinct_search", search_rounds(size)))
+        x = tree.free(z)
+        tree.insert(x)
         out.append(x)
     return tuple(out)
