@@ -59,7 +59,8 @@ PLANTED: list[tuple[str, Any, str, str, str, str]] = [
      "inverse_cdf_search(self.cdf, self.cap, u)",
      "inverse_cdf_search(self.cdf, max(self.cap - 1, 0), u)", "inverse_cdf"),
     ("approx-bin-loop-gt-for-ge", orderstats.ApproxBinDraw, "search",
-     "if found is None and sums[ell] >= u:", "if found is None and sums[ell] > u:",
+     "_le, itertools.repeat(u), sums[low:width]",  # the test sums[l] >= u (u <= sums[l])
+     "(lambda a, b: a < b), itertools.repeat(u), sums[low:width]",  # ... as sums[l] > u
      "inverse_cdf"),
     ("system-off-by-one", SystemSource, "uniform", "secrets.randbelow(check_domain_size(d)) + 1",
      "secrets.randbelow(check_domain_size(d)) + 2", "uniform"),
