@@ -360,28 +360,26 @@ class WalshFourierMechanism(_FactorizationMechanism):
     def coefficients(self, x: Sequence[int]) -> list[int]:
         return fwht_ints(list(x))
 
-    def reconstruct(self, noisy: Sequence[int]) -> tuple[Fraction, ...]:
+    def _numerators(self, noisy: Sequence[int]) -> list[int]:
+        """``W (lambda o c~)`` on integers: the outputs' numerators over ``N scale``."""
         if len(noisy) != len(self.rows):
             raise ParameterError(f"{len(noisy)} noisy values for {len(self.rows)} kept rows")
         v = [0] * self.N
         lam = self._lam_int
         for j, c in zip(self.rows, noisy, strict=True):
             v[j] = lam[j] * c
+        return fwht_ints(v)
+
+    def reconstruct(self, noisy: Sequence[int]) -> tuple[Fraction, ...]:
         den = self.N * self._scale
-        return tuple(Fraction(w, den) for w in fwht_ints(v))
+        return tuple(Fraction(w, den) for w in self._numerators(noisy))
 
     def _reconstruct_drawn(self, noisy: Sequence[int]) -> tuple[Fraction, ...]:
         table = self._y_table
         if table is None:
             return self.reconstruct(noisy)
-        if len(noisy) != len(self.rows):
-            raise ParameterError(f"{len(noisy)} noisy values for {len(self.rows)} kept rows")
-        v = [0] * self.N
-        lam = self._lam_int
-        for j, c in zip(self.rows, noisy, strict=True):
-            v[j] = lam[j] * c
         off = self._y_bound
-        return tuple([table[w + off] for w in fwht_ints(v)])
+        return tuple([table[w + off] for w in self._numerators(noisy)])
 
     def convolve(self, x: Sequence[int]) -> list[Exact]:
         return xor_convolve(self.h, self.domain.validate(x))
