@@ -1,6 +1,7 @@
 """Run mutants in a private copy of the source tree and classify them (used by ``mutate.py``).
 
-The copy (:class:`Tree`) holds ``exactdp/``, ``proofs/``, ``tests/`` and ``pyproject.toml``
+The copy (:class:`Tree`) holds ``exactdp/``, ``proofs/``, ``tests/``, ``pyproject.toml`` and
+``README.md`` (tests/test_histogram_dask_recipe.py runs the README's recipe)
 taken from a git commit (``git archive``; the built native extension, which git does not
 track, is copied from the working tree) or from the working tree itself.  Each mutant is
 written into the copy, run, and the original file put back; nothing is ever written to the
@@ -37,7 +38,7 @@ HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "_verify_driver.py"
 RAISED_GRID = "(the check raised before finishing)"
 MEMORY_LIMIT = 3 << 30
-TREE_PARTS = ("exactdp", "proofs", "tests", "pyproject.toml")
+TREE_PARTS = ("exactdp", "proofs", "tests", "pyproject.toml", "README.md")
 
 
 @dataclass
