@@ -235,3 +235,49 @@ def test_default_source() -> None:
 def test_base_source_requires_uniform() -> None:
     with pytest.raises(NotImplementedError):
         RandomSource().uniform(3)
+
+
+# ---------------------------------------------------------------- uniform_many's rejections
+
+def _rejection_batch(native: bool, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """``SystemSource().uniform_many(3, 4)`` on planted OS bytes, with ``uniform`` (the
+    redraw) returning 3.  d = 3, so r has K + 63 = 65 bits: all-ones bits give r = 2^65 - 1
+    >= 2^65 - 2 = floor(2^65 / 3) 3 (rejected; kept, it would read r mod 3 + 1 = 2), zero
+    bits r = 0 (accepted: u = 1), and r = 2^65 - 5, the largest multiple of 3 below the
+    bound (quotient exactly floor(2^65 / 3) - 1: accepted, u = 1)."""
+    import secrets
+
+    from exactdp import native_samplers
+
+    if native and not native_samplers.available():
+        pytest.skip("native sampler kernels not built")
+    if not native:
+        monkeypatch.setattr(native_samplers, "available", lambda: False)
+    size = (native_samplers.limbs(3) + 1) * native_samplers.LIMB_BYTES
+    raw = (b"\xff" * size + b"\0" * size + b"\xff" * size
+           + ((1 << 65) - 5).to_bytes(size, "little"))
+    monkeypatch.setattr(secrets, "token_bytes", lambda n: raw[:n])
+    monkeypatch.setattr(SystemSource, "uniform", lambda self, d: 3)
+    return list(SystemSource().uniform_many(3, 4))
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_uniform_many_redraws_exactly_the_rejected_draws(native: bool,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A draw whose ``K + 63`` bits fall in the rejected top ``2**(K+63) mod d`` values is
+    replaced by ``uniform(d)`` and the accepted ones are kept (probability below 2^-62 per
+    draw on real coins, so only planted bytes reach it, and no verify row does)."""
+    assert _rejection_batch(native, monkeypatch) == [3, 1, 3, 1]
+
+
+@pytest.mark.parametrize(("native", "old", "new"), [
+    (True, "if not good)", "if good)"),  # the native path redraws the accepted draws
+    (False, "if q <= m1 else", "if q < m1 else"),  # the Python path's bound one too low
+    (False, "if q <= m1 else", "if q <= m1 + 1 else"),  # ... one too high: keeps r mod d
+])
+def test_uniform_many_planted_rejection_bugs_fail(native: bool, old: str, new: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests._plant import plant
+
+    plant(monkeypatch, SystemSource, "uniform_many", old, new)
+    assert _rejection_batch(native, monkeypatch) != [3, 1, 3, 1]
