@@ -150,6 +150,9 @@ def test_exploring_source_path_bookkeeping() -> None:
     assert src.bernoulli(1, 4) is True  # choice 0 = True when num > 0
     assert src.choices == [1, 0] and src.sizes == [3, 2]
     assert src.weight == Fraction(1, 3) * Fraction(1, 4)
+    # the path's weight (num, den) before each draw, and each draw's (den, numerators)
+    assert src.before == [(1, 1), (1, 3)]
+    assert src.masses == [(3, None), (4, [1, 3])]
 
 
 # ---------------------------------------------------------------- misuse
