@@ -436,12 +436,10 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
                                     _sums(dist), _sum(covered), runs, cut, "draws")
     # the masses as pairs, not a dict: each output is hashed once more, by _ordered
     pairs = [(out, _sum(parts)) for out, parts in dist.items()]
-    total = _sum({})
-    if pairs:  # sum of the masses exactly, over the least common denominator (_sum)
-        masses: dict[int, int] = {}
-        for _, p in pairs:
-            masses[p.denominator] = masses.get(p.denominator, 0) + p.numerator
-        total = _sum(masses)
+    masses: dict[int, int] = {}  # the masses' exact sum, over their least common denominator
+    for _, p in pairs:
+        masses[p.denominator] = masses.get(p.denominator, 0) + p.numerator
+    total = _sum(masses)
     if total != 1:
         raise NondeterminismError(f"explored path weights sum to {total}, not 1")
     return _ordered(pairs)

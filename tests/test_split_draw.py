@@ -14,8 +14,13 @@ from hypothesis import strategies as st
 from exactdp import randomness
 from exactdp.cli.verify import run_check
 from exactdp.histograms.orderstats import ApproxBinDraw, approx_bin_sample
-from exactdp.randomness import (SPLIT_TOP_BITS, CallableSource, RandomSource, SeededSource,
-                                split_inverse_cdf)
+from exactdp.randomness import (
+    SPLIT_TOP_BITS,
+    CallableSource,
+    RandomSource,
+    SeededSource,
+    split_inverse_cdf,
+)
 from proofs import prop_6_17_split_draw
 from tests.test_strict_time_rows import mutate
 
