@@ -262,3 +262,42 @@ def fastsample_spend(m: int, draws: int, requested: Fraction | None = None) -> S
                      if draws > 1 else "one value"),
         meaning=(f"FastSample with the paper's eps = {Fraction(1, m)}: one value is (eps/2, 0)-DP "
                  f"(Theorem 4.10 i)"))
+
+
+# --------------------------------------------------------------------------- histograms
+
+def histogram_m_for_budget(total: object, largest_m: int) -> int:
+    """The paper's ``eps = 1/m`` of a histogram whose whole release may spend ``total``: the
+    largest ``1/m <= total`` (the histogram theorems give ``(eps, 0)``-DP, or ``(eps,
+    delta)``, for the whole release).  Range ``(0, 1]``; below ``1/largest_m``
+    (``largest_m``: the size limit of the counting mechanism's integers) nothing fits."""
+    e = budget(total)
+    if e > 1:
+        raise EpsilonRangeError(
+            f"--epsilon = {e} is above 1, the largest budget a histogram can use: the range "
+            f"is (0, 1] (the paper's eps is 1/m for a whole m)")
+    m = -((-e.denominator) // e.numerator)
+    if m > largest_m:
+        smallest = Fraction(1, max(largest_m, 1))
+        raise EpsilonRangeError(
+            f"--epsilon = {e} is below the smallest budget this histogram can spend here, "
+            f"{smallest} (eps = 1/m with m at most {largest_m}, as the counting mechanism's "
+            f"integers must stay within the size limit): the range is [{smallest}, 1]"
+            if largest_m >= 1 else
+            f"--epsilon = {e}: no eps = 1/m keeps the counting mechanism's integers within "
+            f"the size limit here (use fewer rows)")
+    return m
+
+
+def histogram_spend(epsilon: Fraction, delta: Fraction | None, requested: Fraction | None,
+                    theorem: str) -> Spend:
+    """A histogram released with the paper's ``eps`` (and ``delta``): the theorem's
+    guarantee for the whole release, exactly."""
+    return Spend(
+        Fraction(epsilon), delta=Fraction(0) if delta is None else Fraction(delta),
+        requested=requested,
+        composition=("the whole histogram: a changed row moves two counts, each spending "
+                     "eps/2" + ("" if not delta else " and delta/2")),
+        meaning=(f"the paper's eps = {epsilon}" + (", the largest 1/m within --epsilon"
+                                                if requested is not None else "")
+                 + f"; {theorem}"))
