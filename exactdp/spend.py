@@ -57,6 +57,9 @@ __all__ = [
     "fastsample_spend",
     "geosample_k_for_budget",
     "geosample_spend",
+    "histogram_epsilon_for_budget",
+    "histogram_m_for_budget",
+    "histogram_spend",
     "ln_fits",
 ]
 
@@ -287,6 +290,13 @@ def histogram_m_for_budget(total: object, largest_m: int) -> int:
             f"--epsilon = {e}: no eps = 1/m keeps the counting mechanism's integers within "
             f"the size limit here (use fewer rows)")
     return m
+
+
+def histogram_epsilon_for_budget(total: object) -> Fraction:
+    """The paper's ``eps`` for a histogram whose whole release may spend ``total`` (in ``(0,
+    1]``): ``1/ceil(1/total)``, the largest ``1/m <= total``.  The integer size limit is the
+    mechanisms' own (they refuse past it when built)."""
+    return Fraction(1, histogram_m_for_budget(total, 1 << 1024))
 
 
 def histogram_spend(epsilon: Fraction, delta: Fraction | None, requested: Fraction | None,

@@ -104,3 +104,49 @@ def test_query_checks_the_spent_field(capsys: pytest.CaptureFixture[str], rows: 
         rc, _, err = run(capsys, "query", str(bad), "5")
         assert rc == 2, (field, value)
         assert "spent" in err
+
+
+@pytest.mark.parametrize(("total", "paper_eps"), [
+    (Fraction(3, 10), Fraction(1, 4)), (Fraction(1, 4), Fraction(1, 4)),
+    (Fraction(1), Fraction(1)), (Fraction(2, 7), Fraction(1, 4)),
+])
+def test_histogram_budget_first_constructors(total: Fraction, paper_eps: Fraction) -> None:
+    from exactdp.histograms.basic import BasicHistogram, StabilityHistogram
+    from exactdp.histograms.compact import CompactHistogram
+    from exactdp.histograms.data import Universe
+    from exactdp.histograms.sparse import PureSparseHistogram
+
+    u, beta0, delta = Universe(64), Fraction(1, 20), Fraction(1, 1000)
+    # the paper's eps, derived here: the largest 1/m not above the budget
+    m = next(m for m in range(1, 100) if Fraction(1, m) <= total)
+    assert Fraction(1, m) == paper_eps
+    pairs = [
+        (BasicHistogram.for_budget(u, 5, total, beta0),
+         BasicHistogram.theorem_5_3(u, 5, paper_eps, beta0)),
+        (BasicHistogram.for_budget(u, 5, total, beta0, "geosample"),
+         BasicHistogram.with_geosample(u, 5, paper_eps)),
+        (StabilityHistogram.for_budget(u, 5, total, delta, beta0),
+         StabilityHistogram.theorem_5_6(u, 5, paper_eps, delta, beta0)),
+        (StabilityHistogram.for_budget(u, 5, total, delta, beta0, "geosample"),
+         StabilityHistogram.with_geosample(u, 5, paper_eps, delta)),
+        (PureSparseHistogram.for_budget(u, 5, total, beta0),
+         PureSparseHistogram.theorem_6_11(u, 5, paper_eps, beta0)),
+        (CompactHistogram.for_budget(u, 5, total, beta0),
+         CompactHistogram.theorem_8_6(u, 5, paper_eps, beta0)),
+        (CompactHistogram.for_budget(u, 5, total, counting="geosample"),
+         CompactHistogram.with_geosample(u, 5, paper_eps)),
+    ]
+    for built, expected in pairs:
+        assert repr(built) == repr(expected)
+        assert repr(built.mechanism) == repr(expected.mechanism)
+
+
+def test_histogram_budget_first_constructors_refuse_outside_the_range() -> None:
+    from exactdp.histograms.basic import BasicHistogram
+    from exactdp.histograms.data import Universe
+    from exactdp.spend import EpsilonRangeError
+
+    with pytest.raises(EpsilonRangeError, match=r"range is \(0, 1\]"):
+        BasicHistogram.for_budget(Universe(8), 5, Fraction(3, 2), Fraction(1, 20))
+    with pytest.raises(EpsilonRangeError, match="must be positive"):
+        BasicHistogram.for_budget(Universe(8), 5, 0, Fraction(1, 20))
