@@ -152,3 +152,28 @@ def test_every_release_command_refuses_a_non_positive_budget(
         rc, out, err = run(capsys, *argv, "--epsilon=0")
         assert rc == 2 and out == "", argv
         one_line_error(err, "--epsilon = 0 must be positive")
+
+
+def test_sketch_file_records_the_spend_and_query_checks_it(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from exactdp.histograms.release_file import seal
+
+    data = tmp_path / "x.txt"
+    data.write_text("3,2\n7,1\n")
+    sketch = tmp_path / "s.json"
+    rc, out, err = run(capsys, "sparse-vector", "project", str(data), "--epsilon", "1/2",
+                       "--beta", "4", "--rows", "6", "--sparsity", "2", "--universe-size",
+                       "10", "--output", str(sketch), "--json", "--seed", "1")
+    assert rc == 0, err
+    recorded = json.loads(sketch.read_text())
+    assert recorded["spent"] == json.loads(out)["spent"]
+    assert run(capsys, "sparse-vector", "query", str(sketch), "3")[0] == 0
+    for field, edited_value in [("epsilon", "1/4"), ("requested_epsilon", "1"),
+                                ("meaning", "x")]:
+        doc = json.loads(sketch.read_text())
+        doc["spent"][field] = edited_value
+        doc.pop("integrity")
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps(seal(doc)))  # a consistent digest: only the check stops it
+        rc, _, err = run(capsys, "sparse-vector", "query", str(bad), "3")
+        assert rc == 2 and "spent" in err, (field, err)

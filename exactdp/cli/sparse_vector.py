@@ -285,23 +285,9 @@ def _params(args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
                     "alpha": str(alpha), "beta": str(beta), "bound": str(bound)}
 
 
-def alp_spend(params: Any, requested: Fraction, bound: Fraction | None = None) -> Any:
-    """What an ALP sketch spends (:class:`exactdp.spend.Spend`): ``eps_cert = c(1 - 2p)/p``
-    for l1 neighbours (``= eps`` exactly for the paper and unscaled variants); for
-    histogram-tight, ``ln L`` on integer vectors differing by 1 in one key (the only
-    neighbours on its grid), ``L <= e^eps``."""
-    from exactdp.spend import Spend
-
-    composition = "the whole sketch: every cell and hash function of one draw"
-    if bound is not None:
-        spent = Spend(Fraction(1), bound, requested=requested, composition=composition,
-                      meaning=f"ALP (histogram-tight, not in the paper): the ratio is at most "
-                              f"L = {bound} <= e^eps for integer vectors differing by 1 in one "
-                              f"key")
-    else:
-        spent = Spend(params.epsilon_cert, requested=requested, composition=composition,
-                      meaning="the paper's eps (ALP, Lemmas 4.1 and 4.12): eps_cert = "
-                              "c(1 - 2p)/p for l1 neighbours ||x - x'||_1 <= 1")
+def alp_spend(params: Any, requested: Fraction) -> Any:
+    """What the sketch spends (:meth:`ALPParams.spend`), checked against the budget."""
+    spent = params.spend(requested)
     if not spent.at_most(requested):  # never: each variant is calibrated to spend eps
         raise ParameterError(f"the sketch would spend {spent.expression()} > --epsilon "
                              f"{requested}")
@@ -333,8 +319,7 @@ def _cmd_project(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     out = output_path(args)  # before anything is read or drawn
     params, request = _params(args)
-    spent = alp_spend(params, Fraction(request["epsilon"]),
-                      Fraction(request["bound"]) if "bound" in request else None)
+    spent = alp_spend(params, Fraction(request["epsilon"]))
     cells = params.rows * params.columns
     limit = to_fraction(args.max_cells, "--max-cells")
     if cells > limit:
@@ -351,7 +336,7 @@ def _cmd_project(args: argparse.Namespace) -> int:
     source: RandomSource = SystemSource() if args.seed is None else seeded_source(args.seed)
     sketch = ALP(params).project(pairs, source)
     document = sketch_json(sketch, request=request, input_file=args.file,
-                           seeded=args.seed is not None)
+                           seeded=args.seed is not None, spent=True)
     assert out is not None  # --output is required
     write_json(document, out)
     if args.seed is not None:  # printed even with --quiet: it changes what the file means
