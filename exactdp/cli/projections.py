@@ -178,7 +178,8 @@ def _plan_source(seed: int | None) -> tuple[Any, int]:
 
 
 def _sign_mechanism(args: argparse.Namespace, p: int, k: int, beta: int, bound: int,
-                    eps: Fraction, maxden: int, seed: int | None) -> tuple[Any, dict[str, str]]:
+                    eps: Fraction, maxden: int, seed: int | None
+                    ) -> tuple[Any, dict[str, str], Any]:
     from exactdp.projections import (
         DPSignOPORP,
         DPSignOPORPRepeated,
@@ -224,11 +225,12 @@ def _sign_mechanism(args: argparse.Namespace, p: int, k: int, beta: int, bound: 
     info = {"plan_seed": str(seed), "rho": f"{rho.a}/{rho.b}", "repetitions": str(t),
             "L_max": str(l_max), "D_bits": str(flipper.denominator.bit_length()),
             "privacy_ratio": f"({rho.a}/{rho.b})^{power}"}
-    return mech, info
+    return mech, info, projection_spend(Fraction(rho.a, rho.b), power, eps)
 
 
 def _value_mechanism(args: argparse.Namespace, p: int, k: int, beta: int, bound: int,
-                     eps: Fraction, maxden: int, seed: int | None) -> tuple[Any, dict[str, str]]:
+                     eps: Fraction, maxden: int, seed: int | None
+                    ) -> tuple[Any, dict[str, str], Any]:
     from exactdp.noise import ClampedGeometric
     from exactdp.projections import (
         DPOPORP,
@@ -252,7 +254,7 @@ def _value_mechanism(args: argparse.Namespace, p: int, k: int, beta: int, bound:
     info = {"plan_seed": str(seed), "noise_ratio": f"{ratio.numerator}/{ratio.denominator}",
             "sensitivity_l1": str(sens), "clamp": f"[{-top - margin},{top + margin}]",
             "privacy_ratio": f"({rho.a}/{rho.b})^{sens}"}
-    return mech, info
+    return mech, info, projection_spend(Fraction(rho.a, rho.b), sens, eps)
 
 
 def _base_within(eps: Fraction, power: int, maxden: int) -> Any:
@@ -272,17 +274,16 @@ def _base_within(eps: Fraction, power: int, maxden: int) -> Any:
     return base_from_eps(eps, power, maxden)
 
 
-def projection_spend(info: dict[str, str], eps: Fraction) -> Any:
-    """What the release spends: ``power ln(rho)`` for its base ``rho`` (per vector and per
-    changed coordinate, the paper's neighbours), read off the builder's exact fields."""
+def projection_spend(rho: Fraction, power: int, eps: Fraction) -> Any:
+    """What the release spends: ``power ln(rho)`` (per vector and per changed coordinate,
+    the paper's neighbours), checked against the budget ``eps``."""
     from exactdp.spend import Spend
 
-    base, power = info["privacy_ratio"].removeprefix("(").split(")^")
-    spent = Spend(Fraction(int(power)), Fraction(base), requested=eps,
-                  composition=f"the whole release: {power} randomized responses or noisy "
-                              f"values per vector meet a changed coordinate, each ln(rho)",
+    spent = Spend(Fraction(power), rho, requested=eps,
+                  composition=f"the whole release: a changed coordinate meets {power} "
+                              f"randomized responses or noisy values, each ln(rho)",
                   meaning=f"the paper's eps (Li & Li) with its base e^(eps/{power}) rounded "
-                          f"down to rho = {base}: rho^{power} <= e^eps")
+                          f"down to rho = {rho}: rho^{power} <= e^eps")
     if not spent.at_most(eps):  # never: the base is chosen with rho^power <= e^eps
         raise ParameterError(f"the release would spend {spent.expression()} > --epsilon {eps}")
     return spent
@@ -330,8 +331,7 @@ def cmd_project(args: argparse.Namespace) -> int:
     # The builders check every parameter, then draw the public plan seed (if not given);
     # the noise comes after.
     build = _sign_mechanism if args.kind == "signs" else _value_mechanism
-    mech, info = build(args, p, k, beta, bound, eps, maxden, plan_seed)
-    spent = projection_spend(info, eps)
+    mech, info, spent = build(args, p, k, beta, bound, eps, maxden, plan_seed)
     noise: RandomSource
     if noise_seed is not None:
         noise = seeded_source(noise_seed)
