@@ -35,13 +35,15 @@ __all__ = ["COMMANDS", "estimate_ns"]
 #: What --epsilon means on the counting commands (Theorems 4.7 i and 4.10 i).
 GUARANTEES = (
     "What --epsilon means: the total privacy budget of the output, any exact rational in "
-    "(0, K/2] for K values (--draws; distribution, check and plot describe one value, K = 1). "
-    "The most accurate parameters that spend at most that are chosen, and the output states "
-    "the exact spend: K geosample values spend K ln(1 + 2^-k) for the smallest k with K ln(1 "
-    "+ 2^-k) <= --epsilon (the paper's eps = 2^(1-k); one value is (eps~/2, 0)-DP with "
-    "eps~/2 = ln(1 + 2^-k), Theorem 4.7 i); K fastsample values spend K eps/2 for the paper's "
-    "eps = 1/m with the smallest m that fits (one value is (eps/2, 0)-DP, Theorem 4.10 i). Both compare ln exactly, never with floats. The top K/2 is the "
-    "paper's eps = 1 (its eps is 1/m); the bottom is set by the size of the integers d.")
+    "(0, K/2] for K values (--draws; distribution, check and plot describe one value, K = "
+    "1). The most accurate parameters that spend at most that are chosen, and sample states "
+    "the exact spend (under 'spent' with --json, else on stderr): K geosample values spend "
+    "K ln(1 + 2^-k) for the smallest k with K ln(1 + 2^-k) <= --epsilon (the paper's eps = "
+    "2^(1-k); one value is (eps~/2, 0)-DP with eps~/2 = ln(1 + 2^-k), Theorem 4.7 i); K "
+    "fastsample values spend K eps/2 for the paper's eps = 1/m with the smallest m that fits "
+    "(one value is (eps/2, 0)-DP, Theorem 4.10 i). The choice compares ln exactly, never with "
+    "floats. The top K/2 is the paper's eps = 1 (its eps is 1/m); the bottom is set by the "
+    "size of the integers d.")
 
 _DEFAULT_MAX_SECONDS = "600"
 
@@ -62,7 +64,7 @@ def _counting_args(p: argparse.ArgumentParser, ideal: bool = False,
                    help="the largest count, a positive integer; counts lie in [n] = {0..n}")
     p.add_argument("--epsilon", required=True, metavar="E",
                    help="privacy budget of the output: any exact rational in (0, K/2] for K "
-                        "values, e.g. '1/2' or '0.3' (see below for what it buys)")
+                        "values, e.g. '1/2' or '0.3' (see above for what it buys)")
     p.add_argument("--gamma", help="fastsample only: mixing weight 1/g with g >= 2, e.g. "
                                    "'1/1000' (FastSample is gamma-close to GeoSample's law)")
     p.add_argument("--max-seconds", default=_DEFAULT_MAX_SECONDS, metavar="S",
