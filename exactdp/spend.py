@@ -215,6 +215,9 @@ def geosample_k_for_budget(total: object, draws: int, largest_k: int) -> int:
         k0 += 1
     # k0 - 2 never fits: 2^-(k0-2) > 2x and ln(1 + y) >= y/2 for y <= 1.
     k = k0 - 1 if k0 > 1 and ln_fits(draws, 1 + Fraction(1, 1 << (k0 - 1)), e) else k0
+    if largest_k < 1:
+        raise ResourceLimitError("no GeoSample fits here: d = (2^(k+1)+1)(2^k+1)^(n-1) passes "
+                                 "the integer size limit even at k = 1 (use a smaller n)")
     if k > largest_k:
         smallest = geosample_spend(largest_k, draws)
         raise EpsilonRangeError(

@@ -216,3 +216,12 @@ def test_check_and_distribution_describe_the_one_value_mechanism(
     assert rc == 0 and json.loads(out)["worst"] == "3/2"  # k = 1: ln(3/2) <= 1/2
     rc, out, _ = run(capsys, "check", "geosample", "--n", "3", "--epsilon", "2/5", "--json")
     assert rc == 0 and json.loads(out)["worst"] == "5/4"  # ln(3/2) > 2/5: k = 2
+
+
+def test_no_geosample_fits_a_huge_n(capsys: pytest.CaptureFixture[str]) -> None:
+    n = MAX_INTEGER_BITS // 2  # d has n (k + 1) + 1 > MAX_INTEGER_BITS bits already at k = 1
+    assert GeoSample.largest_k(n) == 0
+    rc, out, err = run(capsys, "sample", "geosample", "--n", str(n), "--epsilon", "1/2",
+                       "--count", "3")
+    assert rc == 2 and out == ""
+    one_line_error(err, "no GeoSample fits", "smaller n")
