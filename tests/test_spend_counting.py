@@ -12,6 +12,8 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactdp.counting import MAX_INTEGER_BITS, FastSample, GeoSample
 from exactdp.spend import EpsilonRangeError, Spend, ln_fits
@@ -225,3 +227,14 @@ def test_no_geosample_fits_a_huge_n(capsys: pytest.CaptureFixture[str]) -> None:
                        "--count", "3")
     assert rc == 2 and out == ""
     one_line_error(err, "no GeoSample fits", "smaller n")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 10**6), st.integers(0, 10**6), st.integers(1, 20))
+def test_geosample_choice_is_minimal_and_within_budget(p: int, extra: int, draws: int) -> None:
+    total = Fraction(p, p + extra) * Fraction(draws, 2)  # anywhere in (0, draws/2]
+    k = GeoSample.for_budget(10, total, draws).k
+    budget = sympy.Rational(total.numerator, total.denominator)
+    assert bool(draws * sympy.log(1 + sympy.Rational(1, 2**k)) <= budget)
+    if k > 1:  # one step more accurate would overspend
+        assert bool(draws * sympy.log(1 + sympy.Rational(1, 2 ** (k - 1))) > budget)
