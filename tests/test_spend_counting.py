@@ -180,7 +180,7 @@ def test_sample_json_spend_is_at_most_the_budget(capsys: pytest.CaptureFixture[s
         assert int(payload["k"]) == sympy_k(Fraction(total), k)
         assert spent["epsilon_rational"] is None
     else:
-        m = Fraction(payload["epsilon"]).denominator
+        m = Fraction(payload["paper_epsilon"]).denominator
         assert Fraction(k, 2 * m) <= Fraction(total) < Fraction(k, 2 * (m - 1)) if m > 1 \
             else Fraction(k, 2) <= Fraction(total)
         assert Fraction(spent["epsilon_rational"]) == Fraction(k, 2 * m)
