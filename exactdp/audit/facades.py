@@ -301,6 +301,12 @@ class NumpyFacade:
     def _double(self) -> Any:
         return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
 
+    def _positive_double(self) -> Any:
+        """A double drawn until it is not 0 (numpy's laplace rejects 0), as one draw of
+        ``j`` uniform on ``[1, 2**53)``: the same law of the value, exactly, without the
+        path of probability 0 that redraws forever."""
+        return as_unit_float(self._engine.draw((1 << FLOAT_BITS) - 1) + 1)
+
     def _sized(self, draw: Callable[[], Any], size: Any) -> Any:
         return draw() if size is None else ff.filled(draw, size)
 
@@ -328,7 +334,7 @@ class NumpyFacade:
 
     def laplace(self, loc: Any = 0, scale: Any = 1, size: Any = None) -> Any:
         _continuous("laplace", loc=loc, scale=scale)
-        return self._sized(lambda: ff.laplace(self._double, loc, scale), size)
+        return self._sized(lambda: ff.laplace(self._positive_double, loc, scale), size)
 
     def uniform(self, low: Any = 0, high: Any = 1, size: Any = None) -> Any:
         _continuous("uniform", low=low, high=high)
