@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from exactdp.certified import exp_interval
 from exactdp.hashing import CarterWegman, default_prime
@@ -140,6 +141,25 @@ class ALPParams:
         """``c (1 - 2p) / p``: the certified ratio bound is ``e^{eps_cert ||x - x'||_1}`` for
         every fixed seed ([F] Lemmas 4.1 and 4.12; notes §2)."""
         return self.scale * (1 - 2 * self.flip) / self.flip
+
+    def spend(self, requested: object = None) -> Any:
+        """What one sketch spends (:class:`exactdp.spend.Spend`): ``eps_cert`` for l1
+        neighbours ``||x - x'||_1 <= 1`` (``= eps`` exactly for :meth:`from_paper` and
+        :meth:`unscaled`); for ``histogram-tight``, ``ln L`` with ``L = 1 + eps_cert``, the
+        exact worst ratio on its neighbours (integer vectors differing by 1 in one key)."""
+        from exactdp.spend import Spend
+
+        asked = None if requested is None else to_fraction(requested, "requested")
+        composition = "the whole sketch: every cell and hash function of one draw"
+        if self.variant == "histogram-tight":
+            ratio = 1 + self.epsilon_cert
+            return Spend(Fraction(1), ratio, requested=asked, composition=composition,
+                         meaning=f"ALP (histogram-tight, not in the paper): the ratio is at "
+                                 f"most L = {ratio} <= e^eps for integer vectors differing by "
+                                 f"1 in one key")
+        return Spend(self.epsilon_cert, requested=asked, composition=composition,
+                     meaning="the paper's eps (ALP, Lemmas 4.1 and 4.12): eps_cert = "
+                             "c(1 - 2p)/p for l1 neighbours ||x - x'||_1 <= 1")
 
     @property
     def cells(self) -> int:
