@@ -204,7 +204,7 @@ def _wrong_geometric_update(u: Any, p: Any) -> int:
 
 
 def test_planted_geometric_update_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    draw = lambda g: g.geometric(0.4, size=20)  # noqa: E731
+    draw = lambda g: g.geometric(0.4, size=20)
     monkeypatch.setattr(ff, "geometric_search", _wrong_geometric_update)
     assert _mismatches(draw, draw, _generator) > 0
 

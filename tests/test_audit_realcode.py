@@ -40,7 +40,7 @@ def _count_below(p: float) -> int:
 def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]))
     return subprocess.run([sys.executable, "-m", "exactdp.cli", *argv], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, check=False)
 
 
 def test_done_when_float_rr_violates_with_its_exact_ratio() -> None:
@@ -88,10 +88,12 @@ def test_generator_at_a_keyword_with_bound_parameters(capsys: pytest.CaptureFixt
                        "random", "--rng-arg", "prng", "--bind", "keep=0.75", "--ratio-bound",
                        "3", "--inputs", "0..1", "--json")
     assert rc == 0, err
+    assert json.loads(out)["worst_ratio"]["ratio"] == "3"
     rc, out, err = run(capsys, "audit", f"{T}:keep_with", "--kind", "whitebox", "--rng",
                        "random", "--rng-arg", "0", "--bind", "keep=0.75", "--ratio-bound",
                        "3", "--inputs", "0..1", "--json")
     assert rc == 0, err
+    assert json.loads(out)["worst_ratio"]["ratio"] == "3"
 
 
 @pytest.mark.parametrize(("argv", "words"), [
