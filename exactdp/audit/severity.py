@@ -76,7 +76,7 @@ def separated_decimals(a: Callable[[int], Interval], b: Callable[[int], Interval
     reals are then equal or astronomically close).
 
     >>> separated_decimals(lambda b: Interval(Fraction(1), Fraction(1)),
-    ...                    lambda b: exp_interval(Fraction(1, 10**12), b))
+    ...                    lambda b: exp_bounds(Fraction(1, 10**12), b))
     ('1.0000000000000', '[1.0000000000009, 1.0000000000011]')
     """
     while places <= MAX_DIGITS:
@@ -235,7 +235,6 @@ def severity(verdict: str, worst: RatioWitness | None, eps: Fraction, delta: Fra
     ``"violation"`` with the worst ratio known (a broken or incomplete audit has no figures).
 
     >>> from exactdp.checker import RatioWitness
-from exactdp.claims import Claim, RatioClaim, epsilon_bounds, exp_bounds
     >>> w = RatioWitness(Fraction(5, 4), 0, 1, 0, Fraction(5, 8), Fraction(1, 2))
     >>> s = severity("violation", w, Fraction(1, 5), Fraction(0), None, True)
     >>> s.level, s.excess.lo > 0
