@@ -1,4 +1,4 @@
-"""Neighbour relations on small public domains, written once (DESIGN.md, "neighbour relations").
+"""Neighbour relations on small public domains, written once.
 
 A :class:`Relation` is a finite public domain and a symmetric adjacency on it; the checker,
 the proofs, :mod:`exactdp.testing` and the audit enumerate its ordered pairs.  The relations:
@@ -10,10 +10,10 @@ the proofs, :mod:`exactdp.testing` and the audit enumerate its ordered pairs.  T
 * :func:`vectors` -- the integer box ``{lo..hi}^p`` with a sensitivity ``beta`` (integer grid
   steps), under ``"one-coordinate"`` (Li & Li Definition 2.3, beta-adjacency: one coordinate
   moves by at most ``beta``) or ``"l1"`` (``0 < ||u - u'||_1 <= beta``: several coordinates
-  may move; notes LILI.md §5 P6 shows why the two differ for SignOPORP) or ``"linf"``
-  (``0 < ||u - u'||_inf <= beta``: every coordinate may move by up to ``beta`` -- the
-  relation of query vectors in report-noisy-max and sparse vector, whose proofs let every
-  query change by the sensitivity at once);
+  may move; the two differ for SignOPORP) or ``"linf"`` (``0 < ||u - u'||_inf <= beta``:
+  every coordinate may move by up to ``beta`` -- the relation of query vectors in
+  report-noisy-max and sparse vector, whose proofs let every query change by the
+  sensitivity at once);
 * :func:`booleans` -- ``{0,1}^p``, one bit flipped.
 
 >>> [pair for pair in counts(2).ordered_pairs()]

@@ -1,4 +1,4 @@
-"""The audit's inputs and neighbour relation (issue 10, item 5): the ``--inputs`` grammar
+"""The audit's inputs and neighbour relation: the ``--inputs`` grammar
 and the API helper, over the shared relations of :mod:`exactdp.neighbours` (written once
 there; nothing here enumerates a domain or decides adjacency).
 

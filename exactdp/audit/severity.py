@@ -1,4 +1,4 @@
-"""How bad a white-box violation is, in figures that read right (issue 10, item 4).
+"""How bad a white-box violation is, in figures that read right.
 
 A violated claim can be anything from an excess of ``1e-13`` in epsilon (a float rounding
 in a threshold) to an infinite privacy loss (an outcome possible on one input and
