@@ -119,7 +119,7 @@ def inverse_cdf_search(cdf: Callable[[int], int], n: int, u: int) -> int:
 
     Preconditions: ``cdf`` non-decreasing on ``[n]`` and ``cdf(n) >= u``.
     Time: exactly ``search_rounds(n)`` rounds and one ``cdf`` evaluation per round, for
-    every ``u`` -- the loop never exits early (strict time, DESIGN.md rule 2).  Each round
+    every ``u`` -- the loop never exits early (strict time).  Each round
     is recorded as the trace event ``("cdf",)``.
     """
     if type(u) is not int and type(u) is not _MPZ and (  # the common draws: no ABC check

@@ -1,5 +1,5 @@
 """``exactdp convolve`` and ``exactdp check convolution``: exact private convolution (paper 002,
-Fawaz, Muthukrishnan & Nikolov, "Nearly Optimal Private Convolution"; notes CONV.md §3.7, §6).
+Fawaz, Muthukrishnan & Nikolov, "Nearly Optimal Private Convolution").
 
 ``convolve`` releases ``y ~ h * x`` for a private count vector ``x`` (``FILE``) and a public filter
 ``h``: on ``Z_2^d`` (``--group xor``) the paper's Algorithm 1 exactly
@@ -54,7 +54,7 @@ NEIGHBOURS = (
     "and costs the guarantee twice.")
 GUARANTEE = (
     "What is guaranteed, exactly: the output's privacy-loss distribution between neighbours "
-    "does not depend on the data (notes CONV.md §3.0), so the pure ratio R = max_n prod_j "
+    "does not depend on the data, so the pure ratio R = max_n prod_j "
     "r_j^|T_jn| (every set of outputs is at most R times as likely under x as under x') and "
     "delta at e^eps (the hockey-stick divergence) are computed exactly from the ratios r_j "
     "actually used; delta(e^eps) <= --delta is decided with certified bounds on e^eps. "
@@ -358,7 +358,7 @@ def cmd_convolve(args: argparse.Namespace) -> int:
         return FAILED
     if not g["sound"]:
         progress("warning: --accounting paper-unsound calibrates with the paper's Theorem 4 "
-                 "as printed, which is false in general (CONV.md P1); the exact guarantee "
+                 "as printed, which is false in general; the exact guarantee "
                  "below is what holds")
     source: RandomSource = SystemSource() if args.seed is None else seeded_source(args.seed)
     release = mech.release(x, source)

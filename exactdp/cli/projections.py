@@ -1,5 +1,5 @@
 """``exactdp project signs | values``: private (sign) random projections of integer vectors
-(Li & Li, paper 001; notes LILI.md §3.0).
+(Li & Li, paper 001).
 
 ``signs`` releases randomized-response signs of projections (Algorithm 8 DP-SignOPORP-RR and
 -smooth, with ``t`` repetitions; Algorithm 6 DP-SignRP-RR with ``N+ = k``; Algorithm 7
@@ -8,7 +8,7 @@ Algorithm 2 DP-RP with a Rademacher W) or the raw-data baseline, with a clamped 
 geometric (discrete Laplace) noise: pure eps-DP.  The vectors come from a CSV or NPY file of
 integers (:mod:`exactdp.cli.proj_input`).
 
-Order of work (DESIGN.md, command-line conventions): the output path is checked, the whole
+Order of work: the output path is checked, the whole
 input is read and validated against the public bound, the exact parameters are derived; only
 then is any randomness drawn: first the public plan seed (if none was given), then the noise.
 """

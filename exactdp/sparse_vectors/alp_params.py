@@ -1,8 +1,10 @@
-"""The public parameters of ALP-projection, exact (notes ALP.md §1.1, §1.3, §3.1, §3.2).
+"""The public parameters of ALP-projection, exact.
 
 Aumüller, Lebeda & Pagh, "Differentially Private Sparse Vectors with Low Error, Optimal Space,
-and Fast Access": [S] = paper 003 (short version), [F] = paper 000 (full-version fragment).
-ALP-projection ([S] Algorithm 1 = [F] Algorithm 4; [F] Algorithm 2 is the case ``eps = 1``)
+and Fast Access": ALP-short = paper 003 (short version), ALP-full = paper 000 (full-version
+fragment).
+ALP-projection (ALP-short Algorithm 1 = ALP-full Algorithm 4; ALP-full Algorithm 2 is the case
+``eps = 1``)
 rounds ``y_i = RandRound(x_i * c)``, writes the unary code of ``min(y_i, m)`` into an ``s x m``
 bit matrix through ``m`` hash functions, and flips every cell with probability ``p``.
 
@@ -14,7 +16,7 @@ Everything here is an exact rational (floats are refused by :func:`exactdp.param
   ``x = X/g`` with ``X`` a non-negative int), ``variant``.
 * :attr:`ALPParams.epsilon_cert` = ``c (1 - 2p) / p``: for every fixed hash seed and all
   ``x, x'`` in the grid, ``Pr[M(x) in S] <= e^{eps_cert ||x - x'||_1} Pr[M(x') in S]``
-  ([F] Lemma 4.1 scaled as in Lemma 4.12; notes §2 "Why the privacy proof works").
+  (ALP-full Lemma 4.1 scaled as in Lemma 4.12).
 """
 
 from __future__ import annotations
@@ -54,13 +56,13 @@ def tight_bound(epsilon: object, bits: int = 32) -> Fraction:
 
 @dataclass(frozen=True)
 class ALPParams:
-    """Exact public parameters of ALP-projection ([S] Alg. 1 = [F] Alg. 4).
+    """Exact public parameters of ALP-projection (ALP-short Alg. 1 = ALP-full Alg. 4).
 
     Preconditions (typed :mod:`exactdp.params` errors otherwise): ``scale > 0`` and
     ``0 < flip <= 1/2`` exact rationals (int, Fraction, or a string such as ``'1/5'``; floats
     refused); ``columns, rows, sparsity, universe, grid`` positive ints; ``rows * columns <=
     MAX_CELLS``; ``variant`` one of :data:`VARIANTS`; the ``histogram-tight`` variant needs
-    ``grid = 1`` (integer inputs only, notes §3.2: on grid-1/2 inputs its ratio exceeds
+    ``grid = 1`` (integer inputs only: on grid-1/2 inputs its ratio exceeds
     ``e^eps``) and ``scale = 1/n``.
     """
 
@@ -101,7 +103,7 @@ class ALPParams:
     @classmethod
     def from_paper(cls, epsilon: object, alpha: object, beta: object, rows: object,
                    sparsity: object, universe: object, grid: object = 1) -> ALPParams:
-        """[F] Algorithm 4 / [S] Algorithm 1: ``c = eps/alpha``, ``p = 1/(alpha + 2)``,
+        """ALP-full Algorithm 4 / ALP-short Algorithm 1: ``c = eps/alpha``, ``p = 1/(alpha + 2)``,
         ``m = ceil(beta * eps / alpha)`` (so ``epsilon_cert = eps`` exactly)."""
         eps = _positive(epsilon, "epsilon")
         a = _positive(alpha, "alpha")
@@ -112,7 +114,7 @@ class ALPParams:
     @classmethod
     def unscaled(cls, epsilon: object, beta: object, rows: object, sparsity: object,
                  universe: object, grid: object = 1) -> ALPParams:
-        """[F] §4.3 remark: no scaling, ``c = 1``, ``p = 1/(eps + 2)``, ``m = ceil(beta)``
+        """ALP-full §4.3 remark: no scaling, ``c = 1``, ``p = 1/(eps + 2)``, ``m = ceil(beta)``
         (``epsilon_cert = eps``; expected error ``O(1/eps^2)``)."""
         eps = _positive(epsilon, "epsilon")
         b = _positive(beta, "beta")
@@ -122,7 +124,7 @@ class ALPParams:
     @classmethod
     def histogram_tight(cls, bound: object, n: object, beta: object, rows: object,
                         sparsity: object, universe: object) -> ALPParams:
-        """Notes §3.2 [R] (not in the paper): integer inputs, ``c = 1/n``,
+        """The histogram-tight variant (not in the paper): integer inputs, ``c = 1/n``,
         ``p_T = c / (L - 1 + 2c)`` with ``L = bound > 1`` (a rational ``<= e^eps``, e.g.
         :func:`tight_bound`), ``m = ceil(beta * c)``, grid 1.  Then ``(1 - 2p_T)/p_T * c =
         L - 1``, so a ``+-1`` change of one integer entry moves one aligned piece of length
@@ -139,7 +141,7 @@ class ALPParams:
     @property
     def epsilon_cert(self) -> Fraction:
         """``c (1 - 2p) / p``: the certified ratio bound is ``e^{eps_cert ||x - x'||_1}`` for
-        every fixed seed ([F] Lemmas 4.1 and 4.12; notes §2)."""
+        every fixed seed (ALP-full Lemmas 4.1 and 4.12)."""
         return self.scale * (1 - 2 * self.flip) / self.flip
 
     def spend(self, requested: object = None) -> Any:
@@ -169,7 +171,7 @@ class ALPParams:
     @property
     def draws(self) -> int:
         """Uniform draws of one projection with Carter–Wegman seeds drawn and per-cell
-        randomized response: ``2m + k + s*m`` (notes §3.7), for every input."""
+        randomized response: ``2m + k + s*m``, for every input."""
         return 2 * self.columns + self.sparsity + self.cells
 
     def default_hashes(self) -> CarterWegman:

@@ -30,8 +30,8 @@ one-line :class:`InvalidSketchError` naming the field.  The digest detects corru
 editing; it is not an authentication (anyone can recompute it), which is why derived fields
 are recomputed too.  What no loader can check is that the bits were drawn honestly.
 
-Threshold ALP ([F] Algorithms 7/8, :class:`~exactdp.sparse_vectors.combined.ThresholdALP`;
-the ``(eps, delta)`` version of [S] Theorem 4.2, :mod:`exactdp.sparse_vectors.approx`) is
+Threshold ALP (ALP-full Algorithms 7/8, :class:`~exactdp.sparse_vectors.combined.ThresholdALP`;
+the ``(eps, delta)`` version of ALP-short Theorem 4.2, :mod:`exactdp.sparse_vectors.approx`) is
 written as ``{"format": "exactdp-threshold-alp-sketch", "version", "kind": "threshold-alp" |
 "approx-threshold-alp", "algorithm", "threshold": {"r", "t", "hi", "d"[, "sparsity"]},
 "released": {"count", "pairs": [["key", "value"], ...]}, "guarantee": {...}, "alp": <the
@@ -163,9 +163,9 @@ def _exact(q: Any) -> str:
 
 
 def guarantee(params: Any) -> dict[str, str]:
-    """The ``guarantee`` field: ``epsilon_cert = c(1 - 2p)/p`` and what it means (notes §2;
-    [F] Lemmas 4.1, 4.12), and for the histogram-tight variant its ratio on integer unit
-    changes, ``1 + epsilon_cert = L`` (notes §3.2)."""
+    """The ``guarantee`` field: ``epsilon_cert = c(1 - 2p)/p`` and what it means (ALP-full
+    Lemmas 4.1, 4.12), and for the histogram-tight variant its ratio on integer unit
+    changes, ``1 + epsilon_cert = L``."""
     out = {"epsilon_cert": _exact(params.epsilon_cert), "statement": STATEMENT}
     if params.variant == "histogram-tight":
         out["integer_unit_ratio"] = _exact(1 + params.epsilon_cert)
