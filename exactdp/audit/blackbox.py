@@ -20,7 +20,7 @@ We only sample, and say exactly what the samples can and cannot show:
 * never "private": at best "no violation detected", with the power stated.
 
 Every value the sampler returns is checked (:func:`exactdp.audit.guard.check_outcome`):
-``None``, a float, an unhashable or otherwise inexact value, or a value outside the
+``None``, nan, an unhashable or otherwise inexact value, or a value outside the
 declared outputs stops the audit with verdict ``"broken"`` -- counting garbage would make
 every statement about the samples meaningless.
 """
