@@ -97,7 +97,7 @@ def test_distinct_sample_universe_arg() -> None:
 def test_relabel_identity_shortcut(monkeypatch: pytest.MonkeyPatch) -> None:
     from test_histograms_proofs import test_canonical_form_and_relabelling as test_relabel
 
-    import proofs._histograms as hist
+    import exactdp.proofs._histograms as hist
 
     dist = {((1, 1), (4, 2)): Fraction(1, 2), (): Fraction(1, 2)}
     same = hist.relabel(dist, {1: 1, 2: 2, 3: 3, 4: 4})
