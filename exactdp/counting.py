@@ -119,7 +119,7 @@ def inverse_cdf_search(cdf: Callable[[int], int], n: int, u: int) -> int:
 
     Preconditions: ``cdf`` non-decreasing on ``[n]`` and ``cdf(n) >= u``.
     Time: exactly ``search_rounds(n)`` rounds and one ``cdf`` evaluation per round, for
-    every ``u`` -- the loop never exits early (strict time, DESIGN.md rule 2).  Each round
+    every ``u`` -- the loop never exits early (strict time).  Each round
     is recorded as the trace event ``("cdf",)``.
     """
     if type(u) is not int and type(u) is not _MPZ and (  # the common draws: no ABC check
@@ -428,6 +428,34 @@ class GeoSample(InverseCDFSampler):
         _guard_bits(self.n * (self.k + 1) + 1, "GeoSample's d")
         self._base = (1 << self.k) + 1
 
+    @classmethod
+    def for_budget(cls, n: object, total_epsilon: object, draws: object = 1) -> GeoSample:
+        """The most accurate GeoSample whose ``draws`` values together spend at most
+        ``total_epsilon`` (any positive rational up to ``draws/2``): the smallest ``k`` with
+        ``draws * ln(1 + 2**-k) <= total_epsilon``, decided exactly, and the paper's
+        ``eps = 2**(1-k)`` (every ``eps`` with that ``k`` gives the same mechanism).
+        :meth:`spend` states what it spends."""
+        from exactdp.spend import geosample_k_for_budget
+
+        size = positive_int(n, "n")
+        k = geosample_k_for_budget(total_epsilon, positive_int(draws, "draws"),
+                                   cls.largest_k(size))
+        return cls(size, Fraction(1, 1 << (k - 1)))
+
+    @staticmethod
+    def largest_k(n: int) -> int:
+        """The largest ``k`` whose ``d`` (``n (k + 1) + 1`` bits) stays within
+        :data:`MAX_INTEGER_BITS` (0 when even ``k = 1`` does not)."""
+        return max(0, (MAX_INTEGER_BITS - 1) // n - 1)
+
+    def spend(self, draws: object = 1, requested: object = None) -> Any:
+        """The exact privacy ``draws`` values spend: ``draws * ln(1 + 2**-k)``
+        (:class:`exactdp.spend.Spend`)."""
+        from exactdp.spend import geosample_spend
+
+        asked = None if requested is None else to_fraction(requested, "requested")
+        return geosample_spend(self.k, positive_int(draws, "draws"), asked)
+
     def __repr__(self) -> str:
         return f"GeoSample(n={self.n}, epsilon={self.epsilon})"
 
@@ -601,6 +629,50 @@ class FastSample(InverseCDFSampler):
         self.t = (9 * m * self.log_term + 1) // 2 - 1
         self._base = (1 << self.k) + 1
         self._scale = (g - 1) * (self.n + 1)  # (1/gamma - 1)(n + 1), the S of F = (z+1)d' + S F'
+
+    @classmethod
+    def for_budget(cls, n: object, total_epsilon: object, gamma: object,
+                   draws: object = 1) -> FastSample:
+        """The most accurate FastSample whose ``draws`` values together spend at most
+        ``total_epsilon`` (any positive rational up to ``draws/2``): the paper's ``eps =
+        1/m`` with the smallest ``m`` such that ``draws * eps/2 <= total_epsilon``
+        (Theorem 4.10 i).  :meth:`spend` states what it spends."""
+        from exactdp.spend import fastsample_m_for_budget
+
+        size = positive_int(n, "n")
+        g = inverse_integer(gamma, "gamma")
+        m = fastsample_m_for_budget(total_epsilon, positive_int(draws, "draws"),
+                                    cls.largest_m(size, g))
+        return cls(size, Fraction(1, m), g)
+
+    @staticmethod
+    def largest_m(n: int, gamma: Fraction) -> int:
+        """The largest ``m`` for which ``d'`` of ``FastSample(n, 1/m, gamma)`` stays within
+        :data:`MAX_INTEGER_BITS` (0 when none does); its bit count grows with ``m``."""
+        g = gamma.denominator
+
+        def fits(m: int) -> bool:
+            k = ceil_log2(2 * m)
+            t = (9 * m * ceil_log2(8 * (n + 1) * (g - 1) * m) + 1) // 2 - 1
+            return t * (k + 1) + k + 2 <= MAX_INTEGER_BITS
+
+        if g < 2 or not fits(1):
+            return 0
+        lo, hi = 1, 2
+        while fits(hi):
+            lo, hi = hi, 2 * hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+        return lo
+
+    def spend(self, draws: object = 1, requested: object = None) -> Any:
+        """The privacy ``draws`` values spend by Theorem 4.10 i: ``draws * eps/2``
+        (:class:`exactdp.spend.Spend`)."""
+        from exactdp.spend import fastsample_spend
+
+        asked = None if requested is None else to_fraction(requested, "requested")
+        return fastsample_spend(self.epsilon.denominator, positive_int(draws, "draws"), asked)
 
     def __repr__(self) -> str:
         return f"FastSample(n={self.n}, epsilon={self.epsilon}, gamma={self.gamma})"

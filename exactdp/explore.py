@@ -1,6 +1,6 @@
 """The exploring random source: exact output distributions of randomized code.
 
-DESIGN.md, "How the checker sees the implementation": a composite algorithm is written
+How the checker sees the implementation: a composite algorithm is written
 once, as sampling code that draws through a :class:`~exactdp.randomness.RandomSource`.
 :func:`explore` runs that same code under a branching source that takes every outcome of
 every draw with its exact weight, re-running the code along each path (depth-first), and

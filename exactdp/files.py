@@ -1,7 +1,7 @@
 """Reading inputs and writing outputs without losing or misreading anything.
 
 Every file exactdp reads or writes goes through this module, so that the rules hold
-everywhere (DESIGN.md, "Conventions of the command line"):
+everywhere:
 
 * **Reads are capped.**  :func:`read_text` reads at most ``max_bytes`` bytes (a symlink to
   ``/dev/zero`` or a 100 GB file is refused with the cap and how to raise it, not read until

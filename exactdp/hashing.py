@@ -1,17 +1,17 @@
 """Hash families drawn through the ``uniform(d)`` source and released with what they hash.
 
-ALP (Aumüller, Lebeda & Pagh; [S] = paper 003, Algorithm 1; [F] = paper 000, Algorithms 2
+ALP (Aumüller, Lebeda & Pagh; ALP-short = paper 003, Algorithm 1; ALP-full = paper 000, Algorithms 2
 and 4) stores bit ``b`` of entry ``i`` in row ``h_b(i)`` of column ``b`` of an ``s x m`` bit
 matrix, with ``h_1, ..., h_m : [d] -> [s]`` drawn independently from a universal family
-*before* and independently of the data, and released with the sketch (notes ALP.md §3.3,
-pitfall P7).  Privacy holds for every fixed seed (the privacy ratio is the same conditioned
+*before* and independently of the data, and released with the sketch.  Privacy holds for every
+fixed seed (the privacy ratio is the same conditioned
 on the hash functions), so the checker may take the maximum over all seeds of a small family.
 
 Two families, both with keys ``i`` in ``[d]_+ = {1, ..., d}`` and rows in ``[s]_+``:
 
 * :class:`CarterWegman` -- ``h_{a,b}(i) = ((a*i + b) mod P) mod s + 1`` over a public prime
   ``P > d`` with ``a`` uniform on ``[P-1]_+`` and ``b`` uniform on ``{0, ..., P-1}`` (Carter &
-  Wegman 1979; [S] ref. 3): universal (collision probability at most ``1/s``, notes §3.3).
+  Wegman 1979; ALP-short ref. 3): universal (collision probability at most ``1/s``).
   A seed costs exactly 2 draws, ``uniform(P - 1)`` and ``uniform(P)``.
 * :class:`TableHash` -- the fully random family for tiny ``d``: the seed is the table of ``d``
   rows, ``d`` draws of ``uniform(s)``; every function ``[d] -> [s]`` has probability
@@ -139,7 +139,7 @@ def _check_key(key: object, universe: int) -> int:
 
 @dataclass(frozen=True)
 class CarterWegman:
-    """The Carter–Wegman family ``h_{a,b}(i) = ((a*i + b) mod P) mod s + 1`` (notes §3.3).
+    """The Carter–Wegman family ``h_{a,b}(i) = ((a*i + b) mod P) mod s + 1``.
 
     Preconditions (refused with :mod:`exactdp.params` errors): ``prime`` is a prime
     (``sympy.isprime``), ``rows = s >= 1``, ``prime >= s`` (every row is reachable) and
@@ -221,7 +221,7 @@ class CarterWegman:
 
 @dataclass(frozen=True)
 class TableHash:
-    """The fully random family ``[d] -> [s]`` for tiny ``d`` (notes §3.3): the seed is the
+    """The fully random family ``[d] -> [s]`` for tiny ``d``: the seed is the
     table of rows ``(h(1), ..., h(d))``.
 
     Preconditions: ``universe = d >= 1`` (at most ``MAX_TABLE_UNIVERSE``), ``rows = s >= 1``.

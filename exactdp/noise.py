@@ -1,4 +1,4 @@
-"""Shared noise and coins for the mechanisms beyond paper 004 (DESIGN.md, "noise and coins").
+"""Shared noise and coins for the mechanisms beyond paper 004.
 
 Every sampler here is a deterministic function of its ``uniform(d)`` draws (through
 :meth:`RandomSource.bernoulli` or :meth:`RandomSource.uniform`), makes a number of draws that

@@ -1,5 +1,5 @@
 """Finite noise tables with exact pmfs: folded discrete Laplace, rational-base discrete
-Gaussian, and their exact privacy (DESIGN.md, "noise and coins"; notes LILI.md §3.0, P10).
+Gaussian, and their exact privacy.
 
 A :class:`NoiseTable` is a finite law on integers given by integer weights: it *is* the
 mechanism's noise, so the privacy that the checker certifies is that of the table, not of a

@@ -1,4 +1,4 @@
-"""Independent brute-force references for testing the checker (issue 16, "the checker checked").
+"""Independent brute-force references for testing the checker ("the checker checked").
 
 Nothing here imports exactdp: every quantity is computed from its definition with plain
 integers and ``Fraction`` so that a bug in ``exactdp.checker``, ``exactdp.explore`` or

@@ -1,4 +1,4 @@
-"""Shared machinery of the strict-time rows (DESIGN.md non-negotiable 2).
+"""Shared machinery of the strict-time rows.
 
 The strict-time claim of a sampler: run on the same coins, two private inputs of the same
 public size produce the same **operation trace** -- the same sequence of uniform draws with

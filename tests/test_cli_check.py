@@ -78,7 +78,7 @@ def test_missing_alpha_for_paper(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_group_keeps_the_counting_checks(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out, _ = run(capsys, "check", "geosample", "--n", "4", "--epsilon", "1/2", "--json")
+    rc, out, _ = run(capsys, "check", "geosample", "--n", "4", "--epsilon", "1/4", "--json")
     assert rc == 0 and json.loads(out)["worst"] == "5/4"
     with pytest.raises(SystemExit) as exc:
         main(["check", "--help"])

@@ -44,7 +44,7 @@ def test_delta_one_promises_nothing() -> None:
     ["sample", "geosample", "--n", "10", "--epsilon", "1e-1000000000", "--count", "1"],
     ["sample", "geosample", "--n", "1e400000", "--epsilon", "1/2", "--count", "1"],
     ["sample", "geosample", "--n", "１０", "--epsilon", "1/2", "--count", "1"],
-    ["sample", "geosample", "--n", "10", "--epsilon", "0.3", "--count", "1"],
+    ["sample", "geosample", "--n", "10", "--epsilon", "0.6", "--count", "1"],
     ["sample", "geosample", "--n", "10", "--epsilon", "1/2", "--count", "3/2"],
     ["sample", "geosample", "--n", "10", "--epsilon", "1/2", "--count", "11"],
     ["sample", "geosample", "--n", "10", "--epsilon", "1/2", "--count", "1", "--draws", "0"],
@@ -90,8 +90,10 @@ def test_check_refuses_hours_with_the_estimate(capsys: pytest.CaptureFixture[str
 
 
 def test_sample_refuses_a_billion_draws(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out, err = run(capsys, "sample", "fastsample", "--n", "1000000", "--epsilon", "1/10",
-                       "--gamma", "1/1000000", "--count", "3", "--draws", "1000000000")
+    # --epsilon is the total of all draws: 5*10^7 is 1/20 = eps/2 per draw (eps = 1/10).
+    rc, out, err = run(capsys, "sample", "fastsample", "--n", "1000000", "--epsilon",
+                       "50000000", "--gamma", "1/1000000", "--count", "3", "--draws",
+                       "1000000000")
     assert rc == 2 and out == ""
     one_line_error(err, "1000000000 draws would take about", "fewer --draws")
 
@@ -113,7 +115,7 @@ def test_sample_streams_and_is_reproducible(capsys: pytest.CaptureFixture[str],
 
 
 def test_check_and_distribution_json_only(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out, _ = run(capsys, "check", "geosample", "--n", "4", "--epsilon", "1/2", "--json",
+    rc, out, _ = run(capsys, "check", "geosample", "--n", "4", "--epsilon", "1/4", "--json",
                      "--beta", "1/10")
     cert = json.loads(out)
     assert rc == 0 and cert["verdict"] == "pass" and cert["worst"] == "5/4"
@@ -429,7 +431,7 @@ def test_read_only_directory_as_an_unprivileged_user() -> None:
 @pytest.mark.parametrize(("flag", "value", "words"), [
     ("--n", "1.5", "--n = 3/2 must be a positive integer"),
     ("--epsilon", "1/0", "--epsilon = '1/0' has a zero denominator"),
-    ("--epsilon", "2", "--epsilon = 2 is not of the form 1/m"),
+    ("--epsilon", "2", "--epsilon = 2 is above the largest budget"),
     ("--gamma", "2/3", "--gamma = 2/3 is not of the form 1/m"),
     ("--gamma", "1", "--gamma = 1 is not allowed"),
 ])

@@ -200,7 +200,8 @@ def test_checks_come_before_any_randomness(capsys, tmp_path, monkeypatch):
         ([f, *BASE, "--repetitions", "2"], ["--repetitions = 2", "divide"]),
         ([f, "--k", "3", "--epsilon", "0", "--beta", "1", "--bound", "4"], ["--epsilon"]),
         ([f, "--k", "3", "--epsilon", "0.1", "--beta", "1", "--bound", "4", "--method",
-          "rp-rr", "--max-denominator", "2"], ["max_denominator"]),
+          "rp-rr", "--max-denominator", "2"], ["smallest budget", "3*ln(3/2)",
+                                               "--max-denominator"]),
         ([f, *BASE, "--epsilon", "0.1e0.5"], ["--epsilon"]),
     ]:
         rc, out, err = run(capsys, "project", "signs", *argv)

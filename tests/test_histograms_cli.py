@@ -123,7 +123,7 @@ def test_stability_release(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--algorithm", "basic", "--universe-size", "5", "--epsilon", "0.3"], "1/4"),
+    (["--algorithm", "basic", "--universe-size", "5", "--epsilon", "1.5"], "range is (0, 1]"),
     (["--algorithm", "basic", "--universe-size", "5", "--epsilon", "1/2", "--beta", "2/7"],
      "1/m"),
     (["--algorithm", "stability", "--universe-size", "5", "--epsilon", "1"], "--delta"),

@@ -410,7 +410,8 @@ def test_ctrl_c_stops_a_compact_release_inside_the_native_code(tmp_path: Path) -
 def test_ctrl_c_stops_sample(tmp_path: Path) -> None:
     """``exactdp sample`` streaming many draws to ``--output``: interrupted after its first
     progress line, status 130, one line, no file."""
-    proc = _start(["sample", "fastsample", "--n", "1000", "--epsilon", "1/10", "--gamma",
+    # --epsilon is the total of the 10^6 draws: 1/20 = eps/2 each for the paper's eps = 1/10.
+    proc = _start(["sample", "fastsample", "--n", "1000", "--epsilon", "50000", "--gamma",
                    "1/1000", "--count", "5", "--draws", "1000000", "--output", "out.txt"],
                   tmp_path)
     _line_with(proc.stderr, "draws")

@@ -209,7 +209,8 @@ def test_missing_matplotlib_says_how_to_install(monkeypatch: pytest.MonkeyPatch)
 
 def test_cli_pmf_json_is_exact(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "pmf.svg"
-    rc, stdout, err = run(capsys, "plot", "pmf", "geosample", "--n", "8", "--epsilon", "1/2",
+    # --epsilon is the budget of one value: 1/4 gives k = 2 (ln(5/4) <= 1/4 < ln(3/2)).
+    rc, stdout, err = run(capsys, "plot", "pmf", "geosample", "--n", "8", "--epsilon", "1/4",
                           "--count", "3", "--output", str(out), "--json")
     assert rc == 0, err
     payload = json.loads(stdout)
@@ -220,12 +221,12 @@ def test_cli_pmf_json_is_exact(capsys: pytest.CaptureFixture[str], tmp_path: Pat
 
 
 def test_cli_loss_and_accuracy(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    rc, stdout, err = run(capsys, "plot", "loss", "zprime", "--n", "60", "--epsilon", "1",
+    rc, stdout, err = run(capsys, "plot", "loss", "zprime", "--n", "60", "--epsilon", "1/2",
                           "--gamma", "1/2", "--output", str(tmp_path / "l.png"))
     assert rc == 0, err
     assert "ratio infinite" in stdout
     rc, stdout, err = run(capsys, "plot", "accuracy", "geosample", "--n", "10", "--epsilon",
-                          "1/2", "--beta", "1/10", "--beta", "1/100", "--output",
+                          "1/4", "--beta", "1/10", "--beta", "1/100", "--output",
                           str(tmp_path / "a.png"), "--json")
     assert rc == 0, err
     rows = json.loads(stdout)["rows"]
@@ -243,8 +244,8 @@ def test_cli_loss_and_accuracy(capsys: pytest.CaptureFixture[str], tmp_path: Pat
       "x.png"], ["--gamma"]),
     (["accuracy", "geosample", "--n", "8", "--epsilon", "1/2", "--beta", "2", "--output",
       "x.png"], ["--beta"]),
-    (["pmf", "geosample", "--n", "8", "--epsilon", "0.3", "--count", "3", "--output",
-      "x.png"], ["--epsilon"]),
+    (["pmf", "geosample", "--n", "8", "--epsilon", "0.6", "--count", "3", "--output",
+      "x.png"], ["--epsilon = 3/5", "(0, 1/2]"]),
 ])
 def test_cli_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                  monkeypatch: pytest.MonkeyPatch, args: list[str],

@@ -190,7 +190,7 @@ def test_histogram_tight_p_formula(bound: Fraction, n: int) -> None:
 
 def test_histogram_tight_exact_worst_ratio_from_the_implementation() -> None:
     """The implementation's own law (explore, fixed seed, s = 1): over x = X vs X + 1 for
-    every X in 0..4, the worst output ratio is exactly L (notes C10)."""
+    every X in 0..4, the worst output ratio is exactly L."""
     L = Fraction(1359, 500)
     params = ALPParams.histogram_tight(L, 2, 4, 1, 1, 1)
     alp = ALP(params, CarterWegman(2, 1, 1))

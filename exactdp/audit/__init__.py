@@ -12,7 +12,7 @@ randomness cannot be reached we only sample -- exact binomial fit tests and a
 sample-split Clopper--Pearson bound on the privacy loss, each at a stated false-alarm
 probability; never "private": at best "no violation detected", with the power stated.
 
-**Operation traces** (the strict-time claim, DESIGN.md rule 2).  Counting kind: for each
+**Operation traces** (the strict-time claim).  Counting kind: for each
 ``u`` of a set (the thresholds of the first input and the ends of ``[d]_+``), the events of
 one call ``f(c, u)`` -- exactdp's own trace events plus every call of a Python function
 named in ``trace_calls`` (default ``("cdf",)``, recorded with :func:`sys.setprofile`) --

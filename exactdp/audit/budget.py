@@ -23,7 +23,7 @@ from typing import Any
 
 from exactdp.audit.guard import Finding, Progress, say, show
 from exactdp.audit.report import Distribution, WhiteBoxReport, _decimal
-from exactdp.certified import exp_interval
+from exactdp.claims import exp_bounds
 from exactdp.params import ParameterError
 
 __all__ = ["MAX_DRAWS_PER_PATH", "certain_violation", "check_time_budget", "incomplete_report", "progress_printer"]
@@ -76,7 +76,7 @@ def certain_violation(dists: Mapping[Any, Distribution], covered: Mapping[Any, F
     """The largest certain lower bound on a privacy-loss ratio above ``e**eps``, as
     ``(ratio or None for infinite, a, b, outcome, p_a(o), upper bound on Pr[M(b) = o])``;
     None when no ratio is certain to exceed ``e**eps`` from the mass covered."""
-    e_hi = exp_interval(eps, 128).hi
+    e_hi = exp_bounds(eps, 128).hi
     best: tuple[Fraction | None, Any, Any, Any, Fraction, Fraction] | None = None
     for x, y in pairs:
         for a, b in ((x, y), (y, x)):

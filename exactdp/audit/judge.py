@@ -24,8 +24,9 @@ from exactdp.audit.report import (
     WhiteBoxReport,
     _short_fraction,
 )
-from exactdp.certified import Interval, exp_interval
+from exactdp.certified import Interval
 from exactdp.checker import certify_ratio, hockey_stick_eps, worst_ratio
+from exactdp.claims import exp_bounds
 
 __all__ = ["HOCKEY_STICK_MAX_BITS", "HockeyStatus"]
 
@@ -127,7 +128,7 @@ def _excess(ratio: Fraction, eps: Fraction) -> Fraction | None:
     """A certified positive lower bound on ``ratio - e**eps`` (None if not found)."""
     bits = 128
     while bits <= 8192:
-        gap = ratio - exp_interval(eps, bits).hi
+        gap = ratio - exp_bounds(eps, bits).hi
         if gap > 0:
             return gap
         bits *= 2

@@ -1,5 +1,5 @@
 """Where an audit ran: exactdp, Python and audited-library versions, the platform, the
-command (issue 10, item 8).  A report is evidence; evidence says how it was produced.
+command.  A report is evidence; evidence says how it was produced.
 
 :func:`environment` is called when a report is made (the audited library is imported by
 then): it records exactdp's version, the Python implementation and version, the platform,

@@ -15,7 +15,7 @@ From the distributions: the exact worst privacy-loss ratio over neighbouring inp
 its witness, compared with ``e**eps`` through certified bounds
 (:func:`~exactdp.checker.certify_ratio`); infinite-loss outcomes; the hockey-stick
 ``delta`` at the claimed ``eps``; the statistical distance to a reference; and an
-operation-trace comparison (strict time, DESIGN.md rule 2).
+operation-trace comparison (strict time).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What every ``exactdp`` command shares: exit statuses, output conventions, progress.
 
-The conventions (README, "Command line"; DESIGN.md):
+The conventions (README, "Command line"):
 
 * exit status :data:`OK` 0 success / every claim passes; :data:`FAILED` 1 a privacy
   violation or failed claim was found; :data:`USAGE` 2 usage or input error (nothing was
@@ -54,7 +54,8 @@ EPILOG = ("Exit status: 0 success (every claim passes); 1 a privacy violation or
           "and '1e-1' all mean exactly 1/10; a float is never rounded. Notation (paper "
           "004's): [n] = {0, ..., n}, the possible counts; [d]_+ = {1, ..., d}, the values of "
           "the one uniform draw u a mechanism M(c, u) makes; c the true count, z an output; "
-          "eps the privacy parameter (1/m for a whole m); k = ceil(log2(2/eps)); eps~ = 2 "
+          "eps the paper's privacy parameter (1/m for a whole m; --epsilon is the budget a "
+          "release spends, from which each command picks eps); k = ceil(log2(2/eps)); eps~ = 2 "
           "ln(1 + 2^-k) <= eps, the epsilon GeoSample actually spends; gamma FastSample's "
           "weight on a uniform output, t its truncation distance; beta the failure "
           "probability of an accuracy claim (error at most a with probability 1 - beta) and "

@@ -2,7 +2,7 @@
 
 * ``geosample`` / ``fastsample`` -- the counting mechanisms of paper 004, Section 4
   (:mod:`exactdp.cli.counting` declares them);
-* ``alp`` -- ALP-projection (Aumüller, Lebeda & Pagh, [F] Algorithm 4 / [S] Algorithm 1):
+* ``alp`` -- ALP-projection (Aumüller, Lebeda & Pagh, ALP-full Algorithm 4 / ALP-short Algorithm 1):
   the exact worst ratio over every hash seed of the family and every neighbouring pair of a
   small domain, read off the implementation (:mod:`exactdp.sparse_vectors.alp_check`).
 
@@ -50,7 +50,7 @@ def add_check(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
 def _add_alp(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = targets.add_parser(
         "alp", help="privacy certificate of ALP-projection on a small domain",
-        description="ALP-projection (Aumuller, Lebeda & Pagh, [F] Algorithm 4): the exact "
+        description="ALP-projection (Aumuller, Lebeda & Pagh, ALP-full Algorithm 4): the exact "
                     "worst ratio Pr[z~ | x, h] / Pr[z~ | x', h] over EVERY hash seed h of the "
                     "family (Carter-Wegman h(i) = ((a i + b) mod P) mod s + 1 over the "
                     "smallest prime P > max(d, s), all P(P-1) seeds in every column; the "
@@ -82,8 +82,8 @@ def _add_alp(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-
                    help="G: inputs are multiples of 1/G (default 1: integer entries)")
     p.add_argument("--variant", choices=("paper", "unscaled", "histogram-tight"),
                    default="paper",
-                   help="paper = [F] Algorithm 4; unscaled = [F] Section 4.3 (c = 1, "
-                        "p = 1/(eps+2)); histogram-tight = notes Section 3.2 (c = 1/n, "
+                   help="paper = ALP-full Algorithm 4; unscaled = ALP-full Section 4.3 (c = 1, "
+                        "p = 1/(eps+2)); histogram-tight (not in the paper; c = 1/n, "
                         "p = c/(L-1+2c) with L a certified lower bound of e^eps; integer "
                         "inputs only)")
     add_json(p)
@@ -157,7 +157,7 @@ def cmd_check_alp(args: argparse.Namespace) -> int:
     domain = (f"{len(pairs)} ordered pairs ||x - x'||_1 <= 1 of {len(inputs)} k-sparse inputs "
               f"(entries in [0, {Fraction(units, prm.grid)}] step 1/{prm.grid}) x "
               f"{seeds}^{prm.columns} seed tuples (Carter-Wegman, P = {family.prime})")
-    cert = Certificate(f"ALP [F] Lemma 4.12: eps-DP ({prm.variant} variant)", repr(prm), params,
+    cert = Certificate(f"ALP ALP-full Lemma 4.12: eps-DP ({prm.variant} variant)", repr(prm), params,
                        domain, w.ratio, bound, ok, {"ratio_witness": w.to_json()})
     if not emit_json(args, cert.to_json(), None):
         wit = w.to_json()

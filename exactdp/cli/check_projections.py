@@ -39,7 +39,7 @@ def add_check_sign_oporp(targets: argparse._SubParsersAction) -> None:  # type: 
                     "for each) is printed as an exact fraction with its witness and compared "
                     "with e^eps through certified rational bounds. Neighbours: "
                     "one-coordinate (Definition 2.3: one coordinate moves by at most beta; "
-                    "the paper's relation) or l1 (||u - u'||_1 <= beta; notes P6: not "
+                    "the paper's relation) or l1 (||u - u'||_1 <= beta; not "
                     "covered by Theorem 4.8). Exit status 0 if the ratio is at most e^eps, 1 "
                     "if it exceeds it (a violation), 2 for bad arguments or a domain too "
                     "large to enumerate.")

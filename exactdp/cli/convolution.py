@@ -1,5 +1,5 @@
 """``exactdp convolve`` and ``exactdp check convolution``: exact private convolution (paper 002,
-Fawaz, Muthukrishnan & Nikolov, "Nearly Optimal Private Convolution"; notes CONV.md §3.7, §6).
+Fawaz, Muthukrishnan & Nikolov, "Nearly Optimal Private Convolution").
 
 ``convolve`` releases ``y ~ h * x`` for a private count vector ``x`` (``FILE``) and a public filter
 ``h``: on ``Z_2^d`` (``--group xor``) the paper's Algorithm 1 exactly
@@ -54,7 +54,7 @@ NEIGHBOURS = (
     "and costs the guarantee twice.")
 GUARANTEE = (
     "What is guaranteed, exactly: the output's privacy-loss distribution between neighbours "
-    "does not depend on the data (notes CONV.md §3.0), so the pure ratio R = max_n prod_j "
+    "does not depend on the data, so the pure ratio R = max_n prod_j "
     "r_j^|T_jn| (every set of outputs is at most R times as likely under x as under x') and "
     "delta at e^eps (the hockey-stick divergence) are computed exactly from the ratios r_j "
     "actually used; delta(e^eps) <= --delta is decided with certified bounds on e^eps. "
@@ -99,7 +99,9 @@ def _add_mechanism_args(p: argparse.ArgumentParser) -> None:
                    help="the public domain of x: 'histograms:n=N' (counts >= 0 adding up to "
                         "at most N events) or 'box:m=M' (every count in [0, M])")
     p.add_argument("--epsilon", required=True, metavar="E",
-                   help="target eps > 0, any exact rational ('1', '1/2', '0.5')")
+                   help="privacy budget eps of the whole release, any exact rational > 0 "
+                        "('1', '1/2', '0.5'; no upper limit), with --delta: the release is "
+                        "(eps, delta')-DP for the exact delta' <= --delta it states ('spent')")
     p.add_argument("--delta", required=True, metavar="D",
                    help="target delta in (0, 1), exact ('1/1000000', '1e-6')")
     p.add_argument("--accounting", default="exact",
@@ -125,9 +127,9 @@ def _add_mechanism_args(p: argparse.ArgumentParser) -> None:
 
 
 def _epsilon_delta(args: argparse.Namespace) -> tuple[Fraction, Fraction]:
-    eps = to_fraction(args.epsilon, "--epsilon")
-    if eps <= 0:
-        raise ParameterError(f"--epsilon = {eps} must be positive")
+    from exactdp.spend import budget
+
+    eps = budget(args.epsilon, "--epsilon")
     delta = to_fraction(args.delta, "--delta")
     if not 0 < delta < 1:
         raise ParameterError(f"--delta = {delta} must lie strictly between 0 and 1")
@@ -254,6 +256,24 @@ def guarantee(mech: Any, eps: Fraction, delta: Fraction, accounting: str) -> dic
     return out
 
 
+def convolution_spend(g: dict[str, Any], eps: Fraction) -> Any:
+    """What a release with guarantee ``g`` (:func:`guarantee`) spends: ``(eps, delta')``
+    with ``delta'`` the certified upper end of ``delta(e^eps)``; when that is not certified
+    (paper-unsound on a law too large to compute), the exact pure spend ``ln R``."""
+    from exactdp.spend import Spend
+
+    composition = "the whole release: every noisy Fourier coefficient of one draw"
+    d = g["delta_at_e_eps"]
+    if d is None:
+        return Spend(Fraction(1), g["pure_ratio"], requested=eps, composition=composition,
+                     meaning="not certified at (eps, delta): the exact pure spend ln R, R the "
+                             "worst ratio over neighbours")
+    return Spend(eps, delta=d[1], requested=eps, composition=composition,
+                 meaning=f"the paper's (eps, delta) target, met: delta here is a certified "
+                         f"upper bound on the exact delta(e^eps), at most --delta {g['delta']} "
+                         f"({g['how']})")
+
+
 def _jsonable(value: Any) -> Any:
     if isinstance(value, Fraction):
         return str(value)
@@ -338,7 +358,7 @@ def cmd_convolve(args: argparse.Namespace) -> int:
         return FAILED
     if not g["sound"]:
         progress("warning: --accounting paper-unsound calibrates with the paper's Theorem 4 "
-                 "as printed, which is false in general (CONV.md P1); the exact guarantee "
+                 "as printed, which is false in general; the exact guarantee "
                  "below is what holds")
     source: RandomSource = SystemSource() if args.seed is None else seeded_source(args.seed)
     release = mech.release(x, source)
@@ -355,6 +375,7 @@ def cmd_convolve(args: argparse.Namespace) -> int:
         "noisy_coefficients": len(release.coefficients),
         "ratios": list(mech.ratios),
         "guarantee": g,
+        "spent": convolution_spend(g, eps).to_json(),
         "mse": {"bound_every_x": mse_bound, "paper_eq5_interval": _eq5(mech, args.group, eps,
                                                                        delta)},
         "y": list(release.y),
@@ -392,6 +413,7 @@ def _print_release(args: argparse.Namespace, mech: Any, g: dict[str, Any],
     else:
         lines.append(f"# delta at e^{g['epsilon']}: {g['how']}")
     mse = payload["mse"]
+    lines.append(f"# {convolution_spend(g, g['epsilon']).describe()}")
     lines.append(f"# MSE (exact bound for every x): {_q(mse['bound_every_x'])}")
     a, b = mse["paper_eq5_interval"]
     lines.append(f"# paper's eq. 5 at the same (eps, delta): in {_iv(a, b, 6)}")

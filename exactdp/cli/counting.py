@@ -8,6 +8,7 @@ shared conventions of :mod:`exactdp.cli._common`.
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections.abc import Iterator
 from typing import Any, TextIO
@@ -31,13 +32,18 @@ from exactdp.params import ParameterError, ResourceLimitError
 
 __all__ = ["COMMANDS", "estimate_ns"]
 
-#: The guarantee of one released value, in words (Theorems 4.7 i and 4.10 i).
+#: What --epsilon means on the counting commands (Theorems 4.7 i and 4.10 i).
 GUARANTEES = (
-    "What --epsilon buys: one value released by geosample is (eps~/2, 0)-DP, where eps~ = "
-    "2 ln(1 + 2^-k) <= eps with k = ceil(log2(2/eps)) (so --epsilon 1/2 spends at most 1/4 "
-    "on one count); one value released by fastsample is (eps/2, 0)-DP. The factor 1/2 is "
-    "the paper's: its histograms change two counts between neighbouring datasets. K draws "
-    "on the same count spend K times as much (basic composition).")
+    "What --epsilon means: the total privacy budget of the output, any exact rational in "
+    "(0, K/2] for K values (--draws; distribution, check and plot describe one value, K = "
+    "1). The most accurate parameters that spend at most that are chosen, and sample states "
+    "the exact spend (under 'spent' with --json, else on stderr): K geosample values spend "
+    "K ln(1 + 2^-k) for the smallest k with K ln(1 + 2^-k) <= --epsilon (the paper's eps = "
+    "2^(1-k); one value is (eps~/2, 0)-DP with eps~/2 = ln(1 + 2^-k), Theorem 4.7 i); K "
+    "fastsample values spend K eps/2 for the paper's eps = 1/m with the smallest m that fits "
+    "(one value is (eps/2, 0)-DP, Theorem 4.10 i). The choice compares ln exactly, never with "
+    "floats. The top K/2 is the paper's eps = 1 (its eps is 1/m); the bottom is set by the "
+    "size of the integers d.")
 
 _DEFAULT_MAX_SECONDS = "600"
 
@@ -56,9 +62,9 @@ def _counting_args(p: argparse.ArgumentParser, ideal: bool = False,
                                if ideal else ""))
     p.add_argument("--n", required=True,
                    help="the largest count, a positive integer; counts lie in [n] = {0..n}")
-    p.add_argument("--epsilon", required=True,
-                   help="privacy parameter 1/m for a positive integer m, e.g. '1/10' (see "
-                        "below for what it buys)")
+    p.add_argument("--epsilon", required=True, metavar="E",
+                   help="privacy budget of the output: any exact rational in (0, K/2] for K "
+                        "values, e.g. '1/2' or '0.3' (see above for what it buys)")
     p.add_argument("--gamma", help="fastsample only: mixing weight 1/g with g >= 2, e.g. "
                                    "'1/1000' (FastSample is gamma-close to GeoSample's law)")
     p.add_argument("--max-seconds", default=_DEFAULT_MAX_SECONDS, metavar="S",
@@ -67,12 +73,17 @@ def _counting_args(p: argparse.ArgumentParser, ideal: bool = False,
 
 
 def _make_mechanism(args: argparse.Namespace) -> Any:
+    """The most accurate mechanism whose ``K`` values spend at most ``--epsilon`` in total
+    (:meth:`GeoSample.for_budget`, :meth:`FastSample.for_budget`): ``K = --draws`` for
+    ``sample``, 1 for the commands that describe one value."""
     from exactdp.counting import FastSample, GeometricMechanism, GeoSample
     from exactdp.params import inverse_integer, positive_int
+    from exactdp.spend import budget
 
     # Parsed here first so that errors name the flags (--n, not n).
     n = positive_int(args.n, "--n")
-    epsilon = inverse_integer(args.epsilon, "--epsilon")
+    total = budget(args.epsilon, "--epsilon")
+    draws = _draws(args)
     if args.mechanism == "fastsample":
         if args.gamma is None:
             raise ParameterError("fastsample needs --gamma (e.g. --gamma 1/1000)")
@@ -80,12 +91,29 @@ def _make_mechanism(args: argparse.Namespace) -> Any:
         if gamma == 1:
             raise ParameterError("--gamma = 1 is not allowed: FastSample's t involves "
                                  "log((1 - gamma)/gamma) = log 0; use --gamma 1/2 or smaller")
-        return FastSample(n, epsilon, gamma)
+        return FastSample.for_budget(n, total, gamma, draws)
     if args.gamma is not None:
         raise ParameterError(f"--gamma applies to fastsample only, not {args.mechanism}")
+    geo = GeoSample.for_budget(n, total, draws)
     if args.mechanism == "geometric":
-        return GeometricMechanism.for_geosample(n, epsilon)
-    return GeoSample(n, epsilon)
+        return GeometricMechanism.for_geosample(n, geo.epsilon)
+    return geo
+
+
+def _draws(args: argparse.Namespace) -> int:
+    """``K``: ``--draws`` where the command has it, else 1."""
+    from exactdp.params import positive_int
+
+    value = getattr(args, "draws", None)
+    return 1 if value is None else positive_int(value, "--draws")
+
+
+def _spend(mech: Any, args: argparse.Namespace) -> Any:
+    """What ``K`` values of ``mech`` (GeoSample or FastSample) spend, exactly, against the
+    budget ``--epsilon``."""
+    from exactdp.spend import budget
+
+    return mech.spend(_draws(args), budget(args.epsilon, "--epsilon"))
 
 
 def _count(text: str, n: int) -> int:
@@ -146,10 +174,11 @@ def _guarantee(mech: Any) -> str:
     from exactdp.counting import FastSample
 
     if isinstance(mech, FastSample):
-        return f"(eps/2, 0)-DP per released value, eps/2 = {mech.epsilon / 2} (Theorem 4.10 i)"
+        return (f"(eps/2, 0)-DP per released value, eps/2 = {mech.epsilon / 2} for the "
+                f"paper's eps = {mech.epsilon} (Theorem 4.10 i)")
     return (f"(eps~/2, 0)-DP per released value, e^(eps~/2) = 1 + 2^-{mech.k} = "
-            f"{brief(mech.privacy_ratio)} exactly, eps~/2 <= eps/2 = {mech.epsilon / 2} "
-            f"(Theorem 4.7 i)")
+            f"{brief(mech.privacy_ratio)} exactly, eps~/2 < eps/2 = {mech.epsilon / 2} for "
+            f"the paper's eps = {mech.epsilon} (Theorem 4.7 i)")
 
 
 # --------------------------------------------------------------------------- distribution
@@ -219,9 +248,9 @@ def add_sample(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         epilog=EPILOG)
     _counting_args(p)
     p.add_argument("--count", required=True, help="the true count c in [0, n]")
-    p.add_argument("--draws", default="1",
-                   help="how many independent draws (default 1); each spends the budget "
-                        "of one released value")
+    p.add_argument("--draws", default="1", metavar="K",
+                   help="how many independent draws K (default 1); --epsilon is the budget "
+                        "of all K together")
     p.add_argument("--seed", help="seed a reproducible source (not for releases)")
     add_json(p)
     add_output(p, "the values (one per line, or JSON with --json)")
@@ -229,10 +258,12 @@ def add_sample(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def _sample_lines(mech: Any, c: int, draws: int, source: Any, as_json: bool,
-                  seeded: bool) -> Iterator[str]:
+                  seeded: bool, spent: dict[str, Any]) -> Iterator[str]:
     """The output, piece by piece, so that memory does not grow with ``draws``."""
     if as_json:
         yield (f'{{"mechanism": "{type(mech).__name__}", "n": "{mech.n}", "count": "{c}", '
+               f'"paper_epsilon": "{mech.epsilon}", "k": "{mech.k}", '
+               f'"spent": {json.dumps(spent)}, '
                f'"seeded": {"true" if seeded else "false"}, "values": [')
     last = time.monotonic()
     for i in range(draws):
@@ -256,6 +287,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
     mech = _make_mechanism(args)
     c = _count(args.count, mech.n)
     draws = positive_int(args.draws, "--draws")
+    spent = _spend(mech, args)
     per_draw = draw_ns(mech, c)
     _refuse_if_slow(f"{draws} draws", draws * per_draw, _max_seconds(args),
                     "use fewer --draws")
@@ -265,7 +297,10 @@ def cmd_sample(args: argparse.Namespace) -> int:
         progress("warning: --seed makes the noise predictable; never release these values")
     else:
         source = SystemSource()
-    pieces = _sample_lines(mech, c, draws, source, bool(args.json), args.seed is not None)
+    if not args.json:  # the values stay one per line on stdout, so that they pipe
+        progress(spent.describe())
+    pieces = _sample_lines(mech, c, draws, source, bool(args.json), args.seed is not None,
+                           spent.to_json())
     if out is not None:
         out.write_stream(pieces)
         if args.json:  # --json prints what was written, JSON only

@@ -43,7 +43,7 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                     "repetition). Needs matplotlib: pip install 'exactdp[plot]'.",
         epilog=EPILOG)
     p.add_argument("--paper", required=True, metavar="P",
-                   help="the paper number, as in the papers' README (001, 002, 003 or 004)")
+                   help="the paper: 001 (Li & Li), 002 (Fawaz, Muthukrishnan & Nikolov), 003 (Aumuller, Lebeda & Pagh) or 004 (Balcer & Vadhan)")
     p.add_argument("--output", required=True, metavar="DIR",
                    help="directory to write into (created if its parent exists); every file "
                         "is checked before any work")

@@ -24,9 +24,11 @@ from exactdp.cli._common import write_json as _write_json
 from exactdp.cli.histogram_sources import add_source_arguments, read_source
 
 _GUARANTEE = (
-    "What the release guarantees (eps = --epsilon exactly, delta = --delta): with basic, "
-    "pure-sparse and compact the whole released histogram is (eps, 0)-DP; with stability it "
-    "is (eps, delta)-DP. (eps, delta)-DP means: for any two datasets with the same number of "
+    "What --epsilon means: the total privacy budget of the whole released histogram, any "
+    "exact rational in (0, 1]; the release uses the paper's eps = 1/m, the largest 1/m <= "
+    "--epsilon, and states its exact spend under 'spent'. With basic, pure-sparse and compact "
+    "the whole released histogram is (eps, 0)-DP; with stability it is (eps, delta)-DP "
+    "(delta = --delta). (eps, delta)-DP means: for any two datasets with the same number of "
     "rows n that differ in one row, the probability of any set of outputs grows by at most "
     "a factor e^eps, plus delta. n is public (the release states it). Accuracy: with "
     "probability at least 1 - beta (--beta) a count is within the 'per_query' error printed "
@@ -68,8 +70,9 @@ def _add_histogram(sub: argparse._SubParsersAction) -> None:  # type: ignore[typ
                    help="the universe is [1, M]: an integer ('1000', '1e6') or a power "
                         "('2^64', '2**64'), at most 2^4096")
     p.add_argument("--epsilon", required=True, metavar="E",
-                   help="privacy parameter eps = 1/m, e.g. '1/10': the release is (eps, 0)-DP "
-                        "(stability: (eps, delta)-DP) for exactly this eps")
+                   help="privacy budget of the whole release, any exact rational in (0, 1], "
+                        "e.g. '1/10' or '0.25': the release is (eps, 0)-DP (stability: (eps, "
+                        "delta)-DP) for the paper's eps = 1/m, the largest 1/m <= E")
     p.add_argument("--delta", metavar="D",
                    help="stability only (an error with the other algorithms): delta = 1/m "
                         "below 1, e.g. '1/1000000'")
@@ -113,9 +116,10 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
         read_dataset,
         release,
     )
-    from exactdp.histograms.release_file import seal
+    from exactdp.histograms.release_file import seal, spent_of
     from exactdp.params import ParameterError, inverse_integer
     from exactdp.randomness import RandomSource, SystemSource
+    from exactdp.spend import budget, histogram_m_for_budget
 
     def say(message: str) -> None:
         if not args.quiet:
@@ -124,7 +128,8 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     out = output_path(args)  # before anything is read or drawn
     universe = Universe(parse_universe_size(args.universe_size))
-    epsilon = inverse_integer(args.epsilon, "--epsilon")
+    total = budget(args.epsilon, "--epsilon")
+    histogram_m_for_budget(total, 1 << 64)  # the range's top, before anything is read
     beta = inverse_integer(args.beta, "--beta", below_one=True)
     delta = None
     if args.delta is not None:
@@ -146,6 +151,7 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
     say(f"read {data.n} rows as {fmt} in {time.perf_counter() - start:.1f} s; releasing "
         f"with {args.algorithm} over a universe of size {universe.size}")
 
+    epsilon = _paper_epsilon(args, universe, total, beta, delta, data.n)
     last = [-1]
 
     def progress(done: int, total: int) -> None:
@@ -171,6 +177,7 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
             _progress(f"note: {report['fallback']}")
         for note in report["notes"]:
             _progress(f"note: {note}")
+    report["spent"] = spent_of(report, total)
     report["input"] = {"file": args.file, "format": fmt, "rows": str(data.n)}
     report["seeded"] = args.seed is not None
     _write_json(seal(report), out)
@@ -180,6 +187,33 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
     say(f"released in {time.perf_counter() - start:.1f} s"
         + ("; query it with: exactdp query FILE X ..." if out is not None else ""))
     return 0
+
+
+def _paper_epsilon(args: argparse.Namespace, universe: Any, total: Any, beta: Any,
+                   delta: Any, n: int) -> Any:
+    """The paper's ``eps = 1/m`` for the budget ``total``: the largest ``1/m <= total``
+    whose counting mechanism stays within the integer size limit (else refused, naming the
+    smallest budget that fits)."""
+    from fractions import Fraction
+
+    from exactdp.counting import FastSample, GeoSample
+    from exactdp.histograms.release import ReleaseRequest, plan
+    from exactdp.spend import histogram_m_for_budget
+
+    if args.algorithm == "compact":  # M runs at eps' = 1/ceil(10 m / 9) (Theorem 8.6)
+        mech = (FastSample(n, Fraction(1, 2), beta / (2 * universe.size))
+                if args.counting == "fastsample" else GeoSample(n, Fraction(1, 2)))
+    else:
+        mech = plan(args.algorithm, ReleaseRequest(universe, Fraction(1), beta, delta,
+                                                   args.counting), n).mechanism
+    if isinstance(mech, FastSample):
+        cap = FastSample.largest_m(mech.n, mech.gamma)
+    else:
+        k = GeoSample.largest_k(mech.n)
+        cap = 1 << (k - 1) if k >= 1 else 0
+    if args.algorithm == "compact":
+        cap = 9 * cap // 10
+    return Fraction(1, histogram_m_for_budget(total, cap))
 
 
 def _check_cost(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any,

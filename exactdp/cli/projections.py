@@ -1,5 +1,5 @@
 """``exactdp project signs | values``: private (sign) random projections of integer vectors
-(Li & Li, paper 001; notes LILI.md §3.0).
+(Li & Li, paper 001).
 
 ``signs`` releases randomized-response signs of projections (Algorithm 8 DP-SignOPORP-RR and
 -smooth, with ``t`` repetitions; Algorithm 6 DP-SignRP-RR with ``N+ = k``; Algorithm 7
@@ -8,7 +8,7 @@ Algorithm 2 DP-RP with a Rademacher W) or the raw-data baseline, with a clamped 
 geometric (discrete Laplace) noise: pure eps-DP.  The vectors come from a CSV or NPY file of
 integers (:mod:`exactdp.cli.proj_input`).
 
-Order of work (DESIGN.md, command-line conventions): the output path is checked, the whole
+Order of work: the output path is checked, the whole
 input is read and validated against the public bound, the exact parameters are derived; only
 then is any randomness drawn: first the public plan seed (if none was given), then the noise.
 """
@@ -34,7 +34,7 @@ from exactdp.cli._common import (
     seeded_source,
 )
 from exactdp.files import InputFileError
-from exactdp.params import ParameterError, positive_int, to_fraction
+from exactdp.params import ParameterError, positive_int
 
 __all__ = ["COMMANDS"]
 
@@ -120,7 +120,11 @@ def add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         q.add_argument("--k", required=q is s, metavar="K",
                        help="number of bins / projections (values --method raw: p, the "
                             "default)")
-        q.add_argument("--epsilon", required=True, metavar="E", help="privacy budget eps")
+        q.add_argument("--epsilon", required=True, metavar="E",
+                       help="privacy budget of the whole release, any exact rational > 0 "
+                            "('1', '1/2', '0.5'; no upper limit) at least the smallest spend "
+                            "k ln((N+1)/N) (N = --max-denominator; k the power below); the "
+                            "exact spend is stated ('spent')")
         q.add_argument("--beta", required=True, metavar="B",
                        help="largest change of one coordinate, in grid steps")
         q.add_argument("--bound", required=True, metavar="C",
@@ -174,7 +178,8 @@ def _plan_source(seed: int | None) -> tuple[Any, int]:
 
 
 def _sign_mechanism(args: argparse.Namespace, p: int, k: int, beta: int, bound: int,
-                    eps: Fraction, maxden: int, seed: int | None) -> tuple[Any, dict[str, str]]:
+                    eps: Fraction, maxden: int, seed: int | None
+                    ) -> tuple[Any, dict[str, str], Any]:
     from exactdp.projections import (
         DPSignOPORP,
         DPSignOPORPRepeated,
@@ -182,7 +187,6 @@ def _sign_mechanism(args: argparse.Namespace, p: int, k: int, beta: int, bound: 
         DPSignRPSmooth,
         OPORPPlan,
         SmoothFlipper,
-        base_from_eps,
         largest_l_max,
         sample_rademacher,
     )
@@ -195,7 +199,7 @@ def _sign_mechanism(args: argparse.Namespace, p: int, k: int, beta: int, bound: 
         raise ParameterError(f"--repetitions = {t}: only the OPORP methods repeat")
     if k % t:
         raise ParameterError(f"--repetitions = {t} must divide --k = {k}")
-    rho = base_from_eps(eps, t if oporp else k, maxden)
+    rho = _base_within(eps, t if oporp else k, maxden)
     smooth = method.endswith("smooth")
     if smooth:
         width = _ceil_div(p, k // t) if oporp else p
@@ -221,25 +225,25 @@ def _sign_mechanism(args: argparse.Namespace, p: int, k: int, beta: int, bound: 
     info = {"plan_seed": str(seed), "rho": f"{rho.a}/{rho.b}", "repetitions": str(t),
             "L_max": str(l_max), "D_bits": str(flipper.denominator.bit_length()),
             "privacy_ratio": f"({rho.a}/{rho.b})^{power}"}
-    return mech, info
+    return mech, info, projection_spend(Fraction(rho.a, rho.b), power, eps)
 
 
 def _value_mechanism(args: argparse.Namespace, p: int, k: int, beta: int, bound: int,
-                     eps: Fraction, maxden: int, seed: int | None) -> tuple[Any, dict[str, str]]:
+                     eps: Fraction, maxden: int, seed: int | None
+                    ) -> tuple[Any, dict[str, str], Any]:
     from exactdp.noise import ClampedGeometric
     from exactdp.projections import (
         DPOPORP,
         DPRP,
         OPORPPlan,
         RawData,
-        base_from_eps,
         sample_rademacher,
     )
 
     method = args.method
     sens, top = {"oporp": (beta, bound * (p // k)), "rp": (beta * k, bound * p),
                  "raw": (beta, bound)}[method]
-    rho = base_from_eps(eps, sens, maxden)
+    rho = _base_within(eps, sens, maxden)
     ratio = Fraction(rho.b, rho.a)  # r = 1/rho: rounded UP, r^-Delta_1 = rho^Delta_1 <= e^eps
     margin = _margin(ratio)
     noise = ClampedGeometric(ratio, -top - margin, top + margin, -top, top)
@@ -250,7 +254,39 @@ def _value_mechanism(args: argparse.Namespace, p: int, k: int, beta: int, bound:
     info = {"plan_seed": str(seed), "noise_ratio": f"{ratio.numerator}/{ratio.denominator}",
             "sensitivity_l1": str(sens), "clamp": f"[{-top - margin},{top + margin}]",
             "privacy_ratio": f"({rho.a}/{rho.b})^{sens}"}
-    return mech, info
+    return mech, info, projection_spend(Fraction(rho.a, rho.b), sens, eps)
+
+
+def _base_within(eps: Fraction, power: int, maxden: int) -> Any:
+    """The base ``rho = a/b`` (``b <= maxden``) with ``rho^power <= e^eps`` closest to it;
+    a budget below the smallest such spend, ``power ln((maxden + 1)/maxden)``, is refused
+    naming it."""
+    from exactdp.projections import base_from_eps
+    from exactdp.spend import EpsilonRangeError, Spend
+
+    smallest = Spend(Fraction(power), Fraction(maxden + 1, maxden))
+    if not smallest.at_most(eps):
+        raise EpsilonRangeError(
+            f"--epsilon = {eps} is below the smallest budget this release can spend, "
+            f"{smallest.expression()} (about {smallest.to_json()['epsilon_lower']}: a base "
+            f"rho = a/b > 1 with b <= --max-denominator {maxden}, to the power {power}); the "
+            f"range is [{smallest.expression()}, no limit): raise --max-denominator")
+    return base_from_eps(eps, power, maxden)
+
+
+def projection_spend(rho: Fraction, power: int, eps: Fraction) -> Any:
+    """What the release spends: ``power ln(rho)`` (per vector and per changed coordinate,
+    the paper's neighbours), checked against the budget ``eps``."""
+    from exactdp.spend import Spend
+
+    spent = Spend(Fraction(power), rho, requested=eps,
+                  composition=f"the whole release: a changed coordinate meets {power} "
+                              f"randomized responses or noisy values, each ln(rho)",
+                  meaning=f"the paper's eps (Li & Li) with its base e^(eps/{power}) rounded "
+                          f"down to rho = {rho}: rho^{power} <= e^eps")
+    if not spent.at_most(eps):  # never: the base is chosen with rho^power <= e^eps
+        raise ParameterError(f"the release would spend {spent.expression()} > --epsilon {eps}")
+    return spent
 
 
 def _margin(r: Fraction) -> int:
@@ -270,14 +306,13 @@ def cmd_project(args: argparse.Namespace) -> int:
     from exactdp.cli.proj_input import read_vectors
     from exactdp.projections import pad_to_multiple
     from exactdp.randomness import RandomSource, SystemSource
+    from exactdp.spend import budget
 
     out = output_path(args)
     beta = positive_int(args.beta, "--beta")
     bound = positive_int(args.bound, "--bound")
     maxden = positive_int(args.max_denominator, "--max-denominator")
-    eps = to_fraction(args.epsilon, "--epsilon")
-    if eps <= 0:
-        raise ParameterError(f"--epsilon = {eps} must be positive")
+    eps = budget(args.epsilon, "--epsilon")
     plan_seed = _int_option(args.plan_seed, "--plan-seed")
     noise_seed = _int_option(args.seed, "--seed")
     rows = read_vectors(args.file, input_limit(args))
@@ -296,7 +331,7 @@ def cmd_project(args: argparse.Namespace) -> int:
     # The builders check every parameter, then draw the public plan seed (if not given);
     # the noise comes after.
     build = _sign_mechanism if args.kind == "signs" else _value_mechanism
-    mech, info = build(args, p, k, beta, bound, eps, maxden, plan_seed)
+    mech, info, spent = build(args, p, k, beta, bound, eps, maxden, plan_seed)
     noise: RandomSource
     if noise_seed is not None:
         noise = seeded_source(noise_seed)
@@ -306,8 +341,13 @@ def cmd_project(args: argparse.Namespace) -> int:
     header = {"command": f"exactdp project {args.kind}", "method": args.method,
               "p": str(p_in), "p_padded": str(p), "k": str(k), "beta": str(beta),
               "bound": str(args.bound), "epsilon": str(eps), **info}
-    pieces = (_json_pieces if args.json else _csv_pieces)(header, _released(mech, rows, bound,
-                                                                          noise))
+    released = _released(mech, rows, bound, noise)
+    if args.json:
+        pieces = _json_pieces(header, spent.to_json(), released)
+    else:
+        j = spent.to_json()
+        header["spent"] = f"{j['epsilon']} in [{j['epsilon_lower']} {j['epsilon_upper']}]"
+        pieces = _csv_pieces(header, released)
     if out is not None:
         out.write_stream(pieces)
         if args.json:  # --json prints what was written, JSON only
@@ -339,8 +379,10 @@ def _csv_pieces(header: dict[str, str], released: Iterator[list[int]]) -> Iterat
         yield ",".join(str(v) for v in vec) + "\n"
 
 
-def _json_pieces(header: dict[str, str], released: Iterator[list[int]]) -> Iterator[str]:
+def _json_pieces(header: dict[str, str], spent: dict[str, Any],
+                 released: Iterator[list[int]]) -> Iterator[str]:
     yield "{\n  \"parameters\": " + json.dumps(header, indent=2).replace("\n", "\n  ")
+    yield ",\n  \"spent\": " + json.dumps(spent, indent=2).replace("\n", "\n  ")
     yield ",\n  \"vectors\": ["
     for i, vec in enumerate(released):
         yield ("\n    " if i == 0 else ",\n    ") + json.dumps(vec)

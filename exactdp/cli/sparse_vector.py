@@ -196,7 +196,9 @@ def _add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                     + GUARANTEE + " " + _INPUT + " " + _INTEGRITY)
     p.add_argument("file", metavar="FILE", help="the key,value lines ('-': standard input)")
     p.add_argument("--epsilon", required=True, metavar="E",
-                   help="privacy parameter eps > 0, any exact rational ('1', '1/2', '0.5')")
+                   help="privacy budget of the whole sketch, any exact rational > 0 ('1', "
+                        "'1/2', '0.5'; no upper limit): the spend, stated under 'spent', is "
+                        "eps_cert = eps (histogram-tight: ln L <= eps)")
     p.add_argument("--alpha", metavar="A",
                    help="alpha > 0 (default 3, the paper's Figure 3): the flip probability "
                         "is p = 1/(alpha + 2) and one unary unit is alpha/eps; a larger alpha "
@@ -248,12 +250,13 @@ def _params(args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
     """The ALPParams of the command line, and the request to record in the sketch."""
     from exactdp.histograms.datafile import parse_universe_size
     from exactdp.sparse_vectors.alp import ALPParams, tight_bound
+    from exactdp.spend import budget
 
     universe = parse_universe_size(args.universe_size)
     rows = positive_int(args.rows, "--rows")
     sparsity = positive_int(args.sparsity, "--sparsity")
     grid = positive_int(args.grid, "--grid")
-    epsilon = _positive(args.epsilon, "--epsilon")
+    epsilon = budget(args.epsilon, "--epsilon")
     beta = _positive(args.beta, "--beta")
     if args.variant == "unscaled":
         if args.alpha is not None:
@@ -282,6 +285,15 @@ def _params(args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
                     "alpha": str(alpha), "beta": str(beta), "bound": str(bound)}
 
 
+def alp_spend(params: Any, requested: Fraction) -> Any:
+    """What the sketch spends (:meth:`ALPParams.spend`), checked against the budget."""
+    spent = params.spend(requested)
+    if not spent.at_most(requested):  # never: each variant is calibrated to spend eps
+        raise ParameterError(f"the sketch would spend {spent.expression()} > --epsilon "
+                             f"{requested}")
+    return spent
+
+
 def _ceil(q: Fraction) -> int:
     return -((-q.numerator) // q.denominator)
 
@@ -307,6 +319,7 @@ def _cmd_project(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     out = output_path(args)  # before anything is read or drawn
     params, request = _params(args)
+    spent = alp_spend(params, Fraction(request["epsilon"]))
     cells = params.rows * params.columns
     limit = to_fraction(args.max_cells, "--max-cells")
     if cells > limit:
@@ -323,7 +336,7 @@ def _cmd_project(args: argparse.Namespace) -> int:
     source: RandomSource = SystemSource() if args.seed is None else seeded_source(args.seed)
     sketch = ALP(params).project(pairs, source)
     document = sketch_json(sketch, request=request, input_file=args.file,
-                           seeded=args.seed is not None)
+                           seeded=args.seed is not None, spent=True)
     assert out is not None  # --output is required
     write_json(document, out)
     if args.seed is not None:  # printed even with --quiet: it changes what the file means
@@ -332,6 +345,7 @@ def _cmd_project(args: argparse.Namespace) -> int:
     summary = {
         "output": args.output,
         "variant": params.variant,
+        "spent": spent.to_json(),
         "epsilon_cert": str(params.epsilon_cert),
         "scale": str(params.scale),
         "flip": str(params.flip),
@@ -350,6 +364,7 @@ def _cmd_project(args: argparse.Namespace) -> int:
         if params.variant == "histogram-tight":
             print(f"on integer vectors differing by 1 in one key the ratio is at most L = "
                   f"{1 + params.epsilon_cert} <= e^eps (exactly)")
+        print(spent.describe())
         print("query it with: exactdp sparse-vector query "
               f"{args.output} KEY ...")
     say(f"done in {time.perf_counter() - start:.1f} s")

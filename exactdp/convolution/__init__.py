@@ -1,9 +1,9 @@
 """Exact private convolution (Fawaz, Muthukrishnan & Nikolov, "Nearly Optimal Private
-Convolution", paper 002; design notes CONV.md §3).
+Convolution").
 
 The paper's Algorithm 1 adds Laplace noise to Fourier coefficients; on a finite computer the
 noise is discrete, so the linear map before the noise must be an integer matrix ``T`` (the
-notes' integral factorization lemma, §3.0).  This package provides:
+integral factorization lemma).  This package provides:
 
 * :mod:`~exactdp.convolution.groups` -- exact circular (``Z_N``) and XOR (``Z_2^d``) convolution;
 * :mod:`~exactdp.convolution.transforms` -- the integer fast Walsh-Hadamard transform (fixed

@@ -1,4 +1,4 @@
-"""Exact privacy accounting for integer-strategy convolution mechanisms (issue 13).
+"""Exact privacy accounting for integer-strategy convolution mechanisms.
 
 Paper 002 (Fawaz, Muthukrishnan, Nikolov, "Nearly Optimal Private Convolution") adds
 independent Laplace noise to each Fourier coefficient and composes the per-coefficient pure
@@ -6,7 +6,7 @@ guarantees with "Theorem 4 [DRV10]".  On a finite computer the noise is discrete
 two-sided geometric, :class:`exactdp.noise.ClampedGeometric`) and the linear map before the
 noise is an integer strategy ``T``; then the whole privacy-loss distribution is exact.
 
-**Integral factorization lemma** (notes CONV.md §3.0).  Rows ``j`` with ratio ``r_j > 1``
+**Integral factorization lemma**.  Rows ``j`` with ratio ``r_j > 1``
 (noise ``Pr[Z_j = z] ∝ r_j^-|z|``) and, for a neighbour ``x' = x ± e_n``, shifts
 ``Δ_jn = |T_jn|``.  The privacy loss ``ln P(o)/Q(o)`` of the output under ``x`` against ``x'``
 is a sum of independent ``L_j``: ``L_j = 0`` if ``Δ_j = 0``, otherwise ``L_j = (Δ_j - 2i) ln r_j``
@@ -95,7 +95,7 @@ def _shift(value: object, name: str) -> int:
 
 
 def row_loss_law(ratio: object, shift: int) -> LossLaw:
-    """The law of ``e^{L_j}`` for one row (notes §3.0 table): ``{r^(Δ-2i): probability}``.
+    """The law of ``e^{L_j}`` for one row: ``{r^(Δ-2i): probability}``.
 
     ``Δ = 0`` gives the point mass at 1.  ``Δ = 1`` is randomized response with
     ``ε_j = ln r``: ``{r: r/(r+1), 1/r: 1/(r+1)}``.
@@ -460,9 +460,9 @@ def composition_delta(rows: Sequence[tuple[object, int]], epsilon: object, mode:
 class PrivacyProfile:
     """Exact privacy profile of independent per-row clamped geometric noise on ``T x``.
 
-    ``ratios[j] = r_j > 1`` (the notes' ``1/α_j``; ``ClampedGeometric(ratio=1/r_j, ...)``) and
+    ``ratios[j] = r_j > 1`` (``1/α_j``; ``ClampedGeometric(ratio=1/r_j, ...)``) and
     ``shifts[j][n] = Δ_jn = |T_jn|`` (rows x columns).  Independent of the mechanism classes:
-    plain lists in, exact Fractions out (integral factorization lemma, notes §3.0).
+    plain lists in, exact Fractions out (integral factorization lemma).
     """
 
     def __init__(self, ratios: Sequence[object], shifts: Sequence[Sequence[int]],

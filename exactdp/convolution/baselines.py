@@ -1,4 +1,4 @@
-"""Baselines and the paper's own MSE formulas, exactly or as certified intervals (notes §1.2-1.4, §5).
+"""Baselines and the paper's own MSE formulas, exactly or as certified intervals.
 
 * :func:`input_perturbation_mse`: ``x + Z`` with per-coordinate two-sided geometric noise of ratio
   ``r <= e^ε`` (a neighbour moves one coordinate by 1), then ``H(x + Z)``:
@@ -156,7 +156,7 @@ def _cos_sin(theta: Interval, bits: int) -> tuple[Interval, Interval]:
 
 def cyclic_magnitudes(h: Sequence[object], bits: int = 80) -> list[Interval]:
     """Certified intervals for ``|λ_m| = |sum_n h_n e^{-2πi mn/N}|`` (eigenvalues of the
-    circulant, notes §1.1), from interval cosines/sines of ``2π k/N`` reduced to ``[0, 2π)``."""
+    circulant), from interval cosines/sines of ``2π k/N`` reduced to ``[0, 2π)``."""
     hs = [to_fraction(v, f"h[{i}]") for i, v in enumerate(h)]
     n = len(hs)
     pi = pi_interval(bits + 16)

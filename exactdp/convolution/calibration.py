@@ -1,4 +1,4 @@
-"""Calibration of the per-row ratios ``r_j`` (notes CONV.md §1.2, §3.7).
+"""Calibration of the per-row ratios ``r_j``.
 
 Paper 002, Algorithm 1 / Theorem 9: coefficient ``i`` gets Laplace scale ``b_i = sqrt(γ/|h^_i|)``,
 i.e. a per-coefficient budget ``ε_i ∝ sqrt|h^_i|`` (the convex-duality optimum of eqs. (7)-(8),
@@ -13,7 +13,7 @@ Appendix B), and the budgets are composed with "Theorem 4".  Here:
    * ``"uniform"``: ``s_j = 1``.
 
    ``s_j`` is replaced by a rational lower bound (integer square roots), never rounded up.
-2. **per-row targets** ``ε_j = t s_j`` with a rational scale ``t`` (the notes' ``ε_0``).
+2. **per-row targets** ``ε_j = t s_j`` with a rational scale ``t`` (``ε_0``).
 3. **ratios** ``r_j``, on the public grid ``ratio_grid``: ``"fractions"`` (default) the largest
    fraction with denominator ``<= max_denominator`` that is ``<= e^{ε_j}``; ``"reciprocal"``
    the largest ``1 + 1/m`` (``m`` a positive integer) that is ``<= e^{ε_j}`` (paper 004's
@@ -495,7 +495,7 @@ def _calibrate_classes(lam: Sequence[Exact], classes: _Classes, eps: Fraction, d
 def noise_cost(calibration: Calibration, weights: Sequence[object] | None = None) -> Fraction:
     """``sum_j w_j 2 r_j/(r_j - 1)²`` over released rows: the unclamped discrete-Laplace
     variance ``2r/(r-1)²`` weighted by ``w_j`` (default 1).  With ``w_j = λ_j²`` and divided by
-    ``N²`` this is the Walsh mechanism's MSE bound (notes §3.7).  Summed per distinct
+    ``N²`` this is the Walsh mechanism's MSE bound.  Summed per distinct
     ``(w_j, r_j)`` with multiplicity (the same exact rational)."""
     counts: dict[tuple[Exact, Fraction], int] = {}
     for j, r in enumerate(calibration.ratios):

@@ -1,7 +1,7 @@
-"""Circular convolution on ``Z_N`` with an integer strategy (notes §3.5 option (e), §3.7 "Z_N").
+"""Circular convolution on ``Z_N`` with an integer strategy.
 
 Paper 002's Algorithm 1 adds noise to the complex DFT coefficients; with discrete noise that is
-not private at all (the shifts ``F e_n`` are irrational: notes §3.0, §5 P2), so on ``Z_N`` the
+not private at all (the shifts ``F e_n`` are irrational), so on ``Z_N`` the
 transform is replaced by an integer strategy ``T`` and the output is ``y = G c~`` with
 ``G = H T^-1`` exact (:class:`~exactdp.convolution.mechanism.IntegerStrategyMechanism`).
 Strategies (all public, chosen from public data only):
@@ -12,7 +12,7 @@ Strategies (all public, chosen from public data only):
   per release;
 * ``"walsh"`` (``N = 2^k``) -- ``T = W``: not diagonalising, but flat rows (every shift 1);
 * ``"hartley"`` (``N = 4``) -- ``T = cas(2 pi k n/4)``, a ``+-1`` matrix that block-diagonalises
-  every circulant exactly (the Gaussian-integer case, notes §3.2);
+  every circulant exactly (the Gaussian-integer case);
 * ``"auto"`` -- each applicable strategy calibrated to the same ``(epsilon, delta)``, and the one
   with the smallest exact :meth:`mse_bound` (ties: the order above).
 
@@ -75,14 +75,14 @@ def cyclic_strategy(name: str, h: Sequence[object], scale: object = DEFAULT_SCAL
 
 class CyclicFourierMechanism(IntegerStrategyMechanism):
     """Private circular convolution ``h * x`` on ``Z_N`` (paper 002 eq. 1; Algorithm 1 with an
-    integer strategy in place of the DFT, notes §3.5/§3.7).
+    integer strategy in place of the DFT).
 
     Public: ``h`` (length ``N``), the domain, the strategy (``"auto"`` by default) and its
     rounding ``scale`` (real-Fourier only), and either ``ratios`` (one per kept row; not with
     ``"auto"``, which compares strategies at equal privacy) or ``(epsilon, delta)`` with
     ``accounting``/``shape``/``max_denominator``/``ratio_grid`` for the calibration.
 
-    Exact guarantees (notes §3.0): pure ratio ``max_n prod_j r_j^|T_jn|``; exact ``delta(R)``
+    Exact guarantees: pure ratio ``max_n prod_j r_j^|T_jn|``; exact ``delta(R)``
     (:meth:`privacy`); ``mse(x)`` exact with the general ``G^T G`` form; :meth:`mse_bound` for
     every ``x``.  Draws: one per kept row (rows with ``G e_j = 0`` are dropped).
     """

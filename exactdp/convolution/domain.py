@@ -1,10 +1,9 @@
-"""Public input domains for the convolution mechanisms (notes §3.7 "Walsh-Fourier mechanism,
-exact"; paper 002 §2.3.1 and §5.4).
+"""Public input domains for the convolution mechanisms (paper 002 §2.3.1
+and §5.4).
 
 The paper's neighbours are ``x, x'`` with ``||x - x'||_1 <= 1`` (event level: one unit of one
 count added or removed).  On a finite computer the domain must be finite and **public**,
-because the clamping range of every noisy row is read from it, never from ``x`` (notes §5,
-"clamping must use public ranges"):
+because the clamping range of every noisy row is read from it, never from ``x``:
 
 * :meth:`Domain.histograms` -- ``{x in Z^N : x >= 0, ||x||_1 <= n}``: a histogram of at most
   ``n`` records (the database ``x: {0,1}^d -> [n]`` of §5.4);

@@ -1,4 +1,4 @@
-"""Exact versions of paper 002's lower-bound side (notes CONV.md §2).
+"""Exact versions of paper 002's lower-bound side.
 
 * :func:`spec_lb_core` / :func:`spec_lb`: Theorem 5's ``specLB(h) = max_K K² |h^_(K-1)|² / (N log²N)``
   (with the index slip P9 fixed: ``h^_(K-1)``, the K-th largest), from the squared magnitudes

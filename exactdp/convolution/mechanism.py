@@ -1,4 +1,4 @@
-"""Exact private convolution mechanisms (paper 002, Algorithm 1; notes §3.0, §3.7).
+"""Exact private convolution mechanisms (paper 002, Algorithm 1).
 
 :class:`WalshFourierMechanism` is the paper's Algorithm 1 ("Fourier Mechanism") on the group
 ``Z_2^d`` of §5.4 (XOR convolution), made exact: the Fourier basis of ``Z_2^d`` is the ``+-1``
@@ -7,7 +7,7 @@ exactly 1, the noise is discrete (clamped two-sided geometric with rational rati
 per coefficient ``j`` with ``lambda_j = (W h)_j != 0``), and the reconstruction
 ``y = N^-1 W (lambda o c~)`` (Corollary 1: ``y^ = diag(lambda) x^``) is exact rational
 arithmetic.  :class:`IntegerStrategyMechanism` is the general integer-strategy mechanism of
-the notes' integral factorization lemma (any invertible integer ``T``, ``G = H T^-1``).
+the integral factorization lemma (any invertible integer ``T``, ``G = H T^-1``).
 
 Common to both (``I`` the kept rows, ``r_j > 1`` their public ratios):
 
@@ -18,7 +18,7 @@ Common to both (``I`` the kept rows, ``r_j > 1`` their public ratios):
 * **exact law**: ``c~`` has independent coordinates with the clamped geometric laws above;
   ``y`` is its image under ``G`` (post-processing).  :meth:`sample_with` is the sampling code
   itself, so :func:`exactdp.explore.explore` returns the exact law of ``y`` on small cases.
-* **privacy** (notes §3.0): the privacy-loss distribution between ``x`` and ``x +- e_n`` is
+* **privacy**: the privacy-loss distribution between ``x`` and ``x +- e_n`` is
   data-independent; pure ratio ``max_n prod_j r_j^|T_jn|`` (Walsh: ``prod_j r_j``), exact
   ``delta(R)`` via :meth:`privacy` (:mod:`exactdp.convolution.accounting`).
 * **draws / strict time**: exactly ``|I|`` draws ``uniform(D_j)``, in the public order
@@ -29,7 +29,7 @@ Common to both (``I`` the kept rows, ``r_j > 1`` their public ratios):
   public sizes (as everywhere in exactdp).
 * **accuracy** (Definition 5, per-output mean): :meth:`mse` exact for each ``x``,
   :meth:`mse_bound` an exact bound for every ``x`` (Walsh: ``N^-2 sum_j lambda_j^2
-  2 r_j/(r_j - 1)^2``, notes §3.7, the corrected Theorem 9).
+  2 r_j/(r_j - 1)^2``, the corrected Theorem 9).
 """
 
 from __future__ import annotations
@@ -237,7 +237,7 @@ class _FactorizationMechanism:
     def mse(self, x: Sequence[int]) -> Fraction:
         """``(1/N) E ||M(x) - H x||^2`` exactly (Definition 5 for this ``x``):
         ``N^-1 [sum_j (G^T G)_jj E e_j^2 + sum_{j != k} (G^T G)_jk E e_j E e_k]`` with
-        ``e_j = c~_j - c_j`` independent, moments from the rows' exact laws (notes §3.0)."""
+        ``e_j = c~_j - c_j`` independent, moments from the rows' exact laws."""
         xs = self.domain.validate(x)
         c = self.coefficients(xs)
         moments = [self.noise.error_moments(i, c[j]) for i, j in enumerate(self.rows)]
@@ -253,7 +253,7 @@ class _FactorizationMechanism:
         """An exact bound on :meth:`mse` for every ``x`` in the domain:
         ``N^-1 [sum_j (G^T G)_jj 2r_j/(r_j-1)^2 + sum_{j != k} |(G^T G)_jk| m_j m_k]`` with
         ``m_j = E|Z_j| = 2r_j/(r_j^2-1)`` (clamping to a range that contains ``c_j`` gives
-        ``|e_j| <= |Z_j|``).  For diagonal ``G^T G`` (Walsh) this is the notes' §3.7 bound
+        ``|e_j| <= |Z_j|``).  For diagonal ``G^T G`` (Walsh) this is the corrected Theorem 9's bound
         ``N^-2 sum_j lambda_j^2 2 r_j/(r_j-1)^2``, attained when no clamping can occur."""
         s = [unclamped_second_moment(r) for r in self.ratios]
         total = sum((self._gram(i, i) * s[i] for i in range(len(s))), Fraction(0))
@@ -293,7 +293,7 @@ class WalshFourierMechanism(_FactorizationMechanism):
     and the ratios ``r_j > 1`` of the kept rows ``I = {j : lambda_j != 0}``, ``lambda = W h``
     (one ratio for all, a sequence in increasing ``j``, or a mapping ``{j: r_j}``).
 
-    Algorithm 1 (exact form, notes §3.7): ``c = W x`` (fast WHT, ``d`` rounds of ``N/2``
+    Algorithm 1 (exact form): ``c = W x`` (fast WHT, ``d`` rounds of ``N/2``
     butterflies); for ``j`` in ``I`` increasing, ``c~_j = clamp_[lo_j, hi_j](c_j + Z_j)``
     (:class:`~exactdp.noise.ClampedGeometric`, ratio ``1/r_j``); ``y = N^-1 W (lambda o c~)``.
     Rows outside ``I`` get no noise and no draw (Algorithm 1's ``z_i = 0``, and they are
@@ -418,7 +418,7 @@ class WalshFourierMechanism(_FactorizationMechanism):
 
 
 class IntegerStrategyMechanism(_FactorizationMechanism):
-    """The integer-strategy factorization mechanism (notes §3.0 lemma, §3.5 option (e)).
+    """The integer-strategy factorization mechanism.
 
     Public: an :class:`~exactdp.convolution.strategy.IntegerStrategy` (``T``, ``H``, exact
     ``G = H T^-1``), the domain, and the ratios of the kept rows (see

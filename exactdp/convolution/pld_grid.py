@@ -1,4 +1,4 @@
-"""A certified upper bound on ``δ(R)`` for many rows: the dominating grid (notes CONV.md §3.7).
+"""A certified upper bound on ``δ(R)`` for many rows: the dominating grid.
 
 The exact law of :mod:`exactdp.convolution.accounting` has up to ``prod (Δ_j + 1)`` support
 points, which is hopeless for hundreds of rows with distinct ratios.  For those the "exact"

@@ -1,4 +1,4 @@
-"""Independent clamped geometric noise on the rows of an integer strategy (notes §3.0, §3.7).
+"""Independent clamped geometric noise on the rows of an integer strategy.
 
 Row ``j`` (of the kept rows ``I``) releases ``c~_j = clamp_[lo_j, hi_j](c_j + Z_j)`` with
 ``Pr[Z_j = z] = ((r_j - 1)/(r_j + 1)) r_j^-|z|``: :class:`exactdp.noise.ClampedGeometric` with
@@ -60,7 +60,7 @@ POWER_COST = 8
 
 
 def unclamped_second_moment(r: Fraction) -> Fraction:
-    """``E[Z^2] = 2r/(r-1)^2`` for ``Pr[Z = z] = ((r-1)/(r+1)) r^-|z|`` (notes §3.0)."""
+    """``E[Z^2] = 2r/(r-1)^2`` for ``Pr[Z = z] = ((r-1)/(r+1)) r^-|z|``."""
     return 2 * r / (r - 1) ** 2
 
 

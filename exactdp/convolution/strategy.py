@@ -1,6 +1,6 @@
-"""Integer strategies ``T`` and the exact reconstruction ``G = H T^-1`` (notes §3.0, §3.5).
+"""Integer strategies ``T`` and the exact reconstruction ``G = H T^-1``.
 
-The notes' integral factorization lemma: a mechanism that releases ``clamp(T x + Z)`` with an
+The integral factorization lemma: a mechanism that releases ``clamp(T x + Z)`` with an
 **integer** matrix ``T`` and independent discrete noise ``Z`` per row has an exact,
 data-independent privacy-loss distribution, whose per-row shifts for the neighbour
 ``x +- e_n`` are ``Delta_jn = |T_jn|``; ``G (T x + Z)`` with ``G T = H`` then estimates
@@ -133,7 +133,7 @@ class IntegerStrategy:
 
     @cached_property
     def gram(self) -> tuple[tuple[Fraction, ...], ...]:
-        """``(G^T G)_{jk}`` for kept ``j, k`` (exact; the MSE's quadratic form, notes §3.0)."""
+        """``(G^T G)_{jk}`` for kept ``j, k`` (exact; the MSE's quadratic form)."""
         g, kept, n = self.G_num, self.kept, self.N
         d2 = self.G_den * self.G_den
         cols = [[g[k][j] for k in range(n)] for j in kept]

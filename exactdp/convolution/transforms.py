@@ -1,4 +1,4 @@
-"""Exact transforms for the integer-strategy convolution mechanisms (paper 002, notes §3).
+"""Exact transforms for the integer-strategy convolution mechanisms (paper 002).
 
 * :func:`fwht` -- the fast Walsh-Hadamard transform ``v -> W v`` on exact numbers, ``W`` the
   ``+-1`` Sylvester-Hadamard matrix ``W[j][m] = (-1)^{popcount(j & m)}`` (``W^2 = N I``): the
@@ -8,9 +8,9 @@
 * :func:`real_fourier_rounded` -- ``T = round_half_up(c Q)``, ``Q`` the real orthonormal
   Fourier basis of ``Z_N`` (rows ``1/sqrt N``, ``sqrt(2/N) cos(2 pi k n/N)``,
   ``sqrt(2/N) sin(2 pi k n/N)`` for ``1 <= k < N/2``, and ``(-1)^n/sqrt N`` for even ``N``),
-  every entry rounded **exactly** (certified; notes §3.5 option (e)).
+  every entry rounded **exactly** (certified).
 * :func:`hartley4` -- the Hartley basis ``cas(2 pi k n/4)`` at ``N = 4``: a ``+-1`` Hadamard
-  matrix (notes §3.2: the Gaussian-integer case that works exactly).
+  matrix (the Gaussian-integer case that works exactly).
 
 Certified rounding.  An entry is ``v = c sqrt(s) cos(2 pi t)`` with rational ``c, s > 0`` and
 ``t``.  ``v^2 = c^2 s (1 + cos(4 pi t))/2`` is rational exactly when ``cos(4 pi t)`` is, which by
@@ -18,8 +18,8 @@ Niven's theorem happens only for ``2t mod 1`` in ``{0, 1/6, 1/4, 1/3, 1/2, 2/3, 
 ``round_half_up(v) = floor(v + 1/2)`` is decided with integer square roots (ties such as
 ``v = 1/2`` included).  Otherwise ``v`` is irrational, so never a half-integer, and a rational
 interval for ``cos`` (Taylor series with an alternating-tail bound, ``pi`` by Machin's formula)
-is refined until ``floor(v + 1/2)`` is the same at both ends.  Note: the notes (§3.5) say ties
-occur "only at cos in {0, +-1/2, +-1}"; with the ``sqrt(2/N)`` factor a tie can also occur where
+is refined until ``floor(v + 1/2)`` is the same at both ends.  Ties do not occur
+only at ``cos`` in ``{0, +-1/2, +-1}``: with the ``sqrt(2/N)`` factor a tie can also occur where
 ``cos^2`` is rational but ``cos`` is not (e.g. ``N = 16``: ``sqrt(2/16) cos(pi/4) = 1/4``, so
 ``c = 2`` gives exactly ``1/2``); the rule above covers every case.
 """
@@ -104,7 +104,7 @@ def hartley4() -> list[list[int]]:
     """The Hartley matrix ``cas(2 pi k n / 4) = cos + sin`` at ``N = 4`` (exact: ``cos`` and
     ``sin`` of multiples of ``pi/2`` are ``0, +-1``): ``[[1,1,1,1], [1,1,-1,-1], [1,-1,1,-1],
     [1,-1,-1,1]]``, orthogonal with ``T^T T = 4 I``; it block-diagonalises every 4x4
-    circulant exactly (notes §3.2)."""
+    circulant exactly."""
     cos4 = (1, 0, -1, 0)  # cos(pi m / 2), m mod 4
 
     def sin4(m: int) -> int:
@@ -268,7 +268,7 @@ def real_fourier_basis_squares(n: int) -> list[list[tuple[Fraction, Fraction]]]:
 
 
 def real_fourier_rounded(n: int, c: object) -> list[list[int]]:
-    """``T = round_half_up(c Q)`` (notes §3.5, option (e)): the real orthonormal Fourier basis
+    """``T = round_half_up(c Q)``: the real orthonormal Fourier basis
     of ``Z_N`` (:func:`real_fourier_basis_squares`) scaled by the rational ``c > 0`` and each
     entry rounded to the nearest integer, halves up, with certified exact rounding (see the
     module doc).  Precondition: ``N <= MAX_DIRECT_N``.  Invertibility is not guaranteed for

@@ -207,6 +207,21 @@ class BasicHistogram:
         """Theorem 5.3: ``M = FastSample_{n,eps,gamma}``, ``gamma = beta0/(2|X|)``, ``A = X``."""
         return cls(FastSample(n, epsilon, theorem_5_3_gamma(beta0, universe)), universe)
 
+    @classmethod
+    def for_budget(cls, universe: Universe, n: int, total_epsilon: object, beta0: object,
+                   counting: str = "fastsample") -> BasicHistogram:
+        """The whole histogram spends at most ``total_epsilon`` (any rational in ``(0, 1]``):
+        the paper's ``eps = 1/m``, the largest ``1/m <= total_epsilon``, with Theorem 5.3's
+        FastSample (or Figure 3's GeoSample); ``(eps, 0)``-DP by Theorem 5.2."""
+        from exactdp.spend import histogram_epsilon_for_budget
+
+        eps = histogram_epsilon_for_budget(total_epsilon)
+        if counting == "geosample":
+            return cls.with_geosample(universe, n, eps)
+        if counting != "fastsample":
+            raise ParameterError(f"counting = {counting!r} must be 'fastsample' or 'geosample'")
+        return cls.theorem_5_3(universe, n, eps, beta0)
+
     @property
     def n(self) -> int:
         return self.mechanism.n
@@ -276,6 +291,22 @@ class StabilityHistogram:
         dl = inverse_integer(delta, "delta", below_one=True)
         b = 1 + ceil_scaled_ln(Fraction(9, 2) / eps, 2 / dl)
         return cls(GeoSample(n, eps), universe, b, padded)
+
+    @classmethod
+    def for_budget(cls, universe: Universe, n: int, total_epsilon: object, delta: object,
+                   beta0: object, counting: str = "fastsample",
+                   padded: bool = True) -> StabilityHistogram:
+        """The whole release spends at most ``(total_epsilon, delta)`` (``total_epsilon``
+        any rational in ``(0, 1]``): the paper's ``eps = 1/m``, the largest ``1/m <=
+        total_epsilon``, with Theorem 5.6's parameters (or Figure 4's GeoSample row)."""
+        from exactdp.spend import histogram_epsilon_for_budget
+
+        eps = histogram_epsilon_for_budget(total_epsilon)
+        if counting == "geosample":
+            return cls.with_geosample(universe, n, eps, delta, padded)
+        if counting != "fastsample":
+            raise ParameterError(f"counting = {counting!r} must be 'fastsample' or 'geosample'")
+        return cls.theorem_5_6(universe, n, eps, delta, beta0, padded)
 
     @property
     def n(self) -> int:

@@ -462,6 +462,24 @@ class CompactHistogram:
         return cls._with_level(u, mech, eps, None, "geosample", strict_time, arithmetic)
 
     @classmethod
+    def for_budget(cls, universe: Universe | int, n: object, total_epsilon: object,
+                   beta0: object = None, counting: str = "fastsample", *,
+                   strict_time: bool = True, arithmetic: str = "auto") -> CompactHistogram:
+        """The whole release spends at most ``total_epsilon`` (any rational in ``(0, 1]``):
+        the paper's ``eps = 1/m``, the largest ``1/m <= total_epsilon``, with Theorem 8.6
+        (``beta0`` needed) or the GeoSample variant; ``(eps, 0)``-DP."""
+        from exactdp.spend import histogram_epsilon_for_budget
+
+        eps = histogram_epsilon_for_budget(total_epsilon)
+        if counting == "geosample":
+            return cls.with_geosample(universe, n, eps, strict_time=strict_time,
+                                      arithmetic=arithmetic)
+        if counting != "fastsample":
+            raise ParameterError(f"counting = {counting!r} must be 'fastsample' or 'geosample'")
+        return cls.theorem_8_6(universe, n, eps, beta0, strict_time=strict_time,
+                               arithmetic=arithmetic)
+
+    @classmethod
     def _with_level(cls, universe: Universe, mech: InverseCDFSampler, eps: Fraction,
                     beta0: Fraction | None, construction: str,
                     strict_time: bool, arithmetic: str) -> CompactHistogram:

@@ -39,6 +39,7 @@ from exactdp.histograms.release_file import (
     check_input,
     check_keys,
     check_seal,
+    check_spent,
     parse_release,
     seal,
 )
@@ -60,7 +61,7 @@ ALGORITHM = "CompactHistogram (Balcer & Vadhan, Algorithm 8.2)"
 _KEYS = {"format", "version", "algorithm", "construction", "universe_size", "n", "epsilon",
          "beta0", "sampler", "field", "nodes", "coefficients", "integrity"}
 #: Fields the command line adds (optional in a release made with the library).
-_CLI_KEYS = {"beta", "guarantees", "input", "seeded"}
+_CLI_KEYS = {"beta", "guarantees", "input", "seeded", "spent"}
 
 _DECIMAL = re.compile(r"0|[1-9][0-9]*")
 _EMBEDDING = ("x in X is the node sum_q b_q t^(q*{s}) where x - 1 = sum_q b_q 2^q: x - 1 read "
@@ -164,6 +165,9 @@ def from_json(obj: object) -> CompactRelease:
     if construction != "custom":
         expected = _check_construction(construction, size, n, eps, beta0, spec, level)
     _check_guarantees(top, expected, construction)
+    if "spent" in top and eps is None:
+        raise InvalidReleaseError("spent needs the recorded epsilon")
+    check_spent(top)
     check_input(top, n)
     raw = top.get("coefficients")
     if not isinstance(raw, list):

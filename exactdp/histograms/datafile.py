@@ -1,6 +1,6 @@
 """Reading a histogram's dataset from text: one element per line, never misread.
 
-The rules (README, "exactdp histogram"; issue 9 class 1).  A file is read as **integers**
+The rules.  A file is read as **integers**
 or as **labels**, never a mixture:
 
 * ``integers``: every line is a plain decimal integer in ``[1, M]``, written in ASCII digits

@@ -168,6 +168,48 @@ def check_keys(obj: Mapping[str, Any], required: set[str], optional: set[str],
         raise InvalidReleaseError(f"{what} has an unknown field {extra[0][:40]!r}")
 
 
+# --------------------------------------------------------------------------- spent
+
+def spent_of(report: Mapping[str, Any], requested: Fraction) -> dict[str, Any]:
+    """The ``"spent"`` object (:mod:`exactdp.spend`) of a release report -- basic,
+    stability, pure-sparse or compact -- made for the budget ``requested``: the paper's eps
+    (and delta) the report records, with the theorem that gives it."""
+    from exactdp.spend import histogram_spend
+
+    if "request" in report:
+        req = report["request"]
+        eps = Fraction(req["epsilon"])
+        delta = None if req["delta"] is None else Fraction(req["delta"])
+        theorem = f"{report['paper']} ({report['released_by']})"
+    else:
+        eps, delta = Fraction(report["epsilon"]), None
+        theorem = "Algorithm 8.2, Theorem 8.6 (CompactHistogram)"
+    kind = "(eps, 0)-DP" if delta is None else "(eps, delta)-DP"
+    return histogram_spend(eps, delta, requested,
+                           f"{theorem}: the whole release is {kind}").to_json()
+
+
+def check_spent(report: Mapping[str, Any]) -> None:
+    """The optional ``"spent"`` field the command line adds: its budget must be one the
+    recorded eps is chosen for (eps = 1/ceil(1/budget)), and every other field must be what
+    :func:`spent_of` gives."""
+    if "spent" not in report:
+        return
+    spent = report["spent"]
+    asked = spent.get("requested_epsilon") if isinstance(spent, dict) else None
+    if not isinstance(asked, str) or not re.fullmatch(r"[1-9][0-9]*(/[1-9][0-9]*)?", asked):
+        raise InvalidReleaseError("spent.requested_epsilon must be a positive fraction 'p/q'")
+    requested = Fraction(asked)
+    eps = Fraction(report["request"]["epsilon"] if "request" in report else report["epsilon"])
+    if requested > 1 or Fraction(1, -((-requested.denominator) // requested.numerator)) != eps:
+        raise InvalidReleaseError(f"spent.requested_epsilon = {asked}: the recorded eps = "
+                                  f"{eps} is not the largest 1/m within it; the file was "
+                                  f"edited")
+    if spent != spent_of(report, requested):
+        raise InvalidReleaseError("field 'spent' does not match the recorded eps and delta; "
+                                  "the file was edited")
+
+
 # --------------------------------------------------------------------------- histogram reports
 
 _REPORT_KEYS = {"format", "version", "algorithm", "universe_size", "n", "request", "paper",
@@ -201,7 +243,7 @@ def check_histogram_report(obj: Mapping[str, Any]) -> LoadedRelease:
         raise InvalidReleaseError(f"version = {obj.get('version')!r}: only version "
                                   f"{rel.HISTOGRAM_VERSION!r} is understood")
     check_seal(obj)
-    check_keys(obj, _REPORT_KEYS, {"input", "seeded"}, "the release")
+    check_keys(obj, _REPORT_KEYS, {"input", "seeded", "spent"}, "the release")
     algorithm = obj["algorithm"]
     if algorithm not in rel.ALGORITHMS:
         raise InvalidReleaseError(f"algorithm = {str(algorithm)[:40]!r} must be one of "
@@ -219,6 +261,7 @@ def check_histogram_report(obj: Mapping[str, Any]) -> LoadedRelease:
             raise InvalidReleaseError(f"field {name!r} does not match what {algorithm} gives "
                                       f"with the recorded universe_size, n and request; the "
                                       f"file was edited")
+    check_spent(obj)
     fmt = check_input(obj, n)
     hist = _bins(obj["histogram"], Universe(size), n, fmt == "labels")
     _shape(hist, plan.released_by, plan.guarantee.threshold_b)

@@ -410,6 +410,18 @@ class PureSparseHistogram:
             raise ParameterError(f"counting = {counting!r} must be 'geosample' or 'fastsample'")
         return cls(mech, universe, eps, b0 / 4, strict, padded_order_statistics)
 
+    @classmethod
+    def for_budget(cls, universe: Universe, n: int, total_epsilon: object, beta0: object,
+                   counting: str = "geosample", strict: bool = True,
+                   padded_order_statistics: bool = False) -> PureSparseHistogram:
+        """The whole histogram spends at most ``total_epsilon`` (any rational in ``(0, 1]``):
+        :meth:`theorem_6_11` at the paper's ``eps = 1/m``, the largest ``1/m <=
+        total_epsilon``; ``(eps, 0)``-DP."""
+        from exactdp.spend import histogram_epsilon_for_budget
+
+        return cls.theorem_6_11(universe, n, histogram_epsilon_for_budget(total_epsilon),
+                                beta0, counting, strict, padded_order_statistics)
+
     @property
     def n(self) -> int:
         return self.mechanism.n

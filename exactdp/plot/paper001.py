@@ -1,5 +1,5 @@
 """Paper 001 (Li & Li, differentially private random projections): the analytic curves from
-their formulas (notes LILI.md sections 2 and 4, Figs. 2 and 3), exactly where they are exact.
+their formulas, exactly where they are exact.
 
 * **Variance ratio (eq. 23, Thms 3.8-3.10)**, normalised data: ``Var_org = 2 s^2 + p s^4``
   (noise on the p raw coordinates) against ``Var_rp = 2 s^2 + k s^4 + 1/k`` (noise on k

@@ -1,4 +1,4 @@
-"""Data, ground truth and utility metrics for the paper-001 experiments (LILI.md §4).
+"""Data, ground truth and utility metrics for the paper-001 experiments.
 
 Evaluation only: the similarities and metrics are float METRICS (numpy / scikit-learn; nothing
 here is sampled or checked), imported inside the functions (the ``[experiments]`` extra):

@@ -1,4 +1,4 @@
-"""Paper 001 (Li & Li): the retrieval and SVM experiments on scikit-learn's digits (LILI.md §4),
+"""Paper 001 (Li & Li): the retrieval and SVM experiments on scikit-learn's digits,
 shared by ``exactdp figures --paper 001`` and ``tests/benchmarks/proj_experiments.py``.
 
 Data: 1,797 digit images, 64 integer pixels in ``0..16`` (``C = 16``); neighbours change one

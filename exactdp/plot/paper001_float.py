@@ -6,7 +6,7 @@ Gaussian.  Used only as the labelled "float reference" beside the exact mechanis
 ``[experiments]`` extra) are imported inside the functions.
 
 Integer data ``X`` in ``{0..C}^p``, ``beta`` grid steps, Rademacher ``W`` / OPORP plan, unscaled
-projections (LILI.md §3.0), a coin for a zero projection (§5 P4).
+projections, a coin for a zero projection (§5 P4).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Paper 002 (Fawaz, Muthukrishnan & Nikolov, private convolution) from the implementation:
-MSE against ``N`` for four filters (notes CONV.md section 4, E1/E2/E4/E6; the paper itself
-has no experiments).
+MSE against ``N`` for four filters (the paper itself has no
+experiments).
 
 For each group (``xor``: XOR convolution on ``Z_2^d``, the exact Walsh-Fourier mechanism =
 Algorithm 1; ``cyclic``: circular convolution, the rounded real-Fourier integer strategy or

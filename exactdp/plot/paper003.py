@@ -1,7 +1,7 @@
 """Paper 003's Figure 3 from the implementation: the error of ALP-estimator (Aumüller,
-Lebeda & Pagh, [S] Figure 3; notes ALP.md section 4, E1).
+Lebeda & Pagh, ALP-short Figure 3).
 
-Setting ([S] section 5): ``eps = 1``, ``alpha = 3`` (so ``p = 1/5``), ``s = 10 k`` rows
+Setting (ALP-short section 5): ``eps = 1``, ``alpha = 3`` (so ``p = 1/5``), ``s = 10 k`` rows
 (collision probability 0.1), exactdp's own ALP (:mod:`exactdp.sparse_vectors.alp`:
 Carter-Wegman hashing over the prime after ``2^62``), ``k`` random distinct keys per
 projection with values uniform on ``{0, ..., beta}``; every key of every projection is one
@@ -36,7 +36,7 @@ TITLE = "Aumüller, Lebeda & Pagh, ALP (paper 003), Figure 3"
 UNIVERSE = 2**62
 EPSILON = Fraction(1)
 ALPHA = Fraction(3)
-#: What [S] reports for Figure 3 (10^6 queries).
+#: What ALP-short reports for Figure 3 (10^6 queries).
 PAPER = {"mae": "6.4", "std": "11", "p90_abs": "15.78", "mae_s_100k": "just under 5"}
 
 
@@ -164,7 +164,7 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
     hist, facts = error_histogram(beta, 10, k, queries, seed, progress)
     st = exact_stats(hist)
     outputs["alp_figure3.png"].write_bytes(_picture(hist, st, facts))
-    payload = {"figure": "[S] Figure 3: ALP-estimator error, eps = 1, alpha = 3 (p = 1/5)",
+    payload = {"figure": "ALP-short Figure 3: ALP-estimator error, eps = 1, alpha = 3 (p = 1/5)",
                "paper": PAPER, "facts": facts, "seed": seed,
                "stats": {k2: v for k2, v in st.items() if k2 != "std"},
                "std_decimal": f"{st['std']:.4f}",

@@ -338,7 +338,7 @@ def _tables(errors: Mapping[int, Any], times: Mapping[int, Any], sizes: Sequence
         caption = (f"Figure {fig}: {ALGORITHMS[fig]}; eps = {eps}, beta = beta0 = {beta}, "
                    f"{where[fig]}")
         note = ("Measured: best of the runs of one release on seeded data (half the rows on "
-                "five heavy elements), on a shared, loaded machine: compare the growth with n, "
+                "five heavy elements): compare the growth with n, "
                 "not the absolute values. Exact values: the paper's formula evaluated with "
                 "certified logarithms. Implementation: the smallest a from the exact laws "
                 "M(c, U) read off the code" + (f" at n = {n_exact}" if fig in (3, 4) else "")
@@ -365,8 +365,7 @@ def _time_plot(times: Mapping[int, Any], sizes: Sequence[int]) -> tuple[bytes, s
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
     fig.suptitle("Paper 004, Figures 3-6: measured time of one release against n (eps = "
-                 f"{TABLE_PARAMETERS['epsilon']}, beta = {TABLE_PARAMETERS['beta']}; "
-                 "a shared, loaded machine)", fontsize=10)
+                 f"{TABLE_PARAMETERS['epsilon']}, beta = {TABLE_PARAMETERS['beta']})", fontsize=10)
     return figure_bytes(fig, "png"), inline_svg(fig, "times")
 
 

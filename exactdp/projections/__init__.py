@@ -1,6 +1,6 @@
 """Exact private random projections and sign random projections (Li & Li, paper 001).
 
-Notes: /work/shared/notes/LILI.md.  Integer data, integer projections (Rademacher, very
+Integer data, integer projections (Rademacher, very
 sparse, OPORP), randomized response with a rational base ``rho = a/b`` (keep probabilities
 ``a^L/(a^L + b^L)``), exact discrete noise; every mechanism is a frozen dataclass whose
 ``sample(u, source)`` makes a number of ``uniform(d)`` draws fixed by its parameters.

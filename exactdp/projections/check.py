@@ -1,4 +1,4 @@
-"""The exact privacy checker for Li & Li's mechanisms (paper 001; notes LILI.md §3.1, §6).
+"""The exact privacy checker for Li & Li's mechanisms (paper 001).
 
 The laws come from the implementation: :func:`explored_law` runs a mechanism's own sampling
 code under :func:`exactdp.explore.explore` (every draw branched with its exact weight).  Three
@@ -10,12 +10,12 @@ checks, over the ordered pairs of a :class:`~exactdp.neighbours.Relation` (or an
 * :func:`delta_at_epsilon` -- the same ``delta`` at an irrational ``e^eps``, as an interval
   from certified rational bounds on ``e^eps``;
 * :func:`check_idp` -- individual DP (Definition 2.6) of a mechanism CALIBRATED at a
-  reference ``u`` and then frozen (Theorems 6.1/6.2 hold only so, notes §5 P3), both
+  reference ``u`` and then frozen (Theorems 6.1/6.2 hold only so), both
   directions over ``u``'s neighbours; ``frozen=False`` recalibrates at each neighbour (the
-  paper's pseudocode run as written), which the notes show is not private;
+  paper's pseudocode run as written), which is not private;
 * :func:`check_dp_over_family` -- a public matrix drawn from an enumerable family and
   RELEASED with the output: the joint law of ``(W, output)`` has
-  ``delta(R) = sum_W Pr[W] delta_W(R)`` (Algorithm 6's "delta over W", notes §5 P1), while
+  ``delta(R) = sum_W Pr[W] delta_W(R)`` (Algorithm 6's "delta over W"), while
   the worst ratio is the worst over the family (``Pr[W]`` cancels).
 
 >>> from exactdp.neighbours import counts
@@ -174,7 +174,7 @@ def check_idp(calibrate: Callable[[Any], Callable[[Any], Law]], reference: Any,
     ``(u', u)`` for every neighbour ``u'``.  ``calibrate(u)`` returns the law of the
     mechanism whose parameters were computed at ``u``.  Frozen (Theorems 6.1/6.2): the
     mechanism calibrated at ``reference`` is run on both inputs.  ``frozen=False``: each
-    input runs the mechanism calibrated at itself (notes §5 P3)."""
+    input runs the mechanism calibrated at itself."""
     ref_mech = calibrate(reference)
     others = list(neighbours)
     prs = [pair for v in others for pair in ((reference, v), (v, reference))]

@@ -1,11 +1,11 @@
 """Closed-form ("ideal") output laws of Li & Li's sign mechanisms, in exact rationals.
 
 Paper 001 (Li & Li, "Differential Privacy with Random Projections and Sign Random
-Projections"); notes LILI.md §3.0-§3.1.  Everything here is written from the notes' formulas,
+Projections").  Everything here is written from closed-form formulas,
 independently of the sampling code in :mod:`exactdp.projections`; the checker
 (:mod:`exactdp.projections.check`) explores the sampling code and compares the two.
 
-Conventions (notes §3.0): integer data ``u``, integer matrices ``W`` (``p x k``, row ``i`` =
+Conventions: integer data ``u``, integer matrices ``W`` (``p x k``, row ``i`` =
 coordinate ``i``), unscaled projections ``x_j = sum_i W[i][j] u_i``; the per-coordinate budget
 is a rational base ``rho > 1`` (``rho <= e^{eps/k}`` for SignRP, ``e^eps`` for SignOPORP), keep
 probability ``q_L = rho^L/(rho^L + 1)``, flip probability ``f_L = 1/(rho^L + 1)``; a zero
@@ -75,14 +75,14 @@ def flip_probability(rho: object, level: int) -> Fraction:
 
 
 def rounded_flip_probability(rho: object, level: int, grid: int) -> Fraction:
-    """``f_L`` rounded UP to the grid ``{0, 1/grid, ...}`` (the bug of notes §5 P9)."""
+    """``f_L`` rounded UP to the grid ``{0, 1/grid, ...}`` (a rounding that breaks the privacy claim)."""
     f = flip_probability(rho, level)
     return Fraction(-((-f.numerator * grid) // f.denominator), grid)
 
 
 def smooth_level(x: int, sensitivity: int, level_max: int | None = None) -> int:
     """``L = min(ceil(|x| / B), L_max)`` in integers (Algorithm 7 step 2 on the unscaled
-    projection, notes §5 P5/P7; Algorithm 8: ``B = beta``)."""
+    projection; Algorithm 8: ``B = beta``)."""
     if sensitivity <= 0:
         raise ParameterError(f"sensitivity B = {sensitivity} must be a positive integer")
     level = -(-abs(x) // sensitivity)
@@ -91,7 +91,7 @@ def smooth_level(x: int, sensitivity: int, level_max: int | None = None) -> int:
 
 def sign_bit_law(x: int, keep: Fraction) -> dict[int, Fraction]:
     """The law of one released bit in ``{-1, +1}``: ``sign(x)`` kept with probability
-    ``keep``; a fair coin when ``x = 0`` (notes §3.0 tie policy)."""
+    ``keep``; a fair coin when ``x = 0`` (the tie policy)."""
     if x == 0:
         return {-1: Fraction(1, 2), 1: Fraction(1, 2)}
     s = 1 if x > 0 else -1
@@ -159,8 +159,8 @@ def sign_idp_law(x: Sequence[int], noisy: Collection[int], rho: object) -> Law:
 
 def smooth_factor(x: int, x2: int, sensitivity: int, rho: object,
                   level_max: int | None = None) -> Fraction:
-    """``max_y Pr[bit = y | x] / Pr[bit = y | x2]`` for one smooth-flipping bit, from the
-    notes' §3.1 case analysis (not from the laws): ``max(q_L/f_L', f_L/q_L')`` when the signs
+    """``max_y Pr[bit = y | x] / Pr[bit = y | x2]`` for one smooth-flipping bit, from a
+    case analysis (not from the laws): ``max(q_L/f_L', f_L/q_L')`` when the signs
     are non-zero and opposite (``= rho`` at ``L = L' = 1``); otherwise
     ``max(q_L/q_L', f_L/f_L')`` with ``q_0 = f_0 = 1/2``."""
     r = _base(rho)
@@ -181,7 +181,7 @@ def smooth_factor(x: int, x2: int, sensitivity: int, rho: object,
 def smooth_pair_ratio(x: Sequence[int], x2: Sequence[int], sensitivities: Sequence[int],
                       rho: object, level_max: int | None = None) -> Fraction:
     """The exact worst ratio of a pair: the product of the per-bit factors (independent
-    bits, notes §3.1)."""
+    bits)."""
     out = Fraction(1)
     for v, v2, b in zip(x, x2, sensitivities, strict=True):
         out *= Fraction(1) if b == 0 else smooth_factor(v, v2, b, rho, level_max)
@@ -189,8 +189,8 @@ def smooth_pair_ratio(x: Sequence[int], x2: Sequence[int], sensitivities: Sequen
 
 
 def p_plus_rademacher(u: Sequence[int], beta: int) -> Fraction:
-    """``P+_b(u) = Pr_w(|sum_i w_i u_i| <= beta)`` for Rademacher ``w`` (eq. 31 made exact,
-    notes §3.1): the mass of ``prod_i (z^{u_i} + z^{-u_i})/2`` on exponents in
+    """``P+_b(u) = Pr_w(|sum_i w_i u_i| <= beta)`` for Rademacher ``w`` (eq. 31 made exact): the
+    mass of ``prod_i (z^{u_i} + z^{-u_i})/2`` on exponents in
     ``[-beta, beta]``."""
     law: dict[int, Fraction] = {0: Fraction(1)}
     for v in u:

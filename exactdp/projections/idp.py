@@ -1,5 +1,5 @@
 """Individual DP sign projections, calibrated at a reference vector and then FROZEN
-(Li & Li, paper 001, Algorithms 10 and 11, Thm 6.2; notes LILI.md §5 P3).
+(Li & Li, paper 001, Algorithms 10 and 11, Thm 6.2).
 
 iDP (Def. 2.6) compares ``M(u)`` with ``M(u')`` for the neighbours ``u'`` of ONE given ``u``.
 The proof of Thm 6.2 applies the SAME set ``A`` and the same ``eps'`` to ``u'``: the

@@ -1,10 +1,9 @@
 """Integer projection matrices and OPORP plans (Li & Li, paper 001, §1.1, §3.4, Algorithm 4).
 
-Every draw goes through ``source.uniform(d)`` on ``[d]_+ = {1..d}`` (DESIGN.md), a number of
+Every draw goes through ``source.uniform(d)`` on ``[d]_+ = {1..d}``, a number of
 draws fixed by the shape: ``p * k`` for a matrix, ``p - 1`` for a permutation plus ``p`` for
 OPORP's ±1 vector.  The paper's constant factors ``sqrt(s)`` and ``1/sqrt(k)`` are dropped
-(public constants: post-processing), so every projection is an exact integer
-(notes LILI.md §3.0).
+(public constants: post-processing), so every projection is an exact integer.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 ``x = W^T u`` and OPORP's ``x_j = w^(j)T u_Pi^(j)`` are computed in Python ints: no
 ``1/sqrt(k)`` (a public constant), so every ``x_j`` is an exact integer and its sign is exact.
 A zero projection has no sign: :func:`sign_with_tie` reports it as 0 for analysis, but no
-mechanism releases a 0 (notes LILI.md §5 P4: a third symbol reveals ``x_j = 0``); they
+mechanism releases a 0 (a third symbol would reveal ``x_j = 0``); they
 release a fair coin instead.
 """
 

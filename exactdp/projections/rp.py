@@ -1,5 +1,5 @@
 """Private random projections with exact discrete noise (Li & Li, paper 001, Algorithms 2, 3,
-5 and the raw-data baseline of Thm 3.8; notes LILI.md §3.0-§3.1, P10).
+5 and the raw-data baseline of Thm 3.8).
 
 Integer projections plus integer noise, one noise draw per released coordinate:
 

@@ -4,7 +4,7 @@ Every sign mechanism of the paper keeps a sign with probability ``e^(L eps')/(e^
 for an integer level ``L`` (``L = 1``: plain randomized response; ``L = ceil(|x|/unit)``: the
 "smooth flipping probability" of Algorithms 7 and 8).  Here the real base ``e^(eps')`` is
 replaced by a rational ``rho = a/b <= e^(eps')`` (the BASE is rounded down, never each
-probability: notes LILI.md §5 P9), so that
+probability), so that
 
     keep(L) = a^L / (a^L + b^L),    flip(L) = b^L / (a^L + b^L)
 
@@ -187,7 +187,7 @@ def largest_l_max(base: Base, bits: int) -> int:
 
 @dataclass(frozen=True)
 class SmoothFlipper:
-    """Smooth randomized response on one sign (Algorithms 7/8, notes LILI.md §3.0).
+    """Smooth randomized response on one sign (Algorithms 7/8).
 
     For a projection ``x`` and a public sensitivity unit ``unit >= 1`` (``beta`` for OPORP,
     ``beta * max_i |W_ij|`` for dense ``W``): level ``L = min(ceil(|x|/unit), L_max)`` (0 iff

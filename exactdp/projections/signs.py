@@ -1,6 +1,6 @@
 """Private sign random projections (Li & Li, paper 001, Algorithms 6, 7 and 8).
 
-Exact variants (notes LILI.md §3.0-§3.1): integer data, integer ``W`` (or an OPORP plan),
+Exact variants: integer data, integer ``W`` (or an OPORP plan),
 unscaled integer projections, randomized response with a rational base ``rho = a/b``
 (:mod:`exactdp.projections.rr`), a fair coin for a zero projection.  Every mechanism is a
 frozen dataclass with public validated parameters; :meth:`sample` (also ``__call__``) makes

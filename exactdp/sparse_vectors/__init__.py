@@ -1,12 +1,12 @@
-"""Private sparse vectors: ALP (Aumüller, Lebeda & Pagh; papers 003 [S] and 000 [F]).
+"""Private sparse vectors: ALP (Aumüller, Lebeda & Pagh; papers 003 ALP-short and 000 ALP-full).
 
-* :class:`ALPParams`, :class:`ALP` -- ALP-projection ([S] Algorithm 1 = [F] Algorithm 4;
-  [F] Algorithm 2 when ``eps = 1``), exact and strict-time;
-* :class:`ALPSketch`, :func:`unary_estimate` -- ALP-estimator ([S] Algorithm 2 = [F]
-  Algorithm 5; [F] Algorithm 3);
-* :class:`Threshold`, :class:`ThresholdParams`, :class:`PureSparseThreshold` -- [F] Algorithm 6
-  with exact geometric noise; :class:`ThresholdALP`, :class:`ThresholdALPSketch` -- [F]
-  Algorithms 7-8; :class:`ApproxThresholdALP`, :class:`KorolovaThreshold` -- [S] Theorem 4.2.
+* :class:`ALPParams`, :class:`ALP` -- ALP-projection (ALP-short Algorithm 1 = ALP-full Algorithm 4;
+  ALP-full Algorithm 2 when ``eps = 1``), exact and strict-time;
+* :class:`ALPSketch`, :func:`unary_estimate` -- ALP-estimator (ALP-short Algorithm 2 = ALP-full
+  Algorithm 5; ALP-full Algorithm 3);
+* :class:`Threshold`, :class:`ThresholdParams`, :class:`PureSparseThreshold` -- ALP-full Algorithm 6
+  with exact geometric noise; :class:`ThresholdALP`, :class:`ThresholdALPSketch` -- ALP-full
+  Algorithms 7-8; :class:`ApproxThresholdALP`, :class:`KorolovaThreshold` -- ALP-short Theorem 4.2.
 
 Hash families live in :mod:`exactdp.hashing`; the shared coins in :mod:`exactdp.noise`.
 """

@@ -1,5 +1,6 @@
-"""ALP-projection, exact and strict-time ([S] Algorithm 1 = [F] Algorithm 4; [F] Algorithm 2,
-ALP1-projection, is the case ``eps = 1``; notes ALP.md §1.1, §3.1-§3.4, §3.7).
+"""ALP-projection, exact and strict-time (ALP-short Algorithm 1 = ALP-full Algorithm 4; ALP-full
+Algorithm 2,
+ALP1-projection, is the case ``eps = 1``).
 
 Given the public :class:`ALPParams` ``(c, p, m, s, k, d, g)`` and a k-sparse input of
 ``(key, X)`` pairs (``x_key = X/g``), :meth:`ALP.project` makes, in this order:
@@ -69,7 +70,7 @@ Pairs = tuple[tuple[int, int], ...]
 
 
 def sparse_input(params: ALPParams, x: object) -> Pairs:
-    """``x`` validated and padded to exactly ``k`` pairs ``(key, X)`` (notes §3.7).
+    """``x`` validated and padded to exactly ``k`` pairs ``(key, X)``.
 
     ``x`` is a mapping ``{key: X}`` or a sequence of ``(key, X)`` pairs with distinct int
     keys in ``[1, d]`` and int values ``X >= 0`` in grid units (``x_key = X/g``).  Zero values
@@ -115,9 +116,9 @@ def sparse_input(params: ALPParams, x: object) -> Pairs:
 
 
 def scaled_units(params: ALPParams, x: object, source: RandomSource) -> Pairs:
-    """Step 1 of [F] Algorithm 4 (``x^ = eps x``, then ``y = RandRound(x^ / alpha)`` as in
-    [F] Algorithm 2), exact: the ``k`` padded pairs ``(key, y)`` with
-    ``y = min(RandRound(X cn / (g cd)), m)`` for ``c = cn/cd`` (notes §3.1).
+    """Step 1 of ALP-full Algorithm 4 (``x^ = eps x``, then ``y = RandRound(x^ / alpha)`` as in
+    ALP-full Algorithm 2), exact: the ``k`` padded pairs ``(key, y)`` with
+    ``y = min(RandRound(X cn / (g cd)), m)`` for ``c = cn/cd``.
 
     Law: independent over pairs; ``y = floor(r) + 1`` with probability exactly ``frac(r)``,
     else ``floor(r)``, for ``r = X c / g = x c``, then clamped to ``m``.  Draws: exactly ``k``
@@ -135,7 +136,7 @@ def _scaled(params: ALPParams, pairs: Pairs, source: RandomSource) -> Pairs:
 
 def embed_cells(params: ALPParams, hashes: HashFamily, seeds: Sequence[Seed],
                 ys: Sequence[tuple[int, int]]) -> bytearray:
-    """Step 2 of [F] Algorithm 2 as ``s*m`` characters ``'0'``/``'1'`` in cell order
+    """Step 2 of ALP-full Algorithm 2 as ``s*m`` characters ``'0'``/``'1'`` in cell order
     ``j = (b-1)*s + (a-1)``: ``z_{a,b} = 1`` iff some pair has ``b <= y`` and ``h_b(key) = a``.
 
     Every pair walks all ``m`` columns (``len(ys) * m`` steps; a dummy ``(0, y=0)`` hashes key
@@ -162,9 +163,9 @@ def embed_cells(params: ALPParams, hashes: HashFamily, seeds: Sequence[Seed],
 
 def embed(params: ALPParams, seeds: Sequence[Seed], ys: Sequence[tuple[int, int]],
           hashes: HashFamily | None = None) -> frozenset[tuple[int, int]]:
-    """The cells ``(row a, column b)`` (1-based) set to 1 by step 2 of [F] Algorithm 2 for the
+    """The cells ``(row a, column b)`` (1-based) set to 1 by step 2 of ALP-full Algorithm 2 for the
     pairs ``ys = ((key, y), ...)`` (y already rounded; dummies ``(0, 0)`` allowed) under
-    ``hashes`` (default: ``params.default_hashes()``).  [S] Figure 1: ``s = 5, m = 8, y = 5``
+    ``hashes`` (default: ``params.default_hashes()``).  ALP-short Figure 1: ``s = 5, m = 8, y = 5``
     and rows ``2,3,5,3,4,4,1,2`` set ``{(2,1), (3,2), (5,3), (3,4), (4,5)}``."""
     family = params.default_hashes() if hashes is None else hashes
     cells = embed_cells(params, family, seeds, ys)
@@ -173,15 +174,16 @@ def embed(params: ALPParams, seeds: Sequence[Seed], ys: Sequence[tuple[int, int]
 
 
 class ALP:
-    """ALP-projection ([S] Algorithm 1 = [F] Algorithm 4; ALP1 = [F] Algorithm 2 when
+    """ALP-projection (ALP-short Algorithm 1 = ALP-full Algorithm 4; ALP1 = ALP-full Algorithm 2
+    when
     ``eps = 1``) with exact parameters and a hash family (default: Carter–Wegman over the
     smallest prime above ``max(d, s)``).
 
     Preconditions: ``hashes.rows == s`` and ``hashes.universe >= d``.
     Law of :meth:`project` given the seeds: cells independent, ``Pr[z~_{a,b} = 1] =
-    p + (1 - 2p) pi_{a,b}`` with ``pi_{a,b} = Pr[exists pair: b <= y, h_b(key) = a]``
-    (notes §2).  Privacy (fixed seeds, all ``x, x'``): ratio ``<= e^{eps_cert ||x - x'||_1}``
-    with ``eps_cert = c(1-2p)/p`` ([F] Lemmas 4.1, 4.12).
+    p + (1 - 2p) pi_{a,b}`` with ``pi_{a,b} = Pr[exists pair: b <= y, h_b(key) = a]``.  Privacy
+    (fixed seeds, all ``x, x'``): ratio ``<= e^{eps_cert ||x - x'||_1}``
+    with ``eps_cert = c(1-2p)/p`` (ALP-full Lemmas 4.1, 4.12).
     Time: exactly :meth:`draw_count` draws and ``O(k m + s m)`` steps for every input.
     """
 
@@ -231,7 +233,7 @@ class ALP:
 
     def project(self, x: object, source: RandomSource | None = None,
                 seeds: Sequence[Seed] | None = None, *, rr: str = "auto") -> ALPSketch:
-        """``(h, z~) = ALP-projection(x)`` ([F] Algorithm 4 with [F] Algorithm 2 inside).
+        """``(h, z~) = ALP-projection(x)`` (ALP-full Algorithm 4 with ALP-full Algorithm 2 inside).
 
         ``x``: see :func:`sparse_input` (validated before any draw).  ``seeds``: the ``m``
         hash seeds, or None to draw them first from ``source`` (default SystemSource).

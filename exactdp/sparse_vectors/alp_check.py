@@ -1,4 +1,4 @@
-"""The exact privacy check of ALP-projection, read off the implementation (notes/ALP.md §3.8).
+"""The exact privacy check of ALP-projection, read off the implementation.
 
 ALP's output is ``(h, z~)``: the hash seeds are released, so the privacy ratio must hold for
 EVERY seed (the seeds' own probability is the same under ``x`` and ``x'`` and cancels).  Given

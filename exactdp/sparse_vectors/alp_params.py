@@ -1,8 +1,10 @@
-"""The public parameters of ALP-projection, exact (notes ALP.md §1.1, §1.3, §3.1, §3.2).
+"""The public parameters of ALP-projection, exact.
 
 Aumüller, Lebeda & Pagh, "Differentially Private Sparse Vectors with Low Error, Optimal Space,
-and Fast Access": [S] = paper 003 (short version), [F] = paper 000 (full-version fragment).
-ALP-projection ([S] Algorithm 1 = [F] Algorithm 4; [F] Algorithm 2 is the case ``eps = 1``)
+and Fast Access": ALP-short = paper 003 (short version), ALP-full = paper 000 (full-version
+fragment).
+ALP-projection (ALP-short Algorithm 1 = ALP-full Algorithm 4; ALP-full Algorithm 2 is the case
+``eps = 1``)
 rounds ``y_i = RandRound(x_i * c)``, writes the unary code of ``min(y_i, m)`` into an ``s x m``
 bit matrix through ``m`` hash functions, and flips every cell with probability ``p``.
 
@@ -14,13 +16,14 @@ Everything here is an exact rational (floats are refused by :func:`exactdp.param
   ``x = X/g`` with ``X`` a non-negative int), ``variant``.
 * :attr:`ALPParams.epsilon_cert` = ``c (1 - 2p) / p``: for every fixed hash seed and all
   ``x, x'`` in the grid, ``Pr[M(x) in S] <= e^{eps_cert ||x - x'||_1} Pr[M(x') in S]``
-  ([F] Lemma 4.1 scaled as in Lemma 4.12; notes §2 "Why the privacy proof works").
+  (ALP-full Lemma 4.1 scaled as in Lemma 4.12).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from exactdp.certified import exp_interval
 from exactdp.hashing import CarterWegman, default_prime
@@ -53,13 +56,13 @@ def tight_bound(epsilon: object, bits: int = 32) -> Fraction:
 
 @dataclass(frozen=True)
 class ALPParams:
-    """Exact public parameters of ALP-projection ([S] Alg. 1 = [F] Alg. 4).
+    """Exact public parameters of ALP-projection (ALP-short Alg. 1 = ALP-full Alg. 4).
 
     Preconditions (typed :mod:`exactdp.params` errors otherwise): ``scale > 0`` and
     ``0 < flip <= 1/2`` exact rationals (int, Fraction, or a string such as ``'1/5'``; floats
     refused); ``columns, rows, sparsity, universe, grid`` positive ints; ``rows * columns <=
     MAX_CELLS``; ``variant`` one of :data:`VARIANTS`; the ``histogram-tight`` variant needs
-    ``grid = 1`` (integer inputs only, notes §3.2: on grid-1/2 inputs its ratio exceeds
+    ``grid = 1`` (integer inputs only: on grid-1/2 inputs its ratio exceeds
     ``e^eps``) and ``scale = 1/n``.
     """
 
@@ -100,7 +103,7 @@ class ALPParams:
     @classmethod
     def from_paper(cls, epsilon: object, alpha: object, beta: object, rows: object,
                    sparsity: object, universe: object, grid: object = 1) -> ALPParams:
-        """[F] Algorithm 4 / [S] Algorithm 1: ``c = eps/alpha``, ``p = 1/(alpha + 2)``,
+        """ALP-full Algorithm 4 / ALP-short Algorithm 1: ``c = eps/alpha``, ``p = 1/(alpha + 2)``,
         ``m = ceil(beta * eps / alpha)`` (so ``epsilon_cert = eps`` exactly)."""
         eps = _positive(epsilon, "epsilon")
         a = _positive(alpha, "alpha")
@@ -111,7 +114,7 @@ class ALPParams:
     @classmethod
     def unscaled(cls, epsilon: object, beta: object, rows: object, sparsity: object,
                  universe: object, grid: object = 1) -> ALPParams:
-        """[F] §4.3 remark: no scaling, ``c = 1``, ``p = 1/(eps + 2)``, ``m = ceil(beta)``
+        """ALP-full §4.3 remark: no scaling, ``c = 1``, ``p = 1/(eps + 2)``, ``m = ceil(beta)``
         (``epsilon_cert = eps``; expected error ``O(1/eps^2)``)."""
         eps = _positive(epsilon, "epsilon")
         b = _positive(beta, "beta")
@@ -121,7 +124,7 @@ class ALPParams:
     @classmethod
     def histogram_tight(cls, bound: object, n: object, beta: object, rows: object,
                         sparsity: object, universe: object) -> ALPParams:
-        """Notes §3.2 [R] (not in the paper): integer inputs, ``c = 1/n``,
+        """The histogram-tight variant (not in the paper): integer inputs, ``c = 1/n``,
         ``p_T = c / (L - 1 + 2c)`` with ``L = bound > 1`` (a rational ``<= e^eps``, e.g.
         :func:`tight_bound`), ``m = ceil(beta * c)``, grid 1.  Then ``(1 - 2p_T)/p_T * c =
         L - 1``, so a ``+-1`` change of one integer entry moves one aligned piece of length
@@ -138,8 +141,27 @@ class ALPParams:
     @property
     def epsilon_cert(self) -> Fraction:
         """``c (1 - 2p) / p``: the certified ratio bound is ``e^{eps_cert ||x - x'||_1}`` for
-        every fixed seed ([F] Lemmas 4.1 and 4.12; notes §2)."""
+        every fixed seed (ALP-full Lemmas 4.1 and 4.12)."""
         return self.scale * (1 - 2 * self.flip) / self.flip
+
+    def spend(self, requested: object = None) -> Any:
+        """What one sketch spends (:class:`exactdp.spend.Spend`): ``eps_cert`` for l1
+        neighbours ``||x - x'||_1 <= 1`` (``= eps`` exactly for :meth:`from_paper` and
+        :meth:`unscaled`); for ``histogram-tight``, ``ln L`` with ``L = 1 + eps_cert``, the
+        exact worst ratio on its neighbours (integer vectors differing by 1 in one key)."""
+        from exactdp.spend import Spend
+
+        asked = None if requested is None else to_fraction(requested, "requested")
+        composition = "the whole sketch: every cell and hash function of one draw"
+        if self.variant == "histogram-tight":
+            ratio = 1 + self.epsilon_cert
+            return Spend(Fraction(1), ratio, requested=asked, composition=composition,
+                         meaning=f"ALP (histogram-tight, not in the paper): the ratio is at "
+                                 f"most L = {ratio} <= e^eps for integer vectors differing by "
+                                 f"1 in one key")
+        return Spend(self.epsilon_cert, requested=asked, composition=composition,
+                     meaning="the paper's eps (ALP, Lemmas 4.1 and 4.12): eps_cert = "
+                             "c(1 - 2p)/p for l1 neighbours ||x - x'||_1 <= 1")
 
     @property
     def cells(self) -> int:
@@ -149,7 +171,7 @@ class ALPParams:
     @property
     def draws(self) -> int:
         """Uniform draws of one projection with Carter–Wegman seeds drawn and per-cell
-        randomized response: ``2m + k + s*m`` (notes §3.7), for every input."""
+        randomized response: ``2m + k + s*m``, for every input."""
         return 2 * self.columns + self.sparsity + self.cells
 
     def default_hashes(self) -> CarterWegman:

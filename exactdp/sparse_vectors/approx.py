@@ -1,12 +1,12 @@
-"""The ``(eps, delta)`` combination of [S] Theorem 4.2 (Aumüller, Lebeda & Pagh), exact.
+"""The ``(eps, delta)`` combination of ALP-short Theorem 4.2 (Aumüller, Lebeda & Pagh), exact.
 
-[S] §4 / Theorem 4.2 replace Threshold by the variant of Korolova et al.: noise only on the
+ALP-short §4 / Theorem 4.2 replace Threshold by the variant of Korolova et al.: noise only on the
 **non-zero** coordinates and a threshold ``t_delta = Theta(log(1/delta)/eps)``; ALP then runs with
-``beta = t_delta`` (no pseudocode in the seeds; notes ALP.md §1.7 [R]).
+``beta = t_delta`` (no pseudocode in the seeds).
 
 The neighbour relation implemented here: **integer vectors (histograms) under adding or removing
 one row**, i.e. one coordinate moves by 1 (``||x - x'||_1 = 1`` on integer inputs).  Then at most
-one coordinate changes support, from 0 to 1 (notes P10: under real l1 neighbours up to ``2k``
+one coordinate changes support, from 0 to 1 (under real l1 neighbours up to ``2k``
 coordinates could change support at once; that relation is not implemented).
 
 Exact guarantee (checked on the explored laws in ``proofs/alp/alp_thm_4_02_approx.py``).  With
@@ -21,7 +21,7 @@ Exact guarantee (checked on the explored laws in ``proofs/alp/alp_thm_4_02_appro
   ``1/r`` when ``q > 1 - r``, is absorbed by the same ``q``.
 
 So for every neighbouring pair and every set ``S``: ``Pr[M(x) in S] <= (1/r) Pr[M(x') in S] +
-q``, and ``delta = q`` is exact (attained): the notes' C7.
+q``, and ``delta = q`` is exact (attained).
 :meth:`ApproxThresholdParams.for_epsilon_delta` takes ``r = 1/(1 + eps)`` and the smallest
 integer ``t >= 1`` with ``q <= delta``.  Under replacing one row (``l1 = 2``: one key up, another
 down) the same reasoning gives ``(1/r^2, q)``; the proof row checks that too.
@@ -51,7 +51,7 @@ __all__ = ["ApproxThresholdALP", "ApproxThresholdParams", "KorolovaThreshold",
 def approx_threshold(r: Fraction, delta: Fraction) -> int:
     """``t_delta``: the smallest integer ``t >= 1`` with ``q = r^(t-1)/(1 + r) <= delta`` (a key
     of value 1 survives with probability ``q``; the Laplace version is ``t = 1 +
-    ln(1/(2 delta))/eps``, notes §1.7)."""
+    ln(1/(2 delta))/eps``)."""
     r = geometric_ratio(r, "r")
     bound = to_fraction(delta, "delta")
     if bound <= 0:
@@ -125,7 +125,7 @@ class ApproxThresholdParams:
 
 
 class KorolovaThreshold:
-    """Noise only on the support (Korolova et al., as [S] Theorem 4.2 uses): for each of the
+    """Noise only on the support (Korolova et al., as ALP-short Theorem 4.2 uses): for each of the
     ``k`` padded pairs ``(key, X)`` one draw ``v = clamp_[t-1, hi](X + eta)``; release
     ``{key: v : X > 0, v >= t}``.  Dummies draw (centre 0) and are discarded.
 
@@ -159,8 +159,8 @@ class KorolovaThreshold:
 
 
 class ApproxThresholdALP:
-    """[S] Theorem 4.2: :class:`KorolovaThreshold` (``eps1``, ``delta``) and ALP-projection
-    with ``beta = t_delta`` (``eps2``); estimates as [F] Algorithm 8
+    """ALP-short Theorem 4.2: :class:`KorolovaThreshold` (``eps1``, ``delta``) and ALP-projection
+    with ``beta = t_delta`` (``eps2``); estimates as ALP-full Algorithm 8
     (:meth:`ThresholdALPSketch.estimate`).  Guarantee under add/remove of one row (integer
     inputs): ratio ``privacy_ratio * e^{eps_cert}`` with the same exact ``delta = q``
     (checked in ``proofs/alp/alp_thm_4_02_approx.py``).  Access time ``m = ceil(t_delta eps2/alpha)``

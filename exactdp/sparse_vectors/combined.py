@@ -1,22 +1,22 @@
-"""Threshold ALP ([F] Algorithms 7 and 8; [S] §4, Theorem 4.1), exact and strict-time.
+"""Threshold ALP (ALP-full Algorithms 7 and 8; ALP-short §4, Theorem 4.1), exact and strict-time.
 
-[F] Algorithm 7 (Threshold ALP-projection), parameters ``alpha, eps1, eps2 > 0``, ``s > 2k``:
+ALP-full Algorithm 7 (Threshold ALP-projection), parameters ``alpha, eps1, eps2 > 0``, ``s > 2k``:
 
 1. ``t = ln(d/2)/eps1``;
-2. ``v~ = Threshold_{eps1, t}(x)`` ([F] Algorithm 6; :mod:`exactdp.sparse_vectors.threshold`);
+2. ``v~ = Threshold_{eps1, t}(x)`` (ALP-full Algorithm 6; :mod:`exactdp.sparse_vectors.threshold`);
 3. ``(h, z~) = ALP-projection_{alpha, eps2, beta, s}(x, h)`` with ``m = ceil(beta eps2/alpha)``
-   (printed with ``beta``, which is not a parameter of Algorithm 7: ``beta := t``, notes P1);
+   (printed with ``beta``, which is not a parameter of Algorithm 7: ``beta := t``);
 4. release ``v~, h, z~``.
 
-[F] Algorithm 8 (Threshold ALP-estimator): ``x~_i = v~_i`` if ``v~_i != 0``, otherwise
+ALP-full Algorithm 8 (Threshold ALP-estimator): ``x~_i = v~_i`` if ``v~_i != 0``, otherwise
 ALP-estimator ``(z~, h, i)``.
 
 Exact version: Threshold with the clamped rational-ratio geometric and the minimal integer
 ``t`` (:class:`~exactdp.sparse_vectors.threshold.ThresholdParams`), ALP with exact
-parameters (:class:`~exactdp.sparse_vectors.alp.ALPParams`, ``beta = t``).  [F] Lemma 5.3:
+parameters (:class:`~exactdp.sparse_vectors.alp.ALPParams`, ``beta = t``).  ALP-full Lemma 5.3:
 the two parts use independent coins, so by basic composition the worst ratio is at most the
 product of the parts' worst ratios, ``(1/r) * e^{eps_cert}`` (checked exactly, and equal to the
-product on the notes' configuration C6, in ``proofs/alp/alp_lemma_5_03_threshold_alp.py``).
+product on a worked configuration, in ``proofs/alp/alp_lemma_5_03_threshold_alp.py``).
 Integer inputs only (``grid = 1``): Threshold's noise is in the input's units.
 """
 
@@ -36,7 +36,7 @@ __all__ = ["ThresholdALP", "ThresholdALPSketch"]
 
 @dataclass(frozen=True)
 class ThresholdALPSketch:
-    """The release of [F] Algorithm 7: the thresholded values ``v~`` (sorted ``(key, value)``
+    """The release of ALP-full Algorithm 7: the thresholded values ``v~`` (sorted ``(key, value)``
     pairs, every value in ``[t, hi]``) and the ALP sketch ``(h, z~)``."""
 
     threshold: ThresholdParams
@@ -66,7 +66,7 @@ class ThresholdALPSketch:
         return dict(self.released).get(key, 0)
 
     def estimate(self, key: int) -> Fraction:
-        """[F] Algorithm 8: ``v~_key`` if it is non-zero, else the ALP estimate
+        """ALP-full Algorithm 8: ``v~_key`` if it is non-zero, else the ALP estimate
         (:meth:`ALPSketch.estimate`, which validates ``key``).  Reads ``m`` cells then."""
         v = self.value(key)
         if v:
@@ -75,13 +75,13 @@ class ThresholdALPSketch:
 
 
 class ThresholdALP:
-    """[F] Algorithm 7 with exact parts (see the module docstring).
+    """ALP-full Algorithm 7 with exact parts (see the module docstring).
 
     Preconditions: ``threshold.d == alp.universe``, ``alp.grid == 1``; ``x`` a k-sparse
     mapping/sequence of ``(key, X)`` pairs with int values in ``[0, hi]`` (both parts'
     validations run before any draw).
     Privacy: for integer ``x, x'`` with ``||x - x'||_1 <= 1`` and every seed tuple ``h``, the
-    ratio is at most ``(1/r) e^{eps_cert}`` ([F] Lemma 5.3); with
+    ratio is at most ``(1/r) e^{eps_cert}`` (ALP-full Lemma 5.3); with
     :meth:`from_paper` that is ``(1 + eps1) e^{eps2} <= e^{eps1 + eps2}``.
     Time: ``d`` noise draws (Threshold), then ALP's :meth:`ALP.draw_count` draws: independent
     of ``x`` (strict time).

@@ -1,7 +1,8 @@
-"""ALP-estimator ([S] Algorithm 2 = [F] Algorithm 5; [F] Algorithm 3 is the case ``eps = 1``)
-and the released sketch (notes ALP.md §1.2, §3.4).
+"""ALP-estimator (ALP-short Algorithm 2 = ALP-full Algorithm 5; ALP-full Algorithm 3 is the case
+``eps = 1``)
+and the released sketch.
 
-To estimate entry ``i``, read the ``m`` noisy bits ``z~_{h_b(i), b}`` (``b = 1..m``; [S] §3.2
+To estimate entry ``i``, read the ``m`` noisy bits ``z~_{h_b(i), b}`` (``b = 1..m``; ALP-short §3.2
 prints the subscripts swapped), walk ``f(n) = sum_{b <= n} (2 z~_b - 1)`` for ``n = 0..m``,
 and average all argmax positions ``P``: ``y~_i = avg(P)`` in y-units, ``x~_i = y~_i / c``
 in the input's units.  Pure post-processing: integer prefix sums and one Fraction, ``O(m)``.
@@ -23,7 +24,7 @@ __all__ = ["ALPSketch", "argmax_positions", "unary_estimate"]
 
 def argmax_positions(bits: Sequence[int]) -> tuple[int, ...]:
     """``P = {n in 0..m : f(n) = max f}`` for ``f(n) = sum_{b <= n} (2 bits[b-1] - 1)``,
-    ``f(0) = 0`` ([F] Algorithm 3, steps 1-2).  ``bits`` is a sequence of 0/1 ints."""
+    ``f(0) = 0`` (ALP-full Algorithm 3, steps 1-2).  ``bits`` is a sequence of 0/1 ints."""
     for n, bit in enumerate(bits, start=1):
         if type(bit) is not int or not 0 <= bit <= 1:  # bools and floats too
             raise DomainError(f"bit {n} = {bit!r:.40} must be the int 0 or 1")
@@ -45,10 +46,11 @@ def _argmax(bits: Sequence[int]) -> list[int]:
 
 
 def unary_estimate(bits: Sequence[int]) -> Fraction:
-    """``y~ = avg(P)`` ([F] Algorithm 3 / [S] Algorithm 2 in y-units): the average of every
+    """``y~ = avg(P)`` (ALP-full Algorithm 3 / ALP-short Algorithm 2 in y-units): the average of
+    every
     argmax position of the walk ``f`` over the ``m`` bits, an exact Fraction in ``[0, m]``.
 
-    >>> unary_estimate([1, 1, 1, 0, 1, 0, 0, 1])  # [S] Figure 2: P = {3, 5}
+    >>> unary_estimate([1, 1, 1, 0, 1, 0, 0, 1])  # ALP-short Figure 2: P = {3, 5}
     Fraction(4, 1)
     """
     positions = argmax_positions(bits)
@@ -146,13 +148,13 @@ class ALPSketch:
         return tuple(bits[j >> 3] >> (j & 7) & 1 for j in js)
 
     def estimate_units(self, key: int) -> Fraction:
-        """``y~_key`` in y-units ([F] Algorithm 3): :func:`unary_estimate` of
+        """``y~_key`` in y-units (ALP-full Algorithm 3): :func:`unary_estimate` of
         :meth:`column_bits`."""
         positions = _argmax(self.column_bits(key))
         return Fraction(sum(positions), len(positions))
 
     def estimate(self, key: int) -> Fraction:
-        """``x~_key = y~_key / c`` in the input's units ``x = X/g`` ([F] Algorithm 5: the
+        """``x~_key = y~_key / c`` in the input's units ``x = X/g`` (ALP-full Algorithm 5: the
         ALP1 estimate ``y~ * alpha`` divided by ``eps``)."""
         positions = _argmax(self.column_bits(key))
         c = self.params.scale

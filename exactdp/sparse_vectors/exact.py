@@ -1,11 +1,11 @@
 """Closed forms for ALP (Aumüller, Lebeda & Pagh, paper 003), written apart from ``alp.py``.
 
 Nothing here imports the implementation (``exactdp.sparse_vectors.alp``, ``exactdp.hashing``):
-these are the formulas of the design notes (notes/ALP.md §2 "Why the privacy proof works",
-§3.8, §6 T3-T8), re-derived and written once more, so that the proofs can compare them with
+these are the closed-form formulas of the privacy proof and the estimator, re-derived and
+written once more, so that the proofs can compare them with
 the law the implementation produces under :func:`exactdp.explore.explore`.
 
-The mechanism (ALP-projection, [F] Algorithm 4 = [S] Algorithm 1, exact form of notes §3.1):
+The mechanism (ALP-projection, ALP-full Algorithm 4 = ALP-short Algorithm 1, exact form):
 an input ``x`` is a map ``key -> X`` with ``x_key = X / g`` (``g`` the public grid); with the
 scale ``c`` each entry becomes ``y = min(RandRound(X c / g), m)``; bit ``b`` of entry ``key``
 (``b <= y``) is OR-ed into cell ``(h_b(key), b)`` of an ``s x m`` matrix; every cell then goes
@@ -23,7 +23,7 @@ through randomized response with flip probability ``p``.  Given the hash functio
 
 Outputs are encoded as an ``int`` bitmask, cell ``(a, b)`` (1-based row ``a``, column ``b``)
 at bit ``(b - 1) s + (a - 1)`` (:func:`cell_index`).  The estimator's closed forms (Equation 1,
-the Lemma 4.15 tail as reconstructed in notes §2, the E1-exact MAE of notes §4) enumerate the
+the reconstructed Lemma 4.15 tail, the exact MAE of the Figure 3 experiment) enumerate the
 ``2^m`` column patterns one key reads.  All arithmetic is on ints and Fractions.
 """
 
@@ -100,7 +100,7 @@ class Spec:
 
     @property
     def epsilon_cert(self) -> Fraction:
-        """``c (1 - 2p) / p``: the ratio bound is ``e^(eps_cert ||x - x'||_1)`` (notes §2)."""
+        """``c (1 - 2p) / p``: the ratio bound is ``e^(eps_cert ||x - x'||_1)``."""
         return self.scale * (1 - 2 * self.flip) / self.flip
 
     @property
@@ -109,7 +109,7 @@ class Spec:
 
 
 def cw_row(a: int, b: int, prime: int, rows: int, key: int) -> int:
-    """Carter-Wegman ``h_{a,b}(key) = ((a key + b) mod P) mod s``, 1-based (notes §3.3)."""
+    """Carter-Wegman ``h_{a,b}(key) = ((a key + b) mod P) mod s``, 1-based."""
     return (a * key + b) % prime % rows + 1
 
 
@@ -136,7 +136,7 @@ def bit_probability(spec: Spec, big_x: int, b: int) -> Fraction:
 
 
 def cell_probabilities(spec: Spec, table: Table, x: Input) -> dict[tuple[int, int], Fraction]:
-    """``Pr[z~_{a,b} = 1 | x, h] = p + (1 - 2p) pi_{a,b}`` for every cell (notes §2).
+    """``Pr[z~_{a,b} = 1 | x, h] = p + (1 - 2p) pi_{a,b}`` for every cell.
 
     ``table[key]`` lists the rows ``(h_1(key), ..., h_m(key))``; entries with ``X = 0`` set
     no bit and need no row."""
@@ -185,7 +185,7 @@ def _cell_max(u: Fraction, v: Fraction) -> tuple[Fraction, int]:
 
 def pair_ratio(spec: Spec, table: Table, x: Input, x2: Input) -> tuple[Fraction, int]:
     """``max_o Pr[o | x] / Pr[o | x2]`` and an output attaining it: by independence of the
-    cells, the product of ``max(u/v, (1-u)/(1-v))`` over cells (notes §3.8)."""
+    cells, the product of ``max(u/v, (1-u)/(1-v))`` over cells."""
     us, vs = cell_probabilities(spec, table, x), cell_probabilities(spec, table, x2)
     ratio, out = Fraction(1), 0
     for cell, u in us.items():
@@ -272,7 +272,7 @@ def neighbour_pairs(inputs: Sequence[Input], grid: int,
 # --------------------------------------------------------------------------- estimator
 
 def unary_estimate(bits: Sequence[int]) -> Fraction:
-    """[F] Algorithm 3 core: the average of all argmax positions ``n in [0, m]`` of the walk
+    """ALP-full Algorithm 3 core: the average of all argmax positions ``n in [0, m]`` of the walk
     ``f(n) = sum_{a <= n} (2 b_a - 1)`` (``f(0) = 0``)."""
     f, best, positions = 0, 0, [0]
     for n, bit in enumerate(bits, start=1):
@@ -297,7 +297,7 @@ def error_law(p: Fraction, m: int, y: int, collision: Fraction = Fraction(0),
               ) -> dict[Fraction, Fraction]:
     """The exact law of ``y~ - y`` for a key with ``y`` in ``[0, m]``: column bits ``b <= y``
     are 1 and flipped with probability ``p``; bits ``b > y`` are 0, OR-ed with an independent
-    Bernoulli(``collision``) (the notes' collision model, an ASSUMPTION: notes §4 E1), then
+    Bernoulli(``collision``) (the collision model, an ASSUMPTION), then
     flipped.  Enumerates the ``2^m`` patterns."""
     if not 0 <= y <= m:
         raise DomainError(f"y = {y} must lie in [0, m = {m}]")
@@ -336,13 +336,13 @@ def tail_probability(p: Fraction, m: int, y: int, t: Fraction) -> Fraction:
 
 
 def eq1_bound(p: Fraction) -> Fraction:
-    """Equation 1 ([F] §4.3, as recovered in notes §2): ``8 p q / (q - p)^2``."""
+    """Equation 1 (ALP-full §4.3, as recovered from the quoted ``(8 eps + 8)/eps^2``): ``8 p q / (q - p)^2``."""
     q = 1 - p
     return 8 * p * q / (q - p) ** 2
 
 
 def tail_bound(p: Fraction, t: Fraction) -> Fraction:
-    """Lemma 4.15 as reconstructed (notes §2, P3): ``(2/(q-p)) (4pq)^ceil(t/2)``."""
+    """Lemma 4.15 as reconstructed: ``(2/(q-p)) (4pq)^ceil(t/2)``."""
     q = 1 - p
     half = -((-Fraction(t)) // 2)  # ceil(t / 2)
     return 2 / (q - p) * (4 * p * q) ** int(half)
@@ -350,7 +350,8 @@ def tail_bound(p: Fraction, t: Fraction) -> Fraction:
 
 def e1_mae(p: Fraction, scale: Fraction, beta: int, m: int, collision: Fraction = Fraction(0),
            estimator: Callable[[Sequence[int]], Fraction] | None = None) -> Fraction:
-    """Notes §4 E1-exact: ``E|x~ - x|`` (x-units, ``x~ = y~ / c``) for ``x`` uniform on the
+    """The exact MAE of the Figure 3 experiment: ``E|x~ - x|`` (x-units, ``x~ = y~ / c``) for ``x``
+    uniform on the
     integers ``[0, beta]``, ``y = min(RandRound(x c), m)``, under the collision model of
     :func:`error_law` (``estimator``: the unary estimator to use, default :func:`unary_estimate`)."""
     estimates = pattern_estimates(m, estimator)

@@ -1,6 +1,7 @@
-"""Randomized response on every cell of ALP's bit matrix, two exact ways (notes ALP.md §3.2).
+"""Randomized response on every cell of ALP's bit matrix, two exact ways.
 
-Step 3 of ALP-projection ([S] Algorithm 1, [F] Algorithms 2 and 4) replaces every one of the
+Step 3 of ALP-projection (ALP-short Algorithm 1, ALP-full Algorithms 2 and 4) replaces every one of
+the
 ``N = s*m`` cells ``z_j`` by ``RandResponse(z_j, p)``: ``1 - z_j`` with probability exactly
 ``p = a/D``, independently.  Cells are numbered ``j = (b-1)*s + (a-1)`` (cell ``(a, b)``, row
 ``a``, column ``b``), and a matrix is held as ``N`` ASCII characters ``'0'``/``'1'`` while it

@@ -30,8 +30,8 @@ one-line :class:`InvalidSketchError` naming the field.  The digest detects corru
 editing; it is not an authentication (anyone can recompute it), which is why derived fields
 are recomputed too.  What no loader can check is that the bits were drawn honestly.
 
-Threshold ALP ([F] Algorithms 7/8, :class:`~exactdp.sparse_vectors.combined.ThresholdALP`;
-the ``(eps, delta)`` version of [S] Theorem 4.2, :mod:`exactdp.sparse_vectors.approx`) is
+Threshold ALP (ALP-full Algorithms 7/8, :class:`~exactdp.sparse_vectors.combined.ThresholdALP`;
+the ``(eps, delta)`` version of ALP-short Theorem 4.2, :mod:`exactdp.sparse_vectors.approx`) is
 written as ``{"format": "exactdp-threshold-alp-sketch", "version", "kind": "threshold-alp" |
 "approx-threshold-alp", "algorithm", "threshold": {"r", "t", "hi", "d"[, "sparsity"]},
 "released": {"count", "pairs": [["key", "value"], ...]}, "guarantee": {...}, "alp": <the
@@ -122,7 +122,7 @@ VARIANTS = ("paper", "unscaled", "histogram-tight")
 _KEYS = {"format", "version", "algorithm", "params", "guarantee", "hash", "seeds", "bits",
          "integrity"}
 #: Fields the command line adds (absent from a sketch file written with the library alone).
-_CLI_KEYS = {"request", "input", "seeded"}
+_CLI_KEYS = {"request", "input", "seeded", "spent"}
 _PARAM_KEYS = {"variant", "scale", "flip", "columns", "rows", "sparsity", "universe", "grid"}
 _FRACTION = re.compile(r"(0|[1-9][0-9]*)(?:/([1-9][0-9]*))?")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
@@ -163,9 +163,9 @@ def _exact(q: Any) -> str:
 
 
 def guarantee(params: Any) -> dict[str, str]:
-    """The ``guarantee`` field: ``epsilon_cert = c(1 - 2p)/p`` and what it means (notes §2;
-    [F] Lemmas 4.1, 4.12), and for the histogram-tight variant its ratio on integer unit
-    changes, ``1 + epsilon_cert = L`` (notes §3.2)."""
+    """The ``guarantee`` field: ``epsilon_cert = c(1 - 2p)/p`` and what it means (ALP-full
+    Lemmas 4.1, 4.12), and for the histogram-tight variant its ratio on integer unit
+    changes, ``1 + epsilon_cert = L``."""
     out = {"epsilon_cert": _exact(params.epsilon_cert), "statement": STATEMENT}
     if params.variant == "histogram-tight":
         out["integer_unit_ratio"] = _exact(1 + params.epsilon_cert)
@@ -195,7 +195,8 @@ def sketch_body(sketch: Any) -> dict[str, Any]:
 
 def sketch_json(sketch: Any, *, kind: str | None = None,
                 request: Mapping[str, str] | None = None,
-                input_file: str | None = None, seeded: bool | None = None) -> dict[str, Any]:
+                input_file: str | None = None, seeded: bool | None = None,
+                spent: bool = False) -> dict[str, Any]:
     """:func:`sketch_body` (an ALPSketch) or :func:`threshold_sketch_body` (a
     ThresholdALPSketch) with the command line's optional fields, sealed with its SHA-256
     digest.  ``kind``: ``"alp"`` or None for an ALPSketch; ``"threshold-alp"`` (the default:
@@ -203,7 +204,9 @@ def sketch_json(sketch: Any, *, kind: str | None = None,
     (:class:`~exactdp.sparse_vectors.approx.ApproxThresholdALP`, whose sketches are
     ThresholdALPSketches too: only the caller knows which mechanism drew it) for a
     ThresholdALPSketch.  ``request`` is checked now (a request that does not give these
-    parameters is a bug of the caller, refused before anything is written)."""
+    parameters is a bug of the caller, refused before anything is written).  ``spent``
+    (ALPSketch with a request only): record :meth:`ALPParams.spend` against the request's
+    epsilon under ``"spent"``."""
     from exactdp.sparse_vectors.combined import ThresholdALPSketch
 
     if isinstance(sketch, ThresholdALPSketch):
@@ -229,6 +232,10 @@ def sketch_json(sketch: Any, *, kind: str | None = None,
         if request is not None:
             body["request"] = dict(request)
             _check_request(body["request"], sketch.params)
+        if spent:
+            if request is None:
+                raise ParameterError("spent is recorded against a request: pass request")
+            body["spent"] = _spent(sketch.params, body["request"])
     if input_file is not None:
         body["input"] = {"file": input_file}
     if seeded is not None:
@@ -309,6 +316,9 @@ def from_json(obj: object, kinds: Collection[str] = KINDS) -> LoadedSketch:
     request = None
     if "request" in obj:
         request = _request(obj["request"], sketch.params)
+    if "spent" in obj and (request is None or obj["spent"] != _spent(sketch.params, request)):
+        raise InvalidSketchError("field 'spent' does not match the recorded parameters and "
+                                 "request; the file was edited")
     seeded = _cli_fields(obj)
     return LoadedSketch(sketch, request, seeded)
 
@@ -516,6 +526,12 @@ def _bits(value: object, params: Any) -> bytes:
         raise InvalidSketchError(f"bits.data sets bits beyond the {cells} cells (the unused "
                                  f"high bits of the last byte must be 0)")
     return raw_bytes
+
+
+def _spent(params: Any, request: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``"spent"`` object of a sketch drawn for ``request`` (its epsilon the budget)."""
+    return dict(params.spend(_positive_fraction(request["epsilon"], "request.epsilon"))
+                .to_json())
 
 
 def _request(value: object, params: Any) -> dict[str, str]:

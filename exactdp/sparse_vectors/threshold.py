@@ -1,13 +1,14 @@
-"""Threshold (Aumüller, Lebeda & Pagh: [F] Algorithm 6 = [S] Algorithm 3; Cormode et al.),
+"""Threshold (Aumüller, Lebeda & Pagh: ALP-full Algorithm 6 = ALP-short Algorithm 3; Cormode et
+al.),
 exact and in strict time, and a large-universe route through paper 004's pure sparse histograms.
 
-[F] Algorithm 6 adds ``Lap(1/eps)`` to **every** coordinate ``i`` in ``[d]`` and keeps
-``v_i = x_i + eta_i`` when ``v_i >= t`` (both papers print "if y_i >= t": a slip for ``v_i``,
-notes ALP.md P1).  It is ``eps``-DP as post-processing of the Laplace mechanism on all ``d``
-coordinates ([F] Lemma 5.1, lost in the garbled text; cited by Lemma 5.3), and with
-``t = ln(d/2)/eps`` a zero survives with probability ``1/d`` ([F] Lemma 5.2).
+ALP-full Algorithm 6 adds ``Lap(1/eps)`` to **every** coordinate ``i`` in ``[d]`` and keeps
+``v_i = x_i + eta_i`` when ``v_i >= t`` (both papers print "if y_i >= t": a slip for ``v_i``).  It
+is ``eps``-DP as post-processing of the Laplace mechanism on all ``d``
+coordinates (ALP-full Lemma 5.1, lost in the garbled text; cited by Lemma 5.3), and with
+``t = ln(d/2)/eps`` a zero survives with probability ``1/d`` (ALP-full Lemma 5.2).
 
-Exact replacements (notes ALP.md §3.5):
+Exact replacements:
 
 * the Laplace noise becomes the two-sided geometric of a rational ratio ``r``
   (:class:`exactdp.noise.ClampedGeometric`); on integer inputs the worst ratio of neighbouring
@@ -18,7 +19,7 @@ Exact replacements (notes ALP.md §3.5):
   are reported as ``hi``).  One ``uniform(D)`` per coordinate, ``D`` fixed by ``(r, t, hi)``;
 * ``t = ln(d/2)/eps1`` is irrational; :func:`minimal_threshold` takes the smallest integer
   ``t >= 1`` with ``r^t/(1 + r) <= 1/d`` (= the probability that a zero survives), decided
-  exactly.  ``t >= 1`` keeps "released" and "non-zero" the same event (notes P12).
+  exactly.  ``t >= 1`` keeps "released" and "non-zero" the same event.
 
 :class:`Threshold` is the dense, ``O(d)``-time algorithm.  The usual sparse simulation of the
 false positives (sample how many zeros survive, then where) is not strict-time and is **not**
@@ -68,7 +69,7 @@ def minimal_threshold(r: Fraction, universe: int) -> int:
     """The smallest integer ``t >= 1`` with ``r^t/(1 + r) <= 1/d`` (``d = universe``).
 
     ``r^t/(1 + r) = Pr[eta >= t]`` is the probability that a zero coordinate survives; the
-    paper's ``t = ln(d/2)/eps`` makes the Laplace tail exactly ``1/d`` ([F] Lemma 5.2).  With
+    paper's ``t = ln(d/2)/eps`` makes the Laplace tail exactly ``1/d`` (ALP-full Lemma 5.2).  With
     ``r = a/b`` the test is the integer inequality ``d a^t b <= b^t (a + b)``.
     """
     r = geometric_ratio(r, "r")
@@ -102,7 +103,7 @@ class ThresholdParams:
                 raise ParameterTypeError(f"{name} = {value!r:.60} must be an int")
         if self.t < 1:
             raise ParameterError(f"t = {self.t} must be >= 1 (t <= 0 would release zeros and "
-                                 f"make 'released' differ from 'non-zero', notes P12)")
+                                 f"make 'released' differ from 'non-zero')")
         if self.hi < self.t:
             raise ParameterError(f"hi = {self.hi} must be >= t = {self.t}: with hi < t "
                                  f"nothing could ever be released")
@@ -141,7 +142,7 @@ class ThresholdParams:
 
     @property
     def false_positive(self) -> Fraction:
-        """``Pr[a zero coordinate is released] = Pr[eta >= t] = r^t/(1 + r)`` ([F] Lemma 5.2)."""
+        """``Pr[a zero coordinate is released] = Pr[eta >= t] = r^t/(1 + r)`` (ALP-full Lemma 5.2)."""
         return self.r ** self.t / (1 + self.r)
 
     @property
@@ -190,7 +191,7 @@ def threshold_input(x: object, d: int, hi: int) -> dict[int, int]:
 
 
 class Threshold:
-    """[F] Algorithm 6 with exact noise: ``v_i = clamp_[t-1, hi](x_i + eta_i)`` for **every**
+    """ALP-full Algorithm 6 with exact noise: ``v_i = clamp_[t-1, hi](x_i + eta_i)`` for **every**
     ``i`` in ``[d]``, ``eta_i`` i.i.d. two-sided geometric of ratio ``r``; release
     ``{i: v_i : v_i >= t}``.
 

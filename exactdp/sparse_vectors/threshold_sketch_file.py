@@ -3,11 +3,13 @@ the Threshold ALP releases (split off to keep modules small; the format is docum
 
 Two kinds share the format ``exactdp-threshold-alp-sketch``:
 
-* ``"threshold-alp"``: [F] Algorithm 7 (:class:`~exactdp.sparse_vectors.combined.ThresholdALP`):
-  Threshold ([F] Algorithm 6) on every key, then ALP-projection with ``beta := t``; estimates
-  by [F] Algorithm 8.  Guarantee ([F] Lemma 5.3): ratio ``(1/r) e^{epsilon_cert}`` on integer
+* ``"threshold-alp"``: ALP-full Algorithm 7
+(:class:`~exactdp.sparse_vectors.combined.ThresholdALP`):
+  Threshold (ALP-full Algorithm 6) on every key, then ALP-projection with ``beta := t``; estimates
+  by ALP-full Algorithm 8.  Guarantee (ALP-full Lemma 5.3): ratio ``(1/r) e^{epsilon_cert}`` on
+  integer
   inputs at l1 distance 1.
-* ``"approx-threshold-alp"``: [S] Theorem 4.2
+* ``"approx-threshold-alp"``: ALP-short Theorem 4.2
   (:class:`~exactdp.sparse_vectors.approx.ApproxThresholdALP`): the Korolova threshold on the
   ``k`` padded support pairs, then ALP with ``beta := t``; ``(ln(1/r) + epsilon_cert,
   delta)`` with ``delta = r^(t-1)/(1 + r)`` exactly, under adding/removing one row.
@@ -97,8 +99,8 @@ def threshold_guarantee(threshold: Any, alp: Any, kind: str) -> dict[str, str]:
     """The ``guarantee`` field of a Threshold ALP release: ``threshold_ratio = 1/r``, ALP's
     ``epsilon_cert``, the rational ``epsilon_bound = (1/r - 1) + epsilon_cert >= ln(1/r) +
     epsilon_cert`` (``ln y <= y - 1``) and, for ``"threshold-alp"``, ``false_positive =
-    r^t/(1 + r)`` ([F] Lemma 5.2) or, for ``"approx-threshold-alp"``, ``delta = r^(t-1)/(1 +
-    r)`` ([S] Theorem 4.2; exact and attained, :mod:`exactdp.sparse_vectors.approx`)."""
+    r^t/(1 + r)`` (ALP-full Lemma 5.2) or, for ``"approx-threshold-alp"``, ``delta = r^(t-1)/(1 +
+    r)`` (ALP-short Theorem 4.2; exact and attained, :mod:`exactdp.sparse_vectors.approx`)."""
     import gmpy2
 
     r, t = gmpy2.mpq(threshold.r), threshold.t  # gmpy2: fast gcd for large powers
@@ -137,7 +139,7 @@ def threshold_sketch_body(sketch: Any, kind: str = KIND_THRESHOLD) -> dict[str, 
 
 
 def _check_combination(thr: Any, alp: Any, kind: str, released: int) -> None:
-    """What [F] Algorithm 7 / [S] Theorem 4.2 fix: one universe, integer inputs (grid 1),
+    """What ALP-full Algorithm 7 / ALP-short Theorem 4.2 fix: one universe, integer inputs (grid 1),
     ALP run with ``beta := t`` (``m = ceil(t * scale)`` for every variant), and, for the
     Korolova threshold, at most ``k`` released keys (only the support is noised)."""
     if thr.d != alp.universe:

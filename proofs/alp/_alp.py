@@ -1,8 +1,8 @@
-"""Shared configurations of the ALP rows (paper 003; notes/ALP.md §3.8 and §6).
+"""Shared configurations of the ALP rows (paper 003).
 
 Each configuration names the implementation's parameters (built through ``ALPParams``'s own
 constructors, so a planted bug in them reaches the rows), the hash family (Carter-Wegman with
-P = 5 as in the notes' table, or the implementation's default), and the small input domain:
+P = 5 as in the hand-derived table, or the implementation's default), and the small input domain:
 every k-sparse vector over keys 1..d with entries X/g, X in [0, max_units].
 """
 
@@ -30,7 +30,7 @@ class Config:
     make: Callable[[], ALPParams]
     prime: int
     max_units: int
-    expected: Fraction | None  # the notes' value (None: no claim)
+    expected: Fraction | None  # the hand-derived value (None: no claim)
     epsilon: Fraction
 
     def params(self) -> ALPParams:
@@ -49,7 +49,7 @@ class Config:
 
 
 def paper_configs(full: bool) -> list[Config]:
-    """Notes §3.8 C1-C4 (CW, P = 5), plus under ``full`` larger domains of the same kind."""
+    """The reference configurations C1-C4 (CW, P = 5), plus under ``full`` larger domains of the same kind."""
     one = Fraction(1)
     out = [
         Config("C1", lambda: ALPParams.from_paper(1, 1, 3, 3, 1, 4), 5, 3, Fraction(2), one),

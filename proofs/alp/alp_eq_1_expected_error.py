@@ -1,5 +1,5 @@
-"""ALP Equation 1 ([F] §4.3): the expected error of the unary estimator, exactly, from the
-implementation; and the E1-exact MAE fractions of notes §4."""
+"""ALP Equation 1 (ALP-full §4.3): the expected error of the unary estimator, exactly, from the
+implementation; and the exact MAE fractions of the Figure 3 setting."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from exactdp.sparse_vectors import exact as ex
 from exactdp.sparse_vectors.estimator import unary_estimate
 
 CLAIM = "ALP Equation 1 (expected error)"
-STATEMENT = """[F] §4.3, Equation 1 (as recovered in notes §2 from the quoted (8 eps + 8)/eps^2): with
+STATEMENT = """ALP-full §4.3, Equation 1 (as recovered from the quoted (8 eps + 8)/eps^2): with
 no hash collisions, the ALP1-estimator's expected error in y-units is E|y~ - y| <= 8pq/(q-p)^2
 (q = 1 - p) for every y <= m.  Notes T6 exact values: (y, m, p) = (2, 4, 1/3): 8/9; (0, 4, 1/3):
 32/27 with bias +32/27, mirror (4, 4): -32/27; (1, 3, 1/5): 62/125; (3, 6, 1/5): 37208/46875,
@@ -22,11 +22,12 @@ estimate_units.  From it: E|y~ - y| and the bias, exactly, compared with the bou
 y <= m <= 5 (quick) / 7 (full) and p in {1/3, 1/5, 2/5}, with the T6 fractions, and with the
 independent enumeration of exactdp.sparse_vectors.exact (which must agree exactly)."""
 
-CLAIM_E1 = "ALP E1-exact MAE (notes §4)"
-STATEMENT_E1 = """Notes §4 E1-exact (eps = 1, alpha = 3: c = 1/3, p = 1/5; x uniform on the integers
+CLAIM_E1 = "ALP E1-exact MAE"
+STATEMENT_E1 = """The Figure 3 setting, exactly (eps = 1, alpha = 3: c = 1/3, p = 1/5; x uniform on
+the integers
 [0, beta]; x~ = y~/c): beta = 15, m = 5, collision probability 1/10: MAE 3412933017/1250000000;
 beta = 30, m = 10: 727237725275516121/189208984375000000 (collisions 1/10) and
-4885473556/1513671875 (none).  ASSUMPTION (the notes' collision model, not the
+4885473556/1513671875 (none).  ASSUMPTION (the collision model, not the
 implementation's hashing): a collision ORs every zero-region bit with an independent
 Bernoulli(p_c) before randomized response."""
 PROOF_IDEA_E1 = """Enumerate the 2^m column patterns with their exact weights under the model, estimate
@@ -65,12 +66,12 @@ def check(full: bool) -> ClaimReport:
     for (p, m, y), mae_want, bias_want in T6:
         mae, bias = _moments(p, m, y)
         ok = mae == mae_want and (bias_want is None or bias == bias_want)
-        certs.append(Certificate(CLAIM + ": notes T6", "ALP estimator (implementation)",
+        certs.append(Certificate(CLAIM + ": estimator law", "ALP estimator (implementation)",
                                  {"p": p, "m": m, "y": y}, "exact law", mae,
                                  f"== {mae_want}" + ("" if bias_want is None else
                                                      f", bias == {bias_want}"), ok,
                                  {"bias": bias}))
-    return ClaimReport(CLAIM, f"p in 1/3, 1/5, 2/5; y <= m <= {top}; notes T6",
+    return ClaimReport(CLAIM, f"p in 1/3, 1/5, 2/5; y <= m <= {top}",
                        "max E|y~-y| " + ", ".join(brief(Fraction(c.worst)) for c in certs[:3]),  # type: ignore[arg-type]
                        "<= 8pq/(q-p)^2 = " + ", ".join(
                            str(ex.eq1_bound(Fraction(c.parameters["p"])))
@@ -88,10 +89,10 @@ def check_e1(full: bool) -> ClaimReport:
         certs.append(Certificate(CLAIM_E1, "ALP estimator (implementation's unary_estimate)",
                                  {"beta": beta, "m": m, "p_c": pc, "p": Fraction(1, 5)},
                                  "x uniform on [0, beta], all 2^m patterns", got,
-                                 f"== {want} (notes §4)", got == want))
+                                 f"== {want}", got == want))
     return ClaimReport(CLAIM_E1, f"beta = 15{', 30 (p_c = 1/10, 0)' if full else ''}",
                        ", ".join(brief(Fraction(c.worst)) for c in certs),  # type: ignore[arg-type]
-                       "== notes' fractions", certs)
+                       "== hand-derived fractions", certs)
 
 
 check.CLAIM = CLAIM  # type: ignore[attr-defined]

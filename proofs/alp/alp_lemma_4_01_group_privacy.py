@@ -1,5 +1,5 @@
-"""ALP [F] Lemma 4.1 (group privacy of ALP1-projection, for fixed hash functions) and the
-truncation above beta (notes §3.8 "Also check")."""
+"""ALP ALP-full Lemma 4.1 (group privacy of ALP1-projection, for fixed hash functions) and the
+truncation above beta."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from exactdp.sparse_vectors.alp_check import worst_ratio_over_family
 from exactdp.sparse_vectors.alp_params import ALPParams
 
 CLAIM = "ALP Lemma 4.1 (group privacy)"
-STATEMENT = """[F] Lemma 4.1, as used in the proof of Lemma 4.12: for EVERY pair x, x' (not only
+STATEMENT = """ALP-full Lemma 4.1, as used in the proof of Lemma 4.12: for EVERY pair x, x' (not
+only
 neighbours), every fixed hash seed and every output set S, Pr[M(x) in S] <= e^{eps_cert
 ||x - x'||_1} Pr[M(x') in S] with eps_cert = c (1 - 2p)/p (= eps for Algorithm 4)."""
 PROOF_IDEA = """The ratio is a product over the pieces of y-space the change crosses of factors
@@ -28,7 +29,7 @@ c = eps/alpha, p = 1/(alpha+2) gives (eps/alpha) alpha = eps)."""
 CLAIM_TRUNC = "ALP truncation above beta"
 STATEMENT_TRUNC = """Entries are truncated at m = ceil(beta c) units: for pairs that differ only in
 coordinates whose values both satisfy x c >= m (at or above beta), the output law is the same:
-worst ratio exactly 1 for every seed (notes §3.8; Lemma 4.14's max(0, x_i - beta) term)."""
+worst ratio exactly 1 for every seed (Lemma 4.14's max(0, x_i - beta) term)."""
 PROOF_IDEA_TRUNC = """On the implementation as above: every ordered pair of the grid that differs only
 in coordinates with both values >= m/c, over every CW seed: the worst ratio must be exactly 1.
 Power: the pairs that cross below beta by one grid step must give a ratio > 1."""

@@ -1,5 +1,5 @@
-"""ALP [F] Lemma 4.12: ALP-projection (Algorithm 4) is eps-DP -- exact worst ratios of the
-implementation over every hash seed, the notes' table C1-C4 reproduced exactly."""
+"""ALP ALP-full Lemma 4.12: ALP-projection (Algorithm 4) is eps-DP -- exact worst ratios of the
+implementation over every hash seed, the hand-derived table C1-C4 reproduced exactly."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from exactdp.proofs.alp._alp import Config, family_worst, paper_configs
 from exactdp.sparse_vectors.alp_params import ALPParams
 
 CLAIM = "ALP Lemma 4.12 (eps-DP)"
-STATEMENT = """[F] Algorithm 4 (ALP-projection, c = eps/alpha, p = 1/(alpha+2), m = ceil(beta eps/alpha)) is
+STATEMENT = """ALP-full Algorithm 4 (ALP-projection, c = eps/alpha, p = 1/(alpha+2), m = ceil(beta eps/alpha)) is
 eps-DP for l1-neighbours ||x - x'||_1 <= 1: for every released hash seed h and output z~,
-Pr[z~ | x, h] <= e^eps Pr[z~ | x', h].  Notes §3.8 give the exact worst ratios on small
+Pr[z~ | x, h] <= e^eps Pr[z~ | x', h].  The exact worst ratios on small
 domains: C1 (alpha = eps = 1, integers) 2 = 1 + eps; C2 (alpha = 3) 2; C3 (alpha = 1/2) 9/4 =
 (1 + alpha)^(eps/alpha); C4 (grid 1/2, k = 2) 9/4 = (1 + eps/2)^2."""
 PROOF_IDEA = """Given h the cells are independent with Pr[z~ = 1] = p + (1-2p) pi; a change of x_i inside
@@ -24,7 +24,7 @@ per column; the worst over seed tuples is the product of the columns' worsts), t
 probabilities from the implementation's own RandRound coins (explored) and embedding, their
 independence checked on every law; the exact worst ratio over outputs (product of per-cell
 maxima; the sampler-exactness row shows the explored law of project is that product) is
-certified <= e^eps with exactdp.checker.certify_ratio and must EQUAL the notes' value.
+certified <= e^eps with exactdp.checker.certify_ratio and must EQUAL the hand-derived value.
 Power: C8 (p = 1/4 in C1: 3 > e) and C9 (histogram-tight p on grid-1/2, k = 2: 3.456 > e)
 are computed the same way and must be REFUTED."""
 
@@ -36,7 +36,7 @@ def _cert(cfg: Config, params: ALPParams | None = None, negative: bool = False) 
     exact = cfg.expected is None or w.ratio == cfg.expected
     verdict = (not ok) if negative else (ok and exact)
     claim = CLAIM + (": power (must be refuted)" if negative else "")
-    expected = "" if cfg.expected is None else f"; notes' value {cfg.expected}"
+    expected = "" if cfg.expected is None else f"; hand-derived value {cfg.expected}"
     return Certificate(
         claim, f"{cfg.name}: ALP({prm.variant})", cfg.describe(prm),
         f"{w.pairs} ordered neighbouring pairs x {w.family_size}^{prm.columns} seed tuples",
@@ -63,7 +63,7 @@ def check(full: bool) -> ClaimReport:
     shown = ", ".join(f"{n} {brief(v)}" for n, v in zip(names, values))
     refuted = ", ".join(brief(Fraction(c.worst)) for c in power)  # type: ignore[arg-type]
     return ClaimReport(
-        CLAIM, f"notes §3.8 C1-C4{' and three more domains' if full else ''}, every CW seed "
+        CLAIM, f"reference configurations C1-C4{' and three more domains' if full else ''}, every CW seed "
         f"(P = 5), every ordered pair ||x - x'||_1 <= 1; power: C8, C9",
         f"worst ratios {shown}; C8, C9 {refuted}",
-        "<= e^eps (certified) and = notes' values; C8, C9 > e^eps", certs + power)
+        "<= e^eps (certified) and = hand-derived values; C8, C9 > e^eps", certs + power)

@@ -1,4 +1,4 @@
-"""ALP [F] Lemma 4.15 (error tail), as reconstructed in notes §2 / P3."""
+"""ALP ALP-full Lemma 4.15 (error tail), as reconstructed."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from exactdp.proofs.alp._alp import estimate_law
 from exactdp.sparse_vectors import exact as ex
 
 CLAIM = "ALP Lemma 4.15 (tail, reconstructed)"
-STATEMENT = """[F] Lemma 4.15 lost its right-hand side in extraction (notes §0); the surviving piece
+STATEMENT = """ALP-full Lemma 4.15 lost its right-hand side in extraction; the surviving piece
 (4pq)^{(tau eps/2 alpha) - 1/2} is consistent with the reconstruction tested here: with no
 collisions, for every y <= m and t > 0 (y-units), Pr[|y~ - y| >= t] <= (2/(q-p)) (4pq)^ceil(t/2)."""
-PROOF_IDEA = """The walk's returns to its maximum happen at even distances, hence ceil(t/2) (notes P8).
+PROOF_IDEA = """The walk's returns to its maximum happen at even distances, hence ceil(t/2).
 Check: the exact law of y~ - y from the implementation (explored, as in the Equation 1 row),
 every y <= m <= 5 (quick) / 7 (full), t in {1/2, 1, 3/2, ..., m + 1/2}, p in {1/3, 1/5, 2/5, 1/10, 1/20}:
 the worst ratio Pr / bound must be <= 1.  Note: 2/(q-p) (4pq)^ceil(t/2) >= 1 (vacuous) for

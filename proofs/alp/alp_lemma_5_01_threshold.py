@@ -1,4 +1,4 @@
-"""[F] Lemma 5.1 / 5.2 (Aumüller, Lebeda & Pagh): Threshold with exact geometric noise is
+"""ALP-full Lemma 5.1 / 5.2 (Aumüller, Lebeda & Pagh): Threshold with exact geometric noise is
 private with worst ratio exactly 1/r, and its minimal integer threshold keeps each zero with
 probability r^t/(1+r) <= 1/d; the large-universe route through paper 004's PureSparseHistogram."""
 
@@ -29,12 +29,12 @@ from exactdp.sparse_vectors.threshold import (
 )
 
 CLAIM = "ALP Lemma 5.1 (Threshold)"
-STATEMENT = """[F] Algorithm 6 (Threshold) with Lap(1/eps1) replaced by the two-sided geometric of
+STATEMENT = """ALP-full Algorithm 6 (Threshold) with Lap(1/eps1) replaced by the two-sided geometric of
 ratio r = 1/(1+eps1), clamped to {t-1, ..., hi}: for integer inputs x, x' in [0, hi]^d with
 ||x - x'||_1 <= 1 every output's probability changes by a factor at most 1/r = 1 + eps1 <= e^eps1,
-and 1/r is attained (notes ALP.md C5: 2 at eps1 = 1, 3/2 at eps1 = 1/2)."""
+and 1/r is attained (2 at eps1 = 1, 3/2 at eps1 = 1/2)."""
 PROOF_IDEA = """The noise is independent across all d coordinates (also the zeros: pure DP needs
-that, notes P9); a neighbour moves one centre by 1, which changes that coordinate's clamped
+that); a neighbour moves one centre by 1, which changes that coordinate's clamped
 geometric law by a factor <= 1/r (interior: r^|v-x| vs r^|v-x-1|; lumped ends: r^m/(1+r) vs
 r^(m+1)/(1+r) or 1 - ...), and dropping values below t is post-processing.  Check on the
 implementation: the exact law of Threshold.release explored (exactdp.explore) for every x of
@@ -43,7 +43,7 @@ equal to 1/r and certified <= e^eps1.  For larger d the law is checked to factor
 joint law == product of the explored one-key laws) and the worst ratio is then taken over the
 one-key laws of every coordinate value."""
 
-STATEMENT_5_2 = """[F] Lemma 5.2 with an integer threshold: t = the smallest integer >= 1 with
+STATEMENT_5_2 = """ALP-full Lemma 5.2 with an integer threshold: t = the smallest integer >= 1 with
 r^t/(1+r) <= 1/d; a zero coordinate is released with probability exactly r^t/(1+r) <= 1/d, so
 the expected number of released zeros is at most 1 (notes: d=6, eps1=1 -> r=1/2, t=2, 1/6;
 d=6, eps1=1/2 -> r=2/3, t=4, 16/135)."""
@@ -169,7 +169,7 @@ def check_false_positives(full: bool) -> ClaimReport:
             "ALP Lemma 5.2 (threshold)", f"Threshold r={r}", {"eps1": eps, "d": d, "t": t},
             "Pr[key 1 released | x = 0]", fp, "== r^t/(1+r) <= 1/d, t minimal, t >= 1",
             verdict, {"closed_form": closed, "previous_t_fails": minimal}))
-    return ClaimReport("ALP Lemma 5.2 (threshold)", "notes' examples and a few (eps1, d)",
+    return ClaimReport("ALP Lemma 5.2 (threshold)", "worked examples and a few (eps1, d)",
                        "every false-positive probability exact",
                        "r^t/(1+r) <= 1/d with t minimal", certs)
 

@@ -1,5 +1,5 @@
-"""[F] Lemma 5.3: Threshold ALP (Algorithm 7) is (eps1 + eps2)-DP by composition; exactly, its
-worst ratio is the product of the parts' worst ratios (notes ALP.md C6)."""
+"""ALP-full Lemma 5.3: Threshold ALP (Algorithm 7) is (eps1 + eps2)-DP by composition; exactly, its
+worst ratio is the product of the parts' worst ratios."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ from exactdp.sparse_vectors.alp_check import explored_law
 from exactdp.sparse_vectors.combined import ThresholdALP
 
 CLAIM = "ALP Lemma 5.3 (Threshold ALP)"
-STATEMENT = """[F] Algorithm 7 (Threshold with ratio r = 1/(1+eps1) and the minimal integer t, then
+STATEMENT = """ALP-full Algorithm 7 (Threshold with ratio r = 1/(1+eps1) and the minimal integer t, then
 ALP-projection with eps2, alpha, beta := t, m = ceil(t eps2/alpha)) on integer k-sparse inputs:
 for ||x - x'||_1 <= 1 and every hash seed tuple the worst ratio is the product of the parts'
-worst ratios, at most (1 + eps1) e^{eps2} <= e^{eps1 + eps2} (notes C6: eps1 = eps2 = alpha = 1/2
+worst ratios, at most (1 + eps1) e^{eps2} <= e^{eps1 + eps2} (for eps1 = eps2 = alpha = 1/2
 gives (3/2)(3/2) = 9/4)."""
 PROOF_IDEA = """The two parts draw independent coins (Threshold's d geometric draws, then ALP's
 RandRound and randomized-response coins), so given the seeds the release's law is the product
@@ -56,7 +56,7 @@ def _joint_run(alg: ThresholdALP, x: tuple[int, ...], h: tuple[Seed, ...],
 
 def _grid(full: bool) -> list[tuple[Fraction, Fraction, Fraction, int, int, int, int,
                                     Fraction | None]]:
-    """(eps1, eps2, alpha, rows, sparsity, d, hi, expected worst ratio from the notes)."""
+    """(eps1, eps2, alpha, rows, sparsity, d, hi, hand-derived expected worst ratio)."""
     h = Fraction(1, 2)
     out: list[tuple[Fraction, Fraction, Fraction, int, int, int, int, Fraction | None]] = [
         (h, h, h, 3, 1, 2, 3, Fraction(9, 4)),             # C6

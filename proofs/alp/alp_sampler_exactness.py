@@ -1,4 +1,4 @@
-"""ALP sampler exactness (notes T8): the law of the implementation's ALP.project, explored on
+"""ALP sampler exactness: the law of the implementation's ALP.project, explored on
 its per-cell path for fixed seeds, IS the product law of the closed form (TV = 0)."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from exactdp.sparse_vectors.alp import ALP
 from exactdp.sparse_vectors.alp_check import explored_law
 from exactdp.sparse_vectors.alp_params import ALPParams
 
-CLAIM = "ALP sampler exactness (notes T8)"
+CLAIM = "ALP sampler exactness"
 STATEMENT = """For fixed hash seeds h, ALP-projection's released bits have the law
 prod_{cells} Bernoulli(p + (1 - 2p) pi_{a,b}), pi_{a,b} = 1 - prod_{i: h_b(i) = a}
-(1 - Pr[b <= y_i]) with y_i = min(RandRound(x_i c), m) (notes §2, §3.8): cells independent,
+(1 - Pr[b <= y_i]) with y_i = min(RandRound(x_i c), m): cells independent,
 RandRound unbiased with one coin, OR on collisions, randomized response with p exactly."""
 PROOF_IDEA = """exactdp.explore runs the implementation's ALP.project (per-cell path, fixed seeds) on
 every branch of every coin and returns its exact law; exactdp.sparse_vectors.exact computes

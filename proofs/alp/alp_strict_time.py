@@ -1,4 +1,4 @@
-"""ALP strict time (notes §3.7, T9; DESIGN.md rule 2): ALP.project's operation trace does not
+"""ALP strict time: ALP.project's operation trace does not
 depend on the input's support or values."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from exactdp.sparse_vectors.alp import ALP, ALPSketch
 from exactdp.sparse_vectors.alp_params import ALPParams
 from exactdp.trace import record
 
-CLAIM = "ALP strict time (notes T9)"
-STATEMENT = """ALP-projection in the exact form of notes §3.7 makes exactly 2m + k + s m uniform draws
+CLAIM = "ALP strict time"
+STATEMENT = """ALP-projection in its exact form makes exactly 2m + k + s m uniform draws
 (m Carter-Wegman seeds of 2 draws, one RandRound coin per padded pair, one coin per cell),
 from domains fixed by the public parameters, and the same sequence of operations, for every
 k-sparse input: the support, the number of non-zero entries and the values are hidden."""

@@ -1,5 +1,5 @@
-"""[S] Theorem 4.2 (the (eps, delta) combination): noise only on the support with threshold
-t_delta; the exact delta is r^(t-1)/(1+r) per changed support coordinate (notes ALP.md C7)."""
+"""ALP-short Theorem 4.2 (the (eps, delta) combination): noise only on the support with threshold
+t_delta; the exact delta is r^(t-1)/(1+r) per changed support coordinate."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from exactdp.sparse_vectors.approx import (
 )
 
 CLAIM = "ALP Theorem 4.2 (eps, delta)"
-STATEMENT = """Korolova et al.'s threshold ([S] Theorem 4.2; notes §1.7 [R]) with the two-sided
+STATEMENT = """Korolova et al.'s threshold (ALP-short Theorem 4.2) with the two-sided
 geometric of ratio r = 1/(1+eps) on the non-zero coordinates only and the integer threshold
 t_delta (smallest t >= 1 with q = r^(t-1)/(1+r) <= delta): on integer inputs
 under adding/removing one row (one coordinate +-1), Pr[M(x) in S] <= (1/r) Pr[M(x') in S] + q
@@ -37,7 +37,7 @@ is max(0, 1 - L(1 - q)) <= q), and coordinates that stay non-zero differ by at m
 hockey-stick divergence at 1/r is exactly q.  Check on the implementation: the
 exact laws of KorolovaThreshold.release (explored) on every k-sparse input of a small domain,
 delta = max over ordered neighbouring pairs of the hockey-stick divergence at the ratio, as an
-exact fraction compared with the notes' r^(t-1)/(1+r) (typed here); for the combination, the
+exact fraction compared with the closed form r^(t-1)/(1+r) (typed here); for the combination, the
 explored laws of ApproxThresholdALP.project on two CW seeds, at the ratio (1/r) x (worst ratio of
 the separately explored ALP laws)."""
 
@@ -98,7 +98,7 @@ def check_threshold(full: bool,
         params = ApproxThresholdParams(base.r, base.t, base.t + extra, d, k)
         alg = KorolovaThreshold(params)
         r, t = params.r, params.t
-        q = r ** (t - 1) / (1 + r)  # the notes' exact delta (C7), typed here
+        q = r ** (t - 1) / (1 + r)  # the closed-form exact delta, typed here
         ratio = params.privacy_ratio
         xs = _inputs(d, k, params.hi)
         law = {x: explore(partial(_release, alg, x)) for x in xs}

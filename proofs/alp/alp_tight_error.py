@@ -1,5 +1,5 @@
 """ALP histogram-tight variant against the paper's choice: the exact mean absolute error on
-integer inputs (issue 11 item 2, notes §3.2 [R])."""
+integer inputs."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from exactdp.sparse_vectors.alp_params import ALPParams, tight_bound
 from exactdp.sparse_vectors.estimator import unary_estimate
 
 CLAIM = "ALP histogram-tight variant: error"
-STATEMENT = """Notes §3.2 [R]: on integer inputs with c = eps/alpha = 1/n, the paper's p = 1/(alpha+2)
+STATEMENT = """Not in the paper: on integer inputs with c = eps/alpha = 1/n, the paper's p = 1/(alpha+2)
 gives a worst ratio of only 1 + eps < e^eps, so it over-noises; the histogram-tight
 p_T = c/(L - 1 + 2c) with L = tight_bound(eps) <= e^eps spends the whole budget (ratio exactly
-L, row "ALP histogram-tight variant (notes C10)") and so flips fewer bits.  Claim: at the same
+L, row "ALP histogram-tight variant") and so flips fewer bits.  Claim: at the same
 eps, c, beta and m, its exact mean absolute error E|x~ - x| over x uniform on {0..beta}
 (no hash collisions) is strictly lower than the paper's."""
 PROOF_IDEA = """Both parameter sets come from the public constructors (ALPParams.from_paper and

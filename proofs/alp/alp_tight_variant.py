@@ -1,5 +1,5 @@
-"""ALP histogram-tight variant (notes §3.2 [R], not in the paper): on integer inputs the exact
-worst ratio is exactly L <= e^eps (notes C10)."""
+"""ALP histogram-tight variant (not in the paper): on integer inputs the exact
+worst ratio is exactly L <= e^eps."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from exactdp.checker import RatioWitness, certify_ratio
 from exactdp.proofs.alp._alp import Config, family_worst
 from exactdp.sparse_vectors.alp_params import ALPParams, tight_bound
 
-CLAIM = "ALP histogram-tight variant (notes C10)"
-STATEMENT = """Notes §3.2 [R]: with c = 1/n and p_T = c/(L - 1 + 2c) for a rational L <= e^eps, ALP on
+CLAIM = "ALP histogram-tight variant"
+STATEMENT = """Not in the paper: with c = 1/n and p_T = c/(L - 1 + 2c) for a rational L <= e^eps, ALP on
 INTEGER inputs (grid 1) has exact worst ratio L: every +-1 change of one entry moves one
 aligned piece of length c, factor 1 + ((1 - 2p_T)/p_T) c = L.  C10: L = 2718/1000 and
 1359/500 give exactly L; with L = ALPParams' certified lower bound tight_bound(eps) the ratio

@@ -22,8 +22,7 @@ STATEMENT = """Every privacy and accuracy claim compares a rational with e^eps o
 bracket the true value -- exactdp.certified.exp_interval(x, bits) = [lo, hi] with
 lo <= e^x <= hi, ln_interval likewise, compare_exp, exp_lower_bound_at_least, ceil_log_ratio,
 exactdp.histograms.accuracy.ceil_scaled_ln and the audit's binomial tails
-(exactdp.binomial.upper_tail / lower_tail) -- so that rounding errs only on the safe side
-(DESIGN.md rule 1)."""
+(exactdp.binomial.upper_tail / lower_tail) -- so that rounding errs only on the safe side."""
 PROOF_IDEA = """An oracle written separately from exactdp.certified (no shared code): for
 0 <= y <= 1/2, the Taylor partial sum S_N(y) <= e^y and e^y <= 1/A(y), A(y) the alternating
 series of e^-y stopped after a negative term (a lower bound, its terms decreasing); larger

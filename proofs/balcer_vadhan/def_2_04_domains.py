@@ -1,4 +1,4 @@
-"""Parameter and input domains (DESIGN rules 4-5), checked at their boundaries.
+"""Parameter and input domains, checked at their boundaries.
 
 The other rows feed the library valid inputs only, so a guard that is dropped, or whose
 bound is off by one (a valid boundary value refused, an invalid one accepted), or whose
@@ -14,11 +14,11 @@ from exactdp.proofs.balcer_vadhan._domains import run_table
 from exactdp.proofs.balcer_vadhan._domains_core import CHECKER, COUNTING, SOURCES
 from exactdp.proofs.balcer_vadhan._domains_histograms import BASIC_SPARSE, COMPACT, ORDER_STATISTICS
 
-CLAIM = "Parameter and input domains (DESIGN rules 4-5)"
+CLAIM = "Parameter and input domains"
 STATEMENT = """Every guarded public entry point of counting, mixing, randomness, explore,
 checker, certified and histograms/{basic, sparse, orderstats, compact} accepts exactly the
-domain the paper (or DESIGN.md) fixes: an input just outside it is refused with the typed
-error of DESIGN rule 5 (ParameterError, DomainError, ParameterTypeError, ResourceLimitError,
+domain the paper (or the library) fixes: an input just outside it is refused with the typed
+error (ParameterError, DomainError, ParameterTypeError, ResourceLimitError,
 NondeterminismError, InvalidReleaseError: the exact class) whose message names the parameter
 and the offending value or rule; the boundary values just inside it are accepted and give
 the right result.  Domains: u in [d]_+ (Lemma 2.13), tables F_c(0..n) non-decreasing with

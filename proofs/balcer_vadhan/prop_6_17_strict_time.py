@@ -13,7 +13,7 @@ STATEMENT = """ApproxBinSample_{s,t}(m, p, q) (Algorithm 6.18) run with padded=T
 and exponent_rounds = R >= bitlen(m) makes the same operations for every m < 2^R, every
 p/q, every s >= m, every t in [0, T] and every value of its draw u: one uniform draw from
 [s]_+, every width t' < 2T computed with R ApproxConvExp rounds of both products, every l
-tested (the module docstring of exactdp.histograms.orderstats; DESIGN.md rule 2)."""
+tested (the module docstring of exactdp.histograms.orderstats)."""
 PROOF_IDEA = """Padded mode fixes the widths by T, the ACE rounds by R (starting from the unit
 (s, 0..0), so leading zero bits of m change nothing) and tests every l without exiting,
 keeping the first hit.  Check: the operation trace (draw domain sizes, the events the code

@@ -18,7 +18,7 @@ CLAIM = "Theorems 4.7 (ii), 4.10 (ii) (strict time)"
 STATEMENT = """GeoSample_{n,eps} (Algorithm 4.8) and FastSample_{n,eps,gamma} (Algorithm 4.11) draw
 one u from [d]_+ (d fixed by the public n, eps, gamma) and run a binary search of exactly
 ceil(log2(n + 1)) rounds, one F evaluation each: the operation trace is the same for every
-count c in [n] = {0..n} and every u (DESIGN.md rule 2)."""
+count c in [n] = {0..n} and every u."""
 PROOF_IDEA = """The search never exits early, and F is evaluated once per round.  Checks:
 (1) the operation trace of the sampling path (the draw's domain, the recorded rounds, every
 profiler-seen call of cdf/search_cdf) is compared across EVERY c from 0 to n inclusive and

@@ -1,14 +1,14 @@
-"""Independent references for the convolution rows (paper 002, notes CONV.md §3.0, §6).
+"""Independent references for the convolution rows (paper 002).
 
 Nothing here imports :mod:`exactdp.convolution`: the quantities the rows compare the
 implementation with are computed from their definitions with plain ints and ``Fraction``:
 
 * the ±1 Walsh matrix by its entry formula ``W[a][b] = (-1)^popcount(a & b)`` (no butterflies),
   XOR and circular convolution by their defining double sums;
-* the clamped two-sided geometric law (ratio ``r > 1`` in the notes' convention,
+* the clamped two-sided geometric law (ratio ``r > 1`` in the convention,
   ``Pr[Z = z] = (r-1)/(r+1) r^-|z|``), tails lumped at the public ends, and the joint law of an
   integer-strategy mechanism ``clamp(t_j . x + Z_j, lo_j, hi_j)`` as a product over rows;
-* the privacy-loss law of the integral factorization lemma (notes §3.0, the per-row table with
+* the privacy-loss law of the integral factorization lemma (the per-row table with
   ``Delta_j = |T_jn|``), as a law of likelihood ratios (rationals), and ``delta(R)`` from it;
 * domains ``histograms(N, n)`` / ``box(N, m)`` and their neighbouring pairs ``x, x + e_n``;
 * certified rational bounds on ``ln``, ``sqrt`` and ``pi`` (through :mod:`exactdp.certified`
@@ -139,7 +139,7 @@ def unclamped_variance(r: Fraction) -> Fraction:
 
 def joint_law(t: Sequence[Sequence[int]], ratios: Sequence[Fraction], lo: Sequence[int],
               hi: Sequence[int], x: Sequence[int]) -> dict[Vector, Fraction]:
-    """Law of ``(clamp(t_j . x + Z_j, lo_j, hi_j))_j`` with independent rows (notes §3.0)."""
+    """Law of ``(clamp(t_j . x + Z_j, lo_j, hi_j))_j`` with independent rows."""
     rows = [clamped_geometric_law(Fraction(r), a, b, sum(tj * xj for tj, xj in zip(row, x)))
             for row, r, a, b in zip(t, ratios, lo, hi)]
     out: dict[Vector, Fraction] = {}
@@ -156,7 +156,7 @@ def joint_law(t: Sequence[Sequence[int]], ratios: Sequence[Fraction], lo: Sequen
 
 
 def row_loss_law(r: Fraction, delta: int) -> dict[Fraction, Fraction]:
-    """Notes §3.0 table: the law (under the lower centre) of the likelihood ratio
+    """The per-row table: the law (under the lower centre) of the likelihood ratio
     ``P(o)/Q(o) = r^(Delta - 2i)`` of one row shifted by ``Delta``; ``{1: 1}`` if ``Delta = 0``."""
     r = Fraction(r)
     if delta == 0:
@@ -226,7 +226,7 @@ def delta_from_law(law: dict[Fraction, Fraction], big_r: Fraction) -> Fraction:
 
 
 def lemma_pure_ratio(t: Sequence[Sequence[int]], ratios: Sequence[Fraction]) -> Fraction:
-    """``max_n prod_j r_j^|T_jn|`` (notes §3.0 (b))."""
+    """``max_n prod_j r_j^|T_jn|``."""
     cols = range(len(t[0]))
     best = Fraction(0)
     for n in cols:
@@ -239,7 +239,7 @@ def lemma_pure_ratio(t: Sequence[Sequence[int]], ratios: Sequence[Fraction]) -> 
 
 def lemma_delta(t: Sequence[Sequence[int]], ratios: Sequence[Fraction], big_r: Fraction,
                 columns: Iterable[int] | None = None) -> Fraction:
-    """``delta(R) = max_n E[(1 - R e^-L)_+]`` over the columns ``n`` (notes §3.0 (c))."""
+    """``delta(R) = max_n E[(1 - R e^-L)_+]`` over the columns ``n``."""
     cols = range(len(t[0])) if columns is None else columns
     return max(delta_from_law(loss_law(ratios, [row[n] for row in t]), big_r) for n in cols)
 

@@ -1,4 +1,4 @@
-"""Paper 002 Algorithm 2 (SpectralPartition) and Lemma 4 / Theorem 14, printed vs fixed (notes CONV.md P7):
+"""Paper 002 Algorithm 2 (SpectralPartition) and Lemma 4 / Theorem 14, printed vs fixed:
 x~_0 = x^_0 + Lap(eta) must be Lap(eta/sqrt N)."""
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def _witness_certificate() -> Certificate:
     fixed = (2 * eta_sq[0], 2 * eta_sq[1])
     alg1 = (4 * l_lo, 4 * l_hi)                                  # 4 L ||h^||_1^2/(eps^2 N), = 4L
     ok = printed[0] > 6 * 10 ** 5 and 600 < fixed[0] <= fixed[1] < 610 and 55 < alg1[0] < alg1[1] < 56
-    return Certificate(CLAIM + ": notes' witness", "h = 1, N = 1024, eps = 1, delta = 10^-6",
+    return Certificate(CLAIM + ": hand-derived witness", "h = 1, N = 1024, eps = 1, delta = 10^-6",
                        {"N": n}, "certified ln", printed[0],
                        f"printed in [{brief(printed[0], 1)}, {brief(printed[1], 1)}]; fixed in "
                        f"[{brief(fixed[0], 2)}, {brief(fixed[1], 2)}]; Algorithm 1 in "
@@ -84,6 +84,6 @@ def _witness_certificate() -> Certificate:
 def check(full: bool) -> ClaimReport:
     ns = [2 ** k for k in range(1, 13 if full else 9)]
     certs = [_h_one_certificate(n) for n in ns] + [_witness_certificate()]
-    return ClaimReport(CLAIM, f"h = 1 at N = 2 .. {ns[-1]}; the notes' N = 1024 witness",
+    return ClaimReport(CLAIM, f"h = 1 at N = 2 .. {ns[-1]}; the hand-derived N = 1024 witness",
                        f"printed/fixed MSE = N exactly at every N; {certs[-1].bound}",
                        "ratio N; fixed ledger = eps^2 exactly; shape = fixed", certs)

@@ -1,5 +1,5 @@
 """lower_bounds.py and baselines.py against independent computations (paper 002 Theorem 5
-specLB, Theorem 10's harmonic inequality, eq. 5; notes CONV.md §1.2-1.4)."""
+specLB, Theorem 10's harmonic inequality, eq. 5)."""
 
 from __future__ import annotations
 

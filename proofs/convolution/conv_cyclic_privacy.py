@@ -1,5 +1,5 @@
 """CyclicFourierMechanism's exact privacy (paper 002 eq. 1 / Algorithm 1 on Z_N with an integer
-strategy; notes CONV.md §3.0 lemma, §3.5 option (e), §3.7 "Z_N")."""
+strategy)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from exactdp.proofs.convolution._conv_mech import domain_of, explored_laws, refe
 
 CLAIM = "Conv cyclic Fourier mechanism: exact privacy"
 STATEMENT = """CyclicFourierMechanism (circular convolution on Z_N, paper 002 eq. 1, with the
-integer strategies of notes §3.5/§3.7: "real-fourier" = round(c Q) at a scale c, "walsh" at
+integer strategies: "real-fourier" = round(c Q) at a scale c, "walsh" at
 N = 2^k, "hartley" at N = 4, "auto" = the smallest exact MSE bound at equal (eps, delta)) has
 worst likelihood ratio exactly its privacy().pure_ratio = max_n prod_j r_j^|T_jn| and
 hockey-stick divergence exactly privacy().delta(R) at every rational R; built from (eps,

@@ -1,5 +1,5 @@
-"""Issue 13 item 4: exact privacy accounting against the composition theorems (paper 002 Theorem 4
-/ Theorem 9's calibration; notes CONV.md §1.2, §3.7, §5 P1)."""
+"""Exact privacy accounting against the composition theorems (paper 002 Theorem 4
+/ Theorem 9's calibration)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from exactdp.proofs.convolution._conv import (
     walsh_matrix,
 )
 
-CLAIM = "Conv exact accounting MSE gain (issue 13 item 4)"
+CLAIM = "Conv exact accounting MSE gain"
 STATEMENT = """Calibrating Algorithm 1's per-coefficient budgets eps_j = t sqrt|lambda_j|/... (shape
 "fourier") to a target (eps, delta) by each accounting mode -- Theorem 4 as printed
 ("paper-unsound", false by P1), the correct DRV bound, zCDP, and the exact privacy profile of

@@ -1,5 +1,5 @@
 """Paper 002 Lemma 2 (determinant of a projection, via Cauchy-Binet) and the Theorem 7 constant, exact on
-Walsh-diagonalisable convolution matrices (notes CONV.md §6 claim 8, P9)."""
+Walsh-diagonalisable convolution matrices."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Paper 002 Lemma 3 / Theorem 11 (compressible filters), notes CONV.md P5: the bound must read sqrt(c),
+"""Paper 002 Lemma 3 / Theorem 11 (compressible filters): the bound must read sqrt(c),
 not c (and Theorem 11 c, not c^2)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The integral factorization lemma (notes CONV.md §3.0, ours): exact privacy of the integer-strategy
+"""The integral factorization lemma: exact privacy of the integer-strategy
 mechanisms that make paper 002's Algorithm 1 exact -- explored joint laws of the implementation
 against the lemma's data-independent privacy-loss law."""
 
@@ -29,7 +29,7 @@ from exactdp.proofs.convolution._conv_mech import (
 )
 
 CLAIM = "Conv integral factorization lemma (exact PLD)"
-STATEMENT = """Notes §3.0: for an integer strategy T, a finite public domain D, public ranges
+STATEMENT = """For an integer strategy T, a finite public domain D, public ranges
 [lo_j, hi_j] = [min, max] of t_j . x over D and independent clamped two-sided geometric noise
 with rational ratios r_j > 1, the privacy-loss law of M(x) against x' = x + e_n is the product
 over rows of the (|T_jn| + 1)-point laws of the table (values r_j^(Delta - 2i)); hence (a) it
@@ -45,7 +45,7 @@ every ordered neighbouring pair: the checker's worst ratio must equal max_n prod
 (computed here) and PrivacyProfile.pure_ratio; the likelihood-ratio law of every pair must
 equal the lemma's table product for its column (so it is the same for every x); the largest
 hockey-stick divergence at each R of a grid must equal PrivacyProfile.delta(R) and the
-table's delta(R).  The notes' numbers (Hadamard N = 4: 12, 37/70, 38/105, 41/210, 2/35, 0;
+table's delta(R).  The hand-derived numbers (Hadamard N = 4: 12, 37/70, 38/105, 41/210, 2/35, 0;
 rounded Z_3: 50/3, 173/300, 211/600, 1/10) are reproduced as part of the grid."""
 
 F = Fraction
@@ -83,7 +83,7 @@ def cases(full: bool) -> list[Case]:
     out = [
         walsh_case("Walsh N=2, h=(1,2), box m=2", [1, 2], [F(2), F(3, 2)], "box", 2,
                    [F(1), F(3, 2), F(2), F(3)]),
-        walsh_case(f"Walsh N=4 (notes' Hadamard), h=(3,1,1,0), {dom4}", [3, 1, 1, 0],
+        walsh_case(f"Walsh N=4 (Hadamard), h=(3,1,1,0), {dom4}", [3, 1, 1, 0],
                    [F(2), F(3, 2), F(4, 3), F(3)], kind, 1,
                    [F(1), F(2), F(4), F(8), F(16), F(6)],
                    notes={F(1): F(37, 70), F(2): F(38, 105), F(4): F(41, 210), F(8): F(2, 35),

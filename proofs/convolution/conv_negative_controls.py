@@ -1,4 +1,4 @@
-"""Convolution negative controls (notes CONV.md §3.0, §5 "implementation traps", §6 claim 13): the four ways
+"""Convolution negative controls: the four ways
 to get exact private convolution wrong must be reported by the checker as an infinite or an
 exceeded ratio."""
 
@@ -21,7 +21,7 @@ from exactdp.proofs.convolution._conv_mech import walsh_mechanism
 from exactdp.randomness import RandomSource
 
 CLAIM = "Conv negative controls (planted traps caught)"
-STATEMENT = """Notes §3.0 / §5: (1) discrete noise on exact irrational (unrounded real-Fourier) coefficients
+STATEMENT = """(1) discrete noise on exact irrational (unrounded real-Fourier) coefficients
 gives neighbours disjoint supports (delta = 1); (2) real noise on complex DFT coefficients
 leaves the imaginary parts unprotected (P2); (3) a clamping range read from x leaks x; (4)
 per-row ratios rounded UP exceed the target e^eps.  Each must be reported by the exact checker

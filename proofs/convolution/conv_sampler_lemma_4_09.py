@@ -1,4 +1,4 @@
-"""Convolution noise (notes CONV.md §6 claim 2): the shared ClampedGeometric sampler has exactly
+"""Convolution noise: the shared ClampedGeometric sampler has exactly
 the clamped two-sided geometric law with ratio ``a/b`` -- the Lemma 4.9 analogue of paper 004
 for any rational ratio, read off the implementation's own ``M(c, u)``."""
 
@@ -22,7 +22,7 @@ CLAIM = "Conv noise: ClampedGeometric law (Lemma 4.9 analogue)"
 STATEMENT = """For every rational ratio alpha = a/b in (0, 1), public output range [lo, hi] and centre range
 [centre_lo, centre_hi], exactdp.noise.ClampedGeometric's M(c, u) on u uniform in [D]_+ has
 exactly the law of clamp(c + Z, lo, hi) with Pr[Z = z] = (1 - alpha)/(1 + alpha) alpha^|z|
-(notes §3.7 step 3: Algorithm 4.8 of paper 004 with (2^k, 2^k + 1) -> (a, b)); its integer
+(Algorithm 4.8 of Balcer & Vadhan with (2^k, 2^k + 1) -> (a, b)); its integer
 CDF is D times the clamped geometric CDF (the Lemma 4.9 analogue); centres one apart are
 exactly 1/alpha-indistinguishable; at alpha = 2^k/(2^k + 1) it is GeoSample.  The convolution
 releases' fast sampler (exactdp.convolution.rows.TabulatedClampedGeometric: the CDF integers in

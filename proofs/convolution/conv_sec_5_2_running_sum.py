@@ -1,4 +1,4 @@
-"""Paper 002 §5.2 (running sums), notes CONV.md P6: the printed spectrum is wrong, and the MSE of
+"""Paper 002 §5.2 (running sums): the printed spectrum is wrong, and the MSE of
 Algorithm 1 on running sums grows as log^2 N, not O(1).  Exact in the cyclotomic ring Z[zeta_2N]."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ exactly, for every m and N <= 16 (full: <= 32).  Then ||h^||_1 = (N + S)/sqrt(2N
 S = sum_{odd m} csc(pi m/2N), so ||h^||_1^2/(2N) = (N + S)^2/(4N^2) is enclosed in rational
 bounds (pi between convergents, sin by alternating Taylor bounds): the printed values must
 lie outside the paper's claims (|h^_1|^2 in [2N/pi^2 .. ] < N; N |h^_3|^2 >= 2N^2/(9 pi^2)),
-and the enclosures of ||h^||_1^2/(2N) must contain the notes' 3.47 (N = 16), 7.54 (256),
+and the enclosures of ||h^||_1^2/(2N) must contain the hand-derived 3.47 (N = 16), 7.54 (256),
 13.17 (4096, full)."""
 
 
@@ -117,7 +117,7 @@ def _growth_certificate(n: int) -> Certificate:
         CLAIM + ": growth", f"h = (1^{n}, 0^{n})", {"N": n},
         "certified enclosure", val_lo,
         f"||h^||_1^2/(2N) in [{brief(val_lo, 4)}, {brief(val_hi, 4)}]"
-        + (f" (notes {brief(notes, 2)})" if notes is not None else "")
+        + (f" (reference {brief(notes, 2)})" if notes is not None else "")
         + f"; |h^_1|^2 in [{brief(h1_lo, 3)}, {brief(h1_hi, 3)}] < N = {n} (paper: = N); "
         f"N |h^_3|^2 >= {brief(h3_lo, 3)} (paper: O(1))", ok,
         {"norm_sq_over_2N": [val_lo, val_hi], "h1_sq": [h1_lo, h1_hi], "N_h3_sq_lower": h3_lo})

@@ -1,4 +1,4 @@
-"""Convolution strict time (notes CONV.md §3.7 "Strict time", DESIGN.md rule 2): the operation trace of a
+"""Convolution strict time : the operation trace of a
 release does not depend on the private x."""
 
 from __future__ import annotations

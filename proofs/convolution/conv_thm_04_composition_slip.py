@@ -1,4 +1,4 @@
-"""Paper 002 Theorem 4 ("[DRV10]" advanced composition) as printed is FALSE (notes CONV.md P1);
+"""Paper 002 Theorem 4 ("[DRV10]" advanced composition) as printed is FALSE;
 the correct DRV statement and the zCDP route hold on every grid point (exact privacy-loss laws
 of the integer-strategy mechanisms)."""
 
@@ -21,7 +21,7 @@ from exactdp.proofs.convolution._conv import (
 
 CLAIM = "Conv Theorem 4 as printed fails (P1); DRV and zCDP hold"
 STATEMENT = """Paper 002 Theorem 4: (eps_i, 0)-DP mechanisms compose to (eps, delta)-DP for every delta > 0
-and eps >= sqrt(2 ln(1/delta) sum eps_i^2).  False (notes P1): 8 rows of ratio r = 4 (the
+and eps >= sqrt(2 ln(1/delta) sum eps_i^2).  False: 8 rows of ratio r = 4 (the
 Walsh mechanism for h = e_0 on Z_2^3, every coefficient with ratio 4) at delta = 0.035: the
 theorem promises eps = sqrt(16 ln(1/0.035)) ln 4 ~ 10.153 <= ln 2^15, but the exact
 delta(R = 2^15) = (4/5)^8/2 = 32768/390625 ~ 0.0839 > 0.035.  The correct statements:
@@ -30,7 +30,7 @@ rho = sum eps_i^2/2 (L = ln(1/delta)) hold: exact delta(e^eps') <= delta."""
 PROOF_IDEA = """P1: the exact delta(2^15) three ways that must agree -- the hockey-stick divergence of the
 implementation's WalshFourierMechanism laws (explored, every neighbouring pair of
 histograms(8, 1) both ways; quick: the pair 0, e_0), PrivacyProfile.delta (implementation, accounting.py) and the
-loss law of proofs/convolution/_conv written from the notes' §3.0 table -- and equal (4/5)^8/2; the
+loss law of proofs/convolution/_conv written from the §3.0 table -- and equal (4/5)^8/2; the
 printed eps is enclosed from certified ln/sqrt bounds and must lie below 15 ln 2 (ln 2^15
 lower end), so delta(e^eps) >= delta(2^15) > 0.035 (delta is non-increasing): a certified
 counterexample (also found by accounting.find_composition_violation).  Corrected bounds: for

@@ -1,4 +1,4 @@
-"""Paper 002 Theorem 9 corrected (notes CONV.md §3.7, §6 claims 5 and 6): the exact Walsh-Fourier
+"""Paper 002 Theorem 9 corrected: the exact Walsh-Fourier
 mechanism's MSE, its bound N^-2 sum lambda_j^2 2r_j/(r_j-1)^2, and the calibration optimum."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Paper 002 Theorem 10's key inequality (notes CONV.md §2, P10): ||h^||_1 <= H_|I| max_K K |h^_(K-1)|,
+"""Paper 002 Theorem 10's key inequality: ||h^||_1 <= H_|I| max_K K |h^_(K-1)|,
 exact on Walsh spectra computed by the implementation; the printed log^2 |I| factor is 0 at
 |I| = 1 although the MSE is not."""
 

@@ -1,4 +1,4 @@
-"""Convolution transforms (notes CONV.md §6 claim 1): the Walsh identities behind paper 002 §5.4
+"""Convolution transforms: the Walsh identities behind paper 002 §5.4
 (XOR convolution) and the exactness of the convolutions and rounded strategies used by the
 convolution mechanisms."""
 
@@ -25,7 +25,7 @@ XOR convolution y_a = sum_b x_b h_(a XOR b) equals N^-1 W diag(W h) W x (paper 0
 analogue of Theorem 1 / Corollary 1 on Z_2^d) and circular convolution equals H x with the
 circulant H (Definition 1, eq. 1), exactly, for every h, x of a grid; the Hartley matrix at
 N = 4 is +-1 with T^T T = 4 I; the rounded real-Fourier strategy round_half_up(c Q) is rounded
-exactly (notes §3.5 (e))."""
+exactly."""
 PROOF_IDEA = """Against references written in proofs/convolution/_conv from the definitions (W by the entry formula
 (-1)^popcount(a & b), convolutions by their double sums): the implementation's fwht on every
 unit vector must give the columns of W and fwht(fwht(v)) = N v; xor_convolve, xor_circulant,
@@ -106,7 +106,7 @@ def _hartley_certificate() -> Certificate:
 
 def _sympy_rounded(n: int, c: Fraction) -> list[list[int]]:
     """round_half_up(c Q) with sympy's exact floor (Q: rows 1/sqrt N, sqrt(2/N) cos, sin, and
-    (-1)^m/sqrt N for even N, in the order of notes §3.5)."""
+    (-1)^m/sqrt N for even N)."""
     cc = sympy.Rational(c.numerator, c.denominator)
     half = sympy.Rational(1, 2)
     rows = [[1 / sympy.sqrt(n)] * n]
@@ -136,7 +136,7 @@ def _rounding_certificate(full: bool) -> Certificate:
     notes_z3 = [[2, 2, 2], [2, -1, -1], [0, 2, -2]]
     return Certificate(CLAIM + ": rounded real Fourier", "real_fourier_rounded",
                        {"grid": [(n, c) for n, c in grid]}, "every entry", len(bad),
-                       "= sympy exact rounding; Z_3 at c = 3 = the notes' T",
+                       "= sympy exact rounding; Z_3 at c = 3 = the hand-derived T",
                        not bad and z3 == notes_z3, {"mismatches": bad[:2], "Z3_c3": z3})
 
 

@@ -1,9 +1,9 @@
-"""Shared pieces of the projection rows (paper 001, Li & Li; notes LILI.md §3.1, §6).
+"""Shared pieces of the projection rows (paper 001, Li & Li).
 
 The laws always come from the implementation (:mod:`exactdp.projections`' sampling code run
 under the exploring source); the values they are compared with come from
-:mod:`exactdp.projections.exact` (closed forms written from the notes) or from the notes'
-printed numbers.
+:mod:`exactdp.projections.exact` (closed forms) or from hand-derived
+numbers.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from exactdp.projections.rr import Base
 
 Law = dict[Any, Fraction]
 
-#: The notes' rational base rho = 3/2 (§3.1 instances).
+#: The reference rational base rho = 3/2 (§3.1 instances).
 RHO = Fraction(3, 2)
 BASE = Base(3, 2)
-#: The notes' OPORP plan for Algorithm 8 (§3.1): p = 4, k = 2.
+#: The reference OPORP plan for Algorithm 8 (§3.1): p = 4, k = 2.
 NOTES_PLAN = OPORPPlan((2, 0, 3, 1), (1, -1, -1, 1), 2)
-#: The notes' matrix for Algorithm 7 (§3.1): p = 3, k = 2.
+#: The reference matrix for Algorithm 7 (§3.1): p = 3, k = 2.
 NOTES_W7 = ((1, -1), (1, 1), (-1, 1))
 
 

@@ -1,5 +1,5 @@
 """Li & Li Theorem 4.8: DP-SignOPORP-RR and -smooth (Algorithm 8) are pure DP for every
-fixed OPORP plan under one-coordinate neighbours (notes LILI.md §6 claim 1)."""
+fixed OPORP plan under one-coordinate neighbours."""
 
 from __future__ import annotations
 
@@ -27,14 +27,14 @@ STATEMENT = """Algorithm 8 with a rational base rho (keep rho^L/(rho^L+1), a coi
 ratio <= rho for every fixed plan (Pi, w) under one-coordinate beta-neighbours; the ratio is
 rho iff a bin can cross sign (beta >= 2 on the integer grid); at beta = 1 the RR variant's
 worst is (rho+1)/2 and the smooth variant's is (rho^{L*+1}+1)/(rho^{L*}+1) for the largest
-reachable transition L* -> L*+1 (notes §3.1 at rho = 3/2, C = 2: 5/4 and 97/70)."""
+reachable transition L* -> L*+1 (at rho = 3/2, C = 2: 5/4 and 97/70)."""
 PROOF_IDEA = """Only the bin holding the changed coordinate moves, by at most beta, so |L - L'| <= 1 and the
 per-bit ratio is at most rho (Thm 4.8 with e^eps -> rho).  Check: the implementation's
 DPSignOPORP explored at every point of {-C..C}^4, the law equal to the closed form
 (exactdp.projections.exact), the checker's worst ratio over every ordered one-coordinate pair
 equal to the expected value computed from the closed-form factors: max((rho+1)/2,
 f_{Lm-1}/f_{Lm}) at beta = 1 (Lm = the largest reachable level, C * p/k / beta) and rho at
-beta = 2.  Quick: the notes' plan, C = 2.  Full: also every plan of p = 4, k = 2 (4! 2^4 =
+beta = 2.  Quick: the reference plan, C = 2.  Full: also every plan of p = 4, k = 2 (4! 2^4 =
 384) at C = 1.  The repeated form (t = 2 runs of one bin, basic composition) is explored too:
 worst <= rho^2 and equal to the max over pairs of the product of both runs' bit factors."""
 
@@ -120,7 +120,7 @@ def check(full: bool) -> ClaimReport:
     certs = [plan_certificate(NOTES_PLAN, 2, beta, smooth)
              for beta in (1, 2) for smooth in (False, True)]
     certs += [repeated_certificate(2, smooth) for smooth in (False, True)]
-    grid = ("notes' plan (perm 2,0,3,1; w 1,-1,-1,1), C = 2, beta 1, 2, RR and smooth; "
+    grid = ("reference plan (perm 2,0,3,1; w 1,-1,-1,1), C = 2, beta 1, 2, RR and smooth; "
             "repeated t = 2 at C = 1, beta = 2")
     if full:
         plans = all_plans(4, 2)

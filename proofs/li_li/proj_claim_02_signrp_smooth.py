@@ -1,6 +1,5 @@
 """Li & Li Theorem 4.7: DP-SignRP-RR-smooth (Algorithm 7, unscaled levels) is pure rho^k for
-a fixed integer W, and each pair's exact ratio is the product of per-bit factors (notes
-LILI.md §6 claim 2)."""
+a fixed integer W, and each pair's exact ratio is the product of per-bit factors."""
 
 from __future__ import annotations
 
@@ -23,17 +22,16 @@ from exactdp.proofs.li_li._proj import (
 )
 
 CLAIM = "Li & Li Thm 4.7: SignRP-smooth (Alg 7) pure rho^k, product of bit factors"
-STATEMENT = """Algorithm 7 with L_j = ceil(|x_j| / (beta max_i |W_ij|)) on the unscaled projection x = W^T u
-(notes §5 P7), a rational base rho and L capped at L_max, has worst ratio <= rho^k under
+STATEMENT = """Algorithm 7 with L_j = ceil(|x_j| / (beta max_i |W_ij|)) on the unscaled projection x = W^T u, a rational base rho and L capped at L_max, has worst ratio <= rho^k under
 one-coordinate beta-neighbours for every fixed integer W; for every pair the exact worst
-ratio is the product over bits of the closed-form factor of notes §3.1.  Notes instance
+ratio is the product over bits of the closed-form factor.  Reference instance
 W = [[1,-1],[1,1],[-1,1]], C = 2, rho = 3/2: beta = 1 worst (97/70)^2 = 9409/4900, beta = 2
 worst 9/4 = rho^2 (attained)."""
 PROOF_IDEA = """|x_j - x'_j| <= beta max_i |W_ij| gives |L - L'| <= 1; each bit's ratio is then <= rho, and
 the bits are independent.  Check: the implementation's DPSignRPSmooth explored at every
 point of {-2..2}^3, law = closed form; for EVERY ordered pair the checker's worst ratio of
-that pair equals exactdp.projections.exact.smooth_pair_ratio (the notes' case analysis,
-computed from levels and signs, not from the laws); the overall worst equals the notes'
+that pair equals exactdp.projections.exact.smooth_pair_ratio (a case analysis,
+computed from levels and signs, not from the laws); the overall worst equals the hand-derived
 value and is <= rho^k.  Full: also beta = 3 (worst must be <= 9/4)."""
 
 NOTES_WORST = {1: Fraction(9409, 4900), 2: Fraction(9, 4)}
@@ -74,7 +72,7 @@ def beta_certificate(beta: int) -> Certificate:
                 {"rho": RHO, "beta": beta, "k": 2, "notes_worst": notes},
                 f"{rep.pairs} ordered pairs of {rel.name}", worst_text(rep),
                 "<= rho^2 = 9/4; every pair = product of bit factors"
-                + ("" if notes is None else f"; = notes' {notes}"), ok,
+                + ("" if notes is None else f"; = hand-derived {notes}"), ok,
                 {"ratio_witness": rep.worst.to_json(), "law_mismatches": bad[:3],
                  "pair_mismatches": [list(p) for p in wrong_pairs[:3]]})
 
@@ -82,6 +80,6 @@ def beta_certificate(beta: int) -> Certificate:
 def check(full: bool) -> ClaimReport:
     betas = (1, 2, 3) if full else (1, 2)
     certs = [beta_certificate(b) for b in betas]
-    return ClaimReport(CLAIM, f"notes' W (3x2), C = 2, beta in {betas}",
+    return ClaimReport(CLAIM, f"reference W (3x2), C = 2, beta in {betas}",
                        "worst ratios " + ", ".join(str(c.worst) for c in certs),
                        "9409/4900 (beta 1), 9/4 (beta 2); all <= rho^2 = 9/4", certs)

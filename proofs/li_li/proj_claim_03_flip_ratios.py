@@ -1,5 +1,5 @@
 """Li & Li §4.3 / Theorem 4.7's per-bit ratios: the smooth flipping probabilities of the
-implementation satisfy the closed forms of notes LILI.md §3.1 (§6 claim 3)."""
+implementation satisfy the closed forms."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ CLAIM = "Li & Li smooth flipping: f_L/f_{L+1} < rho increasing, q ratios (closed
 STATEMENT = """For the smooth scheme with base rho: f_L / f_{L+1} = (rho^{L+1}+1)/(rho^L+1) < rho, strictly
 increasing in L (-> rho), and q_{L+1}/q_L = rho (rho^L+1)/(rho^{L+1}+1); with L capped at
 L_max the worst ratio between neighbouring projections x, x +- 1 (unit 1) is
-f_{L_max-1}/f_{L_max} < rho, and (rho+1)/2 through zero (notes §3.1 and §5 P12: smoothness
+f_{L_max-1}/f_{L_max} < rho, and (rho+1)/2 through zero (smoothness
 spends almost all of the budget even far from the sign boundary)."""
 PROOF_IDEA = """From the implementation: SmoothFlipper(rho, L_max).sample(x, 1, source) explored for every x
 in [-(L_max+2), L_max+2]: Pr[flip] must equal b^L/(a^L+b^L) at L = min(|x|, L_max) (1/2 at

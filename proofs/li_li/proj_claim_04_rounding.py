@@ -1,4 +1,4 @@
-"""Notes LILI.md §5 P9 (§6 claim 4): rounding each flip probability up to a fixed grid breaks
+"""Rounding each flip probability up to a fixed grid breaks
 the smooth scheme's ratio bound; the rational base (with or without a cap L_max) keeps it."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def rounded_certificate() -> Certificate:
                 f"SmoothFlipper(rho=3/2, L_max={L_MAX}) with flips rounded up to 1/{GRID}",
                 {"rho": RHO, "grid": GRID, "L_max": L_MAX},
                 f"{rep.pairs} ordered pairs x ~ x+-1", worst_text(rep),
-                "2 > rho = 3/2 (a violation, as the notes say)", ok,
+                "2 > rho = 3/2 (a violation)", ok,
                 {"ratio_witness": rep.worst.to_json(), "f10/f11": r10, "f13/f14": r13,
                  "explored_equals_closed_form": agree})
 

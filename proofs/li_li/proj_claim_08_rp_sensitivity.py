@@ -1,4 +1,4 @@
-"""Li & Li eq. (12)-(13), Algorithms 3 and 5, Theorem 3.8 baseline (notes LILI.md §6 claim 8):
+"""Li & Li eq. (12)-(13), Algorithms 3 and 5, Theorem 3.8 baseline:
 with ±1 W the squared l2 sensitivity is exactly beta^2 k; DP-OPORP and the raw-data baseline
 move one coordinate by at most beta, so their delta over pairs is the 1-D table delta at
 shift beta."""
@@ -26,7 +26,7 @@ largest at |d| = beta."""
 PROOF_IDEA = """Sensitivity: for every W of p = 2, k = 3 (64 matrices; full: p = 3, k = 2 too) the max of
 ||W^T(u - u')||^2 over all one-coordinate pairs of {-1..1}^p, computed here by brute force,
 must equal beta^2 k and the implementation's l2_sensitivity_sq.  Delta: the implementation's
-DPOPORP (notes' plan) and RawData (p = 2) with a discrete Gaussian table (q = 1/2, T = 2)
+DPOPORP (reference plan) and RawData (p = 2) with a discrete Gaussian table (q = 1/2, T = 2)
 explored at every point of {-1..1}^p; the worst hockey stick over ordered pairs at
 R in {1, 3/2, 2} must equal delta_1d(table, beta, R) and the hockey stick of the table's
 closed-form pmf (weights q^(z^2)) against its shift by beta."""

@@ -1,4 +1,4 @@
-"""Notes LILI.md §3.0 / §5 P10 (§6 claim 9): the discrete Gaussian noise TABLE is the
+"""The discrete Gaussian noise TABLE is the
 mechanism; its exact delta(R) at shift Delta equals the CKS Theorem 7 tail formula evaluated
 on the table's own pmf, and the implementation's explored release agrees."""
 

@@ -1,4 +1,4 @@
-"""Notes LILI.md §3.0-3.1 (§6 claim 10): the discrete Laplace folded modulo M is pure DP with
+"""The discrete Laplace folded modulo M is pure DP with
 ratio max_z q(z)/q(z + Delta mod M) < r^-Delta; the unfolded law attains r^-Delta."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from exactdp.explore import explore
 from exactdp.noise_tables import discrete_laplace_folded, max_ratio_1d
 from exactdp.proofs.li_li._proj import cert
 
-CLAIM = "Folded discrete Laplace mod M: ratio max q(z)/q(z+D) < r^-D (notes 1025/514, 205/52)"
+CLAIM = "Folded discrete Laplace mod M: ratio max q(z)/q(z+D) < r^-D (1025/514, 205/52)"
 STATEMENT = """Pr[Z = z] proportional to r^z + r^(M-z) on Z_M (the two-sided geometric folded mod M).
 For a shift Delta the worst ratio Pr[x + Z = y]/Pr[x + Delta + Z = y] is
 max_z q(z)/q(z - Delta mod M), strictly below r^-Delta (folding is post-processing of the
@@ -19,7 +19,7 @@ unfolded law, whose ratio is exactly r^-Delta).  Notes: r = 1/2, M = 10: Delta =
 < 2, Delta = 2 -> 205/52 < 4."""
 PROOF_IDEA = """The implementation's folded NoiseTable.add explored at x = 0 and x = Delta; the checker's
 worst ratio (both directions) must equal max_ratio_1d, the maximum computed here from the
-closed-form weights r^z + r^(M-z), and the notes' values; it must be < r^-Delta, while the
+closed-form weights r^z + r^(M-z), and the hand-derived values; it must be < r^-Delta, while the
 unfolded closed form q(z)/q(z + Delta) = r^(|z| - |z + Delta|) is r^-Delta for every z >= 0."""
 
 NOTES = {(Fraction(1, 2), 10, 1): Fraction(1025, 514), (Fraction(1, 2), 10, 2): Fraction(205, 52)}
@@ -45,7 +45,7 @@ def case_certificate(r: Fraction, m: int, shift: int) -> Certificate:
                 f"discrete_laplace_folded({r}, {m}).add", {"r": r, "M": m, "Delta": shift},
                 f"x = 0 vs x = {shift}, both directions, all {m} outputs", w.ratio,
                 f"= max_ratio_1d = closed form < r^-Delta = {r ** -shift}"
-                + ("" if notes is None else f"; = notes' {notes}"), ok,
+                + ("" if notes is None else f"; = hand-derived {notes}"), ok,
                 {"ratio_witness": w.to_json(), "unfolded": unfolded})
 
 

@@ -1,6 +1,5 @@
 """Li & Li Algorithm 4 (OPORP): the implementation's Fisher-Yates permutation and plan are
-exactly uniform, and the mechanism over a random plan is the plan mixture (notes LILI.md §6
-claim 11)."""
+exactly uniform, and the mechanism over a random plan is the plan mixture."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Notes LILI.md §5 P4 (§6 claim 12): a zero projection must give a fair coin; the printed
+"""A zero projection must give a fair coin; the printed
 "s~_j = 0" of Algorithm 8 (a third output symbol) has an infinite privacy ratio."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ STATEMENT = """Algorithm 8 step 4 prints "s~_j = 0" for a zero projection (meani
 literally (a third symbol 0), the output reveals x_j = 0: an output with probability 0 for a
 neighbour, an infinite ratio.  The implementation's coin gives, at beta = 1 on the integer
 grid (signs only move through 0), the worst ratio (rho+1)/2 = 5/4 <= rho."""
-PROOF_IDEA = """The implementation's DPSignOPORP (RR, notes' plan, {-1..1}^4, beta = 1) explored at every
+PROOF_IDEA = """The implementation's DPSignOPORP (RR, reference plan, {-1..1}^4, beta = 1) explored at every
 point: the checker's worst ratio must be exactly (rho+1)/2.  The printed reading is the
 same implementation post-processed with the projection: bit j replaced by 0 where
 oporp(u)_j = 0 (a function of u, so not a post-processing of the output); its worst ratio
@@ -40,7 +40,7 @@ def tie_certificates() -> list[Certificate]:
     zero = report(laws_of(PrintedZero(mech), rel.points), rel)
     want = (RHO + 1) / 2
     return [
-        cert(CLAIM + " (coin)", "DPSignOPORP(notes' plan, beta=1, rho=3/2, RR)",
+        cert(CLAIM + " (coin)", "DPSignOPORP(reference plan, beta=1, rho=3/2, RR)",
              {"rho": RHO, "beta": 1}, f"{coin.pairs} ordered pairs of {rel.name}",
              worst_text(coin), f"= (rho+1)/2 = {want} <= rho", coin.worst.ratio == want,
              {"ratio_witness": coin.worst.to_json()}),
@@ -54,6 +54,6 @@ def tie_certificates() -> list[Certificate]:
 
 def check(full: bool) -> ClaimReport:
     certs = tie_certificates()
-    return ClaimReport(CLAIM, "notes' plan, {-1..1}^4, beta = 1, RR",
+    return ClaimReport(CLAIM, "reference plan, {-1..1}^4, beta = 1, RR",
                        f"coin {certs[0].worst}; printed 0: {certs[1].worst}",
                        "coin = 5/4 <= 3/2; printed 0 infinite (refuted)", certs)

@@ -1,4 +1,4 @@
-"""Notes LILI.md §5 P2 (§6 claim 13): for Rademacher w the probability P+_b(u) = Pr(|w.u| <=
+"""For Rademacher w the probability P+_b(u) = Pr(|w.u| <=
 beta) of eq. (31) is an exact rational, and the paper's normal approximation 2 Phi(beta/||u||)
 - 1 is far below it on small integer data (u = (1,1,1): 3/4 vs 0.436)."""
 
@@ -15,12 +15,12 @@ from exactdp.proofs.li_li._proj import cert
 
 CLAIM = "P2/eq. 31: exact P+ for Rademacher w (u = (1,1,1): 3/4) vs CLT 0.436"
 STATEMENT = """P+_b(u) = Pr_w(|sum_i w_i u_i| <= beta), w uniform in {-1,1}^p, is the rational mass of
-prod_i (z^{u_i} + z^{-u_i})/2 on exponents in [-beta, beta].  Notes' values (beta = 1): u = 1^2
+prod_i (z^{u_i} + z^{-u_i})/2 on exponents in [-beta, beta].  Hand-derived values (beta = 1): u = 1^2
 1/2, 1^3 3/4, 1^4 3/8, 1^5 5/8, 1^9 63/128.  Eq. (31)'s 2 Phi(beta/||u||) - 1 (0.436 at
 1^3) is not a bound: it is below the exact value."""
 PROOF_IDEA = """The law of |x| for x = project(u, W), W = sample_rademacher(p, 1, source) explored from the
 implementation; Pr(|x| <= beta) must equal exactdp.projections.exact.p_plus_rademacher and
-the notes' value.  The CLT value is bounded without floats: Phi(t) - 1/2 <= t phi(0) =
+the hand-derived value.  The CLT value is bounded without floats: Phi(t) - 1/2 <= t phi(0) =
 t/sqrt(2 pi) < 2t/5 (pi > 3.125), so 2 Phi(t) - 1 < 4t/5 and, squaring, (4t/5)^2 =
 16 beta^2/(25 ||u||^2) < P+^2 certifies CLT < exact wherever it holds (u = 1^3, 1^5, 1^9)."""
 
@@ -38,7 +38,7 @@ def p_certificate(p: int) -> Certificate:
     ok = explored == closed == NOTES[p]
     return cert(f"{CLAIM} (u = 1^{p})", f"project(u, sample_rademacher({p}, 1))",
                 {"p": p, "beta": 1}, f"all 2^{p} sign vectors", explored,
-                f"= notes' {NOTES[p]} = closed form", ok,
+                f"= hand-derived {NOTES[p]} = closed form", ok,
                 {"clt_certified_below_exact": below, "clt_upper_squared": clt_upper_sq})
 
 
@@ -52,5 +52,5 @@ def check(full: bool) -> ClaimReport:
                       "(4t/5)^2 = 16/75 < (3/4)^2 = 9/16", ok, {"p_certified": below}))
     return ClaimReport(CLAIM, f"u = 1^p, p in {ps}, beta = 1",
                        "P+ = " + ", ".join(str(c.worst) for c in certs[:-1]),
-                       "= notes' 1/2, 3/4, 3/8, 5/8 (63/128); CLT certified below at 1^3",
+                       "= hand-derived 1/2, 3/4, 3/8, 5/8 (63/128); CLT certified below at 1^3",
                        certs)

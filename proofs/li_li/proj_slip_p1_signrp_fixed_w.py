@@ -1,4 +1,4 @@
-"""Notes LILI.md §5 P1 (§6 claim 7): DP-SignRP-RR (Algorithm 6) with N+ < k is not
+"""DP-SignRP-RR (Algorithm 6) with N+ < k is not
 (eps, delta)-DP for a fixed public W -- its delta is over the draw of W, so it holds only with
 W drawn afresh and released; with N+ = k (Remark 4.1) it is pure for every W."""
 
@@ -20,16 +20,16 @@ from exactdp.proofs.li_li._proj import BASE, RHO, cert, report, worst_text
 
 CLAIM = "P1: Alg 6 with N+ < k fails for a fixed W; delta over a released W; N+ = k pure"
 STATEMENT = """Li & Li Theorem 4.1: Algorithm 6 (eps' = eps/N+) is (eps, delta)-DP, delta bounding |S| > N+
-over the Gaussian W.  For a FIXED public W the guarantee fails: notes' instance p = k = 3,
+over the Gaussian W.  For a FIXED public W the guarantee fails: reference instance p = k = 3,
 u in {-1,0,1}^3 \\ {0}, beta = 1, per-bit base 3/2, N+ = 1 (claimed ratio 3/2): a fixed W
 reaches 25/16 > 3/2 (and a fixed W's delta_W(3/2) reaches 29/1000).  Averaged over all 512 Rademacher W with W released, the exact
 delta(3/2) is 59/8000 (pair (-1,-1,0)/(0,-1,0)).  With N+ = k and a per-bit base rho_c,
 rho_c^3 <= 3/2 (rho_c = 8/7), the ratio is <= 3/2 for every W."""
 PROOF_IDEA = """From the implementation's DPSignRPRR explored per (W, u): (a) fixed W: the checker's worst
 ratio over every ordered one-coordinate pair exceeds claimed_ratio = 3/2 (paper side), for
-the notes' kind of W (full rank: 25/16) and a rank-1 W (125/64, all three signs through
+a full-rank W (full rank: 25/16) and a rank-1 W (125/64, all three signs through
 zero); (b) W released: check_dp_over_family sums Pr[W] delta_W(3/2) over all 512 W; the
-notes' pair and the pair the checker finds first must give 59/8000, equal to the same sum
+reference pair and the pair the checker finds first must give 59/8000, equal to the same sum
 over exactdp.projections.exact.sign_rr_law (closed form); full: the max over all pairs is
 59/8000; (c) N+ = k, rho_c = 8/7: worst ratio <= 3/2 on the same W (full: all 512).
 Full also records how many W reach 25/16 and 125/64 (none is <= 3/2)."""
@@ -111,8 +111,8 @@ def averaged_certificate(pairs: Sequence[tuple[tuple[int, ...], tuple[int, ...]]
                 "DPSignRPRR(W, base=3/2, n_plus=1), W uniform over {-1,1}^{3x3}, released",
                 {"R": RHO, "family": 512},
                 f"{len(prs)} ordered pairs" + (" (all of the domain)" if pairs is None
-                                               else " (the notes' witnesses)"),
-                rep.averaged.delta, f"= notes' {NOTES_DELTA} = closed-form sum", ok,
+                                               else " (the hand-derived witnesses)"),
+                rep.averaged.delta, f"= hand-derived {NOTES_DELTA} = closed-form sum", ok,
                 {"averaged": rep.averaged.to_json(), "per_pair": per_pair,
                  "worst_fixed_W_ratio": worst_text_of(rep.conditional.ratio),
                  "worst_fixed_W_delta": rep.conditional_delta})
@@ -149,7 +149,7 @@ def check(full: bool) -> ClaimReport:
         certs.append(census())
         certs += [fixed_w_certificate(W, True) for W, _ in family()]
     return ClaimReport(CLAIM, "p = k = 3, u in {-1,0,1}^3 \\ {0}, beta = 1, base 3/2, N+ = 1"
-                       + ("; all 512 W" if full else "; 2 W, notes' pairs"),
+                       + ("; all 512 W" if full else "; 2 W, reference pairs"),
                        f"fixed W: {certs[0].worst}, {certs[2].worst} (N+ = k: {certs[1].worst},"
                        f" {certs[3].worst}); averaged delta(3/2) = {certs[4].worst}",
                        "fixed W > 3/2 (refuted); averaged delta = 59/8000; N+ = k <= 3/2",

@@ -1,4 +1,4 @@
-"""Notes LILI.md §5 P3 (§6 claim 6): iDP-SignRP-RR (Algorithm 11, Theorem 6.2) is eps-iDP only
+"""iDP-SignRP-RR (Algorithm 11, Theorem 6.2) is eps-iDP only
 with its parameters (the set A, eps' = eps/N+) computed at the reference vector and FROZEN;
 recomputed at the neighbour, as the pseudocode reads, the privacy ratio is infinite."""
 
@@ -18,7 +18,7 @@ CLAIM = "P3: iDP-SignRP-RR (Alg 11) private only frozen at u; recomputed -> infi
 STATEMENT = """Theorem 6.2: Algorithm 11 is eps-iDP at u.  Its proof applies u's set A and eps' to u'.
 Frozen (parameters computed at u, then run on u and on each neighbour u'): both directions
 have ratio <= rho_{|A|}^{|A|} <= R = 3/2.  Recomputed at u' (the pseudocode run on u' as
-written): the notes' W (3 x 3, C = 2, beta = 1) has u = (-2,-2,-2) with A = {} (all signs
+written): the reference W (3 x 3, C = 2, beta = 1) has u = (-2,-2,-2) with A = {} (all signs
 deterministic) and u' = (-1,-2,-2) with A' = {0, 2}: an output impossible under u has
 positive probability under u', an infinite ratio."""
 PROOF_IDEA = """From the implementation: IDPSignRPRR.calibrate(u_ref, W, 1, 3/2) explored on u_ref and on each
@@ -26,8 +26,8 @@ of its one-coordinate neighbours (exactdp.projections.check.check_idp, both dire
 the laws equal exactdp.projections.exact.sign_idp_law (closed form with the frozen A).
 Every reference of {-2..2}^3 (quick and full) must pass frozen with worst ratio <=
 privacy_ratio <= 3/2 (with beta = 1 a sign only moves through 0: the worst found is 5/4,
-below the bound); check_idp(frozen=False) at the notes' u must report an infinite ratio,
-also on the notes' pair alone (u' = (-1,-2,-2), A' = {0, 2})."""
+below the bound); check_idp(frozen=False) at the reference u must report an infinite ratio,
+also on the reference pair alone (u' = (-1,-2,-2), A' = {0, 2})."""
 
 W = ((1, 1, 1), (1, 1, 1), (-1, 1, -1))
 TOTAL = BASE

@@ -1,4 +1,4 @@
-"""Notes LILI.md §5 P6 (§6 claim 5): DP-SignOPORP (Algorithm 8) is NOT rho-DP under l1
+"""DP-SignOPORP (Algorithm 8) is NOT rho-DP under l1
 neighbours, although the paper says beta-adjacency covers the l1 relation; under
 one-coordinate neighbours (and with an l1-calibrated base) it is."""
 
@@ -25,12 +25,12 @@ from exactdp.proofs.li_li._proj import (
 CLAIM = "P6: SignOPORP (Alg 8) under l1 neighbours exceeds rho (paper: covered)"
 STATEMENT = """Li & Li §2 remark after Def. 2.3: beta-adjacency (one coordinate) is the worst case of the l1
 relation ||u - u'||_1 <= beta.  True for linear maps, false for Algorithm 8: an l1 neighbour
-splitting beta over coordinates in different bins moves several bins.  Notes' instance:
+splitting beta over coordinates in different bins moves several bins.  Reference instance:
 p = 4, k = 2, Pi = [2,0,3,1], w = [1,-1,-1,1], C = 2, beta = 2, rho = 3/2: one-coordinate
 worst 3/2 (both variants); l1 worst: smooth 169/100, RR 25/16, both > 3/2."""
 PROOF_IDEA = """The implementation's DPSignOPORP (RR: L_max = 1; smooth: L_max = 4) explored at every
 point of {-2..2}^4 (each law equal to the closed form); the checker's worst ratio over (a) every ordered one-coordinate pair
-(must be <= 3/2: the private reading) and (b) every ordered l1 pair (must equal the notes'
+(must be <= 3/2: the private reading) and (b) every ordered l1 pair (must equal the hand-derived
 169/100 and 25/16, i.e. the claim fails), each also equal to the max over pairs of
 exactdp.projections.exact.smooth_pair_ratio (closed-form factors, independent of the
 laws).  The fix for l1 neighbours: a per-bin base rho' with rho'^min(k, beta) <= rho
@@ -41,7 +41,7 @@ L_MAX = {False: 1, True: 4}
 
 
 class Projected:
-    """The notes' plan's ``x = OPORP(u)`` per point and, per relation, the distinct
+    """The reference plan's ``x = OPORP(u)`` per point and, per relation, the distinct
     ``(x, x')`` over its ordered pairs: pure values computed once per check (the closed
     forms depend on ``u`` only through ``x``)."""
 
@@ -127,12 +127,12 @@ def variant_certificates(smooth: bool, geo: Projected | None = None) -> list[Cer
                 ok, bound = False, f"explored law != closed form at {bad[:2]}"
             elif paper_side:
                 ok = rep.worst.ratio == notes == closed and notes > RHO
-                bound = f"= notes' {notes} > rho = 3/2: the paper's claim FAILS"
+                bound = f"= hand-derived {notes} > rho = 3/2: the paper's claim FAILS"
             else:
                 ok = rep.worst.ratio == closed and rep.pure(RHO)
                 bound = f"<= 3/2 (closed-form worst {closed})"
             out.append(cert(f"{CLAIM} ({name}, base {rho}, {kind})",
-                            f"DPSignOPORP(notes' plan, beta=2, rho={rho}, L_max="
+                            f"DPSignOPORP(reference plan, beta=2, rho={rho}, L_max="
                             f"{L_MAX[smooth]}, smooth={smooth})",
                             {"rho": rho, "beta": BETA, "C": C, "relation": kind},
                             f"{rep.pairs} ordered pairs of {rel.name}", worst_text(rep), bound,
@@ -146,7 +146,7 @@ def check(full: bool) -> ClaimReport:
     by = {c.claim: c.worst for c in certs}
     l1 = [w for name, w in by.items() if "base 3/2, l1" in name]
     one = [w for name, w in by.items() if "one-coordinate" in name]
-    return ClaimReport(CLAIM, "notes' plan, C = 2, beta = 2, RR and smooth; l1 fix rho' = 6/5",
+    return ClaimReport(CLAIM, "reference plan, C = 2, beta = 2, RR and smooth; l1 fix rho' = 6/5",
                        f"l1 (RR, smooth): {', '.join(map(str, l1))}; one-coordinate: "
                        f"{', '.join(map(str, one))}",
                        "l1 > 3/2 (refuted, = notes); one-coordinate and rho' = 6/5 <= 3/2",
