@@ -238,3 +238,16 @@ def test_geosample_choice_is_minimal_and_within_budget(p: int, extra: int, draws
     assert bool(draws * sympy.log(1 + sympy.Rational(1, 2**k)) <= budget)
     if k > 1:  # one step more accurate would overspend
         assert bool(draws * sympy.log(1 + sympy.Rational(1, 2 ** (k - 1))) > budget)
+
+
+def test_the_guide_shows_the_spend_sample_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    import exactdp
+
+    guide = Path(exactdp.__file__).parent / "docs" / "guide" / "epsilon.md"
+    block = guide.read_text().split("```json")[1].split("```")[0]
+    rc, out, _ = run(capsys, "sample", "geosample", "--n", "100", "--epsilon", "1/2",
+                     "--count", "3", "--draws", "3", "--json")
+    assert rc == 0
+    assert json.loads(block)["spent"] == json.loads(out)["spent"]
