@@ -272,18 +272,19 @@ def fastsample_spend(m: int, draws: int, requested: Fraction | None = None) -> S
 
 # --------------------------------------------------------------------------- histograms
 
-def histogram_m_for_budget(total: object, largest_m: int) -> int:
+def histogram_m_for_budget(total: object, largest_m: int | None) -> int:
     """The paper's ``eps = 1/m`` of a histogram whose whole release may spend ``total``: the
     largest ``1/m <= total`` (the histogram theorems give ``(eps, 0)``-DP, or ``(eps,
     delta)``, for the whole release).  Range ``(0, 1]``; below ``1/largest_m``
-    (``largest_m``: the size limit of the counting mechanism's integers) nothing fits."""
+    (``largest_m``: the size limit of the counting mechanism's integers; None: no limit
+    checked here) nothing fits."""
     e = budget(total)
     if e > 1:
         raise EpsilonRangeError(
             f"--epsilon = {e} is above 1, the largest budget a histogram can use: the range "
             f"is (0, 1] (the paper's eps is 1/m for a whole m)")
     m = -((-e.denominator) // e.numerator)
-    if m > largest_m:
+    if largest_m is not None and m > largest_m:
         smallest = Fraction(1, max(largest_m, 1))
         raise EpsilonRangeError(
             f"--epsilon = {e} is below the smallest budget this histogram can spend here, "
@@ -299,7 +300,7 @@ def histogram_epsilon_for_budget(total: object) -> Fraction:
     """The paper's ``eps`` for a histogram whose whole release may spend ``total`` (in ``(0,
     1]``): ``1/ceil(1/total)``, the largest ``1/m <= total``.  The integer size limit is the
     mechanisms' own (they refuse past it when built)."""
-    return Fraction(1, histogram_m_for_budget(total, 1 << 1024))
+    return Fraction(1, histogram_m_for_budget(total, None))
 
 
 def histogram_spend(epsilon: Fraction, delta: Fraction | None, requested: Fraction | None,

@@ -81,6 +81,10 @@ def test_below_the_smallest_spendable_is_refused_naming_it(
     assert rc == 2 and out == ""
     one_line_error(err, f"smallest budget this histogram can spend here, 1/{cap}",
                    f"range is [1/{cap}, 1]")
+    rc, out, err = run(capsys, "histogram", str(rows), "--algorithm", "basic",
+                       "--universe-size", "8", "--epsilon", f"1/{10**30}", "--quiet")
+    assert rc == 2 and out == ""  # the smallest named is the mechanism's, whatever the budget
+    one_line_error(err, f"smallest budget this histogram can spend here, 1/{cap}")
 
 
 @pytest.mark.parametrize(("algorithm", "extra"), ALGORITHMS)

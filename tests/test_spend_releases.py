@@ -177,3 +177,19 @@ def test_sketch_file_records_the_spend_and_query_checks_it(
         bad.write_text(json.dumps(seal(doc)))  # a consistent digest: only the check stops it
         rc, _, err = run(capsys, "sparse-vector", "query", str(bad), "3")
         assert rc == 2 and "spent" in err, (field, err)
+
+
+@pytest.mark.parametrize(("command", "range_words"), [
+    (["sample"], "(0, K/2]"), (["histogram"], "(0, 1]"),
+    (["sparse-vector", "project"], "no upper limit"), (["project", "signs"], "no upper limit"),
+    (["project", "values"], "no upper limit"), (["convolve"], "no upper limit"),
+])
+def test_every_release_help_says_epsilon_is_a_budget_and_its_range(
+        capsys: pytest.CaptureFixture[str], command: list[str], range_words: str) -> None:
+    from exactdp.cli import main
+
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    option = text[text.rindex("--epsilon E "):][:400]  # the option, not the usage line
+    assert "budget" in option and range_words in option

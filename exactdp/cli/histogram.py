@@ -129,7 +129,7 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
     out = output_path(args)  # before anything is read or drawn
     universe = Universe(parse_universe_size(args.universe_size))
     total = budget(args.epsilon, "--epsilon")
-    histogram_m_for_budget(total, 1 << 64)  # the range's top, before anything is read
+    histogram_m_for_budget(total, None)  # the range's top, before anything is read
     beta = inverse_integer(args.beta, "--beta", below_one=True)
     delta = None
     if args.delta is not None:
