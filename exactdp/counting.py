@@ -15,7 +15,7 @@ Notation: ``[n] = {0, ..., n}``, ``[d]_+ = {1, ..., d}``; ``eps``, ``gamma`` in
 * ``sample_many(counts, source)`` on every mechanism -- independent draws at many counts,
   one ``uniform_many`` for the batch (one OS read with :class:`~exactdp.randomness.SystemSource`)
   and, for FastSample, one native search of the whole batch when the C kernels are built
-  (:mod:`exactdp.native_samplers`; ``proofs/thm_4_10_fast_path.py`` proves it equal to the
+  (:mod:`exactdp.native_samplers`; ``proofs/balcer_vadhan/thm_4_10_fast_path.py`` proves it equal to the
   Python search on the verify grids).
 
 GeoSample's search reads ``F_c`` off a table of its ``2n`` values built once per mechanism

@@ -4,7 +4,7 @@
 :class:`~exactdp.counting.GeoSample` visits, each round's power from the previous round's
 late in the search -- for mechanisms whose table of ``F`` values (``GeoSample._table``) would
 exceed ``GEO_TABLE_BITS``; smaller ones read ``F`` off that table.  Split out of :mod:`exactdp.counting` (which re-exports both names);
-``proofs/thm_4_07_fast_path.py`` proves its values equal ``GeoSample.cdf`` on every path of
+``proofs/balcer_vadhan/thm_4_07_fast_path.py`` proves its values equal ``GeoSample.cdf`` on every path of
 the verify grids.
 """
 
@@ -37,7 +37,7 @@ class PowerWalk:
     ``n log2(2**k + 1)`` bits by a product with a small one.  ``fresh = max(1,
     n.bit_length() - GEO_STEP_BITS)`` depends only on ``n``: which rounds take which route is
     public.  The values are exactly :meth:`GeoSample.cdf`'s (checked on every path of the
-    verify grids by ``proofs/thm_4_07_fast_path.py``).  The mechanism's ``n``, ``k``,
+    verify grids by ``proofs/balcer_vadhan/thm_4_07_fast_path.py``).  The mechanism's ``n``, ``k``,
     ``2**k + 1`` and ``d`` are read once per walk (one search), not once per evaluation.
     """
 

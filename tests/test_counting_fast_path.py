@@ -18,15 +18,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_checker_mutants import planted
 
-import proofs._counting as grid
+import exactdp.proofs.balcer_vadhan._counting as grid
 from exactdp import counting, native_samplers
 from exactdp.checker import counting_distribution
 from exactdp.counting import FastSample, GeoSample, PowerWalk, inverse_cdf_search, search_rounds
 from exactdp.explore import explore
 from exactdp.params import DomainError, ParameterTypeError
+from exactdp.proofs.balcer_vadhan import thm_4_07_fast_path, thm_4_10_fast_path
 from exactdp.randomness import SeededSource, SystemSource, UniformBatch
 from exactdp.trace import record, recording
-from proofs import thm_4_07_fast_path, thm_4_10_fast_path
 
 needs_native = pytest.mark.skipif(not native_samplers.available(),
                                   reason=f"native kernels: {native_samplers.status()}")

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from test_checker_mutants import planted
 
-import proofs._counting as grid
+import exactdp.proofs.balcer_vadhan._counting as grid
 from exactdp import counting
 from exactdp.counting import GeoSample, inverse_cdf_search
+from exactdp.proofs.balcer_vadhan import thm_4_07_fast_path, thm_4_07_geosample
 from exactdp.trace import recording
-from proofs import thm_4_07_fast_path, thm_4_07_geosample
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,7 @@
 """The Lemma 2.13 (real sources) rows of ``exactdp verify``, and planted bugs they catch.
 
 The exploring source replaces ``uniform``, ``bernoulli`` and ``inverse_cdf``, so the rows of
-``proofs/lemma_2_13_sources.py`` are the only verify rows that run the code a release runs
+``proofs/balcer_vadhan/lemma_2_13_sources.py`` are the only verify rows that run the code a release runs
 (``RandomSource.bernoulli``, ``RandomSource.inverse_cdf`` with each draw's ``search``,
 ``SystemSource``/``SeededSource.uniform``).  Each bug below is planted with
 ``test_checker_mutants.planted`` (a copy of the real function with one snippet replaced)
@@ -20,9 +20,9 @@ from test_checker_mutants import planted
 from exactdp import counting, native_samplers, randomness
 from exactdp.certificate import ClaimReport
 from exactdp.histograms import compact, orderstats
+from exactdp.proofs import checks_of, discover
+from exactdp.proofs.balcer_vadhan import lemma_2_13_sources as rows
 from exactdp.randomness import RandomSource, SystemSource
-from proofs import checks_of, discover
-from proofs import lemma_2_13_sources as rows
 
 RS = RandomSource
 ROW = {"bernoulli": rows.check_bernoulli, "inverse_cdf": rows.check_inverse_cdf,

@@ -30,7 +30,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import proofs
+from exactdp import proofs
 from exactdp import workers as wk
 from exactdp.cli import main
 from exactdp.cli import verify_parallel as par
@@ -208,7 +208,7 @@ def test_ctrl_c_stops_the_workers(tmp_path: Path) -> None:
                   f".write(str(os.getpid())); time.sleep(600)"), True) for i in (1, 2)})
     script = textwrap.dedent(f"""
         import importlib, sys
-        import proofs
+        from exactdp import proofs
         from exactdp.cli import main
         loaded = [importlib.import_module(n) for n in {names!r}]
         proofs.discover = lambda: loaded
@@ -304,6 +304,8 @@ def test_code_hash_covers_sources(tmp_path: Path) -> None:
 
     assert par.code_hash() == par.tree_hash(
         (("exactdp", Path(exactdp.__file__).parent), ("proofs", Path(proofs.__file__).parent)))
+    installed = tmp_path / "site" / "exactdp"
+    assert wk.code_roots(installed, installed / "proofs") == (("exactdp", installed),)
 
 
 # --- usage errors ---------------------------------------------------------------------------

@@ -89,7 +89,7 @@ def run_check(check: object, full: bool) -> ClaimReport:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    import proofs
+    from exactdp import proofs
     from exactdp.histograms import native
 
     out = output_path(args)
@@ -104,7 +104,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             raise ParameterError("--only '' matches every claim; give part of a module name "
                                  "or claim (or leave --only out to run them all)")
         checks = [(m, fn) for m, fn in checks
-                  if needle in m.__name__.lower() or needle in str(getattr(m, "CLAIM", "")).lower()]
+                  if needle in m.__name__.rsplit(".", 1)[-1].lower()
+                  or needle in str(getattr(m, "CLAIM", "")).lower()]
         if not checks:
             raise ParameterError(f"--only {args.only!r} matches no proof module or claim; "
                                  f"the modules are: "

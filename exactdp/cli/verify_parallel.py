@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import proofs
+from exactdp import proofs
 from exactdp import workers as wk
 from exactdp.cli._common import progress
 from exactdp.params import ParameterError

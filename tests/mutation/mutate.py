@@ -165,7 +165,8 @@ def make_runner(tree: Tree, args: argparse.Namespace) -> Runner:
 
 
 def check_import(tree: Tree, runner: Runner) -> None:
-    code = "import exactdp, proofs; print(exactdp.__file__); print(proofs.__file__)"
+    code = ("import exactdp; from exactdp import proofs; print(exactdp.__file__); "
+            "print(proofs.__file__)")
     out = subprocess.run([sys.executable, "-c", code], cwd=tree.root, env=runner.env,
                          capture_output=True, text=True, check=True).stdout.split()
     for f in out:
