@@ -1,6 +1,6 @@
 """What every ``exactdp`` command shares: exit statuses, output conventions, progress.
 
-The conventions (README, "Command line"):
+The conventions (the documentation's "Conventions of the command line"):
 
 * exit status :data:`OK` 0 success / every claim passes; :data:`FAILED` 1 a privacy
   violation or failed claim was found; :data:`USAGE` 2 usage or input error (nothing was
