@@ -211,20 +211,20 @@ def test_planted_geometric_update_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
 
 # ----------------------------------------------------------------- explored laws
 
-def _rounded_laplace_of(j: int) -> int:
-    """clip(rint(laplace(0, 1)), -2, 2) when numpy's double is j / 2^53 (j >= 1), written
-    here from numpy's random_laplace."""
+def _rounded_laplace_of(j: int, scale: float = 1.0) -> int:
+    """clip(rint(laplace(0, scale)), -2, 2) when numpy's double is j / 2^53 (j >= 1),
+    written here from numpy's random_laplace."""
     u = j / TWO53
-    value = -math.log(2.0 - u - u) if u >= 0.5 else math.log(u + u)
+    value = -scale * math.log(2.0 - u - u) if u >= 0.5 else scale * math.log(u + u)
     return int(np.clip(np.rint(value), -2, 2))
 
 
-def _first_at_least(k: int) -> int:
+def _first_at_least(k: int, scale: float = 1.0) -> int:
     """The smallest j in [1, 2^53) with _rounded_laplace_of(j) >= k (it is monotone)."""
     lo, hi = 1, TWO53
     while lo < hi:
         mid = (lo + hi) // 2
-        if _rounded_laplace_of(mid) >= k:
+        if _rounded_laplace_of(mid, scale) >= k:
             hi = mid
         else:
             lo = mid + 1
@@ -267,3 +267,32 @@ def test_statdp_noisy_max_is_refused_not_broken(capsys: pytest.CaptureFixture[st
                        "vectors(2, 0..1, 1, linf)", "--outputs", "0..1", "--quiet")
     assert rc == 2, (out, err)
     assert "black-box" in err and "Traceback" not in err
+
+
+def test_noisy_max_over_rounded_laplace_noise_is_exact_or_refused() -> None:
+    """Two draws whose values matter jointly (the argmax compares them): the first draw's
+    pieces depend on the second draw's value, which the continuation probes see only in
+    part.  The audit must then refuse, or give the exact law -- the sum over the 5 x 5
+    rounded noise values counted from the doubles (ties: index 0) -- never another law."""
+    from audit_targets import realcode_targets as targets
+
+    from exactdp.audit import whitebox_audit
+    from exactdp.audit.callforms import call_form
+    from exactdp.audit.facades import FacadeRefusal, facade_mechanism
+
+    starts = {k: _first_at_least(k, 2.0) for k in range(-2, 4)}
+    law = {k: Fraction(starts[k + 1] - starts[k], TWO53 - 1) for k in range(-2, 3)}
+    second = sum((law[a] * law[b] for a in law for b in law if b > a), Fraction(0))
+    refused = 0  # the search as it stands refuses each of these inputs
+    for k in range(4):
+        mech = facade_mechanism(call_form(targets.noisy_max_rounded, "prng",
+                                          {"epsilon": 1}), "numpy")
+        try:
+            report = whitebox_audit(mech, inputs=[(k, k), (k + 5, k + 5)],
+                                    claimed_epsilon=1, kind="source", outputs=range(2))
+        except FacadeRefusal as exc:
+            assert "black-box" in str(exc)
+            refused += 1
+            continue
+        for dist in report.distributions.values():
+            assert dist == {0: 1 - second, 1: second}
