@@ -296,3 +296,41 @@ def test_noisy_max_over_rounded_laplace_noise_is_exact_or_refused() -> None:
             continue
         for dist in report.distributions.values():
             assert dist == {0: 1 - second, 1: second}
+
+
+def _first(pred: Callable[[int], bool], lo: int = 0, hi: int = TWO53) -> int:
+    """The smallest j in [lo, hi) with pred(j) (pred monotone: False then True), else hi."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if pred(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def test_module_expovariate_and_gauss_are_explored_by_their_effect() -> None:
+    """random.expovariate and random.gauss patched at module level: the law is the count of
+    53-bit draws, found here by bisection on CPython's formulas."""
+    from audit_targets import realcode_targets as targets
+
+    from exactdp.audit import whitebox_audit
+    from exactdp.audit.callforms import call_form
+    from exactdp.audit.facades import facade_mechanism
+
+    # expovariate(1) = -log(1 - U) < 1  <=>  j below the first j where it is >= 1
+    keep = _first(lambda j: -math.log(1.0 - j / TWO53) >= 1.0)
+    mech = facade_mechanism(call_form(targets.rr_expovariate, patching=True),
+                            patch_modules=[random])
+    r = whitebox_audit(mech, inputs=range(2), claimed_epsilon=1, kind="source")
+    assert r.distributions[0] == {0: Fraction(keep, TWO53), 1: 1 - Fraction(keep, TWO53)}
+    # gauss: z = cos(2 pi U1) * sqrt(-2 log(1 - U2)) < 0 iff cos < 0 and U2 > 0
+    two_pi = 2 * math.pi
+    a = _first(lambda j: math.cos(j / TWO53 * two_pi) < 0.0)
+    b = _first(lambda j: math.cos(j / TWO53 * two_pi) >= 0.0, a)
+    assert all(math.cos(j / TWO53 * two_pi) < 0.0 for j in (a, b - 1))
+    negative = Fraction(b - a, TWO53) * Fraction(TWO53 - 1, TWO53)
+    mech = facade_mechanism(call_form(targets.rr_gauss, patching=True), patch_modules=[random])
+    r = whitebox_audit(mech, inputs=range(2), claimed_epsilon=1, kind="source")
+    assert r.distributions[0] == {0: negative, 1: 1 - negative}
+    assert random.gauss == random._inst.gauss  # type: ignore[attr-defined]  # restored

@@ -65,3 +65,13 @@ def noisy_max_rounded(prng, queries, epsilon):
     five values, so the joint law is finite and explored exactly."""
     noise = np.clip(np.rint(prng.laplace(scale=2.0 / epsilon, size=len(queries))), -2, 2)
     return int((np.asarray(queries, dtype=np.float64) + noise).argmax())
+
+
+def rr_expovariate(bit):
+    """Keep the bit when an Exp(1) draw of the random module is below 1."""
+    return bit if random.expovariate(1.0) < 1.0 else 1 - bit
+
+
+def rr_gauss(bit):
+    """Keep the bit when a standard normal of the random module is negative."""
+    return bit if random.gauss(0.0, 1.0) < 0.0 else 1 - bit
