@@ -200,6 +200,7 @@ def _paper_epsilon(args: argparse.Namespace, universe: Any, total: Any, beta: An
     from exactdp.histograms.release import ReleaseRequest, plan
     from exactdp.spend import histogram_m_for_budget
 
+    mech: Any
     if args.algorithm == "compact":  # M runs at eps' = 1/ceil(10 m / 9) (Theorem 8.6)
         mech = (FastSample(n, Fraction(1, 2), beta / (2 * universe.size))
                 if args.counting == "fastsample" else GeoSample(n, Fraction(1, 2)))
