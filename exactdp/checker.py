@@ -32,6 +32,7 @@ from typing import Any, Literal
 
 from exactdp.certificate import Certificate, brief, brief_apart, exact_json
 from exactdp.certified import MAX_PRECISION_BITS, Interval, exp_interval
+from exactdp.claims import RatioClaim, exp_bounds
 from exactdp.counting import InverseCDFSampler
 from exactdp.params import (
     DomainError,
@@ -316,7 +317,8 @@ def hockey_stick_eps(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], epsil
     The divergence is non-increasing in the ratio, so ``[hs(e_hi), hs(e_lo)]`` with
     ``e_lo <= e**eps <= e_hi`` contains it.
     """
-    box = exp_interval(to_fraction(epsilon, "epsilon"), bits)
+    box = exp_bounds(epsilon if isinstance(epsilon, RatioClaim) else
+                     to_fraction(epsilon, "epsilon"), bits)
     return Interval(hockey_stick(p, q, box.hi), hockey_stick(p, q, box.lo))
 
 
@@ -405,6 +407,13 @@ def certify_ratio(worst: RatioWitness, epsilon: object) -> tuple[bool, str]:
     """Decide ``worst.ratio <= e**eps`` exactly; return the verdict and the rational bound
     on ``e**eps`` that decided it (decimals in the text are truncated, see ``brief``, with
     enough digits that the two sides differ, see ``brief_apart``)."""
+    if isinstance(epsilon, RatioClaim):  # e^eps is the rational ratio bound itself
+        if worst.ratio is None:
+            return False, f"infinite ratio > e^({epsilon})"
+        r, bound = worst.ratio, epsilon.ratio
+        shown = brief_apart(r, bound) if r != bound else (brief(r), brief(bound))
+        sign = "<=" if r <= bound else ">"
+        return r <= bound, f"{shown[0]} {sign} {shown[1]} = e^({epsilon})"
     eps = to_fraction(epsilon, "epsilon")
     if worst.ratio is None:
         return False, f"infinite ratio > e^({eps})"

@@ -10,7 +10,10 @@ the proofs, :mod:`exactdp.testing` and the audit enumerate its ordered pairs.  T
 * :func:`vectors` -- the integer box ``{lo..hi}^p`` with a sensitivity ``beta`` (integer grid
   steps), under ``"one-coordinate"`` (Li & Li Definition 2.3, beta-adjacency: one coordinate
   moves by at most ``beta``) or ``"l1"`` (``0 < ||u - u'||_1 <= beta``: several coordinates
-  may move; the two differ for SignOPORP);
+  may move; the two differ for SignOPORP) or ``"linf"`` (``0 < ||u - u'||_inf <= beta``:
+  every coordinate may move by up to ``beta`` -- the relation of query vectors in
+  report-noisy-max and sparse vector, whose proofs let every query change by the
+  sensitivity at once);
 * :func:`booleans` -- ``{0,1}^p``, one bit flipped.
 
 >>> [pair for pair in counts(2).ordered_pairs()]
@@ -38,7 +41,11 @@ MAX_POINTS = 1 << 16
 P = TypeVar("P", bound=Hashable)
 Vector = tuple[int, ...]
 
-VECTOR_KINDS = ("one-coordinate", "l1")
+VECTOR_KINDS = ("one-coordinate", "l1", "linf")
+#: What each vector relation allows, in words (shown in reports).
+VECTOR_WORDS = {"one-coordinate": "one coordinate moves by at most {b}",
+                "l1": "the coordinates move by at most {b} in total (l1)",
+                "linf": "every coordinate may move by at most {b} (linf)"}
 DATASET_KINDS = ("add-remove", "replace-one")
 
 
@@ -106,7 +113,7 @@ def _nonneg(value: object, name: str) -> int:
 def counts(n: object) -> Relation[int]:
     """Counts ``[n] = {0..n}`` with ``c ~ c+1`` (paper 004, Definition 4.1)."""
     top = positive_int(n, "n")
-    return Relation(f"counts [0, {top}], c ~ c+1", tuple(range(top + 1)),
+    return Relation(f"counts [0, {top}], c ~ c+1 (a count changes by one)", tuple(range(top + 1)),
                     lambda a, b: abs(a - b) == 1, lambda c: (c - 1, c + 1))
 
 
@@ -161,7 +168,8 @@ def vector_neighbours(u: Sequence[int], lo: int, hi: int, beta: int,
     """The neighbours of ``u`` in the box ``{lo..hi}^p``, in lexicographic order.
 
     ``"one-coordinate"``: ``u' = u + d e_i`` with ``0 < |d| <= beta`` (Definition 2.3).
-    ``"l1"``: every ``u' != u`` in the box with ``||u - u'||_1 <= beta``."""
+    ``"l1"``: every ``u' != u`` in the box with ``||u - u'||_1 <= beta``.
+    ``"linf"``: every ``u' != u`` in the box with ``|u_i - u'_i| <= beta`` for all ``i``."""
     p, lo, hi, beta = _check_box(len(u), lo, hi, beta, kind)
     if any(not lo <= v <= hi for v in u):
         raise DomainError(f"u = {tuple(u)} is outside the box {{{lo}..{hi}}}^{p}")
@@ -169,7 +177,8 @@ def vector_neighbours(u: Sequence[int], lo: int, hi: int, beta: int,
         out = [tuple(u[:i]) + (v,) + tuple(u[i + 1:]) for i in range(p)
                for v in range(max(lo, u[i] - beta), min(hi, u[i] + beta) + 1) if v != u[i]]
     else:
-        moved = (tuple(a + b for a, b in zip(u, d)) for d in _l1_offsets(p, beta))
+        offsets = _l1_offsets(p, beta) if kind == "l1" else _linf_offsets(p, beta)
+        moved = (tuple(a + b for a, b in zip(u, d)) for d in offsets)
         out = [w for w in moved if all(lo <= c <= hi for c in w)]
     return tuple(sorted(out))
 
@@ -183,6 +192,15 @@ def _l1_offsets(p: int, beta: int) -> tuple[tuple[int, ...], ...]:
         return [(v,) + rest for v in range(-budget, budget + 1)
                 for rest in rec(n - 1, budget - abs(v))]
     return tuple(d for d in rec(p, beta) if any(d))
+
+
+@lru_cache(maxsize=64)
+def _linf_offsets(p: int, beta: int) -> tuple[tuple[int, ...], ...]:
+    """Every ``d in Z^p`` with ``0 < ||d||_inf <= beta``."""
+    if (2 * beta + 1) ** p > MAX_POINTS:
+        raise ResourceLimitError(f"a point has up to {(2 * beta + 1) ** p} linf neighbours "
+                                 f"(> {MAX_POINTS}); use a smaller p or beta")
+    return tuple(d for d in product(range(-beta, beta + 1), repeat=p) if any(d))
 
 
 def vectors(p: object, lo: object, hi: object, beta: object, kind: str = "one-coordinate",
@@ -207,11 +225,15 @@ def _vectors(dims: int, low: int, high: int, b: int, kind: str,
         def adjacent(a: Vector, b2: Vector) -> bool:
             moved = [(x, y) for x, y in zip(a, b2) if x != y]
             return len(moved) == 1 and abs(moved[0][0] - moved[0][1]) <= b
-    else:
+    elif kind == "l1":
         def adjacent(a: Vector, b2: Vector) -> bool:
             return 0 < l1_distance(a, b2) <= b
+    else:
+        def adjacent(a: Vector, b2: Vector) -> bool:
+            return a != b2 and all(abs(x - y) <= b for x, y in zip(a, b2))
     extra = "" if keep is None else f", restricted by {getattr(keep, '__name__', 'a filter')}"
-    return Relation(f"vectors {{{low}..{high}}}^{dims}, {kind}, beta = {b}{extra}",
+    return Relation(f"vectors {{{low}..{high}}}^{dims}, "
+                    f"{VECTOR_WORDS[kind].format(b=b)}{extra}",
                     tuple(pts), adjacent,
                     lambda u: vector_neighbours(u, low, high, b, kind))
 

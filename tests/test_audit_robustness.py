@@ -90,7 +90,7 @@ def test_blackbox_json_verdict_for_garbage(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_library_blackbox_checks_outputs_without_a_declaration() -> None:
-    for sampler in (lambda c: None, lambda c: 0.25, lambda c: [c]):
+    for sampler in (lambda c: None, lambda c: float("nan"), lambda c: [{c}]):
         r = blackbox_audit(sampler, inputs=range(3), claimed_epsilon=1, draws=20)
         assert r.verdict == "broken" and r.exit_code == 3
         assert r.findings[0].kind == "bad_output"

@@ -20,7 +20,7 @@ We only sample, and say exactly what the samples can and cannot show:
 * never "private": at best "no violation detected", with the power stated.
 
 Every value the sampler returns is checked (:func:`exactdp.audit.guard.check_outcome`):
-``None``, a float, an unhashable or otherwise inexact value, or a value outside the
+``None``, nan, an unhashable or otherwise inexact value, or a value outside the
 declared outputs stops the audit with verdict ``"broken"`` -- counting garbage would make
 every statement about the samples meaningless.
 """
@@ -81,7 +81,8 @@ from exactdp.binomial import (
     critical_counts,
     upper_tail,
 )
-from exactdp.certified import Interval, exp_interval, ln_interval
+from exactdp.certified import Interval, ln_interval
+from exactdp.claims import Claim, exp_bounds
 from exactdp.params import positive_int
 
 __all__ = ["blackbox_audit", "hockey_stick_lower", "hockey_stick_rejects", "privacy_test_rejects"]
@@ -217,10 +218,10 @@ def privacy_test_rejects(x: int, y: int, K: int, alpha: Fraction, e_eps_upper: F
 
 
 def _privacy_test(sampler: Callable[[Any], Any], sel_counts: Mapping[Any, Mapping[Any, int]],
-                  pairs: Sequence[tuple[Any, Any]], K: int, alpha: Fraction, eps: Fraction,
+                  pairs: Sequence[tuple[Any, Any]], K: int, alpha: Fraction, eps: Claim,
                   guard: Guard, outputs: range | frozenset[Any] | None,
                   progress: Progress, delta: Fraction = Fraction(0)) -> PrivacyTest:
-    e_hi = exp_interval(eps, 128).hi
+    e_hi = exp_bounds(eps, 128).hi
     a, b, S, sx, sy = (_select(sel_counts, pairs) if delta == 0 else
                        _select_hockey(sel_counts, pairs, e_hi))
     say(progress, f"  selected inputs {show(a)} vs {show(b)}, {len(S)} outcome(s); drawing fresh "
@@ -388,7 +389,7 @@ def _fit(counts: Mapping[Any, Mapping[Any, int]], refs: Mapping[Any, RefDistribu
     return rejections, m, power
 
 
-def _privacy_text(pt: PrivacyTest, eps: Fraction) -> tuple[str, str]:
+def _privacy_text(pt: PrivacyTest, eps: Claim) -> tuple[str, str]:
     conf = 1 - pt.alpha
     if pt.hockey_stick_lower is not None:
         hs = pt.hockey_stick_lower
@@ -415,7 +416,7 @@ def _privacy_text(pt: PrivacyTest, eps: Fraction) -> tuple[str, str]:
     else:
         what = (f"ratio ~{_decimal(Fraction(pt.x_star, max(pt.y0, 1)))}" if pt.delta == 0 else
                 f"P_a(S) - e^({eps}) P_b(S) ~"
-                f"{_decimal(Fraction(pt.x_star, pt.K) - exp_interval(eps, 64).hi * pt.y0 / pt.K)}")
+                f"{_decimal(Fraction(pt.x_star, pt.K) - exp_bounds(eps, 64).hi * pt.y0 / pt.K)}")
         power = (f"a violation on this set is detected with probability >= 1/4 whenever "
                  f"P_{show(pt.a)}(S) >= {pt.x_star}/{pt.K} and P_{show(pt.b)}(S) <= {pt.y0}/{pt.K} "
                  f"({what}); weaker violations may go undetected")

@@ -51,13 +51,15 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from exactdp.audit import facade_floats as ff
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
 from exactdp.explore import ExplorationLimitError, NondeterminismError
 from exactdp.params import ParameterError
 from exactdp.randomness import RandomSource
 
-__all__ = ["EXACT_LIMIT", "FACADE_KINDS", "FacadeMechanism", "FacadeRefusal", "NumpyFacade",
-           "RandomFacade", "SecretsFacade", "facade_mechanism"]
+__all__ = ["EXACT_LIMIT", "FACADE_KINDS", "FacadeMechanism", "FacadeRefusal",
+           "LegacyNumpyFacade", "NumpyFacade", "RandomFacade", "SecretsFacade",
+           "facade_mechanism"]
 
 #: Draws on ``[0, n)`` with ``n`` at most this branch exactly, ``n`` ways.
 EXACT_LIMIT = 1 << 8
@@ -73,14 +75,21 @@ PROBE_MAX_DRAWS = 1 << 12
 #: A probe checks the exploring source's budget (deadline) every this many draws.
 BUDGET_EVERY = 1 << 8
 
-FacadeKind = Literal["random", "secrets", "numpy"]
-FACADE_KINDS: tuple[str, ...] = ("random", "secrets", "numpy")
+FacadeKind = Literal["random", "secrets", "numpy", "numpy-legacy"]
+FACADE_KINDS: tuple[str, ...] = ("random", "secrets", "numpy", "numpy-legacy")
+#: numpy's module-level functions (``np.random.laplace``...) are methods of its global
+#: legacy ``RandomState``: a patched ``numpy.random`` gets the legacy facade's.
+LEGACY_FUNCTIONS = ("random", "random_sample", "sample", "rand", "randint", "choice",
+                    "uniform", "laplace", "exponential", "standard_exponential", "normal",
+                    "standard_normal", "randn", "geometric")
 #: Module-level functions a facade replaces when a module is patched, per kind.
 MODULE_FUNCTIONS: dict[str, tuple[str, ...]] = {
     "random": ("random", "getrandbits", "randrange", "randint", "choice", "shuffle",
-               "uniform"),
+               "uniform", "sample", "expovariate", "gauss", "normalvariate",
+               "lognormvariate", "triangular", "paretovariate", "weibullvariate"),
     "secrets": ("randbelow", "randbits", "choice"),
     "numpy": ("integers", "random", "choice"),
+    "numpy-legacy": LEGACY_FUNCTIONS,
 }
 
 
@@ -217,6 +226,10 @@ class RandomFacade(random.Random):
     def seed(self, *args: Any, **kwargs: Any) -> None:
         """Seeding is ignored: the audit takes every value of every draw."""
 
+    def _reset(self) -> None:
+        """A fresh generator's state for each run (``gauss`` keeps a second value)."""
+        self.gauss_next = None
+
     def random(self) -> Any:
         return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
 
@@ -253,13 +266,30 @@ class SecretsFacade(secrets.SystemRandom, RandomFacade):
         return self.getrandbits(k)
 
 
+def _continuous(name: str, **options: Any) -> None:
+    """Continuous draws are modelled one scalar at a time; array parameters are not."""
+    for k, v in options.items():
+        if v is not None and not isinstance(v, (int, float)) and getattr(v, "ndim", 0) != 0:
+            raise FacadeRefusal(f"the numpy facade models {name} with scalar parameters only "
+                                f"({k} = {v!r:.40}); audit this code black-box")
+
+
 class NumpyFacade:
-    """Behaves like ``numpy.random.Generator`` for scalar draws: ``integers(low, high=None,
-    endpoint=False)``, ``random()`` and ``choice(a)`` (uniform, with replacement).  Draws with
-    ``size``, ``p`` or other options are refused (:class:`FacadeRefusal`)."""
+    """Behaves like ``numpy.random.Generator``: ``integers(low, high=None, endpoint=False)``,
+    ``random()``, ``choice(a)`` (uniform, with replacement), and the continuous draws whose
+    algorithm is a function of 53-bit doubles (:mod:`exactdp.audit.facade_floats`):
+    ``laplace``, ``uniform``, ``geometric`` (``p >= 1/3``), each also with ``size``.
+    numpy's ziggurat draws (``Generator.normal``, ``exponential``, ``standard_normal``,
+    ``geometric`` with ``p < 1/3``) work on 64-bit integers through tables and are refused
+    (:class:`FacadeRefusal`), as are integer/choice draws with ``size``/``p``."""
+
+    legacy = False
 
     def __init__(self, engine: _Engine) -> None:
         self._engine = engine
+
+    def _reset(self) -> None:
+        """A fresh generator's state for each run."""
 
     @staticmethod
     def _refuse(call: str, **options: Any) -> None:
@@ -267,6 +297,18 @@ class NumpyFacade:
         if used:
             raise FacadeRefusal(f"the numpy facade does not model {call} with {used} (only "
                                 f"scalar uniform draws); audit this code black-box")
+
+    def _double(self) -> Any:
+        return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
+
+    def _positive_double(self) -> Any:
+        """A double drawn until it is not 0 (numpy's laplace rejects 0), as one draw of
+        ``j`` uniform on ``[1, 2**53)``: the same law of the value, exactly, without the
+        path of probability 0 that redraws forever."""
+        return as_unit_float(self._engine.draw((1 << FLOAT_BITS) - 1) + 1)
+
+    def _sized(self, draw: Callable[[], Any], size: Any) -> Any:
+        return draw() if size is None else ff.filled(draw, size)
 
     def integers(self, low: int, high: int | None = None, size: Any = None, dtype: Any = None,
                  endpoint: bool = False) -> int:
@@ -278,8 +320,8 @@ class NumpyFacade:
         return lo + self._engine.draw(hi - lo)
 
     def random(self, size: Any = None, dtype: Any = None, out: Any = None) -> Any:
-        self._refuse("random", size=size, out=out)
-        return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
+        self._refuse("random", out=out)
+        return self._sized(self._double, size)
 
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None,
                axis: int = 0, shuffle: bool = True) -> Any:
@@ -290,9 +332,107 @@ class NumpyFacade:
             raise ValueError("a cannot be empty unless no samples are taken")
         return a[self._engine.draw(len(a))]
 
+    def laplace(self, loc: Any = 0, scale: Any = 1, size: Any = None) -> Any:
+        _continuous("laplace", loc=loc, scale=scale)
+        return self._sized(lambda: ff.laplace(self._positive_double, loc, scale), size)
+
+    def uniform(self, low: Any = 0, high: Any = 1, size: Any = None) -> Any:
+        _continuous("uniform", low=low, high=high)
+        return self._sized(lambda: ff.uniform_range(self._double, low, high), size)
+
+    def geometric(self, p: Any, size: Any = None) -> Any:
+        _continuous("geometric", p=p)
+        if not ff.geometric_search_applies(p):
+            raise FacadeRefusal(f"geometric(p = {p!r:.20}) with p < 1/3 is drawn by numpy "
+                                f"through its ziggurat exponential, which the facade does not "
+                                f"model; audit this code black-box")
+        return self._sized(lambda: ff.geometric_search(self._double, p), size)
+
+    def _ziggurat(self, name: str) -> Any:
+        raise FacadeRefusal(f"numpy's Generator.{name} uses the ziggurat algorithm on 64-bit "
+                            f"draws, which the facade does not model exactly; audit this code "
+                            f"black-box (np.random.{name} and RandomState.{name}, the legacy "
+                            f"algorithms, are modelled: --rng numpy-legacy)")
+
+    def normal(self, *args: Any, **kwargs: Any) -> Any:
+        return self._ziggurat("normal")
+
+    def standard_normal(self, *args: Any, **kwargs: Any) -> Any:
+        return self._ziggurat("standard_normal")
+
+    def exponential(self, *args: Any, **kwargs: Any) -> Any:
+        return self._ziggurat("exponential")
+
+    def standard_exponential(self, *args: Any, **kwargs: Any) -> Any:
+        return self._ziggurat("standard_exponential")
+
+
+class LegacyNumpyFacade(NumpyFacade):
+    """Behaves like ``numpy.random.RandomState`` (and so like the module functions
+    ``np.random.laplace``, ``np.random.normal``...): its ``exponential`` is ``-log(1 - U)``
+    and its ``normal`` the polar method, keeping the second value of each pair for the next
+    call (:mod:`exactdp.audit.facade_floats`); ``randint``/``random_sample`` are uniform."""
+
+    legacy = True
+
+    def __init__(self, engine: _Engine) -> None:
+        super().__init__(engine)
+        self._gauss: Any = None
+
+    def _reset(self) -> None:
+        self._gauss = None
+
+    def random_sample(self, size: Any = None) -> Any:
+        return self._sized(self._double, size)
+
+    def random(self, size: Any = None) -> Any:  # type: ignore[override]
+        return self.random_sample(size)
+
+    sample = random_sample
+
+    def rand(self, *shape: int) -> Any:
+        return self.random_sample(shape or None)
+
+    def randint(self, low: int, high: int | None = None, size: Any = None,
+                dtype: Any = None) -> int:
+        return self.integers(low, high, size=size)
+
+    def _gauss_draw(self) -> Any:
+        if self._gauss is not None:
+            value, self._gauss = self._gauss, None
+            return value
+        value, self._gauss = ff.legacy_gauss_pair(self._double)
+        return value
+
+    def standard_normal(self, size: Any = None) -> Any:
+        return self._sized(self._gauss_draw, size)
+
+    def randn(self, *shape: int) -> Any:
+        return self.standard_normal(shape or None)
+
+    def normal(self, loc: Any = 0, scale: Any = 1, size: Any = None) -> Any:
+        _continuous("normal", loc=loc, scale=scale)
+        ff.legacy_normal(0, loc, scale)  # parameters checked before any draw, as numpy does
+        return self._sized(lambda: ff.legacy_normal(self._gauss_draw(), loc, scale), size)
+
+    def exponential(self, scale: Any = 1, size: Any = None) -> Any:
+        _continuous("exponential", scale=scale)
+        ff.legacy_exponential(lambda: 0, scale)  # parameters checked before any draw
+        return self._sized(lambda: ff.legacy_exponential(self._double, scale), size)
+
+    def standard_exponential(self, size: Any = None) -> Any:
+        return self._sized(lambda: ff.legacy_exponential(self._double, 1), size)
+
 
 _FACADES: dict[str, Callable[[_Engine], Any]] = {
-    "random": RandomFacade, "secrets": SecretsFacade, "numpy": NumpyFacade}
+    "random": RandomFacade, "secrets": SecretsFacade, "numpy": NumpyFacade,
+    "numpy-legacy": LegacyNumpyFacade}
+
+
+def _module_kind(module: object, kind: str) -> str:
+    """The facade a patched module gets: numpy's module functions are the legacy
+    ``RandomState``'s, whatever facade is passed to the code."""
+    return "numpy-legacy" if _name(module) == "numpy.random" else kind
 
 
 @contextlib.contextmanager
@@ -337,7 +477,8 @@ class FacadeMechanism:
         self.patch_modules = tuple(patch_modules)
         self.patch_attributes = tuple(patch_attributes)
         self.patched_names = [f"{_name(m)}.{f}" for m in self.patch_modules
-                              for f in MODULE_FUNCTIONS[rng] if hasattr(m, f)] + \
+                              for f in MODULE_FUNCTIONS[_module_kind(m, rng)]
+                              if hasattr(m, f)] + \
                              [f"{_name(o)}.{a}" for o, a in self.patch_attributes]
         name = getattr(fn, "__qualname__", None) or repr(fn)
         self.description = description or (
@@ -346,6 +487,7 @@ class FacadeMechanism:
         self._cache: dict[tuple[Any, tuple[tuple[int, int], ...], int], _Pieces] = {}
         self._large: list[str] = []
         self._facade: Any = None
+        self._facades: list[Any] = []
 
     def __repr__(self) -> str:
         return self.description
@@ -365,6 +507,8 @@ class FacadeMechanism:
                   f"a fresh pseudo-random continuation per check)")
 
     def invoke(self, c: Any) -> Any:
+        for facade in self._facades:  # each run (and each probe) from a fresh state
+            facade._reset()
         try:
             return self.fn(c, self._facade)
         except tuple(self.raises) as exc:
@@ -374,10 +518,17 @@ class FacadeMechanism:
     def __call__(self, c: Any, source: RandomSource) -> Any:
         engine = _Engine(self, c, source)
         facade = _FACADES[self.rng](engine)
-        patches = [(m, f, getattr(facade, f)) for m in self.patch_modules
-                   for f in MODULE_FUNCTIONS[self.rng] if hasattr(m, f)]
+        facades = {self.rng: facade}
+        patches = []
+        for m in self.patch_modules:
+            kind = _module_kind(m, self.rng)
+            if kind not in facades:  # numpy.random's functions: a legacy facade, same draws
+                facades[kind] = _FACADES[kind](engine)
+            patches += [(m, f, getattr(facades[kind], f)) for f in MODULE_FUNCTIONS[kind]
+                        if hasattr(m, f)]
         patches += [(o, a, facade) for o, a in self.patch_attributes]
         self._facade = facade
+        self._facades = list(facades.values())
         with _patched(patches):
             return self.invoke(c)
 

@@ -7,8 +7,10 @@ Grammar of ``--inputs`` (ints in ASCII digits; spaces allowed after commas):
 * ``LO..HI`` -- counts ``LO..HI`` with ``c ~ c+1`` (paper 004, Definition 4.1; as before);
 * ``datasets(LO..HI, N, add-remove)`` / ``datasets(LO..HI, N, replace-one)`` -- multisets
   (sorted tuples) of at most ``N`` elements of the universe ``LO..HI``;
-* ``vectors(P, LO..HI, BETA, one-coordinate)`` / ``vectors(P, LO..HI, BETA, l1)`` -- the
-  integer box ``{LO..HI}^P`` with sensitivity ``BETA``;
+* ``vectors(P, LO..HI, BETA, one-coordinate|l1|linf)`` -- the integer box ``{LO..HI}^P``
+  with sensitivity ``BETA``: one coordinate moves, the coordinates move by ``BETA`` in
+  total (l1), or every coordinate may move by up to ``BETA`` (linf: query vectors of noisy
+  max and sparse vector);
 * ``booleans(P)`` -- ``{0,1}^P``, one bit flipped.
 
 A relation's inputs are its points; the audit checks both orders of each edge.
@@ -80,7 +82,8 @@ def parse_inputs(text: str, flag: str = "--inputs") -> AuditInputs:
     m = _CALL_RE.match(text) if isinstance(text, str) and len(text) <= 200 else None
     if m is None:  # a range (parse_range checks its type, length and digits)
         rng = parse_range(text, flag)
-        return AuditInputs(rng, None, "counts, c ~ c+1")
+        return AuditInputs(rng, None, f"counts {rng.start}..{rng.stop - 1}, c ~ c+1 (a "
+                                      f"count changes by one)")
     kind, body = m.group(1), m.group(2)
     if kind == "booleans":
         (p,) = _args(body, ("P",), flag, "booleans(P)")
@@ -93,7 +96,7 @@ def parse_inputs(text: str, flag: str = "--inputs") -> AuditInputs:
             raise ParameterError(f"{flag}: a universe of {len(items)} elements is too large "
                                  f"(at most 64)")
         return from_relation(datasets(items, _int(n, "N", flag), how))
-    usage = "vectors(P, LO..HI, BETA, one-coordinate|l1)"
+    usage = "vectors(P, LO..HI, BETA, one-coordinate|l1|linf)"
     p, box, beta, how = _args(body, ("P", "LO..HI", "BETA", "kind"), flag, usage)
     rng = parse_range(box, f"{flag} box")
     return from_relation(vectors(_int(p, "P", flag), rng.start, rng.stop - 1,

@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactdp.certified import Interval, exp_interval, ln_interval, precision_schedule
+from exactdp.certified import Interval, ln_interval, precision_schedule
 from exactdp.checker import RatioWitness
+from exactdp.claims import Claim, RatioClaim, epsilon_bounds, exp_bounds
 from exactdp.params import ResourceLimitError
 
 __all__ = ["MARGINAL_FRACTION", "Severity", "decimal_against", "decimal_interval", "in_decimal",
@@ -75,7 +76,7 @@ def separated_decimals(a: Callable[[int], Interval], b: Callable[[int], Interval
     reals are then equal or astronomically close).
 
     >>> separated_decimals(lambda b: Interval(Fraction(1), Fraction(1)),
-    ...                    lambda b: exp_interval(Fraction(1, 10**12), b))
+    ...                    lambda b: exp_bounds(Fraction(1, 10**12), b))
     ('1.0000000000000', '[1.0000000000009, 1.0000000000011]')
     """
     while places <= MAX_DIGITS:
@@ -198,33 +199,37 @@ class Severity:
         return out
 
 
-def _effective(ratio: Fraction, eps: Fraction) -> tuple[Interval, Interval]:
-    """``ln(ratio)`` and ``ln(ratio) - eps``, refined until the excess is known to 1%."""
-    if ratio == 1:
-        zero = Interval(Fraction(0), Fraction(0))
-        return zero, Interval(-eps, -eps)
+def _effective(ratio: Fraction, eps: Claim) -> tuple[Interval, Interval]:
+    """``ln(ratio)`` and ``ln(ratio) - eps``, refined until the excess is known to 1%
+    (exactly 0 when the ratio equals a ratio-bound claim's ``e**eps``)."""
+    if ratio == 1 or (isinstance(eps, RatioClaim) and ratio == eps.ratio):
+        eff = Interval(Fraction(0), Fraction(0)) if ratio == 1 else ln_interval(ratio, 64)
+        e0 = epsilon_bounds(eps, 64)
+        return eff, (Interval(-e0.hi, -e0.lo) if ratio == 1 else Interval(Fraction(0),
+                                                                           Fraction(0)))
     for bits in precision_schedule(64):
         eff = ln_interval(ratio, bits)
-        exc = Interval(eff.lo - eps, eff.hi - eps)
+        e = epsilon_bounds(eps, bits)
+        exc = Interval(eff.lo - e.hi, eff.hi - e.lo)
         if (exc.lo > 0 or exc.hi < 0) and (exc.hi - exc.lo) * 100 <= min(abs(exc.lo),
                                                                           abs(exc.hi)):
             return eff, exc
     return eff, exc  # pragma: no cover - a ratio equal to e^eps (eps = 0 handled above)
 
 
-def _compare(ratio: Fraction, eps: Fraction, exc: Interval) -> tuple[str, str]:
+def _compare(ratio: Fraction, eps: Claim, exc: Interval) -> tuple[str, str]:
     """``worst ratio vs e^eps`` and ``effective epsilon vs eps``, separated as printed."""
     r_text, e_text = separated_decimals(lambda b: Interval(ratio, ratio),
-                                        lambda b: exp_interval(eps, b))
+                                        lambda b: exp_bounds(eps, b))
     sign = ">" if exc.lo > 0 else "<"
     comparison = (f"worst ratio {r_text} {sign} e^({eps}) {'in ' if '[' in e_text else ''}"
                   f"{e_text} (decimals rounded outwards; exact fractions in --json)")
     l_text, c_text = separated_decimals(lambda b: ln_interval(ratio, b),
-                                        lambda b: Interval(eps, eps))
+                                        lambda b: epsilon_bounds(eps, b))
     return comparison, f"{'in ' if '[' in l_text else '= '}{l_text} {sign} claimed {c_text}"
 
 
-def severity(verdict: str, worst: RatioWitness | None, eps: Fraction, delta: Fraction,
+def severity(verdict: str, worst: RatioWitness | None, eps: Claim, delta: Fraction,
              hockey_stick: Interval | None, trace_same: bool | None) -> Severity | None:
     """The severity of a white-box result: None unless the verdict is ``"pass"`` or
     ``"violation"`` with the worst ratio known (a broken or incomplete audit has no figures).
@@ -245,6 +250,9 @@ def severity(verdict: str, worst: RatioWitness | None, eps: Fraction, delta: Fra
         eff, exc = _effective(ratio, eps)
         if ratio == 1 and eps == 0:  # the only case of equality (e^eps is irrational)
             comparison, effective_decimal = "worst ratio 1 = e^(0)", "= 0 = claimed 0"
+        elif isinstance(eps, RatioClaim) and ratio == eps.ratio:  # equal, exactly
+            comparison = f"worst ratio {ratio} = e^({eps}) exactly"
+            effective_decimal = f"= {eps} = the claim"
         else:
             comparison, effective_decimal = _compare(ratio, eps, exc)
     if verdict == "pass":
@@ -269,7 +277,7 @@ def severity(verdict: str, worst: RatioWitness | None, eps: Fraction, delta: Fra
                     f"of the claim above it)")
     else:
         assert exc is not None
-        marginal = exc.hi < MARGINAL_FRACTION * eps
+        marginal = exc.hi < MARGINAL_FRACTION * epsilon_bounds(eps, 64).lo
         level = "marginal" if marginal else "substantial"
         headline = (f"effective epsilon exceeds the claimed {eps} by {decimal_interval(exc)} ("
                     + ("less" if marginal else "more") + f" than {MARGINAL_FRACTION} of the "

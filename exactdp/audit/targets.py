@@ -1,6 +1,7 @@
 """What an audit is run on: targets, ranges, claimed parameters, and the audit's size.
 
-A **target** is ``MODULE:NAME``, ``MODULE:FACTORY(literal, k=literal, ...)``, or the same
+A **target** is ``MODULE:NAME``, ``MODULE:FACTORY(literal, k=literal, ...)``,
+``MODULE:Class(literal, ...).method`` (a bound method of the object built), or the same
 with a file path in place of the module (``./mech.py:f``, ``mech.py:f``,
 ``/abs/dir/mech.py:f``).  A module is looked for the way ``python -m`` looks for it: on
 ``sys.path`` with the current directory first.  Importing the module and calling the
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from exactdp.audit.guard import Abort, Timeout, check_outcome, exception_text, show, time_limit
+from exactdp.claims import Claim, RatioClaim, epsilon_bounds, parse_claim
 from exactdp.params import (
     ExactDPError,
     ParameterError,
@@ -58,6 +60,7 @@ __all__ = [
     "load_target",
     "materialise_inputs",
     "neighbour_pairs",
+    "parse_bind",
     "parse_range",
 ]
 
@@ -163,9 +166,16 @@ def _bounded(value: object, name: str) -> Fraction:
     return q
 
 
-def check_epsilon(value: object, name: str = "claimed_epsilon") -> Fraction:
+def check_epsilon(value: object, name: str = "claimed_epsilon") -> Claim:
     """A claimed epsilon: exact, ``0 <= eps <= MAX_EPSILON`` (0 claims the output ignores
-    the input, which an audit can refute)."""
+    the input, which an audit can refute); or a ratio bound ``e**eps = r`` stated as
+    ``'ln 3'``, ``'2 ln 2'`` or a :class:`~exactdp.claims.RatioClaim`
+    (:func:`exactdp.claims.parse_claim`)."""
+    claim = parse_claim(value, name) if isinstance(value, (str, RatioClaim)) else None
+    if isinstance(claim, RatioClaim):
+        if epsilon_bounds(claim, 16).lo > MAX_EPSILON:
+            raise ParameterError(f"{name} = {claim} must lie in [0, {MAX_EPSILON}]")
+        return claim
     eps = _bounded(value, name)
     if not 0 <= eps <= MAX_EPSILON:
         raise ParameterError(f"{name} = {eps} must lie in [0, {MAX_EPSILON}]")
@@ -240,8 +250,9 @@ def load_target(spec: str, time_limit_s: int | None = None, *, what: str = "targ
                              f"Python name")
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = {}
+    then: tuple[str, ...] = ()
     if paren:
-        args, kwargs = _literal_arguments(paren + tail, spec, what)
+        args, kwargs, then = _literal_arguments(paren + tail, spec, what)
     obj = _import(module_part, spec, what, time_limit_s)
     for part in name.split("."):
         try:
@@ -254,6 +265,12 @@ def load_target(spec: str, time_limit_s: int | None = None, *, what: str = "targ
                                  f"{exception_text(exc)}") from None
     if paren:
         obj = _call_factory(obj, args, kwargs, spec, what, time_limit_s)
+    for part in then:  # MODULE:Class(args).method: the method of the object built
+        try:
+            obj = getattr(obj, part)
+        except Exception as exc:  # noqa: BLE001 - a third party's attribute may raise
+            raise ParameterError(f"{what} {spec!r}: the object built has no usable "
+                                 f"attribute {part!r} ({exception_text(exc)})") from None
     if not callable(obj) and not (allow_mapping and hasattr(obj, "items")):
         kinds = "callable (or a mapping input -> distribution)" if allow_mapping else "callable"
         raise ParameterError(f"{what} {spec!r} is an object of type {type(obj).__name__}, not {kinds}"
@@ -262,14 +279,31 @@ def load_target(spec: str, time_limit_s: int | None = None, *, what: str = "targ
     return obj
 
 
-def _literal_arguments(text: str, spec: str, what: str) -> tuple[tuple[Any, ...], dict[str, Any]]:
+def parse_bind(text: str, flag: str = "--bind") -> dict[str, Any]:
+    """``"epsilon=1, N=2"`` -> ``{"epsilon": 1, "N": 2}``: keyword literals passed on every
+    call of the target (parsed as factory arguments are: literals only)."""
+    args, kwargs, then = _literal_arguments(f"({text})", text, flag)
+    if args or then:
+        raise ParameterError(f"{flag} {text!r} must be NAME=LITERAL pairs separated by commas, "
+                             f"e.g. epsilon=1 or epsilon=0.5, N=2")
+    return kwargs
+
+
+def _literal_arguments(text: str, spec: str, what: str
+                       ) -> tuple[tuple[Any, ...], dict[str, Any], tuple[str, ...]]:
+    """The factory's literal arguments, and the attribute names after the call
+    (``Class(1).randomise`` -> ``(1,), {}, ("randomise",)``)."""
     bad = (f"{what} {spec!r}: the arguments {text!r} must be one parenthesised list of "
            f"Python literals (numbers, strings, tuples, lists, dicts, None, True/False), e.g. "
-           f"f(8, '1/2') or f(scale=2, bounds=(0, 8))")
+           f"f(8, '1/2') or f(scale=2, bounds=(0, 8)), optionally followed by .method")
     try:
         node = ast.parse(f"f{text}", mode="eval").body
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         raise ParameterError(bad) from None
+    then: list[str] = []
+    while isinstance(node, ast.Attribute):
+        then.insert(0, node.attr)
+        node = node.value
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id == "f"):
         raise ParameterError(bad)
@@ -281,7 +315,7 @@ def _literal_arguments(text: str, spec: str, what: str) -> tuple[tuple[Any, ...]
         kwargs = {str(k.arg): ast.literal_eval(k.value) for k in node.keywords}
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         raise ParameterError(bad) from None
-    return args, kwargs
+    return args, kwargs, tuple(then)
 
 
 def _is_path(module_part: str) -> bool:

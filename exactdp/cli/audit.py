@@ -30,7 +30,8 @@ _VERDICTS = (
     "false-alarm probability at most --alpha; NO VIOLATION DETECTED = nothing was found at "
     "the stated power: never a proof of privacy. Both: BROKEN = the mechanism itself failed "
     "while being sampled: it raised (even SystemExit), did not return within --time-limit, "
-    "returned something that is not an exact outcome (None, a float, an unhashable value) "
+    "returned something that is not an exact outcome (None, nan, an unhashable value; a "
+    "float counts as its exact value, a list or array as the tuple of its items) "
     "or lies outside the declared outputs (--outputs, else the target's attribute outputs, "
     "else the input range), drew more randomness than declared, or is not a function of its "
     "randomness. White-box exploring (--source, --rng): INCOMPLETE = the exploration "
@@ -70,8 +71,13 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         epilog=EPILOG)
     p.add_argument("target", metavar="TARGET")
     p.add_argument("--kind", required=True, choices=("whitebox", "blackbox"))
-    p.add_argument("--claimed-epsilon", required=True, metavar="E",
-                   help="the epsilon the mechanism claims, exact, in [0, 1000], e.g. 1/2")
+    claim = p.add_mutually_exclusive_group(required=True)
+    claim.add_argument("--claimed-epsilon", metavar="E",
+                       help="the epsilon the mechanism claims, exact, in [0, 1000]: e.g. 1/2, "
+                            "or 'ln 3', '2 ln 2' (then e^eps is exactly 3, 4)")
+    claim.add_argument("--ratio-bound", metavar="R",
+                       help="the claim as a bound R >= 1 on e^eps (the same as "
+                            "--claimed-epsilon 'ln R')")
     p.add_argument("--claimed-delta", metavar="DELTA",
                    help="judge (eps, delta)-DP by the hockey-stick divergence (whitebox: "
                         "exactly; blackbox: a lower confidence bound on it, false-alarm "
@@ -84,7 +90,8 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="LO..HI, both included, e.g. 0..8 or -2..2 (neighbours c, c+1); or "
                         "a neighbour relation: 'datasets(LO..HI, N, add-remove|replace-one)' "
                         "(multisets of <= N elements of LO..HI), 'vectors(P, LO..HI, BETA, "
-                        "one-coordinate|l1)', 'booleans(P)' (inputs are then tuples: use "
+                        "one-coordinate|l1|linf)' (linf: every coordinate may move by <= "
+                        "BETA), 'booleans(P)' (inputs are then tuples: use "
                         "--source or --rng, and declare --outputs if they are not the "
                         "mechanism's attribute)")
     p.add_argument("--outputs", metavar="RANGE",
@@ -117,9 +124,10 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                         f"(default {MAX_CALLS}; blackbox: draws x (inputs + 2); whitebox: "
                         "inputs x D when enumerating, inputs x outputs x log2 D for the "
                         "threshold search); the estimate is printed with the refusal")
-    p.add_argument("--rng", choices=("random", "secrets", "numpy"),
+    p.add_argument("--rng", choices=("random", "secrets", "numpy", "numpy-legacy"),
                    help="whitebox only: the callable is f(c, rng) drawing from rng as from a "
-                        "random.Random, a secrets.SystemRandom or a numpy Generator; the "
+                        "random.Random, a secrets.SystemRandom, a numpy Generator or a "
+                        "numpy RandomState (numpy-legacy); the "
                         "audit passes in a facade whose every draw is explored exactly "
                         "(small integer draws branch; random() and wide draws are explored "
                         "by their effect, assumed piecewise constant, checked, else refused "
@@ -130,7 +138,21 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="with --rng: also replace these modules' functions (random: random, "
                         "getrandbits, randrange, randint, choice, shuffle, uniform; secrets: "
                         "randbelow, randbits, choice) by the facade's during each call, for "
-                        "code calling module functions; restored after every call")
+                        "code calling module functions (numpy.random: its legacy "
+                        "functions); restored after every call. A one-argument f(c) is "
+                        "then called as f(c)")
+    p.add_argument("--patch-attr", metavar="NAME",
+                   help="with --rng: set the attribute NAME of the target's instance (a "
+                        "bound method's object, e.g. TARGET mod:Mech(1).randomise and NAME "
+                        "_rng) to the facade during each call")
+    p.add_argument("--rng-arg", metavar="N|NAME",
+                   help="with --rng: where the facade goes: position N (0-based) or keyword "
+                        "NAME (e.g. prng for f(prng, queries, epsilon)); 'none' when it is "
+                        "patched in; the input c takes the first other parameter (default: "
+                        "f(c, rng); f(c) when patched in)")
+    p.add_argument("--bind", metavar="K=V[,K=V]",
+                   help="further keyword arguments (Python literals) passed on every call, "
+                        "e.g. epsilon=1")
     p.add_argument("--max-paths", metavar="N",
                    help="whitebox, exploring: stop each input's exploration after N paths "
                         "(default 1048576)")
@@ -171,7 +193,8 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 _WHITEBOX_ONLY = (("randomness_size", "--randomness-size"),
                   ("source", "--source"), ("monotone", "--monotone"), ("rng", "--rng"),
-                  ("patch", "--patch"), ("max_paths", "--max-paths"),
+                  ("patch", "--patch"), ("patch_attr", "--patch-attr"),
+                  ("rng_arg", "--rng-arg"), ("max_paths", "--max-paths"),
                   ("time_budget", "--time-budget"),
                   ("max_draws_per_path", "--max-draws-per-path"))
 _BLACKBOX_ONLY = (("draws", "--draws"), ("alpha", "--alpha"))
@@ -195,8 +218,10 @@ def _budget(args: argparse.Namespace) -> dict[str, Any]:
     from exactdp.audit.budget import check_time_budget
     from exactdp.params import ParameterError, positive_int
 
-    if args.patch is not None and args.rng is None:
-        raise ParameterError("--patch needs --rng (the kind of facade patched in)")
+    for flag, value in (("--patch", args.patch), ("--patch-attr", args.patch_attr),
+                        ("--rng-arg", args.rng_arg)):
+        if value is not None and args.rng is None:
+            raise ParameterError(f"{flag} needs --rng (the kind of facade)")
     out: dict[str, Any] = {"time_budget": check_time_budget(args.time_budget, "--time-budget")}
     if args.max_paths is not None:
         out["max_runs"] = positive_int(args.max_paths, "--max-paths")
@@ -206,14 +231,23 @@ def _budget(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def load_mechanism(spec: str, time_limit: int | None, rng: str | None,
-                   patch: str | None) -> Any:
+                   patch: str | None, patch_attr: str | None = None,
+                   rng_arg: str | None = None, bind: str | None = None) -> Any:
     """TARGET as the audit calls it: loaded (:func:`~exactdp.audit.load_target`) and, with
-    ``--rng``, put behind its facade.  Module-level, so that the workers of ``--workers`` /
-    ``--dask`` rebuild the mechanism by this same function (:mod:`exactdp.audit.parallel`)."""
+    ``--rng``, put behind its facade, called in the form ``--rng-arg`` / ``--bind`` /
+    ``--patch`` / ``--patch-attr`` say (:func:`~exactdp.audit.callforms.call_form`).
+    Module-level, so that the workers of ``--workers`` / ``--dask`` rebuild the mechanism
+    by this same function (:mod:`exactdp.audit.parallel`)."""
+    import functools
+
     from exactdp.audit import load_target
+    from exactdp.audit.targets import parse_bind
 
     target = load_target(spec, time_limit, what="target")
-    return target if rng is None else _facade(target, rng, patch)
+    kw = parse_bind(bind) if bind else {}
+    if rng is None:
+        return functools.partial(target, **kw) if kw else target
+    return _facade(target, spec, rng, patch, patch_attr, rng_arg, kw)
 
 
 def _spread(args: argparse.Namespace, time_limit: int | None, progress: Any) -> Any:
@@ -232,7 +266,8 @@ def _spread(args: argparse.Namespace, time_limit: int | None, progress: Any) -> 
     from exactdp import workers
     from exactdp.audit.parallel import Loader, Spread
 
-    loader = Loader(load_mechanism, (args.target, time_limit, args.rng, args.patch))
+    loader = Loader(load_mechanism, (args.target, time_limit, args.rng, args.patch,
+                                     args.patch_attr, args.rng_arg, args.bind))
     if args.workers is not None:
         return Spread(loader, workers=positive_int(args.workers, "--workers"),
                       progress=progress)
@@ -240,11 +275,13 @@ def _spread(args: argparse.Namespace, time_limit: int | None, progress: Any) -> 
                   progress=progress)
 
 
-def _facade(target: Any, rng: str, patch: str | None) -> Any:
-    """TARGET f(c, rng) behind a facade of kind ``--rng`` (modules of ``--patch`` imported
-    here, under the same import rules as the target)."""
+def _facade(target: Any, spec: str, rng: str, patch: str | None, patch_attr: str | None,
+            rng_arg: str | None, bind: dict[str, Any]) -> Any:
+    """TARGET behind a facade of kind ``--rng`` (modules of ``--patch`` imported here, under
+    the same import rules as the target)."""
     import importlib
 
+    from exactdp.audit.callforms import call_form, parse_rng_arg
     from exactdp.audit.facades import facade_mechanism
     from exactdp.params import ParameterError
 
@@ -255,7 +292,19 @@ def _facade(target: Any, rng: str, patch: str | None) -> Any:
         except ImportError as exc:
             raise ParameterError(f"--patch: module {name.strip()!r} does not import "
                                  f"({exc})") from None
-    return facade_mechanism(target, rng, patch_modules=modules)
+    attributes = []
+    if patch_attr is not None:
+        name = patch_attr.strip()
+        owner = getattr(target, "__self__", target)
+        if not name.isidentifier() or not hasattr(owner, name):
+            raise ParameterError(f"--patch-attr {patch_attr!r}: the target's object "
+                                 f"{type(owner).__name__} has no attribute {name!r}; name "
+                                 f"the attribute holding its generator (e.g. _rng), with a "
+                                 f"bound method as TARGET (MODULE:Class(args).method)")
+        attributes.append((owner, name))
+    fn = call_form(target, parse_rng_arg(rng_arg), bind,
+                   patching=bool(modules or attributes), name=spec.rpartition(":")[2])
+    return facade_mechanism(fn, rng, patch_modules=modules, patch_attributes=attributes)
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
@@ -284,7 +333,12 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         require_matplotlib()
     _refuse_misplaced(args)
     progress = None if args.quiet else _progress
-    eps = check_epsilon(args.claimed_epsilon, "--claimed-epsilon")
+    if args.ratio_bound is not None:
+        from exactdp.claims import ratio_claim
+
+        eps = check_epsilon(ratio_claim(args.ratio_bound, "--ratio-bound"), "--ratio-bound")
+    else:
+        eps = check_epsilon(args.claimed_epsilon, "--claimed-epsilon")
     delta = check_delta(args.claimed_delta or "0", "--claimed-delta")
     alpha = check_alpha(args.alpha or "1/100", "--alpha")
     draws = positive_int(args.draws or "10000", "--draws")
@@ -305,7 +359,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     with contextlib.redirect_stdout(sys.stderr), contextlib.ExitStack() as closing:
         if spread is not None:
             closing.callback(spread.close)  # the Dask client, also when the audit raises
-        target = load_mechanism(args.target, time_limit, args.rng, args.patch)
+        target = load_mechanism(args.target, time_limit, args.rng, args.patch,
+                                args.patch_attr, args.rng_arg, args.bind)
         reference = load_target(args.reference, time_limit, what="--reference",
                                 allow_mapping=True) if args.reference else None
         if outputs is None and declared(target, "outputs") is None \
@@ -327,7 +382,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     from exactdp.audit.provenance import command_line
 
     report = dataclasses.replace(report, command=command_line(args.argv_),
-                                 relation="" if neighbours is None else spec.relation)
+                                 relation=spec.relation)
     if html_out is not None:
         from exactdp.audit.html import html_report
 

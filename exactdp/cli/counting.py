@@ -262,7 +262,8 @@ def _sample_lines(mech: Any, c: int, draws: int, source: Any, as_json: bool,
     """The output, piece by piece, so that memory does not grow with ``draws``."""
     if as_json:
         yield (f'{{"mechanism": "{type(mech).__name__}", "n": "{mech.n}", "count": "{c}", '
-               f'"epsilon": "{mech.epsilon}", "k": "{mech.k}", "spent": {json.dumps(spent)}, '
+               f'"paper_epsilon": "{mech.epsilon}", "k": "{mech.k}", '
+               f'"spent": {json.dumps(spent)}, '
                f'"seeded": {"true" if seeded else "false"}, "values": [')
     last = time.monotonic()
     for i in range(draws):

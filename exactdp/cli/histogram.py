@@ -129,7 +129,7 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
     out = output_path(args)  # before anything is read or drawn
     universe = Universe(parse_universe_size(args.universe_size))
     total = budget(args.epsilon, "--epsilon")
-    histogram_m_for_budget(total, 1 << 64)  # the range's top, before anything is read
+    histogram_m_for_budget(total, None)  # the range's top, before anything is read
     beta = inverse_integer(args.beta, "--beta", below_one=True)
     delta = None
     if args.delta is not None:
@@ -200,6 +200,7 @@ def _paper_epsilon(args: argparse.Namespace, universe: Any, total: Any, beta: An
     from exactdp.histograms.release import ReleaseRequest, plan
     from exactdp.spend import histogram_m_for_budget
 
+    mech: Any
     if args.algorithm == "compact":  # M runs at eps' = 1/ceil(10 m / 9) (Theorem 8.6)
         mech = (FastSample(n, Fraction(1, 2), beta / (2 * universe.size))
                 if args.counting == "fastsample" else GeoSample(n, Fraction(1, 2)))

@@ -442,7 +442,7 @@ class CompactHistogram:
         ``gamma = beta0 / (2|X|)``, ``M0`` from Lemma 8.4 and ``l`` as in the proof.
 
         Then the release is ``(eps, 0)``-DP: ``eps' <= 9 eps / 10`` and
-        ``3 d / d0 <= eps / 10`` (checked exactly by ``proofs/thm_8_06_parameters.py``).
+        ``3 d / d0 <= eps / 10`` (checked exactly by ``proofs/balcer_vadhan/thm_8_06_parameters.py``).
         """
         u = universe if isinstance(universe, Universe) else Universe(universe)
         eps = inverse_integer(epsilon, "epsilon")
