@@ -203,7 +203,7 @@ def cmd_check_alp(args: argparse.Namespace) -> int:
     domain = (f"{len(pairs)} ordered pairs ||x - x'||_1 <= 1 of {len(inputs)} k-sparse inputs "
               f"(entries in [0, {Fraction(units, prm.grid)}] step 1/{prm.grid}) x "
               f"{seeds}^{prm.columns} seed tuples (Carter-Wegman, P = {family.prime})")
-    cert = Certificate(f"ALP [F] Lemma 4.12: eps-DP ({prm.variant} variant)", repr(prm), params,
+    cert = Certificate(f"ALP-full Lemma 4.12: eps-DP ({prm.variant} variant)", repr(prm), params,
                        domain, w.ratio, bound, ok and coverage.covered,
                        {"ratio_witness": w.to_json()})
     doc = {**cert.to_json(), "verdict": word, "coverage": coverage.to_json()}
