@@ -12,7 +12,7 @@ from _plant import plant
 
 from exactdp import neighbours
 from exactdp.audit import facade_floats, facades
-from exactdp.audit.whitebox import GuardedSource
+from exactdp.audit.per_input import GuardedSource
 from exactdp.certificate import ClaimReport
 from exactdp.cli.verify import run_check
 from exactdp.proofs.audit import (

@@ -10,7 +10,7 @@ from typing import Any
 
 from exactdp.audit import whitebox_audit
 from exactdp.audit.guard import Abort
-from exactdp.audit.whitebox import GuardedSource
+from exactdp.audit.per_input import GuardedSource
 from exactdp.certificate import Certificate, ClaimReport
 from exactdp.randomness import CallableSource, RandomSource
 
