@@ -7,6 +7,7 @@ planted wrong formula is caught by the same comparison."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import struct
@@ -334,3 +335,27 @@ def test_module_expovariate_and_gauss_are_explored_by_their_effect() -> None:
     r = whitebox_audit(mech, inputs=range(2), claimed_epsilon=1, kind="source")
     assert r.distributions[0] == {0: negative, 1: 1 - negative}
     assert random.gauss == random._inst.gauss  # type: ignore[attr-defined]  # restored
+
+
+def test_planted_dropped_normal_cache_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RandomState.normal keeps the second value of each polar pair for its next call; a
+    facade that drew a fresh pair every time would differ from the second call on."""
+    draw = LEGACY_DRAWS[[n for n, _ in LEGACY_DRAWS].index("normal")][1]
+
+    def fresh_pair(self: LegacyNumpyFacade) -> Any:
+        return ff.legacy_gauss_pair(self._double)[0]
+
+    monkeypatch.setattr(LegacyNumpyFacade, "_gauss_draw", fresh_pair)
+    assert _mismatches(draw, draw, _legacy) > 0
+
+
+def test_cli_workers_rebuild_the_call_form(capsys: pytest.CaptureFixture[str]) -> None:
+    """--workers processes rebuild TARGET with the same --rng-arg / --bind / --patch."""
+    from tests._cli import run
+
+    rc, out, err = run(capsys, "audit", "audit_targets.realcode_targets:keep_with", "--kind",
+                       "whitebox", "--rng", "random", "--rng-arg", "prng", "--bind",
+                       "keep=0.75", "--ratio-bound", "3", "--inputs", "0..1", "--workers",
+                       "2", "--quiet", "--json")
+    assert rc == 0, err
+    assert json.loads(out)["worst_ratio"]["ratio"] == "3"
