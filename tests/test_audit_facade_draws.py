@@ -133,7 +133,8 @@ def test_laplace_rejects_a_zero_double_and_draws_again() -> None:
 def test_what_is_not_modelled_is_refused() -> None:
     g = NumpyFacade(Replay(np.random.Generator(np.random.PCG64(0)).random))
     for call in (lambda: g.normal(), lambda: g.exponential(), lambda: g.standard_normal(),
-                 lambda: g.geometric(0.1), lambda: g.laplace(scale=np.array([1.0, 2.0]))):
+                 lambda: g.geometric(0.1), lambda: g.laplace(scale=np.array([1.0, 2.0])),
+                 lambda: g.laplace(loc=[0.0, 1.0])):
         with pytest.raises(FacadeRefusal, match="black-box"):
             call()
 

@@ -269,7 +269,7 @@ class SecretsFacade(secrets.SystemRandom, RandomFacade):
 def _continuous(name: str, **options: Any) -> None:
     """Continuous draws are modelled one scalar at a time; array parameters are not."""
     for k, v in options.items():
-        if v is not None and not isinstance(v, (int, float)) and getattr(v, "ndim", 0) != 0:
+        if isinstance(v, (list, tuple)) or getattr(v, "ndim", 0) != 0:
             raise FacadeRefusal(f"the numpy facade models {name} with scalar parameters only "
                                 f"({k} = {v!r:.40}); audit this code black-box")
 
