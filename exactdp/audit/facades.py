@@ -589,15 +589,19 @@ class FacadeMechanism:
             i = bisect.bisect_right(pieces.starts, j) - 1
             lo = pieces.starts[i]
             first, second = effect(lo), effect(j)
+            joint = ""
             if first == second and len(first) > 1:  # type: ignore[arg-type]
                 seed = 2 + k  # later draws: a fresh pseudo-random continuation
                 first, second = engine.effect(lo, seed), engine.effect(j, seed)
+                joint = ("; with the later draws at other values: the output depends on "
+                         "this draw and later ones jointly, as when continuous noise values "
+                         "are compared")
             if first != second:
                 raise FacadeRefusal(
                     f"on input {engine.c!r}, draw {len(engine.history)} on [0, {n}): its "
                     f"effect is not piecewise constant as found by bisection (j = {lo} gives "
-                    f"{first!r} but j = {j} in the same piece gives {second!r}); the facade "
-                    f"cannot explore it exactly: audit this code black-box")
+                    f"{first!r} but j = {j} in the same piece gives {second!r}{joint}); the "
+                    f"facade cannot explore it exactly: audit this code black-box")
 
 
 def _name(obj: object) -> str:
