@@ -224,9 +224,8 @@ def _check_cost(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any
     The estimate is the number of noisy counts the algorithm draws (basic: one per element
     of ``X``; stability: ``n``, padded to strict time; pure-sparse and compact: about ``n``)
     times the time of one draw of its counting mechanism, measured with a throwaway seeded
-    source (never released), plus, for compact, the interpolation at the rate measured in
-    README (7.9 s for n = 10^4 on the native path, growing as n^1.6; pure Python about an
-    hour, growing as n^2)."""
+    source (never released), plus, for compact, the interpolation at a measured rate (about 8 s for n = 10^4 on the native path,
+    growing as n^1.6; pure Python about an hour, growing as n^2)."""
 
     from exactdp.histograms import native
     from exactdp.histograms.compact import CompactHistogram
