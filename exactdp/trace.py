@@ -6,7 +6,8 @@ inside :func:`recording`, so the cost outside the checker is one context-variabl
 
 The strict-time claim of the paper (e.g. Theorem 4.7 ii: a binary search of a fixed
 number of rounds, one CDF evaluation each) becomes: the recorded sequence is the same
-for every private input.
+for every private input.  (The white-box audit of other people's code judges a trace that
+varies on the joint law of (output, trace) instead: :mod:`exactdp.audit.timing`.)
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["Event", "active", "record", "recording"]
+__all__ = ["Event", "active", "paused", "record", "recording"]
 
 Event = tuple[object, ...]
 
@@ -42,5 +43,16 @@ def recording() -> Iterator[list[Event]]:
     token = _EVENTS.set(events)
     try:
         yield events
+    finally:
+        _EVENTS.reset(token)
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """Record nothing inside the ``with`` block (work done for a draw that is not part of
+    what the traced code did, such as branching on a facade value's comparisons)."""
+    token = _EVENTS.set(None)
+    try:
+        yield
     finally:
         _EVENTS.reset(token)

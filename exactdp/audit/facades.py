@@ -47,15 +47,19 @@ import bisect
 import contextlib
 import random
 import secrets
+import sys
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from exactdp.audit import facade_floats as ff
+from exactdp.audit.bytecode import suspended
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
-from exactdp.explore import ExplorationLimitError, NondeterminismError
+from exactdp.audit.facade_lazy import LazyUnit, Parts
+from exactdp.explore import ExplorationLimitError, NondeterminismError, RestartExploration
 from exactdp.params import ParameterError
 from exactdp.randomness import RandomSource
+from exactdp.trace import paused, record
 
 __all__ = ["EXACT_LIMIT", "FACADE_KINDS", "FacadeMechanism", "FacadeRefusal",
            "LegacyNumpyFacade", "NumpyFacade", "RandomFacade", "SecretsFacade",
@@ -145,6 +149,10 @@ class _Engine:
         self.forced = 0
         self.later: str | int = "zero"
         self.count = 0
+        #: lazy values handed out on this run; whether one escaped; whether the run is over
+        self.lazy = 0
+        self.escaped = ""
+        self.done = False
 
     def draw(self, n: int) -> int:
         """``j`` uniform on ``[0, n)``."""
@@ -153,11 +161,37 @@ class _Engine:
         if n <= self.mech.exact_limit:
             j = self.source.uniform(n) - 1
         else:
+            if self.lazy:  # the search replays the draws: lazy values have none to replay
+                self.escape("followed by a draw explored by its effect")
             self._check_budget()  # the search is costly: not past the path's budget
-            pieces = self.mech.pieces(self, n)
+            with suspended():  # the search's probes are not the run's bytecode
+                pieces = self.mech.pieces(self, n)
             j = pieces.starts[self.source.inverse_cdf(_PieceDraw(pieces))]
         self.history.append((n, j))
         return j
+
+    def unit(self) -> Any:
+        """A ``random()`` value: lazy (:mod:`exactdp.audit.facade_lazy`) when the mechanism
+        allows it and this is a live run, else the float ``j / 2**53`` of :meth:`draw`."""
+        if self.probing is not None or not self.mech.lazy:
+            return as_unit_float(self.draw(1 << FLOAT_BITS))
+        record("uniform", 1 << FLOAT_BITS)  # the draw sequence, as an explored draw has it
+        self.lazy += 1
+        self.mech.lazy_used = True
+        return LazyUnit(1 << FLOAT_BITS, self._branch, self.escape)
+
+    def _branch(self, lengths: tuple[int, ...]) -> int:
+        if self.done:
+            self.escape("used after the call that drew it returned")
+        with paused():  # branching on a comparison is not a draw of the traced code
+            return self.source.inverse_cdf(Parts(lengths))
+
+    def escape(self, what: str) -> Any:
+        """A lazy value was used otherwise than compared: explore without them."""
+        self.mech.lazy = False
+        self.escaped = self.escaped or what
+        raise RestartExploration(f"a random() value was {what}; explored by its effect "
+                                 f"instead")
 
     def _check_budget(self) -> None:
         check = getattr(self.source, "check_budget", None)
@@ -231,7 +265,10 @@ class RandomFacade(random.Random):
         self.gauss_next = None
 
     def random(self) -> Any:
-        return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        if caller == "random" or caller.startswith("exactdp."):  # Random's own methods
+            return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
+        return self._engine.unit()
 
     def getrandbits(self, k: int) -> int:
         if k < 0:
@@ -466,7 +503,7 @@ class FacadeMechanism:
                  patch_attributes: Sequence[tuple[object, str]] = (),
                  raises_as_outcome: Mapping[type[BaseException], Hashable] | None = None,
                  exact_limit: int = EXACT_LIMIT, max_pieces: int = MAX_PIECES,
-                 description: str | None = None) -> None:
+                 description: str | None = None, lazy: bool = True) -> None:
         if rng not in _FACADES:
             raise ParameterError(f"rng = {rng!r} must be one of {', '.join(FACADE_KINDS)}")
         if not callable(fn):
@@ -488,6 +525,10 @@ class FacadeMechanism:
         self._large: list[str] = []
         self._facade: Any = None
         self._facades: list[Any] = []
+        #: random() values are handed out lazily (:mod:`exactdp.audit.facade_lazy`) until
+        #: one is used otherwise than compared; whether any was
+        self.lazy = lazy
+        self.lazy_used = False
 
     def __repr__(self) -> str:
         return self.description
@@ -495,9 +536,11 @@ class FacadeMechanism:
     @property
     def assumption(self) -> str:
         """What was assumed about the large draws met so far, and how it was checked."""
+        lazy = ("random() values used only in comparisons with numbers: branched exactly on "
+                "each comparison (no assumption)" if self.lazy and self.lazy_used else "")
         if not self._large:
-            return ""
-        return (f"{len(self._large)} large draw(s) explored by their effect ("
+            return lazy
+        return (lazy + ("; " if lazy else "") + f"{len(self._large)} large draw(s) explored by their effect ("
                 + "; ".join(self._large[:4]) + ("; ..." if len(self._large) > 4 else "")
                 + f"): assumed piecewise constant in j with breakpoints found by cutting "
                   f"[0, n) into {GRID} equal intervals and bisecting (equal effects at both "
@@ -529,8 +572,13 @@ class FacadeMechanism:
         patches += [(o, a, facade) for o, a in self.patch_attributes]
         self._facade = facade
         self._facades = list(facades.values())
-        with _patched(patches):
-            return self.invoke(c)
+        try:
+            with _patched(patches):
+                return self.invoke(c)
+        finally:
+            engine.done = True
+            if engine.escaped:  # even if the code swallowed the restart
+                raise RestartExploration(f"a random() value was {engine.escaped}")
 
     def pieces(self, engine: _Engine, n: int) -> _Pieces:
         """The breakpoints of the next draw (on ``[0, n)``), found once per replayed prefix."""
@@ -607,9 +655,10 @@ def _name(obj: object) -> str:
 def facade_mechanism(fn: Callable[[Any, Any], Any], rng: str = "random", *,
                      patch_modules: Sequence[object] = (),
                      patch_attributes: Sequence[tuple[object, str]] = (),
-                     raises_as_outcome: Mapping[type[BaseException], Hashable] | None = None
-                     ) -> FacadeMechanism:
-    """``FacadeMechanism(fn, rng, ...)``: ``fn(c, rng)`` ready for a white-box audit."""
+                     raises_as_outcome: Mapping[type[BaseException], Hashable] | None = None,
+                     lazy: bool = True) -> FacadeMechanism:
+    """``FacadeMechanism(fn, rng, ...)``: ``fn(c, rng)`` ready for a white-box audit
+    (``lazy=False``: every ``random()`` value explored by its effect)."""
     return FacadeMechanism(fn, rng, patch_modules=patch_modules,
                            patch_attributes=patch_attributes,
-                           raises_as_outcome=raises_as_outcome)
+                           raises_as_outcome=raises_as_outcome, lazy=lazy)

@@ -35,6 +35,7 @@ from exactdp.audit.budget import (
     incomplete_report,
     progress_printer,
 )
+from exactdp.audit.bytecode import counting
 from exactdp.audit.facades import FacadeRefusal
 from exactdp.audit.guard import (
     DEFAULT_TIME_LIMIT,
@@ -75,6 +76,7 @@ from exactdp.audit.targets import (
     materialise_inputs,
     neighbour_pairs,
 )
+from exactdp.audit.timing import output_law, timing_result
 from exactdp.checker import (
     NotMonotoneError,
     enumerate_distribution,
@@ -360,8 +362,8 @@ def _counting_trace_result(adapter: _CountingAdapter, inputs: Sequence[int],
 
 @dataclass(frozen=True)
 class Explored:
-    """One input's exploration: the distribution of outputs and of draw sequences (traces),
-    the exact mass covered (1 when complete), what stopped it ("" when complete) and the
+    """One input's exploration: the distribution of outputs and the joint law of (output,
+    trace) (:mod:`exactdp.audit.timing`), the exact mass covered (1 when complete), what stopped it ("" when complete) and the
     calls of the mechanism it made."""
 
     dist: Distribution
@@ -389,12 +391,12 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     def run(src: RandomSource) -> tuple[Any, tuple[Event, ...]]:
         used[0] += 1
         gs = GuardedSource(src, randomness_size, c)
-        with recording() as events:
+        with recording() as events, counting(f) as counter:
             out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
                              check=lambda v: check_outcome(
                                  v, allowed, call, {"c": c, "draw_sizes": gs.draws},
                                  f" (draws {gs.draws})"))
-        return out, tuple(events)
+        return out, (tuple(events), *counter.observed())
 
     stopped = ""
     try:
@@ -421,12 +423,7 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     except ExplorationLimitError as exc:
         raise Abort(Finding("cannot_audit", f"on input {show(c)}: {exc}",
                             {"c": c})) from None
-    dist: Distribution = {}
-    tdist: dict[Any, Fraction] = {}
-    for (out, tr), p in joint.items():
-        dist[out] = dist.get(out, Fraction(0)) + p
-        tdist[tr] = tdist.get(tr, Fraction(0)) + p
-    return Explored(_sorted(dist), tdist, covered, stopped, used[0])
+    return Explored(_sorted(output_law(joint)), dict(joint), covered, stopped, used[0])
 
 
 def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequence[Any],
@@ -664,7 +661,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                                          "explored the paths of draws up to the budget "
                                          "(exploring source)", d, stopped,
                                          elapsed(start))
-            trace = _source_trace_result(traces, ins)
+            trace = timing_result(traces, ins, pairs, eps, delta)
     except Abort as abort:
         return WhiteBoxReport(**common, verdict="broken", d=d, findings=(abort.finding,),
                               seconds=elapsed(start))
@@ -710,24 +707,3 @@ def _not_run_report(common: dict[str, Any], dists: dict[Any, Distribution],
                                                          for c, w in not_run.items())
            + (f"; and {stopped}" if stopped else ""))
     return incomplete_report(common, full, mass, pairs, eps, method, d, why, elapsed(start))
-
-
-def _source_trace_result(traces: Mapping[Any, Mapping[Any, Fraction]],
-                         inputs: Sequence[Any]) -> TraceResult:
-    first = traces[inputs[0]]
-    lengths = {len(t) for t in first}
-    for c in inputs[1:]:
-        if dict(traces[c]) != dict(first):
-            diff = next((t for t in set(first) | set(traces[c])
-                         if first.get(t, Fraction(0)) != traces[c].get(t, Fraction(0))), None)
-            return TraceResult(False, "distribution of the draw sequence per input", None,
-                               {"input": c, "reference_input": inputs[0],
-                                "draws": None if diff is None else [" ".join(map(str, e))
-                                                                    for e in diff],
-                                "probability": str(traces[c].get(diff, Fraction(0))),
-                                "reference_probability": str(first.get(diff, Fraction(0)))})
-    strict = len(first) == 1
-    return TraceResult(True, "distribution of the draw sequence per input"
-                       + (" (one fixed sequence: strict time)" if strict else
-                          " (random length, independent of the input)"),
-                       lengths.pop() if len(lengths) == 1 else None)
