@@ -19,7 +19,7 @@ draws uniform on ``[d]_+``:
 * :func:`sample` -- both in one pass (the draws never leave C); :meth:`SearchTable.sample_one`
   the same for one draw in one C call (``FastSample.sample``).
 
-``proofs/thm_4_10_fast_path.py`` proves the native search equal to the Python one on every
+``proofs/balcer_vadhan/thm_4_10_fast_path.py`` proves the native search equal to the Python one on every
 ``u`` of the verify grids; ``tests/test_counting_fast_path.py`` checks the kernels against
 Python's integers.  ``EXACTDP_NATIVE=0`` disables the native path (as for CompactHistogram).
 """

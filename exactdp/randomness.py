@@ -256,7 +256,7 @@ def split_inverse_cdf(source: RandomSource, draw: SplitDraw,
     pairs are in one-to-one correspondence with ``u - 1 = a B + b in [0, d - 1]``, so ``u``
     is uniform on ``[d]_+`` and the output is ``search(u)`` for it -- whether or not ``b`` was
     drawn.  Checked for every ``(a, b)`` on small grids with small ``top_bits`` in
-    ``proofs/prop_6_17_split_draw.py``.
+    ``proofs/balcer_vadhan/prop_6_17_split_draw.py``.
 
     Randomness and time: one ``uniform(H + 1)`` (``H`` has ``top_bits`` bits) per round; a
     ``uniform(B)`` only when the block is undecided (or ``a = H``).  Both domains are

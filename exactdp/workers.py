@@ -45,12 +45,22 @@ Lost = Callable[[Any, str], None]
 
 
 def code_hash() -> str:
-    """SHA-256 over the path and bytes of every ``.py``/``.c`` file of ``exactdp`` and ``proofs``
-    (what a verdict depends on), as they are now."""
+    """SHA-256 over the path and bytes of every ``.py``/``.c`` file of ``exactdp`` and of its
+    proofs (what a verdict depends on), as they are now.  The proofs are ``exactdp/proofs``
+    when installed, hashed with the package; in a source checkout they are the folder
+    ``proofs/`` beside it, hashed as a second root."""
     import exactdp
-    import proofs
+    from exactdp import proofs
 
-    return tree_hash(tuple((p.__name__, Path(str(p.__file__)).parent) for p in (exactdp, proofs)))
+    return tree_hash(code_roots(Path(str(exactdp.__file__)).parent,
+                                Path(str(proofs.__file__)).parent))
+
+
+def code_roots(package: Path, proofs: Path) -> tuple[tuple[str, Path], ...]:
+    """The roots :func:`code_hash` hashes: the package, and the proofs unless inside it."""
+    if proofs.is_relative_to(package):
+        return (("exactdp", package),)
+    return (("exactdp", package), ("proofs", proofs))
 
 
 def tree_hash(roots: tuple[tuple[str, Path], ...]) -> str:

@@ -6,7 +6,16 @@ exhaustively and exactly on a parameter grid (a small grid when ``full`` is Fals
 ``--full`` grid otherwise), on the implementation itself, returning certificates.  A module
 whose claim has several parts lists one such function per part in ``CHECKS`` instead.
 
-``exactdp verify`` runs every check found here, in module-name order, one row each.
+The modules are grouped by paper: ``balcer_vadhan`` (Balcer & Vadhan, *Differential Privacy
+on Finite Computers*), ``alp`` (Aumüller, Lebeda & Pagh, *Differentially Private Sparse
+Vectors with Low Error, Optimal Space, and Fast Access*), ``li_li`` (Li & Li, *Differential
+Privacy with Random Projections and Sign Random Projections*), ``convolution`` (Fawaz,
+Muthukrishnan & Nikolov, *Nearly Optimal Private Convolution*), and ``audit`` (claims about
+exactdp's own audit machinery); the helpers shared by several
+papers sit beside them (``_strict_time``, ``_histograms``, ``_brute_force``).
+``exactdp verify`` runs every check found in these folders, in the papers' order of the
+module names (``kind_S_NN_topic``, whatever the folder), one row each.  Installed, this folder
+is the package ``exactdp.proofs``.
 """
 
 from __future__ import annotations
@@ -32,18 +41,34 @@ def _paper_order(name: str) -> tuple[int, int, str]:
     return (section, number, name)
 
 
+def _module_names() -> list[str]:
+    """The qualified names of the proof modules: the public modules of this package and of
+    its public subpackages (one level: the papers' folders)."""
+    found = []
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        if not info.ispkg:
+            found.append(f"{__name__}.{info.name}")
+            continue
+        group = importlib.import_module(f"{__name__}.{info.name}")
+        found.extend(f"{group.__name__}.{sub.name}" for sub in pkgutil.iter_modules(group.__path__)
+                     if not sub.name.startswith("_") and not sub.ispkg)
+    return found
+
+
 def discover() -> list[ModuleType]:
-    """The proof modules of this package, in the paper's order (``kind_S_NN_topic``).
+    """The proof modules of this package, in the paper's order (``kind_S_NN_topic``) of their
+    own names (the folder does not change the order).
 
     A module that fails to import is represented by a stand-in whose one check raises the
     import error, so that ``exactdp verify`` reports it as a FAIL row and runs the rest."""
-    names = sorted((m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")),
-                   key=_paper_order)
-    return [load(f"{__name__}.{name}") for name in names]
+    names = sorted(_module_names(), key=lambda q: _paper_order(q.rsplit(".", 1)[-1]))
+    return [load(name) for name in names]
 
 
 def load(qualified: str) -> ModuleType:
-    """Import the proof module ``qualified`` (e.g. ``proofs.thm_4_07_geosample``), or a stand-in
+    """Import the proof module ``qualified`` (e.g. ``exactdp.proofs.balcer_vadhan.thm_4_07_geosample``), or a stand-in
     whose one check raises the import error (also used by ``exactdp verify --workers`` to load a
     claim's module again inside a worker process)."""
     name = qualified.rsplit(".", 1)[-1]

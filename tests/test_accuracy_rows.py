@@ -16,23 +16,23 @@ import pytest
 
 import exactdp.histograms.compact as compact_module
 import exactdp.histograms.sparse as sparse_module
-from exactdp import counting
+from exactdp import fastsample
 from exactdp.certificate import ClaimReport
 from exactdp.counting import FastSample
 from exactdp.histograms.basic import BasicHistogram, StabilityHistogram
 from exactdp.histograms.data import Dataset, Histogram
 from exactdp.histograms.sparse import PureSparseHistogram, SparseHistogram
+from exactdp.proofs.balcer_vadhan import _counting
+from exactdp.proofs.balcer_vadhan import lemma_4_12_fastsample_cdf as lemma_4_12
+from exactdp.proofs.balcer_vadhan import lemma_8_01_boundaries as boundaries
+from exactdp.proofs.balcer_vadhan import thm_4_10_fastsample as thm_4_10
+from exactdp.proofs.balcer_vadhan import thm_5_02_accuracy as acc_5_02
+from exactdp.proofs.balcer_vadhan import thm_5_05_accuracy as acc_5_05
+from exactdp.proofs.balcer_vadhan import thm_6_08_accuracy as acc_6_08
+from exactdp.proofs.balcer_vadhan import thm_6_10_accuracy as acc_6_10
+from exactdp.proofs.balcer_vadhan import thm_6_10_pure_sparse as thm_6_10
+from exactdp.proofs.balcer_vadhan import thm_8_06_accuracy as acc_8_06
 from exactdp.randomness import RandomSource
-from proofs import _counting
-from proofs import lemma_4_12_fastsample_cdf as lemma_4_12
-from proofs import lemma_8_01_boundaries as boundaries
-from proofs import thm_4_10_fastsample as thm_4_10
-from proofs import thm_5_02_accuracy as acc_5_02
-from proofs import thm_5_05_accuracy as acc_5_05
-from proofs import thm_6_08_accuracy as acc_6_08
-from proofs import thm_6_10_accuracy as acc_6_10
-from proofs import thm_6_10_pure_sparse as thm_6_10
-from proofs import thm_8_06_accuracy as acc_8_06
 
 Release = Callable[..., Histogram]
 
@@ -192,7 +192,7 @@ def test_fastsample_search_shift_above_the_window_fails(monkeypatch: pytest.Monk
     """The search's F on c + t <= z < n (reached only when n > t) is one too large: in the
     search's window of S F' (the default) or, with no room for the window, in _gmp_cdf."""
     if path == "_gmp_cdf":
-        monkeypatch.setattr(counting, "NATIVE_TABLE_BYTES", 0)
+        monkeypatch.setattr(fastsample, "NATIVE_TABLE_BYTES", 0)
     original = getattr(FastSample, path)
 
     def shifted(self: FastSample, c: int, z: int) -> Any:

@@ -1,4 +1,4 @@
-"""proofs._accuracy sums error laws over common denominators (_exact_sums): the same exact
+"""exactdp.proofs.balcer_vadhan._accuracy sums error laws over common denominators (_exact_sums): the same exact
 values as Fraction additions, and a planted bug in the sum is caught."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-import proofs._accuracy as acc
+import exactdp.proofs.balcer_vadhan._accuracy as acc
 from exactdp.checker import counting_distribution
 from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
 

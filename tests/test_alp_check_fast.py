@@ -17,6 +17,8 @@ from functools import partial
 
 import pytest
 
+from exactdp.proofs.alp._alp import Config, paper_configs
+from exactdp.proofs.alp.alp_lemma_4_12_privacy import negative_configs
 from exactdp.sparse_vectors import alp_check
 from exactdp.sparse_vectors import exact as ex
 from exactdp.sparse_vectors.alp_check import (
@@ -30,8 +32,6 @@ from exactdp.sparse_vectors.alp_check import (
     worst_ratio_over_family,
 )
 from exactdp.sparse_vectors.alp_params import ALPParams
-from proofs._alp import Config, paper_configs
-from proofs.alp_lemma_4_12_privacy import negative_configs
 from tests._plant import plant
 
 

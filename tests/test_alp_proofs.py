@@ -10,9 +10,7 @@ from fractions import Fraction
 import pytest
 
 from exactdp.certificate import ClaimReport
-from exactdp.sparse_vectors import alp, alp_params, estimator, rr
-from exactdp.sparse_vectors.alp_params import ALPParams
-from proofs import (
+from exactdp.proofs.alp import (
     _alp,
     alp_eq_1_expected_error,
     alp_lemma_4_01_group_privacy,
@@ -23,6 +21,8 @@ from proofs import (
     alp_tight_error,
     alp_tight_variant,
 )
+from exactdp.sparse_vectors import alp, alp_params, estimator, rr
+from exactdp.sparse_vectors.alp_params import ALPParams
 from tests._plant import plant
 
 ROWS: list[Callable[[bool], ClaimReport]] = [

@@ -13,6 +13,9 @@ from exactdp.hashing import Seed
 from exactdp.histograms.data import Dataset
 from exactdp.noise import ClampedGeometric
 from exactdp.params import to_fraction
+from exactdp.proofs.alp import alp_lemma_5_01_threshold as lemma_5_01
+from exactdp.proofs.alp import alp_lemma_5_03_threshold_alp as lemma_5_03
+from exactdp.proofs.alp import alp_thm_4_02_approx as thm_4_02
 from exactdp.randomness import RandomSource, default_source
 from exactdp.sparse_vectors import approx as approx_mod
 from exactdp.sparse_vectors import threshold as threshold_mod
@@ -20,9 +23,6 @@ from exactdp.sparse_vectors.alp import ALPParams
 from exactdp.sparse_vectors.approx import ApproxThresholdParams, KorolovaThreshold
 from exactdp.sparse_vectors.combined import ThresholdALP, ThresholdALPSketch
 from exactdp.sparse_vectors.threshold import Threshold, ThresholdParams, threshold_input
-from proofs import alp_lemma_5_01_threshold as lemma_5_01
-from proofs import alp_lemma_5_03_threshold_alp as lemma_5_03
-from proofs import alp_thm_4_02_approx as thm_4_02
 
 F = Fraction
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from proofs import _brute_force as bf
+from exactdp.proofs import _brute_force as bf
 
 
 def _prob(p: dict[Any, Fraction], event: tuple[Any, ...]) -> Fraction:

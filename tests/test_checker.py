@@ -466,7 +466,7 @@ def test_strict_time_passes_for_the_samplers(mech: InverseCDFSampler) -> None:
     assert [e for e in trace if e[0] == "uniform"] == [("uniform", mech.d)]
     assert trace.count(("cdf",)) == rounds_brute(mech.n)  # the fixed rounds
     # one F each; FastSample's native search evaluates F in C, where no profiler sees it
-    # (proofs/thm_4_10_fast_path.py proves its outputs equal the Python search's)
+    # (proofs/balcer_vadhan/thm_4_10_fast_path.py proves its outputs equal the Python search's)
     in_c = getattr(mech, "_native", None) is not None
     assert trace.count(("call", "search_cdf")) == (0 if in_c else rounds_brute(mech.n))
 

@@ -7,7 +7,7 @@ Taylor sums with a remainder bound.  The mechanisms are asymmetric on purpose (t
 and reverse neighbour ratios differ), have infinite-loss and zero-probability outcomes,
 ``d = 1``, ``n = 0``, and violations planted only at ``c = n`` or ``u = d``.
 
-The ``prop_*`` properties over fixed corpora live in ``proofs/_checker_props.py`` (they are
+The ``prop_*`` properties over fixed corpora live in ``proofs/balcer_vadhan/_checker_props.py`` (they are
 also the verify row ``def_2_09_checker``); this file runs them and adds hypothesis-generated
 toys and hand-picked cases.  ``tests/test_checker_mutants.py`` plants single-point bugs in
 the checker and shows every property it targets fails on them.
@@ -23,14 +23,8 @@ from hypothesis import strategies as st
 
 from exactdp import certified, checker
 from exactdp import explore as explore_mod
-from proofs._brute_force import (
-    Toy,
-    exp_compare,
-    neighbour_ratios,
-    toy_from_cdfs,
-    toy_laws,
-)
-from proofs._checker_props import (
+from exactdp.proofs._brute_force import Toy, exp_compare, neighbour_ratios, toy_from_cdfs, toy_laws
+from exactdp.proofs.balcer_vadhan._checker_props import (
     _Big,
     agree_accuracy,
     agree_distributions,

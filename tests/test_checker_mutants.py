@@ -6,7 +6,7 @@ upper bound rounded down).  :func:`planted` copies one function's source, replac
 snippet (which must occur exactly once, so a refactor of the checker shows up here as a
 failing test rather than a silently vacuous one), compiles the copy in the function's own
 module namespace and swaps it in for the duration of the test.  The test then runs the
-``prop_*`` properties of ``proofs/_checker_props.py`` that the mutant targets and
+``prop_*`` properties of ``proofs/balcer_vadhan/_checker_props.py`` that the mutant targets and
 asserts that each of them fails (an ``AssertionError`` or any other exception: a property
 that passes on the mutant means the bug would go unseen).
 
@@ -38,7 +38,7 @@ from typing import Any
 import pytest
 
 from exactdp import certified, checker, explore, trace
-from proofs import _checker_props as props
+from exactdp.proofs.balcer_vadhan import _checker_props as props
 
 
 @contextmanager
@@ -250,7 +250,7 @@ def test_planted_restores_the_original() -> None:
     ids=lambda m: m[0])
 def test_the_verify_row_fails_on_checker_mutants(mutant: tuple[Any, ...]) -> None:
     """``exactdp verify``'s own row for the checker (def_2_09_checker) fails on them too."""
-    from proofs import def_2_09_checker
+    from exactdp.proofs.balcer_vadhan import def_2_09_checker
 
     _, owner, name, old, new, _ = mutant
     assert def_2_09_checker.check(False).verdict

@@ -78,7 +78,7 @@ def test_help_says_what_epsilon_buys(capsys: pytest.CaptureFixture[str]) -> None
             main([command, "--help"])
         text = " ".join(capsys.readouterr().out.split())
         assert "(eps~/2, 0)-DP" in text and "(eps/2, 0)-DP" in text
-        assert "Exit status: 0" in text
+        assert "Exit statuses, exact numbers and the notation: exactdp --help" in text
 
 
 # --------------------------------------------------------------------------- bounded work
@@ -270,7 +270,7 @@ def test_verify_only_matching_nothing_fails(capsys: pytest.CaptureFixture[str]) 
 
 def test_verify_turns_a_raising_check_into_a_fail_row(monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp.cli.verify import run_check
-    from proofs import lemma_3_02_mixing
+    from exactdp.proofs.balcer_vadhan import lemma_3_02_mixing
 
     def boom(full: bool) -> None:
         raise RuntimeError("planted")
@@ -345,14 +345,15 @@ def test_outputs_get_ordinary_permissions(tmp_path: Path) -> None:
 
 def test_verify_reports_a_proof_module_that_does_not_import(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    import proofs
+    from exactdp import proofs
     from exactdp.cli.verify import run_check
+    from exactdp.proofs import balcer_vadhan
 
     broken = tmp_path / "thm_9_99_broken.py"
     broken.write_text("CLAIM = 'x'\ndef (:\n")
-    monkeypatch.setattr(proofs, "__path__", [*proofs.__path__, str(tmp_path)])
+    monkeypatch.setattr(balcer_vadhan, "__path__", [*balcer_vadhan.__path__, str(tmp_path)])
     modules = {m.__name__: m for m in proofs.discover()}
-    stand_in = modules["proofs.thm_9_99_broken"]
+    stand_in = modules["exactdp.proofs.balcer_vadhan.thm_9_99_broken"]
     report = run_check(proofs.checks_of(stand_in)[0], False)
     assert report.verdict is False and "SyntaxError" in report.worst
     assert "did not import" in report.claim

@@ -36,9 +36,17 @@ from exactdp.params import (
     ParameterTypeError,
     ResourceLimitError,
 )
+from exactdp.proofs.balcer_vadhan import (
+    lemma_8_01_family,
+    lemma_8_04_empty_bin,
+    thm_8_06_parameters,
+)
+from exactdp.proofs.balcer_vadhan._compact import (
+    algorithm_8_5_threshold,
+    m0_distribution,
+    m0_thresholds,
+)
 from exactdp.randomness import CallableSource, RandomSource, SeededSource, default_source
-from proofs import lemma_8_01_family, lemma_8_04_empty_bin, thm_8_06_parameters
-from proofs._compact import algorithm_8_5_threshold, m0_distribution, m0_thresholds
 
 RR3 = TabulatedMechanism([[2, 3], [1, 3]])        # n = 1, d = 3
 U3 = TabulatedMechanism([[1, 2, 3]] * 3)           # n = 2, d = 3

@@ -28,8 +28,8 @@ from exactdp.histograms.compact import CompactHistogram, EmptyBinSampler
 from exactdp.histograms.data import Dataset
 from exactdp.histograms.fields import VanLintField, clmul, gf2_square
 from exactdp.params import DomainError
+from exactdp.proofs.balcer_vadhan import thm_8_03_compact
 from exactdp.trace import recording
-from proofs import thm_8_03_compact
 from tests._plant import plant
 
 RR3 = TabulatedMechanism([[2, 3], [1, 3]])  # n = 1, d = 3

@@ -11,7 +11,7 @@ import pytest
 from exactdp.convolution import accounting, mechanism, rows, transforms
 from exactdp.convolution import calibration as calibrate
 from exactdp.noise import ClampedGeometric
-from proofs import (
+from exactdp.proofs.convolution import (
     conv_alg_2_spectral_partition,
     conv_lemma_factorization,
     conv_negative_controls,

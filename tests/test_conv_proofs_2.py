@@ -1,4 +1,4 @@
-"""Planted failures for the second batch of convolution proof rows (proofs/conv_cyclic_privacy,
+"""Planted failures for the second batch of convolution proof rows (proofs/convolution/conv_cyclic_privacy,
 conv_exact_accounting_gain, conv_bounds): each row must turn False when the bug it guards
 against is planted in the implementation."""
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from exactdp.convolution import rows
-from proofs import conv_cyclic_privacy
+from exactdp.proofs.convolution import conv_cyclic_privacy
 
 
 def _cyclic_case(i: int) -> conv_cyclic_privacy.Case:
@@ -62,7 +62,7 @@ def test_cyclic_profile_delta_halved_fails(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_gain_row_passes_unplanted() -> None:
-    from proofs import conv_exact_accounting_gain as gain
+    from exactdp.proofs.convolution import conv_exact_accounting_gain as gain
     cert = gain.case_certificate(16, "flat")
     assert cert.verdict
     assert isinstance(cert.worst, Fraction) and cert.worst < 1     # exact beats zCDP here
@@ -70,7 +70,7 @@ def test_gain_row_passes_unplanted() -> None:
 
 def test_exact_mode_calibrated_above_e_eps_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp.convolution import calibration as cal_mod
-    from proofs import conv_exact_accounting_gain as gain
+    from exactdp.proofs.convolution import conv_exact_accounting_gain as gain
     orig = cal_mod._Evaluator.__init__
 
     def above(self: Any, *args: object, **kw: object) -> None:
@@ -88,7 +88,7 @@ def test_exact_mode_calibrated_above_e_eps_fails(monkeypatch: pytest.MonkeyPatch
 
 def test_zcdp_mode_too_generous_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp.convolution import calibration as cal_mod
-    from proofs import conv_exact_accounting_gain as gain
+    from exactdp.proofs.convolution import conv_exact_accounting_gain as gain
     orig = cal_mod._composition_ok
 
     def generous(eps: object, cols: object, epsilon: Fraction, *a: object, **k: object) -> bool:
@@ -105,13 +105,13 @@ def test_zcdp_mode_too_generous_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_bounds_row_passes_unplanted() -> None:
-    from proofs import conv_bounds
+    from exactdp.proofs.convolution import conv_bounds
     assert conv_bounds.check(False).verdict
 
 
 def test_spec_lb_wrong_power_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp.convolution import lower_bounds
-    from proofs import conv_bounds
+    from exactdp.proofs.convolution import conv_bounds
 
     def k_not_squared(mags: list[Fraction]) -> tuple[Fraction, int]:
         srt = sorted((Fraction(m) for m in mags), reverse=True)
@@ -124,7 +124,7 @@ def test_spec_lb_wrong_power_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_harmonic_number_off_by_one_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp.convolution import lower_bounds
-    from proofs import conv_bounds
+    from exactdp.proofs.convolution import conv_bounds
     monkeypatch.setattr(lower_bounds, "harmonic_number",
                         lambda n: sum((Fraction(1, i) for i in range(1, n)), Fraction(0)))
     assert not conv_bounds.spec_certificate([1, 1, 1, 1, 0, 0, 0, 0]).verdict
@@ -132,7 +132,7 @@ def test_harmonic_number_off_by_one_fails(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_wrong_geometric_variance_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp.convolution import baselines
-    from proofs import conv_bounds
+    from exactdp.proofs.convolution import conv_bounds
     monkeypatch.setattr(baselines, "geometric_variance", lambda r: r / (r - 1) ** 2)
     cert = conv_bounds.baseline_certificate([2, 1, 0], Fraction(1), Fraction(1, 100))
     assert not cert.verdict
@@ -141,7 +141,7 @@ def test_wrong_geometric_variance_fails(monkeypatch: pytest.MonkeyPatch) -> None
 def test_eq5_interval_without_factor_4_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp.certified import Interval
     from exactdp.convolution import baselines
-    from proofs import conv_bounds
+    from exactdp.proofs.convolution import conv_bounds
     orig = baselines.paper_mse_interval
 
     def no_four(*a: object, **k: object) -> Interval:

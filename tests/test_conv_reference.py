@@ -1,4 +1,4 @@
-"""proofs/_conv's integer forms against plain Fraction arithmetic: loss_law (the independent
+"""proofs/convolution/_conv's integer forms against plain Fraction arithmetic: loss_law (the independent
 privacy-loss law of the factorization lemma, kept in integers over a common denominator and
 memoized) against the Fraction product of the notes' per-row table (row_loss_law), and
 mat_vec / mat_mul (integer dot products over common denominators) against Fraction sums:
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from proofs import _conv
+from exactdp.proofs.convolution import _conv
 
 
 def _fraction_product(ratios: list[Fraction], deltas: list[int]) -> dict[Fraction, Fraction]:

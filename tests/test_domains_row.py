@@ -1,4 +1,4 @@
-"""The domains row (``proofs/def_2_04_domains.py``) fails on planted guard bugs.
+"""The domains row (``proofs/balcer_vadhan/def_2_04_domains.py``) fails on planted guard bugs.
 
 Each planted bug is one of the mutation classes the row exists for, made in the library's
 own guard line by :func:`_plant.plant`: a dropped refusal, a bound off by one (a valid
@@ -17,8 +17,8 @@ from _plant import plant
 from exactdp import certified, checker, counting, explore, mixing, randomness
 from exactdp.certificate import ClaimReport
 from exactdp.histograms import basic, compact, orderstats, sparse
-from proofs import _domains
-from proofs import def_2_04_domains as row
+from exactdp.proofs.balcer_vadhan import _domains
+from exactdp.proofs.balcer_vadhan import def_2_04_domains as row
 
 
 def test_the_row_passes_and_is_quick() -> None:

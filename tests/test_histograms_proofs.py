@@ -14,10 +14,7 @@ from exactdp.counting import GeoSample
 from exactdp.histograms.basic import BasicHistogram
 from exactdp.histograms.data import Dataset, Histogram, Universe
 from exactdp.histograms.sparse import KeepHeavy, KHPrime
-from exactdp.randomness import RandomSource
-from proofs import prop_6_05_khprime as prop_6_05
-from proofs import thm_6_08_sparse as thm_6_08
-from proofs._histograms import (
+from exactdp.proofs._histograms import (
     Distributions,
     all_datasets,
     canonical,
@@ -28,6 +25,9 @@ from proofs._histograms import (
     relabel,
     sample_noncanonical,
 )
+from exactdp.proofs.balcer_vadhan import prop_6_05_khprime as prop_6_05
+from exactdp.proofs.balcer_vadhan import thm_6_08_sparse as thm_6_08
+from exactdp.randomness import RandomSource
 
 
 def test_partitions() -> None:

@@ -132,7 +132,7 @@ def test_status_is_one_line() -> None:
 
 
 def _clear_proof_caches() -> None:
-    from proofs import _compact, thm_8_03_compact
+    from exactdp.proofs.balcer_vadhan import _compact, thm_8_03_compact
     _compact.histogram.cache_clear()
     _compact.release_distribution.cache_clear()
     thm_8_03_compact._CACHE.clear()
@@ -143,7 +143,7 @@ def test_theorem_8_3_row_fails_when_the_native_path_is_wrong(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The verify row compares the native release law with the pure one: a native
     interpolation that flips one bit of the constant term makes it fail."""
-    from proofs import thm_8_03_compact
+    from exactdp.proofs.balcer_vadhan import thm_8_03_compact
     real = native.interpolate
 
     def broken(degree: int, sub_degree: int, nodes: list[int], values: list[int]) -> list[int]:
@@ -183,7 +183,7 @@ def test_bad_interpolation_input_is_rejected() -> None:
 def test_nodes_row_fails_for_a_wrong_inclusion(monkeypatch: pytest.MonkeyPatch) -> None:
     """Lemma 8.1 (nodes) checks that embed is a field homomorphism: bit q -> bit q s + 1
     (injective, additive, not multiplicative) makes it fail."""
-    from proofs import lemma_8_01_family
+    from exactdp.proofs.balcer_vadhan import lemma_8_01_family
     assert lemma_8_01_family.check_nodes(False).verdict
     real = VanLintField.embed
 

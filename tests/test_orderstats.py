@@ -34,14 +34,14 @@ from exactdp.histograms.polymul import (
     truncated_square,
 )
 from exactdp.params import DomainError, ParameterError, ParameterTypeError
-from exactdp.randomness import CallableSource, RandomSource, SeededSource
-from exactdp.trace import recording
-from proofs._orderstats import (
+from exactdp.proofs.balcer_vadhan._orderstats import (
     binomial_min_pmf,
     exact_convolution_power,
     naive_top_order_statistics,
 )
-from proofs.prop_6_06_remark_bv18 import bv18_order_statistics_sampler
+from exactdp.proofs.balcer_vadhan.prop_6_06_remark_bv18 import bv18_order_statistics_sampler
+from exactdp.randomness import CallableSource, RandomSource, SeededSource
+from exactdp.trace import recording
 
 
 def _cdf(values: tuple[int, ...]):  # type: ignore[no-untyped-def]

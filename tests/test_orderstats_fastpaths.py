@@ -60,7 +60,7 @@ def _pmf_reference(m: int, p: Fraction, t: int) -> dict[int, Fraction]:
 
 
 def _check_pmf() -> None:
-    from proofs._orderstats import binomial_min_pmf
+    from exactdp.proofs.balcer_vadhan._orderstats import binomial_min_pmf
 
     for m in range(7):
         for p in (Fraction(0), Fraction(1), Fraction(1, 3), Fraction(2, 5), Fraction(4, 6)):
@@ -73,7 +73,7 @@ def _check_pmf() -> None:
 def test_binomial_min_pmf_over_a_common_denominator(monkeypatch: pytest.MonkeyPatch) -> None:
     from _plant import plant
 
-    import proofs._orderstats as ref
+    import exactdp.proofs.balcer_vadhan._orderstats as ref
 
     _check_pmf()
     plant(monkeypatch, ref, "binomial_min_pmf", "tops.get(k, 0) + top", "top")

@@ -21,7 +21,7 @@ from exactdp.certificate import ClaimReport
 from exactdp.histograms import basic, compact, sparse
 from exactdp.histograms.basic import StabilityHistogram
 from exactdp.histograms.data import Universe
-from proofs import (
+from exactdp.proofs.balcer_vadhan import (
     lemma_3_02_parameters,
     thm_4_07_parameters,
     thm_4_10_parameters,

@@ -13,31 +13,15 @@ import pytest
 from _plant import plant
 
 from exactdp.projections import idp, matrices, rr, signs
-from proofs import (
-    proj_claim_01_signoporp_pure as row01,
-)
-from proofs import (
-    proj_claim_02_signrp_smooth as row02,
-)
-from proofs import (
-    proj_claim_03_flip_ratios as row03,
-)
-from proofs import (
-    proj_claim_04_rounding as row04,
-)
-from proofs import (
-    proj_claim_12_ties as row12,
-)
-from proofs import (
-    proj_slip_p1_signrp_fixed_w as p1,
-)
-from proofs import (
-    proj_slip_p3_idp_frozen as p3,
-)
-from proofs import (
-    proj_slip_p6_oporp_l1 as p6,
-)
-from proofs._proj import NOTES_PLAN
+from exactdp.proofs.li_li import proj_claim_01_signoporp_pure as row01
+from exactdp.proofs.li_li import proj_claim_02_signrp_smooth as row02
+from exactdp.proofs.li_li import proj_claim_03_flip_ratios as row03
+from exactdp.proofs.li_li import proj_claim_04_rounding as row04
+from exactdp.proofs.li_li import proj_claim_12_ties as row12
+from exactdp.proofs.li_li import proj_slip_p1_signrp_fixed_w as p1
+from exactdp.proofs.li_li import proj_slip_p3_idp_frozen as p3
+from exactdp.proofs.li_li import proj_slip_p6_oporp_l1 as p6
+from exactdp.proofs.li_li._proj import NOTES_PLAN
 
 #: exactdp.projections re-exports the function project(), which shadows the module's name.
 project_mod = importlib.import_module("exactdp.projections.project")
@@ -161,7 +145,7 @@ def test_row01_fails_with_level_floor_plus_one(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_fisher_yates_naive_shuffle_fails_row11(monkeypatch: pytest.MonkeyPatch) -> None:
-    from proofs import proj_claim_11_fisher_yates as row11
+    from exactdp.proofs.li_li import proj_claim_11_fisher_yates as row11
 
     plant(monkeypatch, matrices, "fisher_yates", "j = src.uniform(i + 1) - 1",
           "j = src.uniform(p) - 1")
@@ -170,7 +154,7 @@ def test_fisher_yates_naive_shuffle_fails_row11(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_sparse_entries_fail_row13(monkeypatch: pytest.MonkeyPatch) -> None:
-    from proofs import proj_claim_13_p_plus as row13
+    from exactdp.proofs.li_li import proj_claim_13_p_plus as row13
 
     plant(monkeypatch, matrices, "sample_rademacher", "2 * src.uniform(2) - 3",
           "src.uniform(3) - 2")
@@ -179,7 +163,7 @@ def test_sparse_entries_fail_row13(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_unsquared_debiasing_fails_row14(monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp.projections import estimators
-    from proofs import proj_claim_14_debias as row14
+    from exactdp.proofs.li_li import proj_claim_14_debias as row14
 
     plant(monkeypatch, estimators, "debias_rr_collision", "(rho + 1) ** 2 / (rho - 1) ** 2",
           "(rho + 1) / (rho - 1)")
@@ -188,7 +172,7 @@ def test_unsquared_debiasing_fails_row14(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_laplace_table_fails_row09(monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp import noise_tables
-    from proofs import proj_claim_09_gaussian_table as row09
+    from exactdp.proofs.li_li import proj_claim_09_gaussian_table as row09
 
     plant(monkeypatch, noise_tables, "discrete_gaussian_table",
           "c ** (z * z) * d ** (t * t - z * z)", "c ** abs(z) * d ** (t * t - abs(z))")
@@ -197,7 +181,7 @@ def test_laplace_table_fails_row09(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_off_by_one_fold_fails_row10(monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp import noise_tables
-    from proofs import proj_claim_10_folded_laplace as row10
+    from exactdp.proofs.li_li import proj_claim_10_folded_laplace as row10
 
     plant(monkeypatch, noise_tables, "discrete_laplace_folded",
           "c ** (m - z) * d**z", "c ** (m - z - 1) * d ** (z + 1)")
@@ -205,7 +189,7 @@ def test_off_by_one_fold_fails_row10(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_l2_without_beta_squared_fails_row08(monkeypatch: pytest.MonkeyPatch) -> None:
-    from proofs import proj_claim_08_rp_sensitivity as row08
+    from exactdp.proofs.li_li import proj_claim_08_rp_sensitivity as row08
 
     plant(monkeypatch, matrices, "l2_sensitivity_sq", "return b * b * max", "return b * max")
     assert not row08.sensitivity_certificate(2, 2, 2).verdict
@@ -213,7 +197,7 @@ def test_l2_without_beta_squared_fails_row08(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_correlated_noise_fails_row08(monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp.projections import rp
-    from proofs import proj_claim_08_rp_sensitivity as row08
+    from exactdp.proofs.li_li import proj_claim_08_rp_sensitivity as row08
 
     plant(monkeypatch, rp, "add_noise", "return tuple(noise.add(xj, source) for xj in x)",
           "z = noise.add(0, source)\n        return tuple(xj + z for xj in x)")

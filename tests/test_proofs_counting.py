@@ -12,9 +12,9 @@ from fractions import Fraction
 
 import pytest
 
-import proofs._counting as grid
+import exactdp.proofs.balcer_vadhan._counting as grid
 from exactdp.counting import FastSample, GeoSample, inverse_cdf_search
-from proofs import (
+from exactdp.proofs.balcer_vadhan import (
     lemma_3_02_mixing,
     lemma_4_09_geosample_cdf,
     lemma_4_12_fastsample_cdf,

@@ -12,6 +12,8 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactdp.counting import MAX_INTEGER_BITS, FastSample, GeoSample
 from exactdp.spend import EpsilonRangeError, Spend, ln_fits
@@ -123,9 +125,9 @@ def test_below_the_smallest_spendable_is_refused_naming_it() -> None:
 
 def test_fastsample_smallest_spendable_follows_the_size_limit(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from exactdp import counting
+    from exactdp import inverse_cdf
 
-    monkeypatch.setattr(counting, "MAX_INTEGER_BITS", 1 << 16)  # small enough to build d'
+    monkeypatch.setattr(inverse_cdf, "MAX_INTEGER_BITS", 1 << 16)  # small enough to build d'
     gamma = Fraction(1, 1000)
     m = FastSample.largest_m(1000, gamma)
     assert m > 1
@@ -178,7 +180,7 @@ def test_sample_json_spend_is_at_most_the_budget(capsys: pytest.CaptureFixture[s
         assert int(payload["k"]) == sympy_k(Fraction(total), k)
         assert spent["epsilon_rational"] is None
     else:
-        m = Fraction(payload["epsilon"]).denominator
+        m = Fraction(payload["paper_epsilon"]).denominator
         assert Fraction(k, 2 * m) <= Fraction(total) < Fraction(k, 2 * (m - 1)) if m > 1 \
             else Fraction(k, 2) <= Fraction(total)
         assert Fraction(spent["epsilon_rational"]) == Fraction(k, 2 * m)
@@ -225,3 +227,48 @@ def test_no_geosample_fits_a_huge_n(capsys: pytest.CaptureFixture[str]) -> None:
                        "--count", "3")
     assert rc == 2 and out == ""
     one_line_error(err, "no GeoSample fits", "smaller n")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 10**6), st.integers(0, 10**6), st.integers(1, 20))
+def test_geosample_choice_is_minimal_and_within_budget(p: int, extra: int, draws: int) -> None:
+    total = Fraction(p, p + extra) * Fraction(draws, 2)  # anywhere in (0, draws/2]
+    k = GeoSample.for_budget(10, total, draws).k
+    budget = sympy.Rational(total.numerator, total.denominator)
+    assert bool(draws * sympy.log(1 + sympy.Rational(1, 2**k)) <= budget)
+    if k > 1:  # one step more accurate would overspend
+        assert bool(draws * sympy.log(1 + sympy.Rational(1, 2 ** (k - 1))) > budget)
+
+
+def test_the_guide_shows_the_spend_sample_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    import exactdp
+
+    guide = Path(exactdp.__file__).parent / "docs" / "guide" / "epsilon.md"
+    block = guide.read_text().split("```json")[1].split("```")[0]
+    rc, out, _ = run(capsys, "sample", "geosample", "--n", "100", "--epsilon", "1/2",
+                     "--count", "3", "--draws", "3", "--json")
+    assert rc == 0
+    assert json.loads(block)["spent"] == json.loads(out)["spent"]
+
+
+def test_tiny_budgets_stay_exact_and_readable(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = run(capsys, "sample", "geosample", "--n", "10", "--epsilon", "1e-3000",
+                       "--count", "3", "--json")
+    assert rc == 0, err
+    payload = json.loads(out)
+    spent = payload["spent"]
+    k = int(payload["k"])
+    assert spent["epsilon"] == f"ln(1+2^-{k})"  # 1 + 2^-k, written short
+    # sympy's comparison is unreliable this close to 0; rational bounds decide it instead:
+    # y - y^2/2 <= ln(1 + y) <= y for 0 < y <= 1.
+    budget = Fraction(1, 10**3000)
+    y = Fraction(1, 2**k)
+    assert y <= budget  # so ln(1 + 2^-k) <= budget
+    y1 = 2 * y
+    assert y1 - y1 * y1 / 2 > budget  # so ln(1 + 2^-(k-1)) > budget: k is the smallest
+    rc, out, err = run(capsys, "sample", "geosample", "--n", "10000", "--epsilon", "1e-10000",
+                       "--count", "3")
+    assert rc == 2 and out == "" and len(err) < 400
+    one_line_error(err, "(10003 characters)", "smallest budget", "ln(1+2^-26842)")

@@ -67,10 +67,10 @@ def test_above_the_top_is_refused(capsys: pytest.CaptureFixture[str], rows: Path
 
 def test_below_the_smallest_spendable_is_refused_naming_it(
         capsys: pytest.CaptureFixture[str], rows: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from exactdp import counting
+    from exactdp import inverse_cdf
     from exactdp.counting import FastSample
 
-    monkeypatch.setattr(counting, "MAX_INTEGER_BITS", 1 << 12)
+    monkeypatch.setattr(inverse_cdf, "MAX_INTEGER_BITS", 1 << 12)
     gamma = Fraction(1, 20) / (2 * 8)  # Theorem 5.3: beta0 / (2|X|) with beta0 = 1/20
     cap = FastSample.largest_m(7, gamma)
     assert cap > 1
@@ -81,6 +81,10 @@ def test_below_the_smallest_spendable_is_refused_naming_it(
     assert rc == 2 and out == ""
     one_line_error(err, f"smallest budget this histogram can spend here, 1/{cap}",
                    f"range is [1/{cap}, 1]")
+    rc, out, err = run(capsys, "histogram", str(rows), "--algorithm", "basic",
+                       "--universe-size", "8", "--epsilon", f"1/{10**30}", "--quiet")
+    assert rc == 2 and out == ""  # the smallest named is the mechanism's, whatever the budget
+    one_line_error(err, f"smallest budget this histogram can spend here, 1/{cap}")
 
 
 @pytest.mark.parametrize(("algorithm", "extra"), ALGORITHMS)

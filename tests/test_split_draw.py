@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from exactdp import randomness
 from exactdp.cli.verify import run_check
 from exactdp.histograms.orderstats import ApproxBinDraw, approx_bin_sample
+from exactdp.proofs.balcer_vadhan import prop_6_17_split_draw
 from exactdp.randomness import (
     SPLIT_TOP_BITS,
     CallableSource,
@@ -21,7 +22,6 @@ from exactdp.randomness import (
     SeededSource,
     split_inverse_cdf,
 )
-from proofs import prop_6_17_split_draw
 from tests.test_strict_time_rows import mutate
 
 

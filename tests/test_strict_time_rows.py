@@ -22,7 +22,7 @@ from exactdp.cli.verify import run_check
 from exactdp.counting import InverseCDFSampler
 from exactdp.histograms import compact, orderstats, sparse
 from exactdp.histograms.compact import CompactHistogram
-from proofs import (
+from exactdp.proofs.balcer_vadhan import (
     def_2_01_certified_exp_ln,
     prop_6_05_strict_time,
     prop_6_17_certified_shortcut,
@@ -255,7 +255,7 @@ def test_uniform_sparse_histogram_extra_draw_fails_the_row(monkeypatch: pytest.M
     import textwrap
 
     from exactdp.histograms import sparse
-    from proofs import thm_6_10_strict_time
+    from exactdp.proofs.balcer_vadhan import thm_6_10_strict_time
 
     source = textwrap.dedent(inspect.getsource(sparse.uniform_sparse_histogram))
     old = "cs = [src.uniform(n + 1) - 1 for _ in range(n)]"

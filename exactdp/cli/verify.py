@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from exactdp.certificate import ClaimReport
 from exactdp.cli import verify_parallel as par
 from exactdp.cli._common import (
     EPILOG,
@@ -22,6 +19,7 @@ from exactdp.cli._common import (
     progress,
 )
 from exactdp.params import ParameterError, positive_int
+from exactdp.proofs import run_check
 
 __all__ = ["COMMANDS", "add_verify", "cmd_verify", "run_check"]
 
@@ -60,36 +58,15 @@ def add_verify(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--resume", action="store_true",
                    help="with --results: reuse the claims PATH records as passed or failed "
                         "for this grid and this exact code (any edit of exactdp/ or proofs/ "
-                        "reruns them); run the rest")
+                        "reruns them), a line only if its verdict follows from its "
+                        "certificates and its sha256 digest matches; run the rest. The "
+                        "digest detects corruption and editing, not a forger who recomputes "
+                        "it")
     p.set_defaults(func=cmd_verify)
 
 
-def run_check(check: object, full: bool) -> ClaimReport:
-    """Run one proof check; an exception becomes a failed :class:`ClaimReport` naming it
-    (with no certificates, so its verdict is FAIL)."""
-    try:
-        report = check(full)  # type: ignore[operator]
-    except KeyboardInterrupt:
-        raise
-    except Exception as exc:  # noqa: BLE001 - any failure of a check is its FAIL row
-        module = getattr(check, "__module__", "?")
-        claim = str(getattr(check, "CLAIM", None)
-                    or getattr(sys.modules.get(module), "CLAIM", module))
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        return ClaimReport(claim=f"{claim} [{getattr(check, '__name__', 'check')}]",
-                           grid="(the check raised before finishing)",
-                           worst=f"{type(exc).__name__}: {exc} (at {where.filename}:"
-                                 f"{where.lineno})",
-                           bound="the check must finish", certificates=())
-    if not isinstance(report, ClaimReport):
-        return ClaimReport(claim=str(getattr(check, "__module__", "?")), grid="",
-                           worst=f"the check returned {type(report).__name__}",
-                           bound="a ClaimReport", certificates=())
-    return report
-
-
 def cmd_verify(args: argparse.Namespace) -> int:
-    import proofs
+    from exactdp import proofs
     from exactdp.histograms import native
 
     out = output_path(args)
@@ -98,13 +75,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.resume and args.results is None:
         raise ParameterError("--resume continues from a results file: give --results PATH")
     checks = [(module, fn) for module in proofs.discover() for fn in proofs.checks_of(module)]
+    every_unit = par.units_of(checks) if args.results is not None else []
     if args.only is not None:
         needle = args.only.strip().lower()
         if not needle:
             raise ParameterError("--only '' matches every claim; give part of a module name "
                                  "or claim (or leave --only out to run them all)")
         checks = [(m, fn) for m, fn in checks
-                  if needle in m.__name__.lower() or needle in str(getattr(m, "CLAIM", "")).lower()]
+                  if needle in m.__name__.rsplit(".", 1)[-1].lower()
+                  or needle in str(getattr(m, "CLAIM", "")).lower()]
         if not checks:
             raise ParameterError(f"--only {args.only!r} matches no proof module or claim; "
                                  f"the modules are: "
@@ -112,7 +91,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     grid_name = "full" if full else "quick"
     code = par.code_hash() if args.results is not None or args.dask is not None else ""
     results = (None if args.results is None
-               else par.Results(args.results, args.resume, grid_name, code))
+               else par.Results(args.results, args.resume, grid_name, code, every_unit))
     client = None if args.dask is None else par.dask_client(args.dask)
     units = par.units_of(checks)
     todo, rows = par.split_resumed(units, results)
@@ -122,7 +101,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     progress(f"exactdp verify ({grid_name} grids): {len(checks)} claims; CompactHistogram "
              f"arithmetic: {native.status()}"
              + (" (Theorem 8.3 (i) also runs the pure path)" if native.available() else "")
-             + where + (f"; {len(rows)} reused from {args.results}" if rows else ""))
+             + where + (f"; {len(rows)} reused from {args.results}"
+                        if results is not None and args.resume else ""))
 
     def done(unit: par.Unit, row: par.Row, ns: int, ran: str) -> None:
         rows[unit] = (row, ns)

@@ -320,7 +320,7 @@ class StabilityHistogram:
         """``2 Pr[M(1, U) > b] = 2 (d - F_1(b)) / d`` exactly: the smallest ``delta`` for
         which Theorem 5.5 i proves ``(eps, delta)``-DP with this ``M`` and ``b``.
 
-        The factor 2 is slack on every grid of ``proofs/thm_5_05_stability.py``: the exact
+        The factor 2 is slack on every grid of ``proofs/balcer_vadhan/thm_5_05_stability.py``: the exact
         worst hockey-stick divergence there is exactly half of this, ``Pr[M(1, U) > b]``
         (of the two bins a neighbouring pair changes, only the one going from count 0 to 1,
         or 1 to 0, can be released on one side only)."""

@@ -99,7 +99,7 @@ def distinct_sample(universe_size: int, excluded: Sequence[int], count: int,
 
     Output: ``(s_1, ..., s_r)`` uniformly distributed over the sequences of ``r``
     distinct elements of ``X \\ A`` (Lemma A.1, checked exactly in
-    ``proofs/lemma_a_01_distinctsample.py``): each has probability
+    ``proofs/balcer_vadhan/lemma_a_01_distinctsample.py``): each has probability
     ``1 / (m'(m'-1)...(m'-r+1))``, ``m' = |X \\ A|``.  (Algorithm A.3 as printed returns the
     *set* ``S``; Lemma A.1 and KH' need the sequence in drawing order, returned here.)
 

@@ -17,7 +17,7 @@ multiplicative order ``phi(N)`` modulo ``N`` (Lidl & Niederreiter, Thm 2.47); 2 
 primitive root modulo every power of 3.  :meth:`VanLintField.cyclotomic_certificate`
 checks both facts exactly (instant for every level), and :meth:`VanLintField.rabin_test`
 runs Rabin's irreducibility test (``m`` modular squarings and two gcds), independent of
-that theory; ``proofs/lemma_8_01_family.py`` runs both.
+that theory; ``proofs/balcer_vadhan/lemma_8_01_family.py`` runs both.
 
 Carry-less multiplication has two exact methods, chosen by size (:func:`clmul`):
 

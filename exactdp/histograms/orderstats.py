@@ -30,7 +30,7 @@ padded mode.  Measured with ``tests/benchmarks/bench_orderstats.py``.
 
 Notes on the paper.  Before Proposition 6.6 the paper records that the conference
 version [BV18] sampled ``Z_(m-k)`` given ``Z_(m-k+1) = v`` with CDF ``(F(z)/F(v))^{m-k}``,
-which is only right for continuous distributions; ``proofs/prop_6_06_remark_bv18.py``
+which is only right for continuous distributions; ``proofs/balcer_vadhan/prop_6_06_remark_bv18.py``
 exhibits the difference exactly.  Slips found while implementing: the proof of
 Proposition 6.15 i swaps the cases (Algorithm 6.16 squares for even ``i`` and multiplies
 by ``a`` for odd ``i``; the proof says the opposite -- harmless, both bounds hold);
@@ -208,7 +208,7 @@ def ord_sample(cdf: Callable[[int], int], n: int, d: int, m: int,
 
     Output: ``(Z_(m), ..., Z_(m-n))`` (non-increasing) for ``Z_1..Z_m`` i.i.d. with
     ``Pr[Z <= z] = F(z)/d`` -- identically distributed (Proposition 6.6, checked in
-    ``proofs/prop_6_06_ordsample.py`` against exploring the naive sampler).
+    ``proofs/balcer_vadhan/prop_6_06_ordsample.py`` against exploring the naive sampler).
     For ``v = n, ..., 1``: ``ell_v ~ min{Bin(m - L_{v+1}, p_v), n + 1 - L_{v+1}}`` with
     ``p_v = (F(v) - F(v-1))/F(v)``, one :class:`BinomialDraw` each (``n`` draws always).
     Time: ``n + 1`` evaluations of ``F`` plus ``O(n^2)`` operations on integers of
@@ -636,7 +636,7 @@ def approx_bin_sample(m: int, p: int, q: int, s: int, t: int,
     which ApproxOrdSample reaches when ``m = n + 1`` and all values are placed.
     Output: a value in ``[t]`` whose distribution is within statistical distance
     ``(m(t+1) - t)/s`` of ``min{Bin(m, p/q), t}`` (Proposition 6.17; checked exactly in
-    ``proofs/prop_6_17_approxbinsample.py``).  Exactly: ``Pr[l] = d^(t)_l / s`` for
+    ``proofs/balcer_vadhan/prop_6_17_approxbinsample.py``).  Exactly: ``Pr[l] = d^(t)_l / s`` for
     ``l < t`` with ``d^(t) = ACE_{s,t}((s-p', p', 0..), m)``, ``p' = floor(sp/q)``.
 
     Randomness: ``t = 0`` or ``m = 0`` returns 0 and draws nothing (step 1, unless
@@ -646,7 +646,7 @@ def approx_bin_sample(m: int, p: int, q: int, s: int, t: int,
     more than 1024 bits, the default ``inverse_cdf`` draws ``u``'s leading 512 bits first
     and its low bits only when the certified bounds leave that block of ``u`` undecided
     (:func:`~exactdp.randomness.split_inverse_cdf`; checked for every pair of parts in
-    ``proofs/prop_6_17_split_draw.py``): in PureSparseHistogram ``s`` has about
+    ``proofs/balcer_vadhan/prop_6_17_split_draw.py``): in PureSparseHistogram ``s`` has about
     ``n log2(3|X|)`` bits, and drawing all of them for each of the ``n`` calls made the
     random bits alone cost ``Theta(n^2 log|X|)``.
 
@@ -698,7 +698,7 @@ def approx_ord_sample(cdf: Callable[[int], int], n: int, d: int, m: int, s: int,
     non-decreasing, ``F(n) = d``; ``m >= n + 1``; ``s >= m``.
     Output: a non-increasing tuple of ``n + 1`` values in ``[n]`` within statistical
     distance ``m(n^2 + 2n)/s`` of :func:`ord_sample` (Proposition 6.19, checked exactly in
-    ``proofs/prop_6_19_approxordsample.py``).  For ``v = n..1``:
+    ``proofs/balcer_vadhan/prop_6_19_approxordsample.py``).  For ``v = n..1``:
     ``l'_v = ApproxBinSample_{s, n+1-L'}(m - L', F(v) - F(v-1), F(v))``.
 
     Time: ``n + 1`` evaluations of ``F``, and ``n`` ApproxBinSample calls whose cost

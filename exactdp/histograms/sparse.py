@@ -38,9 +38,9 @@ by operations that depend only on ``|X|``, ``n`` and the coins:
    rest.  For SparseHistogram the distance is ``m_0 (n^2+2n)/s <= delta`` still.
 
 ``strict=False`` runs the algorithms exactly as printed.  For KH' both modes have exactly
-KeepHeavy's distribution (checked in ``proofs/prop_6_05_khprime.py``); for SparseHistogram
+KeepHeavy's distribution (checked in ``proofs/balcer_vadhan/prop_6_05_khprime.py``); for SparseHistogram
 the two modes approximate slightly differently (ApproxOrdSample over ``m_0`` instead of
-``m`` empty bins) and both are checked within ``delta`` of KH' (``proofs/thm_6_08_sparse.py``).
+``m`` empty bins) and both are checked within ``delta`` of KH' (``proofs/balcer_vadhan/thm_6_08_sparse.py``).
 In either mode ApproxBinSample's running time depends on
 its own outputs (Proposition 6.17); with ``strict=True`` its inputs are public, so its time
 depends on the coins only.  ``padded_order_statistics=True`` also removes that dependence
@@ -223,7 +223,7 @@ class KHPrime(_CandidateHistogram):
     ``(n+1)``-th heaviest candidate.
 
     Output distribution: identical to :class:`KeepHeavy` (Proposition 6.5, checked exactly
-    in ``proofs/prop_6_05_khprime.py``).  Time: ``Omega(|X|)`` through the exact binomials
+    in ``proofs/balcer_vadhan/prop_6_05_khprime.py``).  Time: ``Omega(|X|)`` through the exact binomials
     (Proposition 6.6's remark), so small universes only.  ``strict``: see the module
     docstring.  Falls back to BasicHistogram over ``X`` when ``|X| < 2n + 1``.
     """
@@ -255,7 +255,7 @@ class SparseHistogram(_CandidateHistogram):
 
     Preconditions: ``delta`` in ``N^{-1}``, ``M`` deterministic and ``(eps/2, 0)``-DP.
     Theorem 6.8: (i) ``Delta(KH'(D), SparseHistogram(D)) <= delta`` for every ``D``
-    (checked exactly on small universes in ``proofs/thm_6_08_sparse.py``); (ii)
+    (checked exactly on small universes in ``proofs/balcer_vadhan/thm_6_08_sparse.py``); (ii)
     ``(eps, (e^eps + 1) delta)``-DP; (iii) time
     ``O~(n log|X| (log|X| + log 1/delta)) + O(n)(O~(log d) + Time(M) + Time(F_M))``.
     ``strict`` (default True) and ``padded_order_statistics`` (default False: Algorithm 6.18
@@ -338,7 +338,7 @@ def uniform_sparse_histogram(universe: Universe | int, n: int,
     at its first occurrence: each distinct ``q`` gets an independent uniform count, as in
     the paper, and the draws are always the same ``2n`` (strict time).  Every histogram of
     ``H_{n,n}(X)`` has probability at least ``n!/((n+1)^n |X|^n) >= (1/(3|X|))^n``
-    (Theorem 6.10's proof; the exact minimum is checked in ``proofs/thm_6_10_pure_sparse.py``).
+    (Theorem 6.10's proof; the exact minimum is checked in ``proofs/balcer_vadhan/thm_6_10_pure_sparse.py``).
     """
     universe = universe if isinstance(universe, Universe) else Universe(universe)
     n = positive_int(n, "n")
@@ -365,7 +365,7 @@ class PureSparseHistogram:
     deterministic and ``(eps/2, 0)``-DP (GeoSample/FastSample built with this ``eps`` or a
     smaller one).
     Theorem 6.10: (i) ``(eps, 0)``-DP (Lemma 3.2 with Theorem 6.8 i; checked exactly on
-    small universes in ``proofs/thm_6_10_pure_sparse.py``); (ii)-(iii) accuracy as in
+    small universes in ``proofs/balcer_vadhan/thm_6_10_pure_sparse.py``); (ii)-(iii) accuracy as in
     :func:`exactdp.histograms.accuracy.figure_5`; (iv) time
     ``O~(n^2 log^2|X| + n log|X| log(1/(beta_1 eps))) + O(n)(O~(log d) + Time(M) + Time(F_M))``.
     The branch taken depends on one coin only, never on the data.

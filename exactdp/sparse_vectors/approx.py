@@ -9,7 +9,7 @@ one row**, i.e. one coordinate moves by 1 (``||x - x'||_1 = 1`` on integer input
 one coordinate changes support, from 0 to 1 (under real l1 neighbours up to ``2k``
 coordinates could change support at once; that relation is not implemented).
 
-Exact guarantee (checked on the explored laws in ``proofs/alp_thm_4_02_approx.py``).  With
+Exact guarantee (checked on the explored laws in ``proofs/alp/alp_thm_4_02_approx.py``).  With
 ``q = Pr[a new key of value 1 survives] = Pr[1 + eta >= t] = r^(t-1)/(1 + r)``:
 
 * a pair that keeps the support: every output's ratio is at most ``1/r`` (the geometric);
@@ -163,7 +163,7 @@ class ApproxThresholdALP:
     with ``beta = t_delta`` (``eps2``); estimates as ALP-full Algorithm 8
     (:meth:`ThresholdALPSketch.estimate`).  Guarantee under add/remove of one row (integer
     inputs): ratio ``privacy_ratio * e^{eps_cert}`` with the same exact ``delta = q``
-    (checked in ``proofs/alp_thm_4_02_approx.py``).  Access time ``m = ceil(t_delta eps2/alpha)``
+    (checked in ``proofs/alp/alp_thm_4_02_approx.py``).  Access time ``m = ceil(t_delta eps2/alpha)``
     reads: ``O(log(1/delta))``.  Time: ``k`` noise draws, then ALP's draws (strict)."""
 
     def __init__(self, threshold: ApproxThresholdParams, alp: ALPParams,

@@ -16,7 +16,7 @@ Exact version: Threshold with the clamped rational-ratio geometric and the minim
 parameters (:class:`~exactdp.sparse_vectors.alp.ALPParams`, ``beta = t``).  ALP-full Lemma 5.3:
 the two parts use independent coins, so by basic composition the worst ratio is at most the
 product of the parts' worst ratios, ``(1/r) * e^{eps_cert}`` (checked exactly, and equal to the
-product on a worked configuration, in ``proofs/alp_lemma_5_03_threshold_alp.py``).
+product on a worked configuration, in ``proofs/alp/alp_lemma_5_03_threshold_alp.py``).
 Integer inputs only (``grid = 1``): Threshold's noise is in the input's units.
 """
 

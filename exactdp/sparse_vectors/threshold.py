@@ -198,7 +198,7 @@ class Threshold:
     Preconditions: ``x`` non-negative integers ``<= hi`` on keys ``1..d``
     (:func:`threshold_input`).  Privacy: for integer ``x, x'`` with ``||x - x'||_1 <= 1`` every
     output's probability changes by a factor at most ``1/r`` (exactly ``1/r`` is attained;
-    ``proofs/alp_lemma_5_01_threshold.py``), so ``ln(1/r)``-DP; with ``r = 1/(1 + eps1)`` that is
+    ``proofs/alp/alp_lemma_5_01_threshold.py``), so ``ln(1/r)``-DP; with ``r = 1/(1 + eps1)`` that is
     ``ln(1 + eps1) <= eps1``.  Output law: independent coordinates, ``Pr[i released with value
     v] = (1-r)/(1+r) r^|v - x_i|`` for ``t <= v < hi``, the tail above at ``hi``.
     Time: exactly ``d`` draws ``uniform(D)`` with ``D = params.noise.d``, each followed by a
@@ -241,7 +241,7 @@ class PureSparseThreshold:
     simulation.
 
     What changes against :class:`Threshold` (checked exactly on small universes in
-    ``proofs/alp_lemma_5_01_threshold.py``):
+    ``proofs/alp/alp_lemma_5_01_threshold.py``):
 
     * **input**: a histogram of a dataset of exactly ``n`` rows over ``[d]`` (entries sum to
       the public ``n``, so ``hi = n``), not any vector with entries ``<= hi``; ``t <= n`` is

@@ -29,15 +29,16 @@ RAISED_GRID = "(the check raised before finishing)"
 
 
 def _mentions(module: object, needles: list[str]) -> bool:
-    """Whether the proof module's source, or a private ``proofs._x`` helper it names, mentions
-    any of ``needles``."""
+    """Whether the proof module's source, or a private ``_x`` helper it names (beside it or
+    shared at the top of ``proofs/``), mentions any of ``needles``."""
     path = Path(getattr(module, "__file__", "") or "")
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:
         return False
     texts = [text]
-    for helper in path.parent.glob("_*.py"):
+    helpers = [*path.parent.glob("_*.py"), *path.parent.parent.glob("_*.py")]
+    for helper in helpers:
         if helper.stem != "__init__" and helper.stem in text:
             texts.append(helper.read_text(encoding="utf-8"))
     return any(n in t for n in needles for t in texts)
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.set_int_max_str_digits(0)  # as exactdp.cli.main does
         root = Path(args.root).resolve()
         import exactdp
-        import proofs
+        from exactdp import proofs
         for mod in (exactdp, proofs):
             where = Path(mod.__file__ or "").resolve()
             if not where.is_relative_to(root):

@@ -1,0 +1,1 @@
+"""Executable proofs of claims about exactdp's own audit machinery."""
