@@ -25,7 +25,6 @@ outside this exploration.
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections.abc import Callable
 from fractions import Fraction
@@ -63,9 +62,10 @@ def _exact(other: Any) -> Fraction | float | None:
     if type(other) is LazyUnit:
         return None
     if isinstance(other, float):
-        if math.isnan(other) or math.isinf(other):
+        try:
+            return Fraction(other)
+        except (ValueError, OverflowError):  # nan, or an infinity: answered without j
             return other
-        return Fraction(other)
     if isinstance(other, numbers.Rational):
         return Fraction(int(other.numerator), int(other.denominator))
     return None
@@ -107,9 +107,9 @@ class LazyUnit:
         if x is None:
             return bool(self._escape(f"compared ({op}) with {type(other).__name__}"))
         if isinstance(x, float):  # inf or nan: the same answer for every j
-            if math.isnan(x):
+            above, below = x > 0, x < 0  # the value is below +inf, above -inf
+            if not (above or below):  # nan: unordered, unequal
                 return op == "!="
-            above = x > 0  # the value is below +inf, above -inf
             return {"<": above, "<=": above, ">": not above, ">=": not above,
                     "==": False, "!=": True}[op]
         t = x * self._n  # j / n OP x  <=>  j OP t
