@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 
-__all__ = ["Event", "active", "paused", "record", "recording"]
+__all__ = ["Event", "active", "pause", "paused", "record", "recording", "resume"]
 
 Event = tuple[object, ...]
 
@@ -56,3 +56,14 @@ def paused() -> Iterator[None]:
         yield
     finally:
         _EVENTS.reset(token)
+
+
+def pause() -> Token[list[Event] | None]:
+    """:func:`paused` without a ``with`` block: record nothing until :func:`resume` is
+    called with the token returned (in a ``finally``)."""
+    return _EVENTS.set(None)
+
+
+def resume(token: Token[list[Event] | None]) -> None:
+    """End a :func:`pause`."""
+    _EVENTS.reset(token)

@@ -37,7 +37,7 @@ from fractions import Fraction
 from types import FrameType
 from typing import Any
 
-__all__ = ["CLOCKS", "NOT_COVERED", "Counter", "counting", "suspended"]
+__all__ = ["CLOCKS", "NOT_COVERED", "Counter", "counting", "suspended", "untraced"]
 
 #: The exactdp package's directory: frames of code under it are not counted.
 _OWN = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -67,43 +67,63 @@ def _exact(value: Any) -> Any:
     return repr(value)
 
 
+_KINDS: dict[Any, str] = {}
+_OPS: dict[Any, frozenset[int]] = {}
+
+
+def _kind(code: Any) -> str:
+    """``"own"`` (exactdp's), ``"entry"`` (exactdp code that calls the audited code),
+    ``"with"`` (contextlib's) or ``"other"``; cached per code object."""
+    kind = _KINDS.get(code)
+    if kind is None:
+        path = os.path.abspath(code.co_filename)
+        if path.startswith(_OWN):
+            name = os.path.basename(path), code.co_name
+            kind = "entry" if name in _ENTRIES or name[0] == "callforms.py" else "own"
+        else:
+            kind = "with" if os.path.basename(path) == "contextlib.py" else "other"
+        _KINDS[code] = kind
+    return kind
+
+
+def _operations(code: Any) -> frozenset[int]:
+    """The offsets of ``code``'s loop-iteration and call instructions; cached."""
+    ops = _OPS.get(code)
+    if ops is None:
+        ops = _OPS[code] = frozenset(i.offset for i in dis.get_instructions(code)
+                                     if i.opname in _OPERATIONS)
+    return ops
+
+
 class Counter:
-    """The bytecode count and the recorded calls of one run (see the module docstring)."""
+    """The operation count and the recorded calls of one run (see the module docstring)."""
 
     def __init__(self) -> None:
-        self.count = 0
-        #: loop iterations (backward jumps) and calls among the instructions counted
-        self.operations = 0
-        self._ops: dict[Any, frozenset[int]] = {}
         self.calls: list[tuple[Any, ...]] = []
-        self._skip: dict[Any, str] = {}
-        self._tracer = self._local  # one bound method: frames are recognised by it
+        self._count = [0]
+        #: the local trace function of each audited code object (frames are recognised
+        #: as audited by their f_trace being one of these)
+        self._tracers: dict[Any, Callable[..., Any]] = {}
+        self._known: set[Any] = set()
 
-    def _kind(self, code: Any) -> str:
-        """``"own"`` (exactdp's), ``"entry"`` (exactdp code that calls the audited code),
-        ``"with"`` (contextlib's) or ``"other"``."""
-        kind = self._skip.get(code)
-        if kind is None:
-            path = os.path.abspath(code.co_filename)
-            if path.startswith(_OWN):
-                name = os.path.basename(path), code.co_name
-                kind = "entry" if name in _ENTRIES or name[0] == "callforms.py" else "own"
-            else:
-                kind = "with" if os.path.basename(path) == "contextlib.py" else "other"
-            self._skip[code] = kind
-        return kind
+    @property
+    def operations(self) -> int:
+        """Loop iterations (backward jumps) and calls executed by the audited code."""
+        return self._count[0]
 
-    def _local(self, frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
-        if event == "opcode":
-            self.count += 1
-            code = frame.f_code
-            ops = self._ops.get(code)
-            if ops is None:
-                ops = self._ops[code] = frozenset(
-                    i.offset for i in dis.get_instructions(code) if i.opname in _OPERATIONS)
-            if frame.f_lasti in ops:
-                self.operations += 1
-        return self._tracer
+    def _tracer(self, code: Any) -> Callable[..., Any]:
+        tracer = self._tracers.get(code)
+        if tracer is None:
+            ops, count = _operations(code), self._count
+
+            def tracer(frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
+                if event == "opcode" and frame.f_lasti in ops:
+                    count[0] += 1
+                return tracer
+
+            self._tracers[code] = tracer
+            self._known.add(tracer)
+        return tracer
 
     def _global(self, frame: FrameType, event: str, arg: object) -> Callable[..., Any] | None:
         """A frame is the audited code's when it is not exactdp's and its caller is the
@@ -111,23 +131,24 @@ class Counter:
         back = frame.f_back
         if back is None:
             return None
-        if back.f_trace is not self._tracer:
-            if self._kind(back.f_code) != "entry" or self._kind(frame.f_code) != "other":
+        code = frame.f_code
+        if back.f_trace not in self._known:
+            if _kind(back.f_code) != "entry" or _kind(code) != "other":
                 return None
-        elif self._kind(frame.f_code) == "own":
+        elif _kind(code) == "own":
             return None
         frame.f_trace_opcodes = True
         frame.f_trace_lines = False
-        return self._tracer
+        return self._tracer(code)
 
     def audited(self, frame: FrameType | None) -> bool:
         """Whether ``frame`` is the audited code's (its calls are recorded)."""
-        return frame is not None and frame.f_trace is self._tracer
+        return frame is not None and frame.f_trace in self._known
 
     def observed(self) -> tuple[int, tuple[tuple[Any, ...], ...]]:
         """``(operations, calls)``: the loop iterations and calls the audited code executed,
         and its sleep/clock/output calls -- what the timing verdict compares."""
-        return self.operations, tuple(self.calls)
+        return self._count[0], tuple(self.calls)
 
 
 def _recorder(counter: Counter, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -212,3 +233,21 @@ def suspended() -> Iterator[None]:
         yield
     finally:
         sys.settrace(old)
+
+
+def untraced(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` run with tracing off (exactdp code called by the audited code: a facade's
+    draw is not the audited code's work, and its frames need no trace events)."""
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        old = sys.gettrace()
+        if old is None:
+            return fn(*args, **kwargs)
+        sys.settrace(None)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            sys.settrace(old)
+
+    run.__name__, run.__doc__, run.__qualname__ = fn.__name__, fn.__doc__, fn.__qualname__
+    return run

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
+
+from exactdp.audit.bytecode import untraced
 
 __all__ = ["LazyUnit", "Parts"]
 
@@ -56,18 +57,18 @@ class Parts:
         return next(i for i, e in enumerate(self._ends) if u <= e)
 
 
-def _exact(other: Any) -> Fraction | float | None:
-    """``other`` as an exact ``Fraction``, an infinite or NaN float, or None (not a plain
-    number: the comparison is an escape)."""
+def _exact(other: Any) -> tuple[int, int] | float | None:
+    """``other`` as an exact ratio ``(num, den)``, ``den > 0``, an infinite or NaN float,
+    or None (not a plain number: the comparison is an escape)."""
     if type(other) is LazyUnit:
         return None
     if isinstance(other, float):
         try:
-            return Fraction(other)
+            return other.as_integer_ratio()
         except (ValueError, OverflowError):  # nan, or an infinity: answered without j
             return other
     if isinstance(other, numbers.Rational):
-        return Fraction(int(other.numerator), int(other.denominator))
+        return int(other.numerator), int(other.denominator)
     return None
 
 
@@ -94,10 +95,7 @@ class LazyUnit:
         bounds = [lo] + [min(max(c, lo), hi) for c in cuts] + [hi]
         lengths = tuple(bounds[i + 1] - bounds[i] for i in range(len(bounds) - 1))
         live = [i for i, m in enumerate(lengths) if m]
-        if len(live) == 1:
-            i = live[0]
-        else:
-            i = self._branch(lengths)
+        i = live[0] if len(live) == 1 else self._branch(lengths)
         object.__setattr__(self, "_lo", bounds[i])
         object.__setattr__(self, "_hi", bounds[i + 1])
         return truth[i]
@@ -112,9 +110,9 @@ class LazyUnit:
                 return op == "!="
             return {"<": above, "<=": above, ">": not above, ">=": not above,
                     "==": False, "!=": True}[op]
-        t = x * self._n  # j / n OP x  <=>  j OP t
-        floor = t.numerator // t.denominator
-        ceil = -(-t.numerator // t.denominator)
+        num, den = x[0] * self._n, x[1]  # j / n OP x  <=>  j OP num / den
+        floor = num // den
+        ceil = -(-num // den)
         if op == "<":
             return self._split((ceil,), (True, False))
         if op == "<=":
@@ -123,31 +121,18 @@ class LazyUnit:
             return self._split((floor + 1,), (False, True))
         if op == ">=":
             return self._split((ceil,), (False, True))
-        if t.denominator != 1:  # == / != with a value no j gives
+        if num % den:  # == / != with a value no j gives
             return op == "!="
         same = self._split((floor, floor + 1), (False, True, False))
         return same if op == "==" else not same
 
-    def __lt__(self, other: Any) -> bool:
-        return self._compare(other, "<")
-
-    def __le__(self, other: Any) -> bool:
-        return self._compare(other, "<=")
-
-    def __gt__(self, other: Any) -> bool:
-        return self._compare(other, ">")
-
-    def __ge__(self, other: Any) -> bool:
-        return self._compare(other, ">=")
-
-    def __eq__(self, other: object) -> bool:
-        return self._compare(other, "==")
-
-    def __ne__(self, other: object) -> bool:
-        return self._compare(other, "!=")
-
-    def __bool__(self) -> bool:
-        return self._compare(0, "!=")
+    __lt__ = untraced(lambda self, other: self._compare(other, "<"))
+    __le__ = untraced(lambda self, other: self._compare(other, "<="))
+    __gt__ = untraced(lambda self, other: self._compare(other, ">"))
+    __ge__ = untraced(lambda self, other: self._compare(other, ">="))
+    __eq__ = untraced(lambda self, other: self._compare(other, "=="))  # type: ignore[assignment]
+    __ne__ = untraced(lambda self, other: self._compare(other, "!="))  # type: ignore[assignment]
+    __bool__ = untraced(lambda self: self._compare(0, "!="))
 
     def __getattr__(self, name: str) -> Any:
         return self._escape(f"asked for its attribute {name}")

@@ -53,13 +53,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from exactdp.audit import facade_floats as ff
-from exactdp.audit.bytecode import suspended
+from exactdp.audit.bytecode import suspended, untraced
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
 from exactdp.audit.facade_lazy import LazyUnit, Parts
 from exactdp.explore import ExplorationLimitError, NondeterminismError, RestartExploration
 from exactdp.params import ParameterError
 from exactdp.randomness import RandomSource
-from exactdp.trace import paused, record
+from exactdp.trace import pause, record, resume
 
 __all__ = ["EXACT_LIMIT", "FACADE_KINDS", "FacadeMechanism", "FacadeRefusal",
            "LegacyNumpyFacade", "NumpyFacade", "RandomFacade", "SecretsFacade",
@@ -183,8 +183,13 @@ class _Engine:
     def _branch(self, lengths: tuple[int, ...]) -> int:
         if self.done:
             self.escape("used after the call that drew it returned")
-        with paused():  # branching on a comparison is not a draw of the traced code
+        token = pause()  # branching on a comparison is not a draw of the traced code
+        try:
+            if len(lengths) == 2:
+                return 0 if self.source.bernoulli(lengths[0], lengths[0] + lengths[1]) else 1
             return self.source.inverse_cdf(Parts(lengths))
+        finally:
+            resume(token)
 
     def escape(self, what: str) -> Any:
         """A lazy value was used otherwise than compared: explore without them."""
@@ -266,15 +271,21 @@ class RandomFacade(random.Random):
 
     def random(self) -> Any:
         caller = sys._getframe(1).f_globals.get("__name__", "")
-        if caller == "random" or caller.startswith("exactdp."):  # Random's own methods
+        return self._unit(caller == "random" or caller.startswith("exactdp."))
+
+    @untraced
+    def _unit(self, concrete: bool) -> Any:
+        if concrete:  # Random's own methods (expovariate...) compute with the float
             return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
         return self._engine.unit()
 
+    @untraced
     def getrandbits(self, k: int) -> int:
         if k < 0:
             raise ValueError("number of bits must be non-negative")
         return self._engine.draw(1 << k) if k else 0
 
+    @untraced
     def _randbelow(self, n: int) -> int:  # type: ignore[override]
         return self._engine.draw(n)
 
