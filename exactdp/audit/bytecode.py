@@ -3,7 +3,8 @@
 A timing observer of a mechanism sees more than its output: how long it ran.  The white-box
 audit of code drawing through a facade or an exactdp source counts, on every explored path,
 
-* the **operations** -- loop iterations (backward jumps) and calls -- among the bytecode
+* the **operations** -- loop iterations (executions of an instruction that a backward jump
+  targets) and calls -- among the bytecode
   instructions executed in the audited code's own frames (every frame
   whose code does not belong to the ``exactdp`` package: the audited module, the modules it
   calls, the standard library), with :func:`sys.settrace` and per-frame opcode events
@@ -44,9 +45,9 @@ _OWN = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 #: (file, function) of the exactdp code that calls the audited code (and the wrappers of
 #: :mod:`exactdp.audit.callforms`, all of whose functions do).
 _ENTRIES = {("guard.py", "call"), ("facades.py", "invoke")}
-#: The instructions an operation count counts: a loop's iteration, a call.
-_OPERATIONS = frozenset({"JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "CALL",
-                         "CALL_FUNCTION_EX"})
+#: The call instructions an operation count counts (with the first instruction of every
+#: loop iteration: the target of a backward jump).
+_CALLS = frozenset({"CALL", "CALL_FUNCTION_EX"})
 #: Clock functions of :mod:`time` whose calls are recorded.
 CLOCKS = ("time", "time_ns", "monotonic", "monotonic_ns", "perf_counter",
           "perf_counter_ns", "process_time", "process_time_ns")
@@ -87,11 +88,18 @@ def _kind(code: Any) -> str:
 
 
 def _operations(code: Any) -> frozenset[int]:
-    """The offsets of ``code``'s loop-iteration and call instructions; cached."""
+    """The offsets of ``code``'s calls and of its loops' first instructions (the targets of
+    its backward jumps: one execution per iteration, whatever branch the body took);
+    cached."""
     ops = _OPS.get(code)
     if ops is None:
-        ops = _OPS[code] = frozenset(i.offset for i in dis.get_instructions(code)
-                                     if i.opname in _OPERATIONS)
+        found = set()
+        for i in dis.get_instructions(code):
+            if "BACKWARD" in i.opname:  # a loop's back edge: its target starts an iteration
+                found.add(i.argval)
+            elif i.opname in _CALLS:
+                found.add(i.offset)
+        ops = _OPS[code] = frozenset(found)
     return ops
 
 

@@ -65,6 +65,9 @@ __all__ = ["EXACT_LIMIT", "FACADE_KINDS", "FacadeMechanism", "FacadeRefusal",
            "LegacyNumpyFacade", "NumpyFacade", "RandomFacade", "SecretsFacade",
            "facade_mechanism"]
 
+#: Notes (among the large draws' notes, which workers send back) that a random() value was
+#: handed out lazily, and that one escaped (:mod:`exactdp.audit.facade_lazy`).
+LAZY_NOTE, ESCAPED_NOTE = "(lazy random() values)", "(a lazy random() value escaped)"
 #: Draws on ``[0, n)`` with ``n`` at most this branch exactly, ``n`` ways.
 EXACT_LIMIT = 1 << 8
 #: Most pieces one large draw may split into before the audit is refused.
@@ -177,7 +180,9 @@ class _Engine:
             return as_unit_float(self.draw(1 << FLOAT_BITS))
         record("uniform", 1 << FLOAT_BITS)  # the draw sequence, as an explored draw has it
         self.lazy += 1
-        self.mech.lazy_used = True
+        if not self.mech.lazy_used:
+            self.mech.lazy_used = True
+            self.mech._large.append(LAZY_NOTE)
         return LazyUnit(1 << FLOAT_BITS, self._branch, self.escape)
 
     def _branch(self, lengths: tuple[int, ...]) -> int:
@@ -193,7 +198,9 @@ class _Engine:
 
     def escape(self, what: str) -> Any:
         """A lazy value was used otherwise than compared: explore without them."""
-        self.mech.lazy = False
+        if self.mech.lazy:
+            self.mech.lazy = False
+            self.mech._large.append(ESCAPED_NOTE)
         self.escaped = self.escaped or what
         raise RestartExploration(f"a random() value was {what}; explored by its effect "
                                  f"instead")
@@ -547,12 +554,15 @@ class FacadeMechanism:
     @property
     def assumption(self) -> str:
         """What was assumed about the large draws met so far, and how it was checked."""
+        notes = set(self._large)
         lazy = ("random() values used only in comparisons with numbers: branched exactly on "
-                "each comparison (no assumption)" if self.lazy and self.lazy_used else "")
-        if not self._large:
+                "each comparison (no assumption)"
+                if LAZY_NOTE in notes and ESCAPED_NOTE not in notes else "")
+        large = [n for n in self._large if n not in (LAZY_NOTE, ESCAPED_NOTE)]
+        if not large:
             return lazy
-        return (lazy + ("; " if lazy else "") + f"{len(self._large)} large draw(s) explored by their effect ("
-                + "; ".join(self._large[:4]) + ("; ..." if len(self._large) > 4 else "")
+        return (lazy + ("; " if lazy else "") + f"{len(large)} large draw(s) explored by their effect ("
+                + "; ".join(large[:4]) + ("; ..." if len(large) > 4 else "")
                 + f"): assumed piecewise constant in j with breakpoints found by cutting "
                   f"[0, n) into {GRID} equal intervals and bisecting (equal effects at both "
                   f"ends of an interval => constant on it); checked "
