@@ -19,7 +19,7 @@ from test_checker_mutants import planted
 
 from exactdp import fastsample, inverse_cdf, native_samplers, randomness
 from exactdp.certificate import ClaimReport
-from exactdp.histograms import compact, orderstats
+from exactdp.histograms import compact, empty_bin, orderstats
 from exactdp.proofs import checks_of, discover
 from exactdp.proofs.balcer_vadhan import lemma_2_13_sources as rows
 from exactdp.randomness import RandomSource, SystemSource
@@ -50,7 +50,7 @@ PLANTED: list[tuple[str, Any, str, str, str, str]] = [
      "base = (z + 1) * d_prime", "base = z * d_prime", "inverse_cdf"),
     ("fastsample-native-table-base", native_samplers.SearchTable, "__init__",
      "(j + t + n + 1) * d_prime", "(j + t + n) * d_prime", "inverse_cdf"),
-    ("scaled-draw-floor-for-ceil", compact._ScaledDraw, "search",
+    ("scaled-draw-floor-for-ceil", empty_bin._ScaledDraw, "search",
      "gmpy2.c_div(u, self.factor)", "gmpy2.f_div(u, self.factor) + 1", "inverse_cdf"),
     # (the rows' fields have d0 <= 2^256: f's plain-int branch since 19d2ca7)
     ("empty-bin-f-floor", compact.EmptyBinSampler, "f", "return -((r - u0) // self.q)",

@@ -247,7 +247,7 @@ def _compact_report(args: argparse.Namespace, universe: Any, epsilon: Any, beta:
                     data: Any, source: Any, say: Any) -> dict[str, Any]:
     """``histogram --algorithm compact``: the CompactRelease JSON (Theorem 8.6)."""
     from exactdp.histograms import native
-    from exactdp.histograms.compact_release import release_report
+    from exactdp.histograms.compact import release_report
 
     say(f"interpolating a polynomial of degree {data.n}; arithmetic: {native.status()}"
         + ("" if native.available() else f" -- pure Python, about {data.n}^2 field operations"))
@@ -285,7 +285,7 @@ def _cmd_query(args: argparse.Namespace) -> int:
     import gmpy2
 
     from exactdp.histograms.data import encode_label
-    from exactdp.histograms.release_file import load_release
+    from exactdp.histograms.release_loader import load_release
     from exactdp.params import DomainError, ParameterError
 
     loaded = load_release(args.released, input_limit(args))

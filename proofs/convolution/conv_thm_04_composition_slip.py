@@ -19,7 +19,7 @@ from exactdp.proofs.convolution._conv import (
     sqrt_bounds,
 )
 
-CLAIM = "Conv Theorem 4 as printed fails (P1); DRV and zCDP hold"
+CLAIM = "Conv Theorem 4 as printed fails; DRV and zCDP hold"
 SLIP = ('Theorem 4 (advanced composition, cited as [DRV10]) is misquoted: as printed it promises '
         'a delta that the exact privacy profile exceeds.')
 STATEMENT = """Paper 002 Theorem 4: (eps_i, 0)-DP mechanisms compose to (eps, delta)-DP for every delta > 0
