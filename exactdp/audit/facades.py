@@ -324,7 +324,7 @@ class SecretsFacade(secrets.SystemRandom, RandomFacade):
 def _continuous(name: str, **options: Any) -> None:
     """Continuous draws are modelled one scalar at a time; array parameters are not."""
     for k, v in options.items():
-        if v is not None and not isinstance(v, (int, float)) and getattr(v, "ndim", 0) != 0:
+        if isinstance(v, (list, tuple)) or getattr(v, "ndim", 0) != 0:
             raise FacadeRefusal(f"the numpy facade models {name} with scalar parameters only "
                                 f"({k} = {v!r:.40}); audit this code black-box")
 
@@ -658,15 +658,19 @@ class FacadeMechanism:
             i = bisect.bisect_right(pieces.starts, j) - 1
             lo = pieces.starts[i]
             first, second = effect(lo), effect(j)
+            joint = ""
             if first == second and len(first) > 1:  # type: ignore[arg-type]
                 seed = 2 + k  # later draws: a fresh pseudo-random continuation
                 first, second = engine.effect(lo, seed), engine.effect(j, seed)
+                joint = ("; with the later draws at other values: the output depends on "
+                         "this draw and later ones jointly, as when continuous noise values "
+                         "are compared")
             if first != second:
                 raise FacadeRefusal(
                     f"on input {engine.c!r}, draw {len(engine.history)} on [0, {n}): its "
                     f"effect is not piecewise constant as found by bisection (j = {lo} gives "
-                    f"{first!r} but j = {j} in the same piece gives {second!r}); the facade "
-                    f"cannot explore it exactly: audit this code black-box")
+                    f"{first!r} but j = {j} in the same piece gives {second!r}{joint}); the "
+                    f"facade cannot explore it exactly: audit this code black-box")
 
 
 def _name(obj: object) -> str:
