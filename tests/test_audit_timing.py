@@ -111,3 +111,47 @@ def test_geometric_loop_law_is_exact() -> None:
     # from c = 1: stay 1/2 (two ways), up 1 step 1/8, 2 steps 1/8 (end), down 1/4 (end)
     assert report.distributions[1] == {0: Fraction(1, 4), 1: Fraction(1, 2),
                                       2: Fraction(1, 8), 3: Fraction(1, 8)}
+
+
+def test_lazy_comparisons_match_brute_force_on_a_small_domain() -> None:
+    """LazyUnit over n = 16 values against every j: the law of a sequence of comparisons
+    (with <, <=, >, >=, ==, !=, bool, inf and nan) equals the count of j giving it."""
+    from exactdp.audit.facade_lazy import LazyUnit, Parts
+    from exactdp.explore import explore
+
+    n = 16
+    ops = [("<", 0.25), ("<=", 0.5), (">", 0.125), (">=", 0.75), ("==", 0.5),
+           ("!=", 0.3125), ("<", float("inf")), ("==", float("nan")), ("<", 1 / 3)]
+
+    def answers(u):
+        out = []
+        for op, x in ops:
+            out.append({"<": u < x, "<=": u <= x, ">": u > x, ">=": u >= x, "==": u == x,
+                        "!=": u != x}[op])
+        out.append(bool(u))
+        return tuple(out)
+
+    def escape(what):
+        raise AssertionError(what)
+
+    law = explore(lambda src: answers(LazyUnit(
+        n, lambda lengths: src.inverse_cdf(Parts(lengths)), escape)))
+    brute = {}
+    for j in range(n):
+        a = answers(Fraction(j, n))
+        brute[a] = brute.get(a, 0) + Fraction(1, n)
+    assert law == brute
+    with pytest.raises(AssertionError, match="used by __add__"):
+        LazyUnit(n, lambda lengths: 0, escape) + 1
+
+
+def test_wall_clock_test_sees_a_sleep_and_states_its_false_alarm() -> None:
+    import time
+
+    from exactdp.audit.wallclock import wall_clock_test
+
+    slow = wall_clock_test(lambda c: time.sleep(0.002 * c), 0, 1, 30, "1/1000")
+    assert slow.differ and slow.statistic > Fraction(1, 2)
+    assert "false-alarm probability <= 1/1000" in slow.summary()
+    # the threshold: D^2 > 2 L / K with L = 12 * 6932/10000 >= ln 4000 (bit_length 12)
+    assert slow.threshold == 2 * 12 * Fraction(6932, 10000) / 30

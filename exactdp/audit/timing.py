@@ -81,12 +81,13 @@ def timing_result(joints: Mapping[Any, Mapping[Any, Fraction]], inputs: Sequence
         return TraceResult(True, examined, one, randomness_note=note)
     out, trace = worst.outcome
     a, b = worst.numerator_input, worst.denominator_input
-    same = sorted({t[1] for (o, t), p in joints[b].items()
-                   if o == out and t[0] == trace[0] and p})
+    others = [t for (o, t), p in joints[b].items() if o == out and t[0] == trace[0] and p]
+    same = sorted({t[1] for t in others})
     witness = {"inputs": [a, b], "output": out, "draws": _draws(trace),
                "operation_count": {"on": a, "count": trace[1]},
                "operation_counts_other": {"on": b, "counts": same},
                "calls": _calls(trace),
+               "calls_other": sorted({" | ".join(_calls(t)) for t in others}),
                "probability": str(worst.p), "other_probability": str(worst.q),
                "ratio": "infinite" if worst.ratio is None else str(worst.ratio)}
     if delta > 0:

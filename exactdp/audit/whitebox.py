@@ -14,8 +14,10 @@ checker's threshold search, exact *given* monotonicity -- spot-checked, and said
 From the distributions: the exact worst privacy-loss ratio over neighbouring inputs with
 its witness, compared with ``e**eps`` through certified bounds
 (:func:`~exactdp.checker.certify_ratio`); infinite-loss outcomes; the hockey-stick
-``delta`` at the claimed ``eps``; the statistical distance to a reference; and an
-operation-trace comparison (strict time).
+``delta`` at the claimed ``eps``; the statistical distance to a reference; and the timing
+verdict on what an observer sees (counting kind: the operation traces at each ``u``
+compared across inputs; exploring kinds: the joint law of (output, draw sequence,
+operation count, sleep/clock/output calls) against the claim, :mod:`exactdp.audit.timing`).
 """
 
 from __future__ import annotations
