@@ -28,6 +28,7 @@ from exactdp.cli._common import (
     OK,
     add_input_limit,
     add_output,
+    epsilon_in_range,
     input_limit,
     output_path,
     progress,
@@ -117,6 +118,9 @@ def add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         q.add_argument("file", metavar="FILE",
                        help="CSV (one vector a line, comma-separated integers) or NPY "
                             "(integer dtype) file; '-' reads CSV from standard input")
+        q.add_argument("--header", action="store_true",
+                       help="the CSV's first line is a header (without it, a first line is "
+                            "a header only when none of its fields reads as a number)")
         q.add_argument("--k", required=q is s, metavar="K",
                        help="number of bins / projections (values --method raw: p, the "
                             "default)")
@@ -312,10 +316,10 @@ def cmd_project(args: argparse.Namespace) -> int:
     beta = positive_int(args.beta, "--beta")
     bound = positive_int(args.bound, "--bound")
     maxden = positive_int(args.max_denominator, "--max-denominator")
-    eps = budget(args.epsilon, "--epsilon")
+    eps = epsilon_in_range(budget(args.epsilon, "--epsilon"))
     plan_seed = _int_option(args.plan_seed, "--plan-seed")
     noise_seed = _int_option(args.seed, "--seed")
-    rows = read_vectors(args.file, input_limit(args))
+    rows = read_vectors(args.file, input_limit(args), args.header)
     _check_bound(rows, bound, args.file)
     p_in = len(rows[0])
     raw = args.kind == "values" and args.method == "raw"

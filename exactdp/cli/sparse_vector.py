@@ -33,6 +33,7 @@ from exactdp.cli._common import (
     OK,
     add_input_limit,
     add_json,
+    epsilon_in_range,
     input_limit,
     output_path,
     progress,
@@ -256,7 +257,7 @@ def _params(args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
     rows = positive_int(args.rows, "--rows")
     sparsity = positive_int(args.sparsity, "--sparsity")
     grid = positive_int(args.grid, "--grid")
-    epsilon = budget(args.epsilon, "--epsilon")
+    epsilon = epsilon_in_range(budget(args.epsilon, "--epsilon"))
     beta = _positive(args.beta, "--beta")
     if args.variant == "unscaled":
         if args.alpha is not None:
