@@ -16,9 +16,10 @@ import pytest
 
 import exactdp.histograms.compact as compact_module
 import exactdp.histograms.sparse as sparse_module
-from exactdp import counting
+from exactdp import fastsample
 from exactdp.certificate import ClaimReport
 from exactdp.counting import FastSample
+from exactdp.histograms import compact_release
 from exactdp.histograms.basic import BasicHistogram, StabilityHistogram
 from exactdp.histograms.data import Dataset, Histogram
 from exactdp.histograms.sparse import PureSparseHistogram, SparseHistogram
@@ -141,7 +142,7 @@ def test_pure_sparse_fallback_moved_fails(monkeypatch: pytest.MonkeyPatch) -> No
 def test_compact_with_too_much_noise_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """eps' = eps/8 instead of 1/ceil(10/(9 eps)): more private, less accurate than 8.6 says
     (at n = 30 the exact per-query error at beta = 1/2 exceeds ceil(5/eps ln 4) = 7)."""
-    monkeypatch.setattr(compact_module, "theorem_8_6_epsilon_prime",
+    monkeypatch.setattr(compact_release, "theorem_8_6_epsilon_prime",
                         lambda epsilon: Fraction(epsilon) / 8)
     assert _fails(acc_8_06.check(False))
 
@@ -192,7 +193,7 @@ def test_fastsample_search_shift_above_the_window_fails(monkeypatch: pytest.Monk
     """The search's F on c + t <= z < n (reached only when n > t) is one too large: in the
     search's window of S F' (the default) or, with no room for the window, in _gmp_cdf."""
     if path == "_gmp_cdf":
-        monkeypatch.setattr(counting, "NATIVE_TABLE_BYTES", 0)
+        monkeypatch.setattr(fastsample, "NATIVE_TABLE_BYTES", 0)
     original = getattr(FastSample, path)
 
     def shifted(self: FastSample, c: int, z: int) -> Any:

@@ -436,10 +436,14 @@ def test_help_states_verdicts_and_exit_statuses(capsys: pytest.CaptureFixture[st
     assert info.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
     for phrase in ("NO VIOLATION DETECTED", "never a proof of privacy", "BROKEN",
-                   "2 bad arguments or a bad target", "3 BROKEN", "130 interrupted",
+                   "nothing audited (2)", "declared (3)", "exactdp --help",
                    "--max-calls", "--max-inputs", "--json", "--output PATH", "--force",
-                   "./mech.py:f"):
+                   "FILE.py:CALLABLE"):
         assert phrase in text, phrase
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "130 interrupted" in text and "3 the audited mechanism is broken" in text
 
 
 # ---------------------------------------------------------------- fuzz: the argument grammar

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import exactdp.histograms.compact as compact_module
 from exactdp.counting import FastSample, GeoSample, TabulatedMechanism
 from exactdp.explore import explore
+from exactdp.histograms import compact_release
 from exactdp.histograms.compact import (
     FORMAT,
     CompactHistogram,
@@ -623,7 +623,7 @@ def test_lemma_8_01_iv_fails_when_s_v_is_not_uniform(monkeypatch: pytest.MonkeyP
 def test_theorem_8_6_fails_when_eps_prime_is_not_the_theorems(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # eps' = 1/ceil(10m/9) computed in the proof; an implementation using eps' = eps is caught.
-    monkeypatch.setattr(compact_module, "theorem_8_6_epsilon_prime",
+    monkeypatch.setattr(compact_release, "theorem_8_6_epsilon_prime",
                         lambda eps: Fraction(1, Fraction(eps).denominator))
     report = thm_8_06_parameters.check(False)
     assert not report.verdict

@@ -23,7 +23,7 @@ import pytest
 
 from exactdp.counting import GeoSample, TabulatedMechanism
 from exactdp.explore import explore
-from exactdp.histograms import compact, fields, native
+from exactdp.histograms import compact, empty_bin, fields, native
 from exactdp.histograms.compact import CompactHistogram, EmptyBinSampler
 from exactdp.histograms.data import Dataset
 from exactdp.histograms.fields import VanLintField, clmul, gf2_square
@@ -73,7 +73,7 @@ def _branches_disagree(sampler: EmptyBinSampler) -> list[int]:
 @pytest.mark.parametrize("mech", [GeoSample(1, 1), GeoSample(2, Fraction(1, 2)), RR3])
 def test_f_int_and_gmpy2_branches_agree(level: int, mech: object) -> None:
     sampler = EmptyBinSampler(mech, VanLintField(level).order)  # type: ignore[arg-type]
-    assert sampler._int_division == (sampler.d0.bit_length() <= compact._INT_DIVISION_BITS)
+    assert sampler._int_division == (sampler.d0.bit_length() <= empty_bin._INT_DIVISION_BITS)
     assert _branches_disagree(sampler) == []
 
 
@@ -96,7 +96,7 @@ def test_q_and_r_by_gmp_equal_divmod() -> None:
 
 
 def test_q_and_r_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(compact.gmpy2, "f_divmod", lambda a, b: (a // b, a % b + 1))
+    monkeypatch.setattr(empty_bin.gmpy2, "f_divmod", lambda a, b: (a // b, a % b + 1))
     assert _divmod_mismatches() == list(range(5, 11))  # the GMP branch: d0 > 2^256
 
 
@@ -365,8 +365,8 @@ def _law(rows: tuple[int, ...], arithmetic: str = "pure", *,
 def test_scaled_draw_keys_name_the_law() -> None:
     ch = CompactHistogram(4, GeoSample(2, 1), 1)
     f = ch.empty.d0
-    one, two = (compact._ScaledDraw(ch.mechanism.draw(c), f, ch._common) for c in (1, 2))
-    assert one.explore_key == compact._ScaledDraw(ch.mechanism.draw(1), f, 5).explore_key
+    one, two = (empty_bin._ScaledDraw(ch.mechanism.draw(c), f, ch._common) for c in (1, 2))
+    assert one.explore_key == empty_bin._ScaledDraw(ch.mechanism.draw(1), f, 5).explore_key
     assert len({one.explore_key, two.explore_key, ch._m0_draw.explore_key}) == 3
 
 
@@ -380,7 +380,7 @@ def test_explore_key_gives_the_law_without_memo(arithmetic: str, rows: tuple[int
 
 def test_explore_key_check_fails_on_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
     # one key for every law: M(c, .) read off M0's options (or the reverse)
-    plant(monkeypatch, compact._ScaledDraw, "__init__",
+    plant(monkeypatch, empty_bin._ScaledDraw, "__init__",
           "self.explore_key: tuple[object, ...] = (",
           "self.explore_key: tuple[object, ...] = ('one',) or (")
     assert _law((1,)) != _law((1,), memo=False)
@@ -401,7 +401,7 @@ def test_explore_key_check_fails_when_the_count_is_left_out(
             return explore(lambda src: ch.release(data, src).coefficients)
 
     assert law(True) == law(False)
-    plant(monkeypatch, compact._ScaledDraw, "__init__",
+    plant(monkeypatch, empty_bin._ScaledDraw, "__init__",
           "(inner.mechanism, inner.c, factor)", "(inner.mechanism, factor)")
     assert law(True) != law(False)
 
@@ -509,7 +509,7 @@ def test_m0_kept_values_check_fails_on_a_wrong_key(monkeypatch: pytest.MonkeyPat
 
 
 def test_m0_keeps_nothing_for_a_large_d() -> None:
-    d = compact._M_AT_ZERO_MAX_D + 1
+    d = empty_bin._M_AT_ZERO_MAX_D + 1
     big = TabulatedMechanism([[d // 2, d], [1, d]])  # n = 1
     assert EmptyBinSampler(big, 2 * d)._at_zero is None
     assert EmptyBinSampler(big, 2 * d)(2 * d) == big(0, d)

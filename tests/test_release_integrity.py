@@ -19,10 +19,10 @@ from exactdp.histograms.release_file import (
     canonical_bytes,
     check_histogram_report,
     check_seal,
-    loaded_from_json,
     parse_release,
     seal,
 )
+from exactdp.histograms.release_loader import loaded_from_json
 from exactdp.randomness import SeededSource
 
 

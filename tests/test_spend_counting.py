@@ -125,9 +125,9 @@ def test_below_the_smallest_spendable_is_refused_naming_it() -> None:
 
 def test_fastsample_smallest_spendable_follows_the_size_limit(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from exactdp import counting
+    from exactdp import inverse_cdf
 
-    monkeypatch.setattr(counting, "MAX_INTEGER_BITS", 1 << 16)  # small enough to build d'
+    monkeypatch.setattr(inverse_cdf, "MAX_INTEGER_BITS", 1 << 16)  # small enough to build d'
     gamma = Fraction(1, 1000)
     m = FastSample.largest_m(1000, gamma)
     assert m > 1

@@ -50,15 +50,14 @@ def build_parser() -> argparse.ArgumentParser:
         tutorial,
         verify,
     )
-    from exactdp.cli._common import EPILOG
+    from exactdp.cli._common import CONVENTIONS
 
     parser = _Parser(
         prog="exactdp",
-        description="Exact-arithmetic differential privacy on finite computers (Balcer & "
-                    "Vadhan) with an exact checker. Parameters are exact rationals: "
-                    "'1/10', '0.1' or '1e-1' (all exactly 1/10); a binary float is never "
-                    "accepted and nothing is rounded toward less privacy.",
-        epilog=EPILOG)
+        description="Exact-arithmetic differential privacy on finite computers, with an exact\n"
+                    "checker: the mechanisms of Balcer & Vadhan, Aumuller, Lebeda & Pagh (ALP),\n"
+                    "Li & Li and Fawaz, Muthukrishnan & Nikolov, and audits of other code.",
+        epilog=CONVENTIONS, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in [*verify.COMMANDS, *counting.COMMANDS, *check.COMMANDS, *histogram.COMMANDS,
                 *audit.COMMANDS, *sparse_vector.COMMANDS, *convolution.COMMANDS,

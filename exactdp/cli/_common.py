@@ -1,6 +1,6 @@
 """What every ``exactdp`` command shares: exit statuses, output conventions, progress.
 
-The conventions (README, "Command line"):
+The conventions (the documentation's "Conventions of the command line"):
 
 * exit status :data:`OK` 0 success / every claim passes; :data:`FAILED` 1 a privacy
   violation or failed claim was found; :data:`USAGE` 2 usage or input error (nothing was
@@ -53,21 +53,38 @@ __all__ = [
 
 OK, FAILED, USAGE, BROKEN, INTERRUPTED = 0, 1, 2, 3, 130
 
-#: One paragraph every ``--help`` ends with: the exit statuses and the notation.
-EPILOG = ("Exit status: 0 success (every claim passes); 1 a privacy violation or failed "
-          "claim was found, or a drawn release could not be written; 2 usage or input error (nothing was released or written); 3 the "
-          "audited mechanism is broken; 4 an internal error (a bug in exactdp); 130 "
-          "interrupted. Numbers are exact: '1/10', '0.1' "
-          "and '1e-1' all mean exactly 1/10; a float is never rounded. Notation (paper "
-          "004's): [n] = {0, ..., n}, the possible counts; [d]_+ = {1, ..., d}, the values of "
-          "the one uniform draw u a mechanism M(c, u) makes; c the true count, z an output; "
-          "eps the paper's privacy parameter (1/m for a whole m; --epsilon is the budget a "
-          "release spends, from which each command picks eps); k = ceil(log2(2/eps)); eps~ = 2 "
-          "ln(1 + 2^-k) <= eps, the epsilon GeoSample actually spends; gamma FastSample's "
-          "weight on a uniform output, t its truncation distance; beta the failure "
-          "probability of an accuracy claim (error at most a with probability 1 - beta) and "
-          "beta0 the smallest beta the parameters were chosen for; delta the approximate-DP "
-          "slack; |X| the number of possible elements (bins) of a histogram.")
+#: The exit statuses, numbers and notation, once, at the end of ``exactdp --help`` (kept as
+#: written: the main parser does not re-wrap its epilog).
+CONVENTIONS = """\
+exit status:
+  0    success (every claim passes; the release was written)
+  1    a privacy violation or a failed claim was found, or a drawn release
+       could not be written
+  2    usage or input error: nothing was released or written
+  3    the audited mechanism is broken
+  4    an internal error (a bug in exactdp; EXACTDP_DEBUG=1 shows the traceback)
+  130  interrupted (Ctrl-C)
+
+numbers are exact: '1/10', '0.1' and '1e-1' all mean exactly 1/10; a float is
+never rounded toward less privacy.
+
+notation (Balcer & Vadhan's):
+  [n] = {0, ..., n}     the possible counts c and outputs z
+  [d]_+ = {1, ..., d}   the values of the one uniform draw u of a mechanism M(c, u)
+  eps      the papers' privacy parameter, 1/m for a whole m; --epsilon is the
+           budget a release spends, from which each command picks eps
+  k, eps~  k = ceil(log2(2/eps)); eps~ = 2 ln(1 + 2^-k) <= eps, the epsilon
+           GeoSample actually spends
+  gamma, t FastSample's weight on a uniform output, its truncation distance
+  beta     the failure probability of an accuracy claim (error at most a with
+           probability 1 - beta); beta0 the smallest beta the parameters allow
+  delta    the approximate-DP slack
+  |X|      the number of possible elements (bins) of a histogram
+
+Each command: exactdp COMMAND --help."""
+
+#: What every sub-command's ``--help`` ends with: where the shared conventions are.
+EPILOG = "Exit statuses, exact numbers and the notation: exactdp --help."
 
 
 #: Nanoseconds per second: the cost estimates are integers (no float in the CLI either).
@@ -373,20 +390,19 @@ def write_json(payload: Any, path: OutputPath | None = None) -> None:
 
 def add_json(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true",
-                   help="print JSON only, on stdout (numbers as exact strings: '12', 'p/q')")
+                   help="print JSON only, on stdout (exact numbers as strings)")
 
 
 def add_output(p: argparse.ArgumentParser, what: str = "the JSON") -> None:
     p.add_argument("--output", metavar="PATH",
-                   help=f"write {what} to PATH (atomically; the path is checked before any "
-                        f"work is done)")
+                   help=f"write {what} to PATH, atomically")
     p.add_argument("--force", action="store_true",
                    help="allow --output to replace an existing file")
 
 
 def add_input_limit(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-input-bytes", default=str(DEFAULT_MAX_BYTES), metavar="B",
-                   help=f"refuse input files larger than B bytes (default {DEFAULT_MAX_BYTES})")
+                   help="refuse input files larger than B bytes (default 1 GiB)")
 
 
 def input_limit(args: argparse.Namespace) -> int:

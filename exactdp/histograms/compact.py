@@ -31,8 +31,8 @@ Cost.  The interpolation nodes lie in a small subfield ``K`` (:func:`node_sublev
 built at install time) interpolating through ``n + 1`` points is ``[L:K]`` interpolations
 over ``K`` sharing one subproduct tree (``O(n**1.59 log n)`` products in ``K`` each), and
 ``evaluate`` is ``n [L:K]`` products in ``K`` from a coordinate table built on first use.
-Measured (``tests/benchmarks/bench_compact.py``, 2-core VM, ``|X| = 2**64``, ``eps = 1/10``,
-``beta0 = 2**-20``, field ``GF(2**39366)``): see the README.  The pure-Python path
+Measured times: ``tests/benchmarks/bench_compact.py`` (the documentation's benchmarks
+page).  The pure-Python path
 (``arithmetic="pure"``, or no compiler) runs Newton's form over the whole field, about
 ``1.5 n**2`` products by a node: about an hour at ``n = 10**4``.
 """
@@ -48,14 +48,24 @@ from functools import cached_property
 from itertools import filterfalse
 from typing import Any
 
-import gmpy2
-
-from exactdp.certified import ceil_log2
-from exactdp.counting import CDFDraw, FastSample, GeoSample, InverseCDFSampler
+from exactdp.counting import InverseCDFSampler
 from exactdp.histograms import native
+from exactdp.histograms.compact_release import (
+    FORMAT,
+    SamplerSpec,
+    construction_sampler,
+    guarantees,
+    node_sublevel,
+    release_body,
+    release_fields,
+    release_json,
+    theorem_8_6_epsilon_prime,
+    theorem_8_6_level,
+)
 from exactdp.histograms.data import Dataset, Universe
-from exactdp.histograms.fields import MAX_LEVEL, VanLintField, level_for_bits
-from exactdp.histograms.release_file import InvalidReleaseError
+from exactdp.histograms.empty_bin import EmptyBinSampler, _ScaledDraw, check_mechanism
+from exactdp.histograms.fields import MAX_LEVEL, VanLintField
+from exactdp.histograms.release_file import InvalidReleaseError, parse_release, seal
 from exactdp.params import (
     DomainError,
     ParameterError,
@@ -65,7 +75,7 @@ from exactdp.params import (
     inverse_integer,
     positive_int,
 )
-from exactdp.randomness import InverseCDFDraw, RandomSource, default_source
+from exactdp.randomness import RandomSource, default_source
 
 __all__ = [
     "FORMAT",
@@ -80,267 +90,19 @@ __all__ = [
     "theorem_8_6_level",
 ]
 
-#: The ``"format"`` tag of the JSON form of a :class:`CompactRelease`.
-FORMAT = "exactdp/compact-histogram"
-#: 2: nodes embedded through the subfield K (version 1 used T^{-1}(x) in L);
-#: 3: the integrity digest and the recomputed guarantees.
-VERSION = "3"
 _ARITHMETIC = ("auto", "native", "pure")
-#: Up to this bit length of ``d0``, :meth:`EmptyBinSampler.f` divides plain ints (faster than
-#: gmpy2's conversions there); beyond it, gmpy2 (CPython's long division is quadratic).
-_INT_DIVISION_BITS = 256
-#: Up to this ``d`` (of ``M``), :meth:`EmptyBinSampler.__call__` keeps ``M(0, u)`` per ``u``
-#: (at most ``d`` pairs of small ints): ``M0`` evaluated at every ``u0`` of a large ``d0``
-#: (``d0 / d`` values of ``u0`` per ``u``) runs ``M`` once per ``u``.
-_M_AT_ZERO_MAX_D = 1 << 16
 
 
 # --------------------------------------------------------------------------- mechanisms
 
-@dataclass(frozen=True)
-class SamplerSpec:
-    """The public description of the counting mechanism of a release: ``GeoSample_{n,eps}``
-    (Algorithm 4.8) or ``FastSample_{n,eps,gamma}`` (Algorithm 4.11)."""
-
-    name: str
-    epsilon: Fraction
-    gamma: Fraction | None = None
-
-    def __post_init__(self) -> None:
-        if self.name not in ("FastSample", "GeoSample"):
-            raise ParameterError(f"sampler name = {self.name!r} must be 'FastSample' or "
-                                 f"'GeoSample'")
-        object.__setattr__(self, "epsilon", inverse_integer(self.epsilon, "sampler epsilon"))
-        if self.name == "FastSample":
-            if self.gamma is None:
-                raise ParameterError("FastSample needs gamma")
-            object.__setattr__(self, "gamma", inverse_integer(self.gamma, "sampler gamma"))
-        elif self.gamma is not None:
-            raise ParameterError("GeoSample takes no gamma")
-
-    def __str__(self) -> str:
-        gamma = "" if self.gamma is None else f", gamma={self.gamma}"
-        return f"{self.name}(eps={self.epsilon}{gamma})"
-
-    @classmethod
-    def of(cls, mechanism: InverseCDFSampler) -> SamplerSpec:
-        """The spec of a GeoSample or FastSample instance."""
-        if isinstance(mechanism, FastSample):
-            return cls("FastSample", mechanism.epsilon, mechanism.gamma)
-        if isinstance(mechanism, GeoSample):
-            return cls("GeoSample", mechanism.epsilon)
-        raise ParameterTypeError(f"only GeoSample and FastSample releases can be described "
-                                 f"publicly, not {mechanism!r}")
-
-    def build(self, n: int) -> InverseCDFSampler:
-        if self.name == "FastSample":
-            return FastSample(n, self.epsilon, self.gamma)
-        return GeoSample(n, self.epsilon)
-
-
-def _check_mechanism(mechanism: object) -> InverseCDFSampler:
-    if not isinstance(mechanism, InverseCDFSampler):
-        raise ParameterTypeError(f"mechanism = {mechanism!r} must be a counting mechanism "
-                                 f"M: [n] x [d]_+ -> [n] with an integer CDF (GeoSample, "
-                                 f"FastSample, TabulatedMechanism)")
-    return mechanism
-
 
 # --------------------------------------------------------------------------- Lemma 8.4
-
-class EmptyBinSampler:
-    """Algorithm 8.5: ``M0(u0) = M(0, f(u0))`` for ``u0`` in ``[d0]_+`` (Lemma 8.4).
-
-    Write ``d0 = q d + r`` with ``0 <= r < d``; ``f: [d0]_+ -> [d]_+`` sends the first
-    ``r (q + 1)`` values ``q + 1`` at a time and the rest ``q`` at a time:
-    ``f(u0) = ceil(u0 / (q+1))`` if ``r != 0`` and ``u0 <= r (q+1)``, else
-    ``ceil((u0 - r) / q)``.  Preconditions: ``M(0, u)`` non-decreasing in ``u``;
-    ``d0 >= 4d/3`` (so ``q >= 1``).
-
-    Lemma 8.4: (i) ``M0`` is non-decreasing; (ii) ``e^{-2d/d0} Pr[M(0,U) = c] <=
-    Pr[M0(U0) = c] <= e^{d/d0} Pr[M(0,U) = c]``, with equality when ``d | d0``;
-    (iii) ``Pr[M0(U0) <= a] >= Pr[M(0,U) <= a]``; (iv) time ``O~(log d0) + Time(M)``;
-    (v) ``S_v = Unif{u0 : M0(u0) = v}`` is an interval whose end points come from two
-    evaluations of ``F_M`` (:meth:`preimage`, :meth:`sample_preimage`).
-
-    It also serves as an inverse-CDF draw over ``[d0]_+`` (attributes ``n``, ``d = d0``,
-    :meth:`cdf`, :meth:`search`), so ``source.inverse_cdf(sampler)`` draws ``M0(U0)``.
-    """
-
-    def __init__(self, mechanism: InverseCDFSampler, d0: int) -> None:
-        self.mechanism = _check_mechanism(mechanism)
-        self.d0 = positive_int(d0, "d0")
-        d = self.mechanism.d
-        if 3 * self.d0 < 4 * d:
-            raise ParameterError(f"Lemma 8.4 needs d0 >= 4d/3; got d0 = {_size(self.d0)} and "
-                                 f"d = {_size(d)}: use a larger field")
-        if self.d0.bit_length() <= _INT_DIVISION_BITS:
-            self.q, self.r = divmod(self.d0, d)
-        else:  # the same quotient and remainder by GMP (CPython's division is quadratic)
-            q, r = gmpy2.f_divmod(self.d0, d)
-            self.q, self.r = int(q), int(r)
-        self.n = self.mechanism.n
-        # gmpy2 copies for the divisions of f (CPython's long division is quadratic: about
-        # 1 ms per call at log2 d0 = 39366, against microseconds with GMP).  Up to
-        # _INT_DIVISION_BITS bits, int division is faster than converting to and from mpz:
-        # f divides plain ints there (the same exact ceilings; a choice made from d0 alone).
-        self._q = gmpy2.mpz(self.q)
-        self._q1 = gmpy2.mpz(self.q + 1)
-        self._q_plus_1 = self.q + 1
-        self._first = self.r * self._q_plus_1  # f's first piece is u0 <= r (q + 1)
-        self._int_division = self.d0.bit_length() <= _INT_DIVISION_BITS
-        # preimage(v) once per v (a pure function of the public M and d0) when d0 is small
-        # (at most n + 1 pairs of small ints); large fields recompute it (no memory kept).
-        self._preimages: dict[int, tuple[int, int]] | None = (
-            {} if self._int_division else None)
-        # M(0, u) once per u (a pure function of the public, deterministic M) when d is small
-        self._at_zero: dict[int, int] | None = {} if d <= _M_AT_ZERO_MAX_D else None
-
-    def __repr__(self) -> str:
-        return f"EmptyBinSampler({self.mechanism!r}, d0={_size(self.d0)})"
-
-    @property
-    def d(self) -> int:
-        """The domain size ``d0`` of ``M0`` (the name ``d`` is the inverse-CDF protocol's)."""
-        return self.d0
-
-    def _check_u0(self, u0: int) -> None:
-        if isinstance(u0, bool) or not isinstance(u0, int):
-            raise ParameterTypeError(f"u0 = {u0!r} must be an int in [1, d0]")
-        if not 1 <= u0 <= self.d0:
-            raise DomainError(f"u0 = {u0} is outside [d0]_+ = [1, {_size(self.d0)}]")
-
-    def f(self, u0: int) -> int:
-        """Algorithm 8.5 step 2: the non-decreasing map ``[d0]_+ -> [d]_+``."""
-        if type(u0) is not int or not 0 < u0 <= self.d0:
-            self._check_u0(u0)  # raises (a plain int in range skips the calls)
-        r = self.r
-        if self._int_division:
-            if r != 0 and u0 <= self._first:
-                return -(-u0 // self._q_plus_1)
-            return -((r - u0) // self.q)
-        if r != 0 and u0 <= self._first:
-            return int(gmpy2.c_div(u0, self._q1))
-        return int(gmpy2.c_div(u0 - r, self._q))
-
-    def __call__(self, u0: int) -> int:
-        """``M0(u0) = M(0, f(u0))`` (Algorithm 8.5 step 3); ``M(0, u)`` is kept per ``u`` when
-        ``d`` is small (:data:`_M_AT_ZERO_MAX_D`: a choice made from ``d`` alone)."""
-        u = self.f(u0)
-        memo = self._at_zero
-        if memo is None:
-            return self.mechanism(0, u)
-        z = memo.get(u)
-        if z is None:
-            z = memo[u] = self.mechanism(0, u)
-        return z
-
-    def search(self, u0: int) -> int:
-        """``M0(u0)``: the inverse-CDF protocol's name for the deterministic map.  A draw
-        runs ``M`` every time (never the values :meth:`__call__` keeps), so that its
-        operations do not depend on which ``u`` earlier draws met."""
-        return self.mechanism(0, self.f(u0))
-
-    def max_preimage(self, u: int) -> int:
-        """``max{u0 in [d0]_+ : f(u0) <= u}`` for ``u`` in ``[0, d]`` (0 when ``u = 0``):
-        ``(q+1) u`` if ``r != 0`` and ``u <= r``, else ``q u + r`` (proof of Lemma 8.4 v)."""
-        if self._int_division:
-            return self._q_plus_1 * u if self.r != 0 and u <= self.r else self.q * u + self.r
-        if self.r != 0 and u <= self.r:
-            return int(self._q1 * u)
-        return int(self._q * u + self.r)
-
-    def cdf(self, z: int) -> int:
-        """``F_{M0}(z) = |{u0 : M0(u0) <= z}| = max_preimage(F_M(z))``."""
-        if z < 0:
-            return 0
-        if z >= self.n:
-            return self.d0
-        return self.max_preimage(self.mechanism.scaled_cdf_at_zero(z))
-
-    def preimage(self, v: int) -> tuple[int, int]:
-        """The interval ``[lo, hi]`` of ``u0`` with ``M0(u0) = v`` (Lemma 8.4 v)."""
-        if type(v) is not int or not 0 <= v <= self.n:
-            v = check_count(v, self.n, "v")  # raises (a plain int in range skips the call)
-        memo = self._preimages
-        if memo is not None and v in memo:
-            return memo[v]
-        lo, hi = self.cdf(v - 1) + 1, self.cdf(v)
-        if lo > hi:
-            raise DomainError(f"v = {v} has probability 0 under M0: S_v is empty")
-        if memo is not None:
-            memo[v] = (lo, hi)
-        return lo, hi
-
-    def sample_preimage(self, v: int, source: RandomSource | None = None) -> int:
-        """A draw of ``S_v = Unif{u0 in [d0]_+ : M0(u0) = v}``: one ``uniform(|S_v|)``.
-
-        Time: two evaluations of ``F_M`` and one draw whose domain size ``|S_v|`` depends
-        on ``v`` (a released value).  When ``d0 <= 2**256`` the interval of each ``v`` is
-        kept (:meth:`preimage`), so the two evaluations happen on this sampler's first draw
-        of that ``v`` only -- again a dependence on the released ``v`` alone.
-        """
-        lo, hi = self.preimage(v)
-        return lo - 1 + default_source(source).uniform(hi - lo + 1)
-
-
-class _ScaledDraw:
-    """An inverse-CDF draw over ``[inner.d * factor]_+`` with the same output distribution
-    (``u`` and ``ceil(u / factor)``): gives the noisy-count draws of non-empty bins and the
-    ``M0`` draws of padding points one common domain ``d * d0``.
-
-    :attr:`explore_key` names every parameter :meth:`cdf` depends on (``inner``: the
-    histogram's ``M0``, or ``M`` at one count -- for a :class:`CDFDraw`, its mechanism and
-    count, which define it --; ``factor``), so the exploring source reads the options of
-    equal draws once per exploration (:mod:`exactdp.explore`)."""
-
-    __slots__ = ("d", "explore_key", "factor", "inner", "n")
-
-    def __init__(self, inner: InverseCDFDraw, factor: int, d: int) -> None:
-        self.inner = inner
-        self.factor = factor
-        self.d = d  # inner.d * factor, computed once by the caller
-        self.n = inner.n
-        self.explore_key: tuple[object, ...] = (
-            (inner.mechanism, inner.c, factor) if type(inner) is CDFDraw else (inner, factor))
-
-    def cdf(self, z: int) -> int:
-        return int(gmpy2.mpz(self.inner.cdf(z)) * self.factor)
-
-    def search(self, u: int) -> int:
-        return self.inner.search(int(gmpy2.c_div(u, self.factor)))
 
 
 # --------------------------------------------------------------------------- Theorem 8.6
 
-def theorem_8_6_epsilon_prime(epsilon: object) -> Fraction:
-    """``eps' = 1 / ceil(10 / (9 eps))`` (Theorem 8.6); for ``eps = 1/m``: ``1/ceil(10m/9)``."""
-    m = inverse_integer(epsilon, "epsilon").denominator
-    return Fraction(1, (10 * m + 8) // 9)
-
-
-def theorem_8_6_level(universe_size: int, d: int, epsilon: object) -> int:
-    """``l = ceil(log3(ceil(log2 max{|X|, 30 d / eps}) / 2))`` (proof of Theorem 8.6), so that
-    ``d0 = 2**(2 * 3**l) >= max{|X|, 30 d / eps}``; integer arithmetic only."""
-    m = inverse_integer(epsilon, "epsilon").denominator
-    return level_for_bits(ceil_log2(max(positive_int(universe_size, "universe size M"),
-                                        30 * d * m)))
-
-
-def _size(value: int) -> str:
-    """A readable size for possibly huge integers: the value, or ``~2^bits``."""
-    return str(value) if value < 10**12 else f"~2^{value.bit_length() - 1}"
-
 
 # --------------------------------------------------------------------------- Algorithm 8.2
-
-def node_sublevel(field_: VanLintField, universe_size: int, n: int) -> int:
-    """The level ``k`` of the subfield ``K`` holding the interpolation nodes: the least with
-    ``|K| >= max(|X|, n + 1)`` (capped at ``d0``), so that ``K`` holds ``T^{-1}(x) = x - 1``
-    for every ``x`` in ``X`` and the padding points ``0..n``.  Any injection of ``X`` into
-    the field serves Lemma 8.1; this one keeps the nodes in a small subfield, where the
-    native arithmetic works (:mod:`exactdp.histograms.native`)."""
-    return field_.sublevel_for(max(universe_size, min(n + 1, field_.order)))
 
 
 def _use_native(arithmetic: str, sub_degree: int) -> bool:
@@ -404,7 +166,7 @@ class CompactHistogram:
                  beta0: object = None, construction: str = "custom",
                  arithmetic: str = "auto") -> None:
         self.universe = universe if isinstance(universe, Universe) else Universe(universe)
-        self.mechanism = _check_mechanism(mechanism)
+        self.mechanism = check_mechanism(mechanism)
         self.field = VanLintField(level)
         self.n = self.mechanism.n
         self.strict_time = bool(strict_time)
@@ -447,8 +209,7 @@ class CompactHistogram:
         u = universe if isinstance(universe, Universe) else Universe(universe)
         eps = inverse_integer(epsilon, "epsilon")
         b0 = inverse_integer(beta0, "beta0")
-        mech = FastSample(positive_int(n, "n"), theorem_8_6_epsilon_prime(eps),
-                          Fraction(1, 2 * b0.denominator * u.size))
+        mech = construction_sampler("theorem_8_6", u.size, positive_int(n, "n"), eps, b0)
         return cls._with_level(u, mech, eps, b0, "theorem_8_6", strict_time, arithmetic)
 
     @classmethod
@@ -458,7 +219,7 @@ class CompactHistogram:
         Theorem 8.6 (``d`` is GeoSample's, ``log2 d ~ n log2(2/eps)``); ``(eps, 0)``-DP."""
         u = universe if isinstance(universe, Universe) else Universe(universe)
         eps = inverse_integer(epsilon, "epsilon")
-        mech = GeoSample(positive_int(n, "n"), theorem_8_6_epsilon_prime(eps))
+        mech = construction_sampler("geosample", u.size, positive_int(n, "n"), eps, None)
         return cls._with_level(u, mech, eps, None, "geosample", strict_time, arithmetic)
 
     @classmethod
@@ -684,8 +445,6 @@ class CompactRelease:
     def to_json(self) -> dict[str, Any]:
         """The exact JSON form (every number a decimal string or ``"p/q"``), sealed with its
         SHA-256 digest (:mod:`exactdp.histograms.release_file`)."""
-        from exactdp.histograms.compact_release import release_json
-
         return release_json(self)
 
     def dumps(self) -> str:
@@ -695,22 +454,35 @@ class CompactRelease:
     def loads(cls, text: str, path: str = "<text>") -> CompactRelease:
         """Parse, check the digest and validate; :class:`InvalidReleaseError` says what is
         wrong (``path`` names the file in messages)."""
-        from exactdp.histograms.compact_release import loads
-
-        return loads(text, path)
+        if not isinstance(text, str):
+            raise ParameterTypeError(f"the release text is a {type(text).__name__}; pass a "
+                                     f"str (decode the file as UTF-8, e.g. "
+                                     f"exactdp.files.read_text)")
+        return cls.from_json(parse_release(text, path))
 
     @classmethod
     def from_json(cls, obj: object) -> CompactRelease:
         """Check the digest, then validate everything: structure, numbers, parameters, their
-        consistency and the derived fields (recomputed)."""
-        from exactdp.histograms.compact_release import from_json
-
-        return from_json(obj)
+        consistency and the derived fields (recomputed:
+        :func:`~exactdp.histograms.compact_release.release_fields`)."""
+        return cls(*release_fields(obj))
 
 
 def release_report(universe: Universe, epsilon: object, beta0: object, counting: str,
                    dataset: Dataset, source: RandomSource | None = None) -> dict[str, Any]:
-    """See :func:`exactdp.histograms.compact_release.release_report`."""
-    from exactdp.histograms.compact_release import release_report as report
-
-    return report(universe, epsilon, beta0, counting, dataset, source)
+    """``exactdp histogram --algorithm compact``: Theorem 8.6 (``counting="fastsample"``) or
+    the GeoSample variant, released on ``dataset``; the JSON form of the release plus
+    ``beta`` and the accuracy guarantees at it (recomputed and compared by
+    :meth:`CompactRelease.from_json`), sealed.  Callers that add fields (``input``, ``seeded``) seal again
+    (:func:`exactdp.histograms.release_file.seal`)."""
+    beta = inverse_integer(beta0, "beta", below_one=True)
+    if counting == "fastsample":
+        ch = CompactHistogram.theorem_8_6(universe, dataset.n, epsilon, beta)
+    elif counting == "geosample":
+        ch = CompactHistogram.with_geosample(universe, dataset.n, epsilon)
+    else:
+        raise ParameterError(f"counting = {counting!r} must be 'fastsample' or 'geosample'")
+    out = release_body(ch.release(dataset, source))
+    out["beta"] = str(beta)
+    out["guarantees"] = guarantees(ch.epsilon, ch.universe.size, ch.mechanism, beta)
+    return seal(out)

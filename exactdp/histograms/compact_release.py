@@ -2,10 +2,14 @@
 
 :func:`release_body` writes a :class:`~exactdp.histograms.compact.CompactRelease` as JSON
 (every number a decimal string or ``"p/q"``); :func:`release_json` adds the SHA-256
-``integrity`` field (:mod:`exactdp.histograms.release_file`).  :func:`from_json` checks the
-digest first, then validates every field and **recomputes** every derived one -- the sampler
-and its ``d``, the field, the node embedding, the Theorem 8.6 parameters, and the command
-line's accuracy guarantees -- refusing the file with the name of the field that disagrees.
+``integrity`` field (:mod:`exactdp.histograms.release_file`).  :func:`release_fields`
+(behind :meth:`CompactRelease.from_json <exactdp.histograms.compact.CompactRelease.from_json>`)
+checks the digest first, then validates every field and **recomputes** every derived one --
+the sampler and its ``d``, the field, the node embedding, the Theorem 8.6 parameters
+(:func:`construction_sampler`, :func:`theorem_8_6_level`), and the command line's accuracy
+guarantees (:func:`guarantees`) -- refusing the file with the name of the field that
+disagrees.  The public parameters a release records (:class:`SamplerSpec`,
+:func:`node_sublevel`) are defined here, below :mod:`exactdp.histograms.compact`.
 The digest detects corruption and editing; it is not an authentication (anyone can
 recompute it), which is why the derived fields are recomputed as well.
 
@@ -17,45 +21,141 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gmpy2
 
-from exactdp.counting import GeoSample
+from exactdp.certified import ceil_log2
+from exactdp.counting import FastSample, GeoSample, InverseCDFSampler
 from exactdp.histograms.accuracy import ceil_scaled_ln
-from exactdp.histograms.compact import (
-    FORMAT,
-    VERSION,
-    CompactHistogram,
-    CompactRelease,
-    SamplerSpec,
-    node_sublevel,
-)
-from exactdp.histograms.data import Dataset, Universe
-from exactdp.histograms.fields import MAX_LEVEL, VanLintField
+from exactdp.histograms.fields import MAX_LEVEL, VanLintField, level_for_bits
 from exactdp.histograms.release_file import (
     InvalidReleaseError,
     check_input,
     check_keys,
     check_seal,
     check_spent,
-    parse_release,
     seal,
 )
-from exactdp.params import ExactDPError, ParameterError, ParameterTypeError, inverse_integer
-from exactdp.randomness import RandomSource
+from exactdp.params import (
+    ExactDPError,
+    ParameterError,
+    ParameterTypeError,
+    inverse_integer,
+    positive_int,
+)
+
+if TYPE_CHECKING:
+    from exactdp.histograms.compact import CompactRelease
 
 __all__ = [
+    "ALGORITHM",
     "FORMAT",
     "VERSION",
-    "CompactRelease",
-    "from_json",
-    "loads",
+    "SamplerSpec",
+    "construction_sampler",
+    "guarantees",
+    "node_sublevel",
     "release_body",
+    "release_fields",
     "release_json",
-    "release_report",
+    "theorem_8_6_epsilon_prime",
+    "theorem_8_6_level",
 ]
+
+#: The ``"format"`` tag of the JSON form of a
+#: :class:`~exactdp.histograms.compact.CompactRelease`.
+FORMAT = "exactdp/compact-histogram"
+
+
+#: 2: nodes embedded through the subfield K (version 1 used T^{-1}(x) in L);
+#: 3: the integrity digest and the recomputed guarantees.
+VERSION = "3"
+
+
+@dataclass(frozen=True)
+class SamplerSpec:
+    """The public description of the counting mechanism of a release: ``GeoSample_{n,eps}``
+    (Algorithm 4.8) or ``FastSample_{n,eps,gamma}`` (Algorithm 4.11)."""
+
+    name: str
+    epsilon: Fraction
+    gamma: Fraction | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in ("FastSample", "GeoSample"):
+            raise ParameterError(f"sampler name = {self.name!r} must be 'FastSample' or "
+                                 f"'GeoSample'")
+        object.__setattr__(self, "epsilon", inverse_integer(self.epsilon, "sampler epsilon"))
+        if self.name == "FastSample":
+            if self.gamma is None:
+                raise ParameterError("FastSample needs gamma")
+            object.__setattr__(self, "gamma", inverse_integer(self.gamma, "sampler gamma"))
+        elif self.gamma is not None:
+            raise ParameterError("GeoSample takes no gamma")
+
+    def __str__(self) -> str:
+        gamma = "" if self.gamma is None else f", gamma={self.gamma}"
+        return f"{self.name}(eps={self.epsilon}{gamma})"
+
+    @classmethod
+    def of(cls, mechanism: InverseCDFSampler) -> SamplerSpec:
+        """The spec of a GeoSample or FastSample instance."""
+        if isinstance(mechanism, FastSample):
+            return cls("FastSample", mechanism.epsilon, mechanism.gamma)
+        if isinstance(mechanism, GeoSample):
+            return cls("GeoSample", mechanism.epsilon)
+        raise ParameterTypeError(f"only GeoSample and FastSample releases can be described "
+                                 f"publicly, not {mechanism!r}")
+
+    def build(self, n: int) -> InverseCDFSampler:
+        if self.name == "FastSample":
+            return FastSample(n, self.epsilon, self.gamma)
+        return GeoSample(n, self.epsilon)
+
+
+def theorem_8_6_epsilon_prime(epsilon: object) -> Fraction:
+    """``eps' = 1 / ceil(10 / (9 eps))`` (Theorem 8.6); for ``eps = 1/m``: ``1/ceil(10m/9)``."""
+    m = inverse_integer(epsilon, "epsilon").denominator
+    return Fraction(1, (10 * m + 8) // 9)
+
+
+def theorem_8_6_level(universe_size: int, d: int, epsilon: object) -> int:
+    """``l = ceil(log3(ceil(log2 max{|X|, 30 d / eps}) / 2))`` (proof of Theorem 8.6), so that
+    ``d0 = 2**(2 * 3**l) >= max{|X|, 30 d / eps}``; integer arithmetic only."""
+    m = inverse_integer(epsilon, "epsilon").denominator
+    return level_for_bits(ceil_log2(max(positive_int(universe_size, "universe size M"),
+                                        30 * d * m)))
+
+
+def node_sublevel(field_: VanLintField, universe_size: int, n: int) -> int:
+    """The level ``k`` of the subfield ``K`` holding the interpolation nodes: the least with
+    ``|K| >= max(|X|, n + 1)`` (capped at ``d0``), so that ``K`` holds ``T^{-1}(x) = x - 1``
+    for every ``x`` in ``X`` and the padding points ``0..n``.  Any injection of ``X`` into
+    the field serves Lemma 8.1; this one keeps the nodes in a small subfield, where the
+    native arithmetic works (:mod:`exactdp.histograms.native`)."""
+    return field_.sublevel_for(max(universe_size, min(n + 1, field_.order)))
+
+
+def construction_sampler(construction: str, universe_size: int, n: int, epsilon: Fraction,
+                         beta0: Fraction | None) -> InverseCDFSampler:
+    """The counting mechanism ``M`` of a construction: Theorem 8.6's
+    ``FastSample_{n,eps',gamma}`` (``construction="theorem_8_6"``, ``eps'`` =
+    :func:`theorem_8_6_epsilon_prime`, ``gamma = beta0 / (2|X|)``) or Figure 6's
+    ``GeoSample_{n,eps'}`` (``"geosample"``); what
+    :meth:`~exactdp.histograms.compact.CompactHistogram.theorem_8_6` and ``with_geosample``
+    build, and what a release file of theirs is checked against."""
+    eps_prime = theorem_8_6_epsilon_prime(epsilon)
+    if construction == "theorem_8_6":
+        if beta0 is None:
+            raise ParameterError("construction 'theorem_8_6' needs beta0")
+        return FastSample(n, eps_prime, Fraction(1, 2 * beta0.denominator * universe_size))
+    if construction != "geosample":
+        raise ParameterError(f"construction = {construction!r} must be 'theorem_8_6' or "
+                             f"'geosample'")
+    return GeoSample(n, eps_prime)
 
 ALGORITHM = "CompactHistogram (Balcer & Vadhan, Algorithm 8.2)"
 _KEYS = {"format", "version", "algorithm", "construction", "universe_size", "n", "epsilon",
@@ -66,8 +166,6 @@ _CLI_KEYS = {"beta", "guarantees", "input", "seeded", "spent"}
 _DECIMAL = re.compile(r"0|[1-9][0-9]*")
 _EMBEDDING = ("x in X is the node sum_q b_q t^(q*{s}) where x - 1 = sum_q b_q 2^q: x - 1 read "
               "in GF(2^(2*3^{k})) = GF(2)[z]/(van Lint) and z -> t^{s}")
-
-
 
 
 def release_body(rel: CompactRelease) -> dict[str, Any]:
@@ -99,17 +197,11 @@ def release_json(rel: CompactRelease) -> dict[str, Any]:
     return seal(release_body(rel))
 
 
-def loads(text: str, path: str = "<text>") -> CompactRelease:
-    """Parse (bounded depth, no floats, no duplicate keys) and :func:`from_json`."""
-    if not isinstance(text, str):
-        raise ParameterTypeError(f"the release text is a {type(text).__name__}; pass a str "
-                                 f"(decode the file as UTF-8, e.g. exactdp.files.read_text)")
-    return from_json(parse_release(text, path))
-
-
-def from_json(obj: object) -> CompactRelease:
+def release_fields(obj: object) -> tuple[Any, ...]:
     """Check the digest, then validate everything: structure, numbers, parameters, their
-    consistency, and the derived fields (recomputed)."""
+    consistency, and the derived fields (recomputed); the arguments of
+    :class:`~exactdp.histograms.compact.CompactRelease` (what
+    :meth:`~exactdp.histograms.compact.CompactRelease.from_json` builds)."""
     top = _mapping(obj, "release")
     if top.get("format") != FORMAT:
         raise InvalidReleaseError(f"format = {top.get('format')!r}: expected {FORMAT!r}")
@@ -164,7 +256,7 @@ def from_json(obj: object) -> CompactRelease:
     expected = None
     if construction != "custom":
         expected = _check_construction(construction, size, n, eps, beta0, spec, level)
-    _check_guarantees(top, expected, construction)
+    _check_guarantees(top, expected, construction, eps, beta0, size)
     if "spent" in top and eps is None:
         raise InvalidReleaseError("spent needs the recorded epsilon")
     check_spent(top)
@@ -192,39 +284,36 @@ def from_json(obj: object) -> CompactRelease:
             raise InvalidReleaseError(f"coefficients[{i}] is not an element of "
                                       f"GF(2^{field_.degree}): it must be < 2^{field_.degree}")
         coefficients.append(c)
-    return CompactRelease(size, n, level, tuple(coefficients), mech, eps, beta0, construction)
-
-
+    return (size, n, level, tuple(coefficients), mech, eps, beta0, construction)
 
 
 def _check_construction(construction: str, size: int, n: int, eps: Fraction | None,
                         beta0: Fraction | None, spec: SamplerSpec,
-                        level: int) -> CompactHistogram:
+                        level: int) -> InverseCDFSampler:
+    """The sampler the construction gives with the recorded parameters (recomputed), checked
+    against the recorded sampler and field level."""
     if eps is None:
         raise InvalidReleaseError(f"construction {construction!r} needs epsilon")
+    if construction == "theorem_8_6" and beta0 is None:
+        raise InvalidReleaseError("construction 'theorem_8_6' needs beta0")
     try:
-        if construction == "theorem_8_6":
-            if beta0 is None:
-                raise InvalidReleaseError("construction 'theorem_8_6' needs beta0")
-            expected = CompactHistogram.theorem_8_6(size, n, eps, beta0)
-        else:
-            expected = CompactHistogram.with_geosample(size, n, eps)
-    except InvalidReleaseError:
-        raise
+        expected = construction_sampler(construction, size, n, eps, beta0)
+        want_level = theorem_8_6_level(size, expected.d, eps)
     except ExactDPError as exc:
         raise InvalidReleaseError(f"epsilon/beta0 rejected: {exc}") from None
-    want = SamplerSpec.of(expected.mechanism)
+    want = SamplerSpec.of(expected)
     if want != spec:
         raise InvalidReleaseError(f"sampler {spec} does not match {construction} with epsilon = "
                                   f"{eps}, beta0 = {beta0}, |X| = {size}: expected {want}")
-    if expected.field.level != level:
+    if want_level != level:
         raise InvalidReleaseError(f"field level {level} does not match {construction} "
-                                  f"(expected level {expected.field.level})")
+                                  f"(expected level {want_level})")
     return expected
 
 
-def _check_guarantees(top: Mapping[str, Any], expected: CompactHistogram | None,
-                      construction: str) -> None:
+def _check_guarantees(top: Mapping[str, Any], expected: InverseCDFSampler | None,
+                      construction: str, eps: Fraction | None, beta0: Fraction | None,
+                      size: int) -> None:
     """The command line's ``beta`` and ``guarantees``: recomputed and compared."""
     if "guarantees" not in top and "beta" not in top:
         return
@@ -232,9 +321,10 @@ def _check_guarantees(top: Mapping[str, Any], expected: CompactHistogram | None,
         raise InvalidReleaseError("guarantees and beta come together, and only with the "
                                   "theorem_8_6 or geosample construction")
     beta = _fraction(top, "beta", "release", below_one=True)
-    if construction == "theorem_8_6" and beta != expected.beta0:
-        raise InvalidReleaseError(f"beta = {beta} differs from beta0 = {expected.beta0}")
-    if top["guarantees"] != _guarantees(expected, beta):
+    expected_beta0 = beta0 if construction == "theorem_8_6" else None
+    if construction == "theorem_8_6" and beta != expected_beta0:
+        raise InvalidReleaseError(f"beta = {beta} differs from beta0 = {expected_beta0}")
+    if top["guarantees"] != guarantees(eps, size, expected, beta):
         raise InvalidReleaseError(f"field 'guarantees' does not match what {construction} "
                                   f"gives with the recorded epsilon, beta, |X| and n; the "
                                   f"file was edited")
@@ -284,34 +374,15 @@ def _optional_fraction(obj: Mapping[str, Any], key: str) -> Fraction | None:
     return None if obj.get(key) is None else _fraction(obj, key, "release")
 
 
-# --------------------------------------------------------------------------- command line
-
-def release_report(universe: Universe, epsilon: object, beta0: object, counting: str,
-                   dataset: Dataset, source: RandomSource | None = None) -> dict[str, Any]:
-    """``exactdp histogram --algorithm compact``: Theorem 8.6 (``counting="fastsample"``) or
-    the GeoSample variant, released on ``dataset``; the JSON form of the release plus
-    ``beta`` and the accuracy guarantees at it (recomputed and compared by
-    :func:`from_json`), sealed.  Callers that add fields (``input``, ``seeded``) seal again
-    (:func:`exactdp.histograms.release_file.seal`)."""
-    beta = inverse_integer(beta0, "beta", below_one=True)
-    if counting == "fastsample":
-        ch = CompactHistogram.theorem_8_6(universe, dataset.n, epsilon, beta)
-    elif counting == "geosample":
-        ch = CompactHistogram.with_geosample(universe, dataset.n, epsilon)
-    else:
-        raise ParameterError(f"counting = {counting!r} must be 'fastsample' or 'geosample'")
-    out = release_body(ch.release(dataset, source))
-    out["beta"] = str(beta)
-    out["guarantees"] = _guarantees(ch, beta)
-    return seal(out)
 
 
-def _guarantees(ch: CompactHistogram, beta: Fraction) -> dict[str, Any]:
-    """Theorem 8.6 (ii)/(iii) at ``beta = beta0`` (FastSample) and Figure 6 (GeoSample),
-    with ``a`` computed exactly; Theorem 8.3 (i) for privacy."""
-    eps = Fraction(1) if ch.epsilon is None else ch.epsilon
-    size = Fraction(ch.universe.size)
-    mech = ch.mechanism
+def guarantees(epsilon: Fraction | None, universe_size: int, mech: InverseCDFSampler,
+               beta: Fraction) -> dict[str, Any]:
+    """The accuracy guarantees a release states: Theorem 8.6 (ii)/(iii) at ``beta = beta0``
+    (FastSample ``mech``) and Figure 6 (GeoSample), with ``a`` computed exactly; Theorem 8.3
+    (i) for privacy."""
+    eps = Fraction(1) if epsilon is None else epsilon
+    size = Fraction(universe_size)
     if not isinstance(mech, GeoSample):
         per_query = {"beta": str(beta), "a": str(ceil_scaled_ln(5 / eps, 2 / beta)),
                      "claim": "Theorem 8.6 (ii): a = ceil(5/eps ln(2/beta)), beta >= 2 gamma"}

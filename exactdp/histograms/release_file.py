@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactdp.files import DEFAULT_MAX_BYTES, InputFileError, parse_json, read_text
+from exactdp.files import InputFileError, parse_json
 from exactdp.histograms.data import Histogram, Universe, decode_label
 from exactdp.params import ExactDPError, ParameterError
 
@@ -42,7 +42,6 @@ __all__ = [
     "check_input",
     "check_keys",
     "check_seal",
-    "load_release",
     "parse_release",
     "seal",
 ]
@@ -350,31 +349,3 @@ def _shape(hist: Histogram, released_by: str, threshold: int | None) -> None:
 
 
 # --------------------------------------------------------------------------- any release
-
-def load_release(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> LoadedRelease:
-    """Read, check and validate the release file at ``path`` (compact or histogram)."""
-    text = read_text(path, "release", max_bytes)
-    try:
-        return loaded_from_json(parse_release(text, path), path)
-    except InvalidReleaseError as exc:
-        name = "standard input" if path == "-" else repr(path)
-        message = str(exc)
-        if name not in message:
-            message = f"release {name}: {message}"
-        raise InvalidReleaseError(message) from None
-
-
-def loaded_from_json(obj: dict[str, Any], path: str = "<text>") -> LoadedRelease:
-    from exactdp.histograms import compact_release as cr
-    from exactdp.histograms import release as rel
-
-    fmt = obj.get("format")
-    if fmt == cr.FORMAT:
-        compact = cr.CompactRelease.from_json(obj)
-        return LoadedRelease("compact", compact.universe_size, compact.n,
-                             check_input(obj, compact.n), compact.evaluate)
-    if fmt == rel.HISTOGRAM_FORMAT:
-        return check_histogram_report(obj)
-    raise InvalidReleaseError(f"release {path!r} has format = {str(fmt)[:40]!r}: expected "
-                              f"{cr.FORMAT!r} or {rel.HISTOGRAM_FORMAT!r} (a file written "
-                              f"by 'exactdp histogram')")

@@ -13,7 +13,7 @@ from exactdp.sparse_vectors.estimator import unary_estimate
 CLAIM = "ALP Equation 1 (expected error)"
 STATEMENT = """ALP-full §4.3, Equation 1 (as recovered from the quoted (8 eps + 8)/eps^2): with
 no hash collisions, the ALP1-estimator's expected error in y-units is E|y~ - y| <= 8pq/(q-p)^2
-(q = 1 - p) for every y <= m.  Notes T6 exact values: (y, m, p) = (2, 4, 1/3): 8/9; (0, 4, 1/3):
+(q = 1 - p) for every y <= m.  Exact values: (y, m, p) = (2, 4, 1/3): 8/9; (0, 4, 1/3):
 32/27 with bias +32/27, mirror (4, 4): -32/27; (1, 3, 1/5): 62/125; (3, 6, 1/5): 37208/46875,
 bias 0."""
 PROOF_IDEA = """The law of y~ - y is read off the implementation: ALP.project with one row, one key and

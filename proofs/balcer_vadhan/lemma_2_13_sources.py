@@ -24,7 +24,7 @@ from exactdp import randomness
 from exactdp.certificate import Certificate, ClaimReport
 from exactdp.counting import FastSample, GeoSample, TabulatedMechanism
 from exactdp.explore import explore
-from exactdp.histograms.compact import EmptyBinSampler, _ScaledDraw
+from exactdp.histograms.empty_bin import EmptyBinSampler, _ScaledDraw
 from exactdp.histograms.orderstats import ApproxBinDraw, BinomialDraw, FunctionDraw
 from exactdp.params import DomainError, ExactDPError, ParameterTypeError
 from exactdp.randomness import InverseCDFDraw, RandomSource

@@ -18,7 +18,7 @@ CLAIM = "Conv Lemma 2 (Cauchy-Binet determinant bound)"
 STATEMENT = """Lemma 2: for A with singular values lambda_1 >= ... and P the projection onto the top-K left
 singular vectors there is a K x K submatrix B of PA with |det B|^(1/K) >= C sqrt(K/N)
 (prod_{i<=K} lambda_i)^(1/K); the proof gives C = e^-1/2 from det(CC^H) = prod lambda_i^2 =
-sum_S |det C_S|^2 <= C(N,K) max |det C_S|^2 and C(N,K) <= (Ne/K)^K.  Notes P9: P must be
+sum_S |det C_S|^2 <= C(N,K) max |det C_S|^2 and C(N,K) <= (Ne/K)^K.  P must be
 K x M with orthonormal rows (an M x M projection has det(CC^H) = 0 for K < M).  Theorem 7
 (LSV, l2 form): herdisc(A) >= C' max_{K,B} sqrt(K) |det B|^(1/K); reported as a ratio."""
 PROOF_IDEA = """A = H = xor_circulant(h) (implementation), singular values |lambda_j|, lambda = fwht(h)

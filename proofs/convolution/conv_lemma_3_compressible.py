@@ -10,10 +10,11 @@ from exactdp.certificate import Certificate, ClaimReport, brief
 from exactdp.convolution.transforms import fwht
 from exactdp.proofs.convolution._conv import harmonic, ln_bounds
 
-CLAIM = "Conv Lemma 3 compressible bound (P5)"
+CLAIM = "Conv Lemma 3 compressible bound"
+SLIP = ("Lemma 3's compressible-filter bound must read sqrt(c).")
 STATEMENT = """Definition 6: h is (c, p)-compressible if |h^_i|^2 <= c/(i+1)^p (sorted).  Lemma 3 (p > 1):
 ||h^||_1 <= c (1 + ln N) for p = 2 and <= c p/(p - 2) for p > 2; Theorem 11: MSE
-O(c^2 ...).  Notes P5: since |h^_i| <= sqrt(c) (i+1)^(-p/2), the bounds are sqrt(c)(...) and
+O(c^2 ...).  In fact, since |h^_i| <= sqrt(c) (i+1)^(-p/2), the bounds are sqrt(c)(...) and
 the MSE O(c ...).  Witness: h = sqrt(c/N) 1 with c = 1/100, p = 3 is (c, p)-compressible with
 ||h^||_1 = sqrt(c) = 1/10 > c p/(p-2) = 3/100."""
 PROOF_IDEA = """h = (1/20) 1 at N = 4 (so sqrt(c/N) = 1/20 is rational): the implementation's fwht gives

@@ -10,10 +10,12 @@ from sympy import Poly, Symbol, cyclotomic_poly
 from exactdp.certificate import Certificate, ClaimReport, brief
 from exactdp.proofs.convolution._conv import PI_HI, PI_LO, round_out, sin_bounds
 
-CLAIM = "Conv §5.2 running sums (P6: printed spectrum and O(1) MSE wrong)"
+CLAIM = "Conv §5.2 running sums (printed spectrum and O(1) MSE wrong)"
+SLIP = ("Section 5.2's spectrum of the running sum is wrong, and its MSE grows as log^2 N, not "
+        'O(1).')
 STATEMENT = """Paper 002 §5.2: for h = (1^N, 0^N) (length 2N, x padded with N zeros) 'an elementary computation
 reveals that h^_1 = sqrt(N) and h^_i = O(N^-1/2) for all i > 1', so Algorithm 1 has MSE O(1).
-Notes P6: in fact h^_0^2 = N/2, h^_m = 0 for even m != 0, and |h^_m|^2 = 1/(2N sin^2(pi m/2N))
+In fact h^_0^2 = N/2, h^_m = 0 for even m != 0, and |h^_m|^2 = 1/(2N sin^2(pi m/2N))
 for odd m; hence |h^_1|^2 ~ 2N/pi^2 (not N), N |h^_3|^2 grows linearly (not O(1)), and
 Theorem 9's MSE (4L/eps^2) ||h^||_1^2/(2N) grows as ln^2 N/pi^2: Theta(log^2 N)."""
 PROOF_IDEA = """lambda_m = sqrt(2N) h^_m = sum_{n<N} zeta^(mn), zeta = exp(-2 pi i/2N), lives in Z[zeta] =
@@ -87,7 +89,7 @@ def csc_sum_bounds(n: int) -> tuple[Fraction, Fraction]:
     return 2 * lo, 2 * hi
 
 
-#: Notes P6: ||h^||_1^2/(2N) at N = 16, 256, 4096, 65536 (two decimals).
+#: ||h^||_1^2/(2N) at N = 16, 256, 4096, 65536 (two decimals).
 NOTES_VALUES = {16: Fraction(347, 100), 256: Fraction(754, 100), 4096: Fraction(1317, 100)}
 
 

@@ -11,11 +11,12 @@ from exactdp.certificate import Certificate, ClaimReport, brief
 from exactdp.convolution.transforms import fwht
 from exactdp.proofs.convolution._conv import harmonic
 
-CLAIM = "Conv Theorem 10 harmonic inequality (P10)"
+CLAIM = "Conv Theorem 10 harmonic inequality"
+SLIP = ("Theorem 10's log^2 |I| factor is 0 at |I| = 1; the harmonic form H_|I| is what holds.")
 STATEMENT = """Proof of Theorem 10 (eq. 6): with |h^_(0)| >= |h^_(1)| >= ... sorted and I = {i : h^_i != 0},
 ||h^||_1 = sum_{i=1}^{|I|} (1/i) i |h^_(i-1)| <= H_|I| sqrt(N) log N sqrt(specLB(h)), i.e.
 sum |lambda_(i)| <= H_|I| max_K K |lambda_(K)| (the log N cancels).  Equality holds for
-|lambda_(K)| = c/K.  Notes P10: the theorem's O(specLB log^2 N log^2 |I| L/eps^2) is 0 at
+|lambda_(K)| = c/K.  The theorem's O(specLB log^2 N log^2 |I| L/eps^2) is 0 at
 |I| = 1 while Algorithm 1's MSE 4L ||h^||_1^2/(eps^2 N) is positive; H_|I|^2 (or (1+ln|I|)^2)
 is meant."""
 PROOF_IDEA = """Exact rationals: lambda = W h by the implementation's fwht for seeded random integer and

@@ -14,7 +14,7 @@ from exactdp.projections.check import PrivacyReport, check_dp, explored_law
 from exactdp.projections.rr import SmoothFlipper
 from exactdp.proofs.li_li._proj import BASE, RHO, cert, worst_text
 
-CLAIM = "P9: flip probabilities rounded up to 2^-8 break rho; the rational base does not"
+CLAIM = "Li & Li: flip probabilities rounded up to 2^-8 break rho; the rational base does not"
 STATEMENT = """Rounding each smooth flip probability f_L up to the grid 2^-8 (rho = 3/2) gives
 f'_10/f'_11 = 5/3 and f'_13/f'_14 = 2 > rho: the tail where f_L is below the grid step
 violates the per-bit bound.  The rational base (keep a^L/(a^L+b^L) exactly) keeps every

@@ -12,7 +12,7 @@ from exactdp.explore import explore
 from exactdp.noise_tables import delta_1d, discrete_gaussian_table
 from exactdp.proofs.li_li._proj import cert
 
-CLAIM = "P10: discrete Gaussian table delta(R) = CKS Thm 7 tail sum on the table's pmf"
+CLAIM = "Li & Li: discrete Gaussian table delta(R) = CKS Thm 7 tail sum on the table's pmf"
 STATEMENT = """For the table Pr[Z = z] proportional to q^(z^2) on [-T, T] (q in (0,1) rational) and a
 shift Delta > 0, the privacy loss ln P(y)/P(y - Delta) decreases in y, so the hockey stick
 sum_y max(0, P(y) - R P(y - Delta)) is P[Z <= y*] - R P[Z <= y* - Delta] with y* the largest

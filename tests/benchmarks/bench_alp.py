@@ -305,4 +305,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    import record
+
+    raise SystemExit(record.run(main, __file__))

@@ -212,4 +212,6 @@ def table(doc: dict[str, Any]) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    import record
+
+    raise SystemExit(record.run(main, __file__))

@@ -221,4 +221,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    import record
+
+    raise SystemExit(record.run(main, __file__))

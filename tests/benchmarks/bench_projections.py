@@ -107,4 +107,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    import record
+
+    raise SystemExit(record.run(main, __file__))
