@@ -87,7 +87,7 @@ def _add_mechanism_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--domain", required=True, metavar="D",
                    help="the public domain of x: 'histograms:n=N' or 'box:m=M'")
     p.add_argument("--epsilon", required=True, metavar="E",
-                   help="privacy budget of the whole release, > 0, no upper limit")
+                   help="privacy budget of the whole release, > 0, at most 1000")
     p.add_argument("--delta", required=True, metavar="D",
                    help="target delta in (0, 1), exact ('1/1000000', '1e-6')")
     p.add_argument("--accounting", default="exact", metavar="A",

@@ -250,7 +250,7 @@ def _base_within(eps: Fraction, power: int, maxden: int) -> Any:
             f"--epsilon = {eps} is below the smallest budget this release can spend, "
             f"{smallest.expression()} (<= {smallest.to_json()['epsilon_upper']}: a base "
             f"rho = a/b > 1 with b <= --max-denominator {maxden}, to the power {power}); the "
-            f"range is [{smallest.expression()}, no limit): raise --max-denominator")
+            f"range is [{smallest.expression()}, 1000]: raise --max-denominator")
     return base_from_eps(eps, power, maxden)
 
 

@@ -177,7 +177,7 @@ def _add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                     + GUARANTEE + " " + _INPUT + " " + _INTEGRITY)
     p.add_argument("file", metavar="FILE", help="the key,value lines ('-': standard input)")
     p.add_argument("--epsilon", required=True, metavar="E",
-                   help="privacy budget of the whole sketch, > 0, no upper limit")
+                   help="privacy budget of the whole sketch, > 0, at most 1000")
     p.add_argument("--alpha", metavar="A",
                    help="p = 1/(alpha + 2), unit alpha/eps (default 3)")
     p.add_argument("--beta", required=True, metavar="B",
