@@ -155,3 +155,16 @@ def test_wall_clock_test_sees_a_sleep_and_states_its_false_alarm() -> None:
     assert "false-alarm probability <= 1/1000" in slow.summary()
     # the threshold: D^2 > 2 L / K with L = 12 * 6932/10000 >= ln 4000 (bit_length 12)
     assert slow.threshold == 2 * 12 * Fraction(6932, 10000) / 30
+
+
+def test_the_cost_is_estimated_from_the_first_input() -> None:
+    lines: list[str] = []
+    mech = facade_mechanism(lambda c, rng: tt.geometric_loop_for(4, 0.5)(c), "random",
+                            patch_modules=[random])
+    with pytest.raises(Exception, match="more than 10 calls"):
+        whitebox_audit(mech, inputs=range(3), claimed_epsilon=3, kind="source",
+                       progress=lines.append, max_calls=10)
+    estimate = [x for x in lines if "estimate from the first input" in x]
+    # input 0: stay (down-walk blocked at 0) or walk up 1..4: 6 paths, 3 inputs
+    assert estimate and "about 18 paths (6 per input)" in estimate[0]
+    assert "more than --max-calls 10" in estimate[0]

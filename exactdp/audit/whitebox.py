@@ -34,6 +34,7 @@ from typing import Any, Literal
 from exactdp.audit.budget import (
     MAX_DRAWS_PER_PATH,
     check_time_budget,
+    cost_estimate,
     incomplete_report,
 )
 from exactdp.audit.guard import (
@@ -286,6 +287,7 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
     stopped = ""
     used = 0
     begin = time.monotonic_ns()
+    cpu = time.process_time()
 
     def share(i: int) -> int | None:  # each input: an equal share of the time to the deadline
         return None if deadline_ns is None else \
@@ -298,6 +300,9 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
         [share(i) for i in range(len(inputs))])
     for i, c in enumerate(inputs):
         cap = min(max_runs, max_calls - used)
+        if i == 1 and spread_out is None:
+            say(progress, cost_estimate(used, time.process_time() - cpu, len(inputs),
+                                        max_calls))
         if spread_out is None:
             r = explore_input(f, c, i, len(inputs), guard, randomness_size, allowed, progress,
                               max_uniform, max_runs, cap, max_calls, share(i), max_draws)
