@@ -16,7 +16,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from exactdp.cli._common import EPILOG, add_json, emit_json
+from exactdp.cli._common import EPILOG, add_json, emit_json, epsilon_in_range
 from exactdp.params import ParameterError, ResourceLimitError
 
 __all__ = ["COMMANDS", "add_check", "cmd_check_alp", "saturation_units"]
@@ -102,6 +102,7 @@ def _params(args: argparse.Namespace) -> Any:
     eps = to_fraction(args.epsilon, "--epsilon")
     if eps <= 0:
         raise ParameterError(f"--epsilon = {eps} must be positive")
+    epsilon_in_range(eps)
     rows = positive_int(args.rows, "--rows")
     d = positive_int(args.universe_size, "--universe-size")
     k = positive_int(args.sparsity, "--sparsity")
