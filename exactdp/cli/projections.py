@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from array import array
 from collections.abc import Iterator
@@ -130,7 +131,7 @@ COMMANDS = [add_project]
 def _int_option(value: str | None, name: str) -> int | None:
     if value is None:
         return None
-    if not value.strip().lstrip("-").isdigit() or not value.isascii():
+    if not re.fullmatch(r"-?[0-9]+", value.strip(), re.ASCII) or len(value) > 100:
         raise ParameterError(f"{name} = {value!r:.60} must be an integer")
     return int(value)
 
