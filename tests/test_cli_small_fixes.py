@@ -78,7 +78,7 @@ def test_workers_are_capped(capsys: pytest.CaptureFixture[str]) -> None:
 def test_an_interrupted_tutorial_leaves_no_temporary_directory(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
-    import exactdp.tutorials.runner as runner
+    from exactdp.tutorials import runner
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
