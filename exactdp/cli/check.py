@@ -157,6 +157,10 @@ def _cells_differ(a: Any, b: Any) -> bool:
 
 
 def cmd_check_alp(args: argparse.Namespace) -> int:
+    """Every k-sparse input with entries up to :func:`saturation_units` (and at least
+    ``beta + 1``), every seed of the family: past saturation every entry has one law, so
+    each neighbouring pair of the mechanism's domain has a pair on the grid with the same
+    two laws; the premise is confirmed on the implementation, else "not covered"."""
     from exactdp.certificate import Certificate, brief
     from exactdp.checker import RatioWitness, certify_ratio
     from exactdp.cli.check_coverage import Coverage, outcome

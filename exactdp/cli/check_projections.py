@@ -154,6 +154,9 @@ def _setup(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_check_sign_oporp(args: argparse.Namespace) -> int:
+    """The box ``{-C..C}^p`` covers the pairs where the ratio can exceed 1 when ``C`` is at
+    least :func:`covering_bound` (the default); a smaller box that finds no violation is
+    "not covered", never pass."""
     from exactdp.certificate import Certificate, brief
     from exactdp.checker import certify_ratio
     from exactdp.cli.check_coverage import Coverage, non_vacuous, outcome
