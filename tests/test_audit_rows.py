@@ -1,0 +1,146 @@
+"""The verify rows on the audit machinery (proofs/audit/) pass, and each FAILs on the bugs
+planted in what it covers: a facade whose random() never draws 0, neighbour relations that
+keep one direction only, a halved randomness-domain guard."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from _plant import plant
+
+from exactdp import neighbours
+from exactdp.audit import facade_floats, facades
+from exactdp.audit.per_input import GuardedSource
+from exactdp.certificate import ClaimReport
+from exactdp.cli.verify import run_check
+from exactdp.proofs.audit import (
+    audit_facade_laws,
+    audit_neighbour_relations,
+    audit_randomness_domain,
+)
+
+
+def row(module: Any) -> ClaimReport:
+    return run_check(module.check, False)
+
+
+def failing(report: ClaimReport) -> list[str]:
+    return [c.claim for c in report.certificates if not c.verdict]
+
+
+@pytest.mark.parametrize("module", [audit_facade_laws, audit_neighbour_relations,
+                                    audit_randomness_domain])
+def test_rows_pass(module: Any) -> None:
+    report = row(module)
+    assert report.verdict, failing(report)
+    assert all(c.verdict for c in report.certificates) and len(report.certificates) >= 2
+
+
+# --------------------------------------------------------------------------- facades
+
+def test_random_never_drawing_zero_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """random() returning (j + 1)/2^53 instead of j/2^53."""
+    plant(monkeypatch, facades.RandomFacade, "random", "self._engine.draw(1 << FLOAT_BITS)",
+          "self._engine.draw(1 << FLOAT_BITS) + 1")
+    report = row(audit_facade_laws)
+    bad = failing(report)
+    assert not report.verdict
+    assert all(any(c.endswith(part) for c in bad)
+               for part in ("(random facade, values)", "(random facade, laws)"))
+
+
+def test_unit_float_shifted_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shared conversion j -> j/2^53 off by one (every facade's doubles shift)."""
+    plant(monkeypatch, facade_floats, "as_unit_float", "math.ldexp(j, -FLOAT_BITS)",
+          "math.ldexp(j + 1, -FLOAT_BITS)")
+    monkeypatch.setattr(facades, "as_unit_float", facade_floats.as_unit_float)
+    report = row(audit_facade_laws)
+    bad = failing(report)
+    assert not report.verdict
+    assert all(any(f"({kind} facade, values)" in c for c in bad)
+               for kind in ("random", "numpy", "numpy-legacy"))
+
+
+def test_numpy_integers_endpoint_off_by_one_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, facades.NumpyFacade, "integers", "hi += 1 if endpoint else 0",
+          "hi += 0")
+    report = row(audit_facade_laws)
+    assert [c for c in failing(report) if "(numpy facade, laws)" in c]
+
+
+def test_exact_branch_off_by_one_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small draws that never give 0 (their top value twice as likely)."""
+    plant(monkeypatch, facades._Engine, "draw", "j = self.source.uniform(n) - 1",
+          "j = min(self.source.uniform(n), n - 1)")
+    assert not row(audit_facade_laws).verdict
+
+
+# --------------------------------------------------------------------------- neighbours
+
+@pytest.fixture
+def fresh_relations() -> Iterator[None]:
+    """Relations are cached: a planted bug must not read (or leave) cached ones."""
+    cached = (neighbours._vectors, neighbours._l1_offsets)
+    for f in cached:
+        f.cache_clear()
+    yield
+    for f in cached:
+        f.cache_clear()
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("lambda c: (c - 1, c + 1)", "lambda c: (c + 1,)"),
+    ("lambda a, b: abs(a - b) == 1", "lambda a, b: b - a == 1"),
+])
+def test_counts_keeping_only_c_to_c_plus_one_fails(monkeypatch: pytest.MonkeyPatch,
+                                                   fresh_relations: None, old: str,
+                                                   new: str) -> None:
+    plant(monkeypatch, neighbours, "counts", old, new)
+    report = row(audit_neighbour_relations)
+    assert [c for c in failing(report) if "(counts)" in c]
+
+
+def test_l1_dropping_one_direction_at_full_distance_fails(
+        monkeypatch: pytest.MonkeyPatch, fresh_relations: None) -> None:
+    """The offsets -beta e_i (full distance, negative direction) left out."""
+    plant(monkeypatch, neighbours, "_l1_offsets", "range(-budget, budget + 1)",
+          "range(-budget + (budget == beta), budget + 1)")
+    report = row(audit_neighbour_relations)
+    assert [c for c in failing(report) if "(vectors)" in c]
+
+
+def test_l1_adjacency_one_direction_at_full_distance_fails(
+        monkeypatch: pytest.MonkeyPatch, fresh_relations: None) -> None:
+    plant(monkeypatch, neighbours, "_vectors", "return 0 < l1_distance(a, b2) <= b",
+          "return 0 < l1_distance(a, b2) < b or (l1_distance(a, b2) == b and a < b2)")
+    report = row(audit_neighbour_relations)
+    assert [c for c in failing(report) if "(vectors)" in c]
+
+
+def test_datasets_replace_one_allowing_equal_fails(monkeypatch: pytest.MonkeyPatch,
+                                                   fresh_relations: None) -> None:
+    plant(monkeypatch, neighbours, "datasets", "return sorted(diff(a, b)) == [0, 1]",
+          "return diff(a, b) == (0, 1)")
+    report = row(audit_neighbour_relations)
+    assert [c for c in failing(report) if "(datasets)" in c]
+
+
+# --------------------------------------------------------------------------- guard
+
+def test_halved_randomness_domain_guard_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, GuardedSource, "_charge", "self.size > self.limit",
+          "self.size > self.limit // 2")
+    report = row(audit_randomness_domain)
+    assert not report.verdict
+    assert all(not c.verdict for c in report.certificates)
+
+
+def test_guard_one_draw_late_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The product checked before the draw is charged (one draw late)."""
+    plant(monkeypatch, GuardedSource, "_charge",
+          "self.size *= d\n    self.draws.append(d)\n    if self.limit is not None and "
+          "self.size > self.limit:",
+          "self.draws.append(d)\n    if self.limit is not None and self.size > self.limit:")
+    assert not row(audit_randomness_domain).verdict
