@@ -407,16 +407,14 @@ def certify_ratio(worst: RatioWitness, epsilon: object) -> tuple[bool, str]:
     """Decide ``worst.ratio <= e**eps`` exactly; return the verdict and the rational bound
     on ``e**eps`` that decided it (decimals in the text are truncated, see ``brief``, with
     enough digits that the two sides differ, see ``brief_apart``)."""
-    if isinstance(epsilon, RatioClaim):  # e^eps is the rational ratio bound itself
-        if worst.ratio is None:
-            return False, f"infinite ratio > e^({epsilon})"
-        r, bound = worst.ratio, epsilon.ratio
-        shown = brief_apart(r, bound) if r != bound else (brief(r), brief(bound))
-        sign = "<=" if r <= bound else ">"
-        return r <= bound, f"{shown[0]} {sign} {shown[1]} = e^({epsilon})"
-    eps = to_fraction(epsilon, "epsilon")
+    eps = epsilon if isinstance(epsilon, RatioClaim) else to_fraction(epsilon, "epsilon")
     if worst.ratio is None:
         return False, f"infinite ratio > e^({eps})"
+    if isinstance(eps, RatioClaim):  # e^eps is the rational ratio bound itself: exact
+        r, bound = worst.ratio, eps.ratio
+        shown = brief_apart(r, bound) if r != bound else (brief(r), brief(bound))
+        sign = "<=" if r <= bound else ">"
+        return r <= bound, f"{shown[0]} {sign} {shown[1]} = e^({eps})"
     # Refine [lo, hi] around e**eps until it separates the ratio (never equal for eps != 0:
     # e**eps is irrational), so that the printed inequality is true as printed.
     bits = 64

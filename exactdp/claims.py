@@ -78,7 +78,8 @@ def parse_claim(value: object, name: str = "epsilon") -> Claim:
         if not 1 <= k <= MAX_MULTIPLIER:
             raise ParameterError(f"{name} = {value!r}: K = {k} must lie in [1, "
                                  f"{MAX_MULTIPLIER}]")
-        base = ratio_claim((m.group(2) or m.group(3)).replace(" ", ""), name)
+        base = ratio_claim((m.group(2) or m.group(3)).replace(" ", ""),
+                           f"R in {name} = {value!r}")
         text = base.text if k == 1 else f"{k} {base.text}"
         return RatioClaim(base.ratio ** k, text)
     return to_fraction(value, name)

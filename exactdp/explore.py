@@ -65,7 +65,7 @@ from exactdp.randomness import (
 from exactdp.trace import active, record
 
 __all__ = ["ExplorationIncomplete", "ExplorationLimitError", "ExploringSource",
-           "NondeterminismError", "PathCut", "explore"]
+           "NondeterminismError", "PathCut", "RestartExploration", "explore"]
 
 T = TypeVar("T", bound=Hashable)
 
@@ -77,6 +77,8 @@ MAX_RUNS = 1 << 20
 REDUCE_BITS = 1 << 12
 #: At most this many draws have their options memoised per exploration (memory bound).
 MAX_CACHED_DRAWS = 1 << 16
+#: Most restarts (:class:`RestartExploration`) one exploration accepts.
+MAX_RESTARTS = 8
 
 #: The options of a draw: ``(d, outputs, masses)``, output ``outputs[j]`` of mass
 #: ``masses[j] / d``, only the outputs of positive mass, in increasing order.
@@ -165,6 +167,13 @@ class PathCut(ExplorationLimitError):
     """Raised by a draw of :class:`ExploringSource` past its ``max_draws`` or its
     ``deadline_ns``: :func:`explore` counts the path's mass so far as uncovered and goes on
     (code that swallows it meets it again at its next draw)."""
+
+
+class RestartExploration(ExplorationLimitError):
+    """Raised by the explored code's randomness (a facade that found it must draw another
+    way, :mod:`exactdp.audit.facades`): :func:`explore` discards every path so far and
+    starts again from the first (at most :data:`MAX_RESTARTS` times); the runs made still
+    count against ``max_runs``."""
 
 
 class NondeterminismError(ExactDPError, RuntimeError):
@@ -385,6 +394,7 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
     memo: dict[Hashable, Options] = {}  # options of value draws, shared by every path
     order = itertools.count()
     report_at = time.monotonic_ns() + 10**9
+    restarts = 0
     while stack or heap:
         prefix = stack.pop()[0] if not cut else heapq.heappop(heap)[2]
         runs += 1
@@ -406,6 +416,14 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
         try:
             out = fn(src)
             finished = True
+        except RestartExploration as exc:
+            restarts += 1
+            if restarts > MAX_RESTARTS:
+                raise ExplorationLimitError(f"the exploration restarted more than "
+                                            f"{MAX_RESTARTS} times ({exc})") from None
+            dist, covered, heap, cut, memo = {}, {}, [], 0, {}
+            stack = [((), (1, 1))]
+            continue
         except PathCut:  # cut even during the replay (path_ns): its prefix's mass uncovered
             finished = False
             if deadline_ns is not None and time.monotonic_ns() > deadline_ns:

@@ -6,16 +6,17 @@ inside :func:`recording`, so the cost outside the checker is one context-variabl
 
 The strict-time claim of the paper (e.g. Theorem 4.7 ii: a binary search of a fixed
 number of rounds, one CDF evaluation each) becomes: the recorded sequence is the same
-for every private input.
+for every private input.  (The white-box audit of other people's code judges a trace that
+varies on the joint law of (output, trace) instead: :mod:`exactdp.audit.timing`.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 
-__all__ = ["Event", "active", "record", "recording"]
+__all__ = ["Event", "active", "pause", "paused", "record", "recording", "resume"]
 
 Event = tuple[object, ...]
 
@@ -44,3 +45,25 @@ def recording() -> Iterator[list[Event]]:
         yield events
     finally:
         _EVENTS.reset(token)
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """Record nothing inside the ``with`` block (work done for a draw that is not part of
+    what the traced code did, such as branching on a facade value's comparisons)."""
+    token = _EVENTS.set(None)
+    try:
+        yield
+    finally:
+        _EVENTS.reset(token)
+
+
+def pause() -> Token[list[Event] | None]:
+    """:func:`paused` without a ``with`` block: record nothing until :func:`resume` is
+    called with the token returned (in a ``finally``)."""
+    return _EVENTS.set(None)
+
+
+def resume(token: Token[list[Event] | None]) -> None:
+    """End a :func:`pause`."""
+    _EVENTS.reset(token)

@@ -7,6 +7,7 @@ planted wrong formula is caught by the same comparison."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import struct
@@ -14,11 +15,12 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
 import pytest
 
 from exactdp.audit import facade_floats as ff
 from exactdp.audit.facades import FacadeRefusal, LegacyNumpyFacade, NumpyFacade, RandomFacade
+
+np = pytest.importorskip("numpy", reason="the draws are compared with numpy's own")
 
 SEEDS = range(40)
 TWO53 = 1 << 53
@@ -132,7 +134,8 @@ def test_laplace_rejects_a_zero_double_and_draws_again() -> None:
 def test_what_is_not_modelled_is_refused() -> None:
     g = NumpyFacade(Replay(np.random.Generator(np.random.PCG64(0)).random))
     for call in (lambda: g.normal(), lambda: g.exponential(), lambda: g.standard_normal(),
-                 lambda: g.geometric(0.1), lambda: g.laplace(scale=np.array([1.0, 2.0]))):
+                 lambda: g.geometric(0.1), lambda: g.laplace(scale=np.array([1.0, 2.0])),
+                 lambda: g.laplace(loc=[0.0, 1.0])):
         with pytest.raises(FacadeRefusal, match="black-box"):
             call()
 
@@ -334,3 +337,27 @@ def test_module_expovariate_and_gauss_are_explored_by_their_effect() -> None:
     r = whitebox_audit(mech, inputs=range(2), claimed_epsilon=1, kind="source")
     assert r.distributions[0] == {0: negative, 1: 1 - negative}
     assert random.gauss == random._inst.gauss  # type: ignore[attr-defined]  # restored
+
+
+def test_planted_dropped_normal_cache_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RandomState.normal keeps the second value of each polar pair for its next call; a
+    facade that drew a fresh pair every time would differ from the second call on."""
+    draw = LEGACY_DRAWS[[n for n, _ in LEGACY_DRAWS].index("normal")][1]
+
+    def fresh_pair(self: LegacyNumpyFacade) -> Any:
+        return ff.legacy_gauss_pair(self._double)[0]
+
+    monkeypatch.setattr(LegacyNumpyFacade, "_gauss_draw", fresh_pair)
+    assert _mismatches(draw, draw, _legacy) > 0
+
+
+def test_cli_workers_rebuild_the_call_form(capsys: pytest.CaptureFixture[str]) -> None:
+    """--workers processes rebuild TARGET with the same --rng-arg / --bind / --patch."""
+    from tests._cli import run
+
+    rc, out, err = run(capsys, "audit", "audit_targets.realcode_targets:keep_with", "--kind",
+                       "whitebox", "--rng", "random", "--rng-arg", "prng", "--bind",
+                       "keep=0.75", "--ratio-bound", "3", "--inputs", "0..1", "--workers",
+                       "2", "--quiet", "--json")
+    assert rc == 0, err
+    assert json.loads(out)["worst_ratio"]["ratio"] == "3"

@@ -44,7 +44,11 @@ def test_float_randomized_response_is_refuted_exactly() -> None:
     # the float threshold rounds up past e/(1+e): the ratio exceeds e (checked by hand here)
     assert Fraction(t, TWO53 - t) > Fraction(E_FLOAT) > 0
     assert report.verdict == "violation"
-    assert "large draw" in report.method and "32 pseudo-random j" in report.method
+    assert "branched exactly on each comparison" in report.method
+    searched = whitebox_audit(facade_mechanism(float_rr, lazy=False), inputs=range(2),
+                              claimed_epsilon=1, kind="source", outputs=range(2))
+    assert searched.distributions == report.distributions  # the search finds the same law
+    assert "large draw" in searched.method and "32 pseudo-random j" in searched.method
 
 
 def test_correct_twins_pass() -> None:
@@ -163,8 +167,14 @@ def test_refused_when_the_effect_is_not_piecewise_constant() -> None:
         return 1 if r < 0.3 else 2 if 0.6499 < r < 0.6501 else 0
 
     with pytest.raises(FacadeRefusal, match="not piecewise constant"):
-        whitebox_audit(facade_mechanism(hump), inputs=range(2), claimed_epsilon=1,
-                       kind="source", outputs=range(2))
+        whitebox_audit(facade_mechanism(hump, lazy=False), inputs=range(2),
+                       claimed_epsilon=1, kind="source", outputs=range(2))
+    # compared only, the value is branched on each comparison: the hump is found exactly
+    exact = whitebox_audit(facade_mechanism(hump), inputs=range(2), claimed_epsilon=1,
+                           kind="source", outputs=range(3))
+    two53 = 1 << 53
+    hump_mass = (ceil_mul(0.6501) - floor_mul(0.6499) - 1)
+    assert exact.distributions[0][2] == Fraction(hump_mass, two53)
 
 
 def test_crashing_code_is_broken_not_a_violation() -> None:
@@ -231,6 +241,18 @@ def test_two_float_draws_whose_effects_interact_are_refused() -> None:
     assert report.distributions[0] == {0: 3 * q, 1: 4 * q, 2: q}
 
 
+def ceil_mul(x: float) -> int:
+    """The least j with j / 2^53 >= x (exact)."""
+    t = Fraction(x) * (1 << 53)
+    return -(-t.numerator // t.denominator)
+
+
+def floor_mul(x: float) -> int:
+    """The largest j with j / 2^53 <= x (exact)."""
+    t = Fraction(x) * (1 << 53)
+    return t.numerator // t.denominator
+
+
 WEIGHTS = {z: 2 ** (4 - abs(z)) for z in range(-4, 5)}  # sum 46
 
 
@@ -262,8 +284,10 @@ def test_off_by_one_clamp_is_caught_and_its_twin_passes() -> None:
     assert worst == 3  # e.g. output 0: (1 + 2) / 1 between inputs 3 and 4
     ok = whitebox_audit(facade_mechanism(good), inputs=range(5), claimed_epsilon="11/10",
                         kind="source", outputs=range(5))
-    assert ok.distributions == expected and ok.verdict == "pass"
-    assert ok.worst is not None and ok.worst.ratio == 3
+    assert ok.distributions == expected and ok.worst is not None and ok.worst.ratio == 3
+    # a CDF walk returning early: its loop iterations show the noise, and with the output
+    # the input -- the outputs meet the claim, the joint law with the trace does not
+    assert ok.trace is not None and not ok.trace.same and ok.verdict == "violation"
     bad = whitebox_audit(facade_mechanism(off_by_one), inputs=range(5),
                          claimed_epsilon="11/10", kind="source", outputs=range(6))
     assert bad.verdict == "violation"

@@ -41,7 +41,8 @@ PLANTED = textwrap.dedent("""
 
     def dies_once_on_3(c, source):
         marker = os.path.join(os.path.dirname(__file__), "died-once")
-        if c == 3 and not os.path.exists(marker):
+        seen = os.path.exists(marker)  # on every input: the same operations (timing)
+        if c == 3 and not seen:
             open(marker, "w").close()
             os._exit(7)
         return source.uniform(4) - 1
@@ -105,7 +106,7 @@ CASES = {
                             "1/5", "--inputs", "0..4"],
     # source kind over tuples (a neighbour relation), a pass and a violation
     "source-datasets": ["audit_targets.relation_targets:ones_count", "--source", "--inputs",
-                        "datasets(0..1, 2, add-remove)", "--outputs", "0..2",
+                        "datasets(0..1, 2, replace-one)", "--outputs", "0..2",
                         "--claimed-epsilon", "1/4"],
     "source-violation": ["{P}:noisy_count", "--source", "--inputs", "0..5", "--outputs",
                          "0..3", "--claimed-epsilon", "1/4"],

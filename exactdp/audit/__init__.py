@@ -19,9 +19,13 @@ named in ``trace_calls`` (default ``("cdf",)``, recorded with :func:`sys.setprof
 must be the same for every input ``c`` (the same ``u`` throughout: work that varies with
 ``u`` alone is no channel on the input; it is reported as information, since it does tell a
 timing observer something about ``u``, and the privacy ratios are those of the output
-alone).  Source kind: the distribution of the sequence of draws (domain sizes, in order)
-must be the same for every input.  A difference is a timing side channel on the input and
-makes the verdict ``"violation"`` even when the output distributions are private.
+alone).  Source kind (and code behind a facade): the trace of each explored path -- its draw
+sequence, its operation count (loop iterations and calls of the audited code's bytecode)
+and its sleep/clock/output calls -- is judged with the output: the claim is checked
+exactly on the joint law of (output, trace) of every input, and a break that the output
+alone does not show is a timing side channel (TIMING) that makes the verdict
+``"violation"`` (:mod:`exactdp.audit.timing`; not covered: C code and big-integer operand
+sizes -- an optional wall-clock test is :mod:`exactdp.audit.wallclock`).
 
 **Robustness.**  A mechanism that raises (``SystemExit`` included), hangs, returns
 something that is not an exact outcome (``None``, nan, an unhashable value; a float counts

@@ -26,7 +26,8 @@ from exactdp.audit.report import Distribution, WhiteBoxReport, _decimal
 from exactdp.claims import Claim, exp_bounds
 from exactdp.params import ParameterError
 
-__all__ = ["MAX_DRAWS_PER_PATH", "certain_violation", "check_time_budget", "incomplete_report", "progress_printer"]
+__all__ = ["MAX_DRAWS_PER_PATH", "certain_violation", "check_time_budget", "cost_estimate",
+           "incomplete_report", "progress_printer"]
 
 #: Default cap on the draws of one path (``--max-draws-per-path``): a path past it is cut
 #: off, its mass uncovered (an unbounded loop on a probability-0 path ends there).
@@ -44,6 +45,18 @@ def check_time_budget(value: object, name: str = "time_budget") -> int | None:
         raise ParameterError(f"{name} = {value!r} must be a whole number of seconds in "
                              f"[1, {MAX_TIME_BUDGET}]")
     return int(text)
+
+
+def cost_estimate(calls: int, cpu: float, inputs: int, max_calls: int) -> str:
+    """The progress line estimating a whole exploration from its first input: ``calls``
+    paths and ``cpu`` CPU seconds (a float: a measurement, for reading only) for one of
+    ``inputs`` inputs; the limits that stop it."""
+    total = calls * inputs
+    over = (f"; more than --max-calls {max_calls}: the audit will stop there"
+            if total > max_calls else "")
+    return (f"  estimate from the first input: about {total} paths ({calls} per input) and "
+            f"{cpu * inputs:.1f} s CPU for {inputs} inputs{over} (limits: --max-calls, "
+            f"--max-paths per input, --time-budget)")
 
 
 def progress_printer(progress: Progress, c: Any) -> Callable[[int, Fraction], None] | None:

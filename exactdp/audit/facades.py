@@ -39,6 +39,10 @@ is then one branch of the exploring source, weight ``(piece length) / n`` exactl
 the piece's first ``j``.  The exploring source's per-path budget (draw cap, deadline:
 :meth:`~exactdp.explore.ExploringSource.check_budget`) is checked before a search and
 every :data:`BUDGET_EVERY` probe draws, so a costly search cannot overrun it.
+
+One module past 600 lines on purpose: the facades of ``random``, ``secrets`` and numpy and
+the breakpoint search they share must model each call's draw the same way, so they are read
+and changed together (the floats they return are in :mod:`exactdp.audit.facade_floats`).
 """
 
 from __future__ import annotations
@@ -47,20 +51,27 @@ import bisect
 import contextlib
 import random
 import secrets
+import sys
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from exactdp.audit import facade_floats as ff
+from exactdp.audit.bytecode import suspended, untraced
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
-from exactdp.explore import ExplorationLimitError, NondeterminismError
+from exactdp.audit.facade_lazy import LazyUnit, Parts
+from exactdp.explore import ExplorationLimitError, NondeterminismError, RestartExploration
 from exactdp.params import ParameterError
 from exactdp.randomness import RandomSource
+from exactdp.trace import pause, record, resume
 
 __all__ = ["EXACT_LIMIT", "FACADE_KINDS", "FacadeMechanism", "FacadeRefusal",
            "LegacyNumpyFacade", "NumpyFacade", "RandomFacade", "SecretsFacade",
            "facade_mechanism"]
 
+#: Notes (among the large draws' notes, which workers send back) that a random() value was
+#: handed out lazily, and that one escaped (:mod:`exactdp.audit.facade_lazy`).
+LAZY_NOTE, ESCAPED_NOTE = "(lazy random() values)", "(a lazy random() value escaped)"
 #: Draws on ``[0, n)`` with ``n`` at most this branch exactly, ``n`` ways.
 EXACT_LIMIT = 1 << 8
 #: Most pieces one large draw may split into before the audit is refused.
@@ -145,6 +156,10 @@ class _Engine:
         self.forced = 0
         self.later: str | int = "zero"
         self.count = 0
+        #: lazy values handed out on this run; whether one escaped; whether the run is over
+        self.lazy = 0
+        self.escaped = ""
+        self.done = False
 
     def draw(self, n: int) -> int:
         """``j`` uniform on ``[0, n)``."""
@@ -153,11 +168,46 @@ class _Engine:
         if n <= self.mech.exact_limit:
             j = self.source.uniform(n) - 1
         else:
+            if self.lazy:  # the search replays the draws: lazy values have none to replay
+                self.escape("followed by a draw explored by its effect")
             self._check_budget()  # the search is costly: not past the path's budget
-            pieces = self.mech.pieces(self, n)
+            with suspended():  # the search's probes are not the run's bytecode
+                pieces = self.mech.pieces(self, n)
             j = pieces.starts[self.source.inverse_cdf(_PieceDraw(pieces))]
         self.history.append((n, j))
         return j
+
+    def unit(self) -> Any:
+        """A ``random()`` value: lazy (:mod:`exactdp.audit.facade_lazy`) when the mechanism
+        allows it and this is a live run, else the float ``j / 2**53`` of :meth:`draw`."""
+        if self.probing is not None or not self.mech.lazy:
+            return as_unit_float(self.draw(1 << FLOAT_BITS))
+        record("uniform", 1 << FLOAT_BITS)  # the draw sequence, as an explored draw has it
+        self.lazy += 1
+        if not self.mech.lazy_used:
+            self.mech.lazy_used = True
+            self.mech._large.append(LAZY_NOTE)
+        return LazyUnit(1 << FLOAT_BITS, self._branch, self.escape)
+
+    def _branch(self, lengths: tuple[int, ...]) -> int:
+        if self.done:
+            self.escape("used after the call that drew it returned")
+        token = pause()  # branching on a comparison is not a draw of the traced code
+        try:
+            if len(lengths) == 2:
+                return 0 if self.source.bernoulli(lengths[0], lengths[0] + lengths[1]) else 1
+            return self.source.inverse_cdf(Parts(lengths))
+        finally:
+            resume(token)
+
+    def escape(self, what: str) -> Any:
+        """A lazy value was used otherwise than compared: explore without them."""
+        if self.mech.lazy:
+            self.mech.lazy = False
+            self.mech._large.append(ESCAPED_NOTE)
+        self.escaped = self.escaped or what
+        raise RestartExploration(f"a random() value was {what}; explored by its effect "
+                                 f"instead")
 
     def _check_budget(self) -> None:
         check = getattr(self.source, "check_budget", None)
@@ -231,13 +281,22 @@ class RandomFacade(random.Random):
         self.gauss_next = None
 
     def random(self) -> Any:
-        return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        return self._unit(caller == "random" or caller.startswith("exactdp."))
 
+    @untraced
+    def _unit(self, concrete: bool) -> Any:
+        if concrete:  # Random's own methods (expovariate...) compute with the float
+            return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
+        return self._engine.unit()
+
+    @untraced
     def getrandbits(self, k: int) -> int:
         if k < 0:
             raise ValueError("number of bits must be non-negative")
         return self._engine.draw(1 << k) if k else 0
 
+    @untraced
     def _randbelow(self, n: int) -> int:  # type: ignore[override]
         return self._engine.draw(n)
 
@@ -269,7 +328,7 @@ class SecretsFacade(secrets.SystemRandom, RandomFacade):
 def _continuous(name: str, **options: Any) -> None:
     """Continuous draws are modelled one scalar at a time; array parameters are not."""
     for k, v in options.items():
-        if v is not None and not isinstance(v, (int, float)) and getattr(v, "ndim", 0) != 0:
+        if isinstance(v, (list, tuple)) or getattr(v, "ndim", 0) != 0:
             raise FacadeRefusal(f"the numpy facade models {name} with scalar parameters only "
                                 f"({k} = {v!r:.40}); audit this code black-box")
 
@@ -466,7 +525,7 @@ class FacadeMechanism:
                  patch_attributes: Sequence[tuple[object, str]] = (),
                  raises_as_outcome: Mapping[type[BaseException], Hashable] | None = None,
                  exact_limit: int = EXACT_LIMIT, max_pieces: int = MAX_PIECES,
-                 description: str | None = None) -> None:
+                 description: str | None = None, lazy: bool = True) -> None:
         if rng not in _FACADES:
             raise ParameterError(f"rng = {rng!r} must be one of {', '.join(FACADE_KINDS)}")
         if not callable(fn):
@@ -488,6 +547,10 @@ class FacadeMechanism:
         self._large: list[str] = []
         self._facade: Any = None
         self._facades: list[Any] = []
+        #: random() values are handed out lazily (:mod:`exactdp.audit.facade_lazy`) until
+        #: one is used otherwise than compared; whether any was
+        self.lazy = lazy
+        self.lazy_used = False
 
     def __repr__(self) -> str:
         return self.description
@@ -495,10 +558,15 @@ class FacadeMechanism:
     @property
     def assumption(self) -> str:
         """What was assumed about the large draws met so far, and how it was checked."""
-        if not self._large:
-            return ""
-        return (f"{len(self._large)} large draw(s) explored by their effect ("
-                + "; ".join(self._large[:4]) + ("; ..." if len(self._large) > 4 else "")
+        notes = set(self._large)
+        lazy = ("random() values used only in comparisons with numbers: branched exactly on "
+                "each comparison (no assumption)"
+                if LAZY_NOTE in notes and ESCAPED_NOTE not in notes else "")
+        large = [n for n in self._large if n not in (LAZY_NOTE, ESCAPED_NOTE)]
+        if not large:
+            return lazy
+        return (lazy + ("; " if lazy else "") + f"{len(large)} large draw(s) explored by their effect ("
+                + "; ".join(large[:4]) + ("; ..." if len(large) > 4 else "")
                 + f"): assumed piecewise constant in j with breakpoints found by cutting "
                   f"[0, n) into {GRID} equal intervals and bisecting (equal effects at both "
                   f"ends of an interval => constant on it); checked "
@@ -529,8 +597,13 @@ class FacadeMechanism:
         patches += [(o, a, facade) for o, a in self.patch_attributes]
         self._facade = facade
         self._facades = list(facades.values())
-        with _patched(patches):
-            return self.invoke(c)
+        try:
+            with _patched(patches):
+                return self.invoke(c)
+        finally:
+            engine.done = True
+            if engine.escaped:  # even if the code swallowed the restart
+                raise RestartExploration(f"a random() value was {engine.escaped}")
 
     def pieces(self, engine: _Engine, n: int) -> _Pieces:
         """The breakpoints of the next draw (on ``[0, n)``), found once per replayed prefix."""
@@ -589,15 +662,19 @@ class FacadeMechanism:
             i = bisect.bisect_right(pieces.starts, j) - 1
             lo = pieces.starts[i]
             first, second = effect(lo), effect(j)
+            joint = ""
             if first == second and len(first) > 1:  # type: ignore[arg-type]
                 seed = 2 + k  # later draws: a fresh pseudo-random continuation
                 first, second = engine.effect(lo, seed), engine.effect(j, seed)
+                joint = ("; with the later draws at other values: the output depends on "
+                         "this draw and later ones jointly, as when continuous noise values "
+                         "are compared")
             if first != second:
                 raise FacadeRefusal(
                     f"on input {engine.c!r}, draw {len(engine.history)} on [0, {n}): its "
                     f"effect is not piecewise constant as found by bisection (j = {lo} gives "
-                    f"{first!r} but j = {j} in the same piece gives {second!r}); the facade "
-                    f"cannot explore it exactly: audit this code black-box")
+                    f"{first!r} but j = {j} in the same piece gives {second!r}{joint}); the "
+                    f"facade cannot explore it exactly: audit this code black-box")
 
 
 def _name(obj: object) -> str:
@@ -607,9 +684,10 @@ def _name(obj: object) -> str:
 def facade_mechanism(fn: Callable[[Any, Any], Any], rng: str = "random", *,
                      patch_modules: Sequence[object] = (),
                      patch_attributes: Sequence[tuple[object, str]] = (),
-                     raises_as_outcome: Mapping[type[BaseException], Hashable] | None = None
-                     ) -> FacadeMechanism:
-    """``FacadeMechanism(fn, rng, ...)``: ``fn(c, rng)`` ready for a white-box audit."""
+                     raises_as_outcome: Mapping[type[BaseException], Hashable] | None = None,
+                     lazy: bool = True) -> FacadeMechanism:
+    """``FacadeMechanism(fn, rng, ...)``: ``fn(c, rng)`` ready for a white-box audit
+    (``lazy=False``: every ``random()`` value explored by its effect)."""
     return FacadeMechanism(fn, rng, patch_modules=patch_modules,
                            patch_attributes=patch_attributes,
-                           raises_as_outcome=raises_as_outcome)
+                           raises_as_outcome=raises_as_outcome, lazy=lazy)

@@ -4,8 +4,8 @@ One self-contained HTML5 page (inline CSS and inline SVG pictures; nothing is fe
 the network) with: the verdict and its severity with the effective epsilon, a certified interval containing
 ``ln`` of the exact worst privacy-loss ratio (:mod:`exactdp.audit.severity`);
 the two exact pmfs of the worst neighbouring pair; the privacy loss ``ln(p/q)`` per outcome
-with the claimed epsilon (an infinite loss drawn and labelled as such); the operation-trace
-comparison (strict time); and the exact figures (fractions) the verdict rests on.  A
+with the claimed epsilon (an infinite loss drawn and labelled as such); the timing verdict
+and what it compared; and the exact figures (fractions) the verdict rests on.  A
 black-box report shows its tests, their error probabilities and the sampled counts.
 
 The pictures need matplotlib (the ``[plot]`` extra); every number written on the page is
@@ -178,12 +178,15 @@ def _pictures(r: WhiteBoxReport, w: Any) -> str:
 def _trace(r: WhiteBoxReport) -> str:
     t = r.trace
     if t is None:
-        return _section("Operation traces (strict time)",
-                        "<p>Not compared in this audit.</p>")
-    rows = [("examined", t.examined),
-            ("result", "identical across inputs" if t.same else "DIFFER across inputs "
-             "(a timing side channel)"),
-            ("trace length", "varies" if t.length is None else t.length)]
+        return _section("Timing", "<p>Not compared in this audit.</p>")
+    joint = t.examined.startswith("the joint law")
+    result = (("meets the claim" if t.same else "TIMING: breaks the claim (a timing side "
+               "channel)") if joint else
+              ("empty on every run examined: nothing was compared" if t.same and t.length == 0
+               else "identical across inputs" if t.same else
+               "TIMING: DIFFER across inputs (a timing side channel)"))
+    rows = [("compared", t.examined), ("result", result),
+            ("draws per path", "varies" if t.length is None else t.length)]
     if t.randomness_note:
         rows.append(("note", t.randomness_note))
     parts = [_dl(rows)]
@@ -191,7 +194,7 @@ def _trace(r: WhiteBoxReport) -> str:
         parts.append(_table(["witness", "value"],
                             [(k, show(v, 400)) for k, v in t.witness.items()],
                             "The first difference found"))
-    return _section("Operation traces (strict time)", *parts)
+    return _section("Timing", *parts)
 
 
 def _figures(r: WhiteBoxReport) -> str:

@@ -116,7 +116,9 @@ def _judge(common: dict[str, Any], dists: dict[Any, Distribution],
                 dist_val, dist_in = v, c
     if trace is not None and not trace.same and verdict == "pass":
         verdict = "violation"
-        bound += "; operation traces depend on the input (timing side channel)"
+        bound += ("; TIMING: the joint law of (output, trace) breaks the claim (timing side "
+                  "channel)" if trace.examined.startswith("the joint law") else
+                  "; TIMING: operation traces depend on the input (timing side channel)")
     return WhiteBoxReport(**common, verdict=verdict, method=method, d=d, monotone=mono,
                           distributions=dists, worst=worst, bound=bound,
                           infinite=tuple(infinite), hockey_stick=hs, hockey_stick_pair=hs_pair,

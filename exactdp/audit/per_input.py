@@ -18,6 +18,7 @@ from typing import Any
 from exactdp.audit.budget import (
     progress_printer,
 )
+from exactdp.audit.bytecode import counting
 from exactdp.audit.facades import FacadeRefusal
 from exactdp.audit.guard import (
     Abort,
@@ -32,6 +33,7 @@ from exactdp.audit.guard import (
 from exactdp.audit.report import (
     Distribution,
 )
+from exactdp.audit.timing import output_law
 from exactdp.checker import (
     enumerate_distribution,
     threshold_distribution,
@@ -154,8 +156,8 @@ def counting_input(adapter: CountingAdapter, c: int, enumerate_all: bool,
 
 @dataclass(frozen=True)
 class Explored:
-    """One input's exploration: the distribution of outputs and of draw sequences (traces),
-    the exact mass covered (1 when complete), what stopped it ("" when complete) and the
+    """One input's exploration: the distribution of outputs and the joint law of (output,
+    trace) (:mod:`exactdp.audit.timing`), the exact mass covered (1 when complete), what stopped it ("" when complete) and the
     calls of the mechanism it made."""
 
     dist: Distribution
@@ -183,12 +185,12 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     def run(src: RandomSource) -> tuple[Any, tuple[Event, ...]]:
         used[0] += 1
         gs = GuardedSource(src, randomness_size, c)
-        with recording() as events:
+        with recording() as events, counting(f) as counter:
             out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
                              check=lambda v: check_outcome(
                                  v, allowed, call, {"c": c, "draw_sizes": gs.draws},
                                  f" (draws {gs.draws})"))
-        return out, tuple(events)
+        return out, (tuple(events), *counter.observed())
 
     stopped = ""
     try:
@@ -215,12 +217,8 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     except ExplorationLimitError as exc:
         raise Abort(Finding("cannot_audit", f"on input {show(c)}: {exc}",
                             {"c": c})) from None
-    dist: Distribution = {}
-    tdist: dict[Any, Fraction] = {}
-    for (out, tr), p in joint.items():
-        dist[out] = dist.get(out, Fraction(0)) + p
-        tdist[tr] = tdist.get(tr, Fraction(0)) + p
-    return Explored(sorted_distribution(dist), tdist, covered, stopped, used[0])
+    return Explored(sorted_distribution(output_law(joint)), dict(joint), covered, stopped,
+                    used[0])
 
 
 def calls_exceeded(inputs: int, max_calls: int, c: Any) -> ResourceLimitError:

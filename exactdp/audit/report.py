@@ -50,11 +50,12 @@ EXIT_CODES: dict[str, int] = {"pass": 0, "no violation detected": 0, "violation"
 
 @dataclass(frozen=True)
 class TraceResult:
-    """Operation traces compared across inputs (the strict-time claim).
+    """The timing verdict: what an observer of the running time sees, compared.
 
     ``same`` is True when, for every randomness ``u`` examined, every input produced the
-    same trace as the first input with that same ``u`` (counting kind), or when every input
-    produced the same distribution of traces (source kind).  ``length`` is the common trace
+    same trace as the first input with that same ``u`` (counting kind), or when the joint
+    law of (output, trace) of every input meets the claim (exploring kinds,
+    :mod:`exactdp.audit.timing`); ``examined`` names what was compared.  ``length`` is the common trace
     length when it is one number.  ``randomness_note`` (counting kind, ``same`` True) is
     non-empty when the trace varies with ``u`` -- not a channel on the input, but a timing
     observer then learns about ``u``; the audit's privacy ratios cover the output alone.
@@ -214,14 +215,32 @@ class WhiteBoxReport:
             lines.append(f"  statistical distance to {self.reference}: "
                          f"{_fmt_value(self.distance)} (max, at input {show(self.distance_input)})")
         if self.trace is not None:
-            t = self.trace
-            lines.append(f"  operation traces ({t.examined}): "
-                         + ("identical across inputs" if t.same else
-                            f"DIFFER across inputs: {dict(t.witness)}"))
-            if t.randomness_note:
-                lines.append(f"    note: {t.randomness_note}")
+            lines.extend(_trace_lines(self.trace))
         lines.append(f"  verdict: {self.verdict.upper()}  ({_seconds_str(self.seconds)} s)")
         return "\n".join(lines)
+
+
+def _trace_lines(t: TraceResult) -> list[str]:
+    """The timing part of a white-box summary: what was compared, and the verdict on it."""
+    if t.examined.startswith("the joint law"):
+        verdict = ("not judged apart: the output alone breaks the claim" if
+                   t.randomness_note.startswith("not judged") else
+                   "meets the claim" if t.same else
+                   f"TIMING: breaks the claim (the output alone does not say as much): "
+                   f"{dict(t.witness)}")
+        lines = [f"  timing: {t.examined}", f"    {verdict}"]
+    elif t.length == 0:
+        lines = [f"  operation traces ({t.examined}): empty on every run examined, nothing "
+                 f"was compared" if t.same else
+                 f"  operation traces ({t.examined}): TIMING: DIFFER across inputs: "
+                 f"{dict(t.witness)}"]
+    else:
+        lines = [f"  operation traces ({t.examined}): "
+                 + ("identical across inputs" if t.same else
+                    f"TIMING: DIFFER across inputs: {dict(t.witness)}")]
+    if t.randomness_note and not t.randomness_note.startswith("not judged"):
+        lines.append(f"    note: {t.randomness_note}")
+    return lines
 
 
 def _approximate_text(hs: Interval, pair: Any, delta: Fraction) -> str:

@@ -266,8 +266,10 @@ def severity(verdict: str, worst: RatioWitness | None, eps: Claim, delta: Fracti
                     f"{worst.p} on input {worst.numerator_input!r} and 0 on its neighbour "
                     f"{worst.denominator_input!r}; no epsilon holds")
     elif exc is not None and exc.hi <= 0 and trace_same is False:
-        level, headline = "timing", ("the outputs satisfy the claim but the operation traces "
-                                     "depend on the input (timing side channel)")
+        level, headline = "timing", ("the outputs satisfy the claim but their joint law with "
+                                     "the trace (what the code executed) does not, or the "
+                                     "operation traces depend on the input (timing side "
+                                     "channel)")
     elif delta > 0 and exc is not None and exc.lo > 0 and hockey_stick is not None:
         marginal = hockey_stick.hi - delta < MARGINAL_FRACTION * delta
         level = "marginal" if marginal else "substantial"

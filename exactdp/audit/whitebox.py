@@ -14,8 +14,10 @@ checker's threshold search, exact *given* monotonicity -- spot-checked, and said
 From the distributions: the exact worst privacy-loss ratio over neighbouring inputs with
 its witness, compared with ``e**eps`` through certified bounds
 (:func:`~exactdp.checker.certify_ratio`); infinite-loss outcomes; the hockey-stick
-``delta`` at the claimed ``eps``; the statistical distance to a reference; and an
-operation-trace comparison (strict time).
+``delta`` at the claimed ``eps``; the statistical distance to a reference; and the timing
+verdict on what an observer sees (counting kind: the operation traces at each ``u``
+compared across inputs; exploring kinds: the joint law of (output, draw sequence,
+operation count, sleep/clock/output calls) against the claim, :mod:`exactdp.audit.timing`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from typing import Any, Literal
 from exactdp.audit.budget import (
     MAX_DRAWS_PER_PATH,
     check_time_budget,
+    cost_estimate,
     incomplete_report,
 )
 from exactdp.audit.guard import (
@@ -79,6 +82,7 @@ from exactdp.audit.targets import (
     materialise_inputs,
     neighbour_pairs,
 )
+from exactdp.audit.timing import timing_result
 from exactdp.checker import (
     NotMonotoneError,
 )
@@ -283,6 +287,7 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
     stopped = ""
     used = 0
     begin = time.monotonic_ns()
+    cpu = time.process_time()
 
     def share(i: int) -> int | None:  # each input: an equal share of the time to the deadline
         return None if deadline_ns is None else \
@@ -295,6 +300,9 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
         [share(i) for i in range(len(inputs))])
     for i, c in enumerate(inputs):
         cap = min(max_runs, max_calls - used)
+        if i == 1 and spread_out is None:
+            say(progress, cost_estimate(used, time.process_time() - cpu, len(inputs),
+                                        max_calls))
         if spread_out is None:
             r = explore_input(f, c, i, len(inputs), guard, randomness_size, allowed, progress,
                               max_uniform, max_runs, cap, max_calls, share(i), max_draws)
@@ -475,7 +483,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                                          "explored the paths of draws up to the budget "
                                          "(exploring source)", d, stopped,
                                          elapsed(start))
-            trace = _source_trace_result(traces, ins)
+            trace = timing_result(traces, ins, pairs, eps, delta)
     except Abort as abort:
         return WhiteBoxReport(**common, verdict="broken", d=d, findings=(abort.finding,),
                               seconds=elapsed(start))
@@ -521,24 +529,3 @@ def _not_run_report(common: dict[str, Any], dists: dict[Any, Distribution],
                                                          for c, w in not_run.items())
            + (f"; and {stopped}" if stopped else ""))
     return incomplete_report(common, full, mass, pairs, eps, method, d, why, elapsed(start))
-
-
-def _source_trace_result(traces: Mapping[Any, Mapping[Any, Fraction]],
-                         inputs: Sequence[Any]) -> TraceResult:
-    first = traces[inputs[0]]
-    lengths = {len(t) for t in first}
-    for c in inputs[1:]:
-        if dict(traces[c]) != dict(first):
-            diff = next((t for t in set(first) | set(traces[c])
-                         if first.get(t, Fraction(0)) != traces[c].get(t, Fraction(0))), None)
-            return TraceResult(False, "distribution of the draw sequence per input", None,
-                               {"input": c, "reference_input": inputs[0],
-                                "draws": None if diff is None else [" ".join(map(str, e))
-                                                                    for e in diff],
-                                "probability": str(traces[c].get(diff, Fraction(0))),
-                                "reference_probability": str(first.get(diff, Fraction(0)))})
-    strict = len(first) == 1
-    return TraceResult(True, "distribution of the draw sequence per input"
-                       + (" (one fixed sequence: strict time)" if strict else
-                          " (random length, independent of the input)"),
-                       lengths.pop() if len(lengths) == 1 else None)

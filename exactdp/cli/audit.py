@@ -94,6 +94,10 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="whitebox: paths explored per input (default 1048576)")
     p.add_argument("--time-budget", metavar="S",
                    help="whitebox: seconds of exploration in all (then INCOMPLETE)")
+    p.add_argument("--wall-clock-test", metavar="N", dest="wall_clock_test",
+                   help="also time N calls on two neighbouring inputs (blackbox or --rng) "
+                        "and test whether the wall-clock times differ (KS test, false alarm "
+                        "<= --alpha); a finding, the verdict unchanged")
     p.add_argument("--max-draws-per-path", metavar="N",
                    help="whitebox: cut a path after N draws (default 10000)")
     where = p.add_mutually_exclusive_group()
@@ -171,7 +175,7 @@ def load_mechanism(spec: str, time_limit: int | None, rng: str | None,
 def _spread(args: argparse.Namespace, time_limit: int | None, progress: Any) -> Any:
     """The :class:`~exactdp.audit.parallel.Spread` of ``--workers`` / ``--dask`` (None:
     serial); checked, and the Dask scheduler reached, before any work."""
-    from exactdp.params import ParameterError, positive_int
+    from exactdp.params import ParameterError
 
     if args.workers is None and args.dask is None:
         return None
@@ -187,7 +191,9 @@ def _spread(args: argparse.Namespace, time_limit: int | None, progress: Any) -> 
     loader = Loader(load_mechanism, (args.target, time_limit, args.rng, args.patch,
                                      args.patch_attr, args.rng_arg, args.bind))
     if args.workers is not None:
-        return Spread(loader, workers=positive_int(args.workers, "--workers"),
+        from exactdp.cli._common import worker_count
+
+        return Spread(loader, workers=worker_count(args.workers),
                       progress=progress)
     return Spread(loader, client=workers.dask_client(args.dask), code=workers.code_hash(),
                   progress=progress)
@@ -297,6 +303,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 target, inputs=inputs, neighbours=neighbours, claimed_epsilon=eps,
                 claimed_delta=delta, draws=draws, alpha=alpha,
                 reference=reference, outputs=outputs, progress=progress, **limits)
+    if args.wall_clock_test is not None:
+        report = _wall_clock(args, target, inputs, neighbours, alpha, report)
     from exactdp.audit.provenance import command_line
 
     report = dataclasses.replace(report, command=command_line(args.argv_),
@@ -308,6 +316,36 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     if not emit_json(args, report.to_json(), out):
         print(report.summary())
     return int(report.exit_code)
+
+
+def _wall_clock(args: argparse.Namespace, target: Any, inputs: Any, neighbours: Any,
+                alpha: Any, report: Any) -> Any:
+    """``--wall-clock-test N``: the black-box timing test on the first neighbouring pair,
+    added to the report as a finding (:mod:`exactdp.audit.wallclock`)."""
+    import random
+
+    from exactdp.audit.facades import FacadeMechanism
+    from exactdp.audit.guard import Finding
+    from exactdp.audit.wallclock import wall_clock_test
+    from exactdp.params import ParameterError, positive_int
+
+    n = positive_int(args.wall_clock_test, "--wall-clock-test")
+    if args.kind == "blackbox":
+        sampler = target
+    elif isinstance(target, FacadeMechanism):
+        def sampler(c: Any) -> Any:  # the code with real randomness, as it runs shipped
+            return target.fn(c, random.Random())
+    else:
+        raise ParameterError("--wall-clock-test needs --kind blackbox or --rng (code that "
+                             "draws its own randomness)")
+    a, b = neighbours[0] if neighbours else (inputs[0], inputs[1])
+    with contextlib.redirect_stdout(sys.stderr):
+        result = wall_clock_test(sampler, a, b, max(n, 2), alpha)
+    finding = Finding("wall_clock", result.summary(),
+                      {"inputs": [a, b], "draws": n, "statistic": result.statistic,
+                       "threshold_squared": result.threshold, "differ": result.differ,
+                       "median_ns": list(result.median_ns), "alpha": result.alpha})
+    return dataclasses.replace(report, findings=report.findings + (finding,))
 
 
 COMMANDS = [_add_audit]

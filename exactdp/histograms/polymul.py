@@ -158,7 +158,7 @@ def _product(a: Sequence[int], b: Sequence[int] | None, length: int,
     if b is None:
         bits = 2 * max(x).bit_length() + lx.bit_length()
     else:
-        bits = max(x).bit_length() + max(y).bit_length() + (min(ly, lx)).bit_length()
+        bits = max(x).bit_length() + max(y).bit_length() + (lx if lx < ly else ly).bit_length()
     width = (bits + 7) // 8
     slot = _SLOTS.get(width)
     if slot is not None:  # machine-width slots: array packs and unpacks them

@@ -1,0 +1,261 @@
+"""What audited code executes on one run: its bytecode count and its sleep/clock/IO calls.
+
+A timing observer of a mechanism sees more than its output: how long it ran.  The white-box
+audit of code drawing through a facade or an exactdp source counts, on every explored path,
+
+* the **operations** -- loop iterations (executions of an instruction that a backward jump
+  targets) and calls -- among the bytecode
+  instructions executed in the audited code's own frames (every frame
+  whose code does not belong to the ``exactdp`` package: the audited module, the modules it
+  calls, the standard library), with :func:`sys.settrace` and per-frame opcode events
+  (``frame.f_trace_opcodes``; Python 3.12+ could use :mod:`sys.monitoring`, the count is the
+  same: one per instruction executed); only loop iterations and calls are compared (a
+  branch of ``c if u < p else 1 - c`` is two instructions longer than the other, a
+  difference below any timing observer's resolution that the operation count leaves out);
+* its **calls of sleep, clock and output functions** (``time.sleep`` with its argument,
+  ``time.time`` / ``monotonic`` / ``perf_counter`` / ``process_time`` and their ``_ns``
+  forms, ``print``, ``sys.stdout.write`` / ``sys.stderr.write``), recorded in order; during
+  the audit ``time.sleep`` records its argument instead of sleeping.
+
+Not covered, and said so in every report that uses the count: the time one instruction
+takes (a big-integer multiplication costs more with larger operands; the count does not
+see operand sizes), C code (a C function such as ``math.log`` or a numpy routine counts
+as the one instruction that calls it), and the calls made through names bound before the
+audit started other than the target module's own globals (``from time import sleep`` in
+the target's module is patched; an alias kept elsewhere is not).
+"""
+
+from __future__ import annotations
+
+import builtins
+import dis
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from types import FrameType
+from typing import Any
+
+__all__ = ["CLOCKS", "NOT_COVERED", "Counter", "counting", "suspended", "untraced"]
+
+#: The exactdp package's directory: frames of code under it are not counted.
+_OWN = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+#: (file, function) of the exactdp code that calls the audited code (and the wrappers of
+#: :mod:`exactdp.audit.callforms`, all of whose functions do).
+_ENTRIES = {("guard.py", "call"), ("facades.py", "invoke")}
+#: The call instructions an operation count counts (with the first instruction of every
+#: loop iteration: the target of a backward jump).
+_CALLS = frozenset({"CALL", "CALL_FUNCTION_EX"})
+#: Clock functions of :mod:`time` whose calls are recorded.
+CLOCKS = ("time", "time_ns", "monotonic", "monotonic_ns", "perf_counter",
+          "perf_counter_ns", "process_time", "process_time_ns")
+#: What the count does not cover, for reports and help.
+NOT_COVERED = ("big-integer operand sizes (one instruction whatever its operands' size) and "
+               "the time spent in C code (a C call is the one instruction that makes it)")
+
+
+def _exact(value: Any) -> Any:
+    """A sleep argument as an exact value where it is a number (a float is exact)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        try:
+            return Fraction(value)
+        except (ValueError, OverflowError):
+            return repr(value)
+    return repr(value)
+
+
+_KINDS: dict[Any, str] = {}
+_OPS: dict[Any, frozenset[int]] = {}
+
+
+def _kind(code: Any) -> str:
+    """``"own"`` (exactdp's), ``"entry"`` (exactdp code that calls the audited code),
+    ``"with"`` (contextlib's) or ``"other"``; cached per code object."""
+    kind = _KINDS.get(code)
+    if kind is None:
+        path = os.path.abspath(code.co_filename)
+        if path.startswith(_OWN):
+            name = os.path.basename(path), code.co_name
+            kind = "entry" if name in _ENTRIES or name[0] == "callforms.py" else "own"
+        else:
+            kind = "with" if os.path.basename(path) == "contextlib.py" else "other"
+        _KINDS[code] = kind
+    return kind
+
+
+def _operations(code: Any) -> frozenset[int]:
+    """The offsets of ``code``'s calls and of its loops' first instructions (the targets of
+    its backward jumps: one execution per iteration, whatever branch the body took);
+    cached."""
+    ops = _OPS.get(code)
+    if ops is None:
+        found = set()
+        for i in dis.get_instructions(code):
+            if "BACKWARD" in i.opname:  # a loop's back edge: its target starts an iteration
+                found.add(i.argval)
+            elif i.opname in _CALLS:
+                found.add(i.offset)
+        ops = _OPS[code] = frozenset(found)
+    return ops
+
+
+class Counter:
+    """The operation count and the recorded calls of one run (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+        self._count = [0]
+        #: the local trace function of each audited code object (frames are recognised
+        #: as audited by their f_trace being one of these)
+        self._tracers: dict[Any, Callable[..., Any]] = {}
+        self._known: set[Any] = set()
+
+    @property
+    def operations(self) -> int:
+        """Loop iterations (backward jumps) and calls executed by the audited code."""
+        return self._count[0]
+
+    def _tracer(self, code: Any) -> Callable[..., Any]:
+        tracer = self._tracers.get(code)
+        if tracer is None:
+            ops, count = _operations(code), self._count
+
+            def tracer(frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
+                if event == "opcode" and frame.f_lasti in ops:
+                    count[0] += 1
+                return tracer
+
+            self._tracers[code] = tracer
+            self._known.add(tracer)
+        return tracer
+
+    def _global(self, frame: FrameType, event: str, arg: object) -> Callable[..., Any] | None:
+        """A frame is the audited code's when it is not exactdp's and its caller is the
+        audited code's or the exactdp code that calls the audited code."""
+        back = frame.f_back
+        if back is None:
+            return None
+        code = frame.f_code
+        if back.f_trace not in self._known:
+            if _kind(back.f_code) != "entry" or _kind(code) != "other":
+                return None
+        elif _kind(code) == "own":
+            return None
+        frame.f_trace_opcodes = True
+        frame.f_trace_lines = False
+        return self._tracer(code)
+
+    def audited(self, frame: FrameType | None) -> bool:
+        """Whether ``frame`` is the audited code's (its calls are recorded)."""
+        return frame is not None and frame.f_trace in self._known
+
+    def observed(self) -> tuple[int, tuple[tuple[Any, ...], ...]]:
+        """``(operations, calls)``: the loop iterations and calls the audited code executed,
+        and its sleep/clock/output calls -- what the timing verdict compares."""
+        return self._count[0], tuple(self.calls)
+
+
+def _recorder(counter: Counter, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        if counter.audited(sys._getframe(1)):
+            counter.calls.append((name,))
+        return fn(*args, **kwargs)
+    return recorded
+
+
+@contextmanager
+def counting(globals_of: Any = None) -> Iterator[Counter]:
+    """Count the bytecode of non-exactdp frames and record sleep/clock/output calls inside
+    the block.  ``globals_of``: a function whose module globals that are bound to the
+    patched functions (``from time import sleep``) are patched too.  Everything is restored
+    on exit, errors and interrupts included."""
+    counter = Counter()
+
+    real_sleep = time.sleep
+
+    def sleep(*args: Any, **kwargs: Any) -> None:
+        if not counter.audited(sys._getframe(1)):
+            real_sleep(*args, **kwargs)
+            return
+        counter.calls.append(("sleep", *(_exact(a) for a in args)))
+
+    patches: list[tuple[Any, str, Any]] = [(time, "sleep", sleep)]
+    patches += [(time, n, _recorder(counter, n, getattr(time, n))) for n in CLOCKS]
+    patches.append((builtins, "print", _recorder(counter, "print", builtins.print)))
+    for stream in ("stdout", "stderr"):
+        s = getattr(sys, stream)
+        write = getattr(s, "write", None)
+        if write is not None:
+            patches.append((sys, stream, _Stream(s, _recorder(counter, f"{stream}.write",
+                                                               write))))
+    originals = {id(getattr(obj, name)): value for obj, name, value in patches}
+    module = getattr(globals_of, "__globals__", None)
+    if isinstance(module, dict):
+        patches += [(module, k, originals[id(v)]) for k, v in list(module.items())
+                     if id(v) in originals and callable(v)]
+    saved: list[tuple[Any, str, Any]] = []
+    old = sys.gettrace()
+    try:
+        for obj, name, value in patches:
+            if isinstance(obj, dict):
+                saved.append((obj, name, obj[name]))
+                obj[name] = value
+            else:
+                saved.append((obj, name, getattr(obj, name)))
+                setattr(obj, name, value)
+        sys.settrace(counter._global)
+        yield counter
+    finally:
+        sys.settrace(old)
+        for obj, name, value in reversed(saved):
+            if isinstance(obj, dict):
+                obj[name] = value
+            else:
+                setattr(obj, name, value)
+
+
+class _Stream:
+    """A stream whose ``write`` is recorded; everything else is the stream's."""
+
+    def __init__(self, stream: Any, write: Callable[..., Any]) -> None:
+        self._stream, self.write = stream, write
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def suspended() -> Iterator[None]:
+    """Count nothing inside the block (work the audit does for a draw, such as a facade's
+    probes re-running the code, is not the run's own); a no-op when nothing is counted."""
+    old = sys.gettrace()
+    if old is None:
+        yield
+        return
+    sys.settrace(None)
+    try:
+        yield
+    finally:
+        sys.settrace(old)
+
+
+def untraced(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` run with tracing off (exactdp code called by the audited code: a facade's
+    draw is not the audited code's work, and its frames need no trace events)."""
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        old = sys.gettrace()
+        if old is None:
+            return fn(*args, **kwargs)
+        sys.settrace(None)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            sys.settrace(old)
+
+    run.__name__, run.__doc__, run.__qualname__ = fn.__name__, fn.__doc__, fn.__qualname__
+    return run

@@ -1,0 +1,64 @@
+"""CPU seconds of white-box audits of code as people write it (module ``random``, patched).
+
+Cases: a truncated geometric on [0, N] written as a ``random()`` loop (N = 10 and 100; inputs
+0..1, and ``_all``: inputs 0..N)
+and sparse-vector variants on 3 queries over {0, 1} (l-infinity neighbours) with noise
+clamped to [-2, 2] (:mod:`tests.audit_targets.timing_targets`).  ``--search`` explores every
+``random()`` value by its effect (the facade's piecewise search) instead of branching on its
+comparisons, for comparison; ``--cases`` picks cases by name.
+
+    python tests/benchmarks/bench_audit_explore.py [--search] [--cases loop10,svt1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from exactdp.audit import whitebox_audit  # noqa: E402
+from exactdp.audit.facades import FacadeRefusal, facade_mechanism  # noqa: E402
+from exactdp.audit.inputs import parse_inputs  # noqa: E402
+from tests.audit_targets import timing_targets as tt  # noqa: E402
+
+SVT = parse_inputs("vectors(3, 0..1, 1, linf)")
+CASES = {
+    "loop10": (tt.geometric_loop_for(10), {"inputs": range(2)}),
+    "loop100": (tt.geometric_loop_for(100), {"inputs": range(2)}),
+    "loop10_all": (tt.geometric_loop_for(10), {"inputs": range(11)}),
+    "loop100_all": (tt.geometric_loop_for(100), {"inputs": range(101)}),
+    "svt1": (tt.svt1, SVT.kwargs()),
+    "svt2": (tt.svt2, SVT.kwargs()),
+    "num_svt": (tt.num_svt, SVT.kwargs()),
+    "gap_svt": (tt.gap_svt, SVT.kwargs()),
+    "svt1_busy": (tt.svt1_busy, SVT.kwargs()),
+    "svt1_coins": (tt.svt1_coins, SVT.kwargs()),
+    "svt1_laplace": (tt.svt1_laplace, SVT.kwargs()),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--search", action="store_true")
+    parser.add_argument("--cases", default=",".join(CASES))
+    args = parser.parse_args()
+    for name in args.cases.split(","):
+        fn, kwargs = CASES[name]
+        mech = facade_mechanism(lambda c, rng, fn=fn: fn(c), "random", patch_modules=[random],
+                                lazy=not args.search)
+        start = time.process_time()
+        try:
+            report = whitebox_audit(mech, claimed_epsilon=3, kind="source", **kwargs)
+            verdict = report.verdict + ("" if report.trace is None or report.trace.same
+                                        else " (timing)")
+        except FacadeRefusal as exc:
+            verdict = f"refused: {str(exc)[:60]}"
+        print(f"{name:14s} {time.process_time() - start:8.2f} s CPU  {verdict}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
