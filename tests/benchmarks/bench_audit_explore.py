@@ -61,4 +61,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import record
+
+    raise SystemExit(record.run(main, __file__))
