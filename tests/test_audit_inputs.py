@@ -62,11 +62,18 @@ def test_grammar_errors(text: str, words: list[str]) -> None:
 def test_audit_relation_passes_with_geosample_ratio() -> None:
     # the number of 1s moves by at most 1 between neighbours: worst ratio 5/4 (GeoSample,
     # eps = 1/2: 1 + 2^-2, Theorem 4.7), and e^(1/4) > 1.284 > 5/4
-    relation = datasets((0, 1), 2, "add-remove")
+    relation = datasets((0, 1), 2, "replace-one")
     report = audit_relation(whitebox_audit, targets.ones_count, relation,
                             claimed_epsilon=Fraction(1, 4), kind="source")
     assert report.verdict == "pass" and report.worst is not None
     assert report.worst.ratio == Fraction(5, 4)
+    # under add-remove the same outputs meet the claim, but the loop over the dataset shows
+    # its size to a timing observer: TIMING
+    sized = audit_relation(whitebox_audit, targets.ones_count,
+                           datasets((0, 1), 2, "add-remove"),
+                           claimed_epsilon=Fraction(1, 4), kind="source")
+    assert sized.worst is not None and sized.worst.ratio == Fraction(5, 4)
+    assert sized.trace is not None and not sized.trace.same and sized.verdict == "violation"
     assert report.relation == relation.name and f"neighbours: {relation.name}" in report.summary()
     assert report.to_json()["neighbours"] == relation.name
 
