@@ -94,8 +94,10 @@ def test_audit_relation_blackbox() -> None:
 
 def test_cli_datasets_pass_and_replace_one_violation(capsys: pytest.CaptureFixture[str]
                                                      ) -> None:
+    # (replace-one: the loop over the dataset has one length; under add-remove it shows
+    # the size, a TIMING finding)
     code, out, _ = run(capsys, "audit", f"{T}:ones_count", "--kind", "whitebox", "--source",
-                       "--inputs", "datasets(0..1, 2, add-remove)", "--outputs", "0..2",
+                       "--inputs", "datasets(0..1, 2, replace-one)", "--outputs", "0..2",
                        "--claimed-epsilon", "1/4", "--quiet", "--json")
     data = json.loads(out)
     assert code == 0 and data["worst_ratio"]["ratio"] == "5/4"
