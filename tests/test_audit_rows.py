@@ -42,7 +42,7 @@ def test_rows_pass(module: Any) -> None:
 
 def test_random_never_drawing_zero_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """random() returning (j + 1)/2^53 instead of j/2^53."""
-    plant(monkeypatch, facades.RandomFacade, "random", "self._engine.draw(1 << FLOAT_BITS)",
+    plant(monkeypatch, facades.RandomFacade, "_unit", "self._engine.draw(1 << FLOAT_BITS)",
           "self._engine.draw(1 << FLOAT_BITS) + 1")
     report = row(audit_facade_laws)
     bad = failing(report)

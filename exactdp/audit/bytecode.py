@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import builtins
 import dis
+import functools
 import os
 import sys
 import time
@@ -257,5 +258,4 @@ def untraced(fn: Callable[..., Any]) -> Callable[..., Any]:
         finally:
             sys.settrace(old)
 
-    run.__name__, run.__doc__, run.__qualname__ = fn.__name__, fn.__doc__, fn.__qualname__
-    return run
+    return functools.wraps(fn)(run)
