@@ -286,6 +286,14 @@ def compare_exp(x: Fraction, r: Fraction) -> int:
         return (1 > r) - (1 < r)
     if r <= 0:
         return 1
+    # Cheap exact answers first (a huge |x| would otherwise cost |x| bits): with
+    # 2^(b-1) <= r < 2^(b+1), b = bits(num) - bits(den), and e^x > 2^x for x > 0,
+    # e^x < 2^x for x < 0.
+    b = r.numerator.bit_length() - r.denominator.bit_length()
+    if x > 0 and x // 1 >= b + 1:
+        return 1
+    if x < 0 and -((-x) // 1) <= b - 1:
+        return -1
     for bits in precision_schedule(64):
         box = exp_interval(x, bits)
         if r < box.lo:

@@ -22,8 +22,11 @@ from exactdp.audit.facades import facade_mechanism
 from exactdp.audit.inputs import parse_inputs
 from exactdp.claims import RatioClaim, parse_claim
 from exactdp.neighbours import vectors
-from exactdp.params import ParameterError
+from exactdp.params import ExactDPError, ParameterError
 from tests._cli import one_line_error, run
+
+# The audited targets (audit_targets/realcode_targets.py) draw numpy's noise.
+pytest.importorskip("numpy", reason="the audited targets draw numpy's noise")
 
 ROOT = Path(__file__).resolve().parent.parent
 T = "audit_targets.realcode_targets"
@@ -213,3 +216,14 @@ def test_testing_takes_the_same_claims() -> None:
     assert_pure_dp(rr, [(0, 1)], ratio_bound=3)
     with pytest.raises(OracleAssertionError):
         assert_pure_dp(rr, [(0, 1)], epsilon="ln(29/10)")
+
+
+def test_inputs_reach_the_code_unchanged() -> None:
+    """Outputs are converted to exact values, inputs are not: a float or list input would
+    reach the code as a Fraction or tuple, so it is refused."""
+    from exactdp.audit.targets import materialise_inputs
+
+    assert materialise_inputs([(0, 1), Fraction(1, 2), 3]) == [(0, 1), Fraction(1, 2), 3]
+    for bad in ([0.5, 1], [[0, 1], [1, 1]], [(0, 0.5), (1, 1)]):
+        with pytest.raises(ExactDPError, match="unchanged"):
+            materialise_inputs(bad)

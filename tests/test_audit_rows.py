@@ -11,7 +11,7 @@ import pytest
 from _plant import plant
 
 from exactdp import neighbours
-from exactdp.audit import facade_floats, facades
+from exactdp.audit import facade_floats, facade_lazy, facades
 from exactdp.audit.per_input import GuardedSource
 from exactdp.certificate import ClaimReport
 from exactdp.cli.verify import run_check
@@ -40,15 +40,38 @@ def test_rows_pass(module: Any) -> None:
 
 # --------------------------------------------------------------------------- facades
 
-def test_random_never_drawing_zero_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    """random() returning (j + 1)/2^53 instead of j/2^53."""
-    plant(monkeypatch, facades.RandomFacade, "_unit", "self._engine.draw(1 << FLOAT_BITS)",
-          "self._engine.draw(1 << FLOAT_BITS) + 1")
+@pytest.mark.parametrize(("owner", "name", "old", "new", "failing_part"), [
+    # random() explored by its effect (the lazy values off): (j + 1)/2^53
+    (facades._Engine, "unit", "as_unit_float(self.draw(1 << FLOAT_BITS))",
+     "as_unit_float(self.draw(1 << FLOAT_BITS) + 1)", "(random facade, laws)"),
+    # a lazily compared random() read as (j + 1)/2^53
+    (facade_lazy.LazyUnit, "_compare", "num, den = x[0] * self._n, x[1]",
+     "num, den = x[0] * self._n - x[1], x[1]", "(random facade, laws)"),
+    # a lazily compared random() whose j starts at 1
+    (facade_lazy.LazyUnit, "__init__", 'object.__setattr__(self, "_lo", 0)',
+     'object.__setattr__(self, "_lo", 1)', "(random facade, laws)"),
+])
+def test_random_never_drawing_zero_fails(monkeypatch: pytest.MonkeyPatch, owner: Any,
+                                         name: str, old: str, new: str,
+                                         failing_part: str) -> None:
+    """random() that never returns 0: j + 1 in place of j, on each of its paths."""
+    plant(monkeypatch, owner, name, old, new)
     report = row(audit_facade_laws)
-    bad = failing(report)
     assert not report.verdict
-    assert all(any(c.endswith(part) for c in bad)
-               for part in ("(random facade, values)", "(random facade, laws)"))
+    assert any(c.endswith(failing_part) for c in failing(report)), failing(report)
+
+
+def test_concrete_random_never_drawing_zero_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """random() as a float (for Random's own methods) read as (j + 1)/2^53."""
+    def shifted(self: Any, concrete: bool) -> Any:
+        if concrete:
+            return facade_floats.as_unit_float(self._engine.draw(1 << 53) + 1)  # planted
+        return self._engine.unit()
+
+    monkeypatch.setattr(facades.RandomFacade, "_unit", shifted)
+    report = row(audit_facade_laws)
+    assert not report.verdict
+    assert any(c.endswith("(random facade, values)") for c in failing(report))
 
 
 def test_unit_float_shifted_fails(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast
 import tomllib
 from pathlib import Path
 
@@ -48,3 +49,43 @@ def test_the_proofs_import_as_part_of_exactdp() -> None:
     leaves = [n.rsplit(".", 1)[-1] for n in names]
     assert len(set(leaves)) == len(leaves), "two proof modules share a name (--only, order)"
     assert all(n.startswith("exactdp.proofs.") for n in names)
+
+
+#: Packages that only extras bring ([plot], [notebook], [docs], [scale], [audit], ...): a test
+#: file must not import them at module level, or ``pip install '.[test]'`` then ``pytest``
+#: stops at collection; such tests skip with ``pytest.importorskip``.
+OPTIONAL = {"numpy", "matplotlib", "marimo", "duckdb", "dask", "distributed", "sklearn",
+            "sphinx", "myst_parser", "furo", "pandas", "pyarrow", "opendp", "diffprivlib",
+            "pydp", "tmlt", "scipy", "flint"}
+
+
+def module_level_optional_imports(text: str) -> list[tuple[int, str]]:
+    """``(line, module)`` of the module-level imports of :data:`OPTIONAL` packages in
+    ``text`` (a ``try:`` block's imports are guarded, so they do not count)."""
+    found = []
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        found += [(node.lineno, n) for n in names if n.split(".")[0] in OPTIONAL]
+    return found
+
+
+def test_the_test_extra_collects_without_the_optional_packages() -> None:
+    pyproject = _pyproject()["project"]
+    assert sorted(pyproject["optional-dependencies"]["test"]) == ["hypothesis>=6", "pytest>=7"]
+    offenders = [f"{path.relative_to(REPO)}:{line}: import {name}"
+                 for path in sorted((REPO / "tests").glob("test_*.py"))
+                 for line, name in module_level_optional_imports(path.read_text("utf-8"))]
+    assert not offenders, ("use pytest.importorskip for these (the [test] extra has none "
+                           "of them):\n" + "\n".join(offenders))
+
+
+def test_the_optional_import_scan_finds_a_planted_import() -> None:
+    planted = "import os\nimport numpy as np\nfrom matplotlib import pyplot\n"
+    guarded = "try:\n    import numpy\nexcept ImportError:\n    numpy = None\n"
+    assert module_level_optional_imports(planted) == [(2, "numpy"), (3, "matplotlib")]
+    assert module_level_optional_imports(guarded) == []

@@ -181,8 +181,8 @@ def test_sketch_file_records_the_spend_and_query_checks_it(
 
 @pytest.mark.parametrize(("command", "range_words"), [
     (["sample"], "(0, K/2]"), (["histogram"], "(0, 1]"),
-    (["sparse-vector", "project"], "no upper limit"), (["project", "signs"], "no upper limit"),
-    (["project", "values"], "no upper limit"), (["convolve"], "no upper limit"),
+    (["sparse-vector", "project"], "at most 1000"), (["project", "signs"], "at most 1000"),
+    (["project", "values"], "at most 1000"), (["convolve"], "at most 1000"),
 ])
 def test_every_release_help_says_epsilon_is_a_budget_and_its_range(
         capsys: pytest.CaptureFixture[str], command: list[str], range_words: str) -> None:

@@ -80,10 +80,6 @@ ALLOWED: dict[str, str] = {
     "exactdp/audit/facade_floats.py": "hands audited code the float j / 2**53 its random() "
                                       "expects (exact, j < 2**53); weights and verdicts come "
                                       "from the integer j",
-    "proofs/audit/_programs.py": "the programs the facade row audits, written as people "
-                                 "write them (random() < t): the floats are the audited "
-                                 "code's; the row's laws come from the facades' integer "
-                                 "draws and its expected laws from integer counting",
 }
 
 EXACT_MATH = frozenset({"ceil", "floor", "trunc", "gcd", "lcm", "isqrt", "comb", "perm",

@@ -39,6 +39,10 @@ is then one branch of the exploring source, weight ``(piece length) / n`` exactl
 the piece's first ``j``.  The exploring source's per-path budget (draw cap, deadline:
 :meth:`~exactdp.explore.ExploringSource.check_budget`) is checked before a search and
 every :data:`BUDGET_EVERY` probe draws, so a costly search cannot overrun it.
+
+One module past 600 lines on purpose: the facades of ``random``, ``secrets`` and numpy and
+the breakpoint search they share must model each call's draw the same way, so they are read
+and changed together (the floats they return are in :mod:`exactdp.audit.facade_floats`).
 """
 
 from __future__ import annotations

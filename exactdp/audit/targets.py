@@ -27,6 +27,7 @@ import ast
 import importlib
 import importlib.util
 import itertools
+import numbers
 import os
 import re
 import sys
@@ -135,6 +136,7 @@ def materialise_inputs(inputs: Iterable[Any], max_inputs: int = MAX_INPUTS,
                                  f"({flag}); pass fewer or raise {flag}")
     out = []
     for c in ins:
+        _refuse_converted(c)
         try:
             out.append(check_outcome(c, None, "inputs: an input", {}))
         except Abort as abort:
@@ -142,6 +144,23 @@ def materialise_inputs(inputs: Iterable[Any], max_inputs: int = MAX_INPUTS,
     if len(set(out)) != len(out):
         raise ParameterError("inputs contain a value twice")
     return out
+
+
+def _refuse_converted(c: object, depth: int = 0) -> None:
+    """An input is handed to the code as it is: one that an outcome check would convert (a
+    float to its rational value, a list or numpy array to a tuple) would reach the code
+    as something else, so it is refused."""
+    if isinstance(c, (tuple, frozenset)) and depth < 8:
+        for v in c:
+            _refuse_converted(v, depth + 1)
+        return
+    if isinstance(c, (bool, int, str, bytes, Fraction)):
+        return
+    if isinstance(c, list) or type(c).__module__ == "numpy" or (
+            isinstance(c, numbers.Real) and not isinstance(c, numbers.Rational)):
+        raise ParameterTypeError(f"inputs: an input is {show(c)} of type {type(c).__name__}; "
+                                 f"inputs must be exact values handed to the code unchanged: "
+                                 f"ints, strings, Fractions, bools or tuples of these")
 
 
 def check_calls(estimate: int, how: str, max_calls: int,

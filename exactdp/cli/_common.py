@@ -15,6 +15,7 @@ The conventions (the documentation's "Conventions of the command line"):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import fcntl
 import json
@@ -24,7 +25,8 @@ import stat
 import sys
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from fractions import Fraction
 from typing import Any, TextIO
 
 from exactdp.files import DEFAULT_MAX_BYTES, OutputPath
@@ -119,6 +121,78 @@ def duration(ns: int) -> str:
     return f"{(seconds + 43200) // 86400} days"
 
 
+#: The most worker processes a command starts (more only queue on the same cores and memory).
+MAX_WORKERS = 256
+
+
+def worker_count(value: object, name: str = "--workers") -> int:
+    """A positive number of worker processes, at most :data:`MAX_WORKERS`."""
+    from exactdp.params import ParameterError, positive_int
+
+    n = positive_int(value, name)
+    if n > MAX_WORKERS:
+        cores = os.cpu_count() or 1
+        raise ParameterError(f"{name} = {n} is above {MAX_WORKERS}, the most worker processes "
+                             f"started (this machine has {cores} cores; about that many is "
+                             f"best)")
+    return n
+
+
+def add_max_seconds(p: argparse.ArgumentParser, default: int = 600) -> None:
+    """``--max-seconds S``: the limit on the work a command does before it draws anything
+    (estimated up front where it can be, and enforced by a deadline where it cannot)."""
+    p.add_argument("--max-seconds", default=str(default), metavar="S",
+                   help=f"refuse work estimated to take longer than S seconds, and stop work "
+                        f"that runs past S before any noise is drawn (default {default})")
+
+
+def max_seconds(args: argparse.Namespace) -> int:
+    from exactdp.params import positive_int
+
+    return positive_int(getattr(args, "max_seconds", "600"), "--max-seconds")
+
+
+def refuse_if_slow(what: str, ns: int, limit: int, change: str) -> None:
+    """Refuse, before it starts, work estimated at ``ns`` nanoseconds past ``limit`` s."""
+    from exactdp.params import ResourceLimitError
+
+    if ns > limit * NS:
+        raise ResourceLimitError(
+            f"{what} would take about {duration(ns)} (estimated by timing it on a sample), "
+            f"over --max-seconds {limit}; {change}, or pass --max-seconds "
+            f"{2 * ns // NS + 1} to run it anyway (nothing was drawn)")
+
+
+@contextlib.contextmanager
+def deadline(limit: int, what: str) -> Iterator[None]:
+    """Stop the work inside (which must draw no randomness) once it has run ``limit``
+    seconds, with a :class:`~exactdp.params.ResourceLimitError`.  Uses SIGALRM, so only in
+    the main thread and when nobody else holds the alarm (then the work is not limited
+    here)."""
+    import signal
+    import threading
+
+    from exactdp.params import ResourceLimitError
+
+    if (threading.current_thread() is not threading.main_thread()
+            or not hasattr(signal, "setitimer")
+            or signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, None)):
+        yield
+        return
+
+    def expired(signum: int, frame: object) -> None:
+        raise ResourceLimitError(f"{what} ran past --max-seconds {limit}; nothing was drawn "
+                                 f"(pass a larger --max-seconds, or smaller parameters)")
+
+    signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
 def seeded_source(seed: int | str | bytes) -> Any:
     """``SeededSource(seed)`` without its not-for-release warning: the commands print their
     own warning where the values are released (or use the source only for timing)."""
@@ -127,6 +201,38 @@ def seeded_source(seed: int | str | bytes) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return SeededSource(seed)
+
+
+#: The budgets of the commands whose exact set-up grows with eps (projections, convolution,
+#: sparse vectors, their checks): e^1000 promises no privacy, and below 10^-100 the sizes of
+#: the exact numbers, not the privacy, would decide the running time.
+EPSILON_RANGE = (Fraction(1, 10**100), Fraction(1000))
+
+
+def epsilon_in_range(eps: Fraction, name: str = "--epsilon") -> Fraction:
+    """``eps`` if it lies in :data:`EPSILON_RANGE`; otherwise a typed error naming the range
+    (checked before anything is read or drawn)."""
+    from exactdp.params import ResourceLimitError
+
+    lo, hi = EPSILON_RANGE
+    if eps > hi:
+        raise ResourceLimitError(f"{name} = {clip_value(eps)} is above {hi}: e^{hi} already "
+                                 f"promises no privacy, and the exact set-up grows with eps; "
+                                 f"pass at most {hi}")
+    if eps < lo:
+        raise ResourceLimitError(f"{name} = {clip_value(eps)} is below 10^-100: the exact "
+                                 f"numbers (not the privacy) would decide the running time; "
+                                 f"pass at least 10^-100")
+    return eps
+
+
+def clip_value(value: object) -> str:
+    """``str(value)`` cut to :data:`QUOTE_CAP` characters (saying how long it was)."""
+    text = str(value)
+    if len(text) <= QUOTE_CAP:
+        return text
+    half = QUOTE_CAP // 2
+    return f"{text[:half]}...({len(text)} characters)...{text[-half:]}"
 
 
 def progress(message: str, stream: TextIO | None = None) -> None:
@@ -152,9 +258,12 @@ _QUOTED = re.compile(r"'(?:[^'\\\n]|\\.){" + str(QUOTE_CAP) + r",}'"
                      r'|"(?:[^"\\\n]|\\.){' + str(QUOTE_CAP) + r',}"')
 
 
+_LONG_TOKEN = re.compile(r"[^\s'\"]{" + str(QUOTE_CAP + 1) + ",}")
+
+
 def clip(line: str) -> str:
-    """``line`` with every quoted value longer than :data:`QUOTE_CAP` characters cut to its
-    start and end (saying how long it was), and the whole line cut at :data:`LINE_CAP`.
+    """``line`` with every quoted value, and every unquoted run without spaces, longer than
+    :data:`QUOTE_CAP` characters cut to its start and end (saying how long it was), and the whole line cut at :data:`LINE_CAP`.
 
     >>> clip("bad value '" + "9" * 500 + "'")[:24], len(clip("x" * 9000)) < 2100
     ("bad value '999999999999", True)
@@ -165,6 +274,7 @@ def clip(line: str) -> str:
         return f"{text[:half]}...({len(text)} characters)...{text[-half:]}"
 
     line = _QUOTED.sub(cut, line)
+    line = _LONG_TOKEN.sub(cut, line)
     if len(line) > LINE_CAP:
         line = f"{line[:LINE_CAP]}... ({len(line)} characters in all)"
     return line

@@ -175,7 +175,7 @@ def load_mechanism(spec: str, time_limit: int | None, rng: str | None,
 def _spread(args: argparse.Namespace, time_limit: int | None, progress: Any) -> Any:
     """The :class:`~exactdp.audit.parallel.Spread` of ``--workers`` / ``--dask`` (None:
     serial); checked, and the Dask scheduler reached, before any work."""
-    from exactdp.params import ParameterError, positive_int
+    from exactdp.params import ParameterError
 
     if args.workers is None and args.dask is None:
         return None
@@ -191,7 +191,9 @@ def _spread(args: argparse.Namespace, time_limit: int | None, progress: Any) -> 
     loader = Loader(load_mechanism, (args.target, time_limit, args.rng, args.patch,
                                      args.patch_attr, args.rng_arg, args.bind))
     if args.workers is not None:
-        return Spread(loader, workers=positive_int(args.workers, "--workers"),
+        from exactdp.cli._common import worker_count
+
+        return Spread(loader, workers=worker_count(args.workers),
                       progress=progress)
     return Spread(loader, client=workers.dask_client(args.dask), code=workers.code_hash(),
                   progress=progress)

@@ -16,7 +16,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from exactdp.cli._common import EPILOG, add_json, emit_json
+from exactdp.cli._common import EPILOG, add_json, emit_json, epsilon_in_range
 from exactdp.params import ParameterError, ResourceLimitError
 
 __all__ = ["COMMANDS", "add_check", "cmd_check_alp", "saturation_units"]
@@ -102,6 +102,7 @@ def _params(args: argparse.Namespace) -> Any:
     eps = to_fraction(args.epsilon, "--epsilon")
     if eps <= 0:
         raise ParameterError(f"--epsilon = {eps} must be positive")
+    epsilon_in_range(eps)
     rows = positive_int(args.rows, "--rows")
     d = positive_int(args.universe_size, "--universe-size")
     k = positive_int(args.sparsity, "--sparsity")
@@ -156,6 +157,10 @@ def _cells_differ(a: Any, b: Any) -> bool:
 
 
 def cmd_check_alp(args: argparse.Namespace) -> int:
+    """Every k-sparse input with entries up to :func:`saturation_units` (and at least
+    ``beta + 1``), every seed of the family: past saturation every entry has one law, so
+    each neighbouring pair of the mechanism's domain has a pair on the grid with the same
+    two laws; the premise is confirmed on the implementation, else "not covered"."""
     from exactdp.certificate import Certificate, brief
     from exactdp.checker import RatioWitness, certify_ratio
     from exactdp.cli.check_coverage import Coverage, outcome

@@ -26,7 +26,7 @@ from itertools import permutations, product
 from math import factorial
 from typing import Any
 
-from exactdp.cli._common import EPILOG, add_json, emit_json
+from exactdp.cli._common import EPILOG, add_json, emit_json, epsilon_in_range
 from exactdp.params import ParameterError, ResourceLimitError
 
 __all__ = ["MAX_SIGN_OPORP_WORK", "add_check_sign_oporp", "cmd_check_sign_oporp",
@@ -111,6 +111,7 @@ def _setup(args: argparse.Namespace) -> dict[str, Any]:
     eps = to_fraction(args.epsilon, "--epsilon")
     if eps <= 0:
         raise ParameterError(f"--epsilon = {eps} must be positive")
+    epsilon_in_range(eps)
     p, k = positive_int(args.p, "--p"), positive_int(args.k, "--k")
     if p % k:
         raise ParameterError(f"--k = {k} must divide --p = {p} (fixed-length bins)")
@@ -153,6 +154,9 @@ def _setup(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_check_sign_oporp(args: argparse.Namespace) -> int:
+    """The box ``{-C..C}^p`` covers the pairs where the ratio can exceed 1 when ``C`` is at
+    least :func:`covering_bound` (the default); a smaller box that finds no violation is
+    "not covered", never pass."""
     from exactdp.certificate import Certificate, brief
     from exactdp.checker import certify_ratio
     from exactdp.cli.check_coverage import Coverage, non_vacuous, outcome

@@ -29,11 +29,17 @@ from exactdp.cli._common import (
     OK,
     add_input_limit,
     add_json,
+    add_max_seconds,
     add_output,
+    deadline,
     emit_json,
+    epsilon_in_range,
     input_limit,
+    max_seconds,
     output_path,
+    per_call_ns,
     progress,
+    refuse_if_slow,
     seeded_source,
 )
 from exactdp.cli.conv_input import DomainSpec, parse_domain, parse_filter, read_vector
@@ -81,7 +87,7 @@ def _add_mechanism_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--domain", required=True, metavar="D",
                    help="the public domain of x: 'histograms:n=N' or 'box:m=M'")
     p.add_argument("--epsilon", required=True, metavar="E",
-                   help="privacy budget of the whole release, > 0, no upper limit")
+                   help="privacy budget of the whole release, > 0, at most 1000")
     p.add_argument("--delta", required=True, metavar="D",
                    help="target delta in (0, 1), exact ('1/1000000', '1e-6')")
     p.add_argument("--accounting", default="exact", metavar="A",
@@ -95,6 +101,7 @@ def _add_mechanism_args(p: argparse.ArgumentParser) -> None:
                    help="cyclic: auto (default), walsh, real-fourier or hartley")
     p.add_argument("--scale", default="32", metavar="C",
                    help="cyclic real-fourier: T = round(c Q) (default 32)")
+    add_max_seconds(p)
     p.add_argument("--ratio-grid", default="fractions", choices=("fractions", "reciprocal"),
                    metavar="R",
                    help="noise ratios rounded DOWN onto fractions (default) or 1 + 1/m")
@@ -103,7 +110,7 @@ def _add_mechanism_args(p: argparse.ArgumentParser) -> None:
 def _epsilon_delta(args: argparse.Namespace) -> tuple[Fraction, Fraction]:
     from exactdp.spend import budget
 
-    eps = budget(args.epsilon, "--epsilon")
+    eps = epsilon_in_range(budget(args.epsilon, "--epsilon"))
     delta = to_fraction(args.delta, "--delta")
     if not 0 < delta < 1:
         raise ParameterError(f"--delta = {delta} must lie strictly between 0 and 1")
@@ -293,6 +300,27 @@ def _add_convolve(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.set_defaults(func=cmd_convolve)
 
 
+#: Nanoseconds per N^2 of the calibration and exact privacy check (a rough, generous fit).
+CHECK_NS_PER_N2 = 500
+
+
+def release_ns(mech: Any) -> int:
+    """About how many nanoseconds one release's noise takes: one draw of up to 8 of the
+    noise classes, timed with a throwaway seeded source (never released), times the rows of
+    each class, scaled to every class."""
+    noise = mech.noise
+    classes = len(noise.class_rows)
+    picked = sorted({k * classes // 8 for k in range(8)} & set(range(classes)))
+    trial = seeded_source(0)
+    ns = 0
+    for k in picked:
+        s = noise.fast_sampler(k)
+        centre = s.lo + (s.hi - s.lo) // 2
+        ns += len(noise.class_rows[k]) * per_call_ns(
+            lambda s=s, centre=centre: s.sample_many([centre], trial), 1)
+    return ns * classes // max(1, len(picked))
+
+
 def cmd_convolve(args: argparse.Namespace) -> int:
     from exactdp.randomness import RandomSource, SystemSource
 
@@ -315,9 +343,19 @@ def cmd_convolve(args: argparse.Namespace) -> int:
         raise DomainError(f"input {args.file!r}: {why}: outside the public --domain "
                           f"{args.domain} (the domain must hold for every possible input; "
                           f"widen it)")
-    mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
-                           args.strategy, args.scale, args.ratio_grid)
-    g = guarantee(mech, eps, delta, args.accounting)
+    limit = max_seconds(args)
+    # The exact privacy check handles numbers of about N digits, N times: about N^2 steps
+    # (measured: 2 minutes of CPU at N = 2^14 with every coefficient noisy).
+    refuse_if_slow(f"the calibration and exact privacy check at N = {len(h)}",
+                   len(h) * len(h) * CHECK_NS_PER_N2, limit, "use a smaller N")
+    with deadline(limit, "the calibration and the exact privacy check"):
+        mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
+                               args.strategy, args.scale, args.ratio_grid)
+        g = guarantee(mech, eps, delta, args.accounting)
+        mse_bound = mech.mse_bound()  # before drawing: nothing may fail after it
+        eq5 = _eq5(mech, args.group, eps, delta)
+    refuse_if_slow(f"drawing the noise of {len(mech.rows)} coefficients",
+                   release_ns(mech), limit, "use a smaller --domain or N")
     say(f"calibrated in {time.perf_counter() - start:.1f} s: {len(mech.rows)} noisy "
         f"coefficients, pure ratio {_dec(g['pure_ratio'])}")
     if g["within_target"] is False:
@@ -332,7 +370,6 @@ def cmd_convolve(args: argparse.Namespace) -> int:
                  "below is what holds")
     source: RandomSource = SystemSource() if args.seed is None else seeded_source(args.seed)
     release = mech.release(x, source)
-    mse_bound = mech.mse_bound()
     payload: dict[str, Any] = {
         "mechanism": type(mech).__name__,
         "group": args.group,
@@ -346,8 +383,7 @@ def cmd_convolve(args: argparse.Namespace) -> int:
         "ratios": list(mech.ratios),
         "guarantee": g,
         "spent": convolution_spend(g, eps).to_json(),
-        "mse": {"bound_every_x": mse_bound, "paper_eq5_interval": _eq5(mech, args.group, eps,
-                                                                       delta)},
+        "mse": {"bound_every_x": mse_bound, "paper_eq5_interval": eq5},
         "y": list(release.y),
         "seeded": args.seed is not None,
     }

@@ -5,10 +5,14 @@ refuse anything else with the file, the place and how to quantise:
 
 * **CSV** (UTF-8; a byte-order mark is dropped; ``\\n`` or ``\\r\\n``): one vector a line,
   comma-separated plain decimal integers (an optional ``-``, ASCII digits, spaces around a
-  field ignored); blank lines and lines starting with ``#`` are skipped; a first line whose
-  fields are all non-numbers is a header and skipped.  Every vector has the same length.
+  field ignored); blank lines and lines starting with ``#`` are skipped.  A header line is
+  skipped when declared (``header=True``, ``--header``) or when it is the first line and no
+  field of it reads as a number (``nan``, ``inf``, ``1.5``, ``1e3`` all read as numbers, so
+  a first row of ``nan`` is an error, never a header).  Every vector has the same length.
 * **NPY** (NumPy's ``.npy`` format, versions 1.0, 2.0 and 3.0, read WITHOUT numpy): the
-  header is a Python dict literal (``descr``, ``fortran_order``, ``shape``) read with
+  header is a Python dict literal (``descr``, ``fortran_order``, ``shape``) of at most
+  :data:`MAX_NPY_HEADER` bytes and no number longer than :data:`MAX_NPY_DIGITS` digits
+  (checked before parsing: a huge literal would take minutes), read with
   :func:`ast.literal_eval`; ``descr`` must be an integer dtype (``i1 i2 i4 i8 u1 u2 u4 u8``
   in any byte order; ``b1`` booleans are refused); ``shape`` is ``(p,)`` (one vector) or
   ``(n, p)``; C or Fortran order; the data must be exactly ``n * p`` items.
@@ -29,7 +33,13 @@ __all__ = ["QUANTISE", "read_vectors"]
 
 NPY_MAGIC = b"\x93NUMPY"
 _INT = re.compile(r"-?(?:0|[1-9][0-9]*)", re.ASCII)
-_NUMBERISH = re.compile(r"[-+]?(?:[0-9]|\.[0-9])", re.ASCII)
+# What a spreadsheet or a float parser would read as a number (a header has none of these).
+_NUMBERISH = re.compile(r"[-+]?(?:[0-9]|\.[0-9]|nan\b|inf)", re.ASCII | re.IGNORECASE)
+_NOT_FINITE = re.compile(r"[-+]?(?:nan|inf|infinity)", re.ASCII | re.IGNORECASE)
+#: NumPy's own cap on an NPY header (numpy.lib.format reads at most this much by default).
+MAX_NPY_HEADER = 10_000
+#: The longest number an NPY header may hold (a shape entry needs at most 20 digits).
+MAX_NPY_DIGITS = 30
 _MAX_FIELD = 100  # characters in one CSV field
 _STRUCT = {("i", 1): "b", ("i", 2): "h", ("i", 4): "i", ("i", 8): "q",
            ("u", 1): "B", ("u", 2): "H", ("u", 4): "I", ("u", 8): "Q"}
@@ -40,15 +50,16 @@ QUANTISE = ("quantise real data first: choose a public scale C (e.g. 16 for pixe
             "grid steps (beta_real * C)")
 
 
-def read_vectors(path: str, max_bytes: int) -> list[tuple[int, ...]]:
-    """The integer vectors of ``path`` (``"-"``: standard input), CSV or NPY."""
+def read_vectors(path: str, max_bytes: int, header: bool = False) -> list[tuple[int, ...]]:
+    """The integer vectors of ``path`` (``"-"``: standard input), CSV or NPY; ``header``:
+    the CSV's first line is a header (skipped whatever it holds)."""
     data = read_bytes(path, "input", max_bytes)
     if data.startswith(NPY_MAGIC) or path.lower().endswith(".npy"):
         return _npy(data, path)
-    return _csv(decode_utf8(data, path), path)
+    return _csv(decode_utf8(data, path), path, header)
 
 
-def _csv(text: str, path: str) -> list[tuple[int, ...]]:
+def _csv(text: str, path: str, header: bool = False) -> list[tuple[int, ...]]:
     rows: list[tuple[int, ...]] = []
     first = True
     for number, line in enumerate(text.split("\n"), 1):
@@ -56,17 +67,23 @@ def _csv(text: str, path: str) -> list[tuple[int, ...]]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         fields = [f.strip() for f in line.split(",")]
-        if first and not any(_NUMBERISH.match(f) for f in fields):
+        if first and (header or not any(_NUMBERISH.match(f) for f in fields)):
             first = False
             continue  # a header line
         first = False
         row = []
         for col, field in enumerate(fields, 1):
+            if _NOT_FINITE.fullmatch(field):
+                raise InputFileError(
+                    f"input {path!r} line {number}, field {col}: {field!r} is not a finite "
+                    f"number (a missing value?); the exact projections need an integer in "
+                    f"every field: fill or drop missing values, then {QUANTISE}")
             if len(field) > _MAX_FIELD or not _INT.fullmatch(field):
                 shown = field[:40] + ("..." if len(field) > 40 else "")
+                hint = " (if the first line is a header, pass --header)" if not rows else ""
                 raise InputFileError(
-                    f"input {path!r} line {number}, field {col}: {shown!r} is not an integer; "
-                    f"the exact projections need integer data: {QUANTISE}")
+                    f"input {path!r} line {number}, field {col}: {shown!r} is not an integer"
+                    f"{hint}; the exact projections need integer data: {QUANTISE}")
             row.append(int(field))
         if rows and len(row) != len(rows[0]):
             raise InputFileError(f"input {path!r} line {number} has {len(row)} values; the "
@@ -95,6 +112,14 @@ def _npy_header(data: bytes, path: str) -> tuple[dict[str, object], int]:
     if start + size > len(data):
         raise InputFileError(f"input {path!r}: the NPY header claims {size} bytes but the "
                              f"file ends first")
+    if size > MAX_NPY_HEADER:
+        raise InputFileError(f"input {path!r}: the NPY header claims {size} bytes; at most "
+                             f"{MAX_NPY_HEADER} are read (NumPy's own limit)")
+    digits = max((len(m) for m in re.findall(rb"[0-9]+", data[start:start + size])),
+                 default=0)
+    if digits > MAX_NPY_DIGITS:
+        raise InputFileError(f"input {path!r}: the NPY header holds a number of {digits} "
+                             f"digits; a shape needs at most {MAX_NPY_DIGITS}")
     try:
         header = data[start:start + size].decode("utf-8" if major == 3 else "latin-1")
         parsed = ast.literal_eval(header.strip())

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from array import array
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from exactdp.cli._common import (
     OK,
     add_input_limit,
     add_output,
+    epsilon_in_range,
     input_limit,
     output_path,
     progress,
@@ -99,10 +101,13 @@ def add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     for q in (s, v):
         q.add_argument("file", metavar="FILE",
                        help="CSV (a vector a line) or integer NPY; '-': CSV on stdin")
+        q.add_argument("--header", action="store_true",
+                       help="the CSV's first line is a header (else only a line with no "
+                            "number is)")
         q.add_argument("--k", required=q is s, metavar="K",
                        help="number of bins / projections")
         q.add_argument("--epsilon", required=True, metavar="E",
-                       help="privacy budget of the whole release, no upper limit")
+                       help="privacy budget of the whole release, at most 1000")
         q.add_argument("--beta", required=True, metavar="B",
                        help="largest change of one coordinate, in grid steps")
         q.add_argument("--bound", required=True, metavar="C",
@@ -126,7 +131,7 @@ COMMANDS = [add_project]
 def _int_option(value: str | None, name: str) -> int | None:
     if value is None:
         return None
-    if not value.strip().lstrip("-").isdigit() or not value.isascii():
+    if not re.fullmatch(r"-?[0-9]+", value.strip(), re.ASCII) or len(value) > 100:
         raise ParameterError(f"{name} = {value!r:.60} must be an integer")
     return int(value)
 
@@ -246,7 +251,7 @@ def _base_within(eps: Fraction, power: int, maxden: int) -> Any:
             f"--epsilon = {eps} is below the smallest budget this release can spend, "
             f"{smallest.expression()} (<= {smallest.to_json()['epsilon_upper']}: a base "
             f"rho = a/b > 1 with b <= --max-denominator {maxden}, to the power {power}); the "
-            f"range is [{smallest.expression()}, no limit): raise --max-denominator")
+            f"range is [{smallest.expression()}, 1000]: raise --max-denominator")
     return base_from_eps(eps, power, maxden)
 
 
@@ -288,10 +293,10 @@ def cmd_project(args: argparse.Namespace) -> int:
     beta = positive_int(args.beta, "--beta")
     bound = positive_int(args.bound, "--bound")
     maxden = positive_int(args.max_denominator, "--max-denominator")
-    eps = budget(args.epsilon, "--epsilon")
+    eps = epsilon_in_range(budget(args.epsilon, "--epsilon"))
     plan_seed = _int_option(args.plan_seed, "--plan-seed")
     noise_seed = _int_option(args.seed, "--seed")
-    rows = read_vectors(args.file, input_limit(args))
+    rows = read_vectors(args.file, input_limit(args), args.header)
     _check_bound(rows, bound, args.file)
     p_in = len(rows[0])
     raw = args.kind == "values" and args.method == "raw"

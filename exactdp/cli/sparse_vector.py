@@ -33,6 +33,7 @@ from exactdp.cli._common import (
     OK,
     add_input_limit,
     add_json,
+    epsilon_in_range,
     input_limit,
     output_path,
     progress,
@@ -176,7 +177,7 @@ def _add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                     + GUARANTEE + " " + _INPUT + " " + _INTEGRITY)
     p.add_argument("file", metavar="FILE", help="the key,value lines ('-': standard input)")
     p.add_argument("--epsilon", required=True, metavar="E",
-                   help="privacy budget of the whole sketch, > 0, no upper limit")
+                   help="privacy budget of the whole sketch, > 0, at most 1000")
     p.add_argument("--alpha", metavar="A",
                    help="p = 1/(alpha + 2), unit alpha/eps (default 3)")
     p.add_argument("--beta", required=True, metavar="B",
@@ -217,7 +218,7 @@ def _params(args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
     rows = positive_int(args.rows, "--rows")
     sparsity = positive_int(args.sparsity, "--sparsity")
     grid = positive_int(args.grid, "--grid")
-    epsilon = budget(args.epsilon, "--epsilon")
+    epsilon = epsilon_in_range(budget(args.epsilon, "--epsilon"))
     beta = _positive(args.beta, "--beta")
     if args.variant == "unscaled":
         if args.alpha is not None:

@@ -24,6 +24,10 @@ The composition bounds the paper uses (Theorem 4 as printed, the correct DRV sta
 zCDP route) are returned as certified rational intervals (:class:`exactdp.certified.Interval`):
 ``ln`` and ``sqrt`` only through :mod:`exactdp.certified` and integer square roots, never floats.
 
+One module past 600 lines on purpose: the exact loss laws, the certified composition bounds
+and :class:`PrivacyProfile`, which compares them column by column, are one account of
+Theorem 4 and are read and checked together.
+
 >>> p = PrivacyProfile([Fraction(2), Fraction(3, 2), Fraction(4, 3), Fraction(3)],
 ...                    [[1, 1, 1, 1]] * 4)
 >>> p.pure_ratio, p.delta(Fraction(1)), p.delta(Fraction(8)), p.delta(Fraction(12))

@@ -106,8 +106,9 @@ def walsh_magnitudes(h: Sequence[object]) -> list[Fraction]:
     n = len(hs)
     if n < 1 or n & (n - 1):
         raise ParameterError(f"len(h) = {n} must be a power of 2")
-    return [abs(sum(((-1 if (j & b).bit_count() % 2 else 1) * hs[b] for b in range(n)),
-                    Fraction(0))) for j in range(n)]
+    from exactdp.convolution.transforms import fwht
+
+    return [abs(Fraction(v)) for v in fwht(hs)]  # O(N log N): the fast transform, exact
 
 
 def _atan_inv(k: int, bits: int) -> Interval:

@@ -4,9 +4,11 @@ on its options."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+import operator
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
-from itertools import permutations
+from itertools import pairwise, permutations
+from math import ceil, floor
 from typing import Any
 
 from exactdp.audit.facades import (
@@ -18,7 +20,14 @@ from exactdp.audit.facades import (
 )
 from exactdp.certificate import Certificate, ClaimReport
 from exactdp.explore import explore
-from exactdp.proofs.audit._programs import Program, below, bucket, uniform_below, unit_value
+from exactdp.proofs.audit._programs import (
+    Program,
+    below,
+    bucket,
+    compare,
+    uniform_below,
+    unit_value,
+)
 
 CLAIM = "Audit facades: random() = j/2^53 (j uniform), integer draws uniform (exact laws)"
 STATEMENT = """For each facade (random.Random, secrets / SystemRandom, numpy Generator, numpy
@@ -66,6 +75,39 @@ QUICK_K = (0, 1, 2, 3, (1 << 26) + 1, (1 << 52) - 1, 1 << 52, (1 << 52) + 1,
            3 * (1 << 50) + 7, TOP - 2, TOP - 1, TOP)
 FULL_K = QUICK_K + tuple(1 << i for i in range(0, 53, 4)) + tuple((1 << i) - 1
                                                                   for i in range(2, 54, 4))
+OPS: dict[str, Callable[[Any, Any], bool]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "==": operator.eq, "!=": operator.ne}
+#: The doubles nearest 0.1 and 1/3, exactly.
+TENTH = Fraction(3602879701896397, 1 << 55)
+THIRD = Fraction(6004799503160661, 1 << 54)
+#: One random() value compared several times: (op, threshold, compared as a double).
+COMPARISONS: tuple[tuple[tuple[str, Fraction | int, bool], ...], ...] = (
+    (("<", TENTH, True), ("<=", Fraction(3, 4), True), (">", Fraction(1, 3), False),
+     ("==", 0, False)),
+    (("<", Fraction(1, TOP), True), (">=", Fraction(TOP - 1, TOP), True), ("!=", 0, False),
+     ("<=", 1, False)),
+    ((">=", THIRD, True), ("<", THIRD, True), ("==", Fraction(1, 2), True)),
+    (("<=", 0, True), (">", Fraction(TOP - 1, TOP), True), ("<", Fraction(1, 7), False)),
+)
+
+
+def compared(tests: Sequence[tuple[str, Fraction | int, bool]]) -> Law:
+    """The definition's law of the answers ``(j/2^53 OP x, ...)``, ``j`` uniform on
+    ``[0, 2^53)``: every answer is constant between the cuts ``floor(x 2^53)``,
+    ``floor(x 2^53) + 1`` and ``ceil(x 2^53)``, so each stretch between consecutive cuts is
+    weighed by its length and decided at its first ``j`` (exact rationals)."""
+    cuts = {0, TOP}
+    for _, x, _ in tests:
+        y = Fraction(x) * TOP
+        cuts |= {v for v in (floor(y), floor(y) + 1, ceil(y)) if 0 <= v <= TOP}
+    law: Law = {}
+    for a, b in pairwise(sorted(cuts)):
+        key = tuple(OPS[op](Fraction(a, TOP), x) for op, x, _ in tests)
+        law[key] = law.get(key, Fraction(0)) + Fraction(b - a, TOP)
+    return law
+
+
 #: The double-draw methods of each facade kind.
 DOUBLES = {"random": ("random",), "secrets": ("random",), "numpy": ("random",),
            "numpy-legacy": ("random", "random_sample", "rand", "sample")}
@@ -128,12 +170,13 @@ def _integer_cases(kind: str) -> list[tuple[str, Program, Law]]:
     ]
 
 
-def law_of(kind: str, program: Program, lazy: bool = True) -> Law:
+def law_of(kind: str, program: Program, lazy: bool = True) -> tuple[Law, bool]:
     """The exact law of ``program(0, facade)``, explored as the white-box audit does
-    (``lazy``: random() values compared only are branched on each comparison; else every
-    draw is explored by its effect)."""
+    (``lazy=False``: every draw explored by its effect), and whether a ``random()`` value
+    was compared lazily on the way."""
     mech = facade_mechanism(program, kind, lazy=lazy)
-    return explore(lambda source: mech(0, source))
+    law = explore(lambda source: mech(0, source))
+    return law, bool(getattr(mech, "lazy_used", False))
 
 
 def _cases(kind: str, full: bool) -> list[tuple[str, Program, Law]]:
@@ -143,6 +186,9 @@ def _cases(kind: str, full: bool) -> list[tuple[str, Program, Law]]:
                                                                               TOP - 1)
         cases += [(f"{method}() < {k}/2^53", below(k, method), _threshold(k)) for k in ks]
         cases.append((f"int({method}() * 256)", bucket(8, method), _uniform(range(256))))
+    method = DOUBLES[kind][0]
+    cases += [(f"{method}() compared: " + ", ".join(f"{op} {x}" for op, x, _ in tests),
+               compare(method, tests), compared(tests)) for tests in COMPARISONS]
     return cases + _integer_cases(kind)
 
 
@@ -150,25 +196,27 @@ def law_certificate(kind: str, full: bool) -> Certificate:
     """Every program's explored law against the definition's, on one facade kind."""
     wrong: list[dict[str, Any]] = []
     cases = _cases(kind, full)
-    split = 0
+    split = lazy = 0
     for label, program, want in cases:
-        for lazy in (True, False):  # both ways of exploring a random() value
+        for mode in (True, False):  # both ways of exploring a random() value
             try:
-                got = law_of(kind, program, lazy)
+                got, was_lazy = law_of(kind, program, mode)
+                lazy += was_lazy
             except Exception as exc:  # noqa: BLE001 - a facade that fails is a wrong law
-                wrong.append({"program": label, "lazy": lazy,
+                wrong.append({"program": label, "lazy": mode,
                               "error": f"{type(exc).__name__}: {exc}"})
                 continue
-            split += lazy and len(got) > 1
+            split += mode and len(got) > 1
             if got != want:
-                wrong.append({"program": label, "lazy": lazy,
+                wrong.append({"program": label, "lazy": mode,
                               "explored": dict(list(got.items())[:4]),
                               "definition": dict(list(want.items())[:4])})
     return Certificate(f"{CLAIM} ({kind} facade, laws)", f"{kind} facade",
                        {"kind": kind, "programs": len(cases)},
-                       f"{len(cases)} programs ({split} with more than one outcome)",
+                       f"{len(cases)} programs ({split} with more than one outcome, {lazy} "
+                       f"through lazily compared doubles)",
                        len(wrong), "0 laws differ from the definition", not wrong,
-                       {"wrong": wrong[:6], "split": split})
+                       {"wrong": wrong[:6], "split": split, "lazy": lazy})
 
 
 class _Answer:
@@ -253,7 +301,9 @@ def check(full: bool) -> ClaimReport:
     laws = [c for c in certs if "programs" in c.parameters]
     programs = sum(int(c.parameters["programs"]) for c in laws)
     split = sum(int(c.witness["split"]) for c in laws)
+    lazy = sum(int(c.witness["lazy"]) for c in laws)
     return ClaimReport(CLAIM, f"4 facades: {programs} programs explored ({split} with more "
-                              f"than one outcome), every double draw's value at "
+                              f"than one outcome, {lazy} through lazy doubles), every double "
+                              f"draw's value at "
                               f"{len(value_points())} points of [0, 2^53)",
                        f"{wrong} laws or values differ", "0", certs)

@@ -86,6 +86,8 @@ DEFAULT_MODULES = [
     "exactdp/explore.py", "exactdp/certified.py", "exactdp/histograms/basic.py",
     "exactdp/histograms/sparse.py", "exactdp/histograms/orderstats.py",
     "exactdp/histograms/compact.py", "exactdp/dyadic.py",
+    # split out of orderstats.py and compact.py
+    "exactdp/histograms/binomial_bounds.py", "exactdp/histograms/empty_bin.py",
     # the counting samplers (exactdp/counting.py re-exports them)
     "exactdp/geometric.py", "exactdp/geosample.py", "exactdp/fastsample.py",
 ]
