@@ -157,3 +157,14 @@ def test_project_k_is_at_most_the_vector_length(capsys: pytest.CaptureFixture[st
     assert rc == 2 and out == ""
     one_line_error(err, "--k", "above p = 4")
     assert time.process_time() - start < 2 and len(err) < 600
+
+
+@pytest.mark.parametrize("fmt", [[], ["--format", "integers"]])
+def test_a_csv_given_to_histogram_gets_the_column_hint(capsys: pytest.CaptureFixture[str],
+                                                       tmp_path: Path, fmt: list[str]) -> None:
+    f = tmp_path / "t.csv"
+    f.write_text("name,age\nann,3\nbob,4\n")
+    rc, out, err = run(capsys, "histogram", "--algorithm", "basic", "--universe-size", "8",
+                       "--epsilon", "1", *fmt, str(f))
+    assert rc == 2 and out == ""
+    one_line_error(err, "line 1", "--column NAME")
