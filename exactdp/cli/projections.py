@@ -29,6 +29,7 @@ from exactdp.cli._common import (
     OK,
     add_input_limit,
     add_output,
+    clip_value,
     epsilon_in_range,
     input_limit,
     output_path,
@@ -303,6 +304,10 @@ def cmd_project(args: argparse.Namespace) -> int:
     if args.k is None and not raw:
         raise ParameterError(f"--k is required for --method {args.method}")
     k = positive_int(p_in if args.k is None else args.k, "--k")
+    if k > p_in:
+        raise ParameterError(f"--k = {clip_value(k)} is above p = {p_in}, the length of the "
+                             f"input vectors: a projection releases at most p values (k bins "
+                             f"or projections of the p coordinates)")
     if raw and k != p_in:
         raise ParameterError(f"--k = {k}: the raw-data baseline releases all p = {p_in} "
                              f"coordinates; leave --k out or pass --k {p_in}")
