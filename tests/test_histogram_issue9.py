@@ -295,9 +295,11 @@ def test_class2_full_disk_keeps_the_old_file(cli: Any, tmp_path: Path,
         raise OSError(errno.ENOSPC, "No space left on device")
     monkeypatch.setattr(os, fault, full)
     run = cli(*BASIC, "--quiet", "--force", data(tmp_path, "1\n2\n"), output=True)
-    assert run.rc == 2 and "Traceback" not in run.err
+    # The release was drawn before the write failed: status 1, and the line says so.
+    assert run.rc == 1 and "Traceback" not in run.err
     line = run.err.strip().splitlines()[-1]
     assert "cannot write" in line and "disk is full" in line and "unchanged" in line
+    assert "DRAWN" in line and "NOT delivered" in line
     assert target.read_text() == "the old release"
     assert [p.name for p in (tmp_path / "out").iterdir()] == ["release.json"]  # no temp file
 

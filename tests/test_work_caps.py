@@ -144,3 +144,27 @@ def test_a_header_is_declared_or_has_no_number(capsys: pytest.CaptureFixture[str
     assert rc == 0 and len([ln for ln in out.splitlines() if not ln.startswith("#")]) == 2
     f.write_text("1,2,3,4\n0,1,1,1\n")
     assert read_vectors(str(f), 1 << 20, header=True) == [(0, 1, 1, 1)]
+
+
+@pytest.mark.parametrize("k", ["100000000", "9" * 500, "5"])
+def test_project_k_is_at_most_the_vector_length(capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path, k: str) -> None:
+    f = tmp_path / "v.csv"
+    f.write_text("1,2,3,4\n0,1,1,1\n")
+    start = time.process_time()
+    rc, out, err = run(capsys, "project", "signs", str(f), "--k", k, "--epsilon", "1",
+                       "--beta", "1", "--bound", "4")
+    assert rc == 2 and out == ""
+    one_line_error(err, "--k", "above p = 4")
+    assert time.process_time() - start < 2 and len(err) < 600
+
+
+@pytest.mark.parametrize("fmt", [[], ["--format", "integers"]])
+def test_a_csv_given_to_histogram_gets_the_column_hint(capsys: pytest.CaptureFixture[str],
+                                                       tmp_path: Path, fmt: list[str]) -> None:
+    f = tmp_path / "t.csv"
+    f.write_text("name,age\nann,3\nbob,4\n")
+    rc, out, err = run(capsys, "histogram", "--algorithm", "basic", "--universe-size", "8",
+                       "--epsilon", "1", *fmt, str(f))
+    assert rc == 2 and out == ""
+    one_line_error(err, "line 1", "--column NAME")

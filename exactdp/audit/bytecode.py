@@ -14,8 +14,8 @@ audit of code drawing through a facade or an exactdp source counts, on every exp
   difference below any timing observer's resolution that the operation count leaves out);
 * its **calls of sleep, clock and output functions** (``time.sleep`` with its argument,
   ``time.time`` / ``monotonic`` / ``perf_counter`` / ``process_time`` and their ``_ns``
-  forms, ``print``, ``sys.stdout.write`` / ``sys.stderr.write``), recorded in order; during
-  the audit ``time.sleep`` records its argument instead of sleeping.
+  forms, ``print``, ``sys.stdout.write`` / ``sys.stderr.write``), recorded in order
+  (``time.sleep`` with its argument; it still sleeps).
 
 Not covered, and said so in every report that uses the count: the time one instruction
 takes (a big-integer multiplication costs more with larger operands; the count does not
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import builtins
 import dis
+import functools
 import os
 import sys
 import time
@@ -182,6 +183,7 @@ def counting(globals_of: Any = None) -> Iterator[Counter]:
             real_sleep(*args, **kwargs)
             return
         counter.calls.append(("sleep", *(_exact(a) for a in args)))
+        real_sleep(*args, **kwargs)  # as the code runs (a sleep past --time-limit is a hang)
 
     patches: list[tuple[Any, str, Any]] = [(time, "sleep", sleep)]
     patches += [(time, n, _recorder(counter, n, getattr(time, n))) for n in CLOCKS]
@@ -257,5 +259,4 @@ def untraced(fn: Callable[..., Any]) -> Callable[..., Any]:
         finally:
             sys.settrace(old)
 
-    run.__name__, run.__doc__, run.__qualname__ = fn.__name__, fn.__doc__, fn.__qualname__
-    return run
+    return functools.wraps(fn)(run)

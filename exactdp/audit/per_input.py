@@ -47,7 +47,7 @@ from exactdp.explore import (
 )
 from exactdp.params import ResourceLimitError
 from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
-from exactdp.trace import Event, recording
+from exactdp.trace import recording
 
 __all__ = ["CountingAdapter", "Explored", "GuardedSource", "calls_exceeded", "counting_input",
            "explore_input", "sorted_distribution"]
@@ -182,7 +182,7 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     call = f"f({show(c)}, source)"
     used = [0]
 
-    def run(src: RandomSource) -> tuple[Any, tuple[Event, ...]]:
+    def run(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
         used[0] += 1
         gs = GuardedSource(src, randomness_size, c)
         with recording() as events, counting(f) as counter:

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 __all__ = ["build_parser", "main"]
 
 # Exit statuses (also in exactdp.cli._common, which is imported only inside main()).
-USAGE, INTERRUPTED = 2, 130
+USAGE, BROKEN, INTERRUPTED = 2, 3, 130
 #: A release was drawn but could not be written (status 1: not "nothing happened").
 FAILED_WRITE = 1
 
@@ -84,10 +86,39 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     stdout, stderr = sys.stdout, sys.stderr
     sys.stderr = QuietStderr(stderr)  # type: ignore[assignment]
+    old = _watch_sigint()
     try:
         return _main(argv, stdout)
     finally:
         sys.stdout, sys.stderr = stdout, stderr
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
+
+
+#: Whether a real SIGINT (Ctrl-C) arrived; None when it cannot be told (no handler of ours).
+_SIGINT: list[bool | None] = [None]
+
+
+def _watch_sigint() -> Any:
+    """Install a SIGINT handler that records a real Ctrl-C before raising KeyboardInterrupt
+    as Python's does, so that a KeyboardInterrupt raised by code (an audited mechanism) is
+    told apart from the user's; the old handler, or None if ours could not be installed."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        _SIGINT[0] = None
+        return None
+
+    def on_sigint(signum: int, frame: object) -> None:
+        _SIGINT[0] = True
+        raise KeyboardInterrupt
+
+    _SIGINT[0] = False
+    return signal.signal(signal.SIGINT, on_sigint)
+
+
+def _raised_by_code(args: argparse.Namespace) -> bool:
+    """A KeyboardInterrupt with no Ctrl-C behind it, in a command that runs others' code."""
+    return _SIGINT[0] is False and args.command == "audit"
 
 
 def _main(argv: Sequence[str] | None, stdout: TextIO | None) -> int:
@@ -116,6 +147,10 @@ def _main(argv: Sequence[str] | None, stdout: TextIO | None) -> int:
         sys.stdout.flush()
         return status
     except KeyboardInterrupt:
+        if _raised_by_code(args):
+            _error(name, "BROKEN: the audited code raised KeyboardInterrupt itself (no Ctrl-C "
+                         "was received); a mechanism must not raise it")
+            return BROKEN
         return _interrupted(name)
     except StdoutError as exc:
         _silence_stdout(stdout)

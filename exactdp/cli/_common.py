@@ -121,6 +121,23 @@ def duration(ns: int) -> str:
     return f"{(seconds + 43200) // 86400} days"
 
 
+#: The most worker processes a command starts (more only queue on the same cores and memory).
+MAX_WORKERS = 256
+
+
+def worker_count(value: object, name: str = "--workers") -> int:
+    """A positive number of worker processes, at most :data:`MAX_WORKERS`."""
+    from exactdp.params import ParameterError, positive_int
+
+    n = positive_int(value, name)
+    if n > MAX_WORKERS:
+        cores = os.cpu_count() or 1
+        raise ParameterError(f"{name} = {n} is above {MAX_WORKERS}, the most worker processes "
+                             f"started (this machine has {cores} cores; about that many is "
+                             f"best)")
+    return n
+
+
 def add_max_seconds(p: argparse.ArgumentParser, default: int = 600) -> None:
     """``--max-seconds S``: the limit on the work a command does before it draws anything
     (estimated up front where it can be, and enforced by a deadline where it cannot)."""

@@ -60,13 +60,13 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                         "add-remove|replace-one)', 'vectors(P, LO..HI, BETA, "
                         "one-coordinate|l1|linf)', 'booleans(P)'")
     p.add_argument("--outputs", metavar="RANGE",
-                   help="declared outputs (default: the target's, else the inputs)")
+                   help="declared outputs (default: the target's or inputs)")
     p.add_argument("--randomness-size", metavar="D",
                    help="whitebox: u in [D]_+ (default: the attribute f.d)")
     p.add_argument("--source", action="store_true",
                    help="whitebox: the callable is f(c, source)")
     p.add_argument("--monotone", action="store_true",
-                   help="whitebox: f(c, u) is non-decreasing in u (threshold search)")
+                   help="whitebox: f(c, u) non-decreasing in u (bisection)")
     p.add_argument("--reference", metavar="TARGET",
                    help="reference laws: a mechanism or c -> {outcome: p}")
     p.add_argument("--draws", metavar="K", help="blackbox: draws per input (default 10000)")
@@ -80,36 +80,35 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help=f"refuse more than N estimated calls (default {MAX_CALLS})")
     p.add_argument("--rng", choices=("random", "secrets", "numpy", "numpy-legacy"),
                    metavar="KIND",
-                   help="whitebox: f(c, rng) drawing from a facade of random.Random, "
-                        "secrets, a numpy Generator or RandomState (numpy-legacy)")
+                   help="whitebox: f(c, rng) through a facade: random, secrets, "
+                        "numpy (Generator) or numpy-legacy (RandomState)")
     p.add_argument("--patch", metavar="MODULES",
-                   help="with --rng: also patch these modules' functions during each call")
+                   help="with --rng: patch these modules' functions too")
     p.add_argument("--patch-attr", metavar="NAME",
-                   help="with --rng: set the target instance's attribute NAME to the facade")
+                   help="with --rng: the facade as the instance's NAME")
     p.add_argument("--rng-arg", metavar="WHERE",
-                   help="with --rng: the facade's position N or keyword NAME, or 'none'")
+                   help="with --rng: the facade's position, keyword or none")
     p.add_argument("--bind", metavar="K=V,..",
-                   help="further keyword arguments (Python literals) for every call")
+                   help="keyword arguments (literals) for every call")
     p.add_argument("--max-paths", metavar="N",
                    help="whitebox: paths explored per input (default 1048576)")
     p.add_argument("--time-budget", metavar="S",
-                   help="whitebox: seconds of exploration in all (then INCOMPLETE)")
+                   help="whitebox: seconds of exploration in all")
     p.add_argument("--wall-clock-test", metavar="N", dest="wall_clock_test",
-                   help="also time N calls on two neighbouring inputs (blackbox or --rng) "
-                        "and test whether the wall-clock times differ (KS test, false alarm "
-                        "<= --alpha); a finding, the verdict unchanged")
+                   help="time N calls on two neighbours, KS test at --alpha "
+                        "(a finding; the verdict is unchanged)")
     p.add_argument("--max-draws-per-path", metavar="N",
                    help="whitebox: cut a path after N draws (default 10000)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", metavar="N",
                        help="whitebox: one input per job on N local processes")
     where.add_argument("--dask", metavar="ADDRESS",
-                       help="whitebox: the same on a Dask scheduler (the [scale] extra)")
+                       help="whitebox: the same on a Dask scheduler ([scale])")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_json(p)
     add_output(p, "the report as JSON")
     p.add_argument("--html", metavar="FILE",
-                   help="also write a self-contained HTML report (the [plot] extra)")
+                   help="also a self-contained HTML report ([plot])")
     p.set_defaults(func=_cmd_audit)
 
 
@@ -175,7 +174,7 @@ def load_mechanism(spec: str, time_limit: int | None, rng: str | None,
 def _spread(args: argparse.Namespace, time_limit: int | None, progress: Any) -> Any:
     """The :class:`~exactdp.audit.parallel.Spread` of ``--workers`` / ``--dask`` (None:
     serial); checked, and the Dask scheduler reached, before any work."""
-    from exactdp.params import ParameterError, positive_int
+    from exactdp.params import ParameterError
 
     if args.workers is None and args.dask is None:
         return None
@@ -191,7 +190,9 @@ def _spread(args: argparse.Namespace, time_limit: int | None, progress: Any) -> 
     loader = Loader(load_mechanism, (args.target, time_limit, args.rng, args.patch,
                                      args.patch_attr, args.rng_arg, args.bind))
     if args.workers is not None:
-        return Spread(loader, workers=positive_int(args.workers, "--workers"),
+        from exactdp.cli._common import worker_count
+
+        return Spread(loader, workers=worker_count(args.workers),
                       progress=progress)
     return Spread(loader, client=workers.dask_client(args.dask), code=workers.code_hash(),
                   progress=progress)

@@ -106,6 +106,9 @@ def _cmd_plot(args: argparse.Namespace) -> int:
     count = _count(args.count, mech.n) if args.picture == "pmf" else None
     claimed = (to_fraction(args.claimed_epsilon, "--claimed-epsilon")
                if getattr(args, "claimed_epsilon", None) is not None else None)
+    if claimed is not None and claimed < 0:
+        raise ParameterError(f"--claimed-epsilon = {claimed} must be >= 0 (a privacy loss "
+                             f"bound)")
     betas = [to_fraction(b, "--beta") for b in args.beta] if getattr(args, "beta", None) \
         else None
     for b in betas or []:

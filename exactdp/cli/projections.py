@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from array import array
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from exactdp.cli._common import (
     OK,
     add_input_limit,
     add_output,
+    clip_value,
     epsilon_in_range,
     input_limit,
     output_path,
@@ -130,7 +132,7 @@ COMMANDS = [add_project]
 def _int_option(value: str | None, name: str) -> int | None:
     if value is None:
         return None
-    if not value.strip().lstrip("-").isdigit() or not value.isascii():
+    if not re.fullmatch(r"-?[0-9]+", value.strip(), re.ASCII) or len(value) > 100:
         raise ParameterError(f"{name} = {value!r:.60} must be an integer")
     return int(value)
 
@@ -302,6 +304,10 @@ def cmd_project(args: argparse.Namespace) -> int:
     if args.k is None and not raw:
         raise ParameterError(f"--k is required for --method {args.method}")
     k = positive_int(p_in if args.k is None else args.k, "--k")
+    if k > p_in:
+        raise ParameterError(f"--k = {clip_value(k)} is above p = {p_in}, the length of the "
+                             f"input vectors: a projection releases at most p values (k bins "
+                             f"or projections of the p coordinates)")
     if raw and k != p_in:
         raise ParameterError(f"--k = {k}: the raw-data baseline releases all p = {p_in} "
                              f"coordinates; leave --k out or pass --k {p_in}")

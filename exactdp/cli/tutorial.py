@@ -82,14 +82,19 @@ def cmd_tutorial(args: argparse.Namespace) -> int:
         print(f"exactdp tutorial: error: tutorial {tutorial.name!r} needs {', '.join(gone)}: "
               f"{_install_hint(gone)}", file=sys.stderr)
         return USAGE
-    if args.output is None:
-        out = Path(tempfile.mkdtemp(prefix=f"exactdp-{tutorial.name}-"))
-    else:
+    out: Path | None = None
+    if args.output is not None:
         out = Path(args.output)
         if out.exists() and not out.is_dir():
             raise ParameterError(f"--output {out} exists and is not a directory")
         if out.is_dir() and any(out.iterdir()) and not args.force:
             raise ParameterError(f"--output {out} is not empty (pass --force to write into it)")
+        from exactdp.files import no_space
+
+        existing = next((p for p in (out, *out.parents) if p.exists()), Path("."))
+        if no_space(existing):
+            raise ParameterError(f"--output {out}: no space left on its device (nothing was "
+                                 f"run)")
     # The tutorial writes into a fresh directory (its pictures never meet old files); they
     # are moved to DIR only once every block has run as written.
     with tempfile.TemporaryDirectory(prefix=f"exactdp-{tutorial.name}-") as fresh:
@@ -98,10 +103,7 @@ def cmd_tutorial(args: argparse.Namespace) -> int:
         except TutorialFailure as exc:
             print(f"exactdp tutorial: FAILED: {exc}", file=sys.stderr)
             return FAILED
-        out.mkdir(parents=True, exist_ok=True)
-        pictures = []
-        for picture in result.pictures:
-            pictures.append(Path(shutil.move(picture, out / picture.name)))
+        pictures = _deliver(result.pictures, out, tutorial.name)
     print(f"{tutorial.name}: {result.ran} code blocks ran; every output shown matched")
     for line, modules in result.skipped:
         print(f"  skipped the block at line {line}: needs {', '.join(modules)} "
@@ -109,6 +111,30 @@ def cmd_tutorial(args: argparse.Namespace) -> int:
     for picture in pictures:
         print(f"  picture: {picture}")
     return OK
+
+
+def _deliver(pictures: list[Path], out: Path | None, name: str) -> list[Path]:
+    """Move the pictures into ``out`` (default: a new temporary directory, made only now, so
+    that an interrupted or failed run leaves none behind); a directory this call made is
+    removed again if the move fails or is interrupted."""
+    if out is None and not pictures:
+        return []
+    made = out is None or not out.exists()
+    if out is None:
+        out = Path(tempfile.mkdtemp(prefix=f"exactdp-{name}-"))
+    moved: list[Path] = []
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for picture in pictures:
+            moved.append(Path(shutil.move(picture, out / picture.name)))
+    except BaseException:
+        if made:
+            shutil.rmtree(out, ignore_errors=True)
+        else:
+            for p in moved:
+                p.unlink(missing_ok=True)
+        raise
+    return moved
 
 
 def _notebook(args: argparse.Namespace) -> int:

@@ -17,8 +17,9 @@ from exactdp.cli._common import (
     emit_json,
     output_path,
     progress,
+    worker_count,
 )
-from exactdp.params import ParameterError, positive_int
+from exactdp.params import ParameterError
 from exactdp.proofs import run_check
 
 __all__ = ["COMMANDS", "add_verify", "cmd_verify", "run_check"]
@@ -71,7 +72,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     out = output_path(args)
     full = bool(args.full)
-    workers = None if args.workers is None else positive_int(args.workers, "--workers")
+    workers = None if args.workers is None else worker_count(args.workers)
     if args.resume and args.results is None:
         raise ParameterError("--resume continues from a results file: give --results PATH")
     checks = [(module, fn) for module in proofs.discover() for fn in proofs.checks_of(module)]

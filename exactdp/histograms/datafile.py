@@ -180,8 +180,16 @@ def read_dataset(text: str | Iterable[str], universe: Universe,
         try:
             values.append(encode_label(line, universe.size))
         except LabelTooLongError as exc:
-            raise LabelTooLongError(f"{where} line {i}: {exc}") from None
+            raise LabelTooLongError(f"{where} line {i}: {exc}{csv_hint(line)}") from None
     return Dataset.of(universe, values), fmt
+
+
+def csv_hint(line: str) -> str:
+    """A hint for a line that looks like a CSV record (one element a line is read whole)."""
+    if "," not in line:
+        return ""
+    return ("; the line holds commas, so the file looks like CSV: one column of a CSV file "
+            "with a header line is read with --engine duckdb --column NAME")
 
 
 def _integers(rows: list[tuple[int, str]], universe: Universe, where: str) -> list[int]:
@@ -192,7 +200,7 @@ def _integers(rows: list[tuple[int, str]], universe: Universe, where: str) -> li
         if not _PLAIN.fullmatch(line):
             raise InputFileError(f"{where} line {i} = {_show(line)} is not a plain decimal "
                                  f"integer ({_INTEGER_RULE}); pass --format labels if the "
-                                 f"lines are labels")
+                                 f"lines are labels{csv_hint(line)}")
         if line[0] == "0" and len(line) > 1:
             raise InputFileError(f"{where} line {i} = {_show(line)} has a leading zero; write "
                                  f"{line.lstrip('0') or '0'} (leading zeros are refused so no "

@@ -84,11 +84,23 @@ class Base:
 
     def keep(self, level: int) -> Fraction:
         """``a^L/(a^L + b^L)``: probability of releasing the true sign at level ``L``."""
+        level = _level(level)
         return Fraction(self.a**level, self.a**level + self.b**level)
 
     def flip(self, level: int) -> Fraction:
         """``b^L/(a^L + b^L)``: probability of releasing the opposite sign at level ``L``."""
+        level = _level(level)
         return Fraction(self.b**level, self.a**level + self.b**level)
+
+
+def _level(level: object) -> int:
+    """A level ``L``: an int ``>= 0`` (the number of grid steps of a projection)."""
+    if isinstance(level, bool) or not isinstance(level, int):
+        raise ParameterTypeError(f"level L = {level!r:.60} must be an int >= 0 (a count of "
+                                 f"grid steps)")
+    if level < 0:
+        raise ParameterError(f"level L = {level} must be >= 0 (a count of grid steps)")
+    return level
 
 
 def rr_keep(base: Base, level: int) -> Fraction:

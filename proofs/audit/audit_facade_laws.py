@@ -170,10 +170,11 @@ def _integer_cases(kind: str) -> list[tuple[str, Program, Law]]:
     ]
 
 
-def law_of(kind: str, program: Program) -> tuple[Law, bool]:
-    """The exact law of ``program(0, facade)``, explored as the white-box audit does, and
-    whether a ``random()`` value was compared lazily on the way."""
-    mech = facade_mechanism(program, kind)
+def law_of(kind: str, program: Program, lazy: bool = True) -> tuple[Law, bool]:
+    """The exact law of ``program(0, facade)``, explored as the white-box audit does
+    (``lazy=False``: every draw explored by its effect), and whether a ``random()`` value
+    was compared lazily on the way."""
+    mech = facade_mechanism(program, kind, lazy=lazy)
     law = explore(lambda source: mech(0, source))
     return law, bool(getattr(mech, "lazy_used", False))
 
@@ -197,16 +198,19 @@ def law_certificate(kind: str, full: bool) -> Certificate:
     cases = _cases(kind, full)
     split = lazy = 0
     for label, program, want in cases:
-        try:
-            got, was_lazy = law_of(kind, program)
-            lazy += was_lazy
-        except Exception as exc:  # noqa: BLE001 - a facade that fails is a wrong law
-            wrong.append({"program": label, "error": f"{type(exc).__name__}: {exc}"})
-            continue
-        split += len(got) > 1
-        if got != want:
-            wrong.append({"program": label, "explored": dict(list(got.items())[:4]),
-                          "definition": dict(list(want.items())[:4])})
+        for mode in (True, False):  # both ways of exploring a random() value
+            try:
+                got, was_lazy = law_of(kind, program, mode)
+                lazy += was_lazy
+            except Exception as exc:  # noqa: BLE001 - a facade that fails is a wrong law
+                wrong.append({"program": label, "lazy": mode,
+                              "error": f"{type(exc).__name__}: {exc}"})
+                continue
+            split += mode and len(got) > 1
+            if got != want:
+                wrong.append({"program": label, "lazy": mode,
+                              "explored": dict(list(got.items())[:4]),
+                              "definition": dict(list(want.items())[:4])})
     return Certificate(f"{CLAIM} ({kind} facade, laws)", f"{kind} facade",
                        {"kind": kind, "programs": len(cases)},
                        f"{len(cases)} programs ({split} with more than one outcome, {lazy} "

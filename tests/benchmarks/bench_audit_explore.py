@@ -7,7 +7,7 @@ clamped to [-2, 2] (:mod:`tests.audit_targets.timing_targets`).  ``--search`` ex
 ``random()`` value by its effect (the facade's piecewise search) instead of branching on its
 comparisons, for comparison; ``--cases`` picks cases by name.
 
-    python tests/benchmarks/bench_audit_explore.py [--search] [--cases loop10,svt1]
+    python tests/benchmarks/bench_audit_explore.py [--search] [--cases loop10,svt1] [--record]
 """
 
 from __future__ import annotations
@@ -61,4 +61,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import record
+
+    raise SystemExit(record.run(main, __file__))

@@ -31,7 +31,7 @@ from sphinx.util.docutils import SphinxDirective
 
 ROOT = Path(__file__).resolve().parents[3]
 RESULTS = ROOT / "tests" / "benchmarks" / "results"
-HELP_COLUMNS = "100"
+HELP_COLUMNS = "80"
 
 
 class _MarkdownDirective(SphinxDirective):
