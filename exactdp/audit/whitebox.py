@@ -35,6 +35,7 @@ from exactdp.audit.budget import (
     incomplete_report,
     progress_printer,
 )
+from exactdp.audit.escape import replay_path, watching
 from exactdp.audit.facades import FacadeRefusal
 from exactdp.audit.guard import (
     DEFAULT_TIME_LIMIT,
@@ -84,6 +85,7 @@ from exactdp.counting import InverseCDFSampler
 from exactdp.explore import (
     ExplorationIncomplete,
     ExplorationLimitError,
+    ExploringSource,
     NondeterminismError,
     explore,
 )
@@ -118,12 +120,16 @@ class _CountingAdapter(InverseCDFSampler):
     def d(self) -> int:
         return self._d
 
-    def value(self, c: int, u: int) -> int:
-        """``f(c, u)`` itself, validated (not shifted)."""
+    def value(self, c: int, u: int, again: bool = True) -> int:
+        """``f(c, u)`` itself, validated (not shifted); in a white-box audit called twice
+        (``again``), and the two values must agree (:func:`_again`)."""
         call = f"f({c}, {u})"
-        return int(self.guard.call(
+        z = int(self.guard.call(
             self.f, (c, u), call, {"c": c, "u": u},
             check=lambda z: check_outcome(z, self.outputs, call, {"c": c, "u": u})))
+        if again and self.guard.watch is not None:
+            _again(z, self.guard.call(self.f, (c, u), call, {"c": c, "u": u}), call, c, u)
+        return z
 
     def __call__(self, c: int, u: int) -> int:
         return self.value(c, u) - self.outputs.start
@@ -141,8 +147,23 @@ class _CountingAdapter(InverseCDFSampler):
                                     f"in [0, d]", witness))
             return v
 
-        return int(self.guard.call(f.cdf, (c, z + self.outputs.start), call, witness,
-                                   check=check))
+        v = int(self.guard.call(f.cdf, (c, z + self.outputs.start), call, witness,
+                                check=check))
+        if self.guard.watch is not None:
+            _again(v, self.guard.call(f.cdf, (c, z + self.outputs.start), call, witness,
+                                      check=check), call, c, z)
+        return v
+
+
+def _again(first: Any, second: Any, call: str, c: int, u: int) -> None:
+    """A counting mechanism called twice with the same ``(c, u)`` must return the same."""
+    if second != first:
+        raise Abort(Finding(
+            "nondeterministic", f"{call} returned {show(first)} and then {show(second)}: it is "
+                                f"not a function of (c, u) (it draws from a source the audit "
+                                f"does not see, or keeps state between calls); audit it "
+                                f"black-box (--kind blackbox)",
+            {"c": c, "u": u, "first": first, "second": second}))
 
 
 class GuardedSource(RandomSource):
@@ -201,7 +222,7 @@ def _counting_trace(adapter: _CountingAdapter, c: int, u: int,
     with recording() as events:
         sys.setprofile(_trace_counter(names, calls))
         try:
-            z = adapter.value(c, u)
+            z = adapter.value(c, u, again=False)
         finally:
             sys.setprofile(old)
     merged = tuple(events) + tuple(calls)
@@ -265,6 +286,8 @@ def counting_input(adapter: _CountingAdapter, c: int, enumerate_all: bool,
         raw = enumerate_distribution(adapter, c, limit=enumeration_limit)
     else:
         raw = threshold_distribution(adapter, c, hint=adapter.has_cdf)
+    if adapter.guard.watch is not None:
+        adapter.guard.watch.check()
     return {z + adapter.outputs.start: p for z, p in raw.items()}
 
 
@@ -386,8 +409,7 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     call = f"f({show(c)}, source)"
     used = [0]
 
-    def run(src: RandomSource) -> tuple[Any, tuple[Event, ...]]:
-        used[0] += 1
+    def once(src: RandomSource) -> tuple[Any, tuple[Event, ...]]:
         gs = GuardedSource(src, randomness_size, c)
         with recording() as events:
             out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
@@ -395,6 +417,13 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
                                  v, allowed, call, {"c": c, "draw_sizes": gs.draws},
                                  f" (draws {gs.draws})"))
         return out, tuple(events)
+
+    def run(src: ExploringSource) -> tuple[Any, tuple[Event, ...]]:
+        used[0] += 1
+        first = once(src)
+        if guard.watch is not None:  # the same draws again: the same output and draws
+            replay_path(once, src, first, c)
+        return first
 
     stopped = ""
     try:
@@ -421,6 +450,8 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     except ExplorationLimitError as exc:
         raise Abort(Finding("cannot_audit", f"on input {show(c)}: {exc}",
                             {"c": c})) from None
+    if guard.watch is not None:
+        guard.watch.check()
     dist: Distribution = {}
     tdist: dict[Any, Fraction] = {}
     for (out, tr), p in joint.items():
@@ -631,48 +662,54 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
         randomness_size = d
     refs = None if reference is None else reference_distributions(reference, ins, limit)
     trace: TraceResult | None = None
-    try:
-        if kind == "counting":
-            assert d is not None and isinstance(allowed, range)
-            adapter = _CountingAdapter(mechanism, d, allowed, guard)
-            say(progress, f"white-box audit of {name}: {len(ins)} inputs, d = {_short_int(d)}")
-            dists, method, mono, _, not_run = _counting_distributions(
-                adapter, ins, bool(monotone), enumeration_limit, progress, spread)
-            if not_run:
-                return _not_run_report(common, dists, not_run, pairs, eps, method, d,
-                                       start)
-            say(progress, "  comparing operation traces across inputs")
-            trace = _counting_trace_result(adapter, ins, dists, frozenset(trace_calls))
-        else:
-            say(progress, f"white-box audit of {name}: {len(ins)} inputs, exploring draws")
-            dists, traces, covered, stopped, not_run = _source_distributions(
-                mechanism, ins, guard, randomness_size, allowed, progress, max_uniform,
-                max_runs, max_calls, None if budget is None else start + budget * 10**9,
-                max_draws, spread)
-            method = "explored every path of draws (exploring source)"
-            assumed = getattr(mechanism, "assumption", "")
-            if assumed and isinstance(assumed, str):
-                method += f"; {assumed}"
-            mono = ""
-            d = randomness_size
-            if not_run:
-                return _not_run_report(common, dists, not_run, pairs, eps,
-                                       "explored every path of draws (exploring source)", d,
-                                       start, covered, stopped)
-            if stopped:
-                return incomplete_report(common, dists, covered, pairs, eps,
-                                         "explored the paths of draws up to the budget "
-                                         "(exploring source)", d, stopped,
-                                         elapsed(start))
-            trace = _source_trace_result(traces, ins)
-    except Abort as abort:
-        return WhiteBoxReport(**common, verdict="broken", d=d, findings=(abort.finding,),
-                              seconds=elapsed(start))
-    except DomainError as exc:  # raised by the checker on an inconsistent mechanism
-        finding = "not_monotone" if isinstance(exc, NotMonotoneError) else "inconsistent"
-        return WhiteBoxReport(**common, verdict="broken", d=d,
-                              findings=(Finding(finding, str(exc)),),
-                              seconds=elapsed(start))
+    with watching(mechanism) as watch:  # no law from a run that escaped the exploration
+        guard.watch = watch
+        try:
+            if kind == "counting":
+                assert d is not None and isinstance(allowed, range)
+                adapter = _CountingAdapter(mechanism, d, allowed, guard)
+                say(progress, f"white-box audit of {name}: {len(ins)} inputs, "
+                              f"d = {_short_int(d)}")
+                dists, method, mono, _, not_run = _counting_distributions(
+                    adapter, ins, bool(monotone), enumeration_limit, progress, spread)
+                watch.check()
+                if not_run:
+                    return _not_run_report(common, dists, not_run, pairs, eps, method, d,
+                                           start)
+                say(progress, "  comparing operation traces across inputs")
+                trace = _counting_trace_result(adapter, ins, dists, frozenset(trace_calls))
+            else:
+                say(progress, f"white-box audit of {name}: {len(ins)} inputs, exploring draws")
+                dists, traces, covered, stopped, not_run = _source_distributions(
+                    mechanism, ins, guard, randomness_size, allowed, progress, max_uniform,
+                    max_runs, max_calls, None if budget is None else start + budget * 10**9,
+                    max_draws, spread)
+                watch.check()
+                method = "explored every path of draws (exploring source)"
+                assumed = getattr(mechanism, "assumption", "")
+                if assumed and isinstance(assumed, str):
+                    method += f"; {assumed}"
+                mono = ""
+                d = randomness_size
+                if not_run:
+                    return _not_run_report(common, dists, not_run, pairs, eps,
+                                           "explored every path of draws (exploring source)", d,
+                                           start, covered, stopped)
+                if stopped:
+                    return incomplete_report(common, dists, covered, pairs, eps,
+                                             "explored the paths of draws up to the budget "
+                                             "(exploring source)", d, stopped,
+                                             elapsed(start))
+                trace = _source_trace_result(traces, ins)
+            watch.check()
+        except Abort as abort:
+            return WhiteBoxReport(**common, verdict="broken", d=d, findings=(abort.finding,),
+                                  seconds=elapsed(start))
+        except DomainError as exc:  # raised by the checker on an inconsistent mechanism
+            finding = "not_monotone" if isinstance(exc, NotMonotoneError) else "inconsistent"
+            return WhiteBoxReport(**common, verdict="broken", d=d,
+                                  findings=(Finding(finding, str(exc)),),
+                                  seconds=elapsed(start))
     say(progress, "  exact privacy-loss ratios over neighbouring inputs")
     ref_name = None if reference is None else describe_reference(reference)
     report = _judge(common, dists, pairs, eps, delta, ref_name, refs, method, d, mono, trace,
