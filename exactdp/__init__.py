@@ -11,7 +11,9 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from exactdp.counting import FastSample, GeometricMechanism, GeoSample
+    from exactdp.fastsample import FastSample
+    from exactdp.geometric import GeometricMechanism
+    from exactdp.geosample import GeoSample
     from exactdp.params import (
         DomainError,
         ExactDPError,
@@ -26,7 +28,9 @@ if TYPE_CHECKING:
 # The public names are imported on first use (PEP 562), so that ``import exactdp.cli`` is
 # fast and the command's Ctrl-C handling is in place before the heavy imports run.
 _WHERE = {
-    **dict.fromkeys(("FastSample", "GeometricMechanism", "GeoSample"), "exactdp.counting"),
+    "FastSample": "exactdp.fastsample",
+    "GeometricMechanism": "exactdp.geometric",
+    "GeoSample": "exactdp.geosample",
     **dict.fromkeys(("DomainError", "ExactDPError", "FloatParameterError",
                      "NotInverseIntegerError", "ParameterError", "ParameterTypeError",
                      "ResourceLimitError"), "exactdp.params"),

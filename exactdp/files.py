@@ -38,6 +38,7 @@ __all__ = [
     "InputFileError",
     "OutputFileError",
     "OutputPath",
+    "OutputWriteError",
     "parse_json",
     "read_bytes",
     "read_text",
@@ -57,6 +58,11 @@ class InputFileError(ExactDPError, ValueError):
 
 class OutputFileError(ExactDPError, ValueError):
     """An output path cannot be written (checked before any work, or failed while writing)."""
+
+
+class OutputWriteError(OutputFileError):
+    """Writing an output failed after the work was done (a full disk, an I/O error): the
+    command line says whether a release was drawn and lost."""
 
 
 def _name(path: str) -> str:
@@ -171,6 +177,17 @@ def _mode(target: Path) -> int:
         return 0o666 & ~mask
 
 
+def no_space(directory: Path) -> bool:
+    """Whether the file system holding ``directory`` has no free block for us (checked
+    before any work: a write there would fail after the work was done)."""
+    try:
+        vfs = os.statvfs(directory)
+    except OSError:
+        return False
+    free = vfs.f_bfree if os.geteuid() == 0 else vfs.f_bavail
+    return vfs.f_blocks > 0 and free == 0
+
+
 @dataclass(frozen=True)
 class OutputPath:
     """A file to be written, checked up front; ``OutputPath.check(path, force)``.
@@ -208,6 +225,9 @@ class OutputPath:
                                   f"(nothing was written)")
         if os.path.lexists(target) and not target.is_file():
             raise OutputFileError(f"{what} {path!r} exists and is not a regular file")
+        if no_space(parent):
+            raise OutputFileError(f"{what} {path!r}: no space left on the device of "
+                                  f"{str(parent)!r} (nothing was run or drawn)")
         return cls(target, force)
 
     def write(self, text: str) -> None:
@@ -239,7 +259,7 @@ class OutputPath:
             tmp = None
         except OSError as exc:
             hint = " (the disk is full)" if exc.errno == errno.ENOSPC else ""
-            raise OutputFileError(f"cannot write {str(self.path)!r}: {_why(exc)}{hint}; "
+            raise OutputWriteError(f"cannot write {str(self.path)!r}: {_why(exc)}{hint}; "
                                   f"any existing file there is unchanged") from None
         finally:
             if tmp is not None:

@@ -25,12 +25,12 @@ from typing import cast
 
 import gmpy2
 
-from exactdp.counting import (
+from exactdp.inverse_cdf import (
     MAX_INTEGER_BITS,
     CDFDraw,
     InverseCDFSampler,
-    _check_z,
-    _count_list,
+    check_outcome,
+    count_list,
     inverse_cdf_search,
 )
 from exactdp.params import (
@@ -166,7 +166,7 @@ class ClampedGeometric(InverseCDFSampler):
 
     def _check_cz(self, c: object, z: object) -> None:
         self._check_centre(c)
-        _check_z(z)
+        check_outcome(z)
 
     def _check_centre(self, c: object) -> int:
         if type(c) is int and self.centre_lo <= c <= self.centre_hi:
@@ -231,7 +231,7 @@ class ClampedGeometric(InverseCDFSampler):
     def check_counts(self, counts: Sequence[int]) -> list[int]:
         """``counts`` (centres) as a list, each checked as :meth:`draw` checks one centre (an
         int in ``[centre_lo, centre_hi]``) -- without building a draw per centre."""
-        cs = _count_list(counts)
+        cs = count_list(counts)
         if all(type(c) is int for c in cs):
             ints = cast(list[int], cs)
             if not ints or (self.centre_lo <= min(ints) and max(ints) <= self.centre_hi):
@@ -254,7 +254,7 @@ class ClampedGeometric(InverseCDFSampler):
     def cdf_exact(self, c: int, value: int) -> Fraction:
         """``Pr[clamp(c + eta) <= value]`` as a Fraction (0 below ``lo``, 1 from ``hi``)."""
         self._check_centre(c)
-        _check_z(value)
+        check_outcome(value)
         if value < self.lo:
             return Fraction(0)
         if value >= self.hi:
@@ -265,7 +265,7 @@ class ClampedGeometric(InverseCDFSampler):
         """``Pr[clamp(c + eta) = value]``: ``(1-r)/(1+r) r^|value-c|`` inside ``(lo, hi)``,
         the lumped tails at the ends."""
         self._check_centre(c)
-        _check_z(value)
+        check_outcome(value)
         if not self.lo <= value <= self.hi:
             return Fraction(0)
         r = self.ratio

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactdp.certified import Interval, ln_interval, precision_schedule
+from exactdp.certified import Interval, ceil_log2, ln_interval, precision_schedule
 from exactdp.params import ParameterError, ResourceLimitError, to_fraction
 
 __all__ = [
@@ -76,7 +76,7 @@ def budget(value: object, name: str = "--epsilon") -> Fraction:
     """A privacy budget: any exact positive rational (``'1/2'``, ``'0.3'``, ``Fraction``)."""
     q = to_fraction(value, name)
     if q <= 0:
-        raise EpsilonRangeError(f"{name} = {q} must be positive")
+        raise EpsilonRangeError(f"{name} = {_text(q)} must be positive")
     return q
 
 
@@ -108,6 +108,21 @@ def ln_fits(coefficient: object, ratio: object, limit: object) -> bool:
         if box.lo > e:
             return False
     raise ResourceLimitError(f"could not compare {c}*ln({r}) with {e}")
+
+
+def _text(q: Fraction) -> str:
+    """``q`` as ``p/q`` when short, else its ends and length (messages stay one line)."""
+    text = str(q)
+    return text if len(text) <= 60 else f"{text[:24]}...{text[-12:]} ({len(text)} characters)"
+
+
+def _ratio_text(r: Fraction) -> str:
+    """A ratio as written in an expression: ``1+2^-k`` for GeoSample's ``1 + 2^-k`` when
+    ``2^k`` has more than 20 digits, else ``p/q``."""
+    den = r.denominator
+    if r.numerator == den + 1 and den & (den - 1) == 0 and den.bit_length() > 64:
+        return f"1+2^-{den.bit_length() - 1}"
+    return str(r)
 
 
 def _decimal(q: Fraction, up: bool) -> str:
@@ -146,8 +161,9 @@ class Spend:
         exact = self.rational
         if exact is not None:
             return str(exact)
+        assert self.ratio is not None
         head = "" if self.coefficient == 1 else f"{self.coefficient}*"
-        return f"{head}ln({self.ratio})"
+        return f"{head}ln({_ratio_text(self.ratio)})"
 
     def interval(self, bits: int = 64) -> Interval:
         """A certified rational interval around the spend."""
@@ -184,7 +200,7 @@ class Spend:
         value = (j["epsilon"] if self.rational is not None
                  else f"{j['epsilon']} in [{j['epsilon_lower']}, {j['epsilon_upper']}]")
         asked = ("" if self.requested is None
-                 else f" (budget --epsilon {self.requested})")
+                 else f" (budget --epsilon {_text(self.requested)})")
         delta = "" if self.delta == 0 else f", delta = {self.delta}"
         return f"spent: epsilon = {value}{delta}{asked}; {self.composition}; {self.meaning}"
 
@@ -194,7 +210,7 @@ class Spend:
 def _above_top(total: Fraction, top: Fraction, draws: int, what: str) -> None:
     if total > top:
         raise EpsilonRangeError(
-            f"--epsilon = {total} is above the largest budget {what} can use for {draws} "
+            f"--epsilon = {_text(total)} is above the largest budget {what} can use for {draws} "
             f"value{'s' if draws != 1 else ''}: the range is (0, {top}] (the paper's eps is "
             f"at most 1, and one released count spends at most eps/2)")
 
@@ -210,19 +226,20 @@ def geosample_k_for_budget(total: object, draws: int, largest_k: int) -> int:
     e = budget(total)
     _above_top(e, Fraction(draws, 2), draws, "GeoSample")
     x = e / draws
-    k0 = 1  # the smallest k >= 1 with 2^-k <= x: then ln(1 + 2^-k) < 2^-k <= x fits
-    while Fraction(1, 1 << k0) > x:
-        k0 += 1
-    # k0 - 2 never fits: 2^-(k0-2) > 2x and ln(1 + y) >= y/2 for y <= 1.
-    k = k0 - 1 if k0 > 1 and ln_fits(draws, 1 + Fraction(1, 1 << (k0 - 1)), e) else k0
+    # k0: the smallest k >= 1 with 2^-k <= x, i.e. 2^k >= ceil(1/x); then ln(1 + 2^-k) <
+    # 2^-k <= x fits.  k0 - 2 never fits: 2^-(k0-2) > 2x and ln(1 + y) >= y/2 for y <= 1.
+    k0 = max(1, ceil_log2(-(-x.denominator // x.numerator)))
     if largest_k < 1:
         raise ResourceLimitError("no GeoSample fits here: d = (2^(k+1)+1)(2^k+1)^(n-1) passes "
                                  "the integer size limit even at k = 1 (use a smaller n)")
+    k = k0
+    if k0 > 1 and k0 - 1 <= largest_k and ln_fits(draws, 1 + Fraction(1, 1 << (k0 - 1)), e):
+        k = k0 - 1
     if k > largest_k:
         smallest = geosample_spend(largest_k, draws)
         raise EpsilonRangeError(
-            f"--epsilon = {e} is below the smallest budget GeoSample can spend here, "
-            f"{smallest.expression()} (about {smallest.to_json()['epsilon_lower']}; k at most "
+            f"--epsilon = {_text(e)} is below the smallest budget GeoSample can spend here, "
+            f"{smallest.expression()} (<= {smallest.to_json()['epsilon_upper']}; k at most "
             f"{largest_k}, as d = (2^(k+1)+1)(2^k+1)^(n-1) must stay within the integer size "
             f"limit): the range is [{smallest.expression()}, {Fraction(draws, 2)}]")
     return k
@@ -253,7 +270,7 @@ def fastsample_m_for_budget(total: object, draws: int, largest_m: int) -> int:
     if m > largest_m:
         smallest = Fraction(draws, 2 * largest_m)
         raise EpsilonRangeError(
-            f"--epsilon = {e} is below the smallest budget FastSample can spend here, "
+            f"--epsilon = {_text(e)} is below the smallest budget FastSample can spend here, "
             f"{smallest} (eps = 1/m with m at most {largest_m}, as d' must stay within the "
             f"integer size limit): the range is [{smallest}, {Fraction(draws, 2)}]")
     return m
@@ -281,17 +298,17 @@ def histogram_m_for_budget(total: object, largest_m: int | None) -> int:
     e = budget(total)
     if e > 1:
         raise EpsilonRangeError(
-            f"--epsilon = {e} is above 1, the largest budget a histogram can use: the range "
+            f"--epsilon = {_text(e)} is above 1, the largest budget a histogram can use: the range "
             f"is (0, 1] (the paper's eps is 1/m for a whole m)")
     m = -((-e.denominator) // e.numerator)
     if largest_m is not None and m > largest_m:
         smallest = Fraction(1, max(largest_m, 1))
         raise EpsilonRangeError(
-            f"--epsilon = {e} is below the smallest budget this histogram can spend here, "
+            f"--epsilon = {_text(e)} is below the smallest budget this histogram can spend here, "
             f"{smallest} (eps = 1/m with m at most {largest_m}, as the counting mechanism's "
             f"integers must stay within the size limit): the range is [{smallest}, 1]"
             if largest_m >= 1 else
-            f"--epsilon = {e}: no eps = 1/m keeps the counting mechanism's integers within "
+            f"--epsilon = {_text(e)}: no eps = 1/m keeps the counting mechanism's integers within "
             f"the size limit here (use fewer rows)")
     return m
 

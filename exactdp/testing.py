@@ -68,6 +68,7 @@ from exactdp.checker import (
     thresholds,
     worst_ratio,
 )
+from exactdp.claims import RatioClaim, parse_claim, ratio_claim
 from exactdp.counting import InverseCDFSampler
 from exactdp.explore import MAX_RUNS, MAX_UNIFORM, ExploringSource, explore
 from exactdp.params import ParameterError, ParameterTypeError, positive_int, to_fraction
@@ -387,17 +388,18 @@ def _witness_text(w: RatioWitness) -> str:
 
 
 def _claim(epsilon: object, ratio_bound: object) -> tuple[Fraction | None, Fraction | None]:
-    """Exactly one of ``epsilon`` (exact, >= 0) and ``ratio_bound`` (a rational >= 1,
-    standing for ``e**eps <= ratio_bound``)."""
+    """Exactly one of ``epsilon`` (exact, >= 0; or ``'ln 3'``, ``'2 ln 2'``: a ratio bound,
+    :func:`exactdp.claims.parse_claim`) and ``ratio_bound`` (a rational >= 1, standing for
+    ``e**eps <= ratio_bound``)."""
     if (epsilon is None) == (ratio_bound is None):
         raise ParameterError("give exactly one of epsilon= (exact) and ratio_bound= (a "
                              "rational bound on e^eps, e.g. 3 for ln(3)-DP)")
     if ratio_bound is not None:
-        r = to_fraction(ratio_bound, "ratio_bound")
-        if r < 1:
-            raise ParameterError(f"ratio_bound = {r} must be >= 1 (it bounds e^eps)")
-        return None, r
-    eps = to_fraction(epsilon, "epsilon")
+        return None, ratio_claim(ratio_bound, "ratio_bound").ratio
+    claim = parse_claim(epsilon, "epsilon")
+    if isinstance(claim, RatioClaim):
+        return None, claim.ratio
+    eps = claim
     if eps < 0:
         raise ParameterError(f"epsilon = {eps} must be >= 0")
     return eps, None

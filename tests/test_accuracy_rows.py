@@ -16,7 +16,7 @@ import pytest
 
 import exactdp.histograms.compact as compact_module
 import exactdp.histograms.sparse as sparse_module
-from exactdp import counting
+from exactdp import fastsample
 from exactdp.certificate import ClaimReport
 from exactdp.counting import FastSample
 from exactdp.histograms.basic import BasicHistogram, StabilityHistogram
@@ -192,7 +192,7 @@ def test_fastsample_search_shift_above_the_window_fails(monkeypatch: pytest.Monk
     """The search's F on c + t <= z < n (reached only when n > t) is one too large: in the
     search's window of S F' (the default) or, with no room for the window, in _gmp_cdf."""
     if path == "_gmp_cdf":
-        monkeypatch.setattr(counting, "NATIVE_TABLE_BYTES", 0)
+        monkeypatch.setattr(fastsample, "NATIVE_TABLE_BYTES", 0)
     original = getattr(FastSample, path)
 
     def shifted(self: FastSample, c: int, z: int) -> Any:

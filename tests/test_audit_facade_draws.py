@@ -211,20 +211,20 @@ def test_planted_geometric_update_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
 
 # ----------------------------------------------------------------- explored laws
 
-def _rounded_laplace_of(j: int) -> int:
-    """clip(rint(laplace(0, 1)), -2, 2) when numpy's double is j / 2^53 (j >= 1), written
-    here from numpy's random_laplace."""
+def _rounded_laplace_of(j: int, scale: float = 1.0) -> int:
+    """clip(rint(laplace(0, scale)), -2, 2) when numpy's double is j / 2^53 (j >= 1),
+    written here from numpy's random_laplace."""
     u = j / TWO53
-    value = -math.log(2.0 - u - u) if u >= 0.5 else math.log(u + u)
+    value = -scale * math.log(2.0 - u - u) if u >= 0.5 else scale * math.log(u + u)
     return int(np.clip(np.rint(value), -2, 2))
 
 
-def _first_at_least(k: int) -> int:
+def _first_at_least(k: int, scale: float = 1.0) -> int:
     """The smallest j in [1, 2^53) with _rounded_laplace_of(j) >= k (it is monotone)."""
     lo, hi = 1, TWO53
     while lo < hi:
         mid = (lo + hi) // 2
-        if _rounded_laplace_of(mid) >= k:
+        if _rounded_laplace_of(mid, scale) >= k:
             hi = mid
         else:
             lo = mid + 1
@@ -267,3 +267,70 @@ def test_statdp_noisy_max_is_refused_not_broken(capsys: pytest.CaptureFixture[st
                        "vectors(2, 0..1, 1, linf)", "--outputs", "0..1", "--quiet")
     assert rc == 2, (out, err)
     assert "black-box" in err and "Traceback" not in err
+
+
+def test_noisy_max_over_rounded_laplace_noise_is_exact_or_refused() -> None:
+    """Two draws whose values matter jointly (the argmax compares them): the first draw's
+    pieces depend on the second draw's value, which the continuation probes see only in
+    part.  The audit must then refuse, or give the exact law -- the sum over the 5 x 5
+    rounded noise values counted from the doubles (ties: index 0) -- never another law."""
+    from audit_targets import realcode_targets as targets
+
+    from exactdp.audit import whitebox_audit
+    from exactdp.audit.callforms import call_form
+    from exactdp.audit.facades import FacadeRefusal, facade_mechanism
+
+    starts = {k: _first_at_least(k, 2.0) for k in range(-2, 4)}
+    law = {k: Fraction(starts[k + 1] - starts[k], TWO53 - 1) for k in range(-2, 3)}
+    second = sum((law[a] * law[b] for a in law for b in law if b > a), Fraction(0))
+    refused = 0  # the search as it stands refuses each of these inputs
+    for k in range(4):
+        mech = facade_mechanism(call_form(targets.noisy_max_rounded, "prng",
+                                          {"epsilon": 1}), "numpy")
+        try:
+            report = whitebox_audit(mech, inputs=[(k, k), (k + 5, k + 5)],
+                                    claimed_epsilon=1, kind="source", outputs=range(2))
+        except FacadeRefusal as exc:
+            assert "black-box" in str(exc)
+            refused += 1
+            continue
+        for dist in report.distributions.values():
+            assert dist == {0: 1 - second, 1: second}
+
+
+def _first(pred: Callable[[int], bool], lo: int = 0, hi: int = TWO53) -> int:
+    """The smallest j in [lo, hi) with pred(j) (pred monotone: False then True), else hi."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if pred(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def test_module_expovariate_and_gauss_are_explored_by_their_effect() -> None:
+    """random.expovariate and random.gauss patched at module level: the law is the count of
+    53-bit draws, found here by bisection on CPython's formulas."""
+    from audit_targets import realcode_targets as targets
+
+    from exactdp.audit import whitebox_audit
+    from exactdp.audit.callforms import call_form
+    from exactdp.audit.facades import facade_mechanism
+
+    # expovariate(1) = -log(1 - U) < 1  <=>  j below the first j where it is >= 1
+    keep = _first(lambda j: -math.log(1.0 - j / TWO53) >= 1.0)
+    mech = facade_mechanism(call_form(targets.rr_expovariate, patching=True),
+                            patch_modules=[random])
+    r = whitebox_audit(mech, inputs=range(2), claimed_epsilon=1, kind="source")
+    assert r.distributions[0] == {0: Fraction(keep, TWO53), 1: 1 - Fraction(keep, TWO53)}
+    # gauss: z = cos(2 pi U1) * sqrt(-2 log(1 - U2)) < 0 iff cos < 0 and U2 > 0
+    two_pi = 2 * math.pi
+    a = _first(lambda j: math.cos(j / TWO53 * two_pi) < 0.0)
+    b = _first(lambda j: math.cos(j / TWO53 * two_pi) >= 0.0, a)
+    assert all(math.cos(j / TWO53 * two_pi) < 0.0 for j in (a, b - 1))
+    negative = Fraction(b - a, TWO53) * Fraction(TWO53 - 1, TWO53)
+    mech = facade_mechanism(call_form(targets.rr_gauss, patching=True), patch_modules=[random])
+    r = whitebox_audit(mech, inputs=range(2), claimed_epsilon=1, kind="source")
+    assert r.distributions[0] == {0: negative, 1: 1 - negative}
+    assert random.gauss == random._inst.gauss  # type: ignore[attr-defined]  # restored

@@ -388,4 +388,4 @@ def test_help_describes_the_flags(capsys: pytest.CaptureFixture[str]) -> None:
         run(capsys, "audit", "--help")
     text = " ".join(capsys.readouterr().out.split())
     assert "--workers N" in text and "--dask ADDRESS" in text
-    assert "never PASS" in text and "not run" in text
+    assert "one input per job" in text

@@ -169,3 +169,47 @@ def test_reports_state_the_relation_in_words(capsys: pytest.CaptureFixture[str])
                        "3", "--inputs", "0..2", "--outputs", "-1..2")
     assert rc == 1, err  # M(1) in {1, 0}, M(2) in {2, -1}: disjoint, infinite loss
     assert "neighbours: counts 0..2, c ~ c+1 (a count changes by one)" in out
+
+
+def test_outcomes_as_code_returns_them() -> None:
+    """Lists and arrays are the tuples of their items; a float is its exact value (equal
+    numbers are one outcome); nan is not an outcome."""
+    import numpy as np
+    from audit_targets import realcode_targets as targets
+
+    from exactdp.audit.guard import check_outcome
+
+    assert check_outcome([1, [2, 3]], None, "f", {}) == (1, (2, 3))
+    assert check_outcome(np.array([[1, 0]]), None, "f", {}) == ((1, 0),)
+    assert check_outcome(np.float64(0.1), None, "f", {}) == Fraction(3602879701896397, 2**55)
+    assert check_outcome(-0.0, None, "f", {}) == 0 and check_outcome(np.bool_(True), None,
+                                                                       "f", {}) is True
+    pair = facade_mechanism(lambda c, rng: [c, rng.randrange(2)])
+    r = whitebox_audit(pair, inputs=range(2), claimed_epsilon=1)
+    assert r.distributions[0] == {(0, 0): Fraction(1, 2), (0, 1): Fraction(1, 2)}
+    halves = facade_mechanism(lambda c, rng: 0.5 if rng.randrange(2) else Fraction(1, 2))
+    r = whitebox_audit(halves, inputs=range(2), claimed_epsilon=0)
+    assert r.distributions[0] == {Fraction(1, 2): 1} and r.verdict == "pass"
+    # np.sign(q + laplace) as an array: for q = 0 the double U = 1/2 gives -0.0 (sign 0),
+    # the 2^52 - 1 nonzero doubles below it -1, the 2^52 - 1 above it +1 (0 is redrawn)
+    signs = facade_mechanism(call_form(targets.noisy_values, "prng"), "numpy")
+    r = whitebox_audit(signs, inputs=[(0,), (1,)], claimed_epsilon=1, kind="source")
+    half = Fraction(2**52 - 1, TWO53 - 1)
+    assert r.distributions[(0,)] == {(-1,): half, (0,): Fraction(1, TWO53 - 1), (1,): half}
+    nan = whitebox_audit(facade_mechanism(lambda c, rng: float("nan")), inputs=range(2),
+                         claimed_epsilon=1)
+    assert nan.verdict == "broken" and nan.findings[0].kind == "bad_output"
+
+
+def test_testing_takes_the_same_claims() -> None:
+    """exactdp.testing reads epsilon with the same parser: 'ln 3' is the ratio bound 3."""
+    from exactdp.randomness import RandomSource
+    from exactdp.testing import OracleAssertionError, assert_pure_dp
+
+    def rr(c: int, source: RandomSource) -> int:
+        return c if source.bernoulli(3, 4) else 1 - c
+
+    assert_pure_dp(rr, [(0, 1)], epsilon="ln 3")
+    assert_pure_dp(rr, [(0, 1)], ratio_bound=3)
+    with pytest.raises(OracleAssertionError):
+        assert_pure_dp(rr, [(0, 1)], epsilon="ln(29/10)")

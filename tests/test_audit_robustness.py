@@ -90,7 +90,7 @@ def test_blackbox_json_verdict_for_garbage(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_library_blackbox_checks_outputs_without_a_declaration() -> None:
-    for sampler in (lambda c: None, lambda c: 0.25, lambda c: [c]):
+    for sampler in (lambda c: None, lambda c: float("nan"), lambda c: [{c}]):
         r = blackbox_audit(sampler, inputs=range(3), claimed_epsilon=1, draws=20)
         assert r.verdict == "broken" and r.exit_code == 3
         assert r.findings[0].kind == "bad_output"
@@ -436,10 +436,14 @@ def test_help_states_verdicts_and_exit_statuses(capsys: pytest.CaptureFixture[st
     assert info.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
     for phrase in ("NO VIOLATION DETECTED", "never a proof of privacy", "BROKEN",
-                   "2 bad arguments or a bad target", "3 BROKEN", "130 interrupted",
+                   "nothing audited (2)", "declared (3)", "exactdp --help",
                    "--max-calls", "--max-inputs", "--json", "--output PATH", "--force",
-                   "./mech.py:f"):
+                   "FILE.py:CALLABLE"):
         assert phrase in text, phrase
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "130 interrupted" in text and "3 the audited mechanism is broken" in text
 
 
 # ---------------------------------------------------------------- fuzz: the argument grammar

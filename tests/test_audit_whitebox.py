@@ -272,8 +272,8 @@ def test_source_mechanism_with_unbounded_loop_hits_the_exploration_limit() -> No
 
 
 def test_unhashable_and_undeclared_outputs_of_source_mechanisms() -> None:
-    report = whitebox_audit(lambda c, s: [c], inputs=range(2), claimed_epsilon=1)
-    assert report.findings[0].kind == "bad_output"
+    report = whitebox_audit(lambda c, s: [{c}], inputs=range(2), claimed_epsilon=1)
+    assert report.findings[0].kind == "bad_output"  # a set inside a list: unhashable
     report = whitebox_audit(lambda c, s: c + s.uniform(2), inputs=range(2), claimed_epsilon=1,
                             outputs=[0, 1, 2])
     assert report.findings[0].kind == "out_of_range"

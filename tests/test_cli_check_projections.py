@@ -15,12 +15,16 @@ COMMON = ("check", "sign-oporp", "--epsilon", "41/100", "--rho", "3/2", "--p", "
           "--bound", "2", *NOTES_PLAN)
 
 
-@pytest.mark.parametrize(("variant", "beta", "worst"),
-                         [("rr", "1", "5/4"), ("smooth", "1", "97/70"), ("rr", "2", "3/2"),
-                          ("smooth", "2", "3/2")])
+@pytest.mark.parametrize(("variant", "beta", "worst", "bound"),
+                         [("rr", "1", "5/4", "2"), ("smooth", "1", "97/70", "2"),
+                          ("rr", "2", "3/2", "2"), ("smooth", "2", "3/2", "4")])
 def test_one_coordinate_passes_with_notes_values(capsys: pytest.CaptureFixture[str],
-                                                  variant: str, beta: str, worst: str) -> None:
-    rc, out, err = run(capsys, *COMMON, "--variant", variant, "--beta", beta, "--json")
+                                                  variant: str, beta: str, worst: str,
+                                                  bound: str) -> None:
+    """(smooth at beta = 2 reaches level L_max = 4 at projections of 8: C = 4 with bins of
+    two coordinates.)"""
+    rc, out, err = run(capsys, *COMMON, "--variant", variant, "--beta", beta, "--bound",
+                       bound, "--json")
     assert rc == 0, err
     doc = json.loads(out)
     assert doc["worst"] == worst and doc["verdict"] == "pass"

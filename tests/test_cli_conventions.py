@@ -78,7 +78,7 @@ def test_help_says_what_epsilon_buys(capsys: pytest.CaptureFixture[str]) -> None
             main([command, "--help"])
         text = " ".join(capsys.readouterr().out.split())
         assert "(eps~/2, 0)-DP" in text and "(eps/2, 0)-DP" in text
-        assert "Exit status: 0" in text
+        assert "Exit statuses, exact numbers and the notation: exactdp --help" in text
 
 
 # --------------------------------------------------------------------------- bounded work

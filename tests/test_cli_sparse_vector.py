@@ -350,7 +350,7 @@ def test_help_says_what_is_guaranteed_and_what_is_public(
     assert exc.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
     for words in ["||x - x'||_1 <= 1", "eps_cert = c(1 - 2p)/p", "costs 2*eps",
-                  "What beta truncates", "hash functions", "public", "Exit status",
+                  "What beta truncates", "hash functions", "public", "exactdp --help",
                   "Blank lines", "'#'", "header 'key,value'"]:
         assert words in text, words
 

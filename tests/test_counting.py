@@ -677,10 +677,10 @@ def test_truncated_geosample_is_z_prime() -> None:
 def test_fastsample_without_power_table(n: int, m: int, g: int,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     # Large t computes powers on demand instead of from a table: same exact CDF.
-    from exactdp import counting
+    from exactdp import fastsample
 
     assert fast(n, m, g)._powers is not None  # the default path uses the table
-    monkeypatch.setattr(counting, "POWER_TABLE_BITS", 0)
+    monkeypatch.setattr(fastsample, "POWER_TABLE_BITS", 0)
     mech = FastSample(n, Fraction(1, m), Fraction(1, g))
     assert mech._powers is None  # and this one does not
     for c in range(n + 1):

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from test_checker_mutants import planted
 
 import exactdp.proofs.balcer_vadhan._counting as grid
-from exactdp import counting, native_samplers
+from exactdp import fastsample, inverse_cdf, native_samplers
 from exactdp.checker import counting_distribution
 from exactdp.counting import FastSample, GeoSample, PowerWalk, inverse_cdf_search, search_rounds
 from exactdp.explore import explore
@@ -96,7 +96,7 @@ def test_python_search_bug_fails_the_fastsample_row(small_grids: None) -> None:
 def test_python_power_search_bug_fails_the_fastsample_row(
         small_grids: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """... and, when the window would be too large, _gmp_cdf over the power table."""
-    monkeypatch.setattr(counting, "NATIVE_TABLE_BYTES", 0)
+    monkeypatch.setattr(fastsample, "NATIVE_TABLE_BYTES", 0)
     assert thm_4_10_fast_path.check_equal(False).verdict is True
     with planted(FastSample, "_gmp_cdf", "base = (z + 1) * d_prime", "base = z * d_prime"):
         assert thm_4_10_fast_path.check_equal(False).verdict is False
@@ -164,7 +164,7 @@ def test_sample_many_refuses_bad_counts() -> None:
 
 
 def test_sample_many_chunks_keep_every_draw(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(counting, "BATCH_CHUNK", 4)
+    monkeypatch.setattr(inverse_cdf, "BATCH_CHUNK", 4)
     mech = GeoSample(6, 1)
     counts = list(range(7)) * 2
     out = mech.sample_many(counts, SeededSource(3))

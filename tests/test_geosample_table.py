@@ -14,7 +14,7 @@ import pytest
 from test_checker_mutants import planted
 
 import exactdp.proofs.balcer_vadhan._counting as grid
-from exactdp import counting
+from exactdp import geosample
 from exactdp.counting import GeoSample, inverse_cdf_search
 from exactdp.proofs.balcer_vadhan import thm_4_07_fast_path, thm_4_07_geosample
 from exactdp.trace import recording
@@ -54,7 +54,7 @@ def test_without_the_table_the_power_walk_gives_the_same_outputs(
         monkeypatch: pytest.MonkeyPatch) -> None:
     with_table = GeoSample(10, Fraction(1, 2))
     assert with_table._table is not None  # built now, before the limit drops to 0
-    monkeypatch.setattr(counting, "GEO_TABLE_BITS", 0)
+    monkeypatch.setattr(geosample, "GEO_TABLE_BITS", 0)
     walked = GeoSample(10, Fraction(1, 2))
     assert walked._table is None and walked._walks is None
     for c in range(11):
@@ -76,7 +76,7 @@ def test_the_table_is_read_once_per_round_as_the_walk_was() -> None:
             traces.add(tuple(events))
     assert traces == {(("cdf",),) * 3}
     assert inverse_cdf_search(mech._walks[2], 6, 1) == mech(2, 1)  # type: ignore[index]
-    assert GeoSample(counting.GEO_TABLE_MAX_N + 1, 1)._table is None
+    assert GeoSample(geosample.GEO_TABLE_MAX_N + 1, 1)._table is None
 
 
 def test_table_bug_fails_the_rows(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,7 +103,7 @@ def test_table_bug_fails_the_rows(monkeypatch: pytest.MonkeyPatch) -> None:
      "table[n - c + (c == 1):2 * n - c + (c == 1)] + [d]"),
 ])
 def test_table_read_bug_fails_the_rows(name: str, old: str, new: str) -> None:
-    with planted(counting, name, old, new):
+    with planted(geosample, name, old, new):
         assert thm_4_07_geosample.check_iv(False).verdict is False
         assert thm_4_07_fast_path.check_equal(False).verdict is False
 

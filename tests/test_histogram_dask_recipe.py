@@ -1,9 +1,10 @@
-"""README's Dask-dataframe recipe, run as printed, hands its counts to ``exactdp histogram
---counts`` (issue 15 item 2).
+"""The documented Dask-dataframe recipe, run as printed, hands its counts to ``exactdp
+histogram --counts``.
 
-The recipe's code block is read from README.md and executed verbatim in a directory holding a
+The recipe's code block is read from the user guide (``exactdp/docs/guide/scale.md``) and
+executed verbatim in a directory holding a
 generated ``events/*.parquet`` (two files, so the counting really is partitioned), so the
-README and this test cannot drift apart.  The counts it writes must be the counts computed
+page and this test cannot drift apart.  The counts it writes must be the counts computed
 directly from the rows; the release from them must be the release from the rows file (same
 seed; pure-sparse reads the data only through ``n`` and the counts); and the validation must
 refuse a duplicated element, a zero count, and a null the recipe dropped (``--rows``).
@@ -23,16 +24,16 @@ from exactdp.histograms.counts_source import read_counts_csv
 from exactdp.histograms.data import Universe
 from tests._cli import histogram_report, one_line_error, run
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+GUIDE = Path(__file__).resolve().parent.parent / "exactdp" / "docs" / "guide" / "scale.md"
 COMMON = ["--algorithm", "pure-sparse", "--epsilon", "1/2", "--universe-size", "2^64",
           "--seed", "5", "--quiet"]
 
 
 def recipe() -> str:
-    """The ```python block of README.md that starts with ``# Dask dataframe``."""
-    blocks = re.findall(r"^```python\n(.*?)^```", README.read_text(), re.MULTILINE | re.DOTALL)
+    """The ```python block of the guide's page that starts with ``# Dask dataframe``."""
+    blocks = re.findall(r"^```python\n(.*?)^```", GUIDE.read_text(), re.MULTILINE | re.DOTALL)
     found = [b for b in blocks if b.startswith("# Dask dataframe")]
-    assert len(found) == 1, "README.md must hold exactly one Dask dataframe recipe"
+    assert len(found) == 1, f"{GUIDE} must hold exactly one Dask dataframe recipe"
     return found[0]
 
 
@@ -60,7 +61,7 @@ def _events(tmp: Path, rows: list[int | None]) -> None:
 
 def _run_recipe(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp)
-    exec(compile(recipe(), "README.md (Dask dataframe recipe)", "exec"), {})  # noqa: S102
+    exec(compile(recipe(), f"{GUIDE.name} (Dask dataframe recipe)", "exec"), {})  # noqa: S102
     out = tmp / "user_counts"
     assert sorted(p.name for p in out.iterdir())[:1] == ["part-0.csv"]
     return out

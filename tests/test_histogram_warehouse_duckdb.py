@@ -144,7 +144,7 @@ def test_reader_for() -> None:
 
 
 def test_counts_written_by_duckdb(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """README's engine recipe: the engine writes ``element,count``, exactdp releases."""
+    """The guide's engine recipe: the engine writes ``element,count``, exactdp releases."""
     table = f"SELECT x AS element FROM ({_values(ROWS)}) t(i, x) ORDER BY i"
     parquet = _copy(table, tmp_path / "rows.parquet")
     counts = _copy(f"SELECT element, count(*) AS count FROM '{parquet}' GROUP BY ALL",

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from test_checker_mutants import planted
 
-from exactdp import counting, native_samplers, randomness
+from exactdp import fastsample, inverse_cdf, native_samplers, randomness
 from exactdp.certificate import ClaimReport
 from exactdp.histograms import compact, orderstats
 from exactdp.proofs import checks_of, discover
@@ -40,13 +40,13 @@ PLANTED: list[tuple[str, Any, str, str, str, str]] = [
      "not 0 <= u <= d", "bernoulli"),
     ("inverse-cdf-shifted-u", RS, "inverse_cdf", "draw.search(_checked_draw(self, draw.d))",
      "draw.search(max(1, _checked_draw(self, draw.d) - 1))", "inverse_cdf"),
-    ("search-gt-for-ge", counting, "inverse_cdf_search", "if cdf(mid) >= u:",
+    ("search-gt-for-ge", inverse_cdf, "inverse_cdf_search", "if cdf(mid) >= u:",
      "if cdf(mid) > u:", "inverse_cdf"),
-    ("search-one-round-short", counting, "inverse_cdf_search", "range(n.bit_length())",
+    ("search-one-round-short", inverse_cdf, "inverse_cdf_search", "range(n.bit_length())",
      "range(n.bit_length() - 1)", "inverse_cdf"),
-    ("fastsample-search-cdf-base", counting.FastSample, "search_cdf",
+    ("fastsample-search-cdf-base", fastsample.FastSample, "search_cdf",
      "return (z + 1) * d_prime + rest", "return z * d_prime + rest", "inverse_cdf"),
-    ("fastsample-gmp-cdf-base", counting.FastSample, "_gmp_cdf",
+    ("fastsample-gmp-cdf-base", fastsample.FastSample, "_gmp_cdf",
      "base = (z + 1) * d_prime", "base = z * d_prime", "inverse_cdf"),
     ("fastsample-native-table-base", native_samplers.SearchTable, "__init__",
      "(j + t + n + 1) * d_prime", "(j + t + n) * d_prime", "inverse_cdf"),
@@ -100,10 +100,10 @@ def test_planted_bug_fails_its_row(owner: Any, name: str, old: str, new: str,
                                    row: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # FastSample searches natively when the kernels are built: a bug in the Python search's
     # F is planted with them off, a bug in the native table only with them on.
-    if owner is counting.FastSample:
+    if owner is fastsample.FastSample:
         monkeypatch.setattr(native_samplers, "available", lambda: False)
     if name == "_gmp_cdf":  # the power-table search runs only when the window has no room
-        monkeypatch.setattr(counting, "NATIVE_TABLE_BYTES", 0)
+        monkeypatch.setattr(fastsample, "NATIVE_TABLE_BYTES", 0)
     if owner is native_samplers.SearchTable and not native_samplers.available():
         pytest.skip(f"native sampler kernels: {native_samplers.status()}")
     with planted(owner, name, old, new):

@@ -283,7 +283,11 @@ def test_help_explains_the_notation(capsys: pytest.CaptureFixture[str]) -> None:
         with pytest.raises(SystemExit):
             run(capsys, *argv)
         out = capsys.readouterr().out
-        assert "Notation" in out and "[d]_+" in out and "eps~" in out, argv
+        assert "the notation: exactdp --help" in out, argv
+    with pytest.raises(SystemExit):
+        run(capsys, "--help")
+    out = capsys.readouterr().out
+    assert "notation" in out and "[d]_+" in out and "eps~" in out
 
 
 # ---------------------------------------------------------------- for all small parameters

@@ -125,9 +125,9 @@ def test_below_the_smallest_spendable_is_refused_naming_it() -> None:
 
 def test_fastsample_smallest_spendable_follows_the_size_limit(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from exactdp import counting
+    from exactdp import inverse_cdf
 
-    monkeypatch.setattr(counting, "MAX_INTEGER_BITS", 1 << 16)  # small enough to build d'
+    monkeypatch.setattr(inverse_cdf, "MAX_INTEGER_BITS", 1 << 16)  # small enough to build d'
     gamma = Fraction(1, 1000)
     m = FastSample.largest_m(1000, gamma)
     assert m > 1
@@ -251,3 +251,24 @@ def test_the_guide_shows_the_spend_sample_prints(capsys: pytest.CaptureFixture[s
                      "--count", "3", "--draws", "3", "--json")
     assert rc == 0
     assert json.loads(block)["spent"] == json.loads(out)["spent"]
+
+
+def test_tiny_budgets_stay_exact_and_readable(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = run(capsys, "sample", "geosample", "--n", "10", "--epsilon", "1e-3000",
+                       "--count", "3", "--json")
+    assert rc == 0, err
+    payload = json.loads(out)
+    spent = payload["spent"]
+    k = int(payload["k"])
+    assert spent["epsilon"] == f"ln(1+2^-{k})"  # 1 + 2^-k, written short
+    # sympy's comparison is unreliable this close to 0; rational bounds decide it instead:
+    # y - y^2/2 <= ln(1 + y) <= y for 0 < y <= 1.
+    budget = Fraction(1, 10**3000)
+    y = Fraction(1, 2**k)
+    assert y <= budget  # so ln(1 + 2^-k) <= budget
+    y1 = 2 * y
+    assert y1 - y1 * y1 / 2 > budget  # so ln(1 + 2^-(k-1)) > budget: k is the smallest
+    rc, out, err = run(capsys, "sample", "geosample", "--n", "10000", "--epsilon", "1e-10000",
+                       "--count", "3")
+    assert rc == 2 and out == "" and len(err) < 400
+    one_line_error(err, "(10003 characters)", "smallest budget", "ln(1+2^-26842)")

@@ -67,10 +67,10 @@ def test_above_the_top_is_refused(capsys: pytest.CaptureFixture[str], rows: Path
 
 def test_below_the_smallest_spendable_is_refused_naming_it(
         capsys: pytest.CaptureFixture[str], rows: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from exactdp import counting
+    from exactdp import inverse_cdf
     from exactdp.counting import FastSample
 
-    monkeypatch.setattr(counting, "MAX_INTEGER_BITS", 1 << 12)
+    monkeypatch.setattr(inverse_cdf, "MAX_INTEGER_BITS", 1 << 12)
     gamma = Fraction(1, 20) / (2 * 8)  # Theorem 5.3: beta0 / (2|X|) with beta0 = 1/20
     cap = FastSample.largest_m(7, gamma)
     assert cap > 1

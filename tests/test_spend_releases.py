@@ -193,3 +193,17 @@ def test_every_release_help_says_epsilon_is_a_budget_and_its_range(
     text = " ".join(capsys.readouterr().out.split())
     option = text[text.rindex("--epsilon E "):][:400]  # the option, not the usage line
     assert "budget" in option and range_words in option
+
+
+def test_alp_params_spend_in_the_library() -> None:
+    from exactdp.sparse_vectors.alp import ALPParams, tight_bound
+
+    for eps in (Fraction(1, 3), Fraction(2), Fraction(7, 5)):
+        paper = ALPParams.from_paper(eps, 3, 10, 6, 2, 100)
+        assert paper.spend(eps).rational == eps and paper.spend().requested is None
+        assert ALPParams.unscaled(eps, 10, 6, 2, 100).spend().rational == eps
+        bound = tight_bound(eps)
+        tight = ALPParams.histogram_tight(bound, 4, 10, 6, 2, 100)
+        spent = tight.spend(eps)
+        assert spent.ratio == bound and spent.coefficient == 1 and spent.at_most(eps)
+        assert bool(value(spent.expression()) <= rational(str(eps)))

@@ -249,10 +249,11 @@ def test_results_and_resume(planted, tmp_path: Path, capsys: pytest.CaptureFixtu
         f.write('{"module": "planted_verify_0.a_ok", "ind')
     rc, resumed, err = run(capsys, "verify", "--results", str(results), "--resume")
     assert rc == 1 and _no_seconds(resumed) == _no_seconds(first)
-    assert "2 reused" in err and "1 line(s) unreadable" in err
+    assert "2 reused" in err and "1 line(s) not reused: unreadable" in err
     assert sorted(_calls(tmp_path)) == ["a", "b"]  # nothing ran again
 
-    # A row recorded as NOT RUN is run again (only passes and failures are reused).
+    # A row recorded as NOT RUN is run again (only passes and failures are reused); its
+    # digest is recomputed here, as a forger would, so that only the verdict is judged.
     lines = []
     for line in results.read_text().splitlines():
         try:
@@ -261,10 +262,12 @@ def test_results_and_resume(planted, tmp_path: Path, capsys: pytest.CaptureFixtu
             continue
         if record["module"].endswith(".a_ok"):
             record["row"]["verdict"] = "NOT RUN"
+            record["digest"] = par.digest(record)
         lines.append(json.dumps(record))
     results.write_text("\n".join(lines) + "\n")
     rc, _, err = run(capsys, "verify", "--results", str(results), "--resume")
     assert rc == 1 and "1 reused" in err and sorted(_calls(tmp_path)) == ["a", "a", "b"]
+    assert "1 line(s) not reused: record a claim that was not run" in err
     last = json.loads(results.read_text().splitlines()[-1])
     assert last["module"].endswith(".a_ok") and last["row"]["verdict"] == "pass"
 
@@ -276,7 +279,7 @@ def test_resume_reruns_on_other_code(planted, tmp_path: Path, monkeypatch: pytes
     assert run(capsys, "verify", "--results", str(results))[0] == 0
     monkeypatch.setattr(par, "code_hash", lambda: "0" * 64)  # as if exactdp/ were edited
     rc, _, err = run(capsys, "verify", "--results", str(results), "--resume")
-    assert rc == 0 and "1 result(s) were recorded for other code" in err
+    assert rc == 0 and "1 line(s) not reused: recorded for other code" in err
     assert _calls(tmp_path) == ["a", "a"]
     rc, _, err = run(capsys, "verify", "--results", str(results), "--resume", "--quick")
     assert rc == 0 and "1 reused" in err and _calls(tmp_path) == ["a", "a"]
@@ -367,3 +370,123 @@ def test_seconds_text_is_decimal_half_up(ns: int, places: int) -> None:
     exact = (Decimal(ns) / Decimal(10**9)).quantize(Decimal(1).scaleb(-places),
                                                     rounding=ROUND_HALF_UP)
     assert par.seconds_text(ns, places) == f"{exact:.{places}f}"
+
+
+# --- a results line is reused only when it is internally consistent -------------------------
+
+def _records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _rewrite(path: Path, records: list[object], *, redigest: bool) -> None:
+    lines = []
+    for r in records:
+        if redigest and isinstance(r, dict):
+            r["digest"] = par.digest(r)
+        lines.append(json.dumps(r))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _tamper_fail_as_pass(r: dict) -> None:
+    r["row"]["verdict"] = "pass"  # its certificate still says FAIL
+
+
+def _tamper_claim(r: dict) -> None:
+    r["claim"] = "Theorem 99 (forged)"
+    r["row"]["claim"] = "Theorem 99 (forged)"
+
+
+def _tamper_grid(r: dict) -> None:
+    r["grid"] = "full"
+
+
+def _tamper_module(r: dict) -> None:
+    r["module"] = r["module"] + "_gone"
+
+
+@pytest.mark.parametrize(("tamper", "redigest", "why"), [
+    (_tamper_fail_as_pass, False, "digest does not match"),
+    (_tamper_fail_as_pass, True, "verdict does not follow from its certificates"),
+    (_tamper_claim, True, "name no check that exists"),
+    (_tamper_module, True, "name no check that exists"),
+])
+def test_a_tampered_failure_is_never_reused_as_a_pass(
+        planted, tmp_path: Path, capsys: pytest.CaptureFixture[str], tamper, redigest: bool,
+        why: str) -> None:
+    planted({"b_fail": (_log(tmp_path, "b"), False)})
+    results = tmp_path / "r.jsonl"
+    assert run(capsys, "verify", "--results", str(results))[0] == 1
+    records = _records(results)
+    tamper(records[0])
+    _rewrite(results, records, redigest=redigest)
+    rc, out, err = run(capsys, "verify", "--results", str(results), "--resume")
+    assert rc == 1 and "all 1 claims pass" not in out and "Theorem 99" not in out
+    assert f"1 line(s) not reused: {why}" in err and "0 reused" in err
+    assert _calls(tmp_path) == ["b", "b"]  # it ran again
+
+
+def test_a_quick_line_edited_to_full_is_not_reused_for_full(
+        planted, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    planted({"a_ok": (_log(tmp_path, "a"), True)})
+    results = tmp_path / "r.jsonl"
+    assert run(capsys, "verify", "--results", str(results))[0] == 0
+    records = _records(results)
+    _tamper_grid(records[0])
+    _rewrite(results, records, redigest=False)
+    rc, _, err = run(capsys, "verify", "--full", "--results", str(results), "--resume")
+    assert rc == 0 and "1 line(s) not reused: digest does not match" in err
+    assert _calls(tmp_path) == ["a", "a"]
+
+
+@pytest.mark.parametrize("line", [
+    '{"verdict": "pass"}', '{"row": {"verdict": "pass"}}', "[]", "7", "null", '"pass"',
+    '{"module": 1, "index": "0", "check": [], "row": null}', "{" * 5000, "\x00",
+])
+def test_malformed_lines_are_rerun_never_a_crash(
+        planted, tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str) -> None:
+    planted({"a_ok": (_log(tmp_path, "a"), True)})
+    results = tmp_path / "r.jsonl"
+    results.write_text(line + "\n")
+    rc, _, err = run(capsys, "verify", "--results", str(results), "--resume")
+    assert rc == 0 and "0 reused" in err and "line(s) not reused" in err
+    assert _calls(tmp_path) == ["a"]
+
+
+def test_judge_reuses_only_consistent_records() -> None:
+    unit = par.Unit("proofs.m", 0, "check", "Lemma 1")
+    units = {unit.key: unit}
+    cert = {"verdict": "pass"}
+    row = {"claim": "Lemma 1 (part)", "grid": "g", "worst": "w", "bound": "b",
+           "verdict": "pass", "certificates": [cert]}
+    good = {"module": "proofs.m", "index": 0, "check": "check", "claim": "Lemma 1",
+            "grid": "quick", "code": "c", "commit": None, "ns": 5, "row": row}
+    good["digest"] = par.digest(good)
+    assert par.judge(good, units, "quick", "c") is None
+    assert par.judge(good, units, "full", "c") == "grid"
+    assert par.judge(good, units, "quick", "other") == "code"
+    for change, why in [({"ns": -1}, "fields"), ({"index": True}, "fields"),
+                        ({"digest": "0" * 64}, "digest")]:
+        assert par.judge({**good, **change}, units, "quick", "c") == why
+    empty = json.loads(json.dumps(good))
+    empty["row"]["certificates"] = []  # a check that covered nothing proves nothing
+    empty["digest"] = par.digest(empty)
+    assert par.judge(empty, units, "quick", "c") == "verdict"
+    assert par.recomputed_verdict(row) == "pass"
+    assert par.recomputed_verdict({**row, "certificates": [cert, {"verdict": "FAIL"}]}) == "FAIL"
+    assert par.recomputed_verdict({**row, "certificates": [{"verdict": "maybe"}]}) is None
+
+
+def test_results_on_a_full_disk_is_one_line(
+        planted, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    planted({"a_ok": (_log(tmp_path, "a"), True)})
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    rc, out, err = run(capsys, "verify", "--results", str(tmp_path / "r.jsonl"))
+    assert rc == 2 and out == ""
+    assert "No space left on device" in err.splitlines()[-1] and "--resume" in err

@@ -24,7 +24,8 @@ must be the same for every input.  A difference is a timing side channel on the 
 makes the verdict ``"violation"`` even when the output distributions are private.
 
 **Robustness.**  A mechanism that raises (``SystemExit`` included), hangs, returns
-something that is not an exact outcome (``None``, a float, an unhashable value) or lies
+something that is not an exact outcome (``None``, nan, an unhashable value; a float counts
+as its exact value, a list or numpy array as the tuple of its items) or lies
 outside its declared outputs, is not a deterministic function of its randomness, or draws
 more randomness than declared produces a report with verdict ``"broken"`` and a finding that
 names the input and the randomness where it happened -- never a traceback, in both the

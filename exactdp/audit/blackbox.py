@@ -20,7 +20,7 @@ We only sample, and say exactly what the samples can and cannot show:
 * never "private": at best "no violation detected", with the power stated.
 
 Every value the sampler returns is checked (:func:`exactdp.audit.guard.check_outcome`):
-``None``, a float, an unhashable or otherwise inexact value, or a value outside the
+``None``, nan, an unhashable or otherwise inexact value, or a value outside the
 declared outputs stops the audit with verdict ``"broken"`` -- counting garbage would make
 every statement about the samples meaningless.
 """
@@ -82,7 +82,7 @@ from exactdp.binomial import (
     upper_tail,
 )
 from exactdp.certified import Interval, ln_interval
-from exactdp.claims import exp_bounds
+from exactdp.claims import Claim, exp_bounds
 from exactdp.params import positive_int
 
 __all__ = ["blackbox_audit", "hockey_stick_lower", "hockey_stick_rejects", "privacy_test_rejects"]
@@ -218,7 +218,7 @@ def privacy_test_rejects(x: int, y: int, K: int, alpha: Fraction, e_eps_upper: F
 
 
 def _privacy_test(sampler: Callable[[Any], Any], sel_counts: Mapping[Any, Mapping[Any, int]],
-                  pairs: Sequence[tuple[Any, Any]], K: int, alpha: Fraction, eps: Fraction,
+                  pairs: Sequence[tuple[Any, Any]], K: int, alpha: Fraction, eps: Claim,
                   guard: Guard, outputs: range | frozenset[Any] | None,
                   progress: Progress, delta: Fraction = Fraction(0)) -> PrivacyTest:
     e_hi = exp_bounds(eps, 128).hi
@@ -389,7 +389,7 @@ def _fit(counts: Mapping[Any, Mapping[Any, int]], refs: Mapping[Any, RefDistribu
     return rejections, m, power
 
 
-def _privacy_text(pt: PrivacyTest, eps: Fraction) -> tuple[str, str]:
+def _privacy_text(pt: PrivacyTest, eps: Claim) -> tuple[str, str]:
     conf = 1 - pt.alpha
     if pt.hockey_stick_lower is not None:
         hs = pt.hockey_stick_lower

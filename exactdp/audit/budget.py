@@ -23,7 +23,7 @@ from typing import Any
 
 from exactdp.audit.guard import Finding, Progress, say, show
 from exactdp.audit.report import Distribution, WhiteBoxReport, _decimal
-from exactdp.claims import exp_bounds
+from exactdp.claims import Claim, exp_bounds
 from exactdp.params import ParameterError
 
 __all__ = ["MAX_DRAWS_PER_PATH", "certain_violation", "check_time_budget", "incomplete_report", "progress_printer"]
@@ -71,7 +71,7 @@ def _covered(mass: Fraction) -> str:
 
 
 def certain_violation(dists: Mapping[Any, Distribution], covered: Mapping[Any, Fraction],
-                      pairs: Sequence[tuple[Any, Any]], eps: Fraction
+                      pairs: Sequence[tuple[Any, Any]], eps: Claim
                       ) -> tuple[Fraction | None, Any, Any, Any, Fraction, Fraction] | None:
     """The largest certain lower bound on a privacy-loss ratio above ``e**eps``, as
     ``(ratio or None for infinite, a, b, outcome, p_a(o), upper bound on Pr[M(b) = o])``;
@@ -94,7 +94,7 @@ def certain_violation(dists: Mapping[Any, Distribution], covered: Mapping[Any, F
 
 def incomplete_report(common: dict[str, Any], dists: dict[Any, Distribution],
                       covered: Mapping[Any, Fraction], pairs: Sequence[tuple[Any, Any]],
-                      eps: Fraction, method: str, d: int | None, why: str,
+                      eps: Claim, method: str, d: int | None, why: str,
                       seconds: Fraction) -> WhiteBoxReport:
     """The report of an exploration stopped at its budget: ``"violation"`` when a ratio is
     certain to exceed ``e**eps`` from the covered mass alone, else ``"incomplete"``."""

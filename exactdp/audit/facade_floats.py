@@ -153,6 +153,7 @@ def exact_outcome(value: Any) -> Any:
     are equal as numbers; nan and infinities have no such value (None)."""
     from fractions import Fraction
 
-    if not math.isfinite(value):
+    x = float(value)  # float: a numpy float's value (float32 widens exactly)
+    if not math.isfinite(x):
         return None
-    return Fraction(value)
+    return Fraction(x)

@@ -27,6 +27,7 @@ from fractions import Fraction
 from types import FrameType
 from typing import Any
 
+from exactdp.audit.facade_floats import exact_outcome
 from exactdp.certificate import exact_json
 from exactdp.explore import ExplorationLimitError, NondeterminismError
 
@@ -128,7 +129,13 @@ _ATOMS = (int, str, bytes, Fraction)
 
 
 def _plain(value: object, depth: int = 0) -> object:
-    """``value`` as a plain exact outcome (ints normalised), or raise TypeError."""
+    """``value`` as a plain exact outcome (ints normalised), or raise TypeError.
+
+    Code as written returns more than that; each is converted to what it exactly is:
+    numpy scalars to ints/bools, a finite float to its exact rational value (two outputs
+    are then one outcome exactly when they are equal as numbers: ``0.5`` and ``1/2`` are
+    one outcome, ``-0.0`` and ``0.0`` too), a list or numpy array to the tuple of its
+    items (nested lists to nested tuples).  nan, infinities and anything else raise."""
     if isinstance(value, bool):
         return value
     if isinstance(value, numbers.Integral):
@@ -137,6 +144,17 @@ def _plain(value: object, depth: int = 0) -> object:
         return value
     if isinstance(value, numbers.Rational):
         return Fraction(int(value.numerator), int(value.denominator))
+    if isinstance(value, numbers.Real):  # floats, numpy floats: their exact value
+        exact = exact_outcome(value)
+        if exact is None:
+            raise TypeError(f"{type(value).__name__} {show(value)}")
+        return exact
+    if type(value).__module__ == "numpy":  # numpy bools and arrays, by their Python values
+        listed = getattr(value, "tolist", None)
+        if listed is not None and depth < 8 and getattr(value, "size", 0) <= 1000:
+            return _plain(listed(), depth)
+    if isinstance(value, list) and depth < 8 and len(value) <= 1000:
+        return tuple(_plain(v, depth + 1) for v in value)
     if isinstance(value, (tuple, frozenset)) and depth < 8 and len(value) <= 1000:
         items = [_plain(v, depth + 1) for v in value]
         return tuple(items) if isinstance(value, tuple) else frozenset(items)
@@ -148,10 +166,11 @@ def check_outcome(value: object, allowed: range | frozenset[Any] | None, call: s
     """Validate one value the audited code returned; return it normalised.
 
     An outcome must be an exact, safely hashable value: an int, a string, bytes, a
-    Fraction, a bool, or a tuple/frozenset of these.  Everything else is garbage for an
-    audit and stops it with a ``bad_output`` finding: ``None`` (a forgotten ``return``), a
-    float (inexact; ``nan`` is not even equal to itself), a list (unhashable), an object
-    whose ``__hash__`` or ``__eq__`` may do anything.  When ``allowed`` (the declared
+    Fraction, a bool, or a tuple/frozenset of these; a finite float, a list or a numpy
+    array or scalar counts as its exact value (:func:`_plain`).  Everything else is garbage
+    for an audit and stops it with a ``bad_output`` finding: ``None`` (a forgotten
+    ``return``), ``nan`` (not even equal to itself) or an infinity, an object whose
+    ``__hash__`` or ``__eq__`` may do anything.  When ``allowed`` (the declared
     outputs) is given, the value must lie in it (``out_of_range`` otherwise); an int range
     takes ints only (``True`` is not the outcome 1).
     """
@@ -164,8 +183,9 @@ def check_outcome(value: object, allowed: range | frozenset[Any] | None, call: s
     except TypeError:
         raise Abort(Finding(
             "bad_output", f"{what} of type {type(value).__name__}; outcomes must be exact "
-            f"values: ints, strings, bytes, Fractions, bools or tuples of these"
-            + (" (a float is inexact: map it to an exact value first)"
+            f"values: ints, strings, bytes, Fractions, bools, finite floats (their exact "
+            f"value) or tuples/lists of these"
+            + (" (nan and infinities have no exact value)"
                if isinstance(value, numbers.Number) else ""),
             dict(witness))) from None
     if allowed is None:

@@ -26,7 +26,7 @@ from exactdp.audit.report import (
 )
 from exactdp.certified import Interval
 from exactdp.checker import certify_ratio, hockey_stick_eps, worst_ratio
-from exactdp.claims import exp_bounds
+from exactdp.claims import Claim, exp_bounds
 
 __all__ = ["HOCKEY_STICK_MAX_BITS", "HockeyStatus"]
 
@@ -37,7 +37,7 @@ HockeyStatus = Literal["holds", "exceeds", "undecided"]
 HOCKEY_STICK_MAX_BITS = 4096
 
 
-def _decide_hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], eps: Fraction,
+def _decide_hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], eps: Claim,
                          delta: Fraction, box: Interval | None = None
                          ) -> tuple[HockeyStatus, Interval]:
     """Decide ``delta(eps) <= delta`` for one ordered pair with certified bounds, refining
@@ -62,7 +62,7 @@ def _decide_hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], e
 
 
 def _judge(common: dict[str, Any], dists: dict[Any, Distribution],
-           pairs: Sequence[tuple[Any, Any]], eps: Fraction, delta: Fraction,
+           pairs: Sequence[tuple[Any, Any]], eps: Claim, delta: Fraction,
            ref_name: str | None, refs: Mapping[Any, RefDistribution] | None,
            method: str, d: int | None, mono: str,
            trace: TraceResult | None, start: int) -> WhiteBoxReport:
@@ -124,7 +124,7 @@ def _judge(common: dict[str, Any], dists: dict[Any, Distribution],
                           trace=trace, seconds=elapsed(start), excess=excess)
 
 
-def _excess(ratio: Fraction, eps: Fraction) -> Fraction | None:
+def _excess(ratio: Fraction, eps: Claim) -> Fraction | None:
     """A certified positive lower bound on ``ratio - e**eps`` (None if not found)."""
     bits = 128
     while bits <= 8192:

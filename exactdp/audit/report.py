@@ -34,6 +34,7 @@ from exactdp.binomial import CriticalCounts
 from exactdp.certificate import exact_json
 from exactdp.certified import Interval
 from exactdp.checker import RatioWitness
+from exactdp.claims import Claim
 
 __all__ = ["EXIT_CODES", "BlackBoxReport", "Distribution", "FitResult", "InfiniteLoss",
            "PrivacyTest", "TraceResult", "Verdict", "WhiteBoxReport"]
@@ -91,7 +92,7 @@ class WhiteBoxReport:
     mechanism: str
     kind: str
     inputs: tuple[Any, ...]
-    claimed_epsilon: Fraction
+    claimed_epsilon: Claim
     claimed_delta: Fraction
     verdict: Verdict
     method: str = ""
@@ -382,7 +383,7 @@ class BlackBoxReport:
 
     mechanism: str
     inputs: tuple[Any, ...]
-    claimed_epsilon: Fraction
+    claimed_epsilon: Claim
     alpha: Fraction
     draws: int
     verdict: Verdict

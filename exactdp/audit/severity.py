@@ -217,7 +217,7 @@ def _effective(ratio: Fraction, eps: Claim) -> tuple[Interval, Interval]:
     return eff, exc  # pragma: no cover - a ratio equal to e^eps (eps = 0 handled above)
 
 
-def _compare(ratio: Fraction, eps: Fraction, exc: Interval) -> tuple[str, str]:
+def _compare(ratio: Fraction, eps: Claim, exc: Interval) -> tuple[str, str]:
     """``worst ratio vs e^eps`` and ``effective epsilon vs eps``, separated as printed."""
     r_text, e_text = separated_decimals(lambda b: Interval(ratio, ratio),
                                         lambda b: exp_bounds(eps, b))
@@ -229,7 +229,7 @@ def _compare(ratio: Fraction, eps: Fraction, exc: Interval) -> tuple[str, str]:
     return comparison, f"{'in ' if '[' in l_text else '= '}{l_text} {sign} claimed {c_text}"
 
 
-def severity(verdict: str, worst: RatioWitness | None, eps: Fraction, delta: Fraction,
+def severity(verdict: str, worst: RatioWitness | None, eps: Claim, delta: Fraction,
              hockey_stick: Interval | None, trace_same: bool | None) -> Severity | None:
     """The severity of a white-box result: None unless the verdict is ``"pass"`` or
     ``"violation"`` with the worst ratio known (a broken or incomplete audit has no figures).

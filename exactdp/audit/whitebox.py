@@ -81,6 +81,7 @@ from exactdp.checker import (
     enumerate_distribution,
     threshold_distribution,
 )
+from exactdp.claims import Claim
 from exactdp.counting import InverseCDFSampler
 from exactdp.explore import (
     ExplorationIncomplete,
@@ -733,7 +734,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
 
 def _not_run_report(common: dict[str, Any], dists: dict[Any, Distribution],
                     not_run: Mapping[Any, str], pairs: Sequence[tuple[Any, Any]],
-                    eps: Fraction, method: str, d: int | None, start: int,
+                    eps: Claim, method: str, d: int | None, start: int,
                     covered: Mapping[Any, Fraction] | None = None,
                     stopped: str = "") -> WhiteBoxReport:
     """Inputs that a worker could not run (it died twice, or the cluster lost it): their mass

@@ -13,12 +13,14 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 __all__ = ["build_parser", "main"]
 
 # Exit statuses (also in exactdp.cli._common, which is imported only inside main()).
 USAGE, INTERRUPTED = 2, 130
+#: A release was drawn but could not be written (status 1: not "nothing happened").
+FAILED_WRITE = 1
 
 #: Set to 1 to see the traceback of an internal error (a bug in exactdp).
 DEBUG_ENV = "EXACTDP_DEBUG"
@@ -28,7 +30,10 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with usage errors on one line (the usage itself is one ``--help`` away)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        from exactdp.cli._common import clip
+
+        self.exit(USAGE, clip(f"{self.prog}: error: {message} (see '{self.prog} --help')")
+                  + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,15 +50,14 @@ def build_parser() -> argparse.ArgumentParser:
         tutorial,
         verify,
     )
-    from exactdp.cli._common import EPILOG
+    from exactdp.cli._common import CONVENTIONS
 
     parser = _Parser(
         prog="exactdp",
-        description="Exact-arithmetic differential privacy on finite computers (Balcer & "
-                    "Vadhan) with an exact checker. Parameters are exact rationals: "
-                    "'1/10', '0.1' or '1e-1' (all exactly 1/10); a binary float is never "
-                    "accepted and nothing is rounded toward less privacy.",
-        epilog=EPILOG)
+        description="Exact-arithmetic differential privacy on finite computers, with an exact\n"
+                    "checker: the mechanisms of Balcer & Vadhan, Aumuller, Lebeda & Pagh (ALP),\n"
+                    "Li & Li and Fawaz, Muthukrishnan & Nikolov, and audits of other code.",
+        epilog=CONVENTIONS, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in [*verify.COMMANDS, *counting.COMMANDS, *check.COMMANDS, *histogram.COMMANDS,
                 *audit.COMMANDS, *sparse_vector.COMMANDS, *convolution.COMMANDS,
@@ -63,31 +67,68 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The commands that draw a release before printing it (a failed write loses privacy spent).
+_RELEASES = {"histogram", "sample", "project", "convolve", "sparse-vector project"}
+
+
+def _drew(args: argparse.Namespace) -> bool:
+    action = getattr(args, "action", None)
+    return args.command in _RELEASES or f"{args.command} {action}" in _RELEASES
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     # Exact numbers of any length must print and parse: lift CPython's 4300-digit cap on
     # int <-> str conversion (3.11+) for this process.
     sys.set_int_max_str_digits(0)
+    from exactdp.cli._common import QuietStderr
+
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stderr = QuietStderr(stderr)  # type: ignore[assignment]
+    try:
+        return _main(argv, stdout)
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+
+
+def _main(argv: Sequence[str] | None, stdout: TextIO | None) -> int:
     try:
         # The heavy imports (gmpy2, sympy, the library) happen here, inside the handler.
+        from exactdp.cli._common import GuardedStdout, StdoutError, stdout_problem
+        from exactdp.files import OutputWriteError
         from exactdp.params import ExactDPError
 
+        words = list(sys.argv[1:] if argv is None else argv)
+        problem = stdout_problem(stdout)
+        if problem is not None:
+            first = next((w for w in words[:1] if not w.startswith("-")), "")
+            _error(f"exactdp {first}".strip(),
+                   f"error: {problem}; nothing was run or drawn (redirect standard output to "
+                   f"a file or to /dev/null)")
+            return USAGE
         args = build_parser().parse_args(argv)
-        args.argv_ = list(sys.argv[1:] if argv is None else argv)  # recorded by reports
+        args.argv_ = words  # recorded by reports
     except KeyboardInterrupt:
         return _interrupted("exactdp")
     name = f"exactdp {args.command}"
+    sys.stdout = GuardedStdout(stdout)  # type: ignore[arg-type, assignment]
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        sys.stdout.flush()
+        return status
     except KeyboardInterrupt:
         return _interrupted(name)
+    except StdoutError as exc:
+        _silence_stdout(stdout)
+        return _undelivered(name, args, f"cannot write standard output ({exc.why})")
+    except OutputWriteError as exc:
+        return _undelivered(name, args, str(exc))
     except ExactDPError as exc:
         _error(name, f"error: {exc}")
         return USAGE
     except BrokenPipeError:
         # The reader closed the pipe (e.g. ``| head -1``): what it read was delivered, so
         # this is not an error of ours.  Silence the flush of stdout at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _silence_stdout(stdout)
         return 0
     except RecursionError:
         _error(name, "error: the input nests too deeply to process")
@@ -102,8 +143,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         _error(name, "error: out of memory; use smaller inputs or parameters")
         return USAGE
+    except OSError as exc:
+        # The system refused something (a full disk, an I/O error, a file that vanished):
+        # not a bug of ours, and never a traceback.
+        where = f" ({exc.filename})" if exc.filename else ""
+        return _undelivered(name, args, f"{exc.strerror or type(exc).__name__}{where}")
     except Exception as exc:  # noqa: BLE001 - a bug: one line and status 4, never a traceback
         return _internal(name, exc)
+
+
+def _silence_stdout(stdout: TextIO | None) -> None:
+    """Point the real stdout at /dev/null, so that the flush at exit does not fail again."""
+    try:
+        fd = stdout.fileno() if stdout is not None else -1
+    except (AttributeError, ValueError, OSError):
+        return
+    if fd < 0:
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def _undelivered(name: str, args: argparse.Namespace, why: str) -> int:
+    """A write failed: for a command that draws a release, say that it was drawn (its
+    privacy spent) and not delivered, status 1; otherwise status 2."""
+    if _drew(args):
+        _error(name, f"error: {why}; the release was DRAWN (its privacy budget is spent) "
+                     f"but NOT delivered")
+        return FAILED_WRITE
+    _error(name, f"error: {why}; nothing was written")
+    return USAGE
 
 
 def _internal(name: str, exc: Exception) -> int:
@@ -125,7 +195,12 @@ def _stdout_codec(encoding: str) -> bool:
 
 
 def _error(name: str, message: str) -> None:
-    print(f"{name}: {message}".replace("\n", " "), file=sys.stderr, flush=True)
+    from exactdp.cli._common import clip
+
+    try:
+        print(clip(f"{name}: {message}".replace("\n", " ")), file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass  # stderr itself is gone: the exit status still says what happened
 
 
 def _interrupted(name: str) -> int:

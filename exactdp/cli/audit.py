@@ -20,173 +20,92 @@ from exactdp.cli._common import progress as _progress
 
 __all__ = ["COMMANDS"]
 
-_VERDICTS = (
-    "What the verdicts mean. White-box: PASS = the claim holds exactly on the audited "
-    "inputs (every neighbouring pair c, c+1, both directions; the distribution was computed "
-    "from the code itself, not estimated); VIOLATION = the claim is refuted exactly, with "
-    "the witness (inputs, outcome, exact probabilities), or the code's operations depend on "
-    "the input (timing side channel). Black-box: VIOLATION = the privacy loss exceeds the "
-    "claim, and MISMATCH = the samples do not fit the reference, each reported with "
-    "false-alarm probability at most --alpha; NO VIOLATION DETECTED = nothing was found at "
-    "the stated power: never a proof of privacy. Both: BROKEN = the mechanism itself failed "
-    "while being sampled: it raised (even SystemExit), did not return within --time-limit, "
-    "returned something that is not an exact outcome (None, a float, an unhashable value) "
-    "or lies outside the declared outputs (--outputs, else the target's attribute outputs, "
-    "else the input range), drew more randomness than declared, or is not a function of its "
-    "randomness. White-box exploring (--source, --rng): INCOMPLETE = the exploration "
-    "stopped at --max-paths / --time-budget; the exact probability mass covered is reported "
-    "(VIOLATION instead when a ratio is certain to exceed the claim from that mass alone); "
-    "with --workers / --dask, INCOMPLETE also when an input was not run (its worker process "
-    "died twice, or the Dask cluster lost it): its mass counts as uncovered, never as a pass. "
-    "Exit statuses: 0 PASS or NO VIOLATION DETECTED; 1 VIOLATION or MISMATCH; 2 bad "
-    "arguments or a bad target, nothing was audited: the module does not import (missing, "
-    "syntax error, raises or hangs at import), the name does not exist or is not callable, "
-    "the factory raises or hangs, its arguments are not literals, a declaration (d, "
-    "outputs, reference) is invalid, or the audit is larger than --max-inputs / "
-    "--max-calls (white-box: or D is too large to enumerate and --monotone is not given; "
-    "or a facade's draws cannot be explored exactly: audit black-box), or INCOMPLETE (a "
-    "limit of the audit, not a finding about the mechanism); "
-    "3 BROKEN (the target was loaded and the mechanism misbehaved); 130 "
-    "interrupted (Ctrl-C).")
+_VERDICTS = ("Verdicts (exit status): PASS, or NO VIOLATION DETECTED in black-box, never a "
+             "proof of privacy (0); VIOLATION, with its exact witness, or MISMATCH with the "
+             "reference (1); INCOMPLETE, an exploration stopped by its budget, or an audit "
+             "refused, nothing audited (2); BROKEN: the mechanism raised, hung, returned a "
+             "value outside the declared outputs or drew more randomness than declared (3). "
+             "The user guide's page on auditing says more.")
 
 
 def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     from exactdp.audit import DEFAULT_TIME_LIMIT, MAX_CALLS, MAX_INPUTS
 
     p = sub.add_parser(
-        "audit", help="audit a third-party DP mechanism (exact white-box or sampling black-box)",
-        description="Audit TARGET against a claimed epsilon on the inputs RANGE (e.g. 0..8; "
-                    "neighbours c and c+1). TARGET is MODULE:CALLABLE, "
-                    "MODULE:FACTORY(literal, k=literal, ...) or FILE.py:CALLABLE (e.g. "
-                    "./mech.py:f); modules are looked for as 'python -m' does (current "
-                    "directory first). whitebox: the callable is f(c, u) with u in [D]_+ (D "
-                    "from --randomness-size or the attribute f.d), or with --source "
-                    "f(c, source) drawing from an exactdp RandomSource; its exact "
-                    "distribution on every input gives the exact worst privacy-loss ratio "
-                    "p/q with its witness. blackbox: the callable is sampler(c); samples are "
-                    "tested against the reference (--reference or sampler.reference) with "
-                    "false-alarm probability alpha, and the privacy loss is bounded from "
-                    "below. " + _VERDICTS,
+        "audit", help="audit a DP mechanism against a claim (exact white-box, or black-box)",
+        description="Audit TARGET (MODULE:CALLABLE, MODULE:FACTORY(literals) or "
+                    "FILE.py:CALLABLE) against a claimed epsilon on the inputs RANGE. "
+                    "whitebox: f(c, u) with u in [D]_+, f(c, source) (--source) or f(c, rng) "
+                    "(--rng): the exact law on every input, the exact worst privacy-loss "
+                    "ratio and its witness, the operation traces. blackbox: sampler(c), "
+                    "tested against a reference at false-alarm probability --alpha. "
+                    + _VERDICTS,
         epilog=EPILOG)
     p.add_argument("target", metavar="TARGET")
-    p.add_argument("--kind", required=True, choices=("whitebox", "blackbox"))
+    p.add_argument("--kind", required=True, choices=("whitebox", "blackbox"), metavar="KIND",
+                   help="whitebox or blackbox")
     claim = p.add_mutually_exclusive_group(required=True)
     claim.add_argument("--claimed-epsilon", metavar="E",
-                       help="the epsilon the mechanism claims, exact, in [0, 1000]: e.g. 1/2, "
-                            "or 'ln 3', '2 ln 2' (then e^eps is exactly 3, 4)")
+                       help="the claimed epsilon, exact: 1/2, 'ln 3', '2 ln 2'")
     claim.add_argument("--ratio-bound", metavar="R",
-                       help="the claim as a bound R >= 1 on e^eps (the same as "
-                            "--claimed-epsilon 'ln R')")
-    p.add_argument("--claimed-delta", metavar="DELTA",
-                   help="judge (eps, delta)-DP by the hockey-stick divergence (whitebox: "
-                        "exactly; blackbox: a lower confidence bound on it, false-alarm "
-                        "probability <= alpha); delta in [0, 1) (default 0: pure DP)")
+                       help="the claim as a bound R >= 1 on e^eps")
+    p.add_argument("--claimed-delta", metavar="D",
+                   help="judge (eps, delta)-DP by the hockey-stick divergence")
     # A range with a negative end such as -2..2 is a value, not an option (argparse would
     # otherwise take it for one because it starts with '-').
     p._negative_number_matcher = re.compile(r"^-[0-9]+$|^-[0-9]*\.[0-9]+$|^-[0-9]+\.\.-?[0-9]+$")
     p._has_negative_number_optionals = []
     p.add_argument("--inputs", required=True, metavar="RANGE",
-                   help="LO..HI, both included, e.g. 0..8 or -2..2 (neighbours c, c+1); or "
-                        "a neighbour relation: 'datasets(LO..HI, N, add-remove|replace-one)' "
-                        "(multisets of <= N elements of LO..HI), 'vectors(P, LO..HI, BETA, "
-                        "one-coordinate|l1|linf)' (linf: every coordinate may move by <= "
-                        "BETA), 'booleans(P)' (inputs are then tuples: use "
-                        "--source or --rng, and declare --outputs if they are not the "
-                        "mechanism's attribute)")
+                   help="LO..HI (neighbours c, c+1), or 'datasets(LO..HI, N, "
+                        "add-remove|replace-one)', 'vectors(P, LO..HI, BETA, "
+                        "one-coordinate|l1|linf)', 'booleans(P)'")
     p.add_argument("--outputs", metavar="RANGE",
-                   help="declared outputs; a value outside them makes the mechanism BROKEN "
-                        "(default: the target's attribute outputs, else the input range)")
+                   help="declared outputs (default: the target's, else the inputs)")
     p.add_argument("--randomness-size", metavar="D",
-                   help="whitebox only: u in [D]_+ (with --source: bound on the product of "
-                        "the draws' domain sizes)")
+                   help="whitebox: u in [D]_+ (default: the attribute f.d)")
     p.add_argument("--source", action="store_true",
-                   help="whitebox only: the callable is f(c, source), drawing from a "
-                        "RandomSource")
+                   help="whitebox: the callable is f(c, source)")
     p.add_argument("--monotone", action="store_true",
-                   help="whitebox only: f(c, u) is non-decreasing in u (allows threshold "
-                        "search when D is too large to enumerate)")
+                   help="whitebox: f(c, u) is non-decreasing in u (threshold search)")
     p.add_argument("--reference", metavar="TARGET",
-                   help="reference distributions: an exactdp mechanism or c -> {outcome: p} "
-                        "(exact probabilities summing to 1, or certified intervals)")
-    p.add_argument("--draws", metavar="K",
-                   help="blackbox only: draws per input (default 10000)")
+                   help="reference laws: a mechanism or c -> {outcome: p}")
+    p.add_argument("--draws", metavar="K", help="blackbox: draws per input (default 10000)")
     p.add_argument("--alpha", metavar="A",
-                   help="blackbox only: false-alarm probability of the audit, in (0, 1) "
-                        "(default 1/100)")
+                   help="blackbox: false-alarm probability (default 1/100)")
     p.add_argument("--time-limit", default=str(DEFAULT_TIME_LIMIT), metavar="S",
-                   help="seconds allowed for importing the target, for its factory, and for "
-                        f"each call of the mechanism (default {DEFAULT_TIME_LIMIT})")
+                   help=f"seconds for the import and each call (default {DEFAULT_TIME_LIMIT})")
     p.add_argument("--max-inputs", default=str(MAX_INPUTS), metavar="N",
                    help=f"refuse more than N inputs (default {MAX_INPUTS})")
     p.add_argument("--max-calls", default=str(MAX_CALLS), metavar="N",
-                   help="refuse an audit estimated to call the mechanism more than N times "
-                        f"(default {MAX_CALLS}; blackbox: draws x (inputs + 2); whitebox: "
-                        "inputs x D when enumerating, inputs x outputs x log2 D for the "
-                        "threshold search); the estimate is printed with the refusal")
+                   help=f"refuse more than N estimated calls (default {MAX_CALLS})")
     p.add_argument("--rng", choices=("random", "secrets", "numpy", "numpy-legacy"),
-                   help="whitebox only: the callable is f(c, rng) drawing from rng as from a "
-                        "random.Random, a secrets.SystemRandom, a numpy Generator or a "
-                        "numpy RandomState (numpy-legacy); the "
-                        "audit passes in a facade whose every draw is explored exactly "
-                        "(small integer draws branch; random() and wide draws are explored "
-                        "by their effect, assumed piecewise constant, checked, else refused "
-                        "with status 2); code as shipped needs no edit (for diffprivlib: "
-                        "TARGET exactdp.audit.shipped:diffprivlib_randomise('Binary', "
-                        "epsilon=1), no --rng)")
-    p.add_argument("--patch", metavar="MODULE[,MODULE...]",
-                   help="with --rng: also replace these modules' functions (random: random, "
-                        "getrandbits, randrange, randint, choice, shuffle, uniform; secrets: "
-                        "randbelow, randbits, choice) by the facade's during each call, for "
-                        "code calling module functions (numpy.random: its legacy "
-                        "functions); restored after every call. A one-argument f(c) is "
-                        "then called as f(c)")
+                   metavar="KIND",
+                   help="whitebox: f(c, rng) drawing from a facade of random.Random, "
+                        "secrets, a numpy Generator or RandomState (numpy-legacy)")
+    p.add_argument("--patch", metavar="MODULES",
+                   help="with --rng: also patch these modules' functions during each call")
     p.add_argument("--patch-attr", metavar="NAME",
-                   help="with --rng: set the attribute NAME of the target's instance (a "
-                        "bound method's object, e.g. TARGET mod:Mech(1).randomise and NAME "
-                        "_rng) to the facade during each call")
-    p.add_argument("--rng-arg", metavar="N|NAME",
-                   help="with --rng: where the facade goes: position N (0-based) or keyword "
-                        "NAME (e.g. prng for f(prng, queries, epsilon)); 'none' when it is "
-                        "patched in; the input c takes the first other parameter (default: "
-                        "f(c, rng); f(c) when patched in)")
-    p.add_argument("--bind", metavar="K=V[,K=V]",
-                   help="further keyword arguments (Python literals) passed on every call, "
-                        "e.g. epsilon=1")
+                   help="with --rng: set the target instance's attribute NAME to the facade")
+    p.add_argument("--rng-arg", metavar="WHERE",
+                   help="with --rng: the facade's position N or keyword NAME, or 'none'")
+    p.add_argument("--bind", metavar="K=V,..",
+                   help="further keyword arguments (Python literals) for every call")
     p.add_argument("--max-paths", metavar="N",
-                   help="whitebox, exploring: stop each input's exploration after N paths "
-                        "(default 1048576)")
+                   help="whitebox: paths explored per input (default 1048576)")
     p.add_argument("--time-budget", metavar="S",
-                   help="whitebox, exploring: stop the exploration after S seconds in all "
-                        "(an equal share per input). A stopped exploration reports the exact "
-                        "probability mass covered; verdict INCOMPLETE (status 2), or "
-                        "VIOLATION when a ratio is certain to exceed the claim from the mass "
-                        "covered alone")
+                   help="whitebox: seconds of exploration in all (then INCOMPLETE)")
     p.add_argument("--max-draws-per-path", metavar="N",
-                   help="whitebox, exploring: cut off a path after N draws (default 10000), "
-                        "its mass uncovered, and explore the others: a loop that never ends "
-                        "on a probability-0 path gives INCOMPLETE, not a timeout")
+                   help="whitebox: cut a path after N draws (default 10000)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", metavar="N",
-                       help="whitebox only: compute the inputs' exact distributions on N "
-                            "local worker processes, one input per job, each rebuilding "
-                            "TARGET as this process does; the report is the serial one. "
-                            "An input whose worker dies twice is not run: verdict INCOMPLETE "
-                            "(status 2), never PASS")
+                       help="whitebox: one input per job on N local processes")
     where.add_argument("--dask", metavar="ADDRESS",
-                       help="whitebox only: the same on the Dask distributed scheduler at "
-                            "ADDRESS (e.g. tcp://host:8786; needs pip install "
-                            "'exactdp[scale]'); TARGET must be importable on the workers; "
-                            "--time-limit is not enforced inside Dask's worker threads "
-                            "(it is signal-based); with --patch, the jobs of one worker "
-                            "process run one at a time")
+                       help="whitebox: the same on a Dask scheduler (the [scale] extra)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_json(p)
     add_output(p, "the report as JSON")
-    p.add_argument("--html", metavar="REPORT.html",
-                   help="also write the report as one self-contained HTML page (verdict, "
-                        "effective epsilon, the worst pair's pmfs, privacy loss per outcome, "
-                        "traces, exact figures; inline SVG and CSS, nothing fetched); checked "
-                        "before any work, replaced only with --force; needs the [plot] extra")
+    p.add_argument("--html", metavar="FILE",
+                   help="also write a self-contained HTML report (the [plot] extra)")
     p.set_defaults(func=_cmd_audit)
 
 

@@ -16,10 +16,10 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from exactdp.cli._common import EPILOG, FAILED, OK, add_json, emit_json
+from exactdp.cli._common import EPILOG, add_json, emit_json
 from exactdp.params import ParameterError, ResourceLimitError
 
-__all__ = ["COMMANDS", "add_check", "cmd_check_alp"]
+__all__ = ["COMMANDS", "add_check", "cmd_check_alp", "saturation_units"]
 
 #: Refuse an ALP domain whose estimated work (cell comparisons) exceeds this.
 MAX_ALP_WORK = 20_000_000
@@ -33,7 +33,10 @@ def add_check(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
         description="Compute a mechanism's exact worst privacy ratio from the implementation "
                     "and certify or refute it against the claim. MECHANISM is geosample or "
                     "fastsample (counting queries, paper 004 Section 4), alp (ALP "
-                    "sparse-vector projection, paper 003) or convolution (paper 002). "
+                    "sparse-vector projection, paper 003), convolution (paper 002) or "
+                    "sign-oporp (DP-SignOPORP, paper 001). Each check covers the inputs where "
+                    "its claim is tightest or says 'not covered' (exit status 2) and what to "
+                    "raise; it counts the non-vacuous pairs (whose laws differ). "
                     "'exactdp check MECHANISM --help' describes each. " + counting.GUARANTEES,
         epilog=EPILOG)
     targets = p.add_subparsers(dest="mechanism", required=True, metavar="MECHANISM")
@@ -69,7 +72,8 @@ def _add_alp(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-
                         "rational, e.g. '1' or '1/2')")
     p.add_argument("--alpha", help="the paper's alpha > 0 (paper variant: c = eps/alpha, "
                                    "p = 1/(alpha+2); histogram-tight: eps/alpha must be 1/n); "
-                                   "required except for --variant unscaled")
+                                   "required by --variant paper (the default) and "
+                                   "histogram-tight, refused by --variant unscaled")
     p.add_argument("--rows", required=True, help="s, the number of rows (a positive integer)")
     p.add_argument("--universe-size", required=True,
                    help="d: keys are 1..d (a small positive integer)")
@@ -77,7 +81,8 @@ def _add_alp(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-
                    help="k: at most k non-zero entries per input (a positive integer)")
     p.add_argument("--beta", default="3",
                    help="the value cap beta > 0 (m = ceil(beta eps/alpha) columns; default "
-                        "3); inputs range up to beta + 1 so that crossing the cap is covered")
+                        "3); inputs range up to max(beta + 1, m/c) so that crossing the cap "
+                        "is covered")
     p.add_argument("--grid", default="1",
                    help="G: inputs are multiples of 1/G (default 1: integer entries)")
     p.add_argument("--variant", choices=("paper", "unscaled", "histogram-tight"),
@@ -125,15 +130,43 @@ def _params(args: argparse.Namespace) -> Any:
                                                 k, d)
 
 
+def saturation_units(prm: Any) -> int:
+    """``ceil(m g / c)``: the smallest entry ``X`` (grid units) whose rounded value
+    ``min(RandRound(X c / g), m)`` is ``m`` for sure.  Every larger entry has the same law,
+    and clamping each entry of a neighbouring pair at it gives a neighbouring pair (or two
+    equal inputs) with the same two laws: a grid up to it covers every input."""
+    top = Fraction(prm.columns * prm.grid) / prm.scale
+    return -((-top.numerator) // top.denominator)
+
+
+def _saturated(prm: Any, top: int) -> bool:
+    """The implementation's rounding law is the same at ``top`` and above (checked at
+    ``top + 1``, ``top + g`` and ``2 top + g``): the premise of :func:`saturation_units`."""
+    from exactdp.sparse_vectors.alp_check import units_law
+
+    law = units_law(prm, {1: top})
+    return all(units_law(prm, {1: v}) == law for v in (top + 1, top + prm.grid,
+                                                        2 * top + prm.grid))
+
+
+def _cells_differ(a: Any, b: Any) -> bool:
+    """Two inputs' cell probabilities ``(n1, n0, d)`` differ on some seed and cell."""
+    return any(x1 * yd != y1 * xd for sa, sb in zip(a, b) for ca, cb in zip(sa, sb)
+               for (x1, _, xd), (y1, _, yd) in zip(ca, cb))
+
+
 def cmd_check_alp(args: argparse.Namespace) -> int:
     from exactdp.certificate import Certificate, brief
     from exactdp.checker import RatioWitness, certify_ratio
+    from exactdp.cli.check_coverage import Coverage, outcome
     from exactdp.sparse_vectors import exact as ex
     from exactdp.sparse_vectors.alp_check import worst_ratio_over_family
 
     eps, beta, prm = _params(args)
     family = prm.default_hashes()
-    units = -((-beta * prm.grid).numerator // (beta * prm.grid).denominator) + prm.grid
+    saturation = saturation_units(prm)
+    units = max(-((-beta * prm.grid).numerator // (beta * prm.grid).denominator) + prm.grid,
+                saturation)
     k = min(prm.sparsity, prm.universe)
     n_inputs = sum(comb(prm.universe, j) * units**j for j in range(k + 1))
     seeds = family.prime * (family.prime - 1)
@@ -141,15 +174,28 @@ def cmd_check_alp(args: argparse.Namespace) -> int:
     if work > MAX_ALP_WORK:
         raise ResourceLimitError(
             f"the domain is too large to enumerate: {n_inputs} inputs (d = {prm.universe}, "
-            f"k = {prm.sparsity}, {units} grid values up to beta + 1), {seeds} seeds per "
-            f"column, m = {prm.columns}, s = {prm.rows}: about {work} cell comparisons "
-            f"(limit {MAX_ALP_WORK}); use smaller --universe-size, --sparsity, --beta, --grid "
-            f"or --rows")
+            f"k = {prm.sparsity}, {units} grid values up to max(beta + 1, m/c)), {seeds} "
+            f"seeds per column, m = {prm.columns}, s = {prm.rows}: about {work} cell "
+            f"comparisons (limit {MAX_ALP_WORK}); use smaller --universe-size, --sparsity, "
+            f"--beta, --grid or --rows")
     inputs = ex.sparse_inputs(prm.universe, prm.sparsity, units)
     pairs = list(ex.neighbour_pairs(inputs, prm.grid))
-    w = worst_ratio_over_family(prm, family, pairs)
+    cache: dict[Any, Any] = {}
+    w = worst_ratio_over_family(prm, family, pairs, cache)
     ok, bound = certify_ratio(RatioWitness(w.ratio, w.numerator_input, w.denominator_input,
                                            w.output, w.p, w.q), eps)
+    differ = sum(1 for x, x2 in pairs if _cells_differ(cache[tuple(sorted(x.items()))],
+                                                       cache[tuple(sorted(x2.items()))]))
+    top = Fraction(saturation, prm.grid)
+    coverage = Coverage(
+        _saturated(prm, saturation),
+        f"entries reach {top} >= m/c = {Fraction(prm.columns) / prm.scale}, where the "
+        f"rounded value is the cap m = {prm.columns} for sure; above it every entry has the "
+        f"same law (checked on the implementation), so clamping maps every neighbouring pair "
+        f"into the grid", differ, len(pairs),
+        "the rounding law still changes above m/c: this implementation is outside the "
+        "check's premise")
+    word, status = outcome(ok, coverage)
     params = {"variant": prm.variant, "epsilon": eps, "c": prm.scale, "p": prm.flip,
               "m": prm.columns, "s": prm.rows, "k": prm.sparsity, "d": prm.universe,
               "grid": prm.grid, "beta": beta, "epsilon_cert": prm.epsilon_cert,
@@ -157,9 +203,11 @@ def cmd_check_alp(args: argparse.Namespace) -> int:
     domain = (f"{len(pairs)} ordered pairs ||x - x'||_1 <= 1 of {len(inputs)} k-sparse inputs "
               f"(entries in [0, {Fraction(units, prm.grid)}] step 1/{prm.grid}) x "
               f"{seeds}^{prm.columns} seed tuples (Carter-Wegman, P = {family.prime})")
-    cert = Certificate(f"ALP ALP-full Lemma 4.12: eps-DP ({prm.variant} variant)", repr(prm), params,
-                       domain, w.ratio, bound, ok, {"ratio_witness": w.to_json()})
-    if not emit_json(args, cert.to_json(), None):
+    cert = Certificate(f"ALP-full Lemma 4.12: eps-DP ({prm.variant} variant)", repr(prm), params,
+                       domain, w.ratio, bound, ok and coverage.covered,
+                       {"ratio_witness": w.to_json()})
+    doc = {**cert.to_json(), "verdict": word, "coverage": coverage.to_json()}
+    if not emit_json(args, doc, None):
         wit = w.to_json()
         print(f"{cert.claim}\n  parameters: c = {prm.scale}, p = {prm.flip}, m = {prm.columns}"
               f", s = {prm.rows}, k = {prm.sparsity}, d = {prm.universe}, grid 1/{prm.grid}, "
@@ -167,9 +215,10 @@ def cmd_check_alp(args: argparse.Namespace) -> int:
         print(f"  worst ratio: {w.ratio}\n    attained at x = {wit['numerator_input']}, "
               f"x' = {wit['denominator_input']}, seeds {wit['seeds']},\n    output rows "
               f"{wit['output_rows']}: Pr = {brief(w.p)} / {brief(w.q)}")
-        print(f"  bound: {bound}\n  verdict: {'pass' if ok else 'FAIL'}  (exact values: "
+        print(coverage.lines())
+        print(f"  bound: {bound}\n  verdict: {word}  (exact values: "
               f"--json; decimals shown are truncated, not rounded)")
-    return OK if ok else FAILED
+    return status
 
 
 COMMANDS = [add_check]

@@ -7,19 +7,30 @@ pair (one-coordinate or l1, :mod:`exactdp.neighbours`) and every OPORP plan aske
 plan is public, so the ratio must hold for each), the exact worst ratio
 ``Pr[s | u] / Pr[s | u']`` with its witness (plan, pair, output) is compared with ``e^eps``
 through certified rational bounds (:func:`exactdp.checker.certify_ratio`).
+
+Coverage: the box is a window on the mechanism's domain ``Z^p``, so a pass on it says
+nothing unless the window reaches the pairs where the ratio is largest.  A bin's sign law
+depends only on its projection's level ``min(ceil(|x|/beta), L_max)`` and sign, and a pair
+with both projections at level ``L_max`` and of one sign has ratio 1; so every other pair of
+projections lies in ``[-L_max beta, L_max beta]``, which the box reaches when ``C`` is at
+least :func:`covering_bound` (and one coordinate can move by ``beta``).  The default
+``--bound`` is that value; a smaller one that passes is reported "not covered" (exit status
+2), never pass.
 """
 
 from __future__ import annotations
 
 import argparse
+from fractions import Fraction
 from itertools import permutations, product
 from math import factorial
 from typing import Any
 
-from exactdp.cli._common import EPILOG, FAILED, OK, add_json, emit_json
+from exactdp.cli._common import EPILOG, add_json, emit_json
 from exactdp.params import ParameterError, ResourceLimitError
 
-__all__ = ["MAX_SIGN_OPORP_WORK", "add_check_sign_oporp", "cmd_check_sign_oporp"]
+__all__ = ["MAX_SIGN_OPORP_WORK", "add_check_sign_oporp", "cmd_check_sign_oporp",
+           "covering_bound"]
 
 #: Refuse a domain whose exploration would take more than this many runs of the sampler.
 MAX_SIGN_OPORP_WORK = 4_000_000
@@ -51,8 +62,11 @@ def add_check_sign_oporp(targets: argparse._SubParsersAction) -> None:  # type: 
                                  "is checked as given, and refuted where the ratio shows it")
     p.add_argument("--p", required=True, help="the dimension p (a small positive integer)")
     p.add_argument("--k", required=True, help="the number of bins k (k must divide p)")
-    p.add_argument("--bound", default="1",
-                   help="C: inputs range over the integer box {-C..C}^p (default 1)")
+    p.add_argument("--bound",
+                   help="C: inputs range over the integer box {-C..C}^p (default: the "
+                        "smallest C whose projections reach level L_max, where the ratio "
+                        "peaks: C = max(ceil(L_max beta k/p), ceil(beta/2)); a smaller C "
+                        "that passes is reported 'not covered', exit status 2)")
     p.add_argument("--beta", default="1",
                    help="the neighbours' sensitivity in grid steps (default 1)")
     p.add_argument("--variant", choices=("smooth", "rr"), default="smooth",
@@ -66,6 +80,19 @@ def add_check_sign_oporp(targets: argparse._SubParsersAction) -> None:  # type: 
     p.add_argument("--signs", help="one plan's ±1 vector, e.g. '1,-1,-1,1' (with --perm)")
     add_json(p)
     p.set_defaults(func=cmd_check_sign_oporp)
+
+
+def covering_bound(p: int, k: int, beta: int, l_max: int, neighbours: str) -> int:
+    """The smallest box bound ``C`` whose box ``{-C..C}^p`` holds every pair of inputs at
+    which DP-SignOPORP's ratio can be largest (bins of ``m = p/k`` coordinates).
+
+    Every pair whose ratio exceeds 1 has both bin projections in ``[-L_max beta,
+    L_max beta]`` (beyond, both sit at level ``L_max`` with one sign and one law), and the box
+    realises each such projection pair when ``m C >= L_max beta`` and, one-coordinate, when
+    one coordinate can move by ``beta`` (``2 C >= beta``); l1 spreads a move over the bin."""
+    m = p // k
+    reach = -(-l_max * beta // m)
+    return max(reach, -(-beta // 2)) if neighbours == "one-coordinate" else reach
 
 
 def _int_list(text: str, name: str) -> tuple[int, ...]:
@@ -87,12 +114,16 @@ def _setup(args: argparse.Namespace) -> dict[str, Any]:
     p, k = positive_int(args.p, "--p"), positive_int(args.k, "--k")
     if p % k:
         raise ParameterError(f"--k = {k} must divide --p = {p} (fixed-length bins)")
-    bound = to_fraction(args.bound, "--bound")
-    if bound.denominator != 1 or bound < 0:
-        raise ParameterError(f"--bound = {bound} must be an integer >= 0")
     beta = positive_int(args.beta, "--beta")
     smooth = args.variant == "smooth"
     l_max = positive_int(args.l_max, "--l-max") if smooth else 1
+    needed = covering_bound(p, k, beta, l_max, args.neighbours)
+    if args.bound is None:
+        bound = Fraction(needed)
+    else:
+        bound = to_fraction(args.bound, "--bound")
+        if bound.denominator != 1 or bound < 0:
+            raise ParameterError(f"--bound = {bound} must be an integer >= 0")
     base = base_from_eps(eps) if args.rho is None else Base.of(args.rho)
     if (args.perm is None) != (args.signs is None):
         raise ParameterError("--perm and --signs go together (one plan); omit both for "
@@ -108,22 +139,23 @@ def _setup(args: argparse.Namespace) -> dict[str, Any]:
             raise ResourceLimitError(
                 f"every plan of p = {p} ({factorial(p) * 2 ** p} plans) over {{-{bound}.."
                 f"{bound}}}^{p} needs about {work} sampler runs (limit "
-                f"{MAX_SIGN_OPORP_WORK}); give one plan with --perm/--signs or a smaller "
-                f"--p or --bound")
+                f"{MAX_SIGN_OPORP_WORK}); give one plan with --perm/--signs, or a smaller "
+                f"--p, --l-max or --beta")
         plans = [OPORPPlan(perm, w, k) for perm in permutations(range(p))
                  for w in product((-1, 1), repeat=p)]
     work = len(plans) * (2 * int(bound) + 1) ** p * 2 ** k
     if work > MAX_SIGN_OPORP_WORK:
         raise ResourceLimitError(f"{{-{bound}..{bound}}}^{p} with k = {k} needs about {work} "
                                  f"sampler runs (limit {MAX_SIGN_OPORP_WORK}); use a smaller "
-                                 f"--p or --bound")
+                                 f"--p, --l-max or --beta")
     return {"eps": eps, "p": p, "k": k, "bound": int(bound), "beta": beta, "smooth": smooth,
-            "l_max": l_max, "base": base, "plans": plans}
+            "l_max": l_max, "base": base, "plans": plans, "needed": needed}
 
 
 def cmd_check_sign_oporp(args: argparse.Namespace) -> int:
     from exactdp.certificate import Certificate, brief
     from exactdp.checker import certify_ratio
+    from exactdp.cli.check_coverage import Coverage, non_vacuous, outcome
     from exactdp.neighbours import vectors
     from exactdp.projections.check import check_dp, explored_law
     from exactdp.projections.signs import DPSignOPORP
@@ -132,16 +164,29 @@ def cmd_check_sign_oporp(args: argparse.Namespace) -> int:
     rel = vectors(s["p"], -s["bound"], s["bound"], s["beta"], args.neighbours)
     worst: Any = None
     worst_plan: Any = None
+    differ = total = 0
     for plan in s["plans"]:
         mech = DPSignOPORP(plan, s["beta"], s["base"], s["l_max"], s["smooth"])
         laws = {u: explored_law(mech.sample, u) for u in rel.points}
         rep = check_dp(laws.__getitem__, rel)
+        differ += non_vacuous(rel.ordered_pairs(), laws)
+        total += rep.pairs
         if worst is None or rep.worst.ratio is None or (
                 worst.worst.ratio is not None and rep.worst.ratio > worst.worst.ratio):
             worst, worst_plan = rep, plan
         if worst.worst.infinite:
             break
     ok, bound = certify_ratio(worst.worst, s["eps"])
+    m, needed = s["p"] // s["k"], s["needed"]
+    coverage = Coverage(
+        s["bound"] >= needed,
+        f"bin projections reach {m} x {s['bound']} = {m * s['bound']}; the ratio can exceed "
+        f"1 only for projections within L_max beta = {s['l_max'] * s['beta']}"
+        + (f" and moves of one coordinate by up to beta = {s['beta']}"
+           if args.neighbours == "one-coordinate" else "")
+        + f", which needs C >= {needed}",
+        differ, total, f"raise --bound to {needed} (or omit it)")
+    word, status = outcome(ok, coverage)
     rho = s["base"].ratio
     params = {"epsilon": s["eps"], "rho": rho, "p": s["p"], "k": s["k"], "C": s["bound"],
               "beta": s["beta"], "variant": args.variant, "L_max": s["l_max"],
@@ -153,8 +198,9 @@ def cmd_check_sign_oporp(args: argparse.Namespace) -> int:
                        f"DPSignOPORP(beta={s['beta']}, rho={rho}, L_max={s['l_max']}, "
                        f"smooth={s['smooth']})", params, domain,
                        "infinity" if worst.worst.ratio is None else worst.worst.ratio,
-                       bound, ok, witness)
-    if not emit_json(args, cert.to_json(), None):
+                       bound, ok and coverage.covered, witness)
+    doc = {**cert.to_json(), "verdict": word, "coverage": coverage.to_json()}
+    if not emit_json(args, doc, None):
         w = worst.worst
         print(f"{cert.claim} ({args.variant}, {args.neighbours} neighbours)\n  parameters: "
               f"eps = {s['eps']}, rho = {rho}, p = {s['p']}, k = {s['k']}, beta = "
@@ -163,6 +209,7 @@ def cmd_check_sign_oporp(args: argparse.Namespace) -> int:
               f"u' = {w.denominator_input}, plan perm {list(worst_plan.perm)} signs "
               f"{list(worst_plan.w)},\n    output {w.outcome}: Pr = {brief(w.p)} / "
               f"{brief(w.q)}")
-        print(f"  bound: {bound}\n  verdict: {'pass' if ok else 'FAIL'}  (exact values: "
+        print(coverage.lines())
+        print(f"  bound: {bound}\n  verdict: {word}  (exact values: "
               f"--json; decimals shown are truncated, not rounded)")
-    return OK if ok else FAILED
+    return status

@@ -489,7 +489,12 @@ def _pair_delta(p: dict[Any, Fraction], q: dict[Any, Fraction], eps: Fraction,
 
 
 def cmd_check_convolution(args: argparse.Namespace) -> int:
+    """Explore: the grid is every input of the public ``--domain``, which is the mechanism's
+    whole input domain (a release refuses data outside it), with every neighbouring pair in
+    both orders, so the pairs where the claim is tightest are on it.  Profile: the exact
+    privacy profile, which holds for every pair."""
     from exactdp.certified import MAX_PRECISION_BITS, compare_exp, exp_interval
+    from exactdp.cli.check_coverage import Coverage, outcome
     from exactdp.explore import explore
 
     eps, delta = _epsilon_delta(args)
@@ -527,11 +532,12 @@ def cmd_check_convolution(args: argparse.Namespace) -> int:
         worst_pair: Any = None
         worst_hi = Fraction(-1)
         violated: Any = None
-        pairs = 0
+        pairs = differ = 0
         for x in laws:
             for _k, x2 in domain.neighbours(x):
                 for u, v in ((x, x2), (x2, x)):
                     pairs += 1
+                    differ += laws[u] != laws[v]
                     a, b, r, wit = _pair_delta(laws[u], laws[v], eps, cache)
                     if ratio_pair is None or (worst_ratio is not None and
                                               (r is None or r > worst_ratio)):
@@ -567,11 +573,17 @@ def cmd_check_convolution(args: argparse.Namespace) -> int:
             "within_target": explored_ok,
         }
         ok = explored_ok and agrees
+        coverage = Coverage(True, f"every input of the domain {spec.describe()}, the "
+                                  f"mechanism's whole input domain", differ, pairs)
+        report["coverage"] = coverage.to_json()
+        word, status = outcome(ok, coverage)
+    else:
+        word, status = ("pass", OK) if ok else ("FAIL", FAILED)
     doc = _jsonable(report)
-    doc["verdict"] = "pass" if ok else "FAIL"
+    doc["verdict"] = word
     if not emit_json(args, doc, None):
         _print_check(report, ok)
-    return OK if ok else FAILED
+    return status
 
 
 def _print_check(report: dict[str, Any], ok: bool) -> None:
@@ -599,6 +611,9 @@ def _print_check(report: dict[str, Any], ok: bool) -> None:
         lo, hi = e["delta_at_e_eps"]
         print(f"  delta(e^eps) in {_iv(lo, hi)} at x = {dp['x']}, x' = "
               f"{dp['x_prime']} (exactly A - e^eps B, A = {_q(dp['A'])}, B = {_q(dp['B'])})")
+        cov = report["coverage"]
+        print(f"  non-vacuous: {cov['non_vacuous_pairs']} of {cov['pairs']} ordered pairs "
+              f"(their laws differ); coverage: {cov['why']}")
     print(f"  verdict: {'pass' if ok else 'FAIL'} against delta = {g['delta']} at eps = "
           f"{g['epsilon']}  (decimal ends rounded outwards; exact values: --json)")
 

@@ -349,6 +349,8 @@ def _add_check_target(targets: argparse._SubParsersAction, name: str) -> None:  
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    """The grid is ``c`` in ``[0, n]``: the mechanism's whole input domain, every ordered pair
+    ``(c, c +- 1)`` and every output, so the pairs where the claim is tightest are on it."""
     from exactdp.certificate import Certificate
     from exactdp.checker import (
         certify_ratio,
@@ -356,6 +358,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         exact_accuracy,
         worst_neighbour_ratio,
     )
+    from exactdp.cli.check_coverage import Coverage, non_vacuous, outcome
     from exactdp.counting import GeoSample
     from exactdp.params import to_fraction
 
@@ -391,7 +394,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     cert = Certificate(claim, repr(mech), params, f"c in [0,{mech.n}], neighbours c, c+1",
                        w.ratio, bound, ok, {"ratio_witness": w.to_json(),
                                             **({"accuracy": accuracy} if accuracy else {})})
-    if not emit_json(args, cert.to_json(), out):
+    pairs = [(c, c + d) for c in range(mech.n + 1) for d in (-1, 1) if 0 <= c + d <= mech.n]
+    coverage = Coverage(True, f"c ranges over [0, {mech.n}], the mechanism's whole input "
+                              f"domain", non_vacuous(pairs, dists), len(pairs))
+    word, status = outcome(ok, coverage)
+    if not emit_json(args, {**cert.to_json(), "coverage": coverage.to_json()}, out):
         from exactdp.certificate import brief
 
         print(f"{claim}\n  mechanism: {cert.mechanism}\n  domain: {cert.domain}")
@@ -404,9 +411,10 @@ def cmd_check(args: argparse.Namespace) -> int:
                   f"exact smallest a = {accuracy['exact_a']} (worst count "
                   f"{accuracy['attained_at_count']})")
         print(f"  guarantee of one released value: {_guarantee(mech)}")
-        print(f"  verdict: {'pass' if ok else 'FAIL'}  (exact values: --json; decimals shown "
+        print(coverage.lines())
+        print(f"  verdict: {word}  (exact values: --json; decimals shown "
               f"are truncated, not rounded)")
-    return OK if ok else FAILED
+    return status
 
 
 #: ``check`` is registered by :mod:`exactdp.cli.check`, which calls :func:`add_check`.

@@ -200,6 +200,7 @@ def _paper_epsilon(args: argparse.Namespace, universe: Any, total: Any, beta: An
     from exactdp.histograms.release import ReleaseRequest, plan
     from exactdp.spend import histogram_m_for_budget
 
+    mech: Any
     if args.algorithm == "compact":  # M runs at eps' = 1/ceil(10 m / 9) (Theorem 8.6)
         mech = (FastSample(n, Fraction(1, 2), beta / (2 * universe.size))
                 if args.counting == "fastsample" else GeoSample(n, Fraction(1, 2)))
@@ -223,9 +224,8 @@ def _check_cost(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any
     The estimate is the number of noisy counts the algorithm draws (basic: one per element
     of ``X``; stability: ``n``, padded to strict time; pure-sparse and compact: about ``n``)
     times the time of one draw of its counting mechanism, measured with a throwaway seeded
-    source (never released), plus, for compact, the interpolation at the rate measured in
-    README (7.9 s for n = 10^4 on the native path, growing as n^1.6; pure Python about an
-    hour, growing as n^2)."""
+    source (never released), plus, for compact, the interpolation at a measured rate (about 8 s for n = 10^4 on the native path,
+    growing as n^1.6; pure Python about an hour, growing as n^2)."""
 
     from exactdp.histograms import native
     from exactdp.histograms.compact import CompactHistogram

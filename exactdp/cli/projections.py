@@ -268,7 +268,7 @@ def _base_within(eps: Fraction, power: int, maxden: int) -> Any:
     if not smallest.at_most(eps):
         raise EpsilonRangeError(
             f"--epsilon = {eps} is below the smallest budget this release can spend, "
-            f"{smallest.expression()} (about {smallest.to_json()['epsilon_lower']}: a base "
+            f"{smallest.expression()} (<= {smallest.to_json()['epsilon_upper']}: a base "
             f"rho = a/b > 1 with b <= --max-denominator {maxden}, to the power {power}); the "
             f"range is [{smallest.expression()}, no limit): raise --max-denominator")
     return base_from_eps(eps, power, maxden)

@@ -60,7 +60,10 @@ def add_verify(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--resume", action="store_true",
                    help="with --results: reuse the claims PATH records as passed or failed "
                         "for this grid and this exact code (any edit of exactdp/ or proofs/ "
-                        "reruns them); run the rest")
+                        "reruns them), a line only if its verdict follows from its "
+                        "certificates and its sha256 digest matches; run the rest. The "
+                        "digest detects corruption and editing, not a forger who recomputes "
+                        "it")
     p.set_defaults(func=cmd_verify)
 
 
@@ -98,6 +101,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.resume and args.results is None:
         raise ParameterError("--resume continues from a results file: give --results PATH")
     checks = [(module, fn) for module in proofs.discover() for fn in proofs.checks_of(module)]
+    every_unit = par.units_of(checks) if args.results is not None else []
     if args.only is not None:
         needle = args.only.strip().lower()
         if not needle:
@@ -113,7 +117,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     grid_name = "full" if full else "quick"
     code = par.code_hash() if args.results is not None or args.dask is not None else ""
     results = (None if args.results is None
-               else par.Results(args.results, args.resume, grid_name, code))
+               else par.Results(args.results, args.resume, grid_name, code, every_unit))
     client = None if args.dask is None else par.dask_client(args.dask)
     units = par.units_of(checks)
     todo, rows = par.split_resumed(units, results)
@@ -123,7 +127,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     progress(f"exactdp verify ({grid_name} grids): {len(checks)} claims; CompactHistogram "
              f"arithmetic: {native.status()}"
              + (" (Theorem 8.3 (i) also runs the pure path)" if native.available() else "")
-             + where + (f"; {len(rows)} reused from {args.results}" if rows else ""))
+             + where + (f"; {len(rows)} reused from {args.results}"
+                        if results is not None and args.resume else ""))
 
     def done(unit: par.Unit, row: par.Row, ns: int, ran: str) -> None:
         rows[unit] = (row, ns)

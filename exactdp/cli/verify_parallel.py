@@ -14,13 +14,17 @@ worker ran different code from ours (a cluster with another version installed).
 The results file (``--results PATH``) gets one JSON line per finished unit, appended with one
 ``write`` and ``fsync``; a line cut short by a crash is ignored.  Each line records the code hash
 of the process that ran the unit (:func:`code_hash`: every source file of ``exactdp`` and
-``proofs``, so any edit changes it) and, for people, the git commit.  ``--resume`` reuses the
-passed and failed units whose grid and code hash match the code as it is now, and reruns the
-rest (not-run units, other grids, other code).
+``proofs``, so any edit changes it) and, for people, the git commit.  ``--resume`` reuses a line only
+when it is internally consistent (:func:`judge`): well formed, its sha256 digest of its
+canonical JSON matching, naming a check that exists, for this grid and this code hash, and
+its verdict the one its certificates give; every other line's claim runs again, and one
+stderr line per reason says how many lines were not reused and why.  The digest detects
+corruption and editing, not a forger who recomputes it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -32,11 +36,27 @@ from typing import Any
 from exactdp import proofs
 from exactdp import workers as wk
 from exactdp.cli._common import progress
-from exactdp.params import ParameterError
+from exactdp.params import ExactDPError, ParameterError
 from exactdp.workers import code_hash, dask_client, tree_hash
 
-__all__ = ["Results", "Unit", "code_hash", "dask_client", "not_run_row", "run_dask", "run_pool", "run_unit",
-           "seconds_text", "split_resumed", "tree_hash", "units_of"]
+__all__ = [
+    "Results",
+    "ResultsFileError",
+    "Unit",
+    "code_hash",
+    "dask_client",
+    "digest",
+    "judge",
+    "not_run_row",
+    "recomputed_verdict",
+    "run_dask",
+    "run_pool",
+    "run_unit",
+    "seconds_text",
+    "split_resumed",
+    "tree_hash",
+    "units_of",
+]
 
 Row = dict[str, Any]
 Done = Callable[["Unit", Row, int, str], None]  # unit, row, nanoseconds, code hash that ran
@@ -127,14 +147,104 @@ def _git_commit() -> str | None:
     return out.stdout.strip() or None
 
 
-class Results:
-    """The JSON-lines file of finished units: one record per line, appended and fsynced."""
+class ResultsFileError(ExactDPError, ValueError):
+    """The results file cannot be appended to (a full disk, an I/O error)."""
 
-    def __init__(self, path: str, resume: bool, grid: str, code: str) -> None:
+
+def digest(record: Row) -> str:
+    """sha256 of the record's canonical JSON (sorted keys, no spaces), its ``digest`` left
+    out.  It detects a corrupted or edited line, not a forger who recomputes it."""
+    body = {k: v for k, v in record.items() if k != "digest"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+#: Why a line of the results file was not reused (one stderr line per class that occurred).
+WHY = {
+    "unreadable": "unreadable (not one JSON object: cut short by a crash, or not ours)",
+    "fields": "malformed (a field is missing or of the wrong type)",
+    "digest": "digest does not match the content (edited or corrupted)",
+    "unknown": "name no check that exists (module, check or claim unknown)",
+    "grid": "recorded for the other grid",
+    "code": "recorded for other code (a different hash of exactdp/ and proofs/)",
+    "verdict": "verdict does not follow from its certificates",
+    "not run": "record a claim that was not run",
+}
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def recomputed_verdict(row: object) -> str | None:
+    """The verdict a row's certificates give (``pass`` when there is at least one and every
+    one passes, else ``FAIL``), or None when the row is not well formed."""
+    if not isinstance(row, dict):
+        return None
+    if not all(isinstance(row.get(k), str) for k in ("claim", "grid", "worst", "bound")):
+        return None
+    certs = row.get("certificates")
+    if not isinstance(certs, list):
+        return None
+    verdicts = [c.get("verdict") if isinstance(c, dict) else None for c in certs]
+    if any(v not in ("pass", "FAIL") for v in verdicts):
+        return None
+    return "pass" if verdicts and all(v == "pass" for v in verdicts) else "FAIL"
+
+
+def judge(record: object, units: dict[tuple[str, int, str], Unit], grid: str,
+          code: str) -> str | None:
+    """Why ``record`` (one parsed line) cannot be reused -- a key of :data:`WHY` -- or None
+    when it can: well formed, its digest matching, naming a check that exists, for this grid
+    and this code, its verdict the one its certificates give."""
+    if not isinstance(record, dict):
+        return "unreadable"
+    fields = {"module": str, "index": int, "check": str, "claim": str, "grid": str,
+              "code": str, "ns": int, "row": dict, "digest": str}
+    for k, kind in fields.items():
+        v = record.get(k)
+        if not isinstance(v, kind) or (kind is int and not _is_int(v)):
+            return "fields"
+    if record["ns"] < 0:
+        return "fields"
+    if digest(record) != record["digest"]:
+        return "digest"
+    unit = units.get((record["module"], record["index"], record["check"]))
+    row = record["row"]
+    if unit is None or record["claim"] != unit.claim:
+        return "unknown"
+    if record["grid"] != grid:
+        return "grid"
+    if record["code"] != code:
+        return "code"
+    if row.get("verdict") == "NOT RUN":
+        return "not run"
+    if row.get("verdict") not in ("pass", "FAIL"):
+        return "verdict"
+    if not isinstance(row.get("claim"), str) or not row["claim"].startswith(unit.claim):
+        return "unknown"
+    if recomputed_verdict(row) != row["verdict"]:
+        return "verdict"
+    return None
+
+
+class Results:
+    """The JSON-lines file of finished units: one record per line, appended and fsynced.
+
+    ``units`` are every check that exists (not only those selected): a line is reused only
+    when :func:`judge` finds nothing wrong with it.
+    """
+
+    def __init__(self, path: str, resume: bool, grid: str, code: str,
+                 units: Sequence[Unit] = ()) -> None:
+        from exactdp.files import no_space
+
         self.path = Path(path)
         self.grid = grid
         self.code = code
+        self.units = {u.key: u for u in units}
         self.reused: dict[tuple[str, int, str], tuple[Row, int]] = {}
+        self.why: dict[str, int] = {}
         self._cut = False  # the file ends inside a line (a crash while appending)
         if not self.path.parent.is_dir():
             raise ParameterError(f"--results {path}: the directory {self.path.parent} "
@@ -142,6 +252,11 @@ class Results:
         if self.path.exists() and not resume:
             raise ParameterError(f"--results {path} exists; pass --resume to continue from it, "
                                  "or remove it to start over")
+        if self.path.exists() and not self.path.is_file():
+            raise ParameterError(f"--results {path} is not a regular file")
+        if no_space(self.path.parent):
+            raise ParameterError(f"--results {path}: no space left on its device (nothing "
+                                 f"was run)")
         if resume and self.path.exists():
             self.reused = self._read()
         self._commit = _git_commit()
@@ -151,45 +266,52 @@ class Results:
         from exactdp.files import read_text
 
         reused: dict[tuple[str, int, str], tuple[Row, int]] = {}
-        other = skipped = 0
         text = read_text(str(self.path), "--results", max_bytes=1 << 30)
         self._cut = bool(text) and not text.endswith("\n")
         for line in text.splitlines():
+            if not line.strip():
+                continue
             try:
                 record = json.loads(line)
-                key = (record["module"], int(record["index"]), record["check"])
-                verdict = record["row"]["verdict"]
-                usable = record["grid"] == self.grid and verdict in ("pass", "FAIL")
-                same = record["code"] == self.code
-            except (ValueError, KeyError, TypeError):
-                skipped += 1  # a line cut short by a crash, or not ours
+            except (ValueError, RecursionError):
+                record = None
+            why = judge(record, self.units, self.grid, self.code)
+            if why is not None:
+                self.why[why] = self.why.get(why, 0) + 1
                 continue
-            if usable and same:
-                reused[key] = (record["row"], int(record["ns"]))
-            elif usable:
-                other += 1
-        if other:
-            progress(f"{self.path}: {other} result(s) were recorded for other code (a "
-                     "different hash of exactdp/ and proofs/); they run again")
-        if skipped:
-            progress(f"{self.path}: {skipped} line(s) unreadable (cut short?); ignored")
+            reused[(record["module"], record["index"], record["check"])] = (
+                record["row"], record["ns"])
+        for why, count in self.why.items():
+            progress(f"{self.path}: {count} line(s) not reused: {WHY[why]}; their claims "
+                     f"run again")
         return reused
 
     def add(self, unit: Unit, row: Row, ns: int, code: str) -> None:
         """Append the record of a finished unit; ``code`` is the hash of the code that ran it."""
-        record = {"module": unit.module, "index": unit.index, "check": unit.check,
-                  "grid": self.grid, "code": code, "commit": self._commit,
-                  "ns": ns, "row": row}
-        if self._fd is None:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            if self._cut:
-                os.write(self._fd, b"\n")
-        os.write(self._fd, (json.dumps(record) + "\n").encode())
-        os.fsync(self._fd)
+        record: Row = {"module": unit.module, "index": unit.index, "check": unit.check,
+                       "claim": unit.claim, "grid": self.grid, "code": code,
+                       "commit": self._commit, "ns": ns, "row": row}
+        record["digest"] = digest(record)
+        try:
+            if self._fd is None:
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+                if self._cut:
+                    os.write(self._fd, b"\n")
+            os.write(self._fd, (json.dumps(record) + "\n").encode())
+            os.fsync(self._fd)
+        except OSError as exc:
+            raise ResultsFileError(
+                f"--results {str(self.path)!r}: cannot append "
+                f"({exc.strerror or type(exc).__name__}); the claims recorded before are "
+                f"in it and --resume continues from them") from None
 
     def close(self) -> None:
         if self._fd is not None:
-            os.close(self._fd)
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
+            self._fd = None
 
 
 def split_resumed(units: Iterable[Unit], results: Results | None

@@ -31,8 +31,8 @@ Cost.  The interpolation nodes lie in a small subfield ``K`` (:func:`node_sublev
 built at install time) interpolating through ``n + 1`` points is ``[L:K]`` interpolations
 over ``K`` sharing one subproduct tree (``O(n**1.59 log n)`` products in ``K`` each), and
 ``evaluate`` is ``n [L:K]`` products in ``K`` from a coordinate table built on first use.
-Measured (``tests/benchmarks/bench_compact.py``, 2-core VM, ``|X| = 2**64``, ``eps = 1/10``,
-``beta0 = 2**-20``, field ``GF(2**39366)``): see the README.  The pure-Python path
+Measured times: ``tests/benchmarks/bench_compact.py`` (the documentation's benchmarks
+page).  The pure-Python path
 (``arithmetic="pure"``, or no compiler) runs Newton's form over the whole field, about
 ``1.5 n**2`` products by a node: about an hour at ``n = 10**4``.
 """

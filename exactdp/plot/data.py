@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from exactdp.certified import Interval, ln_interval
 from exactdp.checker import Method, counting_distribution, exact_accuracy, worst_neighbour_ratio
+from exactdp.claims import Claim
 from exactdp.params import ParameterError, ParameterTypeError, to_fraction
 
 __all__ = [
@@ -165,7 +166,7 @@ class LossData:
     a: Any
     b: Any
     bars: tuple[LossBar, ...]
-    claimed_epsilon: Fraction | None
+    claimed_epsilon: Claim | None
 
     @property
     def worst(self) -> LossBar:

@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactdp.certificate import brief
+from exactdp.claims import epsilon_bounds
 from exactdp.params import ExactDPError, ParameterError
 
 __all__ = [
@@ -111,7 +112,9 @@ def draw_loss(ax: Any, data: Any, title: str | None = None) -> None:
     pos = _positions([b.outcome for b in data.bars], ax)
     finite = [b for b in data.bars if b.kind == "finite"]
     values = [_ln(b) for b in finite]
-    eps = None if data.claimed_epsilon is None else _f(data.claimed_epsilon)
+    # the claim as an interval: exact for a rational epsilon, ln r for a ratio bound r
+    claim = None if data.claimed_epsilon is None else epsilon_bounds(data.claimed_epsilon, 64)
+    eps = None if claim is None else _f(claim.lo)
     top = max([abs(v) for v in values] + ([eps] if eps is not None else []) + [1e-12])
     lim = top * 1.35
     ax.bar([pos[i] for i, b in enumerate(data.bars) if b.kind == "finite"], values,
@@ -142,10 +145,10 @@ def draw_loss(ax: Any, data: Any, title: str | None = None) -> None:
         box = worst.ln(64)
         note = (f"worst: z = {_label(worst.outcome)}, p/q = {brief(worst.ratio)}, "
                 f"ln(p/q) in [{brief(box.lo)}, {brief(box.hi)}]")
-        if data.claimed_epsilon is not None:
+        if claim is not None:
             from exactdp.audit.report import _decimal as rounded_down
 
-            lo, hi = box.lo - data.claimed_epsilon, box.hi - data.claimed_epsilon
+            lo, hi = box.lo - claim.hi, box.hi - claim.lo
             if lo > 0:
                 note += (f"\nexceeds the claimed epsilon by {rounded_down(lo, 4)} or more "
                          f"(certified)")

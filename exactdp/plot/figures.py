@@ -71,7 +71,8 @@ def _paper_001() -> Paper:
     return Paper(paper001.TITLE, paper001.files, paper001.write)
 
 
-#: Paper number (as in /work/shared/papers/README.md) -> its figures, loaded on demand.
+#: Paper number (001 Li & Li, 002 convolution, 003 ALP, 004 Balcer & Vadhan) -> its figures,
+#: loaded on demand.
 PAPERS: dict[str, Callable[[], Paper]] = {"001": _paper_001, "002": _paper_002,
                                           "003": _paper_003, "004": _paper_004}
 

@@ -58,3 +58,20 @@ def noisy_count_global(count, epsilon):
 def noisy_values(prng, queries):
     """Outcomes as a numpy array of the noisy queries' signs (an array outcome)."""
     return np.sign(np.asarray(queries) + prng.laplace(scale=1.0, size=len(queries)))
+
+
+def noisy_max_rounded(prng, queries, epsilon):
+    """Noisy max with the Laplace noise rounded and clamped to [-2, 2]: every draw takes
+    five values, so the joint law is finite and explored exactly."""
+    noise = np.clip(np.rint(prng.laplace(scale=2.0 / epsilon, size=len(queries))), -2, 2)
+    return int((np.asarray(queries, dtype=np.float64) + noise).argmax())
+
+
+def rr_expovariate(bit):
+    """Keep the bit when an Exp(1) draw of the random module is below 1."""
+    return bit if random.expovariate(1.0) < 1.0 else 1 - bit
+
+
+def rr_gauss(bit):
+    """Keep the bit when a standard normal of the random module is negative."""
+    return bit if random.gauss(0.0, 1.0) < 0.0 else 1 - bit

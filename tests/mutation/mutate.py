@@ -82,12 +82,12 @@ from mutation_runner import (
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_MODULES = [
-    "exactdp/counting.py", "exactdp/mixing.py", "exactdp/randomness.py", "exactdp/checker.py",
+    "exactdp/inverse_cdf.py", "exactdp/mixing.py", "exactdp/randomness.py", "exactdp/checker.py",
     "exactdp/explore.py", "exactdp/certified.py", "exactdp/histograms/basic.py",
     "exactdp/histograms/sparse.py", "exactdp/histograms/orderstats.py",
     "exactdp/histograms/compact.py", "exactdp/dyadic.py",
-    "exactdp/powerwalk.py",  # GeoSample's search evaluations, split out of counting.py
-    "exactdp/counting_draws.py",  # the draws handed to sources, split out of counting.py
+    # the counting samplers (exactdp/counting.py re-exports them)
+    "exactdp/geometric.py", "exactdp/geosample.py", "exactdp/fastsample.py",
 ]
 EQUIVALENT = Path(__file__).resolve().parent / "equivalent.toml"
 DEFAULT_RESULTS = Path(tempfile.gettempdir()) / "exactdp-mutation" / "results.jsonl"

@@ -1,0 +1,263 @@
+"""Pages generated at build time from the code itself.
+
+* ``exactdp-cli``: every ``--help`` page, walked from the argparse parser that the
+  ``exactdp`` command runs (so the reference cannot drift from the command);
+* ``exactdp-claims``: every executable proof of ``exactdp verify`` (claim, statement, proof
+  idea), with the grid, worst value, verdict and witnesses of a stored ``exactdp verify
+  --json`` output when one is given (``EXACTDP_DOCS_VERIFY=PATH``);
+* ``exactdp-benchmarks``: the stored results the benchmark scripts write
+  (``tests/benchmarks/results/``), rendered as they are.
+
+Each directive writes Markdown and lets MyST parse it, so the generated pages look like the
+written ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+
+ROOT = Path(__file__).resolve().parents[3]
+RESULTS = ROOT / "tests" / "benchmarks" / "results"
+HELP_COLUMNS = "100"
+
+
+class _MarkdownDirective(SphinxDirective):
+    """A directive whose body is Markdown produced by :meth:`markdown`."""
+
+    has_content = False
+
+    def markdown(self) -> str:
+        raise NotImplementedError
+
+    def run(self) -> list[nodes.Node]:
+        text = self.markdown()
+        container = nodes.container()
+        source = f"<{self.name}>"
+        lines = StringList(text.splitlines(), source=source)
+        self.state.nested_parse(lines, 0, container, match_titles=True)
+        return container.children
+
+
+def _fence(text: str, info: str = "text") -> str:
+    ticks = "````" if "```" in text else "```"
+    return f"{ticks}{info}\n{text.rstrip()}\n{ticks}\n"
+
+
+# ---------------------------------------------------------------------------- the CLI
+
+
+def help_pages() -> Iterator[tuple[str, str]]:
+    """``(command, help text)`` for ``exactdp`` and every sub-command, depth first."""
+    from exactdp.cli import build_parser
+
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = HELP_COLUMNS
+    try:
+        def walk(parser: argparse.ArgumentParser, name: str) -> Iterator[tuple[str, str]]:
+            yield name, parser.format_help()
+            for action in parser._actions:
+                if isinstance(action, argparse._SubParsersAction):
+                    for sub_name, sub in action.choices.items():
+                        yield from walk(sub, f"{name} {sub_name}")
+
+        yield from walk(build_parser(), "exactdp")
+    finally:
+        if old is None:
+            os.environ.pop("COLUMNS", None)
+        else:
+            os.environ["COLUMNS"] = old
+
+
+class CliDirective(_MarkdownDirective):
+    def markdown(self) -> str:
+        out = []
+        for name, text in help_pages():
+            level = "##" if name.count(" ") <= 1 else "###"
+            out.append(f"{level} `{name}`\n\n{_fence(text)}")
+        return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------- the claims
+
+
+def proof_modules() -> list[ModuleType]:
+    """The modules ``exactdp verify`` runs, in its order."""
+    for name in ("exactdp.proofs", "proofs"):
+        try:
+            package = importlib.import_module(name)
+        except ImportError:
+            continue
+        return list(package.discover())
+    raise ImportError("no proofs package (exactdp.proofs or proofs) to document")
+
+
+def is_slip(module: ModuleType) -> bool:
+    """A row that shows a printed claim of a paper failing (with its exact witness)."""
+    short = module.__name__.rsplit(".", 1)[-1]
+    text = f"{getattr(module, 'CLAIM', '')} {getattr(module, 'STATEMENT', '')}"
+    return "slip" in short or "FALSE" in text or "as printed" in text.lower()
+
+
+def stored_verify() -> dict[str, dict[str, Any]]:
+    """Rows of a stored ``exactdp verify --json`` output, by claim (empty when none)."""
+    path = os.environ.get("EXACTDP_DOCS_VERIFY")
+    if not path or not Path(path).is_file():
+        return {}
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    rows = data.get("claims", data.get("rows", [])) if isinstance(data, dict) else data
+    return {row["claim"]: row for row in rows if isinstance(row, dict) and "claim" in row}
+
+
+def _claim_section(module: ModuleType, rows: dict[str, dict[str, Any]]) -> str:
+    claim = str(getattr(module, "CLAIM", module.__name__))
+    short = module.__name__.rsplit(".", 1)[-1]
+    parts = [f"### {claim}\n",
+             (f"Module `{module.__name__}`; run it alone with "
+              f"`exactdp verify --only {short}`.\n")]
+    statement = getattr(module, "STATEMENT", "")
+    if statement:
+        parts.append("**Statement.**\n\n" + _fence(textwrap.dedent(statement)))
+    idea = getattr(module, "PROOF_IDEA", "")
+    if idea:
+        parts.append("**How it is checked.**\n\n" + _fence(textwrap.dedent(idea)))
+    row = rows.get(claim)
+    if row:
+        parts.append(f"**Stored run.** Grid: {row.get('grid', '?')}; worst "
+                     f"{row.get('worst', '?')} against {row.get('bound', '?')}: "
+                     f"**{row.get('verdict', '?')}**.\n")
+        if is_slip(module):
+            for cert in row.get("certificates", []):
+                if cert.get("witness"):
+                    witness = json.dumps(cert["witness"], indent=1, sort_keys=True)
+                    parts.append(f"Witness of *{cert.get('claim', '')}*:\n\n"
+                                 + _fence(witness[:2000], "json"))
+    return "\n".join(parts)
+
+
+class ClaimsDirective(_MarkdownDirective):
+    def markdown(self) -> str:
+        modules = proof_modules()
+        rows = stored_verify()
+        slips = [m for m in modules if is_slip(m)]
+        out = [(f"{len(modules)} claims; {len(slips)} of them show a printed claim of a "
+                f"paper failing.\n")]
+        if not rows:
+            out.append("The verdicts, grids and witnesses are not part of this build: "
+                       "`exactdp verify --quick` (or `--full`) computes them, and "
+                       "`exactdp verify --only TEXT --json` prints one claim's certificates "
+                       "with every witness.\n")
+        out.append("## Slips of the papers\n")
+        out.extend(_claim_section(m, rows) for m in slips)
+        out.append("## Claims\n")
+        out.extend(_claim_section(m, rows) for m in modules if m not in slips)
+        return "\n".join(out)
+
+
+# ------------------------------------------------------- references to unpublished names
+
+
+def _lookup(dotted: str) -> bool:
+    """Whether ``dotted`` names an importable module or an attribute reachable from one."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:cut]))
+        except Exception:  # noqa: BLE001, S112 - not a module: try a shorter prefix
+            continue
+        for attr in parts[cut:]:
+            if hasattr(obj, attr):
+                obj = getattr(obj, attr)
+            elif attr in getattr(obj, "__annotations__", {}):  # a field without a default
+                obj = None
+            else:
+                return False
+        return True
+    return False
+
+
+def exists(target: str, module: str | None, klass: str | None) -> bool:
+    """Whether a Python cross-reference names a real object.
+
+    Tried as written, then relative to the current module and class (as Sphinx does), as a
+    builtin, and last as a name defined in one of exactdp's own modules (a docstring's
+    short name for something its module imports)."""
+    import sys
+
+    target = target.lstrip("~.").removesuffix("()")
+    candidates = [target, f"builtins.{target}"]
+    if module:
+        candidates.append(f"{module}.{target}")
+        if klass:
+            candidates.append(f"{module}.{klass}.{target}")
+    if any(_lookup(c) for c in candidates):
+        return True
+    head = target.split(".")[0]
+    return any(name.startswith(("exactdp", "proofs")) and hasattr(mod, head)
+               and _lookup(f"{name}.{target}")
+               for name, mod in list(sys.modules.items()) if mod is not None)
+
+
+def resolve_unpublished(app: Sphinx, env: Any, node: Any, contnode: nodes.Node) -> Any:
+    """A reference to a real object outside the published API (an internal module, the
+    standard library) is shown as code, without a link; a reference to nothing that exists
+    stays unresolved, so the ``-n`` build fails on it."""
+    if node.get("refdomain") != "py":
+        return None
+    if exists(node["reftarget"], node.get("py:module"), node.get("py:class")):
+        return contnode
+    return None
+
+
+# ---------------------------------------------------------------------------- benchmarks
+
+
+def result_files() -> list[Path]:
+    """The stored Markdown results, in a stable order."""
+    if not RESULTS.is_dir():
+        return []
+    return sorted(RESULTS.rglob("*.md"))
+
+
+class BenchmarksDirective(_MarkdownDirective):
+    def markdown(self) -> str:
+        files = result_files()
+        if not files:
+            return ("No stored results in this copy of exactdp (they live in the source "
+                    "tree, `tests/benchmarks/results/`).\n")
+        out = []
+        for path in files:
+            rel = path.relative_to(RESULTS)
+            body = path.read_text(encoding="utf-8")
+            # The stored files' own headings become one level lower than the page's.
+            lines = []
+            for line in body.splitlines():
+                if line.startswith("#"):
+                    line = "###" + line.lstrip("#").rstrip()
+                lines.append(line)
+            out.append(f"## `{rel}`\n")
+            picture = path.with_suffix(".png")
+            if picture.exists():
+                out.append(f"![{rel}](/{os.path.relpath(picture, self.env.srcdir)})\n")
+            out.append("\n".join(lines) + "\n")
+        return "\n".join(out)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("exactdp-cli", CliDirective)
+    app.add_directive("exactdp-claims", ClaimsDirective)
+    app.add_directive("exactdp-benchmarks", BenchmarksDirective)
+    app.connect("missing-reference", resolve_unpublished)
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

@@ -1,0 +1,89 @@
+"""The documentation site builds cleanly: Sphinx with every warning an error (``-W``) and every
+cross-reference required to resolve (``-n``), then every internal link of the HTML checked.
+
+Skipped when Sphinx or MyST-Parser is not installed (``pip install '.[docs]'``; CI installs
+it).  Also: every tutorial has its page, and the generated pages hold what they generate.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "exactdp" / "docs"
+TUTORIALS = ROOT / "exactdp" / "tutorials"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("sphinx", reason="the docs build needs pip install 'exactdp[docs]'")
+    pytest.importorskip("myst_parser", reason="the docs build needs pip install 'exactdp[docs]'")
+    out = tmp_path_factory.mktemp("docs-html")
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html",
+         "-d", str(out / ".doctrees"), str(DOCS), str(out)],
+        check=False, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert done.returncode == 0, f"the docs build failed:\n{done.stderr}{done.stdout}"
+    return out
+
+
+def internal_links(html: Path) -> list[str]:
+    return [h for h in re.findall(r'(?:href|src)="([^"]+)"', html.read_text(encoding="utf-8"))
+            if not urlsplit(h).scheme and not h.startswith(("#", "mailto:"))]
+
+
+def broken_links(site: Path) -> list[str]:
+    """Every relative ``href``/``src`` of the site's HTML that names no file or no anchor."""
+    pages = [p.resolve() for p in sorted(site.rglob("*.html"))]
+    ids = {page: set(re.findall(r'id="([^"]+)"', page.read_text(encoding="utf-8")))
+           for page in pages}
+    broken = []
+    for page in pages:
+        for link in internal_links(page):
+            parts = urlsplit(html.unescape(link))
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            if not target.exists():
+                broken.append(f"{page.relative_to(site.resolve())} -> {link}")
+            elif parts.fragment and target in ids and unquote(parts.fragment) not in ids[target]:
+                broken.append(f"{page.relative_to(site.resolve())} -> {link} (no such anchor)")
+    return broken
+
+
+def test_every_internal_link_resolves(site: Path) -> None:
+    assert len(list(site.rglob("*.html"))) > 20
+    broken = broken_links(site)
+    assert not broken, "\n".join(broken)
+
+
+def test_the_link_check_sees_a_planted_broken_link(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text('<p id="top"><a href="b.html#x">b</a>'
+                                     '<a href="#top">top</a><a href="c.html">c</a>'
+                                     '<img src="_static/p.png?v=1"></p>')
+    (tmp_path / "b.html").write_text('<p id="y">b</p>')
+    (tmp_path / "_static").mkdir()
+    (tmp_path / "_static" / "p.png").write_bytes(b"")
+    assert broken_links(tmp_path) == ["a.html -> b.html#x (no such anchor)", "a.html -> c.html"]
+
+
+def test_the_generated_pages_are_there(site: Path) -> None:
+    cli = (site / "reference" / "cli.html").read_text(encoding="utf-8")
+    for command in ("exactdp-verify", "exactdp-audit", "exactdp-check-sign-oporp"):
+        assert f'id="{command}"' in cli
+    claims = (site / "reference" / "claims.html").read_text(encoding="utf-8")
+    assert "Theorem 4.7" in claims and "Slips of the papers" in claims
+    api = (site / "reference" / "api.html").read_text(encoding="utf-8")
+    assert 'id="exactdp.GeoSample"' in api and 'id="exactdp.testing.assert_pure_dp"' in api
+
+
+def test_every_tutorial_has_a_page() -> None:
+    for tutorial in sorted(TUTORIALS.glob("[0-9][0-9]-*.md")):
+        page = DOCS / "tutorials" / tutorial.name
+        assert page.exists(), f"add {page.relative_to(ROOT)} including {tutorial.name}"
+        assert f"../../tutorials/{tutorial.name}" in page.read_text(encoding="utf-8")
