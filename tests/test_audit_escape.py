@@ -210,3 +210,14 @@ def test_a_hidden_escape_is_never_a_pass(kind: str, k: int, route: str, p: float
     assert report.verdict != "pass"
     assert report.verdict == "broken" and report.findings[0].kind in ("escaped",
                                                                       "nondeterministic")
+
+
+def test_a_name_imported_before_the_audit_gets_the_patched_facade() -> None:
+    """``from random import random`` under --patch random draws from the facade, as
+    ``random.random()`` does: explored exactly, not an escape."""
+    f = et.make("imported", "rr", "bit")
+    report = whitebox_audit(facade_mechanism(lambda c, rng: f(c), "random",
+                                             patch_modules=[random]),
+                            inputs=range(2), claimed_epsilon="11/10", kind="source",
+                            outputs=range(2))
+    assert report.verdict == "pass" and report.worst is not None and report.worst.ratio == 3

@@ -264,12 +264,20 @@ def _memo(make: Callable[..., Callable[..., Any]]) -> Callable[..., Callable[...
 
 @_memo
 def _function(fn: Callable[..., Any], name: str, hint: str,
-              reads: Callable[[tuple[Any, ...], dict[str, Any]], bool] | None = None
-              ) -> Callable[..., Any]:
+              reads: Callable[[tuple[Any, ...], dict[str, Any]], bool] | None = None,
+              home: tuple[object, str] | None = None) -> Callable[..., Any]:
+    """``fn`` guarded.  ``home``: the module attribute it stands for; when a facade is
+    patched there (``--patch``), a copy of the name bound before the audit (``from random
+    import random``) calls the facade, as the module's name does."""
     def guarded(*args: Any, **kwargs: Any) -> Any:
         watch = getattr(_local, "watch", None)
-        if watch is not None and (reads is None or reads(args, kwargs)):
-            watch.seen(name, hint, sys._getframe(1))
+        if watch is not None and _kinds.get(sys._getframe(1).f_code.co_filename) != "machinery":
+            if home is not None:
+                current = getattr(home[0], home[1], guarded)
+                if current is not guarded:
+                    return current(*args, **kwargs)
+            if reads is None or reads(args, kwargs):
+                watch.seen(name, hint, sys._getframe(1))
         return fn(*args, **kwargs)
     _copy_names(guarded, fn)
     return guarded
@@ -333,7 +341,8 @@ def _plan() -> list[tuple[object, str, Callable[..., Any]]]:
     for name in dir(random):
         fn = getattr(random, name)
         if getattr(fn, "__self__", None) is inst and name in _RANDOM_METHODS:
-            plan.append((random, name, _function(fn, f"random.{name}()", "random")))
+            plan.append((random, name, _function(fn, f"random.{name}()", "random", None,
+                                                 (random, name))))
     for cls, hint in ((random.Random, "instance"), (random.SystemRandom, "secrets")):
         for name in _RANDOM_METHODS:
             if cls is random.Random or name in vars(cls):
@@ -343,7 +352,7 @@ def _plan() -> list[tuple[object, str, Callable[..., Any]]]:
     for name in ("randbelow", "randbits", "choice", "token_bytes", "token_hex",
                  "token_urlsafe"):
         plan.append((secrets, name, _function(getattr(secrets, name), f"secrets.{name}()",
-                                              "secrets")))
+                                              "secrets", None, (secrets, name))))
     for name in ("urandom", "getrandom"):
         if hasattr(os, name):
             plan.append((os, name, _function(getattr(os, name), f"os.{name}()", "os")))
@@ -370,7 +379,8 @@ def _numpy_plan() -> list[tuple[object, str, Callable[..., Any]]]:
         fn = getattr(npr, name, None)
         if glob is not None and getattr(fn, "__self__", None) is glob and name not in (
                 "get_state", "set_state", "seed"):
-            plan.append((npr, name, _function(fn, f"numpy.random.{name}()", "numpy")))
+            plan.append((npr, name, _function(fn, f"numpy.random.{name}()", "numpy", None,
+                                              (npr, name))))
     if hasattr(npr, "default_rng"):
         plan.append((npr, "default_rng", _function(
             npr.default_rng, "numpy.random.default_rng() without a seed", "numpy-os",
