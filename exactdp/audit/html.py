@@ -67,7 +67,7 @@ def _exact(q: Fraction | int) -> str:
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "") -> str:
-    from exactdp.plot.figures import html_table
+    from exactdp.plot.tables import html_table
 
     return html_table(headers, rows, caption)
 
@@ -82,7 +82,7 @@ def _dl(items: Sequence[tuple[str, Any]]) -> str:
 
 def html_report(report: WhiteBoxReport | BlackBoxReport, command: str = "") -> str:
     """The page for a white-box or black-box audit report (``command``: how it was run)."""
-    from exactdp.plot.figures import html_page
+    from exactdp.plot.tables import html_page
 
     if isinstance(report, WhiteBoxReport):
         kind, body = "white-box", _whitebox(report)

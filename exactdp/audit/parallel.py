@@ -3,8 +3,8 @@
 Each input's exact output distribution is independent of the others': the counting kind
 enumerates (or threshold-searches) ``f(c, u)`` for one ``c``, the source kind explores every
 path of draws of ``f(c, source)`` for one ``c``.  :class:`Spread` runs these per-input
-shares -- :func:`~exactdp.audit.whitebox.counting_input` and
-:func:`~exactdp.audit.whitebox.explore_input`, the very functions the serial audit calls --
+shares -- :func:`~exactdp.audit.per_input.counting_input` and
+:func:`~exactdp.audit.per_input.explore_input`, the very functions the serial audit calls --
 on the workers of :mod:`exactdp.workers` and hands the results back in input order;
 :func:`~exactdp.audit.whitebox.whitebox_audit` merges them as the serial audit does (the
 distributions are exact Fractions, computed by the same code, so they are equal, and every
@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from exactdp.audit.guard import Abort, Finding, Progress, say, show
+from exactdp.audit.per_input import CountingAdapter, counting_input, explore_input
 from exactdp.params import DomainError, ParameterError, ResourceLimitError
 
 __all__ = ["Failed", "Loader", "Lost", "Spread", "absorb_notes", "run_input", "unwrap"]
@@ -145,7 +146,6 @@ def run_input(loader: Loader, task: str, c: Any, i: int, n: int, params: dict[st
     from exactdp.audit.escape import watching
     from exactdp.audit.facades import FacadeRefusal
     from exactdp.audit.guard import Guard
-    from exactdp.audit.whitebox import _CountingAdapter, counting_input, explore_input
     from exactdp.checker import NotMonotoneError
     from exactdp.cli._common import progress as _progress
 
@@ -156,7 +156,7 @@ def run_input(loader: Loader, task: str, c: Any, i: int, n: int, params: dict[st
                 watching(mechanism) as watch:  # the escape guards, as in the serial audit
             guard = Guard(params["time_limit"], watch)
             if task == "counting":
-                adapter = _CountingAdapter(mechanism, params["d"], params["allowed"], guard)
+                adapter = CountingAdapter(mechanism, params["d"], params["allowed"], guard)
                 return counting_input(adapter, c, params["enumerate_all"],
                                       params["enumeration_limit"])
             share = None if share_wall_ns is None else \

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from exactdp.certificate import ClaimReport
 from exactdp.cli import verify_parallel as par
 from exactdp.cli._common import (
     EPILOG,
@@ -22,6 +19,7 @@ from exactdp.cli._common import (
     progress,
 )
 from exactdp.params import ParameterError, positive_int
+from exactdp.proofs import run_check
 
 __all__ = ["COMMANDS", "add_verify", "cmd_verify", "run_check"]
 
@@ -65,30 +63,6 @@ def add_verify(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                         "digest detects corruption and editing, not a forger who recomputes "
                         "it")
     p.set_defaults(func=cmd_verify)
-
-
-def run_check(check: object, full: bool) -> ClaimReport:
-    """Run one proof check; an exception becomes a failed :class:`ClaimReport` naming it
-    (with no certificates, so its verdict is FAIL)."""
-    try:
-        report = check(full)  # type: ignore[operator]
-    except KeyboardInterrupt:
-        raise
-    except Exception as exc:  # noqa: BLE001 - any failure of a check is its FAIL row
-        module = getattr(check, "__module__", "?")
-        claim = str(getattr(check, "CLAIM", None)
-                    or getattr(sys.modules.get(module), "CLAIM", module))
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        return ClaimReport(claim=f"{claim} [{getattr(check, '__name__', 'check')}]",
-                           grid="(the check raised before finishing)",
-                           worst=f"{type(exc).__name__}: {exc} (at {where.filename}:"
-                                 f"{where.lineno})",
-                           bound="the check must finish", certificates=())
-    if not isinstance(report, ClaimReport):
-        return ClaimReport(claim=str(getattr(check, "__module__", "?")), grid="",
-                           worst=f"the check returned {type(report).__name__}",
-                           bound="a ClaimReport", certificates=())
-    return report
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

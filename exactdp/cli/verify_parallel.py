@@ -2,7 +2,7 @@
 
 The unit of work is one check of one proof module (a claim, or one part of a claim when the
 module lists ``CHECKS``).  Every unit runs exactly the code the serial path runs
-(:func:`exactdp.cli.verify.run_check`) and sends back ``ClaimReport.to_json()``: plain strings
+(:func:`exactdp.proofs.run_check`) and sends back ``ClaimReport.to_json()``: plain strings
 with the exact fractions already printed, so the merged table is the serial one, row for row,
 whatever the order in which the units finish.
 
@@ -88,10 +88,8 @@ def units_of(checks: Sequence[tuple[Any, Any]]) -> list[Unit]:
 
 def run_unit(module: str, index: int, full: bool) -> Row:
     """Run one unit in this process (the worker's job): its row."""
-    from exactdp.cli.verify import run_check
-
     fn = proofs.checks_of(proofs.load(module))[index]
-    return run_check(fn, full).to_json()
+    return proofs.run_check(fn, full).to_json()
 
 
 def seconds_text(ns: int, places: int) -> str:

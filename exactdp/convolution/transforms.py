@@ -33,7 +33,7 @@ from math import isqrt
 from typing import TypeVar
 
 from exactdp.certified import MAX_PRECISION_BITS
-from exactdp.convolution.groups import MAX_DIRECT_N, Exact, exact_vector
+from exactdp.convolution.vectors import MAX_DIRECT_N, Exact, exact_vector
 from exactdp.params import ParameterError, ResourceLimitError, to_fraction
 from exactdp.trace import record
 

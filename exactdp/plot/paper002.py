@@ -145,7 +145,7 @@ def table(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]
 
 def markdown(rows: Sequence[Mapping[str, Any]]) -> str:
     """The rows as a Markdown table (:func:`table`)."""
-    from exactdp.plot.figures import markdown_table
+    from exactdp.plot.tables import markdown_table
 
     return markdown_table(*table(rows))
 
@@ -213,7 +213,7 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
     """Every (group, filter, N) of :func:`sizes`: the picture, the table (Markdown, HTML) and
     every exact value as JSON."""
     from exactdp.plot.draw import figure_bytes
-    from exactdp.plot.figures import html_page, html_table
+    from exactdp.plot.tables import html_page, html_table
 
     start = time.perf_counter()
     rows = []

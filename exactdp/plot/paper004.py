@@ -52,7 +52,7 @@ from exactdp.plot.draw import (
     inline_svg,
     new_figure,
 )
-from exactdp.plot.figures import html_page, html_table, markdown_table
+from exactdp.plot.tables import html_page, html_table, markdown_table
 
 __all__ = ["FIGURE_2", "TABLE_PARAMETERS", "TITLE", "exact_stability_per_query", "figure_2_data",
            "files", "write"]

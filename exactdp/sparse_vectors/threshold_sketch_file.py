@@ -26,7 +26,7 @@ from typing import Any
 
 from exactdp.histograms.release_file import InvalidReleaseError, check_keys
 from exactdp.params import ExactDPError
-from exactdp.sparse_vectors.sketch_file import (
+from exactdp.sparse_vectors.alp_sketch_file import (
     _CLI_KEYS,
     _KEYS,
     FORMAT,

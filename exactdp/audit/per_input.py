@@ -1,0 +1,269 @@
+"""One input of a white-box audit: its exact output distribution, computed by calling the
+audited code itself -- the share of the work that :func:`~exactdp.audit.whitebox.whitebox_audit`
+runs for each input in turn, and that :mod:`exactdp.audit.parallel` runs on a worker.
+
+* :func:`counting_input` -- ``f(c, u)`` with ``u`` uniform on ``[d]_+``, through a
+  :class:`CountingAdapter` (every ``u`` enumerated, or the threshold search);
+* :func:`explore_input` -- ``f(c, source)`` under the exploring source, through a
+  :class:`GuardedSource` that charges each draw against the declared randomness domain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from exactdp.audit.budget import (
+    progress_printer,
+)
+from exactdp.audit.escape import replay_path
+from exactdp.audit.facades import FacadeRefusal
+from exactdp.audit.guard import (
+    Abort,
+    Finding,
+    Guard,
+    Progress,
+    as_int,
+    check_outcome,
+    say,
+    show,
+)
+from exactdp.audit.report import (
+    Distribution,
+)
+from exactdp.checker import (
+    enumerate_distribution,
+    threshold_distribution,
+)
+from exactdp.counting import InverseCDFSampler
+from exactdp.explore import (
+    ExplorationIncomplete,
+    ExplorationLimitError,
+    ExploringSource,
+    NondeterminismError,
+    explore,
+)
+from exactdp.params import ResourceLimitError
+from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
+from exactdp.trace import Event, recording
+
+__all__ = ["CountingAdapter", "Explored", "GuardedSource", "calls_exceeded", "counting_input",
+           "explore_input", "sorted_distribution"]
+
+
+class CountingAdapter(InverseCDFSampler):
+    """Presents a third party's ``f(c, u)`` to the checker as a counting mechanism.
+
+    Outputs are shifted by ``outputs.start`` so that the checker sees ``[0, n]``; every
+    call is guarded (time limit, exceptions) and its value validated.
+    """
+
+    def __init__(self, f: Callable[[int, int], Any], d: int, outputs: range,
+                 guard: Guard) -> None:
+        self.f = f
+        self._d = d
+        self.outputs = outputs
+        self.n = outputs.stop - outputs.start - 1  # len() overflows past sys.maxsize
+        self.guard = guard
+        inner_cdf = getattr(f, "cdf", None)
+        self.has_cdf = isinstance(f, InverseCDFSampler) and callable(inner_cdf)
+
+    @property
+    def d(self) -> int:
+        return self._d
+
+    def value(self, c: int, u: int, again: bool = True) -> int:
+        """``f(c, u)`` itself, validated (not shifted); in a white-box audit called twice
+        (``again``), and the two values must agree (:func:`_again`)."""
+        call = f"f({c}, {u})"
+        z = int(self.guard.call(
+            self.f, (c, u), call, {"c": c, "u": u},
+            check=lambda z: check_outcome(z, self.outputs, call, {"c": c, "u": u})))
+        if again and self.guard.watch is not None:
+            _again(z, self.guard.call(self.f, (c, u), call, {"c": c, "u": u}), call, c, u)
+        return z
+
+    def __call__(self, c: int, u: int) -> int:
+        return self.value(c, u) - self.outputs.start
+
+    def cdf(self, c: int, z: int) -> int:
+        f = self.f
+        assert isinstance(f, InverseCDFSampler)
+        call = f"f.cdf({c}, {z + self.outputs.start})"
+        witness = {"c": c, "z": z + self.outputs.start}
+
+        def check(value: object) -> int:
+            v = as_int(value)
+            if v is None or not 0 <= v <= self._d:
+                raise Abort(Finding("bad_output", f"{call} returned {show(value)}, not an int "
+                                    f"in [0, d]", witness))
+            return v
+
+        v = int(self.guard.call(f.cdf, (c, z + self.outputs.start), call, witness,
+                                check=check))
+        if self.guard.watch is not None:
+            _again(v, self.guard.call(f.cdf, (c, z + self.outputs.start), call, witness,
+                                      check=check), call, c, z)
+        return v
+
+
+def _again(first: Any, second: Any, call: str, c: int, u: int) -> None:
+    """A counting mechanism called twice with the same ``(c, u)`` must return the same."""
+    if second != first:
+        raise Abort(Finding(
+            "nondeterministic", f"{call} returned {show(first)} and then {show(second)}: it is "
+                                f"not a function of (c, u) (it draws from a source the audit "
+                                f"does not see, or keeps state between calls); audit it "
+                                f"black-box (--kind blackbox)",
+            {"c": c, "u": u, "first": first, "second": second}))
+
+
+class GuardedSource(RandomSource):
+    """Forwards draws to the exploring source, charging each draw's domain size against
+    the declared randomness domain ``[limit]_+``."""
+
+    def __init__(self, inner: RandomSource, limit: int | None, c: Any) -> None:
+        self.inner = inner
+        self.limit = limit
+        self.c = c
+        self.size = 1
+        self.draws: list[int] = []
+
+    def _charge(self, d: int) -> None:
+        self.size *= d
+        self.draws.append(d)
+        if self.limit is not None and self.size > self.limit:
+            raise Abort(Finding(
+                "randomness_domain",
+                f"on input {self.c!r} the mechanism drew from domains of sizes {self.draws} "
+                f"(product {self.size}), more randomness than the declared domain "
+                f"[{self.limit}]_+", {"c": self.c, "draw_sizes": list(self.draws)}))
+
+    def check_budget(self) -> None:
+        """The exploring source's :meth:`~exactdp.explore.ExploringSource.check_budget`."""
+        check = getattr(self.inner, "check_budget", None)
+        if check is not None:
+            check()
+
+    def uniform(self, d: int) -> int:
+        self._charge(check_domain_size(d))
+        return self.inner.uniform(d)
+
+    def inverse_cdf(self, draw: InverseCDFDraw) -> int:
+        self._charge(check_domain_size(draw.d))
+        return self.inner.inverse_cdf(draw)
+
+    def bernoulli(self, num: int, den: int) -> bool:
+        self._charge(check_domain_size(den))
+        return self.inner.bernoulli(num, den)
+
+
+def counting_input(adapter: CountingAdapter, c: int, enumerate_all: bool,
+                   enumeration_limit: int) -> Distribution:
+    """The exact distribution of ``f(c, u)``, ``u`` uniform on ``[d]_+``: every ``u``
+    enumerated, or the threshold search (``f`` declared non-decreasing in ``u``).  One input's
+    share of the white-box audit's counting distributions, also run alone on a worker
+    (:mod:`exactdp.audit.parallel`)."""
+    if enumerate_all:
+        raw = enumerate_distribution(adapter, c, limit=enumeration_limit)
+    else:
+        raw = threshold_distribution(adapter, c, hint=adapter.has_cdf)
+    if adapter.guard.watch is not None:
+        adapter.guard.watch.check()
+    return {z + adapter.outputs.start: p for z, p in raw.items()}
+
+
+@dataclass(frozen=True)
+class Explored:
+    """One input's exploration: the distribution of outputs and of draw sequences (traces),
+    the exact mass covered (1 when complete), what stopped it ("" when complete) and the
+    calls of the mechanism it made."""
+
+    dist: Distribution
+    traces: dict[Any, Fraction]
+    covered: Fraction
+    stopped: str
+    calls: int
+    #: what the mechanism noted of this exploration (a facade's large draws, for its
+    #: ``assumption``), when it ran on a worker (:mod:`exactdp.audit.parallel`)
+    notes: tuple[str, ...] = ()
+
+
+def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int, guard: Guard,
+                  randomness_size: int | None, allowed: range | frozenset[Any] | None,
+                  progress: Progress, max_uniform: int, max_runs: int, cap: int,
+                  max_calls: int, share: int | None, max_draws: int | None) -> Explored:
+    """Explore ``f(c, source)`` (input ``c``, the ``i``-th of ``n``) in at most ``cap`` runs
+    (``max_runs``, or fewer when the calls left of ``max_calls`` are fewer: past them,
+    :class:`ResourceLimitError`) and until ``share`` (monotonic ns) -- one input's share of
+    the white-box audit's exploration, also run alone on a worker (:mod:`exactdp.audit.parallel`)."""
+    say(progress, f"  input {show(c)} ({i + 1}/{n}): exploring every path of draws")
+    call = f"f({show(c)}, source)"
+    used = [0]
+
+    def once(src: RandomSource) -> tuple[Any, tuple[Event, ...]]:
+        gs = GuardedSource(src, randomness_size, c)
+        with recording() as events:
+            out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
+                             check=lambda v: check_outcome(
+                                 v, allowed, call, {"c": c, "draw_sizes": gs.draws},
+                                 f" (draws {gs.draws})"))
+        return out, tuple(events)
+
+    def run(src: ExploringSource) -> tuple[Any, tuple[Event, ...]]:
+        used[0] += 1
+        first = once(src)
+        if guard.watch is not None:  # the same draws again: the same output and draws
+            replay_path(once, src, first, c)
+        return first
+
+    stopped = ""
+    try:
+        joint = explore(run, max_uniform=max_uniform, max_runs=cap,
+                        deadline_ns=share, progress=progress_printer(progress, c),
+                        max_draws=max_draws, path_ns=None if guard.time_limit is None
+                        else guard.time_limit * 10**9 * 3 // 4)
+        covered = Fraction(1)
+    except ExplorationIncomplete as exc:
+        if cap < max_runs and exc.runs >= cap:
+            raise calls_exceeded(n, max_calls, c) from None
+        joint, covered = exc.partial, exc.covered
+        stopped = (f"--max-paths / max_runs = {max_runs} paths per input"
+                   if exc.reason == "runs" else "--time-budget / time_budget"
+                   if exc.reason == "deadline" else
+                   f"--max-draws-per-path / max_draws = {max_draws} draws per path, or "
+                   f"3/4 of --time-limit per path ({exc.cut} of {exc.runs} paths on "
+                   f"input {show(c)} cut off)")
+    except FacadeRefusal:
+        raise
+    except NondeterminismError as exc:
+        raise Abort(Finding("nondeterministic", f"on input {show(c)}: {exc}",
+                            {"c": c})) from None
+    except ExplorationLimitError as exc:
+        raise Abort(Finding("cannot_audit", f"on input {show(c)}: {exc}",
+                            {"c": c})) from None
+    if guard.watch is not None:
+        guard.watch.check()
+    dist: Distribution = {}
+    tdist: dict[Any, Fraction] = {}
+    for (out, tr), p in joint.items():
+        dist[out] = dist.get(out, Fraction(0)) + p
+        tdist[tr] = tdist.get(tr, Fraction(0)) + p
+    return Explored(sorted_distribution(dist), tdist, covered, stopped, used[0])
+
+
+def calls_exceeded(inputs: int, max_calls: int, c: Any) -> ResourceLimitError:
+    return ResourceLimitError(
+        f"exploring the mechanism on {inputs} inputs needs more than {max_calls} calls in "
+        f"all (stopped at input {show(c)}; max_calls, --max-calls); use fewer inputs or "
+        f"raise the limit")
+
+
+def sorted_distribution(dist: Distribution) -> Distribution:
+    """Outcomes in order when they are comparable (ints), else as found."""
+    try:
+        return dict(sorted(dist.items()))
+    except TypeError:
+        return dist
