@@ -53,8 +53,9 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the test extra
     raise ImportError("exactdp.testing needs hypothesis: pip install 'exactdp[test]'") from exc
 
-from exactdp.audit.escape import replay_path, watching
+from exactdp.audit.escape import watching
 from exactdp.audit.guard import Abort
+from exactdp.audit.replay import replay_path
 from exactdp.audit.severity import separated_decimals
 from exactdp.binomial import critical_counts
 from exactdp.certified import Interval, exp_interval
@@ -70,7 +71,7 @@ from exactdp.checker import (
 )
 from exactdp.claims import RatioClaim, parse_claim, ratio_claim
 from exactdp.counting import InverseCDFSampler
-from exactdp.explore import MAX_RUNS, MAX_UNIFORM, ExploringSource, explore
+from exactdp.explore import MAX_RUNS, MAX_UNIFORM, explore
 from exactdp.params import ParameterError, ParameterTypeError, positive_int, to_fraction
 from exactdp.randomness import RandomSource, default_source
 from exactdp.trace import recording
@@ -186,7 +187,7 @@ def _explore(fn: Callable[[RandomSource], Any], what: str, key: Any, *, max_unif
             watch.called()
             return out
 
-        def run(src: ExploringSource) -> Any:
+        def run(src: RandomSource) -> Any:
             first = once(src)
             replay_path(once, src, first, key)
             return first

@@ -24,8 +24,11 @@ command line, :func:`~exactdp.audit.whitebox_audit`, the assertions of
   threads are not watched.  The global generators of ``random`` and ``numpy.random``,
   and generators found in the loaded modules' globals, are also compared before and after
   each input: a change (a draw through a reference the wrappers did not see) stops the
-  audit too.
-* **Re-runs** (:func:`replay_path`): every explored path is run a second time with the
+  audit too, and so does a name rebound in the user's modules, the target's object or its
+  closures after the first call: state kept between calls, such as a counter
+  (:mod:`exactdp.audit.kept_state`).  Who called is read from the caller's frame
+  (:mod:`exactdp.audit.callers`).
+* **Re-runs** (:func:`exactdp.audit.replay.replay_path`): every explored path is run a second time with the
   same draws and must give the same output and the same sequence of draws (a path
   without draws included).  This catches what no guard sees: state kept between calls
   (a counter, a cache that changes the result), a generator of a C extension.
@@ -47,66 +50,21 @@ import os
 import random
 import secrets
 import sys
-import sysconfig
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from types import FrameType, ModuleType
-from typing import Any, TypeVar
+from typing import Any
 
+from exactdp.audit.callers import INFRASTRUCTURE, KINDS, kind, where
 from exactdp.audit.guard import Abort, Finding, show
-from exactdp.explore import ExploringSource, PathCut
+from exactdp.audit.kept_state import facade_types, generator_states, places
 
-__all__ = ["Watch", "armed", "replay_path", "watching"]
+__all__ = ["Watch", "armed", "refresh", "watching"]
 
-T = TypeVar("T")
-
-_EXACTDP = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-#: exactdp files that run other people's code or draw real randomness themselves: a call
-#: from them is the audited code's, not the machinery's.
-_NOT_MACHINERY = ("examples" + os.sep, "tutorials" + os.sep, "randomness.py",
-                  "native_samplers.py", "native_library.py", "adapters.py",
-                  "audit" + os.sep + "shipped.py", "audit" + os.sep + "peers.py")
-#: files that implement the guarded functions: a frame in them is skipped when looking for
-#: the caller (``random.randint`` calls ``randrange`` calls ``getrandbits``...)
-_IMPLEMENTATION = frozenset(os.path.abspath(str(m.__file__)) for m in (random, secrets, uuid)) \
-    | {os.path.abspath(__file__)}
-#: packages that run the tests or the workers, never audited code: their globals are left
-#: alone by the scan of loaded modules
-_INFRASTRUCTURE = frozenset({"_pytest", "pytest", "pluggy", "hypothesis", "coverage", "dask",
-                             "distributed", "tornado", "IPython", "ipykernel", "marimo",
-                             "exactdp", "sympy", "gmpy2", "matplotlib", "mpmath"})
-
-_local = threading.local()
-_kinds: dict[str, str] = {}  # co_filename -> "machinery" | "implementation" | "other"
-
-
-def _kind(filename: str) -> str:
-    kind = _kinds.get(filename)
-    if kind is None:
-        path = os.path.abspath(filename) if not filename.startswith("<") else filename
-        if path in _IMPLEMENTATION or "numpy" + os.sep + "random" + os.sep in path \
-                or path.startswith("<frozen"):
-            kind = "implementation"
-        elif path.startswith(_EXACTDP) and not path[len(_EXACTDP):].startswith(_NOT_MACHINERY):
-            kind = "machinery"
-        else:
-            kind = "other"
-        _kinds[filename] = kind
-    return kind
-
-
-def _where(frame: FrameType) -> str:
-    path = frame.f_code.co_filename
-    try:
-        rel = os.path.relpath(path)
-        path = rel if not rel.startswith("..") else path
-    except ValueError:  # another drive
-        pass
-    return f"{path}:{frame.f_lineno} (in {frame.f_code.co_name})"
-
+_local = threading.local()  # .watch: the Watch armed in this thread, if any
 
 #: how to hand each kind of source to the audit instead
 _HINTS = {
@@ -135,13 +93,13 @@ class Watch:
         self.advice = advice
         self.escaped: Finding | None = None
         self._states: list[tuple[str, Callable[[], Any], Any]] = []
-        self._places: list[tuple[str, Callable[[], dict[str, Any]]]] = []
+        self._places: list[tuple[str, Callable[[], Mapping[str, Any]]]] = []
         self._baseline: dict[tuple[str, str], Any] | None = None
 
     def follow(self, target: object) -> None:
         """Watch the names the audited code can keep state in (:func:`_places`): one rebound
         after the first call is state kept between calls."""
-        self._places = _places(target)
+        self._places = places(target)
 
     def _bindings(self) -> dict[tuple[str, str], Any]:
         return {(label, k): v for label, space in self._places for k, v in space().items()
@@ -156,18 +114,18 @@ class Watch:
     def seen(self, name: str, hint: str, frame: FrameType | None) -> None:
         """A guarded function ``name`` was called from ``frame``: allowed from exactdp's
         machinery, an escape from anything else (recorded, then :class:`Abort`)."""
-        while frame is not None and _kind(frame.f_code.co_filename) == "implementation":
+        while frame is not None and kind(frame.f_code.co_filename) == "implementation":
             frame = frame.f_back
-        if frame is None or _kind(frame.f_code.co_filename) == "machinery":
+        if frame is None or kind(frame.f_code.co_filename) == "machinery":
             return
-        site = _where(frame)
+        site = where(frame)
         entry = frame
         outer = frame.f_back
-        while outer is not None and _kind(outer.f_code.co_filename) != "machinery":
-            if _kind(outer.f_code.co_filename) == "other":
+        while outer is not None and kind(outer.f_code.co_filename) != "machinery":
+            if kind(outer.f_code.co_filename) == "other":
                 entry = outer
             outer = outer.f_back
-        via = "" if entry is frame else f", reached from {_where(entry)}"
+        via = "" if entry is frame else f", reached from {where(entry)}"
         advice = self.advice or (f"This is {_HINTS[hint]}; otherwise audit it black-box "
                                  f"(--kind blackbox)")
         self.escape(Finding(
@@ -271,7 +229,7 @@ def _function(fn: Callable[..., Any], name: str, hint: str,
     import random``) calls the facade, as the module's name does."""
     def guarded(*args: Any, **kwargs: Any) -> Any:
         watch = getattr(_local, "watch", None)
-        if watch is not None and _kinds.get(sys._getframe(1).f_code.co_filename) != "machinery":
+        if watch is not None and KINDS.get(sys._getframe(1).f_code.co_filename) != "machinery":
             if home is not None:
                 current = getattr(home[0], home[1], guarded)
                 if current is not guarded:
@@ -287,7 +245,7 @@ def _function(fn: Callable[..., Any], name: str, hint: str,
 def _method(fn: Callable[..., Any], name: str, hint: str) -> Callable[..., Any]:
     def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
         watch = getattr(_local, "watch", None)
-        if watch is not None and not isinstance(self, _facade_types()):
+        if watch is not None and not isinstance(self, facade_types()):
             watch.seen(f"{name}() on {_what(self)}", hint, sys._getframe(1))
         return fn(self, *args, **kwargs)
     _copy_names(guarded, fn)
@@ -304,13 +262,6 @@ def _copy_names(wrapper: Callable[..., Any], fn: Callable[..., Any]) -> None:
 
 def _what(obj: object) -> str:
     return f"a {type(obj).__module__}.{type(obj).__qualname__}"
-
-
-@functools.cache
-def _facade_types() -> tuple[type, ...]:
-    from exactdp.audit.facades import RandomFacade
-
-    return (RandomFacade,)
 
 
 def _no_time(position: int) -> Callable[[tuple[Any, ...], dict[str, Any]], bool]:
@@ -443,7 +394,7 @@ class _Installed:
             module = sys.modules.get(mod_name)
             top = mod_name.partition(".")[0]
             names = []
-            if isinstance(module, ModuleType) and top not in _INFRASTRUCTURE \
+            if isinstance(module, ModuleType) and top not in INFRASTRUCTURE \
                     and top not in sys.stdlib_module_names:
                 try:
                     items = list(vars(module).items())
@@ -491,7 +442,8 @@ def watching(target: object = None) -> Iterator[Watch]:
     _INSTALLED.install()
     try:
         watch = Watch()
-        _watch_generators(watch)
+        for name, read in generator_states():
+            watch.watch_state(name, read)
         watch.follow(target)
         yield watch
     finally:
@@ -503,181 +455,3 @@ def refresh() -> None:
     _INSTALLED.refresh()
 
 
-def _numpy_state(gen: Any) -> Any:
-    bitgen = getattr(gen, "bit_generator", None) or getattr(gen, "_bit_generator", None)
-    state = (bitgen if bitgen is not None else gen).state
-    return _freeze(state)
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    tobytes = getattr(value, "tobytes", None)
-    return tobytes() if callable(tobytes) else value
-
-
-def _watch_generators(watch: Watch) -> None:
-    inst = getattr(random, "_inst", None)
-    if inst is not None:
-        watch.watch_state("the random module's generator", inst.getstate)
-    mtrand = sys.modules.get("numpy.random.mtrand")
-    glob = getattr(mtrand, "_rand", None)
-    if glob is not None:
-        watch.watch_state("numpy.random's global generator",
-                          lambda: _freeze(glob.get_state(legacy=False)))
-    numpy_types = _numpy_generator_types()
-    for mod_name, module in _user_modules():
-        try:
-            items = list(vars(module).items())
-        except TypeError:
-            continue
-        for k, v in items:
-            owner = getattr(v, "__self__", v)  # a bound method of a generator too
-            if isinstance(owner, random.Random) and not isinstance(owner, _facade_types()):
-                watch.watch_state(f"the generator {mod_name}.{k}", owner.getstate)
-            elif numpy_types and isinstance(owner, numpy_types):
-                watch.watch_state(f"the numpy generator {mod_name}.{k}",
-                                  functools.partial(_numpy_state, owner))
-
-
-def _numpy_generator_types() -> tuple[type, ...]:
-    npr = sys.modules.get("numpy.random")
-    if npr is None:
-        return ()
-    return tuple(t for t in (getattr(npr, "Generator", None), getattr(npr, "RandomState", None),
-                             getattr(npr, "BitGenerator", None)) if isinstance(t, type))
-
-
-_LIBRARY_DIRS = tuple({os.path.abspath(p) + os.sep for key in ("purelib", "platlib", "stdlib",
-                                                                 "platstdlib")
-                       if (p := sysconfig.get_paths().get(key))})
-
-
-def _own_code(module: ModuleType) -> bool:
-    """A module of the user's own code (not an installed library)."""
-    path = getattr(module, "__file__", None)
-    return isinstance(path, str) and not os.path.abspath(path).startswith(_LIBRARY_DIRS)
-
-
-_USER: dict[str, tuple[object, bool]] = {}
-
-
-def _user_modules() -> list[tuple[str, ModuleType]]:
-    """The loaded modules of the user's own code (:func:`_user_module`), classified once."""
-    out = []
-    for name, module in list(sys.modules.items()):
-        hit = _USER.get(name)
-        if hit is None or hit[0] is not module:
-            hit = (module, _user_module(name, module))
-            _USER[name] = hit
-        if hit[1]:
-            out.append((name, module))  # type: ignore[arg-type]
-    return out
-
-
-def _user_module(name: str, module: object) -> bool:
-    """A module of the user's own code: not exactdp's machinery, the test or worker
-    infrastructure, the standard library or an installed library."""
-    top = name.partition(".")[0]
-    if not isinstance(module, ModuleType) or top in sys.stdlib_module_names:
-        return False
-    path = getattr(module, "__file__", None)
-    if not isinstance(path, str):
-        return False
-    if top == "exactdp":
-        return _kind(path) == "other"
-    return top not in _INFRASTRUCTURE and _own_code(module)
-
-
-def _places(target: object) -> list[tuple[str, Callable[[], dict[str, Any]]]]:
-    """Where the audited code can keep state between calls: the globals of the user's own
-    modules, and -- found from ``target`` through facades, partials, bound methods and
-    closures -- the attributes of its objects and its closures' cells."""
-    from exactdp.audit.facades import FacadeMechanism
-
-    places: list[tuple[str, Callable[[], dict[str, Any]]]] = [
-        (name + ".{}", functools.partial(vars, module)) for name, module in _user_modules()]
-    seen: set[int] = set()
-    stack: list[tuple[object, int]] = [(target, 0)]
-    while stack:
-        obj, depth = stack.pop()
-        if obj is None or id(obj) in seen or depth > 6:
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, FacadeMechanism):
-            stack.append((obj.fn, depth + 1))
-        elif isinstance(obj, functools.partial):
-            stack.append((obj.func, depth + 1))
-        elif hasattr(obj, "__func__") and hasattr(obj, "__self__"):  # a bound method
-            stack += [(obj.__func__, depth + 1), (obj.__self__, depth + 1)]
-        elif hasattr(obj, "__code__") and hasattr(obj, "__closure__"):  # a function
-            cells = obj.__closure__ or ()
-            if cells:
-                names = obj.__code__.co_freevars
-                label = "{} in the closure of " + str(getattr(obj, "__qualname__", "?"))
-                places.append((label, functools.partial(_cells, names, cells)))
-                stack += [(_content(cell), depth + 1) for cell in cells
-                          if callable(_content(cell))]
-        elif not isinstance(obj, (type, ModuleType)) and hasattr(obj, "__dict__") \
-                and not type(obj).__module__.startswith("exactdp."):
-            places.append(("the attribute {} of the " + type(obj).__qualname__ + " object",
-                           functools.partial(vars, obj)))
-            stack += [(v, depth + 1) for v in list(vars(obj).values()) if callable(v)]
-    return places
-
-
-def _content(cell: Any) -> Any:
-    try:
-        return cell.cell_contents
-    except ValueError:  # an empty cell
-        return None
-
-
-def _cells(names: tuple[str, ...], cells: tuple[Any, ...]) -> dict[str, Any]:
-    return {n: _content(c) for n, c in zip(names, cells, strict=False)}
-
-
-def replay_path(run: Callable[[ExploringSource], T], src: ExploringSource, first: T,
-                c: Any) -> None:
-    """Run ``run`` again on a source that replays the draws ``src`` made: the result must
-    equal ``first`` and the draws must be the same (same number, same domains), else
-    :class:`Abort` with a ``"nondeterministic"`` finding.  A replay cut off by the deadline
-    raises :class:`~exactdp.explore.PathCut` (the path's mass is uncovered)."""
-    n = len(src.choices)
-    again = ExploringSource(tuple(src.choices), src.max_uniform, max_draws=n,
-                            deadline_ns=src.deadline_ns, memo=src.memo)
-    try:
-        second: Any = run(again)
-    except PathCut:
-        if len(again.choices) < n:
-            raise
-        second = _MORE
-    if second is _MORE or second != first or again.choices != src.choices \
-            or _draws(again) != _draws(src):
-        what = ("made more draws" if second is _MORE else
-                f"made {len(again.choices)} draws instead of {n}" if len(again.choices) != n
-                else "drew from other domains" if _draws(again) != _draws(src) else
-                f"gave {_shown(second)} instead of {_shown(first)}")
-        raise Abort(Finding(
-            "nondeterministic",
-            f"on input {show(c)}, a path with {n} draws, re-run with the same draws, {what}: "
-            f"the mechanism is not a function of its randomness (it draws from a source the "
-            f"audit does not see, such as a C extension's generator, or keeps state between "
-            f"calls: a counter, a cache, a generator made outside the call); its law cannot "
-            f"be computed. Let it draw only from the source or generator the audit passes in "
-            f"(--source, --rng, --patch), or audit it black-box (--kind blackbox)",
-            {"c": c, "choices": list(src.choices)}))
-
-
-_MORE = object()
-
-
-def _draws(src: ExploringSource) -> list[tuple[int, int]]:
-    return [(size, den) for size, (den, _) in zip(src.sizes, src.masses, strict=True)]
-
-
-def _shown(result: Any) -> str:
-    """The output of a run (whitebox runs return (output, events))."""
-    if isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], tuple):
-        return show(result[0])
-    return show(result)

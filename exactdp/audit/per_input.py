@@ -18,7 +18,6 @@ from typing import Any
 from exactdp.audit.budget import (
     progress_printer,
 )
-from exactdp.audit.escape import replay_path
 from exactdp.audit.facades import FacadeRefusal
 from exactdp.audit.guard import (
     Abort,
@@ -30,6 +29,7 @@ from exactdp.audit.guard import (
     say,
     show,
 )
+from exactdp.audit.replay import replay_path
 from exactdp.audit.report import (
     Distribution,
 )
@@ -41,7 +41,6 @@ from exactdp.counting import InverseCDFSampler
 from exactdp.explore import (
     ExplorationIncomplete,
     ExplorationLimitError,
-    ExploringSource,
     NondeterminismError,
     explore,
 )
@@ -212,7 +211,7 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
                                  f" (draws {gs.draws})"))
         return out, tuple(events)
 
-    def run(src: ExploringSource) -> tuple[Any, tuple[Event, ...]]:
+    def run(src: RandomSource) -> tuple[Any, tuple[Event, ...]]:
         used[0] += 1
         first = once(src)
         if guard.watch is not None:  # the same draws again: the same output and draws
