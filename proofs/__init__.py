@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
+import traceback
 from collections.abc import Callable
 from types import ModuleType
 
 from exactdp.certificate import ClaimReport
 
-__all__ = ["checks_of", "discover", "load"]
+__all__ = ["checks_of", "discover", "load", "run_check"]
 
 
 def _paper_order(name: str) -> tuple[int, int, str]:
@@ -92,3 +94,27 @@ def checks_of(module: ModuleType) -> list[Callable[[bool], ClaimReport]]:
     """The module's ``CHECKS`` if it has them, else ``[module.check]``."""
     checks = getattr(module, "CHECKS", None)
     return list(checks) if checks is not None else [module.check]
+
+
+def run_check(check: object, full: bool) -> ClaimReport:
+    """Run one proof check; an exception becomes a failed :class:`ClaimReport` naming it
+    (with no certificates, so its verdict is FAIL)."""
+    try:
+        report = check(full)  # type: ignore[operator]
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure of a check is its FAIL row
+        module = getattr(check, "__module__", "?")
+        claim = str(getattr(check, "CLAIM", None)
+                    or getattr(sys.modules.get(module), "CLAIM", module))
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return ClaimReport(claim=f"{claim} [{getattr(check, '__name__', 'check')}]",
+                           grid="(the check raised before finishing)",
+                           worst=f"{type(exc).__name__}: {exc} (at {where.filename}:"
+                                 f"{where.lineno})",
+                           bound="the check must finish", certificates=())
+    if not isinstance(report, ClaimReport):
+        return ClaimReport(claim=str(getattr(check, "__module__", "?")), grid="",
+                           worst=f"the check returned {type(report).__name__}",
+                           bound="a ClaimReport", certificates=())
+    return report

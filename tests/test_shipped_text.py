@@ -40,7 +40,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
                                     r"\bdesign notes\b", re.IGNORECASE)),
     ("the design rules", re.compile(r"\bDESIGN\b(?!\.)|\bDESIGN\.md\b")),
     ("the papers' index", re.compile(r"\bpapers' README\b", re.IGNORECASE)),
-    ("a paper-version marker", re.compile(r"\[[SF]\](?!\^)")),
+    ("a paper-version marker", re.compile(r"(?<![\w\]])\[[SF]\](?!\^)")),
 ]
 
 
@@ -118,6 +118,7 @@ def test_a_planted_sentence_is_caught(sentence: str) -> None:
 @pytest.mark.parametrize("sentence", [
     "Each call runs in a helper thread while the main thread waits.",
     "The input a lies in [s]^t with ||a||_1 <= s.",
+    "and E[F] must equal the collision agreement.",
     "The release notes a spend of 1/2.",
     "The API helper parses the grammar; each helper says which way its bounds err.",
     "exactdp verify --only 'Theorem 4.7'",

@@ -297,20 +297,19 @@ def write_json(payload: Any, path: OutputPath | None = None) -> None:
 
 def add_json(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true",
-                   help="print JSON only, on stdout (numbers as exact strings: '12', 'p/q')")
+                   help="print JSON only, on stdout (exact numbers as strings)")
 
 
 def add_output(p: argparse.ArgumentParser, what: str = "the JSON") -> None:
     p.add_argument("--output", metavar="PATH",
-                   help=f"write {what} to PATH (atomically; the path is checked before any "
-                        f"work is done)")
+                   help=f"write {what} to PATH, atomically")
     p.add_argument("--force", action="store_true",
                    help="allow --output to replace an existing file")
 
 
 def add_input_limit(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-input-bytes", default=str(DEFAULT_MAX_BYTES), metavar="B",
-                   help=f"refuse input files larger than B bytes (default {DEFAULT_MAX_BYTES})")
+                   help="refuse input files larger than B bytes (default 1 GiB)")
 
 
 def input_limit(args: argparse.Namespace) -> int:

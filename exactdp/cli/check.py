@@ -1,6 +1,6 @@
 """``exactdp check MECHANISM``: exact privacy certificates, one sub-command per mechanism.
 
-* ``geosample`` / ``fastsample`` -- the counting mechanisms of paper 004, Section 4
+* ``geosample`` / ``fastsample`` -- the counting mechanisms of Balcer & Vadhan, Section 4
   (:mod:`exactdp.cli.counting` declares them);
 * ``alp`` -- ALP-projection (Aumüller, Lebeda & Pagh, ALP-full Algorithm 4 / ALP-short Algorithm 1):
   the exact worst ratio over every hash seed of the family and every neighbouring pair of a
@@ -32,9 +32,9 @@ def add_check(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
         "check", help="exact privacy certificate of a mechanism (nothing is released)",
         description="Compute a mechanism's exact worst privacy ratio from the implementation "
                     "and certify or refute it against the claim. MECHANISM is geosample or "
-                    "fastsample (counting queries, paper 004 Section 4), alp (ALP "
-                    "sparse-vector projection, paper 003), convolution (paper 002) or "
-                    "sign-oporp (DP-SignOPORP, paper 001). Each check covers the inputs where "
+                    "fastsample (counting queries, Balcer & Vadhan), alp (ALP sparse-vector "
+                    "projection), convolution (Fawaz, Muthukrishnan & Nikolov) or "
+                    "sign-oporp (DP-SignOPORP, Li & Li). Each check covers the inputs where "
                     "its claim is tightest or says 'not covered' (exit status 2) and what to "
                     "raise; it counts the non-vacuous pairs (whose laws differ). "
                     "'exactdp check MECHANISM --help' describes each. " + counting.GUARANTEES,

@@ -48,37 +48,21 @@ from exactdp.params import (
 __all__ = ["COMMANDS", "add_check_convolution", "build_mechanism", "decide_delta"]
 
 NEIGHBOURS = (
-    "Neighbours: two count vectors x, x' that differ by exactly 1 in one coordinate (one event "
-    "added to or removed from one bin; the paper's ||x - x'||_1 <= 1 on integer data), both in "
-    "the public --domain. Replacing one event (one bin down, another up) is two such steps "
-    "and costs the guarantee twice.")
+    "Neighbours: count vectors that differ by exactly 1 in one coordinate (one event added "
+    "or removed), both in the public --domain; replacing an event costs the guarantee twice.")
 GUARANTEE = (
-    "What is guaranteed, exactly: the output's privacy-loss distribution between neighbours "
-    "does not depend on the data, so the pure ratio R = max_n prod_j "
-    "r_j^|T_jn| (every set of outputs is at most R times as likely under x as under x') and "
-    "delta at e^eps (the hockey-stick divergence) are computed exactly from the ratios r_j "
-    "actually used; delta(e^eps) <= --delta is decided with certified bounds on e^eps. "
-    "--accounting chooses how the ratios are calibrated: exact (default; the exact privacy "
-    "profile, or a certified dominating-grid upper bound when it is too large), zcdp and drv "
-    "(correct composition theorems), paper-unsound (the paper's Theorem 4 as printed, which "
-    "is false: for reproduction only; a release whose exact delta exceeds --delta is "
-    "refused). The MSE printed is the exact per-output mean squared error bound "
-    "N^-1 E||y - h*x||^2 for every x in the domain (Definition 5), beside the paper's eq. 5 "
-    "at the same (eps, delta).")
+    "The privacy-loss law between neighbours does not depend on the data, so the pure ratio "
+    "and delta(e^eps) are exact, computed from the ratios actually used. --accounting: exact "
+    "(default), zcdp, drv, or paper-unsound (the paper's Theorem 4 as printed, which is "
+    "false: a release whose exact delta exceeds --delta is refused). The MSE printed is the "
+    "exact bound for every x in the domain, beside the paper's eq. 5.")
 GROUPS = (
-    "--group xor: XOR convolution (h*x)(a) = sum_b x(b) h(a XOR b) on {0,1}^d, N = 2^d (the "
-    "paper's Section 5.4): its Fourier basis is the +-1 Walsh-Hadamard matrix, so Algorithm 1 "
-    "runs exactly (integer coefficients, O(N log N), one noise draw per coefficient with "
-    "lambda_j != 0). --group cyclic: circular convolution y_k = sum_n x_n h_(k-n mod N) (eq. "
-    "1); the DFT is irrational, so an integer strategy T is used instead (--strategy: "
-    "real-fourier = the real Fourier basis rounded at scale --scale, walsh when N = 2^k, "
-    "hartley at N = 4, auto = the smallest exact MSE bound); its release costs O(N^2) and "
-    "its set-up O(N^3) exact operations, so cyclic is for N up to a few hundred.")
+    "--group xor: (h*x)(a) = sum_b x(b) h(a XOR b) on {0,1}^d, Algorithm 1 exactly (Walsh "
+    "coefficients are integers). --group cyclic: y_k = sum_n x_n h_(k-n mod N), with an "
+    "integer strategy in place of the irrational DFT (O(N^2) release, O(N^3) set-up).")
 _FILE = (
-    "FILE: the private counts, one plain non-negative decimal integer per line (N lines; "
-    "'-' reads standard input; blank lines and lines starting with '#' are skipped). "
-    "--filter: comma-separated exact numbers ('1,1,0,0', '1/2,1/4') or @PATH of a file of "
-    "such numbers (commas, spaces or line ends between them); its length is N.")
+    "FILE: the private counts, one non-negative integer per line ('#' lines skipped). "
+    "--filter: exact numbers, comma-separated ('1,1,0,0'), or @PATH.")
 
 #: Refuse --group cyclic beyond this N (set-up is O(N^3) exact operations).
 MAX_CYCLIC_N = 512
@@ -90,40 +74,30 @@ MAX_PATHS = 100_000
 
 
 def _add_mechanism_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--group", required=True, choices=("xor", "cyclic"),
-                   help="xor: XOR convolution on Z_2^d (N = 2^d, Algorithm 1 exactly); "
-                        "cyclic: circular convolution on Z_N (integer strategy)")
+    p.add_argument("--group", required=True, choices=("xor", "cyclic"), metavar="G",
+                   help="xor (Z_2^d, N = 2^d) or cyclic (Z_N)")
     p.add_argument("--filter", required=True, metavar="H",
                    help="the public filter h: comma-separated exact numbers or @FILE")
     p.add_argument("--domain", required=True, metavar="D",
-                   help="the public domain of x: 'histograms:n=N' (counts >= 0 adding up to "
-                        "at most N events) or 'box:m=M' (every count in [0, M])")
+                   help="the public domain of x: 'histograms:n=N' or 'box:m=M'")
     p.add_argument("--epsilon", required=True, metavar="E",
-                   help="privacy budget eps of the whole release, any exact rational > 0 "
-                        "('1', '1/2', '0.5'; no upper limit), with --delta: the release is "
-                        "(eps, delta')-DP for the exact delta' <= --delta it states ('spent')")
+                   help="privacy budget of the whole release, > 0, no upper limit")
     p.add_argument("--delta", required=True, metavar="D",
                    help="target delta in (0, 1), exact ('1/1000000', '1e-6')")
-    p.add_argument("--accounting", default="exact",
+    p.add_argument("--accounting", default="exact", metavar="A",
                    choices=("exact", "zcdp", "drv", "paper-unsound"),
-                   help="how the per-coefficient ratios are calibrated (default exact; "
-                        "paper-unsound is the paper's false Theorem 4, flagged)")
-    p.add_argument("--shape", default="fourier",
+                   help="exact (default), zcdp, drv or paper-unsound")
+    p.add_argument("--shape", default="fourier", metavar="S",
                    choices=("fourier", "spectral-partition", "uniform"),
-                   help="noise shape: fourier = Algorithm 1 (eps_j proportional to "
-                        "sqrt|lambda_j|), spectral-partition = Algorithm 2 (fixed), uniform")
-    p.add_argument("--strategy", default="auto",
+                   help="fourier (Algorithm 1), spectral-partition (Algorithm 2), uniform")
+    p.add_argument("--strategy", default="auto", metavar="T",
                    choices=("auto", "walsh", "real-fourier", "hartley"),
-                   help="cyclic only: the integer strategy (default auto: smallest exact MSE)")
+                   help="cyclic: auto (default), walsh, real-fourier or hartley")
     p.add_argument("--scale", default="32", metavar="C",
-                   help="cyclic real-fourier only: rounding scale c of T = round(c Q) "
-                        "(default 32)")
+                   help="cyclic real-fourier: T = round(c Q) (default 32)")
     p.add_argument("--ratio-grid", default="fractions", choices=("fractions", "reciprocal"),
-                   help="the public grid each noise ratio is rounded DOWN onto (never up): "
-                        "fractions = the largest a/b with a bounded denominator (default); "
-                        "reciprocal = the largest 1 + 1/m, whose samplers need fewer random "
-                        "bits and smaller tables (about 2-3x faster releases at N = 2^16 with "
-                        "many distinct ratios, for about 0.1%% more MSE)")
+                   metavar="R",
+                   help="noise ratios rounded DOWN onto fractions (default) or 1 + 1/m")
 
 
 def _epsilon_delta(args: argparse.Namespace) -> tuple[Fraction, Fraction]:
@@ -299,24 +273,20 @@ def _eq5(mech: Any, group: str, eps: Fraction, delta: Fraction) -> list[Fraction
 
 def _add_convolve(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "convolve", help="private convolution h * x of a count vector (paper 002, exact)",
+        "convolve", help="private convolution h * x of a count vector (exact)",
         epilog=EPILOG,
-        description="Release h * x for the private count vector x in FILE and a public filter "
-                    "h with the Fourier mechanism of Fawaz, Muthukrishnan & Nikolov "
-                    "(Algorithm 1), made exact: integer transform, discrete (clamped "
-                    "two-sided geometric) noise with rational ratios per coefficient, exact "
-                    "rational reconstruction. Prints the exact output y (fractions), the "
-                    "exact guarantee and the exact MSE bound; --json / --output give the "
-                    "same as JSON. " + GROUPS + " " + NEIGHBOURS + " " + GUARANTEE + " "
+        description="Release h * x for the private counts x in FILE and a public filter h "
+                    "with Fawaz, Muthukrishnan & Nikolov's Algorithm 1 made exact: integer "
+                    "transform, clamped geometric noise of rational ratios, exact "
+                    "reconstruction. Prints y (fractions), the exact guarantee and the exact "
+                    "MSE bound. " + GROUPS + " " + NEIGHBOURS + " " + GUARANTEE + " "
                     + _FILE)
     p.add_argument("file", metavar="FILE", help="the private counts, one per line ('-': stdin)")
     _add_mechanism_args(p)
-    p.add_argument("--seed", help="reproducible noise for examples and tests (NOT for "
-                                  "releases; the output records seeded: true)")
+    p.add_argument("--seed", help="reproducible noise for examples (NOT for releases)")
     p.add_argument("--mse-at-input", action="store_true",
-                   help="also print the exact MSE at this x (a function of the private data, "
-                        "NOT covered by the guarantee: for learning and auditing only)")
-    p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
+                   help="also the exact MSE at this x (private: NOT covered)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_json(p)
     add_output(p, "the release as JSON")
     add_input_limit(p)

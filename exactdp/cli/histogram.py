@@ -24,23 +24,15 @@ from exactdp.cli._common import write_json as _write_json
 from exactdp.cli.histogram_sources import add_source_arguments, read_source
 
 _GUARANTEE = (
-    "What --epsilon means: the total privacy budget of the whole released histogram, any "
-    "exact rational in (0, 1]; the release uses the paper's eps = 1/m, the largest 1/m <= "
-    "--epsilon, and states its exact spend under 'spent'. With basic, pure-sparse and compact "
-    "the whole released histogram is (eps, 0)-DP; with stability it is (eps, delta)-DP "
-    "(delta = --delta). (eps, delta)-DP means: for any two datasets with the same number of "
-    "rows n that differ in one row, the probability of any set of outputs grows by at most "
-    "a factor e^eps, plus delta. n is public (the release states it). Accuracy: with "
-    "probability at least 1 - beta (--beta) a count is within the 'per_query' error printed "
-    "in the release (stability and pure-sparse: a count above its 'on_counts_larger_than'), "
-    "and all counts at once within the 'simultaneous' error; beta also "
-    "sets the mechanisms' internal parameters (Theorems 5.3, 5.6, 6.11, 8.6), never the "
-    "privacy.")
+    "--epsilon is the budget of the whole released histogram, any exact rational in (0, 1]: "
+    "the release uses the paper's eps = 1/m, the largest 1/m <= --epsilon, and states its "
+    "exact spend under 'spent'. basic, pure-sparse and compact are (eps, 0)-DP, stability "
+    "(eps, delta)-DP, for datasets of the same public size n that differ in one row. With "
+    "probability at least 1 - beta a count is within the release's 'per_query' error.")
 _INTEGRITY = (
-    "Every release file carries a SHA-256 digest of its content, which 'exactdp query' "
-    "checks together with every field derived from the public parameters: this detects "
-    "corruption and editing of the file; it is not an authentication (anyone can recompute "
-    "the digest).")
+    "A release file carries a SHA-256 digest that 'exactdp query' checks with every field "
+    "derived from the public parameters: it detects corruption and editing; it is not an "
+    "authentication.")
 
 
 def _add_histogram(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -49,61 +41,40 @@ def _add_histogram(sub: argparse._SubParsersAction) -> None:  # type: ignore[typ
     p = sub.add_parser(
         "histogram", help="release a differentially private histogram of a file",
         epilog=EPILOG,
-        description="Release a DP histogram of FILE (one element per line) as JSON sorted by "
-                    "element, with the exact parameters, the accuracy guarantees that apply "
-                    "(Figures 3-6) and the lower bounds (Theorems 7.1, 7.2). "
-                    + _GUARANTEE + " Algorithms: basic = BasicHistogram (Alg 5.1): a noisy "
-                    "count for every element of [1, M] (small M only); stability = "
-                    "StabilityHistogram (Alg 5.4, Theorem 5.6; needs --delta): only noisy "
-                    "counts above a threshold b are released; pure-sparse = "
-                    "PureSparseHistogram (Alg 6.9, Theorem 6.11), time polynomial in log M; "
-                    "when M < 2n + 1 it falls back to BasicHistogram, and the release then "
-                    "names BasicHistogram as released_by, gives its guarantees and records "
-                    "the fallback; compact = CompactHistogram (Alg 8.2, Theorem 8.6): a noisy "
-                    "count for every element of [1, M] held as a polynomial; read counts with "
-                    "'exactdp query'. " + _INTEGRITY)
+        description="Release a DP histogram of FILE (one element per line) as JSON, with the "
+                    "exact parameters, the guarantees (Figures 3-6) and the lower bounds "
+                    "(Theorems 7.1, 7.2). " + _GUARANTEE + " Algorithms: basic (Alg 5.1, "
+                    "small M), stability (Alg 5.4), pure-sparse (Alg 6.9, time polynomial in "
+                    "log M; when M < 2n + 1 it falls back to BasicHistogram and says so), "
+                    "compact (Alg 8.2: every element, read with 'exactdp query'). "
+                    + _INTEGRITY)
     p.add_argument("file", metavar="FILE",
-                   help="input file, UTF-8, one element per line ('-': stdin); a byte-order "
-                        "mark and CRLF line ends are accepted")
-    p.add_argument("--algorithm", required=True, choices=sorted([*ALGORITHMS, "compact"]))
+                   help="UTF-8, one element per line ('-': stdin)")
+    p.add_argument("--algorithm", required=True, choices=sorted([*ALGORITHMS, "compact"]),
+                   metavar="A", help="basic, compact, pure-sparse or stability")
     p.add_argument("--universe-size", required=True, metavar="M",
-                   help="the universe is [1, M]: an integer ('1000', '1e6') or a power "
-                        "('2^64', '2**64'), at most 2^4096")
+                   help="the universe [1, M]: 1000, 1e6, 2^64 (at most 2^4096)")
     p.add_argument("--epsilon", required=True, metavar="E",
-                   help="privacy budget of the whole release, any exact rational in (0, 1], "
-                        "e.g. '1/10' or '0.25': the release is (eps, 0)-DP (stability: (eps, "
-                        "delta)-DP) for the paper's eps = 1/m, the largest 1/m <= E")
+                   help="the privacy budget of the whole release, in (0, 1]")
     p.add_argument("--delta", metavar="D",
-                   help="stability only (an error with the other algorithms): delta = 1/m "
-                        "below 1, e.g. '1/1000000'")
+                   help="stability only: delta = 1/m below 1, e.g. 1/1000000")
     p.add_argument("--beta", default="1/20", metavar="B",
-                   help="failure probability of the accuracy guarantees, 1/m below 1 (default "
-                        "1/20); it also sets the mechanisms' parameters, never the privacy")
-    p.add_argument("--counting", choices=COUNTING, default="fastsample",
-                   help="the counting mechanism M (default fastsample)")
+                   help="accuracy failure probability (default 1/20)")
+    p.add_argument("--counting", choices=COUNTING, default="fastsample", metavar="C",
+                   help="fastsample (default) or geosample")
     p.add_argument("--format", "--input-format", dest="format", default="auto",
-                   choices=("auto", "integers", "labels", "strings"),
-                   metavar="{auto,integers,labels}",
-                   help="integers: every line a plain decimal in [1, M] (ASCII digits, no "
-                        "sign, exponent, spaces or leading zeros); labels: every line a text "
-                        "label, coded injectively into [1, M]; auto (default): integers if "
-                        "every line is one, labels if no line looks like a number, otherwise "
-                        "an error naming the first line that disagrees")
+                   choices=("auto", "integers", "labels", "strings"), metavar="F",
+                   help="integers, labels or auto (default)")
     p.add_argument("--skip-blank-lines", action="store_true",
-                   help="ignore blank lines (by default a blank line is an error; a final "
-                        "newline is not a blank line)")
-    p.add_argument("--seed", help="reproducible noise for examples (NOT for releases; "
-                                  "the release records seeded: true)")
-    add_output(p, "the release (instead of stdout)")
+                   help="ignore blank lines (by default an error)")
+    p.add_argument("--seed", help="reproducible noise for examples (NOT for releases)")
+    add_output(p, "the release")
     add_input_limit(p)
     add_source_arguments(p)
     p.add_argument("--max-seconds", default="600", metavar="S",
-                   help="refuse a release estimated to take longer than S seconds (default "
-                        "600), before any noise is drawn; basic draws one noisy count per "
-                        "element of the universe")
+                   help="refuse longer estimated releases (default 600)")
     p.add_argument("--quiet", action="store_true",
-                   help="no progress messages on stderr (warnings and notes that bear on the "
-                        "release, such as a fallback or --seed, are always printed)")
+                   help="no progress on stderr (notes are still printed)")
     p.set_defaults(func=_cmd_histogram)
 
 

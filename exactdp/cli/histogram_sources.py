@@ -18,25 +18,14 @@ NEIGHBOURS = ("the counts stand for n rows; neighbouring inputs have the same n 
 def add_source_arguments(p: argparse.ArgumentParser) -> None:
     """``--engine``, ``--column``, ``--counts`` and ``--rows``."""
     p.add_argument("--engine", choices=("auto", "text", "duckdb"), default="auto",
-                   help="how FILE is read: text = one element per line (in Python); duckdb "
-                        "= a column of Parquet or CSV files (FILE may be a glob such as "
-                        "'data/*.parquet'; CSV files need a header line and --column, and "
-                        "are read as text, never type-guessed), counted by DuckDB (pip install "
-                        "'exactdp[scale]'); auto (default): duckdb for *.parquet or with "
-                        "--column, text otherwise")
+                   help="text (one element per line), or duckdb (a column of Parquet or "
+                        "CSV files, FILE a glob; the [scale] extra)")
     p.add_argument("--column", metavar="NAME",
-                   help="the column holding the elements (duckdb; needed when the files "
-                        "have more than one column)")
+                   help="duckdb: the column holding the elements")
     p.add_argument("--counts", action="store_true",
-                   help="FILE holds pre-aggregated counts from any engine: CSV with the "
-                        "header ELEMENT,count and one line per element (each element once, "
-                        "count a positive integer), or a directory of such *.csv files "
-                        "(Spark's or Dask's part files); validated exactly before any noise "
-                        "is drawn")
+                   help="FILE holds counts: CSV ELEMENT,count, or a folder")
     p.add_argument("--rows", metavar="N",
-                   help="the number of rows the input must have exactly (with --counts: "
-                        "the counts must sum to N); a check, e.g. against a missing part "
-                        "file")
+                   help="check that the input has exactly N rows")
 
 
 def read_source(args: argparse.Namespace, universe: Universe, limit: int,

@@ -29,6 +29,13 @@ PICTURES = {
                 "(Theorem 4.7 i / 4.10 ii)",
 }
 
+#: One line each, for the list of pictures in ``exactdp plot --help``.
+SHORT = {
+    "pmf": "the exact pmf Pr[M(c, U) = z] beside the paper's law",
+    "loss": "the privacy loss per output for the worst neighbouring pair",
+    "accuracy": "the exact smallest error a at each failure probability beta",
+}
+
 _MECHANISMS = ("geosample", "fastsample", "zprime")
 
 
@@ -38,13 +45,14 @@ def _add_plot(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     p = sub.add_parser(
         "plot", help="exact pictures (PNG or SVG) of a counting mechanism: pmf, privacy loss, "
                      "accuracy (needs the [plot] extra)",
-        description="Draw an exact picture of a counting mechanism of paper 004, Section 4. "
+        description="Draw an exact picture of a counting mechanism (Balcer & Vadhan, Section "
+                    "4). "
                     + " ".join(f"{k}: {v}." for k, v in PICTURES.items())
                     + " Needs matplotlib: pip install 'exactdp[plot]'. " + GUARANTEES,
         epilog=EPILOG)
     kinds = p.add_subparsers(dest="picture", required=True, metavar="PICTURE")
     for kind, what in PICTURES.items():
-        q = kinds.add_parser(kind, help=what.split(",")[0].split(" (")[0],
+        q = kinds.add_parser(kind, help=SHORT[kind],
                              description=f"{kind}: {what}.", epilog=EPILOG)
         _plot_args(q, kind)
 

@@ -56,52 +56,35 @@ VALUE_METHODS = {
 }
 
 NOTATION = (
-    "Notation. Each input vector u has p integer coordinates in [-C, C] (C = --bound, public): "
-    "real data must be quantised to such a grid first. Neighbouring inputs differ in ONE "
-    "coordinate of one vector by at most beta grid steps (--beta; the paper's beta-adjacency); "
-    "the guarantee is per vector and per attribute, not for replacing a whole record (that "
-    "costs up to p times more). k (--k) is the number of released coordinates: OPORP permutes "
-    "the p coordinates, multiplies them by a random +-1 vector and sums k bins of equal size "
-    "(p is padded with zeros to a multiple of k); RP multiplies by a p x k matrix W of random "
-    "+-1 entries. Projections are exact integers (the paper's 1/sqrt(k) is a public constant "
-    "and dropped). eps (--epsilon) is exact ('1', '0.5', '1/2'); every probability uses a "
-    "rational base rho = a/b with b <= --max-denominator, rounded DOWN below e^(eps per unit), "
-    "so the achieved eps (printed) is at most the requested one.")
+    "Each input vector has p integer coordinates in [-C, C] (--bound: quantise real data to a "
+    "grid first); neighbours differ in ONE coordinate of one vector by at most beta grid "
+    "steps (--beta). Every probability uses a rational base rho = a/b rounded DOWN below "
+    "e^(eps per unit).")
 PUBLIC = (
-    "What is public. The projection (OPORP plans or W) is public in the paper's model and "
-    "drawn independently of the data: it is rebuilt from the PLAN SEED written in the output "
-    "(exactdp.randomness.SeededSource(seed); OPORP: t plans by OPORPPlan.sample(p, k/t, src) "
-    "one after the other; RP: sample_rademacher(p, k, src)). Give --plan-seed to reuse one "
-    "projection for several files (vectors are only comparable under the same projection); "
-    "without it a fresh 128-bit seed is drawn from the OS. The released output is: the public "
-    "parameters, the plan seed and the privatised vectors. The noise is drawn from the OS "
-    "(--seed makes it reproducible and predictable: never release such output).")
+    "The projection is public: it is rebuilt from the PLAN SEED written in the output "
+    "(--plan-seed reuses one; default: drawn from the OS). The noise comes from the OS; "
+    "--seed makes it predictable: never release such output.")
 
 
 def add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "project", help="private sign / value random projections of integer vectors (paper 001)",
-        description="Private random projections (Li & Li, paper 001): 'signs' releases "
+        "project", help="private sign / value random projections of integer vectors (Li & Li)",
+        description="Private random projections (Li & Li): 'signs' releases "
                     "randomized-response signs, 'values' noisy integer projections. "
                     + NOTATION, epilog=EPILOG)
     kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")
     s = kinds.add_parser(
         "signs", help="privatised signs of OPORP / RP projections (Algorithms 6-8)",
-        description="Release k signs (+1/-1) per input vector. A sign is kept with "
-                    "probability rho^L/(rho^L + 1) and flipped otherwise; L = 1 for the RR "
-                    "methods, L = ceil(|x_j| / unit) (capped at --l-max) for the smooth ones "
-                    "(unit = beta for OPORP, beta * max_i |W_ij| for RP); a projection equal "
-                    "to 0 gets a fair coin (never a third symbol). Privacy per vector, pure: "
-                    "OPORP: rho^t <= e^eps for t repetitions (--repetitions) of k/t bins; RP: "
-                    "rho^k <= e^eps. " + NOTATION + " " + PUBLIC, epilog=EPILOG)
-    s.add_argument("--method", choices=list(SIGN_METHODS), default="oporp-smooth",
-                   help="; ".join(f"{k}: {v}" for k, v in SIGN_METHODS.items()))
+        description="Release k signs per input vector, each kept with probability "
+                    "rho^L/(rho^L + 1): L = 1 for the RR methods, ceil(|x_j| / unit) for the "
+                    "smooth ones; a projection equal to 0 gets a fair coin. Pure eps-DP per "
+                    "vector. " + NOTATION + " " + PUBLIC, epilog=EPILOG)
+    s.add_argument("--method", choices=list(SIGN_METHODS), default="oporp-smooth", metavar="M",
+                   help="oporp-smooth (default), oporp-rr (Alg 8), rp-rr (6), rp-smooth (7)")
     s.add_argument("--repetitions", default="1", metavar="T",
-                   help="OPORP only: t independent plans of k/t bins, eps/t each (t | k)")
+                   help="OPORP: t plans of k/t bins, eps/t each (t | k)")
     s.add_argument("--l-max", metavar="L",
-                   help="smooth methods: public cap on the level L (default: the largest "
-                        "level the bound allows, lowered if the common denominator would "
-                        "pass 4096 bits)")
+                   help="smooth methods: public cap on the level L")
     v = kinds.add_parser(
         "values", help="noisy integer projections (DP-OPORP, DP-RP, raw data)",
         description="Release k noisy integers per input vector: projection + Z, Z a "
@@ -111,34 +94,27 @@ def add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                     f"holding all but 2^-{TAIL_BITS} of the noise (clamping is "
                     "post-processing). Pure eps-DP per vector. " + NOTATION + " " + PUBLIC,
         epilog=EPILOG)
-    v.add_argument("--method", choices=list(VALUE_METHODS), default="oporp",
-                   help="; ".join(f"{k}: {v}" for k, v in VALUE_METHODS.items()))
+    v.add_argument("--method", choices=list(VALUE_METHODS), default="oporp", metavar="M",
+                   help="oporp (default, Alg 5), rp (Alg 2) or raw (no projection)")
     for q in (s, v):
         q.add_argument("file", metavar="FILE",
-                       help="CSV (one vector a line, comma-separated integers) or NPY "
-                            "(integer dtype) file; '-' reads CSV from standard input")
+                       help="CSV (a vector a line) or integer NPY; '-': CSV on stdin")
         q.add_argument("--k", required=q is s, metavar="K",
-                       help="number of bins / projections (values --method raw: p, the "
-                            "default)")
+                       help="number of bins / projections")
         q.add_argument("--epsilon", required=True, metavar="E",
-                       help="privacy budget of the whole release, any exact rational > 0 "
-                            "('1', '1/2', '0.5'; no upper limit) at least the smallest spend "
-                            "k ln((N+1)/N) (N = --max-denominator; k the power below); the "
-                            "exact spend is stated ('spent')")
+                       help="privacy budget of the whole release, no upper limit")
         q.add_argument("--beta", required=True, metavar="B",
                        help="largest change of one coordinate, in grid steps")
         q.add_argument("--bound", required=True, metavar="C",
                        help="public bound: every input value lies in [-C, C]")
         q.add_argument("--max-denominator", default="64", metavar="N",
-                       help="largest denominator b of the base rho = a/b (default 64; small "
-                            "per-unit budgets need more, and the search costs about N steps)")
+                       help="largest b of the base rho = a/b (default 64)")
         q.add_argument("--plan-seed", metavar="S",
-                       help="public seed of the projection (int); default: drawn from the OS")
+                       help="public seed of the projection (default: from the OS)")
         q.add_argument("--seed", metavar="S",
                        help="seed of the NOISE (reproducible, NOT for releases)")
         q.add_argument("--json", action="store_true",
-                       help="JSON (parameters, plan seed, vectors) instead of CSV, on "
-                            "stdout (and in --output if given)")
+                       help="JSON instead of CSV")
         add_output(q, "the release")
         add_input_limit(q)
         q.set_defaults(func=cmd_project)

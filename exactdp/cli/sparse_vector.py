@@ -53,36 +53,18 @@ _HEADER = re.compile(r"\s*key\s*,\s*value\s*", re.IGNORECASE)
 _MAX_FIELD = 200  # characters in one KEY or VALUE (a 2^4096 key has 1234 digits: see below)
 
 GUARANTEE = (
-    "What the sketch guarantees. Neighbours are two non-negative vectors x, x' over the keys "
-    "[1, D] with ||x - x'||_1 <= 1: one key's value changed by at most 1 (e.g. one unit of a "
-    "count added or removed), or several keys changed by amounts adding up to at most 1. "
-    "(Replacing a record of a histogram changes two counts by 1 each: that is ||x - x'||_1 = "
-    "2 and costs 2*eps.) The sketch is eps_cert-DP for these neighbours: every set of "
-    "sketches is at most e^(eps_cert * ||x - x'||_1) times as likely under x as under x', "
-    "where eps_cert = c(1 - 2p)/p is computed exactly from the scale c and the flip "
-    "probability p and written in the sketch (with --variant paper, c = eps/alpha and p = "
-    "1/(alpha + 2), so eps_cert = eps exactly). It holds for every hash function, so "
-    "releasing the hash functions costs nothing. What beta truncates: a value is stored as "
-    "at most m = ceil(beta*eps/alpha) unary units of alpha/eps, so a value above about beta "
-    "is estimated as at most about beta (its error grows by x - beta); values up to beta get "
-    "Laplace-like error of order alpha/eps (Lemma 4.14). beta costs no privacy, only space "
-    "(s*m bits) and query time (m bits read). What the sketch reveals: the public "
-    "parameters (scale, flip, s = --rows, m, k = --sparsity, D, G), the m hash functions "
-    "(Carter-Wegman seeds drawn from the random source before and independently of the data: "
-    "they are public and printed in the sketch) and the s*m noisy bits. The input is padded "
-    "to exactly k entries and randomized response touches all s*m cells, so the number of "
-    "random draws, and the work, depend only on the public parameters, not on the data.")
+    "The sketch is eps_cert-DP for neighbours ||x - x'||_1 <= 1 (replacing a record of a "
+    "histogram changes two counts and costs 2*eps), with eps_cert = c(1 - 2p)/p exact and "
+    "written in the file, whatever the hash functions: their Carter-Wegman seeds are drawn "
+    "before the data and public. What beta truncates: values above about beta are estimated as "
+    "about beta; beta costs no privacy, only space (s*m bits) and query time.")
 _INTEGRITY = (
-    "The sketch file carries a SHA-256 digest of its content, which 'query' checks together "
-    "with every field derived from the public parameters: this detects corruption and "
-    "editing of the file; it is not an authentication (anyone can recompute the digest).")
+    "The file carries a SHA-256 digest that 'query' checks with every derived field: it "
+    "detects corruption and editing; it is not an authentication.")
 _INPUT = (
-    "FILE: UTF-8 text, one 'KEY,VALUE' per line ('-': standard input). KEY is a plain decimal "
-    "integer in [1, D]; VALUE an exact non-negative number ('12', '2.5', '1e3' or '5/2') that "
-    "lies on the grid {0, 1/G, 2/G, ...}. Blank lines and lines starting with '#' are "
-    "ignored, and the first line may be the header 'key,value'. A key may appear once; a "
-    "zero value is the same as leaving the key out; at most K values may be non-zero. Any "
-    "other line is an error naming the line, and nothing is drawn.")
+    "FILE: one 'KEY,VALUE' per line, KEY in [1, D], VALUE an exact number >= 0 on the grid "
+    "{0, 1/G, ...}; at most K values non-zero. Blank lines and lines starting with '#' are "
+    "skipped, and the first line may be the header 'key,value'.")
 
 
 def _show(text: str) -> str:
@@ -188,61 +170,40 @@ def _add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     p = sub.add_parser(
         "project", help="draw an ALP sketch of a sparse vector and write it to a file",
         epilog=EPILOG,
-        description="Draw an ALP sketch (ALP-projection: Aumüller, Lebeda & Pagh, full "
-                    "version Algorithm 4 = short version Algorithm 1; exact randomized "
-                    "rounding, Carter-Wegman hashing over a prime, randomized response with "
-                    "an exact rational p) of the k-sparse vector in FILE and write it to "
-                    "--output SKETCH; read values back with 'exactdp sparse-vector query'. "
+        description="Draw an ALP sketch (ALP-projection: ALP-full Algorithm 4 = ALP-short "
+                    "Algorithm 1, exact) of the k-sparse vector in FILE into --output SKETCH; "
+                    "read it with 'exactdp sparse-vector query'. "
                     + GUARANTEE + " " + _INPUT + " " + _INTEGRITY)
     p.add_argument("file", metavar="FILE", help="the key,value lines ('-': standard input)")
     p.add_argument("--epsilon", required=True, metavar="E",
-                   help="privacy budget of the whole sketch, any exact rational > 0 ('1', "
-                        "'1/2', '0.5'; no upper limit): the spend, stated under 'spent', is "
-                        "eps_cert = eps (histogram-tight: ln L <= eps)")
+                   help="privacy budget of the whole sketch, > 0, no upper limit")
     p.add_argument("--alpha", metavar="A",
-                   help="alpha > 0 (default 3, the paper's Figure 3): the flip probability "
-                        "is p = 1/(alpha + 2) and one unary unit is alpha/eps; a larger alpha "
-                        "means fewer columns (less space, faster queries) and more error")
+                   help="p = 1/(alpha + 2), unit alpha/eps (default 3)")
     p.add_argument("--beta", required=True, metavar="B",
-                   help="the value cap beta > 0: m = ceil(beta*eps/alpha) columns; values "
-                        "above about beta are truncated (see below)")
+                   help="the value cap: m = ceil(beta*eps/alpha) columns")
     p.add_argument("--rows", required=True, metavar="S",
-                   help="rows s of the s x m bit matrix (the paper takes s = Theta(k), s > 2k; "
-                        "s = 10k makes a collision at most 1/10 likely)")
+                   help="rows s of the s x m bit matrix (s = 10k: collisions <= 1/10)")
     p.add_argument("--sparsity", required=True, metavar="K",
                    help="k: the largest number of non-zero values (public)")
     p.add_argument("--universe-size", required=True, metavar="D",
-                   help="keys lie in [1, D]: an integer ('1000', '1e6') or a power ('2^64'), "
-                        "at most 2^4096")
+                   help="keys lie in [1, D]: 1000, 1e6, 2^64 (at most 2^4096)")
     p.add_argument("--grid", default="1", metavar="G",
-                   help="values lie on {0, 1/G, 2/G, ...} (default 1: non-negative integers)")
-    p.add_argument("--variant", default="paper",
+                   help="values lie on {0, 1/G, 2/G, ...} (default 1)")
+    p.add_argument("--variant", default="paper", metavar="V",
                    choices=("paper", "unscaled", "histogram-tight"),
-                   help="paper (default): Algorithm 4, c = eps/alpha, p = 1/(alpha+2), m = "
-                        "ceil(beta*eps/alpha); unscaled: the full version's section 4.3 "
-                        "remark, c = 1, p = 1/(eps+2), m = ceil(beta) (eps-DP too, but "
-                        "error O(1/eps^2); --alpha is then an error); histogram-tight (not "
-                        "in the paper): integer values only (--grid 1), c = eps/alpha = 1/n "
-                        "for a whole n, m as for paper, and p = c/(L - 1 + 2c) with L <= "
-                        "e^eps a certified rational lower bound, so that two integer vectors "
-                        "differing by 1 in one key have worst ratio exactly L (the paper's p "
-                        "gives 1 + eps there): less noise for the same eps")
-    p.add_argument("--seed", help="reproducible hash functions and noise for examples and "
-                                  "tests (NOT for releases: the seed determines the sketch; "
-                                  "the file records seeded: true)")
+                   help="paper (default), unscaled (c = 1) or histogram-tight (integer "
+                        "values: worst ratio exactly L <= e^eps, less noise)")
+    p.add_argument("--seed", help="reproducible sketch for examples (NOT for releases)")
     p.add_argument("--output", required=True, metavar="SKETCH",
-                   help="write the sketch file to SKETCH (atomically; the path is checked "
-                        "before the input is read or anything is drawn)")
+                   help="write the sketch file to SKETCH, atomically")
     p.add_argument("--force", action="store_true",
                    help="allow --output to replace an existing file")
     add_json(p)
     add_input_limit(p)
     p.add_argument("--max-cells", default="1e8", metavar="N",
-                   help="refuse a sketch of more than N = s*m cells before the input is read "
-                        "or anything is drawn (default 1e8: a file of about 17 MB, drawn in "
-                        "a few seconds; at most 2^31)")
+                   help="refuse more than N = s*m cells (default 1e8, at most 2^31)")
     p.add_argument("--quiet", action="store_true",
-                   help="no progress messages on stderr (a --seed warning is always printed)")
+                   help="no progress on stderr (a --seed warning is still printed)")
     p.set_defaults(func=_cmd_project)
 
 

@@ -14,6 +14,9 @@ from exactdp.proofs.balcer_vadhan._orderstats import cdf_cases, naive_top_order_
 from exactdp.randomness import RandomSource
 
 CLAIM = "Prop 6.6 remark: BV18 sampler is wrong for discrete F"
+SLIP = ("The conference version's order-statistic sampler (the conditional CDF quoted before "
+        "Proposition 6.6) is wrong for discrete distributions; the full version's Algorithm 6.7 "
+        'replaces it.')
 STATEMENT = """The conference version [BV18] sampled the order statistics one at a time from
 F_{Z_(m-k) | Z_(m-k+1) = v, ..., Z_(m) = v_m}(z) = (F(z)/F(v))^(m-k) for z <= v (1 above),
 starting from Pr[Z_(m) <= z] = (F(z)/d)^m.  The paper (before Proposition 6.6) says this

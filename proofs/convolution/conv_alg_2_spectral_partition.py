@@ -11,6 +11,8 @@ from exactdp.convolution.transforms import fwht
 from exactdp.proofs.convolution._conv import ln_bounds
 
 CLAIM = "Conv Algorithm 2 printed vs fixed (P7)"
+SLIP = ('Algorithm 2 puts Lap(eta) instead of Lap(eta/sqrt N) on the zero coefficient, so it '
+        "misses Theorem 14's bound by a factor N (private, but over-noised).")
 STATEMENT = """Algorithm 2 (Appendix A): eta = sqrt(2(1 + log N) ln(1/delta))/eps, x~_0 = x^_0 + Lap(eta), group k
 (indices N/2^k .. N/2^(k-1) - 1 of the sorted spectrum) gets Lap(eta 2^(-k/2)).  The privacy
 ledger of Lemma 4 counts 1/eta^2 for index 0, which is the cost of Lap(eta/sqrt N), not of

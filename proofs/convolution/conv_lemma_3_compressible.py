@@ -11,6 +11,7 @@ from exactdp.convolution.transforms import fwht
 from exactdp.proofs.convolution._conv import harmonic, ln_bounds
 
 CLAIM = "Conv Lemma 3 compressible bound (P5)"
+SLIP = ("Lemma 3's compressible-filter bound must read sqrt(c).")
 STATEMENT = """Definition 6: h is (c, p)-compressible if |h^_i|^2 <= c/(i+1)^p (sorted).  Lemma 3 (p > 1):
 ||h^||_1 <= c (1 + ln N) for p = 2 and <= c p/(p - 2) for p > 2; Theorem 11: MSE
 O(c^2 ...).  Notes P5: since |h^_i| <= sqrt(c) (i+1)^(-p/2), the bounds are sqrt(c)(...) and

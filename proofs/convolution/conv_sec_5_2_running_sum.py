@@ -11,6 +11,8 @@ from exactdp.certificate import Certificate, ClaimReport, brief
 from exactdp.proofs.convolution._conv import PI_HI, PI_LO, round_out, sin_bounds
 
 CLAIM = "Conv §5.2 running sums (P6: printed spectrum and O(1) MSE wrong)"
+SLIP = ("Section 5.2's spectrum of the running sum is wrong, and its MSE grows as log^2 N, not "
+        'O(1).')
 STATEMENT = """Paper 002 §5.2: for h = (1^N, 0^N) (length 2N, x padded with N zeros) 'an elementary computation
 reveals that h^_1 = sqrt(N) and h^_i = O(N^-1/2) for all i > 1', so Algorithm 1 has MSE O(1).
 Notes P6: in fact h^_0^2 = N/2, h^_m = 0 for even m != 0, and |h^_m|^2 = 1/(2N sin^2(pi m/2N))

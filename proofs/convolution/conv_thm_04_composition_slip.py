@@ -20,6 +20,8 @@ from exactdp.proofs.convolution._conv import (
 )
 
 CLAIM = "Conv Theorem 4 as printed fails (P1); DRV and zCDP hold"
+SLIP = ('Theorem 4 (advanced composition, cited as [DRV10]) is misquoted: as printed it promises '
+        'a delta that the exact privacy profile exceeds.')
 STATEMENT = """Paper 002 Theorem 4: (eps_i, 0)-DP mechanisms compose to (eps, delta)-DP for every delta > 0
 and eps >= sqrt(2 ln(1/delta) sum eps_i^2).  False: 8 rows of ratio r = 4 (the
 Walsh mechanism for h = e_0 on Z_2^3, every coefficient with ratio 4) at delta = 0.035: the

@@ -12,6 +12,7 @@ from exactdp.convolution.transforms import fwht
 from exactdp.proofs.convolution._conv import harmonic
 
 CLAIM = "Conv Theorem 10 harmonic inequality (P10)"
+SLIP = ("Theorem 10's log^2 |I| factor is 0 at |I| = 1; the harmonic form H_|I| is what holds.")
 STATEMENT = """Proof of Theorem 10 (eq. 6): with |h^_(0)| >= |h^_(1)| >= ... sorted and I = {i : h^_i != 0},
 ||h^||_1 = sum_{i=1}^{|I|} (1/i) i |h^_(i-1)| <= H_|I| sqrt(N) log N sqrt(specLB(h)), i.e.
 sum |lambda_(i)| <= H_|I| max_K K |lambda_(K)| (the log N cancels).  Equality holds for

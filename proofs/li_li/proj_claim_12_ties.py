@@ -11,6 +11,8 @@ from exactdp.proofs.li_li._proj import BASE, NOTES_PLAN, RHO, cert, laws_of, rep
 from exactdp.randomness import RandomSource
 
 CLAIM = "P4 ties: coin for x_j = 0 gives (rho+1)/2; emitting 0 is an infinite ratio"
+SLIP = ('The printed sign of a zero projection is 0, a third symbol that reveals x_j = 0 (an '
+        'infinite ratio); a fair coin fixes it.')
 STATEMENT = """Algorithm 8 step 4 prints "s~_j = 0" for a zero projection (meaning a random coin).  Read
 literally (a third symbol 0), the output reveals x_j = 0: an output with probability 0 for a
 neighbour, an infinite ratio.  The implementation's coin gives, at beta = 1 on the integer

@@ -14,6 +14,8 @@ from exactdp.projections.project import project
 from exactdp.proofs.li_li._proj import cert
 
 CLAIM = "P2/eq. 31: exact P+ for Rademacher w (u = (1,1,1): 3/4) vs CLT 0.436"
+SLIP = ("Equation 31's central-limit value of P+ is not a bound: the exact value at u = (1, 1, 1) "
+        'is 3/4, the approximation 0.436.')
 STATEMENT = """P+_b(u) = Pr_w(|sum_i w_i u_i| <= beta), w uniform in {-1,1}^p, is the rational mass of
 prod_i (z^{u_i} + z^{-u_i})/2 on exponents in [-beta, beta].  Hand-derived values (beta = 1): u = 1^2
 1/2, 1^3 3/4, 1^4 3/8, 1^5 5/8, 1^9 63/128.  Eq. (31)'s 2 Phi(beta/||u||) - 1 (0.436 at

@@ -22,7 +22,7 @@ collision fraction of the released bits; eq. 29 without the final pi) has expect
 exactly (1/k) #{j : s1_j = s2_j}."""
 PROOF_IDEA = """The released pair is explored from the implementation (SmoothFlipper(rho, 1).sample on each
 true sign, unit 1); E[debias_rr_collision(collision_fraction(.,.), base)] over that law must
-equal the true fraction, and EALP-full must equal exactdp.projections.exact.collision_agreement.
+equal the true fraction, and E[F] must equal exactdp.projections.exact.collision_agreement.
 Every pair (s1, s2) for k <= 3 (quick: k <= 2), bases 3/2, 2, 9/7."""
 
 BASES = (Base(3, 2), Base(2, 1), Base(9, 7))

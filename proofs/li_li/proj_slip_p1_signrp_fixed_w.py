@@ -19,6 +19,8 @@ from exactdp.projections.signs import DPSignRPRR
 from exactdp.proofs.li_li._proj import BASE, RHO, cert, report, worst_text
 
 CLAIM = "P1: Alg 6 with N+ < k fails for a fixed W; delta over a released W; N+ = k pure"
+SLIP = ('DP-SignRP-RR (Algorithm 6) with N+ < k is not private for a fixed public W; its delta '
+        'holds only averaged over a released random W.')
 STATEMENT = """Li & Li Theorem 4.1: Algorithm 6 (eps' = eps/N+) is (eps, delta)-DP, delta bounding |S| > N+
 over the Gaussian W.  For a FIXED public W the guarantee fails: reference instance p = k = 3,
 u in {-1,0,1}^3 \\ {0}, beta = 1, per-bit base 3/2, N+ = 1 (claimed ratio 3/2): a fixed W

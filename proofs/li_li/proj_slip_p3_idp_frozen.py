@@ -15,6 +15,8 @@ from exactdp.projections.idp import IDPSignRPRR
 from exactdp.proofs.li_li._proj import BASE, RHO, cert, worst_text
 
 CLAIM = "P3: iDP-SignRP-RR (Alg 11) private only frozen at u; recomputed -> infinite"
+SLIP = ('iDP-SignRP-RR (Algorithm 11, Theorem 6.2) is eps-iDP only with its parameters frozen at '
+        'the reference input; recomputed at the neighbour, some outputs become impossible.')
 STATEMENT = """Theorem 6.2: Algorithm 11 is eps-iDP at u.  Its proof applies u's set A and eps' to u'.
 Frozen (parameters computed at u, then run on u and on each neighbour u'): both directions
 have ratio <= rho_{|A|}^{|A|} <= R = 3/2.  Recomputed at u' (the pseudocode run on u' as

@@ -23,6 +23,8 @@ from exactdp.proofs.li_li._proj import (
 )
 
 CLAIM = "P6: SignOPORP (Alg 8) under l1 neighbours exceeds rho (paper: covered)"
+SLIP = ('DP-SignOPORP (Algorithm 8) is not rho-DP under l1 neighbours, which the paper says its '
+        'beta-adjacency covers.')
 STATEMENT = """Li & Li §2 remark after Def. 2.3: beta-adjacency (one coordinate) is the worst case of the l1
 relation ||u - u'||_1 <= beta.  True for linear maps, false for Algorithm 8: an l1 neighbour
 splitting beta over coordinates in different bins moves several bins.  Reference instance:

@@ -105,10 +105,9 @@ def proof_modules() -> list[ModuleType]:
 
 
 def is_slip(module: ModuleType) -> bool:
-    """A row that shows a printed claim of a paper failing (with its exact witness)."""
-    short = module.__name__.rsplit(".", 1)[-1]
-    text = f"{getattr(module, 'CLAIM', '')} {getattr(module, 'STATEMENT', '')}"
-    return "slip" in short or "FALSE" in text or "as printed" in text.lower()
+    """A row that shows a printed claim of a paper failing, with its exact witness: the
+    module says so in ``SLIP`` (what the paper prints, in one sentence)."""
+    return bool(getattr(module, "SLIP", ""))
 
 
 def stored_verify() -> dict[str, dict[str, Any]]:
@@ -127,6 +126,9 @@ def _claim_section(module: ModuleType, rows: dict[str, dict[str, Any]]) -> str:
     parts = [f"### {claim}\n",
              (f"Module `{module.__name__}`; run it alone with "
               f"`exactdp verify --only {short}`.\n")]
+    slip = getattr(module, "SLIP", "")
+    if slip:
+        parts.append(f"**What the paper prints.** {slip}\n")
     statement = getattr(module, "STATEMENT", "")
     if statement:
         parts.append("**Statement.**\n\n" + _fence(textwrap.dedent(statement)))
@@ -147,19 +149,30 @@ def _claim_section(module: ModuleType, rows: dict[str, dict[str, Any]]) -> str:
     return "\n".join(parts)
 
 
+class ClaimsSummaryDirective(_MarkdownDirective):
+    """How many claims and slips, and where the verdicts come from (no headings, so that it
+    can stand before the generated sections)."""
+
+    def markdown(self) -> str:
+        modules = proof_modules()
+        slips = [m for m in modules if is_slip(m)]
+        out = [(f"{len(modules)} claims; {len(slips)} of them show a printed claim of a "
+                "paper failing:\n")]
+        out.extend(f"- {getattr(m, 'CLAIM', m.__name__)}: {m.SLIP}" for m in slips)
+        if not stored_verify():
+            out.append("\nThe verdicts, grids and witnesses are not part of this build: "
+                       "`exactdp verify --quick` (or `--full`) computes them, and "
+                       "`exactdp verify --only TEXT --json` prints one claim's certificates "
+                       "with every witness.\n")
+        return "\n".join(out)
+
+
 class ClaimsDirective(_MarkdownDirective):
     def markdown(self) -> str:
         modules = proof_modules()
         rows = stored_verify()
         slips = [m for m in modules if is_slip(m)]
-        out = [(f"{len(modules)} claims; {len(slips)} of them show a printed claim of a "
-                f"paper failing.\n")]
-        if not rows:
-            out.append("The verdicts, grids and witnesses are not part of this build: "
-                       "`exactdp verify --quick` (or `--full`) computes them, and "
-                       "`exactdp verify --only TEXT --json` prints one claim's certificates "
-                       "with every witness.\n")
-        out.append("## Slips of the papers\n")
+        out = ["## Slips of the papers\n"]
         out.extend(_claim_section(m, rows) for m in slips)
         out.append("## Claims\n")
         out.extend(_claim_section(m, rows) for m in modules if m not in slips)
@@ -257,6 +270,7 @@ class BenchmarksDirective(_MarkdownDirective):
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("exactdp-cli", CliDirective)
+    app.add_directive("exactdp-claims-summary", ClaimsSummaryDirective)
     app.add_directive("exactdp-claims", ClaimsDirective)
     app.add_directive("exactdp-benchmarks", BenchmarksDirective)
     app.connect("missing-reference", resolve_unpublished)
