@@ -53,6 +53,9 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the test extra
     raise ImportError("exactdp.testing needs hypothesis: pip install 'exactdp[test]'") from exc
 
+from exactdp.audit.escape import watching
+from exactdp.audit.guard import Abort
+from exactdp.audit.replay import replay_path
 from exactdp.audit.severity import separated_decimals
 from exactdp.binomial import critical_counts
 from exactdp.certified import Interval, exp_interval
@@ -146,6 +149,86 @@ class CountingFunction(InverseCDFSampler):
                f"n={self.n})"
 
 
+# --------------------------------------------------------------------------- escapes
+
+#: what an escape message advises in a test, instead of the command line's options
+_ADVICE = ("Draw every random value from the source argument (source.uniform, "
+           "source.bernoulli, source.inverse_cdf); a mechanism written against random, "
+           "secrets or numpy can be audited as written with exactdp.audit's facades "
+           "(FacadeMechanism), or tested in sampling mode")
+
+
+def _fail_escape(abort: Abort, what: str) -> OracleAssertionError:
+    return OracleAssertionError(f"{what}: no exact law: {abort.finding.message}")
+
+
+def _explore(fn: Callable[[RandomSource], Any], what: str, key: Any, *, max_uniform: int,
+             max_runs: int, target: object = None) -> dict[Any, Fraction]:
+    """``explore(fn)`` with the white-box audit's escape checks
+    (:mod:`exactdp.audit.escape`): the entropy sources the exploration does not model are
+    guarded during each run, every path is re-run with the same draws and must give the
+    same output and draws, and the global generators and the code's state must not change.
+    An escape fails the assertion (:class:`OracleAssertionError`), every time."""
+    with watching(fn if target is None else target) as watch:
+        watch.advice = _ADVICE
+
+        def once(src: RandomSource) -> Any:
+            before = watch.arm()
+            try:
+                out = fn(src)
+            except Abort:
+                raise
+            except BaseException:
+                watch.check_call()  # an escape the code caught, then raised for
+                raise
+            finally:
+                watch.disarm(before)
+            watch.check_call()
+            watch.called()
+            return out
+
+        def run(src: RandomSource) -> Any:
+            first = once(src)
+            replay_path(once, src, first, key)
+            return first
+
+        try:
+            dist = explore(run, max_uniform=max_uniform, max_runs=max_runs)
+            watch.check()
+        except Abort as abort:
+            raise _fail_escape(abort, what) from None
+    return dist
+
+
+def _counting(mechanism: InverseCDFSampler, c: int) -> dict[Any, Fraction]:
+    """``counting_distribution(mechanism, c)`` with the escape guards armed, computed twice
+    (a :class:`CountingFunction`'s thresholds searched afresh): the two must agree."""
+    what = f"the counting mechanism {mechanism!r} on input {c}"
+    with watching(mechanism) as watch:
+        watch.advice = _ADVICE
+        try:
+            laws = []
+            for _ in range(2):
+                if isinstance(mechanism, CountingFunction):
+                    mechanism._thresholds.pop(c, None)
+                before = watch.arm()
+                try:
+                    laws.append(counting_distribution(mechanism, c))
+                finally:
+                    watch.disarm(before)
+                watch.check_call()
+                watch.called()
+            watch.check()
+        except Abort as abort:
+            raise _fail_escape(abort, what) from None
+    if laws[0] != laws[1]:
+        raise OracleAssertionError(
+            f"{what}: no exact law: computed twice, its distribution differed; the "
+            f"mechanism is not a function of (c, u) (it draws from a source the checker does "
+            f"not see, or keeps state between calls)")
+    return laws[0]
+
+
 # --------------------------------------------------------------------------- exact helpers
 
 def exact_distribution(sampler: Sampler, *, max_uniform: int = MAX_UNIFORM,
@@ -153,7 +236,7 @@ def exact_distribution(sampler: Sampler, *, max_uniform: int = MAX_UNIFORM,
     """The exact output distribution of ``sampler(source)`` (every path of its draws)."""
     if not callable(sampler):
         raise ParameterTypeError(f"sampler = {sampler!r} must be a function of a RandomSource")
-    return explore(sampler, max_uniform=max_uniform, max_runs=max_runs)
+    return _explore(sampler, "the sampler", None, max_uniform=max_uniform, max_runs=max_runs)
 
 
 def _p(value: Fraction | Interval) -> tuple[Fraction, Fraction]:
@@ -254,10 +337,11 @@ def _distributions(mechanism: Mechanism | InverseCDFSampler, pairs: Sequence[tup
             if key in cache:
                 continue
             if isinstance(mechanism, InverseCDFSampler):
-                cache[key] = counting_distribution(mechanism, _count(mechanism, v))
+                cache[key] = _counting(mechanism, _count(mechanism, v))
             else:
-                cache[key] = explore(_bind(mechanism, v), max_uniform=max_uniform,
-                                     max_runs=max_runs)
+                cache[key] = _explore(_bind(mechanism, v), f"the mechanism on input {v!r}", v,
+                                      max_uniform=max_uniform, max_runs=max_runs,
+                                      target=mechanism)
     return cache
 
 
@@ -434,7 +518,16 @@ def assert_strict_time(mechanism: Mechanism | InverseCDFSampler,
         if inputs is not None:
             raise ParameterError(f"inputs: a counting sampler ({mechanism!r}) is checked on "
                                  f"every count in [0, {mechanism.n}]; pass inputs=None")
-        cert = check_strict_time(mechanism, us)
+        with watching(mechanism) as watch:
+            watch.advice = _ADVICE
+            before = watch.arm()
+            try:
+                cert = check_strict_time(mechanism, us)
+                watch.check()
+            except Abort as abort:
+                raise _fail_escape(abort, f"the counting mechanism {mechanism!r}") from None
+            finally:
+                watch.disarm(before)
         if not cert.verdict:
             w = cert.witness
             raise OracleAssertionError(
@@ -448,7 +541,8 @@ def assert_strict_time(mechanism: Mechanism | InverseCDFSampler,
     xs = list(inputs) if inputs is not None else []
     if len(xs) < 2:
         raise ParameterError("assert_strict_time needs inputs: two or more values of x")
-    laws = [explore(_traced(mechanism, x), max_uniform=max_uniform, max_runs=max_runs)
+    laws = [_explore(_traced(mechanism, x), f"the mechanism on input {x!r}", x,
+                     max_uniform=max_uniform, max_runs=max_runs, target=mechanism)
             for x in xs]
     for x, law in zip(xs[1:], laws[1:], strict=True):
         if law != laws[0]:

@@ -230,7 +230,8 @@ def test_hidden_randomness_is_reported() -> None:
 
     report = whitebox_audit(_with_d(3, f), inputs=range(2), claimed_epsilon=1,
                             outputs=range(2))
-    assert report.verdict == "broken" and report.findings[0].kind == "nondeterministic"
+    assert report.verdict == "broken" and report.findings[0].kind == "escaped"
+    assert "Random.randrange" in report.findings[0].message
 
 
 def test_randomness_outside_the_declared_domain() -> None:

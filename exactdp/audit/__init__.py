@@ -40,8 +40,9 @@ sampling.  Ctrl-C (``KeyboardInterrupt``) is never turned into a finding.
 The package, one module per idea: :mod:`~exactdp.audit.guard` (calling audited code:
 time limits, findings, outcome checks), :mod:`~exactdp.audit.targets` (loading targets,
 ranges, claimed parameters, the audit's size), :mod:`~exactdp.audit.reference`,
-:mod:`~exactdp.audit.whitebox`, :mod:`~exactdp.audit.blackbox`,
-:mod:`~exactdp.audit.report`.
+:mod:`~exactdp.audit.whitebox`, :mod:`~exactdp.audit.escape` (white-box runs whose
+randomness escaped the exploration: guards on unmodelled entropy, path re-runs),
+:mod:`~exactdp.audit.blackbox`, :mod:`~exactdp.audit.report`.
 """
 
 from exactdp.audit.blackbox import blackbox_audit, privacy_test_rejects

@@ -30,6 +30,7 @@ from __future__ import annotations
 import builtins
 import dis
 import functools
+import gc
 import os
 import sys
 import time
@@ -201,6 +202,11 @@ def counting(globals_of: Any = None) -> Iterator[Counter]:
                      if id(v) in originals and callable(v)]
     saved: list[tuple[Any, str, Any]] = []
     old = sys.gettrace()
+    # no cyclic garbage collection inside the count: a collection runs finalizers (``__del__``,
+    # weakref callbacks) of earlier objects in the middle of the audited frame, which would
+    # count as its own operations and differ from one run of the same path to the next
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         for obj, name, value in patches:
             if isinstance(obj, dict):
@@ -213,6 +219,8 @@ def counting(globals_of: Any = None) -> Iterator[Counter]:
         yield counter
     finally:
         sys.settrace(old)
+        if collecting:
+            gc.enable()
         for obj, name, value in reversed(saved):
             if isinstance(obj, dict):
                 obj[name] = value

@@ -225,10 +225,15 @@ def exception_text(exc: BaseException) -> str:
 
 
 class Guard:
-    """Calls the audited code with a time limit and turns its failures into findings."""
+    """Calls the audited code with a time limit and turns its failures into findings.
 
-    def __init__(self, time_limit: int | None) -> None:
+    ``watch`` (white-box audits: an :class:`exactdp.audit.escape.Watch`) is armed during
+    each call: a call of an entropy source the audit does not model stops the audit, even
+    when the code caught the :class:`Abort` it raised."""
+
+    def __init__(self, time_limit: int | None, watch: Any = None) -> None:
         self.time_limit = time_limit
+        self.watch = watch
 
     def call(self, fn: Callable[..., Any], args: tuple[Any, ...], what: str,
              witness: Mapping[str, Any], check: Callable[[Any], Any] | None = None) -> Any:
@@ -237,7 +242,16 @@ class Guard:
         start = time.monotonic_ns()
         try:
             with time_limit(self.time_limit):
-                result = fn(*args)
+                if self.watch is None:
+                    result = fn(*args)
+                else:
+                    before = self.watch.arm()
+                    try:
+                        result = fn(*args)
+                    finally:
+                        self.watch.disarm(before)
+                    self.watch.check_call()
+                    self.watch.called()
                 if check is not None:
                     result = check(result)
         except Timeout:
@@ -246,6 +260,8 @@ class Guard:
         except (KeyboardInterrupt, Abort, ExplorationLimitError, NondeterminismError):
             raise
         except BaseException as exc:  # noqa: BLE001 - the audited code's failure: report it
+            if self.watch is not None:
+                self.watch.check_call()  # an escape the code caught, then raised for
             # SystemExit too: sys.exit(0) in the audited code must not end the audit "OK".
             raise Abort(Finding("raised", f"{what} raised {exception_text(exc)}",
                                 dict(witness))) from None

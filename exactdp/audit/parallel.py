@@ -23,6 +23,10 @@ A job the workers could not run (its process died twice; the Dask scheduler lost
 worker ran other code) is :class:`Lost`: that input's mass is uncovered and the verdict is
 ``"incomplete"`` (exit status 2), never a pass.
 
+Each worker guards the entropy sources the audit does not model and re-runs every path,
+as the serial audit does (:mod:`exactdp.audit.escape`); an escape on a worker comes back
+as its finding.
+
 Limits: time limits on calls of the audited code are signal-based (main thread only,
 :mod:`exactdp.audit.guard`), so they hold on local worker processes but not inside Dask's
 worker threads; each worker thread builds its own copy of the mechanism, and jobs whose
@@ -139,6 +143,7 @@ def run_input(loader: Loader, task: str, c: Any, i: int, n: int, params: dict[st
     ``"source"``) audit, by the serial audit's own per-input function; a failure is returned
     as :class:`Failed`.  ``share_wall_ns``: the input's deadline on the wall clock (the
     parent's monotonic clock means nothing on another machine)."""
+    from exactdp.audit.escape import watching
     from exactdp.audit.facades import FacadeRefusal
     from exactdp.audit.guard import Guard
     from exactdp.checker import NotMonotoneError
@@ -147,8 +152,9 @@ def run_input(loader: Loader, task: str, c: Any, i: int, n: int, params: dict[st
     progress = _progress if verbose else None
     try:
         mechanism = _mechanism(loader)
-        guard = Guard(params["time_limit"])
-        with contextlib.redirect_stdout(sys.stderr), _exclusive(mechanism):
+        with contextlib.redirect_stdout(sys.stderr), _exclusive(mechanism), \
+                watching(mechanism) as watch:  # the escape guards, as in the serial audit
+            guard = Guard(params["time_limit"], watch)
             if task == "counting":
                 adapter = CountingAdapter(mechanism, params["d"], params["allowed"], guard)
                 return counting_input(adapter, c, params["enumerate_all"],

@@ -30,6 +30,7 @@ from exactdp.audit.guard import (
     say,
     show,
 )
+from exactdp.audit.replay import replay_path
 from exactdp.audit.report import (
     Distribution,
 )
@@ -74,12 +75,16 @@ class CountingAdapter(InverseCDFSampler):
     def d(self) -> int:
         return self._d
 
-    def value(self, c: int, u: int) -> int:
-        """``f(c, u)`` itself, validated (not shifted)."""
+    def value(self, c: int, u: int, again: bool = True) -> int:
+        """``f(c, u)`` itself, validated (not shifted); in a white-box audit called twice
+        (``again``), and the two values must agree (:func:`_again`)."""
         call = f"f({c}, {u})"
-        return int(self.guard.call(
+        z = int(self.guard.call(
             self.f, (c, u), call, {"c": c, "u": u},
             check=lambda z: check_outcome(z, self.outputs, call, {"c": c, "u": u})))
+        if again and self.guard.watch is not None:
+            _again(z, self.guard.call(self.f, (c, u), call, {"c": c, "u": u}), call, c, u)
+        return z
 
     def __call__(self, c: int, u: int) -> int:
         return self.value(c, u) - self.outputs.start
@@ -97,8 +102,23 @@ class CountingAdapter(InverseCDFSampler):
                                     f"in [0, d]", witness))
             return v
 
-        return int(self.guard.call(f.cdf, (c, z + self.outputs.start), call, witness,
-                                   check=check))
+        v = int(self.guard.call(f.cdf, (c, z + self.outputs.start), call, witness,
+                                check=check))
+        if self.guard.watch is not None:
+            _again(v, self.guard.call(f.cdf, (c, z + self.outputs.start), call, witness,
+                                      check=check), call, c, z)
+        return v
+
+
+def _again(first: Any, second: Any, call: str, c: int, u: int) -> None:
+    """A counting mechanism called twice with the same ``(c, u)`` must return the same."""
+    if second != first:
+        raise Abort(Finding(
+            "nondeterministic", f"{call} returned {show(first)} and then {show(second)}: it is "
+                                f"not a function of (c, u) (it draws from a source the audit "
+                                f"does not see, or keeps state between calls); audit it "
+                                f"black-box (--kind blackbox)",
+            {"c": c, "u": u, "first": first, "second": second}))
 
 
 class GuardedSource(RandomSource):
@@ -151,6 +171,8 @@ def counting_input(adapter: CountingAdapter, c: int, enumerate_all: bool,
         raw = enumerate_distribution(adapter, c, limit=enumeration_limit)
     else:
         raw = threshold_distribution(adapter, c, hint=adapter.has_cdf)
+    if adapter.guard.watch is not None:
+        adapter.guard.watch.check()
     return {z + adapter.outputs.start: p for z, p in raw.items()}
 
 
@@ -182,8 +204,7 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     call = f"f({show(c)}, source)"
     used = [0]
 
-    def run(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
-        used[0] += 1
+    def once(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
         gs = GuardedSource(src, randomness_size, c)
         with recording() as events, counting(f) as counter:
             out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
@@ -191,6 +212,13 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
                                  v, allowed, call, {"c": c, "draw_sizes": gs.draws},
                                  f" (draws {gs.draws})"))
         return out, (tuple(events), *counter.observed())
+
+    def run(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
+        used[0] += 1
+        first = once(src)
+        if guard.watch is not None:  # the same draws again: the same output and draws
+            replay_path(once, src, first, c)
+        return first
 
     stopped = ""
     try:
@@ -217,6 +245,8 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     except ExplorationLimitError as exc:
         raise Abort(Finding("cannot_audit", f"on input {show(c)}: {exc}",
                             {"c": c})) from None
+    if guard.watch is not None:
+        guard.watch.check()
     return Explored(sorted_distribution(output_law(joint)), dict(joint), covered, stopped,
                     used[0])
 

@@ -37,6 +37,7 @@ from exactdp.audit.budget import (
     cost_estimate,
     incomplete_report,
 )
+from exactdp.audit.escape import watching
 from exactdp.audit.guard import (
     DEFAULT_TIME_LIMIT,
     Abort,
@@ -115,7 +116,7 @@ def _counting_trace(adapter: CountingAdapter, c: int, u: int,
     with recording() as events:
         sys.setprofile(_trace_counter(names, calls))
         try:
-            z = adapter.value(c, u)
+            z = adapter.value(c, u, again=False)
         finally:
             sys.setprofile(old)
     merged = tuple(events) + tuple(calls)
@@ -450,48 +451,54 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
         randomness_size = d
     refs = None if reference is None else reference_distributions(reference, ins, limit)
     trace: TraceResult | None = None
-    try:
-        if kind == "counting":
-            assert d is not None and isinstance(allowed, range)
-            adapter = CountingAdapter(mechanism, d, allowed, guard)
-            say(progress, f"white-box audit of {name}: {len(ins)} inputs, d = {_short_int(d)}")
-            dists, method, mono, _, not_run = _counting_distributions(
-                adapter, ins, bool(monotone), enumeration_limit, progress, spread)
-            if not_run:
-                return _not_run_report(common, dists, not_run, pairs, eps, method, d,
-                                       start)
-            say(progress, "  comparing operation traces across inputs")
-            trace = _counting_trace_result(adapter, ins, dists, frozenset(trace_calls))
-        else:
-            say(progress, f"white-box audit of {name}: {len(ins)} inputs, exploring draws")
-            dists, traces, covered, stopped, not_run = _source_distributions(
-                mechanism, ins, guard, randomness_size, allowed, progress, max_uniform,
-                max_runs, max_calls, None if budget is None else start + budget * 10**9,
-                max_draws, spread)
-            method = "explored every path of draws (exploring source)"
-            assumed = getattr(mechanism, "assumption", "")
-            if assumed and isinstance(assumed, str):
-                method += f"; {assumed}"
-            mono = ""
-            d = randomness_size
-            if not_run:
-                return _not_run_report(common, dists, not_run, pairs, eps,
-                                       "explored every path of draws (exploring source)", d,
-                                       start, covered, stopped)
-            if stopped:
-                return incomplete_report(common, dists, covered, pairs, eps,
-                                         "explored the paths of draws up to the budget "
-                                         "(exploring source)", d, stopped,
-                                         elapsed(start))
-            trace = timing_result(traces, ins, pairs, eps, delta)
-    except Abort as abort:
-        return WhiteBoxReport(**common, verdict="broken", d=d, findings=(abort.finding,),
-                              seconds=elapsed(start))
-    except DomainError as exc:  # raised by the checker on an inconsistent mechanism
-        finding = "not_monotone" if isinstance(exc, NotMonotoneError) else "inconsistent"
-        return WhiteBoxReport(**common, verdict="broken", d=d,
-                              findings=(Finding(finding, str(exc)),),
-                              seconds=elapsed(start))
+    with watching(mechanism) as watch:  # no law from a run that escaped the exploration
+        guard.watch = watch
+        try:
+            if kind == "counting":
+                assert d is not None and isinstance(allowed, range)
+                adapter = CountingAdapter(mechanism, d, allowed, guard)
+                say(progress, f"white-box audit of {name}: {len(ins)} inputs, "
+                              f"d = {_short_int(d)}")
+                dists, method, mono, _, not_run = _counting_distributions(
+                    adapter, ins, bool(monotone), enumeration_limit, progress, spread)
+                watch.check()
+                if not_run:
+                    return _not_run_report(common, dists, not_run, pairs, eps, method, d,
+                                           start)
+                say(progress, "  comparing operation traces across inputs")
+                trace = _counting_trace_result(adapter, ins, dists, frozenset(trace_calls))
+            else:
+                say(progress, f"white-box audit of {name}: {len(ins)} inputs, exploring draws")
+                dists, traces, covered, stopped, not_run = _source_distributions(
+                    mechanism, ins, guard, randomness_size, allowed, progress, max_uniform,
+                    max_runs, max_calls, None if budget is None else start + budget * 10**9,
+                    max_draws, spread)
+                watch.check()
+                method = "explored every path of draws (exploring source)"
+                assumed = getattr(mechanism, "assumption", "")
+                if assumed and isinstance(assumed, str):
+                    method += f"; {assumed}"
+                mono = ""
+                d = randomness_size
+                if not_run:
+                    return _not_run_report(common, dists, not_run, pairs, eps,
+                                           "explored every path of draws (exploring source)", d,
+                                           start, covered, stopped)
+                if stopped:
+                    return incomplete_report(common, dists, covered, pairs, eps,
+                                             "explored the paths of draws up to the budget "
+                                             "(exploring source)", d, stopped,
+                                             elapsed(start))
+                trace = timing_result(traces, ins, pairs, eps, delta)
+            watch.check()
+        except Abort as abort:
+            return WhiteBoxReport(**common, verdict="broken", d=d, findings=(abort.finding,),
+                                  seconds=elapsed(start))
+        except DomainError as exc:  # raised by the checker on an inconsistent mechanism
+            finding = "not_monotone" if isinstance(exc, NotMonotoneError) else "inconsistent"
+            return WhiteBoxReport(**common, verdict="broken", d=d,
+                                  findings=(Finding(finding, str(exc)),),
+                                  seconds=elapsed(start))
     say(progress, "  exact privacy-loss ratios over neighbouring inputs")
     ref_name = None if reference is None else describe_reference(reference)
     report = _judge(common, dists, pairs, eps, delta, ref_name, refs, method, d, mono, trace,

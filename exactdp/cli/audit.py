@@ -24,8 +24,12 @@ _VERDICTS = ("Verdicts (exit status): PASS, or NO VIOLATION DETECTED in black-bo
              "proof of privacy (0); VIOLATION, with its exact witness, or MISMATCH with the "
              "reference (1); INCOMPLETE, an exploration stopped by its budget, or an audit "
              "refused, nothing audited (2); BROKEN: the mechanism raised, hung, returned a "
-             "value outside the declared outputs or drew more randomness than declared (3). "
-             "The user guide's page on auditing says more.")
+             "value outside the declared outputs, drew more randomness than declared or is "
+             "not a function of its randomness (3). White-box runs guard the randomness the "
+             "audit does not model (random, secrets, os.urandom, uuid4, clocks, numpy's "
+             "globals and unseeded generators, state kept between calls) and re-run every "
+             "path: an escape is BROKEN, named. A C extension's own generator cannot be "
+             "guarded: audit such code black-box. The user guide's pages on auditing say more.")
 
 
 def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

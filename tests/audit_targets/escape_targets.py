@@ -1,0 +1,105 @@
+"""Audit targets whose randomness escapes the exploration: each draws a value the audit does
+not model (module ``random``, a generator of its own, numpy's globals or an unseeded
+``default_rng()``, ``secrets``, ``os.urandom``, ``uuid4``, the clock, a call counter).
+
+``make(route, shape, form)`` builds one: ``shape`` ``"rare"`` returns ``c`` when the escaped
+value is below 1/1000 (infinite privacy loss, seen by an audit only on the runs where the
+escaped value happens to be small) and otherwise a fair bit drawn from what the audit
+passes in; ``"rr"`` is the float randomized response ``c if u < 0.75 else 1 - c`` with
+``u`` the escaped value.  ``form``: ``"rng"`` for ``f(c, rng)`` (a facade), ``"source"`` for
+``f(c, source)`` (an exactdp RandomSource), ``"bit"`` for a one-argument ``f(c)`` (module
+randomness patched in).  (Floats here are the audited code's own.)"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import time
+import uuid
+from collections.abc import Callable
+from random import random as imported_random
+from typing import Any
+
+import numpy as np
+
+ROUTES = ("random", "imported", "own", "own_inner", "system", "numpy", "default_rng",
+          "secrets", "urandom", "uuid4", "clock", "clock_ns", "counter", "closure_counter")
+
+_OWN = random.Random()
+_CALLS = 0
+
+
+def _counter() -> float:
+    global _CALLS
+    _CALLS += 1
+    return 0.0 if _CALLS % 1000 == 0 else 0.5
+
+
+def _closure_counter() -> Callable[[], float]:
+    calls = 0
+
+    def read() -> float:
+        nonlocal calls
+        calls += 1
+        return 0.0 if calls % 1000 == 0 else 0.5
+    return read
+
+
+def escaped(route: str) -> Callable[[], float]:
+    """A value in [0, 1) from the escape route ``route``."""
+    return {
+        "random": lambda: random.random(),
+        "imported": lambda: imported_random(),
+        "own": lambda: _OWN.random(),
+        "own_inner": lambda: random.Random().random(),
+        "system": lambda: random.SystemRandom().random(),
+        "numpy": lambda: float(np.random.random()),
+        "default_rng": lambda: float(np.random.default_rng().random()),
+        "secrets": lambda: secrets.randbelow(1 << 53) / (1 << 53),
+        "urandom": lambda: int.from_bytes(os.urandom(7), "big") / (1 << 56),
+        "uuid4": lambda: (uuid.uuid4().int % (1 << 53)) / (1 << 53),
+        "clock": lambda: time.time() % 1,
+        "clock_ns": lambda: (time.perf_counter_ns() % 1000) / 1000,
+        "counter": _counter,
+        "closure_counter": _closure_counter(),
+    }[route]
+
+
+def make(route: str, shape: str = "rare", form: str = "rng") -> Callable[..., Any]:
+    u = escaped(route)
+
+    def bit_rng(rng: Any) -> int:
+        return int(rng.randrange(2))
+
+    def bit_source(source: Any) -> int:
+        return int(source.uniform(2)) - 1
+
+    def bit_module() -> int:
+        return random.randrange(2)
+
+    if form == "bit":
+        def one(c: int) -> int:
+            if shape == "rr":
+                return c if u() < 0.75 else 1 - c
+            return c if u() < 0.001 else bit_module()
+        return one
+    rest = bit_rng if form == "rng" else bit_source
+
+    def f(c: int, rng: Any) -> int:
+        if shape == "rr":
+            return c if u() < 0.75 else 1 - c
+        return c if u() < 0.001 else rest(rng)
+    f.__qualname__ = f"{route}_{shape}_{form}"
+    return f
+
+
+def hidden(inner: Callable[[int, Any], Any], route: str, p: float) -> Callable[[int, Any], Any]:
+    """``inner`` with a hidden escape: the escaped value is read on every call, and below
+    ``p`` the output is replaced by the input."""
+    u = escaped(route)
+
+    def f(c: int, rng: Any) -> Any:
+        out = inner(c, rng)
+        return c if u() < p else out
+    return f
