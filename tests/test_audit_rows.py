@@ -15,7 +15,10 @@ from exactdp.audit import facade_floats, facade_lazy, facades
 from exactdp.audit.per_input import GuardedSource
 from exactdp.certificate import ClaimReport
 from exactdp.cli.verify import run_check
+from exactdp.audit import escape, per_input
+from exactdp.audit.guard import Abort, Finding
 from exactdp.proofs.audit import (
+    audit_escape_detection,
     audit_facade_laws,
     audit_neighbour_relations,
     audit_randomness_domain,
@@ -167,3 +170,34 @@ def test_guard_one_draw_late_fails(monkeypatch: pytest.MonkeyPatch) -> None:
           "self.size > self.limit:",
           "self.draws.append(d)\n    if self.limit is not None and self.size > self.limit:")
     assert not row(audit_randomness_domain).verdict
+
+
+# --------------------------------------------------------------------------- escapes
+
+def test_unguarded_os_urandom_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard on os.urandom left out: that route is audited as if nothing escaped."""
+    plant(monkeypatch, escape, "_plan", 'for name in ("urandom", "getrandom"):',
+          'for name in ("getrandom",):')
+    report = row(audit_escape_detection)
+    assert not report.verdict
+    (cert,) = [c for c in report.certificates if not c.verdict]
+    assert [w["route"] for w in cert.witness["wrong"]] == ["os.urandom"]
+
+
+def test_no_rerun_of_paths_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paths not re-run: state kept between runs goes unseen."""
+    monkeypatch.setattr(per_input, "replay_path", lambda *args, **kwargs: None)
+    report = row(audit_escape_detection)
+    assert not report.verdict
+    (cert,) = [c for c in report.certificates if not c.verdict]
+    assert [w["route"] for w in cert.witness["wrong"]] == ["state kept between runs"]
+
+
+def test_a_guard_stopping_everything_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twins matter: a re-run that always reports a difference stops every audit."""
+    def always(run: Any, src: Any, first: Any, c: Any) -> None:
+        raise Abort(Finding("nondeterministic", "planted"))
+
+    monkeypatch.setattr(per_input, "replay_path", always)
+    report = row(audit_escape_detection)
+    assert f"{audit_escape_detection.CLAIM} (no escape)" in failing(report)
