@@ -221,3 +221,33 @@ def test_a_name_imported_before_the_audit_gets_the_patched_facade() -> None:
                             inputs=range(2), claimed_epsilon="11/10", kind="source",
                             outputs=range(2))
     assert report.verdict == "pass" and report.worst is not None and report.worst.ratio == 3
+
+
+#: a counter kept in a container changes its content, not its binding
+_KEPT: dict[str, list[int]] = {"calls": [0], "draws": [0]}
+
+
+def _every_fifth_call(c: int, rng: random.Random) -> int:
+    _KEPT["calls"][0] += 1
+    return c if _KEPT["calls"][0] % 5 == 0 else 0
+
+
+def _drawing_every_third_call(c: int, rng: random.Random) -> int:
+    _KEPT["draws"][0] += 1
+    if _KEPT["draws"][0] % 3 == 0:
+        return c if rng.random() < 0.5 else 0
+    return 0
+
+
+@pytest.mark.parametrize("fn", [_every_fifth_call, _drawing_every_third_call])
+def test_a_counter_changed_in_place_is_never_a_pass(fn: Any) -> None:
+    # four calls (two inputs, each run and re-run) never reach the fifth: the re-runs alone
+    # cannot see this counter; the content of the list it lives in changes
+    for _ in range(REPEATS):
+        report = whitebox_audit(facade_mechanism(fn, "random"), inputs=range(2),
+                                claimed_epsilon=1, kind="source", outputs=range(2))
+        assert report.verdict == "broken", report.summary()
+        (finding,) = report.findings
+        # the content change, or the re-run (a draw made on one run and not on its re-run)
+        assert ("changed in place" in finding.message if finding.kind == "escaped"
+                else finding.kind == "nondeterministic"), finding.message

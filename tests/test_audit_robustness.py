@@ -440,7 +440,7 @@ def test_help_states_verdicts_and_exit_statuses(capsys: pytest.CaptureFixture[st
     assert info.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
     for phrase in ("NO VIOLATION DETECTED", "never a proof of privacy", "BROKEN",
-                   "nothing audited (2)", "declared (3)", "exactdp --help",
+                   "nothing audited (2)", "of its randomness (3)", "exactdp --help",
                    "--max-calls", "--max-inputs", "--json", "--output PATH", "--force",
                    "FILE.py:CALLABLE"):
         assert phrase in text, phrase

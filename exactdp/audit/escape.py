@@ -45,6 +45,8 @@ re-run sees.
 
 from __future__ import annotations
 
+import collections
+import copy
 import functools
 import os
 import random
@@ -55,6 +57,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from fractions import Fraction
 from types import FrameType, ModuleType
 from typing import Any
 
@@ -95,6 +98,9 @@ class Watch:
         self._states: list[tuple[str, Callable[[], Any], Any]] = []
         self._places: list[tuple[str, Callable[[], Mapping[str, Any]]]] = []
         self._baseline: dict[tuple[str, str], Any] | None = None
+        #: copies of the containers bound there (a counter kept in a list or dict changes
+        #: the content, not the binding)
+        self._contents: dict[tuple[str, str], Any] = {}
 
     def follow(self, target: object) -> None:
         """Watch the names the audited code can keep state in (:func:`_places`): one rebound
@@ -110,6 +116,8 @@ class Watch:
         lazy initialisation it did)."""
         if self._baseline is None and self._places:
             self._baseline = self._bindings()
+            self._contents = {key: snap for key, value in self._baseline.items()
+                              if (snap := _content_copy(value)) is not _MISSING}
 
     def seen(self, name: str, hint: str, frame: FrameType | None) -> None:
         """A guarded function ``name`` was called from ``frame``: allowed from exactdp's
@@ -179,6 +187,16 @@ class Watch:
                                    f"of the input and the explored draws alone. Keep the "
                                    f"mechanism's state inside each call, or audit it black-box "
                                    f"(--kind blackbox)", {"name": where}))
+            for key, before in self._contents.items():
+                if not _same_content(now.get(key, _MISSING), before):
+                    where = key[0].format(key[1])
+                    self.escape(Finding(
+                        "escaped", f"{where} was changed in place while the mechanism ran "
+                                   f"(from {show(before)} to {show(now.get(key))}): state kept "
+                                   f"between calls, such as a counter, so the output is not a "
+                                   f"function of the input and the explored draws alone. Keep "
+                                   f"the mechanism's state inside each call, or audit it "
+                                   f"black-box (--kind blackbox)", {"name": where}))
         if threading.active_count() > 1 or \
                 threading.current_thread() is not threading.main_thread():
             return  # another thread may draw from the shared generators: no blame possible
@@ -431,6 +449,38 @@ class _Installed:
 
 
 _MISSING = object()
+
+#: the containers whose content is compared between calls (others: their binding only)
+_CONTAINERS = (list, dict, set, bytearray, collections.deque)
+
+
+#: the values compared by content inside such containers
+_PLAIN = (int, float, complex, str, bytes, bool, type(None), Fraction)
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Made only of plain values and containers of them (things compared by value)."""
+    if isinstance(value, _PLAIN):
+        return True
+    if depth > 8 or not isinstance(value, (*_CONTAINERS, tuple, frozenset)):
+        return False
+    items = (*value.keys(), *value.values()) if isinstance(value, dict) else value
+    return all(_plain(v, depth + 1) for v in items)
+
+
+def _content_copy(value: Any) -> Any:
+    """A deep copy of a built-in container of plain values (to compare its content later),
+    else ``_MISSING`` (objects inside compare by identity, so a copy would never equal)."""
+    if not isinstance(value, _CONTAINERS) or not _plain(value):
+        return _MISSING
+    return copy.deepcopy(value)
+
+
+def _same_content(now: Any, before: Any) -> bool:
+    try:
+        return bool(now == before)
+    except Exception:  # noqa: BLE001 - content that cannot be compared: binding only
+        return True
 _INSTALLED = _Installed()
 
 
