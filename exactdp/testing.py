@@ -14,6 +14,10 @@ shows the witness: the inputs, the outcome and the exact probabilities):
 * :func:`assert_strict_time` -- the operation traces (:mod:`exactdp.trace`: every draw's
   domain size, every CDF evaluation...) do not depend on the input.
 
+One module past 600 lines on purpose: the oracle is one import for a test author, and its
+assertions share the witness messages and the escape guards' set-up; the exploration itself
+lives in :mod:`exactdp.explore` and the guards in :mod:`exactdp.audit`.
+
 Claims are given as ``epsilon=`` or as ``ratio_bound=``, a rational bound ``r`` on
 ``e**eps`` checked exactly (``ratio_bound=3`` for ``ln(3)``-DP, whose epsilon is
 irrational).  A failure message names the input pair, the outcome and both exact

@@ -48,6 +48,7 @@ from __future__ import annotations
 import collections
 import copy
 import functools
+import numbers
 import os
 import random
 import secrets
@@ -57,7 +58,6 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from fractions import Fraction
 from types import FrameType, ModuleType
 from typing import Any
 
@@ -455,7 +455,7 @@ _CONTAINERS = (list, dict, set, bytearray, collections.deque)
 
 
 #: the values compared by content inside such containers
-_PLAIN = (int, float, complex, str, bytes, bool, type(None), Fraction)
+_PLAIN = (numbers.Number, str, bytes, type(None))
 
 
 def _plain(value: Any, depth: int = 0) -> bool:

@@ -13,6 +13,9 @@ implementation: every input of the domain is run under :func:`exactdp.explore.ex
 release's own sampling code), and the worst ratio and the hockey-stick divergence at ``e^eps``
 are taken over every neighbouring pair, exactly; they are compared with the accounting's
 :class:`~exactdp.convolution.accounting.PrivacyProfile`.
+
+One module past 600 lines on purpose: the two commands share their options, the reading of
+the vector and filter, the cost estimate and the report of the exact guarantee.
 """
 
 from __future__ import annotations
