@@ -19,6 +19,7 @@ from exactdp.certified import exp_interval
 from exactdp.cli import build_parser
 from exactdp.cli._common import DEFAULT_MAX_SECONDS
 from exactdp.spend import _ln_fits_by_ln, ln_fits
+from tests.test_fuzz_cli import bounded
 
 
 def _just_below_exp(x: Fraction, b: int) -> Fraction:
@@ -91,3 +92,59 @@ def test_tiny_max_seconds_refuses_before_work(capsys: pytest.CaptureFixture[str]
                        "--max-seconds", "1")
     assert rc == 2 and out == ""
     one_line_error(err, "would take about", "--max-seconds")
+
+
+# --------------------------------------------------------------------------- the deadline
+
+def _spin(*args: object, **kwargs: object) -> object:
+    while True:
+        sum(range(1000))
+
+
+def test_work_past_max_seconds_stops_cleanly(capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Work the estimate missed (planted: the exact law never returns) stops at the limit,
+    status 2, one line, nothing on stdout."""
+    import exactdp.checker
+
+    monkeypatch.setattr(exactdp.checker, "counting_distribution", _spin)
+    start = time.process_time()
+    with bounded(30):  # without the deadline: a failure, not a hang of the test run
+        rc, out, err = run(capsys, "distribution", "geosample", "--n", "3", "--epsilon",
+                           "1/2", "--count", "1", "--max-seconds", "1")
+    assert rc == 2 and out == ""
+    one_line_error(err, "stopped after --max-seconds 1", "nothing was released or written")
+    assert time.process_time() - start < 5
+
+
+def test_output_begun_is_not_cut(capsys: pytest.CaptureFixture[str]) -> None:
+    """Once the output begins the deadline no longer applies (a half-written output, or one
+    written and reported as not, would be worse than a late one)."""
+    from exactdp.cli._common import DeadlineReached, delivering, work_deadline
+
+    with pytest.raises(DeadlineReached), work_deadline(1):
+        _spin()
+    with work_deadline(1):
+        delivering()
+        end = time.process_time() + 1.5
+        while time.process_time() < end:
+            pass
+
+
+def test_sparse_vector_sketch_is_estimated(capsys: pytest.CaptureFixture[str],
+                                           tmp_path) -> None:  # type: ignore[no-untyped-def]
+    f = tmp_path / "v.csv"
+    f.write_text("1,5\n3,2\n")
+    # m = 10^6 columns, each walked by k = 1000 padded keys: about two minutes of CPU
+    rc, out, err = run(capsys, "sparse-vector", "project", str(f), "--epsilon", "1",
+                       "--beta", "3000000", "--rows", "1", "--sparsity", "1000",
+                       "--universe-size", "1e6", "--output", str(tmp_path / "s.json"))
+    assert rc == 2 and out == "" and not (tmp_path / "s.json").exists()
+    one_line_error(err, "1 x 1000000 sketch", "--max-seconds 60", "pass --max-seconds")
+
+
+def test_sign_oporp_check_is_estimated(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = run(capsys, "check", "sign-oporp", "--epsilon", "1", "--p", "4", "--k",
+                       "2", "--bound", "2", "--max-seconds", "1")
+    assert rc == 2 and out == ""
+    one_line_error(err, "384 plan(s) on 625 inputs", "--max-seconds 1")

@@ -10,6 +10,7 @@ line on stderr and an exit status, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -124,7 +125,12 @@ def _raised_by_code(args: argparse.Namespace) -> bool:
 def _main(argv: Sequence[str] | None, stdout: TextIO | None) -> int:
     try:
         # The heavy imports (gmpy2, sympy, the library) happen here, inside the handler.
-        from exactdp.cli._common import GuardedStdout, StdoutError, stdout_problem
+        from exactdp.cli._common import (
+            DeadlineReached,
+            GuardedStdout,
+            StdoutError,
+            stdout_problem,
+        )
         from exactdp.files import OutputWriteError
         from exactdp.params import ExactDPError
 
@@ -143,9 +149,15 @@ def _main(argv: Sequence[str] | None, stdout: TextIO | None) -> int:
     name = f"exactdp {args.command}"
     sys.stdout = GuardedStdout(stdout)  # type: ignore[arg-type, assignment]
     try:
-        status = int(args.func(args))
+        with _limited(args):
+            status = int(args.func(args))
         sys.stdout.flush()
         return status
+    except DeadlineReached as exc:
+        _error(name, f"error: stopped after --max-seconds {exc.limit} (its cost estimate "
+                     f"was too low, or there was none); nothing was released or written: "
+                     f"pass a larger --max-seconds, or smaller parameters")
+        return USAGE
     except KeyboardInterrupt:
         if _raised_by_code(args):
             _error(name, "BROKEN: the audited code raised KeyboardInterrupt itself (no Ctrl-C "
@@ -185,6 +197,16 @@ def _main(argv: Sequence[str] | None, stdout: TextIO | None) -> int:
         return _undelivered(name, args, f"{exc.strerror or type(exc).__name__}{where}")
     except Exception as exc:  # noqa: BLE001 - a bug: one line and status 4, never a traceback
         return _internal(name, exc)
+
+
+def _limited(args: argparse.Namespace) -> Any:
+    """The deadline of a command with ``--max-seconds`` (its work stops there, before any
+    output); the audit keeps its own limits and alarm."""
+    from exactdp.cli._common import max_seconds, work_deadline
+
+    if args.command == "audit" or getattr(args, "max_seconds", None) is None:
+        return contextlib.nullcontext()
+    return work_deadline(max_seconds(args))
 
 
 def _silence_stdout(stdout: TextIO | None) -> None:

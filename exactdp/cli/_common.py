@@ -25,7 +25,7 @@ import stat
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from typing import Any, TextIO
 
@@ -149,8 +149,8 @@ def add_max_seconds(p: argparse.ArgumentParser, default: int = DEFAULT_MAX_SECON
     (estimated up front where it can be, and enforced by a deadline where it cannot)."""
     p.add_argument("--max-seconds", default=str(default), metavar="S",
                    help=what or f"refuse work estimated to take longer than S seconds, and "
-                                f"stop work that runs past S before any noise is drawn "
-                                f"(default {default})")
+                                f"stop work past S seconds of processor time before its "
+                                f"output begins (default {default})")
 
 
 def max_seconds(args: argparse.Namespace) -> int:
@@ -168,37 +168,63 @@ def refuse_if_slow(what: str, ns: int, limit: int, change: str) -> None:
         raise ResourceLimitError(
             f"{what} would take about {duration(ns)} (estimated by timing it on a sample), "
             f"over --max-seconds {limit}; {change}, or pass --max-seconds "
-            f"{2 * ns // NS + 1} to run it anyway (nothing was drawn)")
+            f"{2 * ns // NS + 1} to run it anyway (nothing was run or drawn)")
+
+
+class DeadlineReached(BaseException):
+    """The command's work ran past ``--max-seconds`` before its output began.  Not an
+    ``Exception``: no ``except Exception`` in the work may swallow it or turn it into another
+    error; the command line reports it (status 2, nothing released or written)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.limit = limit
+
+
+#: Whether a :func:`work_deadline` is armed (cleared by :func:`delivering`).
+_ARMED = [False]
 
 
 @contextlib.contextmanager
-def deadline(limit: int, what: str) -> Iterator[None]:
-    """Stop the work inside (which must draw no randomness) once it has run ``limit``
-    seconds, with a :class:`~exactdp.params.ResourceLimitError`.  Uses SIGALRM, so only in
-    the main thread and when nobody else holds the alarm (then the work is not limited
-    here)."""
+def work_deadline(limit: int) -> Iterator[None]:
+    """Stop the work inside with :class:`DeadlineReached` once it has used ``limit`` seconds
+    of processor time (the estimates' unit: a busy machine does not stop it early), unless
+    its output has begun (:func:`delivering`): a command stops cleanly, before anything is
+    released or written, however its estimate erred.  SIGPROF, so only in the main thread
+    and when nobody else holds that signal (then nothing is limited here)."""
     import signal
     import threading
 
-    from exactdp.params import ResourceLimitError
-
     if (threading.current_thread() is not threading.main_thread()
             or not hasattr(signal, "setitimer")
-            or signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, None)):
+            or signal.getsignal(signal.SIGPROF) not in (signal.SIG_DFL, None)):
         yield
         return
 
     def expired(signum: int, frame: object) -> None:
-        raise ResourceLimitError(f"{what} ran past --max-seconds {limit}; nothing was drawn "
-                                 f"(pass a larger --max-seconds, or smaller parameters)")
+        if _ARMED[0]:
+            _ARMED[0] = False
+            raise DeadlineReached(limit)
 
-    signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, limit)
+    signal.signal(signal.SIGPROF, expired)
+    _ARMED[0] = True
+    signal.setitimer(signal.ITIMER_PROF, limit)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        _ARMED[0] = False
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+
+
+def delivering() -> None:
+    """The work is done and its output begins: the deadline no longer applies (an output
+    cut in the middle, or one written and then reported as not, is worse than a late one)."""
+    if _ARMED[0]:
+        import signal
+
+        _ARMED[0] = False
+        signal.setitimer(signal.ITIMER_PROF, 0)
 
 
 def seeded_source(seed: int | str | bytes) -> Any:
@@ -308,6 +334,7 @@ class GuardedStdout:
         self._stream = stream
 
     def write(self, text: str) -> int:
+        delivering()
         try:
             return self._stream.write(text)
         except Exception as exc:  # noqa: BLE001 - sorted by _failed
@@ -436,11 +463,23 @@ def input_limit(args: argparse.Namespace) -> int:
     return positive_int(args.max_input_bytes, "--max-input-bytes")
 
 
+class DeliveredOutputPath(OutputPath):
+    """An :class:`OutputPath` that ends the work's deadline once every piece of its content
+    has been produced (a stream of draws is still work; the rename is delivery)."""
+
+    def write_stream(self, pieces: Iterable[str | bytes]) -> None:
+        def produced() -> Iterator[str | bytes]:
+            yield from pieces
+            delivering()
+
+        super().write_stream(produced())
+
+
 def output_path(args: argparse.Namespace) -> OutputPath | None:
     """The checked ``--output`` path (call before drawing any randomness), or None."""
     if getattr(args, "output", None) is None:
         return None
-    return OutputPath.check(args.output, bool(getattr(args, "force", False)))
+    return DeliveredOutputPath.check(args.output, bool(getattr(args, "force", False)))
 
 
 def emit_json(args: argparse.Namespace, payload: Any, out: OutputPath | None) -> bool:

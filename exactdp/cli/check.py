@@ -16,7 +16,13 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from exactdp.cli._common import EPILOG, add_json, emit_json, epsilon_in_range
+from exactdp.cli._common import (
+    EPILOG,
+    add_json,
+    add_max_seconds,
+    emit_json,
+    epsilon_in_range,
+)
 from exactdp.params import ParameterError, ResourceLimitError
 
 __all__ = ["COMMANDS", "add_check", "cmd_check_alp", "saturation_units"]
@@ -92,6 +98,7 @@ def _add_alp(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-
                         "p = c/(L-1+2c) with L a certified lower bound of e^eps; integer "
                         "inputs only)")
     add_json(p)
+    add_max_seconds(p)
     p.set_defaults(func=cmd_check_alp)
 
 

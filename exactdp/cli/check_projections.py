@@ -26,7 +26,16 @@ from itertools import permutations, product
 from math import factorial
 from typing import Any
 
-from exactdp.cli._common import EPILOG, add_json, emit_json, epsilon_in_range
+from exactdp.cli._common import (
+    EPILOG,
+    add_json,
+    add_max_seconds,
+    emit_json,
+    epsilon_in_range,
+    max_seconds,
+    per_call_ns,
+    refuse_if_slow,
+)
 from exactdp.params import ParameterError, ResourceLimitError
 
 __all__ = ["MAX_SIGN_OPORP_WORK", "add_check_sign_oporp", "cmd_check_sign_oporp",
@@ -79,6 +88,7 @@ def add_check_sign_oporp(targets: argparse._SubParsersAction) -> None:  # type: 
                                   "--signs); default: every plan")
     p.add_argument("--signs", help="one plan's ±1 vector, e.g. '1,-1,-1,1' (with --perm)")
     add_json(p)
+    add_max_seconds(p)
     p.set_defaults(func=cmd_check_sign_oporp)
 
 
@@ -153,6 +163,28 @@ def _setup(args: argparse.Namespace) -> dict[str, Any]:
             "l_max": l_max, "base": base, "plans": plans, "needed": needed}
 
 
+def _refuse_if_slow(args: argparse.Namespace, s: dict[str, Any], rel: Any,
+                    explored_law: Any) -> None:
+    """Refuse, before any law is computed, a check estimated past ``--max-seconds``: one law
+    per plan and input, each timed here at the box's centre and corner (the slower of the
+    two), and the pairs' comparisons at a generous constant."""
+    from exactdp.projections.signs import DPSignOPORP
+
+    mech = DPSignOPORP(s["plans"][0], s["beta"], s["base"], s["l_max"], s["smooth"])
+    points = rel.points
+    per_law = max(per_call_ns(lambda u=u: explored_law(mech.sample, u), 3)
+                  for u in (points[len(points) // 2], points[-1]))
+    pairs = len(points) * len(rel.neighbours(points[len(points) // 2]))  # the most
+    ns = len(s["plans"]) * (len(points) * per_law + pairs * PAIR_NS)
+    refuse_if_slow(f"the laws of {len(s['plans'])} plan(s) on {len(points)} inputs", ns,
+                   max_seconds(args), "give one plan with --perm/--signs, or a smaller --p, "
+                   "--bound or --l-max")
+
+
+#: Nanoseconds per ordered pair and plan of comparing two laws (measured: about 3000).
+PAIR_NS = 4_000
+
+
 def cmd_check_sign_oporp(args: argparse.Namespace) -> int:
     """The box ``{-C..C}^p`` covers the pairs where the ratio can exceed 1 when ``C`` is at
     least :func:`covering_bound` (the default); a smaller box that finds no violation is
@@ -166,6 +198,7 @@ def cmd_check_sign_oporp(args: argparse.Namespace) -> int:
 
     s = _setup(args)
     rel = vectors(s["p"], -s["bound"], s["bound"], s["beta"], args.neighbours)
+    _refuse_if_slow(args, s, rel, explored_law)
     worst: Any = None
     worst_plan: Any = None
     differ = total = 0

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import argparse
 
-from exactdp.cli._common import EPILOG, OK
+from exactdp.cli._common import (
+    EPILOG,
+    OK,
+    add_max_seconds,
+)
 from exactdp.cli._common import progress as _progress
 
 __all__ = ["COMMANDS"]
@@ -51,6 +55,7 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     p.add_argument("--quick", action="store_true",
                    help="smaller runs (seconds instead of a minute or a few)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_max_seconds(p)
     p.set_defaults(func=_cmd_figures)
 
 

@@ -280,6 +280,7 @@ def _add_query(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                         "one, a different --format is an error")
     p.add_argument("--json", action="store_true", help="print JSON only, on stdout")
     add_input_limit(p)
+    add_max_seconds(p)
     p.set_defaults(func=_cmd_query)
 
 

@@ -28,6 +28,7 @@ from exactdp.cli._common import (
     EPILOG,
     OK,
     add_input_limit,
+    add_max_seconds,
     add_output,
     clip_value,
     epsilon_in_range,
@@ -125,6 +126,7 @@ def add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                        help="JSON instead of CSV")
         add_output(q, "the release")
         add_input_limit(q)
+        add_max_seconds(q)
         q.set_defaults(func=cmd_project)
 
 

@@ -33,10 +33,14 @@ from exactdp.cli._common import (
     OK,
     add_input_limit,
     add_json,
+    add_max_seconds,
     epsilon_in_range,
     input_limit,
+    max_seconds,
     output_path,
+    per_call_ns,
     progress,
+    refuse_if_slow,
     seeded_source,
     write_json,
 )
@@ -207,6 +211,7 @@ def _add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                    help="refuse more than N = s*m cells (default 1e8, at most 2^31)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (a --seed warning is still printed)")
+    add_max_seconds(p)
     p.set_defaults(func=_cmd_project)
 
 
@@ -269,6 +274,47 @@ def _positive(text: str, name: str) -> Fraction:
     return q
 
 
+#: Nanoseconds per cell of writing the sketch file and of its other per-cell steps (measured:
+#: about 30 at 10^8 cells), and per column outside the hashing (the seed in the file).
+FILE_NS_PER_CELL, FILE_NS_PER_COLUMN = 40, 2_000
+
+
+def sketch_ns(params: Any, hashes: Any, source: Any) -> int:
+    """About how many nanoseconds drawing and writing the sketch takes: ``m`` hash seeds and
+    ``k*m`` hash evaluations (every one of the ``k`` padded pairs walks every column), the
+    randomized response of the ``s*m`` cells, and the file; each step timed here on a
+    sample with a throwaway seeded source (never released), at the largest key."""
+    from exactdp.hashing import CarterWegman
+    from exactdp.sparse_vectors.alp import ALP
+
+    trial = seeded_source(0)
+    family = hashes
+    t_seed = per_call_ns(lambda: family.sample(trial))
+    seed = family.sample(trial)
+    s, key, reps = params.rows, params.universe, 256
+    cells, ys = bytearray(b"0" * s), [(key, 1)] * reps
+
+    def walk() -> None:  # the loop of embed_cells over one column
+        if isinstance(family, CarterWegman):
+            a, b, prime = seed.a, seed.b, family.prime
+            for k, y in ys:
+                cells[(a * k + b) % prime % s] |= 1 <= y
+        else:
+            for k, y in ys:
+                cells[family.row(seed, k) - 1] |= 1 <= y
+
+    t_step = per_call_ns(walk)
+    sample = min(params.cells, 1 << 15)
+    rr = ALP(params, family).rr_path(source)
+    from exactdp.sparse_vectors.rr import respond_blocks, respond_cells
+
+    respond = respond_cells if rr == "cells" else respond_blocks
+    t_rr = per_call_ns(lambda: respond(bytearray(b"0" * sample), params.flip, trial), 1)
+    m = params.columns
+    return (m * (t_seed + FILE_NS_PER_COLUMN) + params.sparsity * m * t_step // reps
+            + params.cells * (t_rr // sample + FILE_NS_PER_CELL))
+
+
 def _cmd_project(args: argparse.Namespace) -> int:
     from exactdp.files import read_text
     from exactdp.params import ResourceLimitError
@@ -295,11 +341,15 @@ def _cmd_project(args: argparse.Namespace) -> int:
     text = read_text(args.file, "input", input_limit(args))
     pairs = read_pairs(text, params.universe, params.grid, params.sparsity,
                        where=f"input {name}")
-    say(f"read the input in {time.perf_counter() - start:.1f} s; drawing {params.columns} "
-        f"hash functions and the {params.rows} x {params.columns} sketch")
     source: RandomSource = (release_source_of(args) if args.seed is None
                             else seeded_source(args.seed))
-    sketch = ALP(params).project(pairs, source)
+    alp = ALP(params)
+    refuse_if_slow(f"drawing the {params.rows} x {params.columns} sketch with "
+                   f"{params.sparsity} keys per column", sketch_ns(params, alp.hashes, source),
+                   max_seconds(args), "use fewer --rows, a smaller --beta or --sparsity")
+    say(f"read the input in {time.perf_counter() - start:.1f} s; drawing {params.columns} "
+        f"hash functions and the {params.rows} x {params.columns} sketch")
+    sketch = alp.project(pairs, source)
     document = sketch_json(sketch, request=request, input_file=args.file,
                            seeded=args.seed is not None, spent=True)
     assert out is not None  # --output is required
@@ -354,6 +404,7 @@ def _add_query(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="keys: plain decimal integers in [1, D]")
     add_json(p)
     add_input_limit(p)
+    add_max_seconds(p)
     p.set_defaults(func=_cmd_query)
 
 

@@ -8,7 +8,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from exactdp.cli._common import EPILOG, FAILED, OK, USAGE
+from exactdp.cli._common import (
+    DEFAULT_MAX_SECONDS,
+    EPILOG,
+    FAILED,
+    OK,
+    USAGE,
+    add_max_seconds,
+)
 
 __all__ = ["COMMANDS", "add_tutorial", "cmd_tutorial"]
 
@@ -41,6 +48,8 @@ def add_tutorial(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                         "default: a new temporary directory)")
     p.add_argument("--force", action="store_true",
                    help="with --run: allow --output to be a directory that is not empty")
+    add_max_seconds(p, what=f"with --run: stop a tutorial that runs past S seconds of processor time "
+                            f"(default {DEFAULT_MAX_SECONDS})")
     p.set_defaults(func=cmd_tutorial)
 
 

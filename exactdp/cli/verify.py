@@ -9,10 +9,13 @@ from typing import Any
 
 from exactdp.cli import verify_parallel as par
 from exactdp.cli._common import (
+    DEFAULT_MAX_SECONDS,
     EPILOG,
     FAILED,
     OK,
+    DeadlineReached,
     add_json,
+    add_max_seconds,
     add_output,
     emit_json,
     output_path,
@@ -63,6 +66,10 @@ def add_verify(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                         "certificates and its sha256 digest matches; run the rest. The "
                         "digest detects corruption and editing, not a forger who recomputes "
                         "it")
+    add_max_seconds(p, what="stop after S seconds of processor time in this process (default "
+                            f"{DEFAULT_MAX_SECONDS}; the quick grids take about 20 s, the "
+                            "full ones about 20 minutes: pass --max-seconds 3600); with "
+                            "--results, --resume continues")
     p.set_defaults(func=cmd_verify)
 
 
@@ -126,9 +133,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 start = time.perf_counter_ns()
                 report = run_check(fn, full)
                 done(unit, report.to_json(), time.perf_counter_ns() - start, code)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, DeadlineReached) as exc:
         if results is not None:
-            progress(f"interrupted: the {len(rows)} finished claim(s) are in {args.results}; "
+            why = "interrupted" if isinstance(exc, KeyboardInterrupt) else "stopped"
+            progress(f"{why}: the {len(rows)} finished claim(s) are in {args.results}; "
                      "--resume continues")
         raise
     finally:
