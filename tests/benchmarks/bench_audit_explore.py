@@ -16,14 +16,19 @@ import argparse
 import random
 import sys
 import time
+import types
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+# diffprivlib installs a top-level package named ``tests``: bind the name to this repository's
+_tests = types.ModuleType("tests")
+_tests.__path__ = [str(Path(__file__).resolve().parents[1])]
+sys.modules["tests"] = _tests
 
-from exactdp.audit import whitebox_audit  # noqa: E402
-from exactdp.audit.facades import FacadeRefusal, facade_mechanism  # noqa: E402
-from exactdp.audit.inputs import parse_inputs  # noqa: E402
-from tests.audit_targets import timing_targets as tt  # noqa: E402
+from exactdp.audit import whitebox_audit
+from exactdp.audit.facades import FacadeRefusal, facade_mechanism
+from exactdp.audit.inputs import parse_inputs
+from tests.audit_targets import timing_targets as tt
 
 SVT = parse_inputs("vectors(3, 0..1, 1, linf)")
 CASES = {
