@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from exactdp.cli._common import (
+    DEFAULT_MAX_SECONDS,
     EPILOG,
     FAILED,
     NS,
@@ -46,7 +47,7 @@ GUARANTEES = (
     "floats. The top K/2 is the paper's eps = 1 (its eps is 1/m); the bottom is set by the "
     "size of the integers d.")
 
-_DEFAULT_MAX_SECONDS = "600"
+_DEFAULT_MAX_SECONDS = str(DEFAULT_MAX_SECONDS)
 
 
 def _counting_args(p: argparse.ArgumentParser, ideal: bool = False,

@@ -9,9 +9,11 @@ import time
 from typing import Any
 
 from exactdp.cli._common import (
+    DEFAULT_MAX_SECONDS,
     EPILOG,
     NS,
     add_input_limit,
+    add_max_seconds,
     add_output,
     draw_ns,
     duration,
@@ -73,8 +75,8 @@ def _add_histogram(sub: argparse._SubParsersAction) -> None:  # type: ignore[typ
     add_output(p, "the release")
     add_input_limit(p)
     add_source_arguments(p)
-    p.add_argument("--max-seconds", default="600", metavar="S",
-                   help="refuse longer estimated releases (default 600)")
+    add_max_seconds(p, what=f"refuse releases estimated to take longer than S seconds "
+                            f"(default {DEFAULT_MAX_SECONDS})")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (notes are still printed)")
     p.set_defaults(func=_cmd_histogram)
