@@ -342,6 +342,14 @@ class CountBatch:
         return self.mechanism.search_many(self.counts, us)
 
     @property
+    def lazy_raw(self) -> Callable[[RandomSource], list[int]] | None:
+        """None, or the lazy draws of the batch from a byte source (FastSample: see
+        :mod:`exactdp.lazy_draws`)."""
+        lazy = getattr(self.mechanism, "lazy_draws", None)
+        f = None if lazy is None else lazy()
+        return None if f is None else partial(f, self.counts)
+
+    @property
     def search_raw(self) -> Callable[[bytes], list[int]] | None:
         raw = self.mechanism.raw_search()
         return None if raw is None else partial(raw, self.counts)
