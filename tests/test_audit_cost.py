@@ -10,8 +10,10 @@ import pytest
 from _cli import one_line_error, run
 from _plant import plant
 
-from exactdp.audit import cost
+from exactdp.audit import cost, whitebox_audit
+from exactdp.audit.facades import facade_mechanism
 from exactdp.randomness import RandomSource
+from tests.audit_targets import realcode_targets
 
 LOOP = "tests.audit_targets.timing_targets:geometric_loop_for(100)"
 SVT = "tests.audit_targets.timing_targets:svt_resample_sym"
@@ -83,3 +85,19 @@ def test_max_seconds_is_whitebox_only(capsys: pytest.CaptureFixture[str]) -> Non
                          "--max-seconds", "5")
     assert code == 2
     one_line_error(err, "--max-seconds")
+
+
+@pytest.mark.parametrize("program", [
+    lambda c, rng: realcode_targets.noisy_count_rounded(rng, c, 1),  # large draws: notes
+    lambda c, rng: c + rng.randrange(3),  # a lazy draw escapes: restart without them
+])
+def test_the_estimate_leaves_the_report_unchanged(program: Any) -> None:
+    """The probes' breakpoint searches, notes and lazy escapes are forgotten: the report
+    (method, laws, verdict) is the one computed without an estimate."""
+    kind = "numpy" if program.__code__.co_names[:1] == ("realcode_targets",) else "random"
+    reports = [whitebox_audit(facade_mechanism(program, kind), claimed_epsilon=3,
+                              kind="source", inputs=range(3), max_seconds=limit)
+               for limit in (None, 600)]
+    assert reports[0].method == reports[1].method and reports[0].method
+    assert reports[0].distributions == reports[1].distributions
+    assert reports[0].verdict == reports[1].verdict

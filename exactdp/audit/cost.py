@@ -14,15 +14,20 @@ the exploration runs (:func:`exploration_deadline`, the white-box audit's ``max_
 
 A probe is the audited code's run like any other: an escape, a failure or a timeout stops
 the audit as it would in the exploration.  A probe that restarts (a lazy value used
-otherwise than compared, :mod:`exactdp.audit.facade_lazy`) is run again.
+otherwise than compared, :mod:`exactdp.audit.facade_lazy`) is run again.  What a facade
+learns on the probes (its notes, breakpoint searches, whether lazy values escaped) is
+forgotten afterwards (:func:`unchanged`): the exploration and its report are the same as
+without the estimate.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +40,8 @@ from exactdp.explore import (
 from exactdp.params import ResourceLimitError
 from exactdp.randomness import RandomSource
 
-__all__ = ["PROBES", "Estimate", "estimate", "exploration_deadline", "over_deadline"]
+__all__ = ["PROBES", "Estimate", "estimate", "exploration_deadline", "over_deadline",
+           "unchanged"]
 
 #: Probe paths per sampled input.
 PROBES = 12
@@ -114,6 +120,21 @@ def estimate(runner: Callable[[Any], Callable[[RandomSource], Any]], inputs: Seq
     if not runs:
         return Estimate(0, 0, n, 0)
     return Estimate(-(-leaves // runs), cpu // runs, n, runs)
+
+
+#: What a mechanism (a :class:`~exactdp.audit.facades.FacadeMechanism`) learns while run.
+_LEARNT = ("_large", "_cache", "lazy", "lazy_ints", "lazy_used")
+
+
+@contextmanager
+def unchanged(mechanism: Any) -> Iterator[None]:
+    """Restore, after the block, what ``mechanism`` learns while run (:data:`_LEARNT`)."""
+    saved = {n: copy.copy(getattr(mechanism, n)) for n in _LEARNT if hasattr(mechanism, n)}
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(mechanism, name, value)
 
 
 def exploration_deadline(limit: int | None) -> int | None:

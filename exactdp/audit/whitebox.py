@@ -37,7 +37,13 @@ from exactdp.audit.budget import (
     cost_estimate,
     incomplete_report,
 )
-from exactdp.audit.cost import NS, estimate, exploration_deadline, over_deadline
+from exactdp.audit.cost import (
+    NS,
+    estimate,
+    exploration_deadline,
+    over_deadline,
+    unchanged,
+)
 from exactdp.audit.escape import watching
 from exactdp.audit.guard import (
     DEFAULT_TIME_LIMIT,
@@ -297,8 +303,9 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
     cpu = time.process_time()
 
     if max_seconds is not None and spread is None:  # the cost, estimated before it starts
-        guess = estimate(lambda c: path_runner(f, c, guard, randomness_size, allowed)[0],
-                         inputs)
+        with unchanged(f):  # the probes leave no trace in the mechanism or its report
+            guess = estimate(lambda c: path_runner(f, c, guard, randomness_size, allowed)[0],
+                             inputs)
         if guess.ns > max_seconds * NS:  # (the estimate is in the one-line refusal)
             raise ResourceLimitError(
                 f"the white-box exploration would take about {guess.ns // NS} s CPU "
