@@ -25,6 +25,13 @@ PLANTS = [
      "    return 5 if y < 5.5 else 6"),
     ("timing-by-the-clock", "Exercise: the exact best output-only attacker",
      "    low = -(m // 2)   ", "    low = -(m // 2) + 1"),
+    ("fastsample-and-mixing", "Exercise: the mixture's law",
+     "+ gamma / (n + 1) for z", "+ gamma / n for z"),
+    ("lower-bounds", "Exercise: Definition 4.2 by hand",
+     "abs(z - c) <= a) < 1 - beta", "abs(z - c) < a) < 1 - beta"),
+    ("the-checker-catches-a-slip", "Exercise: three draws",
+     "true_11, bv18_11 = Fraction(1, 2), Fraction(21, 32)",
+     "true_11, bv18_11 = Fraction(1, 2), Fraction(3, 4)"),
 ]
 
 _EXERCISE = re.compile(r"^## (Exercise.*)$", re.MULTILINE)
