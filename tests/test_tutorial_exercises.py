@@ -34,6 +34,8 @@ PLANTS = [
      "true_11, bv18_11 = Fraction(1, 2), Fraction(3, 4)"),
     ("sparse-vectors-alp", "Exercise: the one-cell ratio",
      "    return Fraction(alpha + 1)", "    return Fraction(alpha + 2)"),
+    ("projections-li-li", "Exercise: the keep probability",
+     "    return Fraction(a**L, a**L + b**L)", "    return Fraction(a**L, a**L + b)"),
 ]
 
 _EXERCISE = re.compile(r"^## (Exercise.*)$", re.MULTILINE)
