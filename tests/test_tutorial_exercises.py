@@ -36,6 +36,8 @@ PLANTS = [
      "    return Fraction(alpha + 1)", "    return Fraction(alpha + 2)"),
     ("projections-li-li", "Exercise: the keep probability",
      "    return Fraction(a**L, a**L + b**L)", "    return Fraction(a**L, a**L + b)"),
+    ("convolution-fawaz", "Exercise: delta from the loss law",
+     "            total += pr * (1 - R / ratio)", "            total += pr"),
 ]
 
 _EXERCISE = re.compile(r"^## (Exercise.*)$", re.MULTILINE)
