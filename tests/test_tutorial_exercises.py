@@ -38,6 +38,8 @@ PLANTS = [
      "    return Fraction(a**L, a**L + b**L)", "    return Fraction(a**L, a**L + b)"),
     ("convolution-fawaz", "Exercise: delta from the loss law",
      "            total += pr * (1 - R / ratio)", "            total += pr"),
+    ("eps-delta-and-the-privacy-loss", "Exercise: delta at a ratio",
+     "    return finite + loss.infinite_mass", "    return finite"),
 ]
 
 _EXERCISE = re.compile(r"^## (Exercise.*)$", re.MULTILINE)
