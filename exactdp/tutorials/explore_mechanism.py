@@ -122,13 +122,13 @@ def _(GeoSample, brief, c, compare_exp, eps, loss, mech, mo, pmf):
     lines = [
         f"**{pmf.title}**, true count `c = {c.value}`",
         "",
-        f"* randomness: one integer `u` uniform on `[d]_+` with `d` of "
-        f"**{mech.d.bit_length()} bits** (GeoSample's grows like `n log2(2/eps)`);",
-        f"* worst privacy-loss ratio over neighbouring counts: **{ratio}** (pair "
+        (f"* randomness: one integer `u` uniform on `[d]_+` with `d` of "
+        f"**{mech.d.bit_length()} bits** (GeoSample's grows like `n log2(2/eps)`);"),
+        (f"* worst privacy-loss ratio over neighbouring counts: **{ratio}** (pair "
         f"`a = {loss.a}, b = {loss.b}`, output `z = {worst.outcome}`): **{verdict}** the "
-        f"claim `e^(eps/2)`, `eps/2 = {eps / 2}` (decided exactly);",
-        f"* statistical distance of the implementation's pmf at `c` to {ideal}: "
-        f"**{brief(pmf.distance)}**.",
+        f"claim `e^(eps/2)`, `eps/2 = {eps / 2}` (decided exactly);"),
+        (f"* statistical distance of the implementation's pmf at `c` to {ideal}: "
+        f"**{brief(pmf.distance)}**."),
         "",
         "| z | Pr[M(c, U) = z] (exact) |",
         "|---|---|",
