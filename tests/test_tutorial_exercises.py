@@ -32,7 +32,7 @@ PLANTS = [
     ("the-checker-catches-a-slip", "Exercise: three draws",
      "true_11, bv18_11 = Fraction(1, 2), Fraction(21, 32)",
      "true_11, bv18_11 = Fraction(1, 2), Fraction(3, 4)"),
-    ("sparse-vectors-alp", "Exercise: the one-cell ratio",
+    ("sparse-vectors", "Exercise: the one-cell ratio",
      "    return Fraction(alpha + 1)", "    return Fraction(alpha + 2)"),
     ("projections-li-li", "Exercise: the keep probability",
      "    return Fraction(a**L, a**L + b**L)", "    return Fraction(a**L, a**L + b)"),

@@ -30,7 +30,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 EXPECTED = ["why-floats-leak", "geosample-from-scratch", "strict-time", "auditing-your-mechanism",
             "histograms-over-2-64", "float-attack-and-fixes", "timing-by-the-clock",
             "fastsample-and-mixing", "lower-bounds", "the-checker-catches-a-slip",
-            "sparse-vectors-alp", "projections-li-li",
+            "sparse-vectors", "projections-li-li",
             "convolution-fawaz", "eps-delta-and-the-privacy-loss"]
 
 
