@@ -86,6 +86,10 @@ PROBE_MAX_DRAWS = 1 << 12
 #: A probe checks the exploring source's budget (deadline) every this many draws.
 BUDGET_EVERY = 1 << 8
 
+#: How many draws have been explored by their effect in this process (a law resting on
+#: the search's assumption: :attr:`FacadeMechanism.unverified`).
+SEARCHES = [0]
+
 FacadeKind = Literal["random", "secrets", "numpy", "numpy-legacy"]
 FACADE_KINDS: tuple[str, ...] = ("random", "secrets", "numpy", "numpy-legacy")
 #: numpy's module-level functions (``np.random.laplace``...) are methods of its global
@@ -574,6 +578,16 @@ class FacadeMechanism:
                   f"(later draws: at 0, at their maximum and pseudo-random in the search, "
                   f"a fresh pseudo-random continuation per check)")
 
+    @property
+    def unverified(self) -> str:
+        """Non-empty (what was searched) when a draw was explored by its effect: its law
+        rests on the piecewise-constant assumption, which checks at finitely many ``j``
+        cannot verify (a piece narrower than the checks' spacing, or one the later draws
+        open jointly, can be missed), so no PASS may rest on it
+        (:func:`~exactdp.audit.whitebox_audit` reports ``"incomplete"`` instead)."""
+        large = [n for n in self._large if n not in (LAZY_NOTE, ESCAPED_NOTE)]
+        return "; ".join(large[:4]) + ("; ..." if len(large) > 4 else "")
+
     def invoke(self, c: Any) -> Any:
         for facade in self._facades:  # each run (and each probe) from a fresh state
             facade._reset()
@@ -607,6 +621,7 @@ class FacadeMechanism:
 
     def pieces(self, engine: _Engine, n: int) -> _Pieces:
         """The breakpoints of the next draw (on ``[0, n)``), found once per replayed prefix."""
+        SEARCHES[0] += 1  # read by exactdp.testing: no assertion passes on a searched law
         key = (engine.c, tuple(engine.history), n)
         found = self._cache.get(key)
         if found is None:
