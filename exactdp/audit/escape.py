@@ -14,7 +14,9 @@ command line, :func:`~exactdp.audit.whitebox_audit`, the assertions of
   time), ``secrets``, ``os.urandom`` / ``os.getrandom``, ``uuid.uuid1`` / ``uuid4``, the
   clocks of ``time`` (``time``, ``perf_counter``, ``monotonic``, ``process_time``,
   ``thread_time``, ``clock_gettime``, their ``_ns`` forms, and ``localtime`` / ``gmtime``
-  / ``ctime`` / ``strftime`` without a time argument), numpy's global functions
+  / ``ctime`` / ``strftime`` without a time argument), ``datetime.datetime.now`` /
+  ``utcnow`` / ``today`` and ``datetime.date.today`` (C code reading the clock itself:
+  the classes are replaced by guarded stand-ins), numpy's global functions
   (``np.random.laplace``...: its global ``RandomState``), ``np.random.default_rng()``
   without a seed and every generator numpy seeds from the operating system
   (``RandomState()``, ``SeedSequence()``).  Names bound before the audit (``from random
@@ -333,8 +335,63 @@ def _plan() -> list[tuple[object, str, Callable[..., Any]]]:
     for name, pos in (("localtime", 0), ("gmtime", 0), ("ctime", 0), ("strftime", 1)):
         plan.append((time, name, _function(getattr(time, name), f"time.{name}() (no time "
                                            f"given: the clock)", "clock", _no_time(pos))))
+    plan += _datetime_plan()
     plan += _numpy_plan()
     return plan
+
+
+#: the clock reads of ``datetime``'s classes (C code that reads the clock itself, without
+#: calling ``time.time``): ``datetime.now``/``utcnow``/``today``, ``date.today``
+_DATETIME_CLOCKS = {"datetime": ("now", "utcnow", "today"), "date": ("today",)}
+
+
+def _datetime_plan() -> list[tuple[object, str, Callable[..., Any]]]:
+    """``datetime.datetime`` and ``datetime.date`` replaced, in the ``datetime`` module (and
+    by the scan, wherever ``from datetime import datetime`` bound them), by guarded
+    stand-ins: subclasses whose clock reads are guarded, whose constructor returns an
+    instance of the original class, and for which ``isinstance`` / ``issubclass`` answer
+    as for the original."""
+    import datetime
+
+    return [(datetime, name, _guarded_class(getattr(datetime, name), name, clocks))
+            for name, clocks in _DATETIME_CLOCKS.items()]
+
+
+_CLASSES: dict[int, tuple[type, type]] = {}
+
+
+def _guarded_class(original: type, name: str, clocks: tuple[str, ...]) -> Any:
+    hit = _CLASSES.get(id(original))
+    if hit is not None and hit[0] is original:
+        return hit[1]
+
+    class _Like(type):
+        def __instancecheck__(cls, obj: Any) -> bool:
+            return isinstance(obj, original)
+
+        def __subclasscheck__(cls, sub: type) -> bool:
+            return issubclass(sub, original)
+
+    def clock(method: str) -> Any:
+        fn = getattr(original, method)
+
+        def guarded(cls: type, *args: Any, **kwargs: Any) -> Any:
+            watch = getattr(_local, "watch", None)
+            if watch is not None:
+                watch.seen(f"datetime.{name}.{method}()", "clock", sys._getframe(1))
+            return fn(*args, **kwargs)
+        guarded.__name__ = guarded.__qualname__ = method
+        return classmethod(guarded)
+
+    def new(cls: type, *args: Any, **kwargs: Any) -> Any:
+        return original(*args, **kwargs)
+
+    body: dict[str, Any] = {m: clock(m) for m in clocks}
+    body.update(__new__=new, __module__=original.__module__, __doc__=original.__doc__,
+                __qualname__=original.__qualname__)
+    stand_in = _Like(name, (original,), body)
+    _CLASSES[id(original)] = (original, stand_in)
+    return stand_in
 
 
 def _numpy_plan() -> list[tuple[object, str, Callable[..., Any]]]:

@@ -30,6 +30,7 @@ from exactdp.audit.guard import (
     say,
     show,
 )
+from exactdp.audit.outcomes import observed
 from exactdp.audit.replay import replay_path
 from exactdp.audit.report import (
     Distribution,
@@ -211,7 +212,7 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
                              check=lambda v: check_outcome(
                                  v, allowed, call, {"c": c, "draw_sizes": gs.draws},
                                  f" (draws {gs.draws})"))
-        return out, (tuple(events), *counter.observed())
+        return observed(out), (tuple(events), *counter.observed())  # False is not 0
 
     def run(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
         used[0] += 1

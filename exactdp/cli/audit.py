@@ -27,7 +27,8 @@ _VERDICTS = ("Verdicts (exit status): PASS, or NO VIOLATION DETECTED in black-bo
              "or an audit refused, nothing audited (2); BROKEN: the mechanism raised, hung, returned a "
              "value outside the declared outputs, drew more randomness than declared or is "
              "not a function of its randomness (3). White-box runs guard the randomness the "
-             "audit does not model (random, secrets, os.urandom, uuid4, clocks, numpy's "
+             "audit does not model (random, secrets, os.urandom, uuid4, clocks of time and "
+             "datetime, numpy's "
              "globals and unseeded generators, state kept between calls) and re-run every "
              "path: an escape is BROKEN, named. A C extension's own generator cannot be "
              "guarded: audit such code black-box. The user guide's pages on auditing say more.")
