@@ -37,7 +37,7 @@ from exactdp.params import (
     positive_int,
     to_fraction,
 )
-from exactdp.randomness import RandomSource, SystemSource, UniformBatch
+from exactdp.randomness import RandomSource, SystemSource, UniformBatch, plain_byte_source
 from exactdp.trace import record
 
 __all__ = ["NATIVE_TABLE_BYTES", "POWER_TABLE_BITS", "FastSample", "TruncatedGeoSample"]
@@ -346,17 +346,18 @@ class FastSample(InverseCDFSampler):
             table.width * native_samplers.LIMB_BYTES, "little"))[0]
 
     def sample(self, c: int, source: RandomSource | None = None) -> int:
-        """Release ``M(c, U)``: the draw of ``sample_many([c], source)[0]``.  With the OS
-        source (``None`` or a :class:`~exactdp.randomness.SystemSource`) and the native
-        kernels built, one ``os.urandom`` read and ONE C call (:meth:`SearchTable.sample_one
+        """Release ``M(c, U)``: the draw of ``sample_many([c], source)[0]``.  With a byte
+        source (``None``, a :class:`~exactdp.randomness.SystemSource` or a keystream) and the native
+        kernels built, one read of its bytes and ONE C call (:meth:`SearchTable.sample_one
         <exactdp.native_samplers.SearchTable.sample_one>`: reduction and search) -- the same
         bytes, mapping and trace event as the batch's one-pass path."""
         table = self._native
-        if (table is not None and (source is None or type(source) is SystemSource)
+        src = SystemSource() if source is None else plain_byte_source(source)
+        if (table is not None and src is not None
                 and type(c) is int and 0 <= c <= self.n):
             record("native_search", 1, table.rounds)
-            z = table.sample_one(c, os.urandom(table.raw_bytes))
-            return z if z >= 0 else self(c, SystemSource().uniform(self.d))
+            z = table.sample_one(c, src.random_bytes(table.raw_bytes))
+            return z if z >= 0 else self(c, src.uniform(self.d))
         return self.sample_many([c], source)[0]
 
     def raw_search(self) -> Callable[[list[int], bytes], list[int]] | None:

@@ -409,3 +409,24 @@ def test_a_subclass_with_its_own_cdf_is_sampled_by_inverting_that_cdf() -> None:
                 want = next(z for z in range(bug.n + 1) if bug.cdf(c, z) >= u)
                 assert bug(c, u) == want
                 assert bug.search_many([c], [u]) == [want]
+
+
+# The fallback searches (no window: _gmp_cdf; no power table: cdf with powers on demand) only
+# run where a table would exceed its budget (n near 10**6); the row forces them itself, on the
+# quick grid as it is, so these mutations are caught without any monkeypatched budget.
+
+@pytest.mark.parametrize(("owner", "name", "old", "new"), [
+    (FastSample, "_gmp_cdf", "if z < c - t:", "if z <= c - t:"),
+    (FastSample, "_gmp_cdf", "if z < c:", "if z <= c:"),
+    (FastSample, "_truncated_at",
+     "return ((self._base**i if table is None else table[i]) << (-k * j)) - self._tail",
+     "return ((self._base**(i + 1) if table is None else table[i]) << (-k * j)) - self._tail"),
+])
+def test_fallback_search_mutation_fails_the_quick_row(owner: Any, name: str, old: str,
+                                                      new: str) -> None:
+    assert fastsample.NATIVE_TABLE_BYTES == 1 << 26  # the real budget: nothing forced here
+    with planted(owner, name, old, new):
+        report = thm_4_10_fast_path.check_equal(False)
+        assert report.verdict is False
+        bad = [c.witness for c in report.certificates if not c.verdict]
+        assert bad and all("fallback" in str(w["path"]) for w in bad)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 
 import gmpy2
 
-from exactdp import native_samplers
+from exactdp import fastsample, native_samplers
 from exactdp.certificate import Certificate, ClaimReport
 from exactdp.counting import FastSample, inverse_cdf_search
 from exactdp.proofs._strict_time import coins, compare
@@ -19,9 +21,11 @@ STATEMENT = """FastSample's native paths compute Algorithm 4.11's M(c, u) = min{
 (i) the C search (exactdp/_samplers_native.c, es_search), (ii) the one-pass C reduction and
 search of SystemSource batches (es_sample: u = (r mod d) + 1 from K + 63 random bits r; and
 es_sample1, the one C call of FastSample.sample) and
-(iii) the Python gmpy2 search (search_cdf) all return the reference search's output -- the
-binary search over the paper's F (FastSample.cdf, Python integers) -- for every c and every u
-in [d]_+; (iv) sample_many's operation trace depends only on the batch's length and the
+(iii) the Python gmpy2 searches (search_cdf over the window table; and the two searches a
+mechanism falls back to when its tables would be too big -- no window: _gmp_cdf over the power
+table, no power table either: FastSample.cdf with powers computed on demand) all return the
+reference search's output -- the binary search over the paper's F (FastSample.cdf, Python
+integers) -- for every c and every u in [d]_+; (iv) sample_many's operation trace depends only on the batch's length and the
 public parameters (not on the counts nor the coins)."""
 PROOF_IDEA = """The Python searches decide every round by a test that equals "F_c(mid) >= u"
 when its arithmetic is right, and each test is a threshold in u, so every path is fixed on
@@ -31,7 +35,12 @@ or u = F(mid) + 1, which are both ends of intervals; so equality at both ends of
 interval, for every c, gives equality on all of [d]_+.  The C search decides its rounds on
 q = floor((u - 1)/d') alone (thresholds in u at the k d' + 1) and then makes one exact
 comparison at the F thresholds (the C file's search_one proves the output equal to the
-reference for every u); both kinds of threshold are among the points checked.  Checks, on the verify grid of Theorem 4.10 (every c): all three paths at both ends of
+reference for every u); both kinds of threshold are among the points checked.  The fallback searches only run where
+a table would exceed NATIVE_TABLE_BYTES or POWER_TABLE_BITS (n near 10^6 and beyond), far
+outside any exhaustive grid, so the row forces them: it rebuilds each mechanism with those
+budgets set to 0 (restored afterwards), checks that the rebuilt one has no native table and no
+window (and no power table for the last path), and calls it M(c, u) -- the dispatch a release
+takes there (at both ends of every interval: their rounds are threshold tests too).  Checks, on the verify grid of Theorem 4.10 (every c): all three paths at both ends of
 every non-empty interval (es_sample fed r = u - 1, accepted with q = 0), plus, to test the
 arithmetic itself (limb carries, the division), u at the multiples k d' and k d' + 1 where
 the C tests switch and 64 random u per mechanism; the reduction at 256 random r per d against
@@ -62,6 +71,39 @@ def _raw(mech: FastSample, us: list[int]) -> bytes:
     return native_samplers.to_limbs([u - 1 for u in us], native_samplers.limbs(mech.d) + 1)
 
 
+@contextmanager
+def _budgets(table_bytes: int, power_bits: int) -> Iterator[None]:
+    """FastSample's table budgets set to these values while the block runs (restored after):
+    a mechanism built inside takes the search its size would take beyond the real budgets."""
+    old = fastsample.NATIVE_TABLE_BYTES, fastsample.POWER_TABLE_BITS
+    fastsample.NATIVE_TABLE_BYTES, fastsample.POWER_TABLE_BITS = table_bytes, power_bits
+    try:
+        yield
+    finally:
+        fastsample.NATIVE_TABLE_BYTES, fastsample.POWER_TABLE_BITS = old
+
+
+#: The forced fallbacks: (name, NATIVE_TABLE_BYTES, POWER_TABLE_BITS, has a power table).
+FALLBACKS = [("gmpy2 fallback (no window)", 0, fastsample.POWER_TABLE_BITS, True),
+             ("cdf fallback (no window, no power table)", 0, 0, False)]
+_FORCED_NAMES = {name for name, *_ in FALLBACKS}
+
+
+def _forced(mech: FastSample, c: int, us: list[int]) -> dict[str, list[int] | str]:
+    """``M(c, u)`` for every ``u`` on the mechanism rebuilt under each budget of
+    :data:`FALLBACKS` (or, if the rebuilt one still has a table it should not, the reason)."""
+    out: dict[str, list[int] | str] = {}
+    for name, table_bytes, power_bits, powers in FALLBACKS:
+        with _budgets(table_bytes, power_bits):
+            forced = FastSample(mech.n, mech.epsilon, mech.gamma)
+            if forced._native is not None or forced._window is not None \
+                    or (forced._powers is not None) != powers:
+                out[name] = "the rebuilt mechanism did not take this path"
+                continue
+            out[name] = [forced(c, u) for u in us]
+    return out
+
+
 def _paths_agree(mech: FastSample, rng: random.Random) -> tuple[bool, int, dict[str, object]]:
     """Every path at every test point; ``(ok, points, first witness)``."""
     table = mech._native
@@ -84,9 +126,15 @@ def _paths_agree(mech: FastSample, rng: random.Random) -> tuple[bool, int, dict[
             found["native one-pass"] = native_samplers.sample(table, [c] * len(us),
                                                               _raw(mech, us))
             found["native one-draw"] = [table.sample_one(c, _raw(mech, [u])) for u in us]
-        points += len(us) * len(found)
+        ends = len(_endpoint_us(cdf))  # the Python fallbacks: both ends suffice (above)
+        for name, got_or_why in _forced(mech, c, us[:ends]).items():
+            if isinstance(got_or_why, str):
+                return False, points, {"path": name, "c": c, "problem": got_or_why}
+            found[name] = got_or_why
+        points += sum(len(got) for got in found.values())
         for name, got in found.items():
-            for u, z, g in zip(us, want, got, strict=True):
+            size = ends if name in _FORCED_NAMES else len(us)
+            for u, z, g in zip(us[:size], want[:size], got, strict=True):
                 if g != z:
                     return False, points, {"path": name, "c": c, "u_bits": u.bit_length(),
                                            "u_mod_2^64": u % 2**64, "reference": z, "got": g}
@@ -123,10 +171,12 @@ def check_equal(full: bool) -> ClaimReport:
             CLAIM + " (i)-(iii)", repr(mech), {"n": mech.n, "epsilon": mech.epsilon,
                                                "gamma": mech.gamma, "t": mech.t},
             f"every c; {points} (path, c, u) points; {native}", None,
-            "native, one-pass and gmpy2 searches == reference search", ok, witness))
+            "native, one-pass, gmpy2 and forced fallback searches == reference search", ok,
+            witness))
     used = "native and Python" if native_samplers.available() else "Python only (" + native + ")"
     return ClaimReport(
-        CLAIM + " (i)-(iii)", fast_grid_text(full) + f"; paths: {used}",
+        CLAIM + " (i)-(iii)", fast_grid_text(full) + f"; paths: {used}, and the two "
+        "fallback searches forced (table budgets 0)",
         f"{sum(c.verdict for c in certs)}/{len(certs)} mechanisms with every path equal",
         "equal outputs at both ends of every interval, every c", certs)
 
