@@ -193,7 +193,10 @@ def _explore(fn: Callable[[RandomSource], Any], what: str, key: Any, *, max_unif
             return out
 
         def run(src: RandomSource) -> Any:
+            cold = watch.restore()  # a memo in use: every path cold, then warm (the same)
             first = once(src)
+            if cold:
+                first = replay_path(once, src, first, key, timed=False)
             replay_path(once, src, first, key)
             return first
 
