@@ -93,3 +93,66 @@ def test_stability_support_leak_fails_theorem_5_6_where_b_below_n(
     assert _fails(report)
     bad = [c for c in report.certificates if not c.verdict]
     assert any(c.claim == "Theorem 5.6 (i), b < n" for c in bad)
+
+
+def test_vacuous_compact_grid_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.proofs.balcer_vadhan import thm_8_06_accuracy as acc_8_06
+    original = acc_8_06._grid
+    assert acc_8_06.check(False).verdict
+    monkeypatch.setattr(acc_8_06, "_grid", lambda full: [p for p in original(full)
+                                                         if p[1] < 10])
+    assert _vacuity_failed(acc_8_06.check(False))
+
+
+# --------------------------------------------------------------------- Theorem 6.2, Lemma 6.3
+
+def test_keepheavy_rows_pass() -> None:
+    from exactdp.proofs.balcer_vadhan import lemma_6_03_heavy_kept as lemma
+    from exactdp.proofs.balcer_vadhan import thm_6_02_keepheavy as kh
+    for check in (*kh.CHECKS, lemma.check):
+        report = check(False)
+        assert report.verdict and report.certificates, report.worst
+
+
+def test_keepheavy_threshold_bug_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ties with the (n+1)-th heaviest released (>= instead of >): a neighbouring dataset's
+    zero bins leak (ratio), and more than the kept bins show up (law != reference)."""
+    from exactdp.histograms import sparse
+    from exactdp.proofs.balcer_vadhan import thm_6_02_keepheavy as kh
+    plant(monkeypatch, sparse, "keep_heaviest", "if c > threshold]", "if c >= threshold]")
+    assert _fails(kh.check_ii_iii(False))
+
+
+def test_keepheavy_leaking_count_fails_privacy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bins whose true count is n withheld: a neighbouring dataset shows them, ratio infinite."""
+    from exactdp.histograms import sparse
+    from exactdp.proofs.balcer_vadhan import thm_6_02_keepheavy as kh
+    original = sparse.KeepHeavy.release
+
+    def leaky(self: Any, dataset: Dataset, source: RandomSource | None = None) -> Histogram:
+        h = original(self, dataset, source)
+        full = {x for x, c in dataset.counts().items() if c == dataset.n}
+        bins = tuple((x, 0 if x in full else c) for x, c in h.bins)
+        return Histogram(h.universe, h.n, tuple(b for b in bins if b[1]), h.algorithm)
+
+    monkeypatch.setattr(sparse.KeepHeavy, "release", leaky)
+    assert _fails(kh.check_i(False))
+
+
+def test_lemma_6_3_sees_a_dropped_heavy_bin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """keep_heaviest comparing with the n-th heaviest instead of the (n+1)-th drops a heavy
+    bin tied with it; only points with a count above 2 a2 can show it."""
+    from exactdp.histograms import sparse
+    from exactdp.proofs.balcer_vadhan import lemma_6_03_heavy_kept as lemma
+    plant(monkeypatch, sparse, "keep_heaviest", "threshold = values[n]",
+          "threshold = values[0]")
+    report = lemma.check(False)
+    assert _fails(report)
+    assert any("dropped" in c.witness for c in report.certificates if not c.verdict)
+
+
+def test_lemma_6_3_vacuous_grid_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.counting import GeoSample
+    from exactdp.proofs.balcer_vadhan import lemma_6_03_heavy_kept as lemma
+    monkeypatch.setattr(lemma, "_grid", lambda full: [(GeoSample(2, 1), 3)])
+    assert _vacuity_failed(lemma.check(False))

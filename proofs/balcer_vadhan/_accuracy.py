@@ -282,3 +282,10 @@ def low_noise(n: int, d: int) -> TabulatedMechanism:
             row.append(total)
         rows.append(row)
     return TabulatedMechanism(rows)
+
+
+def describe(mech: object) -> str:
+    """``repr(mech)``, shortened for :func:`low_noise` tables."""
+    if isinstance(mech, TabulatedMechanism):
+        return f"low-noise M (n={mech.n}, d={mech.d})"
+    return repr(mech)
