@@ -145,9 +145,13 @@ class Watch:
     def _grown(self) -> None:
         """Update the copies of the containers that only gained entries in this call."""
         grew = False
-        now = self._bindings()
+        spaces = dict(self._places)
+        read: dict[str, Mapping[str, Any]] = {}
         for key, before in self._contents.items():
-            value = now.get(key, _MISSING)
+            label = key[0]
+            if label not in read:  # only the namespaces holding a watched container
+                read[label] = spaces[label]() if label in spaces else {}
+            value = read[label].get(key[1], _MISSING)
             if _same_content(value, before) or not _only_gained(value, before):
                 continue  # unchanged, or changed otherwise: check() names it
             if self._grew_last:
