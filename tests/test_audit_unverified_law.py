@@ -23,8 +23,9 @@ TWO53 = 1 << 53
 
 
 def narrow_integer(c: int, rng: random.Random) -> int:
-    """``c`` on one value of a wide integer draw: Pr[1 | c=1] = 10^-6, Pr[1 | c=0] = 0."""
-    return c if rng.randrange(10**6) == 123457 else 0
+    """``c`` on one value of a wide integer draw, scaled (so not branched lazily):
+    Pr[1 | c=1] = 10^-6, Pr[1 | c=0] = 0."""
+    return c if rng.randrange(10**6) * 1 == 123457 else 0
 
 
 def narrow_window(c: int, rng: random.Random) -> int:
@@ -76,7 +77,8 @@ def test_joint_draws_are_never_a_pass() -> None:
 
 
 def test_compared_values_stay_exact_and_pass() -> None:
-    """The twin that only compares its draws is branched exactly: a PASS, no finding."""
+    """The twins that only compare their draws are branched exactly: a PASS, no finding,
+    and the integer counterexample compared unscaled is refuted exactly."""
     def window_compared(c: int, rng: random.Random) -> int:
         u = rng.random()
         return 0 if 0.3001 < u < 0.30011 else 1  # the same for every c
@@ -86,6 +88,15 @@ def test_compared_values_stay_exact_and_pass() -> None:
     assert report.verdict == "pass"
     assert report.distributions[0] == {0: _window_mass(), 1: 1 - _window_mass()}
     assert not any(f.kind == "unverified_law" for f in report.findings)
+
+    def one_value(c: int, rng: random.Random) -> int:
+        return c if rng.randrange(10**6) == 123457 else 0
+
+    exact = whitebox_audit(facade_mechanism(one_value), inputs=range(2), claimed_epsilon=1,
+                           kind="source", outputs=range(2))
+    assert exact.distributions[1] == {0: Fraction(999999, 10**6), 1: Fraction(1, 10**6)}
+    assert exact.verdict == "violation" and exact.worst is not None
+    assert exact.worst.ratio is None
 
 
 def test_testing_assertions_never_pass_on_a_searched_law() -> None:

@@ -585,10 +585,11 @@ def _no_pass_on_assumption(report: WhiteBoxReport, searched: str) -> WhiteBoxRep
     why = (f"no PASS on an unverified law: draws explored by their effect ({searched}) are "
            f"assumed piecewise constant, which checks at finitely many values cannot verify "
            f"(a narrow piece, or one opened jointly by later draws, can be missed); the "
-           f"claim held on the law found.  To verify it: use each random() value only in "
-           f"comparisons with numbers (branched exactly), draw integers from at most "
-           f"{EXACT_LIMIT} values (each one branched), draw from the exploring source, or "
-           f"audit black-box")
+           f"claim held on the law found.  To verify it: use each random() value and "
+           f"integer draw only in comparisons with numbers (an int added to an integer "
+           f"draw too: branched exactly), or integers from at most {EXACT_LIMIT} values in "
+           f"any way (each value branched), draw from the exploring source, or audit "
+           f"black-box")
     bound = ("undecided: no PASS on an unverified law (the claim held on a law that rests on "
              "draws explored by their effect, see the finding)")
     return replace(report, verdict="incomplete", bound=bound,
