@@ -71,9 +71,9 @@ def interleave(sides: dict[str, Callable[[], object]], reps: int) -> dict[str, f
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
-def verdict(ratio: float, target: float) -> str:
-    return (f"target <= {target}: MET" if ratio <= target
-            else f"target <= {target}: MISSED by {ratio / target:.2f}x")
+def verdict(ratio: float, target: float, unit: str = "") -> str:
+    return (f"target <= {target}{unit}: MET" if ratio <= target
+            else f"target <= {target}{unit}: MISSED by {ratio / target:.2f}x")
 
 
 def rows(n: int, seed: int = 2024) -> list[int]:
@@ -237,7 +237,7 @@ def pure_sparse(reps: int) -> None:
                           for _ in range(reps))
     print(f"6. PureSparseHistogram n = 10^4 over 2^64 (SparseHistogram branch, keystream): "
           f"build + first release {first:.3f} s; then {t:.3f} s per release "
-          f"({verdict(t, 0.4)} s)")
+          f"({verdict(t, 0.4, ' s')})")
 
 
 def main() -> int:
