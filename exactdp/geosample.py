@@ -63,7 +63,10 @@ class GeoSample(InverseCDFSampler):
     ``eps~ = 2 ln(1 + 2**-k)`` in ``(4/9 eps, eps]``; ``(eps~/2, 0)``-DP, worst
     neighbouring ratio exactly ``1 + 2**-k``.
     Time: ``n.bit_length()`` evaluations of ``F`` on integers of ``O(n log(1/eps))`` bits
-    (the big-integer arithmetic itself is not constant-time; the operation count is).
+    (the big-integer arithmetic itself is not constant-time; the operation count is).  One
+    draw with the OS source or the keystream (:meth:`sample`, :attr:`lazy_bits`) reads ``u``'s
+    low bits and searches in full only with probability at most ``(5n + 1) 2^-191``, which
+    may depend on ``c``.
     """
 
     def __init__(self, n: object, epsilon: object) -> None:
