@@ -156,3 +156,30 @@ def test_lemma_6_3_vacuous_grid_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp.proofs.balcer_vadhan import lemma_6_03_heavy_kept as lemma
     monkeypatch.setattr(lemma, "_grid", lambda full: [(GeoSample(2, 1), 3)])
     assert _vacuity_failed(lemma.check(False))
+
+
+# --------------------------------------------------------------------- Section 7
+
+def test_lower_bound_row_passes_and_bites() -> None:
+    from exactdp.proofs.balcer_vadhan import thm_7_01_lower_bounds as lower
+    report = lower.check(False)
+    assert report.verdict
+    assert report.certificates[-1].worst > 0  # type: ignore[operator]
+
+
+def test_noiseless_histogram_beats_the_bound_and_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """BasicHistogram releasing the true counts (not private): error 0 < Theorem 7.1's bound."""
+    from exactdp.histograms.basic import BasicHistogram
+    from exactdp.proofs.balcer_vadhan import thm_7_01_lower_bounds as lower
+
+    def exact(self: Any, dataset: Dataset, source: RandomSource | None = None,
+              *args: Any) -> Histogram:
+        counts = dataset.counts()
+        bins = tuple((x, counts.get(x, 0)) for x in self.universe.elements())
+        return Histogram(self.universe, dataset.n, bins, "BasicHistogram")
+
+    monkeypatch.setattr(BasicHistogram, "release", exact)
+    report = lower.check(False)
+    assert _fails(report)
+    bad = [c for c in report.certificates if not c.verdict]
+    assert bad and all("Basic/" in c.mechanism for c in bad)
