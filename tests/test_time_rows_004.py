@@ -39,3 +39,29 @@ def test_second_search_in_m0_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     plant(monkeypatch, EmptyBinSampler, "search", "return self.mechanism(0, self.f(u0))",
           "return max(self.mechanism(0, self.f(u0)), self.mechanism(0, 1))")
     assert not m0_time.check(False).verdict
+
+
+def test_theorem_8_6_i_at_real_d0(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Passes as built; with eps' = min(1, 4 eps) (M twice as leaky) the exact premises at the
+    real d0 exceed e^eps."""
+    from fractions import Fraction
+
+    from exactdp.histograms import compact_release
+    from exactdp.proofs.balcer_vadhan import thm_8_06_i_real_d0 as real_d0
+    assert real_d0.check(False).verdict
+    monkeypatch.setattr(compact_release, "theorem_8_6_epsilon_prime",
+                        lambda epsilon: min(Fraction(1), 4 * Fraction(epsilon)))
+    assert not real_d0.check(False).verdict
+
+
+def test_theorem_8_6_i_sees_a_skewed_m0(monkeypatch: pytest.MonkeyPatch) -> None:
+    """M0 reading M at a shifted u (f(u0) + 1, capped): P0 no longer close to M(0, U)."""
+    from exactdp.proofs.balcer_vadhan import thm_8_06_i_real_d0 as real_d0
+    original = EmptyBinSampler.f
+
+    def skewed(self: EmptyBinSampler, u0: int) -> int:
+        d = self.mechanism.d
+        return min(original(self, u0) + d // 3, d)
+
+    monkeypatch.setattr(EmptyBinSampler, "f", skewed)
+    assert not real_d0.check(False).verdict
