@@ -65,3 +65,33 @@ def test_theorem_8_6_i_sees_a_skewed_m0(monkeypatch: pytest.MonkeyPatch) -> None
 
     monkeypatch.setattr(EmptyBinSampler, "f", skewed)
     assert not real_d0.check(False).verdict
+
+
+def test_counting_time_growth_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.counting import GeoSample
+    from exactdp.proofs.balcer_vadhan import thm_4_10_time_growth as growth
+    assert growth.check(False).verdict
+    original = GeoSample.sample
+
+    def twice(self: GeoSample, c: int, source: object = None) -> int:
+        original(self, c, source)  # type: ignore[arg-type]
+        return original(self, c, source)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(GeoSample, "sample", twice)
+    assert not growth.check(False).verdict
+
+
+def test_counting_time_growth_sees_a_bloated_d(monkeypatch: pytest.MonkeyPatch) -> None:
+    """FastSample's tail t grown by (bits of n)^2: d's bits outgrow (1/eps) log(n/gamma)."""
+    from exactdp.counting import FastSample
+    from exactdp.proofs.balcer_vadhan import thm_4_10_time_growth as growth
+    original = FastSample.__init__
+
+    def bloated(self: FastSample, *args: object, **kwargs: object) -> None:
+        original(self, *args, **kwargs)  # type: ignore[arg-type]
+        self.t += self.n.bit_length() ** 2
+
+    monkeypatch.setattr(FastSample, "__init__", bloated)
+    report = growth.check(False)
+    assert not report.verdict
+    assert any("FastSample" in c.mechanism for c in report.certificates if not c.verdict)
