@@ -95,3 +95,35 @@ def test_counting_time_growth_sees_a_bloated_d(monkeypatch: pytest.MonkeyPatch) 
     report = growth.check(False)
     assert not report.verdict
     assert any("FastSample" in c.mechanism for c in report.certificates if not c.verdict)
+
+
+def test_compact_time_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Passes as built; an evaluation that calls M0 twice (one search per count is the
+    bound's Time(M0)) fails it."""
+    from exactdp.histograms.compact import CompactRelease
+    from exactdp.proofs.balcer_vadhan import thm_8_06_iv_v_time as compact_time
+    assert compact_time.check(False).verdict
+    original = CompactRelease.evaluate
+
+    def twice(self: CompactRelease, x: int) -> int:
+        original(self, x)
+        return original(self, x)
+
+    monkeypatch.setattr(CompactRelease, "evaluate", twice)
+    assert not compact_time.check(False).verdict
+
+
+def test_basic_time_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Passes as built; a release that redraws every noisy count (twice the draws) fails."""
+    from exactdp.histograms.basic import BasicHistogram
+    from exactdp.proofs.balcer_vadhan import thm_5_03_iv_time as basic_time
+    assert basic_time.check(False).verdict
+    original = BasicHistogram.release
+
+    def twice(self: BasicHistogram, dataset: object, source: object = None,
+              *args: object) -> object:
+        original(self, dataset, source, *args)  # type: ignore[arg-type]
+        return original(self, dataset, source, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(BasicHistogram, "release", twice)
+    assert not basic_time.check(False).verdict
