@@ -145,7 +145,7 @@ def check(full: bool) -> ClaimReport:
                                "beta_1": alg.beta1, "a": a, "t": t},
             f"D = ({n} rows of x): the only count above t = {t}", _down(slack),
             "(1 - beta1)(Pr_KH[|h_x - n| <= a] - delta) - (1 - beta) >= 0 (rounded down)",
-            slack >= 0 and t < n,
+            slack >= 0 and t == n - 1,  # t = n - 1: c_x = n is the only count above t
             {"Pr_KeepHeavy": brief(p_kh), "guaranteed": brief(guaranteed)}))
     certs.append(nonvacuous_certificate(CLAIM, biting, bounds, "with t < n and a < n"))
     return ClaimReport(
