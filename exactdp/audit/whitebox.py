@@ -414,7 +414,8 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                                  f"domain [n] = {{0, ..., {mechanism.n}}}")
     if reference is None:
         reference = declared(mechanism, "reference")
-    name = describe(mechanism) if not isinstance(mechanism, InverseCDFSampler) else repr(mechanism)
+    name = (describe(mechanism) if not isinstance(mechanism, InverseCDFSampler)
+            else sampler_name(mechanism))
     guard = Guard(limit)
     common: dict[str, Any] = {"mechanism": name, "kind": kind, "inputs": tuple(ins),
                               "claimed_epsilon": eps, "claimed_delta": delta}
@@ -536,3 +537,14 @@ def _not_run_report(common: dict[str, Any], dists: dict[Any, Distribution],
                                                          for c, w in not_run.items())
            + (f"; and {stopped}" if stopped else ""))
     return incomplete_report(common, full, mass, pairs, eps, method, d, why, elapsed(start))
+
+
+def sampler_name(mechanism: InverseCDFSampler) -> str:
+    """``repr(mechanism)`` for exactdp's own samplers; for a subclass defined elsewhere (which
+    inherits that ``repr``, e.g. a modified GeoSample), its own class name first, so that a
+    report never names the audited code after the class it changed."""
+    cls = type(mechanism)
+    base = next((k for k in cls.__mro__ if k.__module__.startswith("exactdp.")), cls)
+    if base is cls:
+        return repr(mechanism)
+    return f"{cls.__module__}.{cls.__qualname__} (a subclass of {base.__name__}): {mechanism!r}"
