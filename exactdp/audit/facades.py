@@ -59,7 +59,7 @@ from typing import Any, Literal
 from exactdp.audit import facade_floats as ff
 from exactdp.audit.bytecode import suspended, untraced
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
-from exactdp.audit.facade_lazy import LazyUnit, Parts
+from exactdp.audit.facade_lazy import LazyInt, LazyUnit, Parts
 from exactdp.explore import ExplorationLimitError, NondeterminismError, RestartExploration
 from exactdp.params import ParameterError
 from exactdp.randomness import RandomSource
@@ -156,8 +156,9 @@ class _Engine:
         self.forced = 0
         self.later: str | int = "zero"
         self.count = 0
-        #: lazy values handed out on this run; whether one escaped; whether the run is over
-        self.lazy = 0
+        #: lazy random() values and integer draws handed out on this run; whether one
+        #: escaped; whether the run is over
+        self.lazy = self.lazy_ints = 0
         self.escaped = ""
         self.done = False
 
@@ -168,8 +169,9 @@ class _Engine:
         if n <= self.mech.exact_limit:
             j = self.source.uniform(n) - 1
         else:
-            if self.lazy:  # the search replays the draws: lazy values have none to replay
-                self.escape("followed by a draw explored by its effect")
+            if self.lazy or self.lazy_ints:  # the search replays the draws: lazy values
+                self.escape("followed by a draw explored by its effect",  # have none
+                            unit=bool(self.lazy), integer=bool(self.lazy_ints))
             self._check_budget()  # the search is costly: not past the path's budget
             with suspended():  # the search's probes are not the run's bytecode
                 pieces = self.mech.pieces(self, n)
@@ -189,6 +191,18 @@ class _Engine:
             self.mech._large.append(LAZY_NOTE)
         return LazyUnit(1 << FLOAT_BITS, self._branch, self.escape)
 
+    def integer(self, n: int) -> Any:
+        """``j`` uniform on ``[0, n)``: a :class:`LazyInt` when the mechanism allows it and
+        this is a live run (:mod:`exactdp.audit.facade_lazy`), else :meth:`draw`'s int."""
+        if self.probing is not None or not self.mech.lazy_ints or n < 2:
+            return self.draw(n)
+        record("uniform", n)  # the draw sequence, as an explored draw has it
+        self.lazy_ints += 1
+        return LazyInt(n, self._branch, self._escape_int)
+
+    def _escape_int(self, what: str) -> Any:
+        return self.escape(what, unit=False, integer=True)
+
     def _branch(self, lengths: tuple[int, ...]) -> int:
         if self.done:
             self.escape("used after the call that drew it returned")
@@ -200,14 +214,18 @@ class _Engine:
         finally:
             resume(token)
 
-    def escape(self, what: str) -> Any:
-        """A lazy value was used otherwise than compared: explore without them."""
-        if self.mech.lazy:
+    def escape(self, what: str, unit: bool = True, integer: bool = False) -> Any:
+        """A lazy value was used otherwise than compared: explore without them (lazy
+        ``random()`` values when ``unit``, lazy integer draws when ``integer``)."""
+        if unit and self.mech.lazy:
             self.mech.lazy = False
             self.mech._large.append(ESCAPED_NOTE)
+        if integer:
+            self.mech.lazy_ints = False
+        what = ("an integer draw was " if integer and not unit else "a random() value was ") \
+            + what
         self.escaped = self.escaped or what
-        raise RestartExploration(f"a random() value was {what}; explored by its effect "
-                                 f"instead")
+        raise RestartExploration(f"{what}; explored by its effect instead")
 
     def _check_budget(self) -> None:
         check = getattr(self.source, "check_budget", None)
@@ -264,6 +282,10 @@ def _key(value: Any) -> Hashable:
     return value  # type: ignore[no-any-return]
 
 
+#: the code of ``random.Random.randrange``, which returns its ``_randbelow`` value (shifted)
+_RANDRANGE = getattr(random.Random.randrange, "__wrapped__", random.Random.randrange).__code__
+
+
 class RandomFacade(random.Random):
     """Behaves like ``random.Random`` (every method built on ``random``, ``getrandbits`` and
     ``_randbelow``: ``randrange``, ``randint``, ``choice``, ``shuffle``, ``sample``,
@@ -296,9 +318,13 @@ class RandomFacade(random.Random):
             raise ValueError("number of bits must be non-negative")
         return self._engine.draw(1 << k) if k else 0
 
-    @untraced
     def _randbelow(self, n: int) -> int:  # type: ignore[override]
-        return self._engine.draw(n)
+        # randrange hands the value to the code (lazily); choice, shuffle... index with it
+        return self._below(n, sys._getframe(1).f_code is _RANDRANGE)
+
+    @untraced
+    def _below(self, n: int, lazy: bool) -> Any:
+        return self._engine.integer(n) if lazy else self._engine.draw(n)
 
     def uniform(self, a: Any, b: Any) -> Any:
         return uniform_from(a, b, self)
@@ -319,7 +345,7 @@ class SecretsFacade(secrets.SystemRandom, RandomFacade):
     def randbelow(self, n: int) -> int:
         if n <= 0:
             raise ValueError("Upper bound must be positive.")
-        return self._engine.draw(n)
+        return self._below(n, True)
 
     def randbits(self, k: int) -> int:
         return self.getrandbits(k)
@@ -551,6 +577,8 @@ class FacadeMechanism:
         #: one is used otherwise than compared; whether any was
         self.lazy = lazy
         self.lazy_used = False
+        #: integer draws likewise (``randrange``, ``randint``, ``secrets.randbelow``)
+        self.lazy_ints = lazy
 
     def __repr__(self) -> str:
         return self.description
@@ -599,11 +627,14 @@ class FacadeMechanism:
         self._facades = list(facades.values())
         try:
             with _patched(patches):
-                return self.invoke(c)
+                result = self.invoke(c)
+            if engine.lazy or engine.lazy_ints:
+                _settled(result, 0)  # a lazy value returned: explored without them
+            return result
         finally:
             engine.done = True
             if engine.escaped:  # even if the code swallowed the restart
-                raise RestartExploration(f"a random() value was {engine.escaped}")
+                raise RestartExploration(engine.escaped)
 
     def pieces(self, engine: _Engine, n: int) -> _Pieces:
         """The breakpoints of the next draw (on ``[0, n)``), found once per replayed prefix."""
@@ -677,6 +708,18 @@ class FacadeMechanism:
                     f"facade cannot explore it exactly: audit this code black-box")
 
 
+def _settled(value: Any, depth: int) -> None:
+    """Escape (restart without lazy values) when ``value`` is, or holds in a tuple, list or
+    dict, a lazy value: an output must be a value, not a draw still to be made."""
+    if type(value) in (LazyUnit, LazyInt):
+        object.__getattribute__(value, "_escape")("returned by the mechanism")
+    elif isinstance(value, (tuple, list)) and depth < 8:
+        for v in value:
+            _settled(v, depth + 1)
+    elif isinstance(value, dict) and depth < 8:
+        _settled(tuple(value.items()), depth + 1)
+
+
 def _name(obj: object) -> str:
     return str(getattr(obj, "__name__", None) or type(obj).__name__)
 
@@ -687,7 +730,8 @@ def facade_mechanism(fn: Callable[[Any, Any], Any], rng: str = "random", *,
                      raises_as_outcome: Mapping[type[BaseException], Hashable] | None = None,
                      lazy: bool = True) -> FacadeMechanism:
     """``FacadeMechanism(fn, rng, ...)``: ``fn(c, rng)`` ready for a white-box audit
-    (``lazy=False``: every ``random()`` value explored by its effect)."""
+    (``lazy=False``: every ``random()`` value explored by its effect, every integer draw
+    branched on each of its values)."""
     return FacadeMechanism(fn, rng, patch_modules=patch_modules,
                            patch_attributes=patch_attributes,
                            raises_as_outcome=raises_as_outcome, lazy=lazy)

@@ -37,6 +37,13 @@ from exactdp.audit.budget import (
     cost_estimate,
     incomplete_report,
 )
+from exactdp.audit.cost import (
+    NS,
+    estimate,
+    exploration_deadline,
+    over_deadline,
+    unchanged,
+)
 from exactdp.audit.escape import watching
 from exactdp.audit.guard import (
     DEFAULT_TIME_LIMIT,
@@ -58,6 +65,7 @@ from exactdp.audit.per_input import (
     calls_exceeded,
     counting_input,
     explore_input,
+    path_runner,
 )
 from exactdp.audit.reference import (
     Reference,
@@ -89,7 +97,7 @@ from exactdp.checker import (
 )
 from exactdp.claims import Claim
 from exactdp.counting import InverseCDFSampler
-from exactdp.params import DomainError, ParameterError, positive_int
+from exactdp.params import DomainError, ParameterError, ResourceLimitError, positive_int
 from exactdp.randomness import RandomSource
 from exactdp.trace import Event, recording
 
@@ -98,6 +106,9 @@ __all__ = ["ENUMERATION_LIMIT", "HOCKEY_STICK_MAX_BITS", "Explored", "counting_i
 
 #: Default largest ``d`` enumerated by the white-box audit (above it: threshold search).
 ENUMERATION_LIMIT = 1 << 14
+#: An exploration estimated at this many CPU seconds or more has its estimate said on the
+#: ``notice`` channel (stderr on the command line, even with --quiet).
+LONG = 10
 
 
 def _trace_counter(names: frozenset[str], sink: list[Event]) -> Callable[..., Any]:
@@ -266,7 +277,8 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
                           max_uniform: int, max_runs: int, max_calls: int,
                           deadline_ns: int | None = None,
                           max_draws: int | None = MAX_DRAWS_PER_PATH,
-                          spread: Spread | None = None
+                          spread: Spread | None = None, max_seconds: int | None = None,
+                          notice: Progress = None
                           ) -> tuple[dict[Any, Distribution], dict[Any, dict[Any, Fraction]],
                                      dict[Any, Fraction], str, dict[Any, str]]:
     """Explore ``f(c, source)`` on every input; at most ``max_runs`` runs per input and
@@ -290,9 +302,23 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
     begin = time.monotonic_ns()
     cpu = time.process_time()
 
+    if max_seconds is not None and spread is None:  # the cost, estimated before it starts
+        with unchanged(f):  # the probes leave no trace in the mechanism or its report
+            guess = estimate(lambda c: path_runner(f, c, guard, randomness_size, allowed)[0],
+                             inputs)
+        if guess.ns > max_seconds * NS:  # (the estimate is in the one-line refusal)
+            raise ResourceLimitError(
+                f"the white-box exploration would take about {guess.ns // NS} s CPU "
+                f"({guess.paths} paths per input, estimated from {guess.probes} random "
+                f"paths), over --max-seconds {max_seconds}; audit fewer inputs, or pass "
+                f"--max-seconds {2 * guess.ns // NS + 1} to run it anyway")
+        say(notice if guess.ns >= LONG * NS else progress, "  " + guess.line())
+    stop_ns = exploration_deadline(max_seconds)
+
     def share(i: int) -> int | None:  # each input: an equal share of the time to the deadline
-        return None if deadline_ns is None else \
+        mine = None if deadline_ns is None else \
             begin + (deadline_ns - begin) * (i + 1) // len(inputs)
+        return stop_ns if mine is None else mine if stop_ns is None else min(mine, stop_ns)
 
     spread_out = None if spread is None else spread.source(
         inputs, {"randomness_size": randomness_size, "allowed": allowed,
@@ -317,6 +343,9 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
             if r.calls > cap:  # the serial run would have stopped at cap < max_runs calls
                 raise calls_exceeded(len(inputs), max_calls, c)
             absorb_notes(f, r.notes)
+        if r.stopped and stop_ns is not None and time.monotonic_ns() >= stop_ns:
+            assert max_seconds is not None
+            raise over_deadline(max_seconds, i, len(inputs))
         used += r.calls
         dists[c], traces[c], covered[c] = r.dist, r.traces, r.covered
         stopped = r.stopped or stopped
@@ -338,7 +367,8 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                    time_budget: int | None = None,
                    progress: Progress = None,
                    max_draws: int | None = MAX_DRAWS_PER_PATH,
-                   spread: Spread | None = None) -> WhiteBoxReport:
+                   spread: Spread | None = None, max_seconds: int | None = None,
+                   notice: Progress = None) -> WhiteBoxReport:
     """Audit ``mechanism`` exactly: its output distribution on every input, its worst
     privacy-loss ratio over neighbours against ``e**claimed_epsilon``, and more.
 
@@ -378,6 +408,13 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     (an unbounded loop on a probability-0 path no longer hangs the audit).  A :class:`~exactdp.audit.facades.FacadeMechanism` whose draws cannot be
     explored exactly raises :class:`~exactdp.audit.facades.FacadeRefusal` (a
     :class:`~exactdp.params.ResourceLimitError`).
+
+    ``max_seconds`` (source kind; None: no limit) is a *limit*, not a budget: the
+    exploration's cost is estimated before it starts (:mod:`exactdp.audit.cost`; the
+    estimate is said on ``notice`` when it is 10 s or more, else on ``progress``) and
+    refused past ``max_seconds`` CPU seconds, and an exploration still running
+    ``max_seconds`` seconds after it started stops; both raise
+    :class:`~exactdp.params.ResourceLimitError` (nothing is concluded).
     """
     start = time.monotonic_ns()
     check_callable(mechanism, "mechanism", "f(c, u) or f(c, source)")
@@ -473,7 +510,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                 dists, traces, covered, stopped, not_run = _source_distributions(
                     mechanism, ins, guard, randomness_size, allowed, progress, max_uniform,
                     max_runs, max_calls, None if budget is None else start + budget * 10**9,
-                    max_draws, spread)
+                    max_draws, spread, max_seconds, notice)
                 watch.check()
                 method = "explored every path of draws (exploring source)"
                 assumed = getattr(mechanism, "assumption", "")

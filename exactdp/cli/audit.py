@@ -20,6 +20,10 @@ from exactdp.cli._common import progress as _progress
 
 __all__ = ["COMMANDS"]
 
+#: The default ``--max-seconds`` of a white-box exploration (estimated before it starts,
+#: enforced while it runs): past ten minutes, an audit must be asked for.
+AUDIT_MAX_SECONDS = 600
+
 _VERDICTS = ("Verdicts (exit status): PASS, or NO VIOLATION DETECTED in black-box, never a "
              "proof of privacy (0); VIOLATION, with its exact witness, or MISMATCH with the "
              "reference (1); INCOMPLETE, an exploration stopped by its budget, or an audit "
@@ -84,8 +88,7 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help=f"refuse more than N estimated calls (default {MAX_CALLS})")
     p.add_argument("--rng", choices=("random", "secrets", "numpy", "numpy-legacy"),
                    metavar="KIND",
-                   help="whitebox: f(c, rng) through a facade: random, secrets, "
-                        "numpy (Generator) or numpy-legacy (RandomState)")
+                   help="whitebox: f(c, rng); random, secrets, numpy(-legacy)")
     p.add_argument("--patch", metavar="MODULES",
                    help="with --rng: patch these modules' functions too")
     p.add_argument("--patch-attr", metavar="NAME",
@@ -98,9 +101,10 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="whitebox: paths explored per input (default 1048576)")
     p.add_argument("--time-budget", metavar="S",
                    help="whitebox: seconds of exploration in all")
+    p.add_argument("--max-seconds", metavar="S",
+                   help=f"whitebox: refuse or stop past S s (default {AUDIT_MAX_SECONDS})")
     p.add_argument("--wall-clock-test", metavar="N", dest="wall_clock_test",
-                   help="time N calls on two neighbours, KS test at --alpha "
-                        "(a finding; the verdict is unchanged)")
+                   help="time N calls per neighbour, KS test at --alpha (finding)")
     p.add_argument("--max-draws-per-path", metavar="N",
                    help="whitebox: cut a path after N draws (default 10000)")
     where = p.add_mutually_exclusive_group()
@@ -120,7 +124,7 @@ _WHITEBOX_ONLY = (("randomness_size", "--randomness-size"),
                   ("source", "--source"), ("monotone", "--monotone"), ("rng", "--rng"),
                   ("patch", "--patch"), ("patch_attr", "--patch-attr"),
                   ("rng_arg", "--rng-arg"), ("max_paths", "--max-paths"),
-                  ("time_budget", "--time-budget"),
+                  ("time_budget", "--time-budget"), ("max_seconds", "--max-seconds"),
                   ("max_draws_per_path", "--max-draws-per-path"))
 _BLACKBOX_ONLY = (("draws", "--draws"), ("alpha", "--alpha"))
 
@@ -300,7 +304,10 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 d=None if args.source else size,
                 randomness_size=size if args.source else None, outputs=outputs,
                 monotone=True if args.monotone else None, reference=reference,
-                progress=progress, spread=spread, **budget, **limits)
+                progress=progress, spread=spread, **budget, **limits,
+                max_seconds=positive_int(args.max_seconds or str(AUDIT_MAX_SECONDS),
+                                         "--max-seconds"),
+                notice=lambda line: print(line, file=sys.stderr, flush=True))
         else:
             report = blackbox_audit(
                 target, inputs=inputs, neighbours=neighbours, claimed_epsilon=eps,

@@ -230,6 +230,9 @@ class _Answer:
         self.sizes.append(n)
         return self.j
 
+    #: an integer draw handed to the code (lazily, when explored): here the int ``j``
+    integer = draw
+
 
 FACADES: dict[str, Callable[[Any], Any]] = {
     "random": RandomFacade, "secrets": SecretsFacade, "numpy": NumpyFacade,
