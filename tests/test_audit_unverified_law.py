@@ -106,3 +106,23 @@ def test_testing_assertions_never_pass_on_a_searched_law() -> None:
     # the same facade hidden inside other code, and found in the facade's cache: still no pass
     with pytest.raises(OracleAssertionError, match="explored by its effect"):
         assert_pure_dp(lambda c, s: mech(c, s), [(0, 1)], epsilon=1)
+
+
+def test_numpy_random_values_are_compared_lazily() -> None:
+    """numpy's scalar random() (Generator and the legacy global functions) is branched on
+    each comparison like random.random(): exact, a PASS possible."""
+    import numpy as np
+
+    def rr_generator(c: int, rng: object) -> int:
+        return c if rng.random() < 0.75 else 1 - c  # type: ignore[attr-defined]
+
+    def rr_global(c: int, rng: object) -> int:
+        return c if np.random.random() < 0.75 else 1 - c
+
+    for mech in (facade_mechanism(rr_generator, "numpy"),
+                 facade_mechanism(rr_global, "numpy", patch_modules=[np.random])):
+        report = whitebox_audit(mech, inputs=range(2), claimed_epsilon="11/10",
+                                kind="source", outputs=range(2))
+        assert report.verdict == "pass", report.summary()
+        assert report.distributions[0] == {0: Fraction(3, 4), 1: Fraction(1, 4)}
+        assert "branched exactly" in report.method

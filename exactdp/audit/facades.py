@@ -400,6 +400,11 @@ class NumpyFacade:
         path of probability 0 that redraws forever."""
         return as_unit_float(self._engine.draw((1 << FLOAT_BITS) - 1) + 1)
 
+    def _unit(self) -> Any:
+        """A scalar ``random()``: lazy, branched on each comparison, like ``random.random()``
+        (:meth:`_Engine.unit`)."""
+        return self._engine.unit()
+
     def _sized(self, draw: Callable[[], Any], size: Any) -> Any:
         return draw() if size is None else ff.filled(draw, size)
 
@@ -414,7 +419,8 @@ class NumpyFacade:
 
     def random(self, size: Any = None, dtype: Any = None, out: Any = None) -> Any:
         self._refuse("random", out=out)
-        return self._sized(self._double, size)
+        scalar = dtype is None or str(dtype) in ("float64", "d")  # the default double
+        return self._sized(self._unit if scalar and size is None else self._double, size)
 
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None,
                axis: int = 0, shuffle: bool = True) -> Any:
@@ -476,7 +482,7 @@ class LegacyNumpyFacade(NumpyFacade):
         self._gauss = None
 
     def random_sample(self, size: Any = None) -> Any:
-        return self._sized(self._double, size)
+        return self._unit() if size is None else self._sized(self._double, size)
 
     def random(self, size: Any = None) -> Any:  # type: ignore[override]
         return self.random_sample(size)
