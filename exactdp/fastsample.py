@@ -91,7 +91,10 @@ class FastSample(InverseCDFSampler):
     geometric ``Z'`` clamped to ``[0, n]``, otherwise uniform on ``[n]``.
     Theorem 4.10: ``(eps/2, 0)``-DP; ``(a, beta)``-accurate for ``beta > gamma``.
     Time: ``n.bit_length()`` evaluations of ``F`` on integers of
-    ``O(t log(1/eps) + log(n/gamma))`` bits, independent of ``c`` and ``u``.
+    ``O(t log(1/eps) + log(n/gamma))`` bits, independent of ``c`` and ``u``.  With the OS
+    source or the keystream the lazy draws (:attr:`lazy_bits`, :mod:`exactdp.lazy_draws`)
+    read ``u``'s low bits and search again only with probability at most
+    ``(3n + 1) 2^-126``, which may depend on ``c``.
     Requires ``gamma < 1`` (``gamma = 1`` makes ``log(0)`` appear in ``t``).
     """
 

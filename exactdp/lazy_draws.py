@@ -1,4 +1,6 @@
-"""Lazy draws: FastSample's output from the leading bits of ``u`` when they decide it.
+"""Lazy draws: FastSample's and GeoSample's output from the leading bits of ``u`` when they
+decide it.  (GeoSample's part is at the end of this module: a certified search for
+:func:`~exactdp.randomness.split_inverse_cdf`, see :func:`geo_decide`.)
 
 FastSample (Algorithm 4.11) outputs ``min{z : F_c(z) >= u}`` for ``u`` uniform on ``[d]_+``,
 and at ``gamma = 2^-40`` its ``d`` has about 12,000 bits, so a draw that reads all of ``u``
@@ -51,7 +53,9 @@ from exactdp import native_samplers
 from exactdp.randomness import ByteSource
 from exactdp.trace import record
 
-__all__ = ["LAZY_TOP_BITS", "LazyPlan", "decide", "plan", "sample_lazy"]
+__all__ = ["GEO_BLOCK_BITS", "GEO_POWER_BITS", "LAZY_TOP_BITS", "GeoPlan", "GeoSplitDraw",
+           "LazyPlan", "decide", "finish", "geo_bounds", "geo_decide", "geo_plan", "geo_power",
+           "plan", "sample_lazy", "table"]
 
 #: Leading bits ``T`` of ``u`` read first (``H < 2^127``: the kernel's 128-bit arithmetic).
 LAZY_TOP_BITS = 127
@@ -147,3 +151,124 @@ def finish(mech: Any, p: LazyPlan, c: int, block: int | None, source: ByteSource
         if u <= p.d:
             return int(mech(c, u))
     return int(mech(c, source.uniform(p.d)))
+
+
+# ----------------------------------------------------------------------------- GeoSample
+
+#: GeoSample's certified search reads ``u``'s leading :data:`GEO_BLOCK_BITS` bits; its powers
+#: ``(2**k + 1)**e`` are bounded with :data:`GEO_POWER_BITS`-bit integers.
+GEO_BLOCK_BITS = 192
+GEO_POWER_BITS = 256
+
+
+@dataclass(frozen=True)
+class GeoPlan:
+    """GeoSample's ``F_c(z)`` bounded on ``u``'s leading bits (see :func:`geo_decide`):
+    ``d = H B + r`` with ``B = 2^shift``; ``powers[i]`` bounds ``(2**k + 1)**(2**i)``."""
+
+    n: int
+    k: int
+    d: int
+    shift: int
+    top: int  # H = floor(d / B)
+    powers: tuple[tuple[int, int, int], ...]  # (lo, hi, sh): lo 2^sh <= base^(2^i) <= hi 2^sh
+    bits: int
+
+
+def _trim(lo: int, hi: int, sh: int, bits: int) -> tuple[int, int, int]:
+    """``lo`` rounded down and ``hi`` rounded up to ``bits`` bits (``sh`` adjusted)."""
+    drop = hi.bit_length() - bits
+    if drop <= 0:
+        return lo, hi, sh
+    return lo >> drop, ((hi - 1) >> drop) + 1, sh + drop
+
+
+def geo_plan(n: int, k: int, d: int, block_bits: int = GEO_BLOCK_BITS,
+             power_bits: int = GEO_POWER_BITS) -> GeoPlan | None:
+    """The plan of GeoSample(n, k)'s certified search, or None when ``d`` has at most
+    ``block_bits`` bits."""
+    shift = d.bit_length() - block_bits
+    if shift < 1:
+        return None
+    base = (1 << k) + 1
+    powers = [(base, base, 0)]
+    for _ in range(max(1, n.bit_length()) - 1):
+        lo, hi, sh = powers[-1]
+        powers.append(_trim(lo * lo, hi * hi, 2 * sh, power_bits))
+    return GeoPlan(n, k, d, shift, d >> shift, tuple(powers), power_bits)
+
+
+def geo_power(p: GeoPlan, e: int) -> tuple[int, int, int]:
+    """``(lo, hi, sh)`` with ``lo 2^sh <= (2**k + 1)**e <= hi 2^sh``, ``0 <= e <= n``: one
+    product per bit of ``n`` (by the bound of ``base^(2^i)`` or by 1), trimmed."""
+    lo, hi, sh = 1, 1, 0
+    for i, (plo, phi, psh) in enumerate(p.powers):
+        if e >> i & 1:
+            lo, hi, sh = _trim(lo * plo, hi * phi, sh + psh, p.bits)
+    return lo, hi, sh
+
+
+def geo_bounds(p: GeoPlan, c: int, z: int) -> tuple[int, int]:
+    """``(lo, hi)`` with ``lo <= floor(F_c(z) / B) <= hi`` for ``z`` in ``[0, n)``:
+    ``F_c(z) = X`` (``z < c``) or ``d - X`` (``z >= c``) with ``X = 2^(k a) (2^k + 1)^(n - a)``,
+    ``a = |z - c|`` or ``z - c + 1`` (Algorithm 4.8 step 2)."""
+    a = c - z if z < c else z - c + 1
+    lo, hi, sh = geo_power(p, p.n - a)
+    t = sh + p.k * a - p.shift
+    xlo, xhi = (lo << t, hi << t) if t >= 0 else (lo >> -t, hi >> -t)
+    if z < c:
+        return xlo, xhi
+    return p.top - xhi - 1, p.top - xlo  # floor((H B + r - X) / B), 0 <= r < B
+
+
+def geo_decide(p: GeoPlan, c: int, block: int) -> int | None:
+    """The search's output for every ``u`` with ``u - 1`` in ``[block B, block B + B - 1]``
+    when the bounds decide every round of the search (exactly its rounds: ``mid``, then
+    ``F_c(mid) >= u`` surely for the whole block -- left -- or surely for none -- right),
+    else None.  Every round is run either way.  The last block (``block = H``) is partial:
+    the answer holds for its ``u <= d``; rejecting the others is the caller's
+    (:func:`~exactdp.randomness.split_inverse_cdf` asks only for blocks below its own top)."""
+    lo, hi, open_ = 0, p.n, False
+    for _ in range(p.n.bit_length()):
+        mid = (lo + hi) >> 1
+        if mid >= p.n:
+            hi = mid
+            continue
+        flo, fhi = geo_bounds(p, c, mid)
+        if flo >= block + 1:  # F >= (block + 1) B: F >= u on the whole block
+            hi = mid
+        elif fhi <= block - 1:  # F <= block B - 1: F < u on the whole block
+            lo = mid + 1
+        else:
+            open_ = True
+            hi = mid
+    return None if open_ else lo
+
+
+@dataclass(frozen=True)
+class GeoSplitDraw:
+    """GeoSample's draw at count ``c`` for :func:`~exactdp.randomness.split_inverse_cdf`:
+    ``certified_search(u)`` is :func:`geo_decide` on ``u``'s block (``search(u)`` or None)."""
+
+    mech: Any
+    plan: GeoPlan
+    c: int
+
+    lazy_low_bits = True
+
+    @property
+    def n(self) -> int:
+        return int(self.mech.n)
+
+    @property
+    def d(self) -> int:
+        return int(self.mech.d)
+
+    def cdf(self, z: int) -> int:
+        return int(self.mech.cdf(self.c, z))
+
+    def search(self, u: int) -> int:
+        return int(self.mech(self.c, u))
+
+    def certified_search(self, u: int) -> int | None:
+        return geo_decide(self.plan, self.c, int((u - 1) >> self.plan.shift))

@@ -186,7 +186,8 @@ def test_unguarded_os_urandom_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_no_rerun_of_paths_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """Paths not re-run: state kept between runs goes unseen."""
-    monkeypatch.setattr(per_input, "replay_path", lambda *args, **kwargs: None)
+    monkeypatch.setattr(per_input, "replay_path",
+                        lambda run, src, first, c, timed=True: first)  # nothing re-run
     report = row(audit_escape_detection)
     assert not report.verdict
     (cert,) = [c for c in report.certificates if not c.verdict]
@@ -195,7 +196,7 @@ def test_no_rerun_of_paths_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_guard_stopping_everything_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """Twins matter: a re-run that always reports a difference stops every audit."""
-    def always(run: Any, src: Any, first: Any, c: Any) -> None:
+    def always(run: Any, src: Any, first: Any, c: Any, timed: bool = True) -> None:
         raise Abort(Finding("nondeterministic", "planted"))
 
     monkeypatch.setattr(per_input, "replay_path", always)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from exactdp import lazy_draws, native_samplers
 from exactdp.fastsample import FastSample
 from exactdp.proofs import run_check
-from exactdp.proofs.balcer_vadhan import thm_4_10_lazy_draw
+from exactdp.proofs.balcer_vadhan import thm_4_07_lazy_draw, thm_4_10_lazy_draw
 from exactdp.randomness import ByteSource
 from tests.test_strict_time_rows import mutate
 
@@ -134,3 +134,66 @@ def test_pure_python_fallback_in_a_fresh_process() -> None:
                          timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["True", "True"]
+
+
+# ----------------------------------------------------------------------------- GeoSample
+
+def test_geo_row_passes() -> None:
+    assert run_check(thm_4_07_lazy_draw.check, False).verdict
+
+
+@pytest.mark.parametrize(("fn", "old", "new"), [
+    # the upper bound of a power rounded down
+    (lazy_draws._trim, "((hi - 1) >> drop) + 1", "hi >> drop"),
+    # d - X bounded without the remainder r of d
+    (lazy_draws.geo_bounds, "p.top - xhi - 1, p.top - xlo", "p.top - xhi, p.top - xlo"),
+    # a threshold inside the block's top end taken as above it
+    (lazy_draws.geo_decide, "flo >= block + 1", "flo >= block"),
+    # ... or below its bottom end
+    (lazy_draws.geo_decide, "fhi <= block - 1", "fhi <= block"),
+    # the rounds of the search changed (one round less)
+    (lazy_draws.geo_decide, "range(p.n.bit_length())", "range(p.n.bit_length() - 1)"),
+])
+def test_geo_row_catches(monkeypatch: pytest.MonkeyPatch, fn, old: str, new: str) -> None:
+    mutate(monkeypatch, fn, old, new)
+    assert not run_check(thm_4_07_lazy_draw.check, False).verdict
+
+
+def test_geosample_lazy_only_with_plain_byte_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At n = 500 (d of more than 1024 bits) the OS source and the keystream take the split draw; a
+    seeded source keeps its full draws (its outputs stay reproducible as before)."""
+    from exactdp.counting import GeoSample
+    from exactdp.keystream import KeystreamSource
+    from exactdp.randomness import SeededSource, SystemSource
+
+    geo = GeoSample(500, "1/2")
+    assert geo._geo_plan is not None
+    seen: list[object] = []
+    real = lazy_draws.geo_decide
+    monkeypatch.setattr(lazy_draws, "geo_decide", lambda *a: seen.append(a) or real(*a))
+    for src in (None, SystemSource(), KeystreamSource()):
+        assert 0 <= geo.sample(250, src) <= 500
+    assert len(seen) >= 3
+    seen.clear()
+    with pytest.warns(Warning):
+        seeded = SeededSource(1)
+    assert 0 <= geo.sample(250, seeded) <= 500
+    assert seen == []
+    geo.lazy_bits = False
+    assert 0 <= geo.sample(250) <= 500 and seen == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 500), st.integers(0, 2**190))
+def test_geo_decide_at_full_size(c: int, block: int) -> None:
+    """GeoSample(500, 1/2) at the releases' plan (192 leading bits, 256-bit powers): a
+    decided block has the search's output at both ends."""
+    from exactdp.counting import GeoSample
+
+    geo = GeoSample(500, "1/2")
+    p = geo._geo_plan
+    block %= p.top + 1
+    z = lazy_draws.geo_decide(p, c, block)
+    if z is not None:
+        big_b = 1 << p.shift
+        assert geo(c, block * big_b + 1) == z == geo(c, min((block + 1) * big_b, geo.d))

@@ -156,3 +156,62 @@ def test_lemma_6_3_vacuous_grid_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp.proofs.balcer_vadhan import lemma_6_03_heavy_kept as lemma
     monkeypatch.setattr(lemma, "_grid", lambda full: [(GeoSample(2, 1), 3)])
     assert _vacuity_failed(lemma.check(False))
+
+
+# --------------------------------------------------------------------- Section 7
+
+def test_lower_bound_row_passes_and_bites() -> None:
+    from exactdp.proofs.balcer_vadhan import thm_7_01_lower_bounds as lower
+    report = lower.check(False)
+    assert report.verdict
+    assert report.certificates[-1].worst > 0  # type: ignore[operator]
+
+
+def test_noiseless_histogram_beats_the_bound_and_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """BasicHistogram releasing the true counts (not private): error 0 < Theorem 7.1's bound."""
+    from exactdp.histograms.basic import BasicHistogram
+    from exactdp.proofs.balcer_vadhan import thm_7_01_lower_bounds as lower
+
+    def exact(self: Any, dataset: Dataset, source: RandomSource | None = None,
+              *args: Any) -> Histogram:
+        counts = dataset.counts()
+        bins = tuple((x, counts.get(x, 0)) for x in self.universe.elements())
+        return Histogram(self.universe, dataset.n, bins, "BasicHistogram")
+
+    monkeypatch.setattr(BasicHistogram, "release", exact)
+    report = lower.check(False)
+    assert _fails(report)
+    bad = [c for c in report.certificates if not c.verdict]
+    assert bad and all("Basic/" in c.mechanism for c in bad)
+
+
+# --------------------------------------------------------------------- Theorem 6.11 at large n
+
+def test_large_n_row_bites() -> None:
+    from exactdp.proofs.balcer_vadhan import thm_6_11_large_n as large
+    report = large.check(False)
+    assert report.verdict
+    assert all(c.parameters["t"] < c.parameters["n"] for c in report.certificates
+               if "t" in c.parameters)
+
+
+def test_large_n_mixing_weight_bug_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """beta1 = beta0 instead of beta0/4 (still pure DP: more uniform noise): Figure 5's
+    per-query bound at the non-vacuous point fails."""
+    from exactdp.histograms.sparse import PureSparseHistogram
+    from exactdp.proofs.balcer_vadhan import thm_6_11_large_n as large
+    plant(monkeypatch, PureSparseHistogram, "theorem_6_11",
+          "return cls(mech, universe, eps, b0 / 4,", "return cls(mech, universe, eps, b0,")
+    report = large.check(False)
+    assert _fails(report)
+    assert all(c.claim.endswith("(formula)") or c.claim.endswith("(non-vacuous)")
+               for c in report.certificates if c.verdict)
+
+
+def test_large_n_formula_sees_a_keepheavy_tie_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.histograms import sparse
+    from exactdp.proofs.balcer_vadhan import thm_6_11_large_n as large
+    plant(monkeypatch, sparse, "keep_heaviest", "if c > threshold]", "if c >= threshold]")
+    report = large.check(False)
+    assert _fails(report)
+    assert any(c.claim.endswith("(formula)") for c in report.certificates if not c.verdict)

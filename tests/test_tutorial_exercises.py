@@ -51,7 +51,8 @@ def test_every_exercise_has_a_solution_a_check_and_a_plant() -> None:
         text = tutorial.path.read_text(encoding="utf-8")
         for match in _EXERCISE.finditer(text):
             section = text[match.end():].split("\n## ", 1)[0]
-            assert ":::{admonition} Solution" in section, (tutorial.name, match.group(1))
+            assert "<details><summary>Solution (click to open)</summary>" in section, (
+                tutorial.name, match.group(1))
             assert "from exactdp.tutorials.exercises import check_" in section
             assert (tutorial.name, match.group(1)) in planted, (
                 f"add a wrong solution for {tutorial.name}: {match.group(1)} to PLANTS")

@@ -86,6 +86,10 @@ PROBE_MAX_DRAWS = 1 << 12
 #: A probe checks the exploring source's budget (deadline) every this many draws.
 BUDGET_EVERY = 1 << 8
 
+#: How many draws have been explored by their effect in this process (a law resting on
+#: the search's assumption: :attr:`FacadeMechanism.unverified`).
+SEARCHES = [0]
+
 FacadeKind = Literal["random", "secrets", "numpy", "numpy-legacy"]
 FACADE_KINDS: tuple[str, ...] = ("random", "secrets", "numpy", "numpy-legacy")
 #: numpy's module-level functions (``np.random.laplace``...) are methods of its global
@@ -303,7 +307,11 @@ class RandomFacade(random.Random):
         self.gauss_next = None
 
     def random(self) -> Any:
-        caller = sys._getframe(1).f_globals.get("__name__", "")
+        frame = sys._getframe(1)
+        while frame.f_back is not None and \
+                frame.f_globals.get("__name__") == "exactdp.audit.escape":
+            frame = frame.f_back  # a name bound before the audit, forwarded by its guard
+        caller = frame.f_globals.get("__name__", "")
         return self._unit(caller == "random" or caller.startswith("exactdp."))
 
     @untraced
@@ -392,6 +400,11 @@ class NumpyFacade:
         path of probability 0 that redraws forever."""
         return as_unit_float(self._engine.draw((1 << FLOAT_BITS) - 1) + 1)
 
+    def _unit(self) -> Any:
+        """A scalar ``random()``: lazy, branched on each comparison, like ``random.random()``
+        (:meth:`_Engine.unit`)."""
+        return self._engine.unit()
+
     def _sized(self, draw: Callable[[], Any], size: Any) -> Any:
         return draw() if size is None else ff.filled(draw, size)
 
@@ -406,7 +419,8 @@ class NumpyFacade:
 
     def random(self, size: Any = None, dtype: Any = None, out: Any = None) -> Any:
         self._refuse("random", out=out)
-        return self._sized(self._double, size)
+        scalar = dtype is None or str(dtype) in ("float64", "d")  # the default double
+        return self._sized(self._unit if scalar and size is None else self._double, size)
 
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None,
                axis: int = 0, shuffle: bool = True) -> Any:
@@ -468,7 +482,7 @@ class LegacyNumpyFacade(NumpyFacade):
         self._gauss = None
 
     def random_sample(self, size: Any = None) -> Any:
-        return self._sized(self._double, size)
+        return self._unit() if size is None else self._sized(self._double, size)
 
     def random(self, size: Any = None) -> Any:  # type: ignore[override]
         return self.random_sample(size)
@@ -602,6 +616,16 @@ class FacadeMechanism:
                   f"(later draws: at 0, at their maximum and pseudo-random in the search, "
                   f"a fresh pseudo-random continuation per check)")
 
+    @property
+    def unverified(self) -> str:
+        """Non-empty (what was searched) when a draw was explored by its effect: its law
+        rests on the piecewise-constant assumption, which checks at finitely many ``j``
+        cannot verify (a piece narrower than the checks' spacing, or one the later draws
+        open jointly, can be missed), so no PASS may rest on it
+        (:func:`~exactdp.audit.whitebox_audit` reports ``"incomplete"`` instead)."""
+        large = [n for n in self._large if n not in (LAZY_NOTE, ESCAPED_NOTE)]
+        return "; ".join(large[:4]) + ("; ..." if len(large) > 4 else "")
+
     def invoke(self, c: Any) -> Any:
         for facade in self._facades:  # each run (and each probe) from a fresh state
             facade._reset()
@@ -638,6 +662,7 @@ class FacadeMechanism:
 
     def pieces(self, engine: _Engine, n: int) -> _Pieces:
         """The breakpoints of the next draw (on ``[0, n)``), found once per replayed prefix."""
+        SEARCHES[0] += 1  # read by exactdp.testing: no assertion passes on a searched law
         key = (engine.c, tuple(engine.history), n)
         found = self._cache.get(key)
         if found is None:

@@ -30,6 +30,7 @@ from exactdp.audit.guard import (
     say,
     show,
 )
+from exactdp.audit.outcomes import observed
 from exactdp.audit.replay import replay_path
 from exactdp.audit.report import (
     Distribution,
@@ -250,12 +251,22 @@ def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
                              check=lambda v: check_outcome(
                                  v, allowed, call, {"c": c, "draw_sizes": gs.draws},
                                  f" (draws {gs.draws})"))
-        return out, (tuple(events), *counter.observed())
+        return observed(out), (tuple(events), *counter.observed())  # False is not 0
+
+    warm: list[bool] = []
 
     def run(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
         used[0] += 1
+        watch = guard.watch
+        # cold: the input's first call (a logger's or a memo's first fill), and every path
+        # once a memo is in use (reset to its first content: Watch.restore); a cold run
+        # must give the output of its warm re-run, whose trace is the path's
+        cold = watch is not None and (not warm or watch.restore())
         first = once(src)
-        if guard.watch is not None:  # the same draws again: the same output and draws
+        if watch is not None:  # the same draws again: the same output and draws
+            if cold:
+                warm.append(True)
+                first = replay_path(once, src, first, c, timed=False)
             replay_path(once, src, first, c)
         return first
 

@@ -45,6 +45,7 @@ from exactdp.audit.cost import (
     unchanged,
 )
 from exactdp.audit.escape import watching
+from exactdp.audit.facades import EXACT_LIMIT
 from exactdp.audit.guard import (
     DEFAULT_TIME_LIMIT,
     Abort,
@@ -489,6 +490,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
         randomness_size = d
     refs = None if reference is None else reference_distributions(reference, ins, limit)
     trace: TraceResult | None = None
+    searches = _searches()
     with watching(mechanism) as watch:  # no law from a run that escaped the exploration
         guard.watch = watch
         try:
@@ -555,7 +557,44 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                                  f"probability "
                                  f"{where}", {"outcome": o, "probabilities": probs}))
         report = replace(report, findings=report.findings + tuple(notes))
-    return report
+    searched = getattr(mechanism, "unverified", "")
+    if not isinstance(searched, str) or not searched and _searches() != searches:
+        searched = "by a facade inside the mechanism"  # a facade wrapped in other code
+    return _no_pass_on_assumption(report, searched)
+
+
+def _searches() -> int:
+    """How many draws the facades have explored by their effect in this process (0 if the
+    facades were never imported)."""
+    facades = sys.modules.get("exactdp.audit.facades")
+    return int(facades.SEARCHES[0]) if facades is not None else 0
+
+
+def _no_pass_on_assumption(report: WhiteBoxReport, searched: str) -> WhiteBoxReport:
+    """A PASS never rests on an unverified assumption: a law in which a draw was explored by
+    its effect (a facade's breakpoint search, checked at finitely many values only) cannot
+    prove the claim, so the verdict is ``"incomplete"`` (exit status 2) instead."""
+    if not searched:
+        return report
+    if report.verdict != "pass":
+        note = (f"the law rests on draws explored by their effect ({searched}), assumed "
+                f"piecewise constant and checked at finitely many values only: its "
+                f"probabilities are exact if that assumption holds")
+        return replace(report, findings=report.findings + (
+            Finding("unverified_law", note, {"searched": searched}),))
+    why = (f"no PASS on an unverified law: draws explored by their effect ({searched}) are "
+           f"assumed piecewise constant, which checks at finitely many values cannot verify "
+           f"(a narrow piece, or one opened jointly by later draws, can be missed); the "
+           f"claim held on the law found.  To verify it: use each random() value and "
+           f"integer draw only in comparisons with numbers (an int added to an integer "
+           f"draw too: branched exactly), or integers from at most {EXACT_LIMIT} values in "
+           f"any way (each value branched), draw from the exploring source, or audit "
+           f"black-box")
+    bound = ("undecided: no PASS on an unverified law (the claim held on a law that rests on "
+             "draws explored by their effect, see the finding)")
+    return replace(report, verdict="incomplete", bound=bound,
+                   findings=report.findings + (Finding("unverified_law", why,
+                                                       {"searched": searched}),))
 
 
 def _not_run_report(common: dict[str, Any], dists: dict[Any, Distribution],

@@ -26,11 +26,13 @@ AUDIT_MAX_SECONDS = 600
 
 _VERDICTS = ("Verdicts (exit status): PASS, or NO VIOLATION DETECTED in black-box, never a "
              "proof of privacy (0); VIOLATION, with its exact witness, or MISMATCH with the "
-             "reference (1); INCOMPLETE, an exploration stopped by its budget, or an audit "
-             "refused, nothing audited (2); BROKEN: the mechanism raised, hung, returned a "
+             "reference (1); INCOMPLETE, an exploration stopped by its budget, a law resting "
+             "on draws explored by their effect (assumed piecewise constant: never a PASS), "
+             "or an audit refused, nothing audited (2); BROKEN: the mechanism raised, hung, returned a "
              "value outside the declared outputs, drew more randomness than declared or is "
              "not a function of its randomness (3). White-box runs guard the randomness the "
-             "audit does not model (random, secrets, os.urandom, uuid4, clocks, numpy's "
+             "audit does not model (random, secrets, os.urandom, uuid4, clocks of time and "
+             "datetime, numpy's "
              "globals and unseeded generators, state kept between calls) and re-run every "
              "path: an escape is BROKEN, named. A C extension's own generator cannot be "
              "guarded: audit such code black-box. The user guide's pages on auditing say more.")

@@ -59,7 +59,7 @@ def _small_grid(full: bool) -> list[tuple[int, Fraction, Fraction, int]]:
     out = []
     for n in ns:
         for eps, gamma in ((Fraction(1), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 4))):
-            for extra in ((3, 5, 8) if full else (3, 6)):
+            for extra in ((3, 5, 8) if full else (4,)):
                 out.append((n, eps, gamma, extra))
     # n > t = 40: the thresholds above the window (F' = d', j >= t) and below it (j < -t)
     out.append((41, Fraction(1), Fraction(1, 2), 2))

@@ -36,8 +36,11 @@ that inequality for every G = {|h_x - c_x| <= a} and G = {max_x |h_x - c_x| <= a
 x and a, against KeepHeavy's exact law computed independently here from M's per-count laws
 (product, then keep the bins heavier than the (n+1)-th) -- a release that drops, shifts or
 randomises counts fails; and the exact smallest errors at several beta against the derived
-bounds with a1, a2 read off M exactly (vacuous when 2 a2 >= n, as on these small grids: the
-row counts the non-vacuous ones)."""
+bounds with a1, a2 read off M exactly.  With GeoSample and FastSample at eps <= 1 these bounds
+are vacuous (2 a2 >= n) at every n small enough to explore, so the grid adds a low-noise M
+(error at most 1, probability 1/32 on each side: the accuracy statement does not use M's
+privacy), where 2 a2 = 0 < n = 2; the row counts the non-vacuous bounds and fails if there
+are none."""
 
 BETAS = [Fraction(1, 2), Fraction(1, 4), Fraction(1, 10)]
 DELTA = Fraction(1, 16)

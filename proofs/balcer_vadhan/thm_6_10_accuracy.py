@@ -44,9 +44,10 @@ shifted, random) fails; the exact smallest errors at several beta against Theore
 with a1, a2 read off M exactly, and against Figure 5's closed forms at Theorem 6.11's
 parameters.  On grids small enough to explore (n <= 2), the bounds with GeoSample and
 FastSample at eps <= 1 are >= n, i.e. vacuous; so the grid adds a low-noise M (error at most 1,
-probability 1/16 on each side; Theorem 6.10 ii-iii uses only BasicHistogram's accuracy, not
+probability 1/32 on each side; Theorem 6.10 ii-iii uses only BasicHistogram's accuracy, not
 M's privacy), where 2 a2 = 0 < n = 2.  The row counts the non-vacuous bounds and fails if
-there are none."""
+there are none.  Figure 5's closed forms stay >= n at every n this row explores; they bite
+from n = 65 (|X| = 131), where the row "Theorem 6.11 (ii) at large n" checks them."""
 
 BETAS = [Fraction(1, 2), Fraction(1, 4), Fraction(1, 10)]
 
