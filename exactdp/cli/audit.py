@@ -15,14 +15,21 @@ import re
 import sys
 from typing import Any
 
-from exactdp.cli._common import EPILOG, add_json, add_output, emit_json, output_path
+from exactdp.cli._common import (
+    DEFAULT_MAX_SECONDS,
+    EPILOG,
+    add_json,
+    add_output,
+    emit_json,
+    output_path,
+)
 from exactdp.cli._common import progress as _progress
 
 __all__ = ["COMMANDS"]
 
 #: The default ``--max-seconds`` of a white-box exploration (estimated before it starts,
-#: enforced while it runs): past ten minutes, an audit must be asked for.
-AUDIT_MAX_SECONDS = 600
+#: enforced while it runs): every long command's default, a run past it being a hang.
+AUDIT_MAX_SECONDS = DEFAULT_MAX_SECONDS
 
 _VERDICTS = ("Verdicts (exit status): PASS, or NO VIOLATION DETECTED in black-box, never a "
              "proof of privacy (0); VIOLATION, with its exact witness, or MISMATCH with the "
@@ -103,7 +110,7 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="whitebox: paths explored per input (default 1048576)")
     p.add_argument("--time-budget", metavar="S",
                    help="whitebox: seconds of exploration in all")
-    p.add_argument("--max-seconds", metavar="S",
+    p.add_argument("--max-seconds", metavar="S", default=str(AUDIT_MAX_SECONDS),
                    help=f"whitebox: refuse or stop past S s (default {AUDIT_MAX_SECONDS})")
     p.add_argument("--wall-clock-test", metavar="N", dest="wall_clock_test",
                    help="time N calls per neighbour, KS test at --alpha (finding)")
@@ -126,7 +133,7 @@ _WHITEBOX_ONLY = (("randomness_size", "--randomness-size"),
                   ("source", "--source"), ("monotone", "--monotone"), ("rng", "--rng"),
                   ("patch", "--patch"), ("patch_attr", "--patch-attr"),
                   ("rng_arg", "--rng-arg"), ("max_paths", "--max-paths"),
-                  ("time_budget", "--time-budget"), ("max_seconds", "--max-seconds"),
+                  ("time_budget", "--time-budget"),
                   ("max_draws_per_path", "--max-draws-per-path"))
 _BLACKBOX_ONLY = (("draws", "--draws"), ("alpha", "--alpha"))
 
@@ -136,6 +143,8 @@ def _refuse_misplaced(args: argparse.Namespace) -> None:
     from exactdp.params import ParameterError
 
     other = _BLACKBOX_ONLY if args.kind == "whitebox" else _WHITEBOX_ONLY
+    if args.kind == "blackbox" and args.max_seconds != str(AUDIT_MAX_SECONDS):
+        other += (("max_seconds", "--max-seconds"),)  # (its default is no choice)
     for attr, flag in other:
         if getattr(args, attr) not in (None, False):
             raise ParameterError(f"{flag} applies to --kind "
@@ -307,8 +316,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 randomness_size=size if args.source else None, outputs=outputs,
                 monotone=True if args.monotone else None, reference=reference,
                 progress=progress, spread=spread, **budget, **limits,
-                max_seconds=positive_int(args.max_seconds or str(AUDIT_MAX_SECONDS),
-                                         "--max-seconds"),
+                max_seconds=positive_int(args.max_seconds, "--max-seconds"),
                 notice=lambda line: print(line, file=sys.stderr, flush=True))
         else:
             report = blackbox_audit(
