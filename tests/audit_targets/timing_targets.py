@@ -171,7 +171,7 @@ def _svt_sym(queries, rng, halt=1, resample=False, numeric=False, scan_all=False
     """SVT on threshold 1 with :func:`sym_noise`: the threshold's noise once (or per query,
     ``resample``), two noises per query; answers until ``halt`` positive answers, or keeps
     drawing after the first (``scan_all``); ``numeric`` releases a clamped noisy value."""
-    rho = sym_noise(rng)
+    rho = None if resample else sym_noise(rng)
     out = []
     count = 0
     for q in queries:

@@ -74,7 +74,7 @@ def main() -> None:
                                         else " (timing)")
         except FacadeRefusal as exc:
             verdict = f"refused: {str(exc)[:60]}"
-        print(f"{name:14s} {time.process_time() - start:8.2f} s CPU  {verdict}", flush=True)
+        print(f"{name:17s} {time.process_time() - start:8.2f} s CPU  {verdict}", flush=True)
 
 
 if __name__ == "__main__":
