@@ -12,15 +12,14 @@ search on the verify grids).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, cast
 
 import gmpy2
 
-from exactdp import inverse_cdf, native_samplers
+from exactdp import inverse_cdf, lazy_draws, native_samplers
 from exactdp.certified import ceil_log2, ceil_log_ratio
 from exactdp.geometric import check_beta, geosample_k
 from exactdp.inverse_cdf import (
@@ -37,7 +36,7 @@ from exactdp.params import (
     positive_int,
     to_fraction,
 )
-from exactdp.randomness import RandomSource, SystemSource, UniformBatch
+from exactdp.randomness import RandomSource, SystemSource, UniformBatch, plain_byte_source
 from exactdp.trace import record
 
 __all__ = ["NATIVE_TABLE_BYTES", "POWER_TABLE_BITS", "FastSample", "TruncatedGeoSample"]
@@ -318,6 +317,30 @@ class FastSample(InverseCDFSampler):
             return self.cdf(c, z)
         return self._gmp_cdf(c, z)  # type: ignore[no-any-return]
 
+    #: Lazy draws (:mod:`exactdp.lazy_draws`): with a byte source and the lazy kernel built,
+    #: read ``u``'s leading 127 bits first and the rest only when they leave the output open.
+    #: False: every draw reads all of ``u`` (a fixed number of bytes per draw).
+    lazy_bits = True
+
+    @cached_property
+    def _lazy(self) -> tuple[lazy_draws.LazyPlan, native_samplers.LazyTable] | None:
+        """The plan and kernel table of the lazy draws; None when the kernel is not built,
+        the method does not apply (:func:`~exactdp.lazy_draws.plan`), the window would
+        exceed :data:`NATIVE_TABLE_BYTES` or a subclass has its own :meth:`cdf`."""
+        if (type(self).cdf is not FastSample.cdf or not native_samplers.lazy_available()
+                or 32 * self.t > NATIVE_TABLE_BYTES):
+            return None
+        p = lazy_draws.plan(self.n, self.t, self.d, self.d_prime, self._scale,
+                            [self._scale * self._truncated_at(j) for j in range(-self.t, self.t)])
+        tab = None if p is None else lazy_draws.table(p)
+        return None if p is None or tab is None else (p, tab)
+
+    def lazy_draws(self) -> Callable[[list[int], RandomSource], list[int]] | None:
+        """The lazy batch ``(counts, source) -> outputs`` for a byte source, or None (see
+        :attr:`lazy_bits`)."""
+        lazy = self._lazy if self.lazy_bits else None
+        return None if lazy is None else partial(lazy_draws.sample_lazy, self, *lazy)
+
     @cached_property
     def _native(self) -> native_samplers.SearchTable | None:
         """The table of :func:`exactdp.native_samplers.search`: ``(1/gamma - 1)(n + 1) F'`` at
@@ -346,17 +369,21 @@ class FastSample(InverseCDFSampler):
             table.width * native_samplers.LIMB_BYTES, "little"))[0]
 
     def sample(self, c: int, source: RandomSource | None = None) -> int:
-        """Release ``M(c, U)``: the draw of ``sample_many([c], source)[0]``.  With the OS
-        source (``None`` or a :class:`~exactdp.randomness.SystemSource`) and the native
-        kernels built, one ``os.urandom`` read and ONE C call (:meth:`SearchTable.sample_one
+        """Release ``M(c, U)``: the draw of ``sample_many([c], source)[0]``.  With a byte
+        source (``None``, a :class:`~exactdp.randomness.SystemSource` or a keystream) and the native
+        kernels built, one read of its bytes and ONE C call (:meth:`SearchTable.sample_one
         <exactdp.native_samplers.SearchTable.sample_one>`: reduction and search) -- the same
         bytes, mapping and trace event as the batch's one-pass path."""
         table = self._native
-        if (table is not None and (source is None or type(source) is SystemSource)
+        src = SystemSource() if source is None else plain_byte_source(source)
+        lazy = None if src is None else self.lazy_draws()
+        if lazy is not None and type(c) is int and 0 <= c <= self.n:
+            return lazy([c], src)[0]  # type: ignore[arg-type]
+        if (table is not None and src is not None
                 and type(c) is int and 0 <= c <= self.n):
             record("native_search", 1, table.rounds)
-            z = table.sample_one(c, os.urandom(table.raw_bytes))
-            return z if z >= 0 else self(c, SystemSource().uniform(self.d))
+            z = table.sample_one(c, src.random_bytes(table.raw_bytes))
+            return z if z >= 0 else self(c, src.uniform(self.d))
         return self.sample_many([c], source)[0]
 
     def raw_search(self) -> Callable[[list[int], bytes], list[int]] | None:

@@ -36,6 +36,7 @@ from exactdp.params import DomainError, ParameterTypeError
 
 __all__ = [
     "SPLIT_TOP_BITS",
+    "ByteSource",
     "CallableSource",
     "InverseCDFBatch",
     "InverseCDFDraw",
@@ -50,6 +51,7 @@ __all__ = [
     "check_domain_size",
     "check_source",
     "default_source",
+    "plain_byte_source",
     "split_inverse_cdf",
 ]
 
@@ -307,20 +309,39 @@ def check_source(source: object, name: str = "source") -> RandomSource:
                              f"{_EXPECTED_SOURCE}{hint}")
 
 
-class SystemSource(RandomSource):
-    """The default: the operating system's CSPRNG via :mod:`secrets`.
+class ByteSource(RandomSource):
+    """A source whose randomness is a stream of uniform bytes, :meth:`random_bytes`: the OS
+    CSPRNG (:class:`SystemSource`) or a keystream keyed from it
+    (:class:`exactdp.keystream.KeystreamSource`).  Every draw is exact given uniform bytes:
 
-    ``secrets.randbelow`` is exact for any ``d`` (rejection sampling on ``d.bit_length()``
-    random bits); its number of rejection rounds is random but independent of every
-    private input (it depends only on ``d`` and the coins).
+    * :meth:`uniform` -- rejection on whole bytes: ``ceil(K/8)`` bytes (``K`` the bit length
+      of ``d``) read as a little-endian number, its bits from ``K`` on cleared, accepted iff it
+      is below ``d`` (probability above 1/2), else read again;
+    * :meth:`uniform_many` and :meth:`inverse_cdf_many` -- ``K + 63`` bits per draw, reduced
+      modulo ``d`` and accepted iff below the largest multiple of ``d`` (see
+      :meth:`uniform_many`); a rejected draw (probability below ``2**-62``) is redrawn by
+      :meth:`uniform`.
+
+    The number of bytes read depends on ``d``, on the batch size and on the bytes themselves
+    (the rejections), never on anything else; the lazy draws of FastSample
+    (:meth:`exactdp.fastsample.FastSample.sample_many`) say what theirs depends on.
     """
 
+    def random_bytes(self, k: int) -> bytes:
+        """``k`` independent uniform bytes."""
+        raise NotImplementedError
+
     def uniform(self, d: int) -> int:
-        return secrets.randbelow(check_domain_size(d)) + 1
+        k = check_domain_size(d).bit_length()
+        size, mask = (k + 7) // 8, (1 << k) - 1
+        while True:
+            r = int.from_bytes(self.random_bytes(size), "little") & mask
+            if r < d:
+                return r + 1
 
     def uniform_many(self, d: int, k: int) -> Sequence[int]:
-        """``k`` draws from ONE read of the OS CSPRNG: ``K + 63`` random bits ``r`` per draw
-        (``K`` the bit length of ``d``), ``u = (r mod d) + 1``, accepted iff
+        """``k`` draws from ONE read of :meth:`random_bytes`: ``K + 63`` random bits ``r`` per
+        draw (``K`` the bit length of ``d``), ``u = (r mod d) + 1``, accepted iff
         ``r < floor(2**(K+63) / d) d`` -- exactly uniform on ``[d]_+``; a rejected draw
         (probability below ``2**-62``) is replaced by :meth:`uniform`.  A
         :class:`UniformBatch` when the native kernels are built, else a list."""
@@ -328,7 +349,7 @@ class SystemSource(RandomSource):
         k = check_batch_size(k)
         width = native_samplers.limbs(d)
         size = (width + 1) * native_samplers.LIMB_BYTES
-        raw = secrets.token_bytes(k * size)
+        raw = self.random_bytes(k * size)
         if native_samplers.available():
             data, ok = native_samplers.reduce(d, raw, k)
             if b"\0" not in ok:
@@ -347,23 +368,57 @@ class SystemSource(RandomSource):
         return out
 
     def inverse_cdf_many(self, batch: InverseCDFBatch) -> list[int]:
-        """With a batch that has a native one-pass path (``batch.search_raw``): ONE read of
-        the OS CSPRNG for the whole batch, reduced and searched without leaving C -- the same
-        draws as :meth:`uniform_many` makes (a rejected one redrawn by :meth:`uniform`);
-        otherwise the default."""
+        """With a batch that has a lazy native path (``batch.lazy_raw``, FastSample): the
+        leading bits of every draw from ONE read, the rest only for the rare undecided draws
+        (see :mod:`exactdp.lazy_draws`).  Else, with a native one-pass path
+        (``batch.search_raw``): ONE read for the whole batch, reduced and searched without
+        leaving C -- the same draws as :meth:`uniform_many` makes (a rejected one redrawn by
+        :meth:`uniform`); otherwise the default."""
+        lazy = getattr(batch, "lazy_raw", None)
+        if lazy is not None:
+            return lazy(self)  # type: ignore[no-any-return]
         search_raw = batch.search_raw
         if search_raw is None:
             return super().inverse_cdf_many(batch)
         d, k = batch.d, len(batch)
-        raw = secrets.token_bytes(k * (native_samplers.limbs(d) + 1) * native_samplers.LIMB_BYTES)
+        raw = self.random_bytes(k * (native_samplers.limbs(d) + 1) * native_samplers.LIMB_BYTES)
         out = search_raw(raw)
         if -1 in out:
             for e in [e for e, z in enumerate(out) if z == -1]:
                 out[e] = batch.draw(e).search(self.uniform(d))
         return out
 
+
+class SystemSource(ByteSource):
+    """The default: the operating system's CSPRNG via :mod:`secrets`.
+
+    ``secrets.randbelow`` is exact for any ``d`` (rejection sampling on ``d.bit_length()``
+    random bits); its number of rejection rounds is random but independent of every
+    private input (it depends only on ``d`` and the coins).  Batches read
+    ``secrets.token_bytes`` (:class:`ByteSource`).
+    """
+
+    def random_bytes(self, k: int) -> bytes:
+        return secrets.token_bytes(k)
+
+    def uniform(self, d: int) -> int:
+        return secrets.randbelow(check_domain_size(d)) + 1
+
     def __repr__(self) -> str:
         return "SystemSource()"
+
+
+def plain_byte_source(source: object) -> ByteSource | None:
+    """``source`` when it is exactly a :class:`SystemSource` or a keystream source (their
+    batches may take the native one-pass and lazy paths), else None: a subclass that marks,
+    counts or replaces draws must see every draw through its own methods."""
+    if type(source) in _PLAIN_BYTE_SOURCES:
+        return source  # type: ignore[return-value]
+    return None
+
+
+#: The exact types :func:`plain_byte_source` accepts (the keystream module adds its class).
+_PLAIN_BYTE_SOURCES: set[type] = {SystemSource}
 
 
 class NotForReleaseWarning(UserWarning):

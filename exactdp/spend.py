@@ -46,7 +46,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactdp.certified import Interval, ceil_log2, ln_interval, precision_schedule
+from exactdp.certified import (
+    Interval,
+    ceil_log2,
+    compare_exp,
+    ln_interval,
+    precision_schedule,
+)
 from exactdp.params import ParameterError, ResourceLimitError, to_fraction
 
 __all__ = [
@@ -101,6 +107,23 @@ def ln_fits(coefficient: object, ratio: object, limit: object) -> bool:
         raise ParameterError(f"ln_fits needs coefficient >= 0 and ratio >= 1, got {c}, {r}")
     if c == 0 or r == 1:
         return e >= 0
+    if e <= 0:
+        return False  # c ln r > 0
+    x = e / c
+    if _size(x) < _size(r):
+        # c ln r <= e  <=>  r <= e^(e/c), never equal (e^x is irrational for rational
+        # x != 0).  The cost of either series grows with the size of the rational it is
+        # taken of: a base near e^1000 has ~1450-bit terms, its budget 1000 has 10 bits.
+        return compare_exp(x, r) > 0
+    return _ln_fits_by_ln(c, r, e)
+
+
+def _size(q: Fraction) -> int:
+    return q.numerator.bit_length() + q.denominator.bit_length()
+
+
+def _ln_fits_by_ln(c: Fraction, r: Fraction, e: Fraction) -> bool:
+    """:func:`ln_fits` by refining ``c ln r`` (for ``c > 0``, ``r > 1``)."""
     for bits in precision_schedule(64 + 2 * r.denominator.bit_length()):
         box = _ln_times(c, r, bits)
         if box.hi <= e:

@@ -132,13 +132,15 @@ def test_output_checked_before_any_draw(capsys: pytest.CaptureFixture[str], tmp_
     from exactdp import randomness
 
     drawn: list[int] = []
-    real = randomness.SystemSource.uniform
 
-    def spy(self: randomness.SystemSource, d: int) -> int:
-        drawn.append(d)
-        return real(self, d)
+    def spying(real):  # the OS source's uniform, and the keystream's (ByteSource's)
+        def spy(self: randomness.RandomSource, d: int) -> int:
+            drawn.append(d)
+            return real(self, d)
+        return spy
 
-    monkeypatch.setattr(randomness.SystemSource, "uniform", spy)
+    for cls in (randomness.SystemSource, randomness.ByteSource):
+        monkeypatch.setattr(cls, "uniform", spying(cls.uniform))
     base = ["sample", "geosample", "--n", "10", "--epsilon", "1/2", "--count", "3"]
     for target, words in [(tmp_path / "missing" / "x.txt", "does not exist"),
                           (tmp_path, "is a directory")]:

@@ -14,7 +14,7 @@ import pytest
 
 from exactdp.certified import compare_exp
 from exactdp.projections import OPORPPlan, sample_rademacher
-from exactdp.randomness import SeededSource, SystemSource
+from exactdp.randomness import ByteSource, SeededSource, SystemSource
 from tests._cli import one_line_error, run
 
 ROWS = [(1, 2, 3, 4, 0, -1), (-4, 0, 2, 1, 3, 3), (0, 0, 0, 0, 0, 0), (4, 4, -4, 1, 2, 0)]
@@ -189,6 +189,7 @@ class _NoDraws:
 
 def test_checks_come_before_any_randomness(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(SystemSource, "uniform", _NoDraws())
+    monkeypatch.setattr(ByteSource, "uniform", _NoDraws())  # the keystream's draws
     f = _csv(tmp_path)
     existing = tmp_path / "out.csv"
     existing.write_text("keep me\n")

@@ -268,13 +268,12 @@ def _spy_on_draws(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     from exactdp import randomness
 
     drawn: list[int] = []
-    real = randomness.SystemSource.uniform
+    for cls in (randomness.SystemSource, randomness.ByteSource):  # the OS, the keystream
+        def spy(self: randomness.RandomSource, d: int, real=cls.uniform) -> int:
+            drawn.append(d)
+            return real(self, d)
 
-    def spy(self: randomness.SystemSource, d: int) -> int:
-        drawn.append(d)
-        return real(self, d)
-
-    monkeypatch.setattr(randomness.SystemSource, "uniform", spy)
+        monkeypatch.setattr(cls, "uniform", spy)
     return drawn
 
 

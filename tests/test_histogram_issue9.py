@@ -226,7 +226,7 @@ class _Draws:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.count = 0
-        for cls in (randomness.SystemSource, randomness.SeededSource):
+        for cls in (randomness.SystemSource, randomness.SeededSource, randomness.ByteSource):
             original = cls.uniform
 
             def uniform(src: Any, d: int, _orig: Any = original) -> int:

@@ -163,12 +163,13 @@ BAD_COUNTS = [
 def test_bad_counts_one_line_before_noise(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch, text: str,
                                           where: str, what: str) -> None:
-    from exactdp import randomness
+    from exactdp import keystream, randomness
 
     def no_noise(*args: object) -> None:
         raise AssertionError("a source was made before the counts were validated")
 
     monkeypatch.setattr(randomness, "SystemSource", no_noise)
+    monkeypatch.setattr(keystream, "release_source", no_noise)
     path = _write(tmp_path / "bad.csv", text)
     rc, out, err = run(capsys, "histogram", path, "--counts", "--algorithm", "pure-sparse",
                        "--universe-size", "10", "--epsilon", "1/2", "--quiet")

@@ -138,18 +138,26 @@ def worker_count(value: object, name: str = "--workers") -> int:
     return n
 
 
-def add_max_seconds(p: argparse.ArgumentParser, default: int = 600) -> None:
+#: The default ``--max-seconds`` of every long command: a run past a minute without being
+#: asked for is treated as a hang.
+DEFAULT_MAX_SECONDS = 60
+
+
+def add_max_seconds(p: argparse.ArgumentParser, default: int = DEFAULT_MAX_SECONDS,
+                    what: str = "") -> None:
     """``--max-seconds S``: the limit on the work a command does before it draws anything
     (estimated up front where it can be, and enforced by a deadline where it cannot)."""
     p.add_argument("--max-seconds", default=str(default), metavar="S",
-                   help=f"refuse work estimated to take longer than S seconds, and stop work "
-                        f"that runs past S before any noise is drawn (default {default})")
+                   help=what or f"refuse work estimated to take longer than S seconds, and "
+                                f"stop work that runs past S before any noise is drawn "
+                                f"(default {default})")
 
 
 def max_seconds(args: argparse.Namespace) -> int:
     from exactdp.params import positive_int
 
-    return positive_int(getattr(args, "max_seconds", "600"), "--max-seconds")
+    return positive_int(getattr(args, "max_seconds", str(DEFAULT_MAX_SECONDS)),
+                        "--max-seconds")
 
 
 def refuse_if_slow(what: str, ns: int, limit: int, change: str) -> None:

@@ -200,7 +200,7 @@ def cmd_check_alp(args: argparse.Namespace) -> int:
         f"into the grid", differ, len(pairs),
         "the rounding law still changes above m/c: this implementation is outside the "
         "check's premise")
-    word, status = outcome(ok, coverage)
+    word, status = outcome(ok, coverage, brief(w.ratio))
     params = {"variant": prm.variant, "epsilon": eps, "c": prm.scale, "p": prm.flip,
               "m": prm.columns, "s": prm.rows, "k": prm.sparsity, "d": prm.universe,
               "grid": prm.grid, "beta": beta, "epsilon_cert": prm.epsilon_cert,

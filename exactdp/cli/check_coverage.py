@@ -5,8 +5,10 @@ mechanism only when the grid reaches every point where the claim can be tightest
 states why its grid does (or computes the smallest grid that does).  Three verdicts:
 
 * ``FAIL`` (exit status 1) -- a violation was found on the grid (whatever it covers);
-* ``not covered`` (exit status 2, with what to raise on stderr) -- no violation on a grid
-  that cannot reach the tightest points: nothing is concluded;
+* ``not covered`` (exit status 2, like any input that cannot decide the claim: one line on
+  stderr with the worst ratio found and what to raise, nothing on stdout) -- no violation
+  on a grid that cannot reach the tightest points: nothing is concluded, and no report is
+  printed that could be read as a result;
 * ``pass`` (exit status 0) -- no violation on a grid that covers them.
 
 Each check also counts its non-vacuous grid points: the ordered pairs whose two laws
@@ -15,14 +17,19 @@ differ (a pair of equal laws has ratio 1 and can never refute a claim).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from exactdp.cli._common import FAILED, OK, USAGE
+from exactdp.cli._common import FAILED, OK
+from exactdp.params import ParameterError
 
-__all__ = ["Coverage", "non_vacuous", "outcome"]
+__all__ = ["Coverage", "NotCoveredError", "non_vacuous", "outcome"]
+
+
+class NotCoveredError(ParameterError):
+    """A check found no violation on a grid that cannot reach the claim's tightest inputs:
+    the parameters given cannot decide the claim (exit status 2, nothing on stdout)."""
 
 
 @dataclass(frozen=True)
@@ -57,13 +64,16 @@ def non_vacuous(pairs: Iterable[tuple[Any, Any]],
     return sum(1 for a, b in pairs if laws[a] != laws[b])
 
 
-def outcome(ok: bool, coverage: Coverage) -> tuple[str, int]:
-    """The verdict word and exit status; a violation is FAIL even on an uncovered grid, and
-    an uncovered grid without one says so on stderr (one line: what to raise)."""
+def outcome(ok: bool, coverage: Coverage, worst: object = None) -> tuple[str, int]:
+    """The verdict word and exit status; a violation is FAIL even on an uncovered grid.  An
+    uncovered grid without one raises :class:`NotCoveredError` (one line: the worst ratio
+    ``worst`` found, why the grid falls short and what to raise) before any report is
+    printed."""
     if not ok:
         return "FAIL", FAILED
     if not coverage.covered:
-        print(f"exactdp check: not covered: {coverage.why}; {coverage.raise_to}",
-              file=sys.stderr)
-        return "not covered", USAGE
+        found = "" if worst is None else f" (worst ratio on it {worst})"
+        raise NotCoveredError(f"not covered: no violation on this grid{found}, but it cannot "
+                              f"decide the claim: {coverage.why}; {coverage.raise_to}; "
+                              f"nothing is concluded")
     return "pass", OK

@@ -190,7 +190,8 @@ def cmd_check_sign_oporp(args: argparse.Namespace) -> int:
            if args.neighbours == "one-coordinate" else "")
         + f", which needs C >= {needed}",
         differ, total, f"raise --bound to {needed} (or omit it)")
-    word, status = outcome(ok, coverage)
+    word, status = outcome(ok, coverage, None if worst.worst.ratio is None
+                           else brief(worst.worst.ratio))
     rho = s["base"].ratio
     params = {"epsilon": s["eps"], "rho": rho, "p": s["p"], "k": s["k"], "C": s["bound"],
               "beta": s["beta"], "variant": args.variant, "L_max": s["l_max"],

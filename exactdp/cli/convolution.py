@@ -46,6 +46,7 @@ from exactdp.cli._common import (
     seeded_source,
 )
 from exactdp.cli.conv_input import DomainSpec, parse_domain, parse_filter, read_vector
+from exactdp.cli.random_source import add_random_source, release_source_of
 from exactdp.params import (
     DomainError,
     ParameterError,
@@ -294,6 +295,7 @@ def _add_convolve(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("file", metavar="FILE", help="the private counts, one per line ('-': stdin)")
     _add_mechanism_args(p)
     p.add_argument("--seed", help="reproducible noise for examples (NOT for releases)")
+    add_random_source(p)
     p.add_argument("--mse-at-input", action="store_true",
                    help="also the exact MSE at this x (private: NOT covered)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -325,7 +327,7 @@ def release_ns(mech: Any) -> int:
 
 
 def cmd_convolve(args: argparse.Namespace) -> int:
-    from exactdp.randomness import RandomSource, SystemSource
+    from exactdp.randomness import RandomSource
 
     def say(message: str) -> None:
         if not args.quiet and not args.json:
@@ -371,7 +373,8 @@ def cmd_convolve(args: argparse.Namespace) -> int:
         progress("warning: --accounting paper-unsound calibrates with the paper's Theorem 4 "
                  "as printed, which is false in general; the exact guarantee "
                  "below is what holds")
-    source: RandomSource = SystemSource() if args.seed is None else seeded_source(args.seed)
+    source: RandomSource = (release_source_of(args) if args.seed is None
+                            else seeded_source(args.seed))
     release = mech.release(x, source)
     payload: dict[str, Any] = {
         "mechanism": type(mech).__name__,

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from exactdp.cli._common import (
+    DEFAULT_MAX_SECONDS,
     EPILOG,
     FAILED,
     NS,
@@ -28,6 +29,7 @@ from exactdp.cli._common import (
     progress,
     seeded_source,
 )
+from exactdp.cli.random_source import add_random_source, release_source_of
 from exactdp.params import ParameterError, ResourceLimitError
 
 __all__ = ["COMMANDS", "estimate_ns"]
@@ -45,7 +47,7 @@ GUARANTEES = (
     "floats. The top K/2 is the paper's eps = 1 (its eps is 1/m); the bottom is set by the "
     "size of the integers d.")
 
-_DEFAULT_MAX_SECONDS = "600"
+_DEFAULT_MAX_SECONDS = str(DEFAULT_MAX_SECONDS)
 
 
 def _counting_args(p: argparse.ArgumentParser, ideal: bool = False,
@@ -242,7 +244,8 @@ def add_sample(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "sample", help="release noisy counts",
         description="Release noisy counts M(c, U) of the true count c, one per line (or as "
                     "JSON), streamed as they are drawn (memory does not grow with --draws), "
-                    "with progress on stderr for long runs. Randomness: the OS CSPRNG, or "
+                    "with progress on stderr for long runs. Randomness: the OS CSPRNG (or "
+                    "a ChaCha20 keystream keyed from it: --random-source), or "
                     "--seed S for reproducible examples (NOT for releases: the seed "
                     "determines the noise). " + GUARANTEES,
         epilog=EPILOG)
@@ -252,6 +255,7 @@ def add_sample(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="how many independent draws K (default 1); --epsilon is the budget "
                         "of all K together")
     p.add_argument("--seed", help="seed a reproducible source (not for releases)")
+    add_random_source(p)
     add_json(p)
     add_output(p, "the values (one per line, or JSON with --json)")
     p.set_defaults(func=cmd_sample)
@@ -281,7 +285,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
     import sys
 
     from exactdp.params import positive_int
-    from exactdp.randomness import RandomSource, SystemSource
+    from exactdp.randomness import RandomSource
 
     out = output_path(args)
     mech = _make_mechanism(args)
@@ -296,7 +300,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
         source = seeded_source(args.seed)
         progress("warning: --seed makes the noise predictable; never release these values")
     else:
-        source = SystemSource()
+        source = release_source_of(args)
     if not args.json:  # the values stay one per line on stdout, so that they pipe
         progress(spent.describe())
     pieces = _sample_lines(mech, c, draws, source, bool(args.json), args.seed is not None,

@@ -9,9 +9,11 @@ import time
 from typing import Any
 
 from exactdp.cli._common import (
+    DEFAULT_MAX_SECONDS,
     EPILOG,
     NS,
     add_input_limit,
+    add_max_seconds,
     add_output,
     draw_ns,
     duration,
@@ -22,6 +24,7 @@ from exactdp.cli._common import (
 from exactdp.cli._common import progress as _progress
 from exactdp.cli._common import write_json as _write_json
 from exactdp.cli.histogram_sources import add_source_arguments, read_source
+from exactdp.cli.random_source import add_random_source, release_source_of
 
 _GUARANTEE = (
     "--epsilon is the budget of the whole released histogram, any exact rational in (0, 1]: "
@@ -68,11 +71,12 @@ def _add_histogram(sub: argparse._SubParsersAction) -> None:  # type: ignore[typ
     p.add_argument("--skip-blank-lines", action="store_true",
                    help="ignore blank lines (by default an error)")
     p.add_argument("--seed", help="reproducible noise for examples (NOT for releases)")
+    add_random_source(p)
     add_output(p, "the release")
     add_input_limit(p)
     add_source_arguments(p)
-    p.add_argument("--max-seconds", default="600", metavar="S",
-                   help="refuse longer estimated releases (default 600)")
+    add_max_seconds(p, what=f"refuse releases estimated to take longer than S seconds "
+                            f"(default {DEFAULT_MAX_SECONDS})")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (notes are still printed)")
     p.set_defaults(func=_cmd_histogram)
@@ -89,7 +93,7 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
     )
     from exactdp.histograms.release_file import seal, spent_of
     from exactdp.params import ParameterError, inverse_integer
-    from exactdp.randomness import RandomSource, SystemSource
+    from exactdp.randomness import RandomSource
     from exactdp.spend import budget, histogram_m_for_budget
 
     def say(message: str) -> None:
@@ -137,7 +141,7 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
     if args.seed is not None:
         source = seeded_source(args.seed)
     else:
-        source = SystemSource()
+        source = release_source_of(args)
     report: dict[str, Any]
     if args.algorithm == "compact":
         report = _compact_report(args, universe, epsilon, beta, data, source, say)

@@ -36,6 +36,7 @@ from exactdp.cli._common import (
     progress,
     seeded_source,
 )
+from exactdp.cli.random_source import add_random_source, release_source_of
 from exactdp.files import InputFileError
 from exactdp.params import ParameterError, positive_int
 
@@ -119,6 +120,7 @@ def add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                        help="public seed of the projection (default: from the OS)")
         q.add_argument("--seed", metavar="S",
                        help="seed of the NOISE (reproducible, NOT for releases)")
+        add_random_source(q)
         q.add_argument("--json", action="store_true",
                        help="JSON instead of CSV")
         add_output(q, "the release")
@@ -287,7 +289,7 @@ def _margin(r: Fraction) -> int:
 def cmd_project(args: argparse.Namespace) -> int:
     from exactdp.cli.proj_input import read_vectors
     from exactdp.projections import pad_to_multiple
-    from exactdp.randomness import RandomSource, SystemSource
+    from exactdp.randomness import RandomSource
     from exactdp.spend import budget
 
     out = output_path(args)
@@ -323,7 +325,7 @@ def cmd_project(args: argparse.Namespace) -> int:
         noise = seeded_source(noise_seed)
         progress("warning: --seed makes the noise predictable; never release this output")
     else:
-        noise = SystemSource()
+        noise = release_source_of(args)
     header = {"command": f"exactdp project {args.kind}", "method": args.method,
               "p": str(p_in), "p_padded": str(p), "k": str(k), "beta": str(beta),
               "bound": str(args.bound), "epsilon": str(eps), **info}

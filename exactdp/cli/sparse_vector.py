@@ -40,6 +40,7 @@ from exactdp.cli._common import (
     seeded_source,
     write_json,
 )
+from exactdp.cli.random_source import add_random_source, release_source_of
 from exactdp.files import InputFileError
 from exactdp.params import DomainError, ExactDPError, ParameterError, positive_int, to_fraction
 
@@ -195,6 +196,7 @@ def _add_project(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                    help="paper (default), unscaled (c = 1) or histogram-tight (integer "
                         "values: worst ratio exactly L <= e^eps, less noise)")
     p.add_argument("--seed", help="reproducible sketch for examples (NOT for releases)")
+    add_random_source(p)
     p.add_argument("--output", required=True, metavar="SKETCH",
                    help="write the sketch file to SKETCH, atomically")
     p.add_argument("--force", action="store_true",
@@ -270,7 +272,7 @@ def _positive(text: str, name: str) -> Fraction:
 def _cmd_project(args: argparse.Namespace) -> int:
     from exactdp.files import read_text
     from exactdp.params import ResourceLimitError
-    from exactdp.randomness import RandomSource, SystemSource
+    from exactdp.randomness import RandomSource
     from exactdp.sparse_vectors.alp import ALP
     from exactdp.sparse_vectors.sketch_file import sketch_json
 
@@ -295,7 +297,8 @@ def _cmd_project(args: argparse.Namespace) -> int:
                        where=f"input {name}")
     say(f"read the input in {time.perf_counter() - start:.1f} s; drawing {params.columns} "
         f"hash functions and the {params.rows} x {params.columns} sketch")
-    source: RandomSource = SystemSource() if args.seed is None else seeded_source(args.seed)
+    source: RandomSource = (release_source_of(args) if args.seed is None
+                            else seeded_source(args.seed))
     sketch = ALP(params).project(pairs, source)
     document = sketch_json(sketch, request=request, input_file=args.file,
                            seeded=args.seed is not None, spent=True)
