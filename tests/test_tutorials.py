@@ -28,7 +28,8 @@ NOTEBOOK = runner.HERE / "explore_mechanism.py"
 PNG = b"\x89PNG\r\n\x1a\n"
 
 EXPECTED = ["why-floats-leak", "geosample-from-scratch", "strict-time", "auditing-your-mechanism",
-            "histograms-over-2-64", "float-attack-and-fixes", "timing-by-the-clock"]
+            "histograms-over-2-64", "float-attack-and-fixes", "timing-by-the-clock",
+            "discrete-gaussian"]
 
 
 def test_the_tutorials_are_there_in_order() -> None:
