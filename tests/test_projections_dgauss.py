@@ -47,3 +47,13 @@ def test_dp_oporp_delta_over_every_pair_is_the_one_coordinate_delta(ratio: Fract
 def test_noise_type_is_checked() -> None:
     with pytest.raises(ParameterTypeError, match="DiscreteGaussian"):
         DPOPORP(PLAN, 1, 1.5)  # type: ignore[arg-type]
+
+
+def test_upper_bounds_print_rounded_up() -> None:
+    from exactdp.plot.paper001_experiments import ceil_decimal
+
+    assert ceil_decimal(Fraction(999999648421311, 10**21)) == "1.000e-06"
+    assert ceil_decimal(Fraction(12345678, 10**15)) == "1.235e-08"
+    assert ceil_decimal(Fraction(1, 3)) == "3.334e-01"
+    assert ceil_decimal(Fraction(5)) == "5.000e+00"
+    assert ceil_decimal(Fraction(123401)) == "1.235e+05"

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["BASE_BITS", "D_BITS", "achieved_eps", "base", "dp_oporp", "dp_oporp_gauss",
-           "gaussian", "geometric", "noise_ratio", "raw_data", "raw_data_gauss",
+           "gaussian", "gaussian_delta", "geometric", "noise_ratio", "raw_data", "raw_data_gauss",
            "sign_oporp_smooth", "sign_rp_rr", "source"]
 
 #: The base's denominator 2^BASE_BITS: per-bit budgets down to 0.1/32 lose < 0.1 % to rounding.
@@ -153,6 +153,17 @@ def gaussian(eps: Fraction, delta: Fraction, beta: int) -> DiscreteGaussian:
     the exact calibration standing in for the paper's Thm 3.5 ``sigma*``).  The sampled law's
     own ``delta`` is stated beside the results (:mod:`exactdp.plot.paper001_experiments`)."""
     return DiscreteGaussian(calibrate_sigma2(eps, delta, beta))
+
+
+def gaussian_delta(eps: Fraction, delta: Fraction, beta: int) -> Fraction:
+    """The upper end of a certified interval containing the ``delta(eps)`` of the law that
+    :func:`gaussian` samples, at shift ``beta``, worse of the two directions
+    (:func:`exactdp.checker.hockey_stick_eps` on :meth:`DiscreteGaussian.law`)."""
+    from exactdp.checker import hockey_stick_eps
+
+    p = gaussian(eps, delta, beta).law()
+    q = {x + beta: v for x, v in p.items()}
+    return max(hockey_stick_eps(p, q, eps).hi, hockey_stick_eps(q, p, eps).hi)
 
 
 def dp_oporp_gauss(seed: int, beta: int, delta: Fraction):  # type: ignore[no-untyped-def]

@@ -234,13 +234,30 @@ def verdict(rows: list[dict[str, Any]], metric: str, eps_list: list[Fraction]) -
     return out
 
 
+def ceil_decimal(x: Fraction, digits: int = 4) -> str:
+    """``x > 0`` rounded UP to ``digits`` significant digits, in scientific notation (an
+    upper bound stays an upper bound when printed)."""
+    exp = len(str(x.numerator // x.denominator)) - 1 if x >= 1 else -len(
+        str(x.denominator // x.numerator))
+    while Fraction(10) ** exp > x:
+        exp -= 1
+    while Fraction(10) ** (exp + 1) <= x:
+        exp += 1
+    scaled = x / Fraction(10) ** (exp - digits + 1)
+    m = -(-scaled.numerator // scaled.denominator)
+    if m >= 10**digits:
+        m, exp = m // 10, exp + 1  # only when m = 10^digits exactly: no loss
+    text = str(m)
+    return f"{text[0]}.{text[1:]}e{exp:+03d}"
+
+
 def parameters(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ...]) -> str:
     """The exact bases and noise ratios behind the rows, with the loss they really spend."""
     from exactdp.plot import paper001_exact as pe
 
     cols = [f"SignOPORP t={t}: rho" for t in t_values] + [f"SignRP k={k}: rho" for k in ks]
     head = ("| eps | " + " | ".join(cols) + " | DP-OPORP-L / Raw-data-L: r "
-            "| DP-OPORP-G / Raw-data-G: sigma^2 (sigma) |\n"
+            "| DP-OPORP-G / Raw-data-G: sigma^2 (sigma; delta of the law sampled <=) |\n"
             + "|---|" + "---|" * (len(cols) + 2) + "\n")
     lines = []
     for e in eps_list:
@@ -252,7 +269,8 @@ def parameters(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ...
         spent = BETA * (math.log(r.denominator) - math.log(r.numerator))
         cells.append(f"{r.numerator}/{r.denominator} (eps {spent:.6f})")
         g = pe.gaussian(e, DELTA, BETA)
-        cells.append(f"{g.sigma2} ({math.sqrt(g.sigma2):.2f})")
+        spent_delta = pe.gaussian_delta(e, DELTA, BETA)
+        cells.append(f"{g.sigma2} ({math.sqrt(g.sigma2):.2f}; {ceil_decimal(spent_delta)})")
         lines.append(f"| {e} | " + " | ".join(cells) + " |")
     return head + "\n".join(lines) + "\n"
 
@@ -296,7 +314,8 @@ def report(res: Results) -> list[str]:
     md.append("### Exact parameters (rho^t <= e^eps per vector for SignOPORP, rho^k <= e^eps "
               "for SignRP, r^-beta <= e^eps for the geometric noise; certified, the eps "
               "really spent in brackets; the discrete Gaussian's sigma^2 meets (eps, 1e-6) "
-              "at shift beta = 16, certified on the ideal law)\n\n"
+              "at shift beta = 16 on the ideal law, and the delta of the law sampled, "
+              "certified, is beside it)\n\n"
               + parameters(res.eps_list, res.ks, res.t_values))
     return md
 
