@@ -25,6 +25,21 @@ PLANTS = [
      "    return 5 if y < 5.5 else 6"),
     ("timing-by-the-clock", "Exercise: the exact best output-only attacker",
      "    low = -(m // 2)   ", "    low = -(m // 2) + 1"),
+    ("fastsample-and-mixing", "Exercise: the mixture's law",
+     "+ gamma / (n + 1) for z", "+ gamma / n for z"),
+    ("lower-bounds", "Exercise: Definition 4.2 by hand",
+     "abs(z - c) <= a) < 1 - beta", "abs(z - c) < a) < 1 - beta"),
+    ("the-checker-catches-a-slip", "Exercise: three draws",
+     "true_11, bv18_11 = Fraction(1, 2), Fraction(21, 32)",
+     "true_11, bv18_11 = Fraction(1, 2), Fraction(3, 4)"),
+    ("sparse-vectors", "Exercise: the one-cell ratio",
+     "    return Fraction(alpha + 1)", "    return Fraction(alpha + 2)"),
+    ("projections-li-li", "Exercise: the keep probability",
+     "    return Fraction(a**L, a**L + b**L)", "    return Fraction(a**L, a**L + b)"),
+    ("convolution-fawaz", "Exercise: delta from the loss law",
+     "            total += pr * (1 - R / ratio)", "            total += pr"),
+    ("eps-delta-and-the-privacy-loss", "Exercise: delta at a ratio",
+     "    return finite + loss.infinite_mass", "    return finite"),
 ]
 
 _EXERCISE = re.compile(r"^## (Exercise.*)$", re.MULTILINE)

@@ -29,7 +29,9 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 EXPECTED = ["why-floats-leak", "geosample-from-scratch", "strict-time", "auditing-your-mechanism",
             "histograms-over-2-64", "float-attack-and-fixes", "timing-by-the-clock",
-            "discrete-gaussian"]
+            "fastsample-and-mixing", "lower-bounds", "the-checker-catches-a-slip",
+            "sparse-vectors", "projections-li-li",
+            "convolution-fawaz", "eps-delta-and-the-privacy-loss", "discrete-gaussian"]
 
 
 def test_the_tutorials_are_there_in_order() -> None:
