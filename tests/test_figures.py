@@ -323,7 +323,8 @@ def test_paper_001_experiments(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     data = json.loads((out / "proj_experiments.json").read_text())
     assert [(r["method"], r["k"], r["eps"]) for r in data["rows"]] == [
         ("SignOPORP-smooth t=1", 16, "5"), ("SignRP-RR", 16, "5"), ("DP-OPORP-L", 16, "5"),
-        ("Raw-data-L", None, "5"), ("float DP-OPORP-G", 16, "5"), ("float Raw-data-G", None, "5")]
+        ("Raw-data-L", None, "5"), ("DP-OPORP-G", 16, "5"), ("Raw-data-G", None, "5"),
+        ("float DP-OPORP-G", 16, "5"), ("float Raw-data-G", None, "5")]
     for r in data["rows"]:
         assert all(0 <= r[m] <= 1 for m in ("P@10", "P@50", "SVM"))
     raw = data["no_privacy"][0]
