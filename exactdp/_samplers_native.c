@@ -389,3 +389,119 @@ int64_t es_sample1(const struct es_table *tab, int64_t c, const u64 *raw) {
     free(buf);
     return z;
 }
+
+/*
+ * Lazy draws (es_lazy): FastSample's output from the leading bits of u, when they decide it.
+ *
+ * With K the bit length of d, T <= 127 leading bits, k = K - T, B = 2^k and H = floor(d / B)
+ * (T bits), write u - 1 = a B + b with a uniform on [0, H] and b on [0, B - 1].  For z < n let
+ * Ft(z) = floor(F_c(z) / B).  For a < H the block u in [a B + 1, (a + 1) B] has one output
+ * whenever no z < n has a B < F_c(z) < (a + 1) B; in particular whenever every z < n has
+ * Ft(z) < a or Ft(z) >= a + 1, and then the output is #{z < n : Ft(z) < a}.
+ *
+ * Ft is not computed on d's bits: the table holds D = floor(d' / B), E = floor((d' mod B)
+ * 2^64 / B) and Q(j) = floor(S F'(j) / B) for j in [-t, t) (Qtop = floor(S d' / B) above the
+ * window, 0 below), and
+ *     L(z) = (z + 1) D + floor((z + 1) E / 2^64) + Q(z - c)
+ * satisfies L(z) <= Ft(z) <= L(z) + 2: floor((z + 1) d' / B) is (z + 1) D plus
+ * floor((z + 1) (d' mod B) / B), which is floor((z + 1) E / 2^64) or one more ((z + 1) < 2^62
+ * makes the error of E below 1), and the floor of a sum of two numbers is the sum of their
+ * floors or one more.  With D >= 3, L is strictly increasing (Ft grows by at least D per step).
+ * So: z0 = min{z in [0, n] : z = n or L(z) + 2 >= a} by exactly `rounds` rounds (masks, no
+ * early exit); every z < z0 has Ft(z) <= L(z) + 2 < a; if z0 = n or L(z0) >= a + 1, every
+ * z >= z0 below n has Ft(z) >= a + 1, the block is decided and the output is z0.  Otherwise
+ * (L(z0) in [a - 2, a]) or for a = H the draw is undecided: the caller draws b.  Every
+ * quantity is below 2^128: L(z) <= Ft(z) <= H < 2^127 for z < n and (n + 1) D <= H + 1.
+ *
+ * The a of each draw comes from raw words as es_reduce makes u: a = (r mod (H + 1)),
+ * accepted iff floor(r / (H + 1)) <= m1 (the caller redraws a rejected one).
+ *
+ * out[e]: the output, -1 for a rejected reduction, -2 for an undecided block.  The sequence
+ * of instructions depends only on the table's sizes (the reduction's limbs, rounds); the
+ * entry of Q read depends on z - c (as for es_search).
+ */
+#define ES_LAZY_VERSION 1
+
+int es_lazy_version(void) { return ES_LAZY_VERSION; }
+
+struct es_lazy {
+    int64_t n, rounds, t;
+    u64 H_lo, H_hi, D_lo, D_hi, Qtop_lo, Qtop_hi;
+    u64 E;
+    const u64 *Q;                 /* 2t entries (lo, hi), index j + t */
+    long W;                       /* limbs of H + 1 (1 or 2) */
+    int64_t s;                    /* the reduction modulo H + 1, as in es_reduce */
+    u64 m1, topmask;
+    const u64 *dd;
+};
+
+#define U128(hi, lo) (((u128)(hi) << 64) | (u128)(lo))
+
+static inline u128 ltu128(u128 a, u128 b) { return (u128)0 - (u128)(a < b); }
+
+static inline u128 lazy_L(const struct es_lazy *tab, int64_t c, int64_t z) {
+    int64_t t = tab->t, j = z - c;
+    u128 below = (u128)0 - (u128)(j < -t);
+    u128 above = (u128)0 - (u128)(j >= t);
+    u128 in = ~(below | above);
+    int64_t jc = j < -t ? -t : (j >= t ? t - 1 : j);
+    const u64 *row = tab->Q + 2 * (jc + t);
+    u128 q = ((((u128)row[1] << 64) | row[0]) & in) | (U128(tab->Qtop_hi, tab->Qtop_lo) & above);
+    u128 z1 = (u128)(uint64_t)(z + 1);
+    return z1 * U128(tab->D_hi, tab->D_lo) + ((z1 * tab->E) >> 64) + q;
+}
+
+/* The decided output for block a at count c, or -2. */
+static int64_t lazy_decide(const struct es_lazy *tab, int64_t c, u128 a) {
+    int64_t n = tab->n, lo = 0, hi = n;
+    for (int rd = 0; rd < (int)tab->rounds; rd++) {
+        int64_t mid = (lo + hi) >> 1;
+        u128 L = lazy_L(tab, c, mid);
+        u64 ge = (u64)(~ltu((u64)mid, (u64)n)) | (u64)~ltu128(L + 2, a);
+        hi = (int64_t)(((u64)mid & ge) | ((u64)hi & ~ge));
+        lo = (int64_t)(((u64)lo & ge) | ((u64)(mid + 1) & ~ge));
+    }
+    u128 L = lazy_L(tab, c, lo);
+    u64 decided = (u64)~ltu((u64)lo, (u64)n) | (u64)~ltu128(L, a + 1);
+    decided &= (u64)ltu128(a, U128(tab->H_hi, tab->H_lo));
+    return (int64_t)(((u64)lo & decided) | ((u64)(-2) & ~decided));
+}
+
+static int lazy_ok(const struct es_lazy *tab) {
+    return !(tab->n < 1 || tab->t < 1 || tab->rounds < 1 || tab->rounds > 63 ||
+             (u64)tab->n >= ((u64)1 << 62) || U128(tab->D_hi, tab->D_lo) < 3 ||
+             (tab->H_hi >> 63) ||
+             tab->W < 1 || tab->W > 2 || tab->s < 0 || tab->s > 63 ||
+             !(tab->dd[tab->W - 1] >> 63));
+}
+
+/* es_lazy_decide: lazy_decide for one block (the verify rows call it on every a). */
+int64_t es_lazy_decide(const struct es_lazy *tab, int64_t c, u64 a_lo, u64 a_hi) {
+    if (!lazy_ok(tab) || c < 0 || c > tab->n) return -3;
+    return lazy_decide(tab, c, ((u128)a_hi << 64) | a_lo);
+}
+
+int es_lazy(const struct es_lazy *tab, long k, const int64_t *counts, const u64 *raw,
+            int64_t *out) {
+    long W = tab->W;
+    if (k < 0 || !lazy_ok(tab)) return -1;
+    for (long e = 0; e < k; e++)
+        if (counts[e] < 0 || counts[e] > tab->n) return -1;
+    u64 r[3];
+    for (long e = 0; e < k; e++) {
+        shift_in(r, raw + e * (W + 1), W + 1, W, (int)tab->s, tab->topmask);
+        u64 q = div1(r, tab->dd, W);
+        u64 a_lo, a_hi;
+        if (W == 1) {
+            a_lo = r[0] >> tab->s;
+            a_hi = 0;
+        } else {
+            a_lo = tab->s ? (r[0] >> tab->s) | (r[1] << (64 - tab->s)) : r[0];
+            a_hi = r[1] >> tab->s;
+        }
+        int64_t z = lazy_decide(tab, counts[e], ((u128)a_hi << 64) | a_lo);
+        u64 keep = (u64)0 - (u64)(q <= tab->m1);
+        out[e] = (int64_t)(((u64)z & keep) | ((u64)(-1) & ~keep));
+    }
+    return 0;
+}

@@ -65,6 +65,7 @@ __all__ = [
     "MAX_BITS",
     "MAX_TAIL",
     "DiscreteGaussian",
+    "calibrate_sigma2",
     "ideal_delta",
     "tail_bound",
     "weight_direct",
@@ -329,3 +330,41 @@ def ideal_delta(sigma2: object, epsilon: object, shift: object = 1,
     lo = max(Fraction(0), lo_num / norm[1] if lo_num >= 0 else lo_num / norm[0])
     hi = hi_num / norm[0] if hi_num >= 0 else hi_num / norm[1]
     return Interval(lo, max(lo, hi))
+
+
+def calibrate_sigma2(epsilon: object, delta: object, shift: object = 1,
+                     step: object = Fraction(1, 64), bits: object = DEFAULT_BITS) -> Fraction:
+    """The smallest ``sigma^2 = m * step`` (``m`` a positive integer) whose ideal discrete
+    Gaussian meets ``(eps, delta)`` at sensitivity ``shift``, certified: the upper end of
+    :func:`ideal_delta` is at most ``delta``.
+
+    ``delta(eps)`` of the ideal law falls as ``sigma^2`` grows, so a doubling search and a
+    bisection over ``m`` find it (a ``ResourceLimitError`` past ``MAX_TAIL``).  The law that
+    :class:`DiscreteGaussian` samples at this ``sigma^2`` differs from the ideal one by the
+    rounding of its weights and its truncation; its own ``delta`` is what a release must
+    state (``exactdp.accounting`` computes it from :meth:`DiscreteGaussian.law`)."""
+    eps = to_fraction(epsilon, "epsilon")
+    target = to_fraction(delta, "delta")
+    if not 0 < target < 1:
+        raise ParameterError(f"delta = {target} must lie strictly between 0 and 1")
+    unit = to_fraction(step, "step")
+    if unit <= 0:
+        raise ParameterError(f"step = {unit} must be positive")
+
+    def ok(m: int) -> bool:
+        return ideal_delta(m * unit, eps, shift, bits).hi <= target
+
+    hi = 1
+    while not ok(hi):
+        hi *= 2
+        if tail_bound(hi * unit, bits) > MAX_TAIL:
+            raise ResourceLimitError(f"no sigma2 within MAX_TAIL meets delta = {target} at "
+                                     f"epsilon = {eps}, shift = {shift}")
+    lo = hi // 2  # ok(lo) is False (or lo = 0)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi * unit

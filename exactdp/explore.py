@@ -64,6 +64,11 @@ from exactdp.randomness import (
 )
 from exactdp.trace import active, record
 
+#: The clock of budgets and deadlines, bound once: an audit replaces ``time.monotonic_ns``
+#: by a guard (and a timing recorder) while the audited code runs, and the exploring
+#: source reads this clock at every draw.
+_now = time.monotonic_ns
+
 __all__ = ["ExplorationIncomplete", "ExplorationLimitError", "ExploringSource",
            "NondeterminismError", "PathCut", "RestartExploration", "explore"]
 
@@ -251,7 +256,7 @@ class ExploringSource(RandomSource):
         facade's breakpoint search, :mod:`exactdp.audit.facades`)."""
         if self.max_draws is not None and len(self.choices) >= self.max_draws:
             raise PathCut(f"a path made more than {self.max_draws} draws (max_draws)")
-        if self.deadline_ns is not None and time.monotonic_ns() > self.deadline_ns:
+        if self.deadline_ns is not None and _now() > self.deadline_ns:
             raise PathCut("a path was still drawing at the deadline")
 
     def _take(self, size: int, den: int, masses: list[int] | None = None) -> int:
@@ -393,12 +398,12 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
     runs = cut = 0
     memo: dict[Hashable, Options] = {}  # options of value draws, shared by every path
     order = itertools.count()
-    report_at = time.monotonic_ns() + 10**9
+    report_at = _now() + 10**9
     restarts = 0
     while stack or heap:
         prefix = stack.pop()[0] if not cut else heapq.heappop(heap)[2]
         runs += 1
-        now = time.monotonic_ns() if deadline_ns is not None or progress is not None else 0
+        now = _now() if deadline_ns is not None or progress is not None else 0
         if runs > max_runs or (deadline_ns is not None and now > deadline_ns):
             why = f"more than {max_runs} runs" if runs > max_runs else "its time budget"
             raise ExplorationIncomplete(f"exploration needs {why} (stopped after {runs - 1} "
@@ -409,7 +414,7 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
             report_at = now + 10**9
         end = deadline_ns
         if path_ns is not None:
-            path_end = time.monotonic_ns() + path_ns
+            path_end = _now() + path_ns
             end = path_end if end is None else min(end, path_end)
         src = ExploringSource(prefix, max_uniform, max_draws, end,
                               random.Random(runs) if cut else None, memo)
@@ -426,7 +431,7 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
             continue
         except PathCut:  # cut even during the replay (path_ns): its prefix's mass uncovered
             finished = False
-            if deadline_ns is not None and time.monotonic_ns() > deadline_ns:
+            if deadline_ns is not None and _now() > deadline_ns:
                 raise ExplorationIncomplete(f"exploration needs its time budget (stopped "
                                             f"during path {runs})", _sums(dist), _sum(covered),
                                             runs - 1, cut, "deadline") from None

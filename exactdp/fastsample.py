@@ -12,15 +12,14 @@ search on the verify grids).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, cast
 
 import gmpy2
 
-from exactdp import inverse_cdf, native_samplers
+from exactdp import inverse_cdf, lazy_draws, native_samplers
 from exactdp.certified import ceil_log2, ceil_log_ratio
 from exactdp.geometric import check_beta, geosample_k
 from exactdp.inverse_cdf import (
@@ -92,7 +91,10 @@ class FastSample(InverseCDFSampler):
     geometric ``Z'`` clamped to ``[0, n]``, otherwise uniform on ``[n]``.
     Theorem 4.10: ``(eps/2, 0)``-DP; ``(a, beta)``-accurate for ``beta > gamma``.
     Time: ``n.bit_length()`` evaluations of ``F`` on integers of
-    ``O(t log(1/eps) + log(n/gamma))`` bits, independent of ``c`` and ``u``.
+    ``O(t log(1/eps) + log(n/gamma))`` bits, independent of ``c`` and ``u``.  With the OS
+    source or the keystream the lazy draws (:attr:`lazy_bits`, :mod:`exactdp.lazy_draws`)
+    read ``u``'s low bits and search again only with probability at most
+    ``(3n + 1) 2^-126``, which may depend on ``c``.
     Requires ``gamma < 1`` (``gamma = 1`` makes ``log(0)`` appear in ``t``).
     """
 
@@ -318,6 +320,30 @@ class FastSample(InverseCDFSampler):
             return self.cdf(c, z)
         return self._gmp_cdf(c, z)  # type: ignore[no-any-return]
 
+    #: Lazy draws (:mod:`exactdp.lazy_draws`): with a byte source and the lazy kernel built,
+    #: read ``u``'s leading 127 bits first and the rest only when they leave the output open.
+    #: False: every draw reads all of ``u`` (a fixed number of bytes per draw).
+    lazy_bits = True
+
+    @cached_property
+    def _lazy(self) -> tuple[lazy_draws.LazyPlan, native_samplers.LazyTable] | None:
+        """The plan and kernel table of the lazy draws; None when the kernel is not built,
+        the method does not apply (:func:`~exactdp.lazy_draws.plan`), the window would
+        exceed :data:`NATIVE_TABLE_BYTES` or a subclass has its own :meth:`cdf`."""
+        if (type(self).cdf is not FastSample.cdf or not native_samplers.lazy_available()
+                or 32 * self.t > NATIVE_TABLE_BYTES):
+            return None
+        p = lazy_draws.plan(self.n, self.t, self.d, self.d_prime, self._scale,
+                            [self._scale * self._truncated_at(j) for j in range(-self.t, self.t)])
+        tab = None if p is None else lazy_draws.table(p)
+        return None if p is None or tab is None else (p, tab)
+
+    def lazy_draws(self) -> Callable[[list[int], RandomSource], list[int]] | None:
+        """The lazy batch ``(counts, source) -> outputs`` for a byte source, or None (see
+        :attr:`lazy_bits`)."""
+        lazy = self._lazy if self.lazy_bits else None
+        return None if lazy is None else partial(lazy_draws.sample_lazy, self, *lazy)
+
     @cached_property
     def _native(self) -> native_samplers.SearchTable | None:
         """The table of :func:`exactdp.native_samplers.search`: ``(1/gamma - 1)(n + 1) F'`` at
@@ -353,6 +379,9 @@ class FastSample(InverseCDFSampler):
         bytes, mapping and trace event as the batch's one-pass path."""
         table = self._native
         src = SystemSource() if source is None else plain_byte_source(source)
+        lazy = None if src is None else self.lazy_draws()
+        if lazy is not None and type(c) is int and 0 <= c <= self.n:
+            return lazy([c], src)[0]  # type: ignore[arg-type]
         if (table is not None and src is not None
                 and type(c) is int and 0 <= c <= self.n):
             record("native_search", 1, table.rounds)

@@ -19,11 +19,18 @@ from typing import Any
 
 import gmpy2
 
-from exactdp import inverse_cdf
+from exactdp import inverse_cdf, lazy_draws
 from exactdp.certified import ceil_log_ratio
 from exactdp.geometric import GeometricMechanism, check_beta, geosample_k
 from exactdp.inverse_cdf import InverseCDFSampler, guard_bits, inverse_cdf_search
 from exactdp.params import inverse_integer, positive_int, to_fraction
+from exactdp.randomness import (
+    SPLIT_TOP_BITS,
+    RandomSource,
+    SystemSource,
+    plain_byte_source,
+    split_inverse_cdf,
+)
 
 __all__ = ["GEO_STEP_BITS", "GEO_TABLE_BITS", "GEO_TABLE_MAX_N", "GeoSample", "PowerWalk"]
 
@@ -56,7 +63,10 @@ class GeoSample(InverseCDFSampler):
     ``eps~ = 2 ln(1 + 2**-k)`` in ``(4/9 eps, eps]``; ``(eps~/2, 0)``-DP, worst
     neighbouring ratio exactly ``1 + 2**-k``.
     Time: ``n.bit_length()`` evaluations of ``F`` on integers of ``O(n log(1/eps))`` bits
-    (the big-integer arithmetic itself is not constant-time; the operation count is).
+    (the big-integer arithmetic itself is not constant-time; the operation count is).  One
+    draw with the OS source or the keystream (:meth:`sample`, :attr:`lazy_bits`) reads ``u``'s
+    low bits and searches in full only with probability at most ``(5n + 1) 2^-191``, which
+    may depend on ``c``.
     """
 
     def __init__(self, n: object, epsilon: object) -> None:
@@ -130,6 +140,34 @@ class GeoSample(InverseCDFSampler):
         if z < c:
             return (1 << (k * (c - z))) * self._base ** (n - (c - z))
         return self.d - (1 << (k * (z - c + 1))) * self._base ** (n - 1 - (z - c))
+
+    #: Lazy draws with the OS source or the keystream (``exactdp.lazy_draws``): ``u``'s
+    #: leading bits first, the rest only when bounds on ``F`` leave the output open.  False:
+    #: every draw reads all of ``u``.
+    lazy_bits = True
+
+    @cached_property
+    def _geo_plan(self) -> lazy_draws.GeoPlan | None:
+        """The certified search's plan when ``d`` has more than ``2 * SPLIT_TOP_BITS`` bits
+        (below that the full draw is cheap)."""
+        if self.d.bit_length() <= 2 * SPLIT_TOP_BITS:
+            return None
+        return lazy_draws.geo_plan(self.n, self.k, self.d)
+
+    def sample(self, c: int, source: RandomSource | None = None) -> int:
+        """Release ``M(c, U)``.  With the OS source (``None``, a
+        :class:`~exactdp.randomness.SystemSource`) or the keystream, :attr:`lazy_bits` and
+        ``d`` of more than 1024 bits: :func:`~exactdp.randomness.split_inverse_cdf` over
+        :class:`~exactdp.lazy_draws.GeoSplitDraw` -- ``u``'s leading 512 bits first, its low
+        bits only when the certified bounds of :func:`~exactdp.lazy_draws.geo_decide` leave
+        the block open (the same law; see :mod:`exactdp.lazy_draws` for what the bits read
+        depend on).  Otherwise the full draw of :meth:`InverseCDFSampler.sample`."""
+        src = SystemSource() if source is None else plain_byte_source(source)
+        plan = (self._geo_plan if self.lazy_bits and type(self).cdf is GeoSample.cdf
+                and src is not None else None)
+        if plan is not None and type(c) is int and 0 <= c <= self.n:
+            return split_inverse_cdf(src, lazy_draws.GeoSplitDraw(self, plan, c))  # type: ignore[arg-type]
+        return super().sample(c, source)
 
     @cached_property
     def _gmp(self) -> tuple[Any, Any]:

@@ -207,13 +207,10 @@ class InverseCDFSampler:
     def check_counts(self, counts: Sequence[int]) -> list[int]:
         """``counts`` as a list, each checked as :meth:`draw` checks one count (an int in
         ``[n]``; a subclass with its own :meth:`draw` applies its own rule)."""
-        if type(counts) is list and type(self).draw is InverseCDFSampler.draw:
-            n = self.n
-            for c in counts:  # plain in-range ints: accepted as they are (a copy)
-                if type(c) is not int or not 0 <= c <= n:
-                    break
-            else:
-                return list(counts)
+        if (type(counts) is list and type(self).draw is InverseCDFSampler.draw
+                and (not counts or (set(map(type, counts)) == {int}
+                                    and 0 <= min(counts) and max(counts) <= self.n))):
+            return list(counts)  # plain in-range ints (checked at C speed), as they are
         cs = count_list(counts)
         if type(self).draw is not InverseCDFSampler.draw:
             return [self.draw(c).c for c in cs]  # type: ignore[arg-type]
@@ -340,6 +337,14 @@ class CountBatch:
 
     def search_all(self, us: Sequence[int]) -> list[int]:
         return self.mechanism.search_many(self.counts, us)
+
+    @property
+    def lazy_raw(self) -> Callable[[RandomSource], list[int]] | None:
+        """None, or the lazy draws of the batch from a byte source (FastSample: see
+        :mod:`exactdp.lazy_draws`)."""
+        lazy = getattr(self.mechanism, "lazy_draws", None)
+        f = None if lazy is None else lazy()
+        return None if f is None else partial(f, self.counts)
 
     @property
     def search_raw(self) -> Callable[[bytes], list[int]] | None:

@@ -33,11 +33,13 @@ from functools import cache, lru_cache
 
 from exactdp.native_library import load
 
-__all__ = ["LIMB_BYTES", "SearchTable", "available", "limbs", "reduce", "sample", "search",
-           "status", "to_limbs"]
+__all__ = ["LIMB_BYTES", "LazyTable", "SearchTable", "available", "lazy", "lazy_available",
+           "lazy_decide", "limbs", "reduce", "sample", "search", "status", "to_limbs"]
 
 _NAME = "_samplers_native"
 _VERSION = 2
+#: The lazy kernel's own version (a library built before it has none: no lazy path).
+_LAZY_VERSION = 1
 #: Bytes per limb of the C code's little-endian numbers.
 LIMB_BYTES = 8
 _p = ctypes.c_void_p
@@ -56,6 +58,11 @@ def _library() -> tuple[ctypes.CDLL | None, str]:
     lib.es_sample1.restype = ctypes.c_int64
     lib.es_reduce.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_int, _c, ctypes.c_uint64,
                               ctypes.c_uint64, _c, _p, _p]
+    if hasattr(lib, "es_lazy_version") and lib.es_lazy_version() == _LAZY_VERSION:
+        lib.es_lazy.argtypes = [ctypes.c_void_p, ctypes.c_long, _p, _c, _p]
+        lib.es_lazy_decide.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64,
+                                       ctypes.c_uint64]
+        lib.es_lazy_decide.restype = ctypes.c_int64
     return lib, why
 
 
@@ -220,3 +227,77 @@ def sample(table: SearchTable, counts: Sequence[int], raw: bytes) -> list[int]:
     if code != 0:
         raise RuntimeError(f"native sample rejected its sizes (code {code})")
     return out.tolist()
+
+
+def lazy_available() -> bool:
+    """Whether the built kernels include the lazy draws (:func:`lazy`)."""
+    lib = _library()[0]
+    return lib is not None and hasattr(lib, "es_lazy_version") and (
+        lib.es_lazy_version() == _LAZY_VERSION)
+
+
+class _Lazy(ctypes.Structure):
+    """``struct es_lazy`` of the C file."""
+
+    _fields_ = [("n", ctypes.c_int64), ("rounds", ctypes.c_int64), ("t", ctypes.c_int64),
+                ("H_lo", ctypes.c_uint64), ("H_hi", ctypes.c_uint64),
+                ("D_lo", ctypes.c_uint64), ("D_hi", ctypes.c_uint64),
+                ("Qtop_lo", ctypes.c_uint64), ("Qtop_hi", ctypes.c_uint64),
+                ("E", ctypes.c_uint64), ("Q", ctypes.c_char_p), ("W", ctypes.c_long),
+                ("s", ctypes.c_int64), ("m1", ctypes.c_uint64), ("topmask", ctypes.c_uint64),
+                ("dd", ctypes.c_char_p)]
+
+
+_LOW = (1 << 64) - 1
+
+
+class LazyTable:
+    """What :func:`lazy` needs (see the C file and :mod:`exactdp.lazy_draws`): the outputs
+    ``[n]``, the window ``t``, ``H``, ``D``, ``E``, ``Q(j)`` for ``j`` in ``[-t, t)`` and
+    ``Qtop`` (numbers below ``2**127``, computed by the caller), and the reduction modulo
+    ``H + 1`` of :func:`reduce`."""
+
+    def __init__(self, n: int, t: int, top: int, big_d: int, e: int, q: Sequence[int],
+                 qtop: int) -> None:
+        if (len(q) != 2 * t or t < 1 or n < 1 or n >= 1 << 62 or big_d < 3
+                or not 0 < top < 1 << 127 or not 0 <= e < 1 << 64):
+            raise ValueError("native lazy table: need 2t values, t, n >= 1, n < 2^62, "
+                             "D >= 3, 0 < H < 2^127 and E < 2^64")
+        self.n, self.t, self.top = n, t, top
+        self.rounds = n.bit_length()
+        self.q = b"".join(v.to_bytes(16, "little") for v in q)
+        self._reduction = _reducer(top + 1)
+        width, shift, dd, m1, topmask = self._reduction
+        self.width = width
+        #: bytes of randomness per draw (``limbs(H + 1) + 1`` limbs, as :func:`reduce` reads)
+        self.raw_bytes = (width + 1) * LIMB_BYTES
+        self._struct = _Lazy(n, self.rounds, t, top & _LOW, top >> 64, big_d & _LOW,
+                             big_d >> 64, qtop & _LOW, qtop >> 64, e, self.q, width, shift,
+                             m1, topmask, dd)
+        self.pointer = ctypes.addressof(self._struct)
+
+
+def lazy(table: LazyTable, counts: Sequence[int], raw: bytes) -> list[int]:
+    """For each count: the output decided by the leading block ``a`` of its draw (``a`` from
+    :attr:`LazyTable.raw_bytes` bytes of ``raw``, reduced modulo ``H + 1`` as :func:`reduce`
+    does), ``-1`` where that reduction rejects, ``-2`` where the block is undecided."""
+    k = len(counts)
+    if len(raw) != k * table.raw_bytes:
+        raise ValueError("native lazy: raw does not hold k numbers of W + 1 limbs")
+    if k == 0:
+        return []
+    cs = array("q", counts)
+    out = array("q", bytes(8 * k))
+    code = _lib().es_lazy(table.pointer, k, cs.buffer_info()[0], raw, out.buffer_info()[0])
+    if code != 0:
+        raise RuntimeError(f"native lazy rejected its sizes or counts (code {code})")
+    return out.tolist()
+
+
+def lazy_decide(table: LazyTable, c: int, a: int) -> int:
+    """The kernel's decision for the block ``a`` in ``[0, H]`` at count ``c``: the output, or
+    ``-2`` (undecided)."""
+    z: int = _lib().es_lazy_decide(table.pointer, c, a & _LOW, a >> 64)
+    if z < -2:
+        raise RuntimeError(f"native lazy_decide rejected its input (code {z})")
+    return z

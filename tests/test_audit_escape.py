@@ -29,7 +29,14 @@ NAMED = {"random": "random.random()", "imported": "random.random()",
          "default_rng": "default_rng() without a seed", "secrets": "secrets.randbelow()",
          "urandom": "os.urandom()", "uuid4": "uuid.uuid4()", "clock": "time.time()",
          "clock_ns": "time.perf_counter_ns()", "counter": "_CALLS",
-         "closure_counter": "calls in the closure"}
+         "closure_counter": "calls in the closure", "datetime_now": "datetime.datetime.now()",
+         "datetime_imported": "datetime.datetime.now()",
+         "datetime_utcnow": "datetime.datetime.utcnow()", "date_today": "datetime.date.today()",
+         "time_ns": "time.time_ns()", "monotonic_ns": "time.monotonic_ns()",
+         "process_time": "time.process_time()", "thread_time": "time.thread_time()",
+         "uuid1": "uuid.uuid1()", "getrandom": "os.getrandom()",
+         "seed_sequence": "seeded from the operating system",
+         "seeded_from_clock": "time.time()"}
 
 
 def _audit(route: str, shape: str, form: str) -> Any:
@@ -144,6 +151,22 @@ def test_the_guards_are_removed_after_the_audit() -> None:
         assert random.random is not originals[0]
         assert 0 <= random.random() < 1  # unarmed: the real function
     assert random.random is originals[0]
+
+
+def test_the_datetime_stand_ins_behave_as_the_classes_and_are_removed() -> None:
+    import datetime
+
+    originals = (datetime.datetime, datetime.date, et.imported_datetime)
+    with watching():
+        assert datetime.datetime is not originals[0]  # the guarded stand-in
+        assert et.imported_datetime is datetime.datetime  # the name bound at import too
+        made = datetime.datetime(2024, 5, 6, 7, 8, 9)
+        assert type(made) is originals[0] and isinstance(made, datetime.datetime)
+        assert isinstance(datetime.datetime.now(), datetime.date)  # unarmed: the clock
+        assert issubclass(originals[0], datetime.date)
+        assert datetime.datetime.fromtimestamp(0, datetime.UTC).year == 1970
+        assert datetime.date(2024, 1, 2).toordinal() == originals[1](2024, 1, 2).toordinal()
+    assert (datetime.datetime, datetime.date, et.imported_datetime) == originals
 
 
 @pytest.mark.parametrize(("route", "flag"), [("random", "--rng random"),

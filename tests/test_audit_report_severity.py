@@ -110,11 +110,14 @@ def test_separated_decimals_differ_as_printed(eps: Fraction, k: int, above: bool
     a, b = separated_decimals(lambda bits: Interval(ratio, ratio),
                               lambda bits: exp_interval(eps, bits))
     assert a != b
-    a_lo, a_hi = _ends(a)
-    b_lo, b_hi = _ends(b)
-    assert b_lo <= mpmath.exp(_mp(eps)) <= b_hi
-    assert a_lo <= _mp(ratio) <= a_hi
-    assert a_lo > b_hi if above else a_hi < b_lo
+    # mpmath's precision is global and other test modules set it: fix it here, well past
+    # the printed digits (k <= 120 bits, about 36 digits past the point).
+    with mpmath.workdps(120):
+        a_lo, a_hi = _ends(a)
+        b_lo, b_hi = _ends(b)
+        assert b_lo <= mpmath.exp(_mp(eps)) <= b_hi
+        assert a_lo <= _mp(ratio) <= a_hi
+        assert a_lo > b_hi if above else a_hi < b_lo
 
 def test_decimal_interval_rounds_outwards() -> None:
     assert decimal_interval(Interval(Fraction(1, 3), Fraction(2, 3)), 3) == "[3.33e-1, 6.67e-1]"

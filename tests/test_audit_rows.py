@@ -11,12 +11,11 @@ import pytest
 from _plant import plant
 
 from exactdp import neighbours
-from exactdp.audit import facade_floats, facade_lazy, facades
+from exactdp.audit import escape, facade_floats, facade_lazy, facades, per_input
+from exactdp.audit.guard import Abort, Finding
 from exactdp.audit.per_input import GuardedSource
 from exactdp.certificate import ClaimReport
 from exactdp.cli.verify import run_check
-from exactdp.audit import escape, per_input
-from exactdp.audit.guard import Abort, Finding
 from exactdp.proofs.audit import (
     audit_escape_detection,
     audit_facade_laws,
@@ -48,11 +47,12 @@ def test_rows_pass(module: Any) -> None:
     (facades._Engine, "unit", "as_unit_float(self.draw(1 << FLOAT_BITS))",
      "as_unit_float(self.draw(1 << FLOAT_BITS) + 1)", "(random facade, laws)"),
     # a lazily compared random() read as (j + 1)/2^53
-    (facade_lazy.LazyUnit, "_compare", "num, den = x[0] * self._n, x[1]",
-     "num, den = x[0] * self._n - x[1], x[1]", "(random facade, laws)"),
+    (facade_lazy.LazyUnit, "_compare", "num, den = x[0] * self._scale - self._offset * x[1], x[1]",
+     "num, den = x[0] * self._scale - (self._offset + 1) * x[1], x[1]",
+     "(random facade, laws)"),
     # a lazily compared random() whose j starts at 1
-    (facade_lazy.LazyUnit, "__init__", 'object.__setattr__(self, "_lo", 0)',
-     'object.__setattr__(self, "_lo", 1)', "(random facade, laws)"),
+    (facade_lazy.LazyUnit, "__init__", "[0, n] if cell is None else cell",
+     "[1, n] if cell is None else cell", "(random facade, laws)"),
 ])
 def test_random_never_drawing_zero_fails(monkeypatch: pytest.MonkeyPatch, owner: Any,
                                          name: str, old: str, new: str,
@@ -186,7 +186,8 @@ def test_unguarded_os_urandom_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_no_rerun_of_paths_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """Paths not re-run: state kept between runs goes unseen."""
-    monkeypatch.setattr(per_input, "replay_path", lambda *args, **kwargs: None)
+    monkeypatch.setattr(per_input, "replay_path",
+                        lambda run, src, first, c, timed=True: first)  # nothing re-run
     report = row(audit_escape_detection)
     assert not report.verdict
     (cert,) = [c for c in report.certificates if not c.verdict]
@@ -195,7 +196,7 @@ def test_no_rerun_of_paths_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_guard_stopping_everything_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """Twins matter: a re-run that always reports a difference stops every audit."""
-    def always(run: Any, src: Any, first: Any, c: Any) -> None:
+    def always(run: Any, src: Any, first: Any, c: Any, timed: bool = True) -> None:
         raise Abort(Finding("nondeterministic", "planted"))
 
     monkeypatch.setattr(per_input, "replay_path", always)

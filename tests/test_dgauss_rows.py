@@ -6,7 +6,7 @@ import pytest
 
 from exactdp import discrete_gaussian as dgm
 from exactdp.discrete_gaussian import DiscreteGaussian
-from exactdp.proofs.discrete_gaussian import dgauss_law, dgauss_strict_time
+from exactdp.proofs.discrete_gaussian import dgauss_law, dgauss_privacy, dgauss_strict_time
 from tests._plant import plant
 
 
@@ -53,3 +53,32 @@ def test_strict_time_row_fails_on_an_early_exit(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(DiscreteGaussian, "search", dgauss_strict_time.EarlyExit.search)
     report = dgauss_strict_time.check(False)
     assert not report.certificates[0].verdict
+
+
+def test_privacy_row_passes() -> None:
+    report = dgauss_privacy.check(False)
+    assert report.verdict, report.worst
+    assert any(c.worst for c in report.certificates)  # non-vacuous: delta(3/2) > 0
+
+
+def test_privacy_row_fails_when_the_law_drops_an_outcome(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, DiscreteGaussian, "law", "range(-t, t + 1)", "range(-t, t)")
+    report = dgauss_privacy.check(False)
+    assert not report.verdict
+    assert not any(c.verdict for c in report.certificates if "(sampled)" in c.claim)
+
+
+def test_privacy_row_fails_on_a_shifted_threshold_in_ideal_delta(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, dgm, "ideal_delta", "(half, floor(a) + 1,", "(half, floor(a),")
+    report = dgauss_privacy.check(False)
+    assert not report.verdict
+    assert not all(c.verdict for c in report.certificates if "(ideal)" in c.claim)
+
+
+def test_privacy_row_fails_when_ideal_delta_uses_the_wrong_end_of_e_eps(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, dgm, "ideal_delta", "hi_num = p1[1] - e.lo * p2[0]",
+          "hi_num = p1[1] - e.lo * p2[1] * 2")
+    assert not dgauss_privacy.check(False).verdict

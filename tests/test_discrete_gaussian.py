@@ -42,9 +42,9 @@ def test_hand_computed_weights() -> None:
 
 @pytest.mark.parametrize("s2,b", [(Fraction(1, 3), 20), (2, 64), (Fraction(77, 10), 128),
                                   (1000, 40), (Fraction(10**6, 7), 12)])
-def test_weights_equal_sympy_at_every_x(s2: object, b: int) -> None:
+def test_weights_equal_sympy_at_every_x(s2: int | Fraction, b: int) -> None:
     g = DiscreteGaussian(s2, bits=b)
-    s2f = Fraction(s2)  # type: ignore[arg-type]
+    s2f = Fraction(s2)
     t = g.tail
     xs = range(t + 2) if t < 450 else [*range(5), t // 3, t // 2, t - 1, t, t + 1]
     for x in xs:
@@ -83,7 +83,7 @@ def test_explored_law_is_the_claimed_law(s2: object) -> None:
     weights = {x: g.weight(x) for x in range(-g.tail, g.tail + 1)}
     total = sum(weights.values())
     for c in (0, 5, -3):
-        law = explore(lambda src, c=c: g.add(c, src))
+        law = explore(lambda src, c=c: g.add(c, src))  # type: ignore[misc]
         assert law == {c + x: Fraction(w, total) for x, w in weights.items()}
 
 
@@ -140,9 +140,10 @@ def _ideal_delta_mpmath(s2: Fraction, eps: Fraction, shift: int) -> mpmath.mpf:
 
 @pytest.mark.parametrize("s2,eps,shift", [(1, Fraction(1, 2), 1), (Fraction(49, 4), 1, 2),
                                           (400, Fraction(1, 10), 1), (4, 5, 3)])
-def test_ideal_delta_contains_the_mpmath_value(s2: object, eps: object, shift: int) -> None:
+def test_ideal_delta_contains_the_mpmath_value(s2: int | Fraction, eps: int | Fraction,
+                                               shift: int) -> None:
     box = ideal_delta(s2, eps, shift)
-    ref = _ideal_delta_mpmath(Fraction(s2), Fraction(eps), shift)  # type: ignore[arg-type]
+    ref = _ideal_delta_mpmath(Fraction(s2), Fraction(eps), shift)
     with mpmath.workdps(60):
         lo = mpmath.mpf(box.lo.numerator) / box.lo.denominator
         hi = mpmath.mpf(box.hi.numerator) / box.hi.denominator

@@ -20,7 +20,8 @@ from exactdp.plot.figures import PAPERS, html_table, markdown_table
 from exactdp.plot.paper004 import exact_stability_per_query, files
 
 FILES = ("figure2.png", "figure2.svg", "figure2.json", "figures3-6.md", "figures3-6.html",
-         "figures3-6.json", "figures3-6_time.png")
+         "figures3-6.json", "figures3-6_time.png", "section7.png", "section7.svg",
+         "section7.json")
 
 
 @pytest.fixture(scope="module")
@@ -322,7 +323,8 @@ def test_paper_001_experiments(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     data = json.loads((out / "proj_experiments.json").read_text())
     assert [(r["method"], r["k"], r["eps"]) for r in data["rows"]] == [
         ("SignOPORP-smooth t=1", 16, "5"), ("SignRP-RR", 16, "5"), ("DP-OPORP-L", 16, "5"),
-        ("Raw-data-L", None, "5"), ("float DP-OPORP-G", 16, "5"), ("float Raw-data-G", None, "5")]
+        ("Raw-data-L", None, "5"), ("DP-OPORP-G", 16, "5"), ("Raw-data-G", None, "5"),
+        ("float DP-OPORP-G", 16, "5"), ("float Raw-data-G", None, "5")]
     for r in data["rows"]:
         assert all(0 <= r[m] <= 1 for m in ("P@10", "P@50", "SVM"))
     raw = data["no_privacy"][0]
@@ -330,3 +332,27 @@ def test_paper_001_experiments(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     md = (out / "proj_experiments.md").read_text()
     assert "Command: `exactdp figures --paper 001 --quick`" in md
     assert "| Raw-data-L |  | " in md and "### Exact parameters" in md
+
+
+def test_section_7_errors_are_exact_and_above_the_bounds(written: Path) -> None:
+    """The Section 7 picture's numbers: exact errors (Fractions written as strings) never below
+    the certified lower bounds, and BasicHistogram's error at beta = 1/2 is a_M(1/2) read off
+    GeoSample(64, 1) independently here (the least a with every c's mass within a >= 1/2)."""
+    from fractions import Fraction
+
+    from exactdp.checker import counting_distribution
+    from exactdp.counting import GeoSample
+
+    data = json.loads((written / "section7.json").read_text())
+    rows = data["rows"]
+    assert len(rows) == 20
+    for r in rows:
+        assert int(r["basic_geosample"]) >= Fraction(r["theorem_7_1_i_bound"])
+        assert int(r["stability_geosample"]) >= Fraction(r["theorem_7_2_bound"])
+    geo = GeoSample(64, 1)
+    laws = [counting_distribution(geo, c) for c in range(65)]
+    a = 0
+    while any(sum((p for z, p in law.items() if abs(z - c) <= a), Fraction(0)) < Fraction(1, 2)
+              for c, law in enumerate(laws)):
+        a += 1
+    assert int(rows[0]["basic_geosample"]) == a

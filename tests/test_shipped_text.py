@@ -34,7 +34,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
     ("the machine's load", re.compile(
         r"load average|\bunder (heavy |the |a )?load\b|\bloaded machine|\bmachine was (busy|"
         r"loaded)|\bother (jobs|processes|programs) (were )?running|\bcores? shared\b", re.IGNORECASE)),
-    ("a commit hash", re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,12}\b")),
+    ("a commit hash", re.compile(r"(?<!\.)\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,12}\b")),
     ("a design-notes file", re.compile(r"\b(LILI|CONV|ALP|DESIGN)\.md\b|\bnotes/", re.IGNORECASE)),
     ("the design notes", re.compile(r"\bthe notes\b|\bnotes'|\bnotes\s+(§|section|[PCTE]\d)|"
                                     r"\bdesign notes\b", re.IGNORECASE)),
@@ -124,6 +124,7 @@ def test_a_planted_sentence_is_caught(sentence: str) -> None:
     "The API helper parses the grammar; each helper says which way its bounds err.",
     "exactdp verify --only 'Theorem 4.7'",
     "A 64-bit key 0x1f2e3d4c5b6a7988 in the file.",
+    "| 1/2  | 8.762354e-03 | 6.934370e-09 |",
 ])
 def test_software_words_pass(sentence: str) -> None:
     assert offences(sentence) == []

@@ -80,6 +80,10 @@ ALLOWED: dict[str, str] = {
     "exactdp/audit/facade_floats.py": "hands audited code the float j / 2**53 its random() "
                                       "expects (exact, j < 2**53); weights and verdicts come "
                                       "from the integer j",
+    "exactdp/column_input.py": "reads integer columns with numpy (validation and "
+                                     "numpy.unique on integer dtypes only); a float column "
+                                     "is refused naming its first row, so no float reaches "
+                                     "the data",
 }
 
 EXACT_MATH = frozenset({"ceil", "floor", "trunc", "gcd", "lcm", "isqrt", "comb", "perm",
@@ -409,6 +413,8 @@ def _sample_calls() -> dict[str, Callable[[], Any]]:
         "randomness.check_source": lambda: randomness.check_source(randomness.SeededSource(1)),
         "randomness.check_bernoulli": lambda: randomness.check_bernoulli(1, 2),
         "randomness.check_batch_size": lambda: randomness.check_batch_size(3),
+        "randomness.plain_byte_source": lambda: [
+            randomness.plain_byte_source(randomness.SystemSource()) is not None],
         "randomness.split_inverse_cdf": lambda: randomness.split_inverse_cdf(
             randomness.SeededSource(1), _split_sample_draw(), 3),
         "randomness.UniformBatch": lambda: list(randomness.UniformBatch(5, bytes([3] + [0] * 7), 1)),

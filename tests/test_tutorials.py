@@ -28,10 +28,13 @@ NOTEBOOK = runner.HERE / "explore_mechanism.py"
 PNG = b"\x89PNG\r\n\x1a\n"
 
 EXPECTED = ["why-floats-leak", "geosample-from-scratch", "strict-time", "auditing-your-mechanism",
-            "histograms-over-2-64"]
+            "histograms-over-2-64", "float-attack-and-fixes", "timing-by-the-clock",
+            "fastsample-and-mixing", "lower-bounds", "the-checker-catches-a-slip",
+            "sparse-vectors", "projections-li-li",
+            "convolution-fawaz", "eps-delta-and-the-privacy-loss", "discrete-gaussian"]
 
 
-def test_the_five_tutorials_are_there_in_order() -> None:
+def test_the_tutorials_are_there_in_order() -> None:
     assert [t.name for t in tutorials()] == EXPECTED
     for t in tutorials():
         assert t.title and t.summary and t.blocks, t.name
@@ -86,6 +89,17 @@ def test_runner_skips_blocks_whose_modules_are_missing(tmp_path: Path) -> None:
                   "```\n```output\n1\n```\n```python\nprint(2)\n```\n```output\n2\n```\n")
     result = run(t, tmp_path)
     assert result.ran == 1 and result.skipped == [(4, ("no_such_module_xyz",))]
+
+
+def test_a_module_whose_import_fails_counts_as_missing(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """An installed library that raises on import (a mismatched dependency) skips the
+    blocks that need it instead of failing them."""
+    (tmp_path / "broken_dependency_xyz.py").write_text("raise ImportError('mismatched')\n")
+    (tmp_path / "fine_dependency_xyz.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert runner.missing_modules(("broken_dependency_xyz", "fine_dependency_xyz")) == [
+        "broken_dependency_xyz"]
 
 
 def test_parse_errors_name_the_file() -> None:

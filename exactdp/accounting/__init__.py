@@ -9,11 +9,16 @@ exactly for rational ``R``, and ``delta(eps)``/``epsilon(delta)`` as certified i
 * :mod:`exactdp.accounting.loss` -- :class:`PrivacyLoss` (``from_laws``, ``of``,
   ``delta_at_ratio``, ``delta``, ``epsilon``);
 * :mod:`exactdp.accounting.compose` -- :func:`compose`, :func:`power`;
+* :mod:`exactdp.accounting.divergences` -- Renyi divergences, KL, zCDP ``rho`` (certified);
+* :mod:`exactdp.accounting.worst` -- the worst neighbouring pair (:func:`worst_pair`);
 * :mod:`exactdp.accounting.lattice` -- ratios ``offset * base**i`` (composition by
   polynomial products).
 """
 
 from exactdp.accounting.compose import MAX_ATOMS, compose, power
+from exactdp.accounting.divergences import kl, renyi, zcdp_rho
 from exactdp.accounting.loss import LawError, PrivacyLoss
+from exactdp.accounting.worst import WorstPair, worst_pair
 
-__all__ = ["MAX_ATOMS", "LawError", "PrivacyLoss", "compose", "power"]
+__all__ = ["MAX_ATOMS", "LawError", "PrivacyLoss", "WorstPair", "compose", "kl", "power",
+           "renyi", "worst_pair", "zcdp_rho"]

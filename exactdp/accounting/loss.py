@@ -30,7 +30,7 @@ Fraction(2, 1)
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from fractions import Fraction
 from math import lcm
 from typing import Any
@@ -42,7 +42,7 @@ from exactdp.accounting.product import compose_all, power_of
 from exactdp.certified import Interval, compare_exp, exp_interval, ln_interval
 from exactdp.params import ParameterError, ParameterTypeError, to_fraction
 
-__all__ = ["LawError", "PrivacyLoss", "check_loss", "laws_of"]
+__all__ = ["LawError", "PrivacyLoss", "check_loss", "law_of", "laws_of"]
 
 
 def _reduced(num: int, den: int) -> Fraction:
@@ -412,21 +412,23 @@ def check_loss(loss: object, name: str) -> PrivacyLoss:
 
 def laws_of(mechanism: Any, a: Any, b: Any) -> tuple[dict[Any, Fraction], dict[Any, Fraction]]:
     """The exact laws of ``mechanism`` on ``a`` and ``b`` (see :meth:`PrivacyLoss.of`)."""
+    return law_of(mechanism, a, "a"), law_of(mechanism, b, "b")
+
+
+def law_of(mechanism: Any, x: Any, name: str = "x") -> dict[Any, Fraction]:
+    """The exact law of ``mechanism`` on input ``x``: a counting mechanism's by
+    :func:`exactdp.checker.counting_distribution`, a function ``mechanism(x, source)``'s by
+    running it under the exploring source (:func:`exactdp.explore.explore`)."""
     from exactdp.checker import counting_distribution
     from exactdp.counting import InverseCDFSampler
     from exactdp.explore import explore
 
     if isinstance(mechanism, InverseCDFSampler):
-        for name, c in (("a", a), ("b", b)):
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= mechanism.n:
-                raise ParameterError(f"{name} = {c!r} must be a count in [0, {mechanism.n}] "
-                                     f"for {mechanism!r}")
-        return counting_distribution(mechanism, a), counting_distribution(mechanism, b)
+        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= mechanism.n:
+            raise ParameterError(f"{name} = {x!r} must be a count in [0, {mechanism.n}] "
+                                 f"for {mechanism!r}")
+        return counting_distribution(mechanism, x)
     if not callable(mechanism):
         raise ParameterTypeError(f"mechanism = {mechanism!r} must be a counting mechanism or "
                                  f"a function mechanism(x, source)")
-
-    def bind(x: Any) -> Callable[[Any], Any]:
-        return lambda source: mechanism(x, source)
-
-    return explore(bind(a)), explore(bind(b))
+    return explore(lambda source: mechanism(x, source))

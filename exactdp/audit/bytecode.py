@@ -142,10 +142,12 @@ class Counter:
         if back is None:
             return None
         code = frame.f_code
-        if back.f_trace not in self._known:
-            if _kind(back.f_code) != "entry" or _kind(code) != "other":
+        if back.f_trace not in self._known:  # (the kinds cached: no call on this hot path)
+            caller = back.f_code
+            if (_KINDS.get(caller) or _kind(caller)) != "entry" \
+                    or (_KINDS.get(code) or _kind(code)) != "other":
                 return None
-        elif _kind(code) == "own":
+        elif (_KINDS.get(code) or _kind(code)) == "own":
             return None
         frame.f_trace_opcodes = True
         frame.f_trace_lines = False

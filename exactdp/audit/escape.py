@@ -14,7 +14,9 @@ command line, :func:`~exactdp.audit.whitebox_audit`, the assertions of
   time), ``secrets``, ``os.urandom`` / ``os.getrandom``, ``uuid.uuid1`` / ``uuid4``, the
   clocks of ``time`` (``time``, ``perf_counter``, ``monotonic``, ``process_time``,
   ``thread_time``, ``clock_gettime``, their ``_ns`` forms, and ``localtime`` / ``gmtime``
-  / ``ctime`` / ``strftime`` without a time argument), numpy's global functions
+  / ``ctime`` / ``strftime`` without a time argument), ``datetime.datetime.now`` /
+  ``utcnow`` / ``today`` and ``datetime.date.today`` (C code reading the clock itself:
+  the classes are replaced by guarded stand-ins), numpy's global functions
   (``np.random.laplace``...: its global ``RandomState``), ``np.random.default_rng()``
   without a seed and every generator numpy seeds from the operating system
   (``RandomState()``, ``SeedSequence()``).  Names bound before the audit (``from random
@@ -56,6 +58,7 @@ import sys
 import threading
 import time
 import uuid
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from types import FrameType, ModuleType
@@ -101,11 +104,24 @@ class Watch:
         #: copies of the containers bound there (a counter kept in a list or dict changes
         #: the content, not the binding)
         self._contents: dict[tuple[str, str], Any] = {}
+        #: ``random.Random`` instances seeded in this call with the constant of their call
+        #: site (their draws are a function of that constant: allowed); the seed seen at
+        #: each site
+        self._seeded: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._seeds: dict[str, Any] = {}
+        #: whether the last call grew a watched container (a memo: :meth:`called`), and
+        #: the containers that did so far
+        self._grew_last = False
+        self._memos: set[tuple[str, str]] = set()
+        self._initial: dict[tuple[str, str], Any] = {}
 
     def follow(self, target: object) -> None:
         """Watch the names the audited code can keep state in (:func:`_places`): one rebound
         after the first call is state kept between calls."""
         self._places = places(target)
+        #: the containers' contents before any call: the cold state a memo is reset to
+        self._initial = {key: snap for key, value in self._bindings().items()
+                         if (snap := _content_copy(value)) is not _MISSING}
 
     def _bindings(self) -> dict[tuple[str, str], Any]:
         return {(label, k): v for label, space in self._places for k, v in space().items()
@@ -113,15 +129,74 @@ class Watch:
 
     def called(self) -> None:
         """After a call of the audited code: the first one sets the baseline (after any
-        lazy initialisation it did)."""
+        lazy initialisation it did); after each later one, a container that only gained
+        entries (a memo: the old entries unchanged) is allowed, unless the call before
+        grew it too -- the re-run of every path follows its first run, so a memo grows on a
+        first run and never on its re-run, while a counter kept as entries grows on both
+        (:meth:`_grown`); any other change of its content stops the audit (:meth:`check`)."""
         if self._baseline is None and self._places:
             self._baseline = self._bindings()
             self._contents = {key: snap for key, value in self._baseline.items()
                               if (snap := _content_copy(value)) is not _MISSING}
+            return
+        if self._contents:
+            self._grown()
+
+    def _grown(self) -> None:
+        """Update the copies of the containers that only gained entries in this call."""
+        grew = False
+        spaces = dict(self._places)
+        read: dict[str, Mapping[str, Any]] = {}
+        for key, before in self._contents.items():
+            label = key[0]
+            if label not in read:  # only the namespaces holding a watched container
+                read[label] = spaces[label]() if label in spaces else {}
+            value = read[label].get(key[1], _MISSING)
+            if _same_content(value, before) or not _only_gained(value, before):
+                continue  # unchanged, or changed otherwise: check() names it
+            if self._grew_last:
+                where = key[0].format(key[1])
+                self.escape(Finding(
+                    "escaped", f"{where} gained entries in two calls in a row (now "
+                               f"{show(value)}): a memo gains an entry on a path's first run "
+                               f"and none on its re-run with the same draws, so this is state "
+                               f"kept between calls, such as a counter. Keep the mechanism's "
+                               f"state inside each call, or audit it black-box (--kind "
+                               f"blackbox)", {"name": where}))
+            self._contents[key] = _content_copy(value)
+            self._memos.add(key)
+            grew = True
+        self._grew_last = grew
+
+    def restore(self) -> bool:
+        """Reset every memo (a container that only gained entries) to its content before
+        the first call, in place; whether there is one.  The path about to run then runs
+        cold, as a first call in a fresh process would, and its re-run warm: their outputs
+        must agree on every path, so a memo that changes the output, or an output that
+        depends on which inputs came before, stops the audit."""
+        if not self._memos:
+            return False
+        now = self._bindings()
+        for key in self._memos:
+            value = now.get(key, _MISSING)
+            initial = self._initial.get(key, _MISSING)
+            if isinstance(value, (dict, set)):
+                value.clear()
+                if initial is not _MISSING:
+                    value.update(copy.deepcopy(initial))
+            elif isinstance(value, list):
+                value[:] = [] if initial is _MISSING else copy.deepcopy(initial)
+            self._contents[key] = _content_copy(value)
+        self._grew_last = False
+        return True
 
     def seen(self, name: str, hint: str, frame: FrameType | None) -> None:
         """A guarded function ``name`` was called from ``frame``: allowed from exactdp's
-        machinery, an escape from anything else (recorded, then :class:`Abort`)."""
+        machinery, an escape from anything else (recorded, then :class:`Abort`) -- except
+        the timestamp of a log record whose time cannot reach the code
+        (:func:`_private_log_time`)."""
+        if hint == "clock" and _private_log_time(frame):
+            return
         while frame is not None and kind(frame.f_code.co_filename) == "implementation":
             frame = frame.f_back
         if frame is None or kind(frame.f_code.co_filename) == "machinery":
@@ -141,6 +216,37 @@ class Watch:
                        f"audit does not explore, so its law cannot be computed from the explored "
                        f"draws. {advice}", {"function": name, "call_site": site}))
 
+    def seeded(self, rng: Any, value: Any, frame: FrameType | None) -> None:
+        """``rng.seed(value)`` (``random.Random(value)``) was called from ``frame``: the
+        instance may draw in this call when ``value`` is the same at that call site on every
+        run of the audit -- a constant, so its draws are a function of the code alone and
+        the re-run of every path checks them; a seed that changes between runs (from the
+        input, a clock, an id) stops the audit."""
+        while frame is not None and kind(frame.f_code.co_filename) == "implementation":
+            frame = frame.f_back
+        if frame is None or kind(frame.f_code.co_filename) == "machinery":
+            return
+        site = where(frame)
+        key = _seed_key(value)
+        first = self._seeds.setdefault(site, key)
+        if first != key:
+            self.escape(Finding(
+                "escaped", f"the mechanism seeded a random.Random at {site} with {show(value)}, "
+                           f"and with {show(first[1])} on an earlier run: a generator seeded "
+                           f"with a constant is a function of the code, but this seed changes "
+                           f"between runs, so the draws are randomness the audit does not "
+                           f"explore. Let the code draw from the generator the audit passes "
+                           f"in (--rng random, --rng-arg), or audit it black-box (--kind "
+                           f"blackbox)", {"function": "random.Random.seed", "call_site": site}))
+        self._seeded.add(rng)
+
+    def allows(self, rng: Any) -> bool:
+        """Whether ``rng`` was seeded with its site's constant in this call."""
+        try:
+            return rng in self._seeded
+        except TypeError:
+            return False
+
     def escape(self, finding: Finding) -> None:
         if self.escaped is None:
             self.escaped = finding
@@ -151,6 +257,7 @@ class Watch:
         :meth:`disarm` with the value returned)."""
         before = getattr(_local, "watch", None)
         _local.watch = self
+        self._seeded = weakref.WeakSet()  # a generator seeded in an earlier call: kept state
         return before
 
     @staticmethod
@@ -263,11 +370,33 @@ def _function(fn: Callable[..., Any], name: str, hint: str,
 def _method(fn: Callable[..., Any], name: str, hint: str) -> Callable[..., Any]:
     def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
         watch = getattr(_local, "watch", None)
-        if watch is not None and not isinstance(self, facade_types()):
+        if watch is not None and not isinstance(self, facade_types()) \
+                and not watch.allows(self):
             watch.seen(f"{name}() on {_what(self)}", hint, sys._getframe(1))
         return fn(self, *args, **kwargs)
     _copy_names(guarded, fn)
     return guarded
+
+
+@_memo
+def _seeding(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``random.Random.seed`` noting a seed given inside a call (:meth:`Watch.seeded`)."""
+    def seed(self: Any, a: Any = None, *args: Any, **kwargs: Any) -> Any:
+        watch = getattr(_local, "watch", None)
+        if watch is not None and a is not None and type(self) is random.Random:
+            watch.seeded(self, a, sys._getframe(1))
+        return fn(self, a, *args, **kwargs)
+    _copy_names(seed, fn)
+    return seed
+
+
+def _seed_key(value: Any) -> Any:
+    """A seed as compared between runs: its type and value (ints, strings, bytes), else its
+    type and identity (an object seeds by its hash: the same object, the same seed)."""
+    if isinstance(value, (numbers.Real, str, bytes, bytearray)):
+        return (type(value).__name__, value if not isinstance(value, bytearray)
+                else bytes(value))
+    return (type(value).__name__, id(value))
 
 
 def _copy_names(wrapper: Callable[..., Any], fn: Callable[..., Any]) -> None:
@@ -318,6 +447,7 @@ def _plan() -> list[tuple[object, str, Callable[..., Any]]]:
                 fn = getattr(cls, name, None)
                 if fn is not None:
                     plan.append((cls, name, _method(fn, f"{cls.__name__}.{name}", hint)))
+    plan.append((random.Random, "seed", _seeding(random.Random.seed, "Random.seed")))
     for name in ("randbelow", "randbits", "choice", "token_bytes", "token_hex",
                  "token_urlsafe"):
         plan.append((secrets, name, _function(getattr(secrets, name), f"secrets.{name}()",
@@ -333,8 +463,63 @@ def _plan() -> list[tuple[object, str, Callable[..., Any]]]:
     for name, pos in (("localtime", 0), ("gmtime", 0), ("ctime", 0), ("strftime", 1)):
         plan.append((time, name, _function(getattr(time, name), f"time.{name}() (no time "
                                            f"given: the clock)", "clock", _no_time(pos))))
+    plan += _datetime_plan()
     plan += _numpy_plan()
     return plan
+
+
+#: the clock reads of ``datetime``'s classes (C code that reads the clock itself, without
+#: calling ``time.time``): ``datetime.now``/``utcnow``/``today``, ``date.today``
+_DATETIME_CLOCKS = {"datetime": ("now", "utcnow", "today"), "date": ("today",)}
+
+
+def _datetime_plan() -> list[tuple[object, str, Callable[..., Any]]]:
+    """``datetime.datetime`` and ``datetime.date`` replaced, in the ``datetime`` module (and
+    by the scan, wherever ``from datetime import datetime`` bound them), by guarded
+    stand-ins: subclasses whose clock reads are guarded, whose constructor returns an
+    instance of the original class, and for which ``isinstance`` / ``issubclass`` answer
+    as for the original."""
+    import datetime
+
+    return [(datetime, name, _guarded_class(getattr(datetime, name), name, clocks))
+            for name, clocks in _DATETIME_CLOCKS.items()]
+
+
+_CLASSES: dict[int, tuple[type, type]] = {}
+
+
+def _guarded_class(original: type, name: str, clocks: tuple[str, ...]) -> Any:
+    hit = _CLASSES.get(id(original))
+    if hit is not None and hit[0] is original:
+        return hit[1]
+
+    class _Like(type):
+        def __instancecheck__(cls, obj: Any) -> bool:
+            return isinstance(obj, original)
+
+        def __subclasscheck__(cls, sub: type) -> bool:
+            return issubclass(sub, original)
+
+    def clock(method: str) -> Any:
+        fn = getattr(original, method)
+
+        def guarded(cls: type, *args: Any, **kwargs: Any) -> Any:
+            watch = getattr(_local, "watch", None)
+            if watch is not None:
+                watch.seen(f"datetime.{name}.{method}()", "clock", sys._getframe(1))
+            return fn(*args, **kwargs)
+        guarded.__name__ = guarded.__qualname__ = method
+        return classmethod(guarded)
+
+    def new(cls: type, *args: Any, **kwargs: Any) -> Any:
+        return original(*args, **kwargs)
+
+    body: dict[str, Any] = {m: clock(m) for m in clocks}
+    body.update(__new__=new, __module__=original.__module__, __doc__=original.__doc__,
+                __qualname__=original.__qualname__)
+    stand_in = _Like(name, (original,), body)
+    _CLASSES[id(original)] = (original, stand_in)
+    return stand_in
 
 
 def _numpy_plan() -> list[tuple[object, str, Callable[..., Any]]]:
@@ -474,6 +659,75 @@ def _content_copy(value: Any) -> Any:
     if not isinstance(value, _CONTAINERS) or not _plain(value):
         return _MISSING
     return copy.deepcopy(value)
+
+
+#: format fields of a log record that carry its time
+_TIME_FIELDS = ("asctime", "created", "msecs")
+
+
+def _private_log_time(frame: FrameType | None) -> bool:
+    """Whether a clock read from ``frame`` is the timestamp ``logging`` gives a record made
+    by ``logger.info(...)`` and the like, in a configuration where no code but
+    ``logging``'s own sees that record and no text it writes holds the time: the record
+    factory, the logger classes, every handler the record reaches (stream, file, null or
+    the last-resort handler, of exactly those classes) and every filter (exactly
+    ``logging.Filter``) are ``logging``'s, and no formatter's format names ``asctime``,
+    ``created``, ``msecs`` or ``relativeCreated``.  The time then never reaches the
+    output: the read is not the mechanism's randomness.  Anything else -- a handler,
+    filter, formatter or record factory of other code, which could hand the time back --
+    is a clock read like any other."""
+    while frame is not None and kind(frame.f_code.co_filename) == "implementation":
+        frame = frame.f_back  # the timing count's recorder of the clock
+    logging = sys.modules.get("logging")
+    if logging is None or frame is None or \
+            frame.f_code is not logging.LogRecord.__init__.__code__:
+        return False
+    make = frame.f_back
+    log = make.f_back if make is not None else None
+    if make is None or log is None or make.f_code is not logging.Logger.makeRecord.__code__ \
+            or log.f_code is not logging.Logger._log.__code__:
+        return False
+    logger = log.f_locals.get("self")
+    if type(logger) not in (logging.Logger, logging.RootLogger) or \
+            logging.getLogRecordFactory() is not logging.LogRecord:
+        return False
+    handlers: list[Any] = []
+    filters = list(logger.filters)
+    node = logger
+    while node is not None:
+        handlers += node.handlers
+        if not node.propagate:
+            break
+        node = node.parent
+    if not handlers and logging.lastResort is not None:
+        handlers = [logging.lastResort]
+    allowed = (logging.StreamHandler, logging.FileHandler, logging.NullHandler,
+               type(logging.lastResort))
+    for handler in handlers:
+        if type(handler) not in allowed:
+            return False
+        filters += handler.filters
+        form = handler.formatter
+        if form is not None and (type(form) is not logging.Formatter or any(
+                field in str(getattr(form, "_fmt", "")).lower() for field in _TIME_FIELDS)):
+            return False
+    return all(type(f) is logging.Filter for f in filters)
+
+
+def _only_gained(now: Any, before: Any) -> bool:
+    """``now`` is ``before`` with entries added and none changed or removed: a dict with
+    new keys, a set with new elements, a list with new items at its end."""
+    try:
+        if isinstance(before, dict) and isinstance(now, dict):
+            return len(now) > len(before) and all(
+                k in now and bool(now[k] == v) for k, v in before.items())
+        if isinstance(before, set) and isinstance(now, set):
+            return len(now) > len(before) and before <= now
+        if isinstance(before, list) and isinstance(now, list):
+            return len(now) > len(before) and bool(now[:len(before)] == before)
+    except Exception:  # noqa: BLE001 - content that cannot be compared: not a memo
+        return False
+    return False
 
 
 def _same_content(now: Any, before: Any) -> bool:

@@ -1,4 +1,5 @@
-"""``random()`` values drawn lazily: branched exactly on each comparison the code makes.
+"""``random()`` values and integer draws handed out lazily: branched exactly on each
+comparison the code makes.
 
 The commonest use of ``random()`` in a mechanism is a comparison with a number,
 ``random() < p``.  Rather than searching the effect of all ``2**53`` values of the draw
@@ -11,16 +12,25 @@ source branches over the parts, each weighted by its length over the interval's,
 A path is then the sequence of answers, and its weight the exact probability that a
 uniform ``j`` gives them all.
 
+Integer draws (``randrange(n)``, ``randint(a, b)``, ``secrets.randbelow(n)``) are handed
+out the same way as a :class:`LazyInt`: the value ``a + j``, ``j`` uniform on ``[0, n)``,
+compared like a ``random()`` value; adding or subtracting an int gives the value shifted
+(the same draw: ``randint(a, b)`` is ``a + randbelow(b - a + 1)`` inside ``random``).
+Code that compares its noise (``u = randrange(4); 0 if u < 2 else 1 if u == 2 else -1``)
+then runs three paths per draw instead of four, and a draw on ``[0, 1000)`` compared once
+runs two.
+
 **Why this is exact.**  If the value is only ever compared, the rest of the run is a
 function of the answers (and of the other draws): every ``j`` left in the final interval
-gives the same run.  Any other use -- arithmetic, a conversion (``float``, ``int``,
-``round``; C code such as ``math.log`` converts through ``__float__``), hashing, printing,
+gives the same run.  Any other use -- arithmetic (other than an int added to an integer
+draw), a conversion (``float``, ``int``, ``round``, ``index``: a list subscript; C code such
+as ``math.log`` converts through ``__float__``), hashing, printing,
 an ``isinstance`` check, an attribute, a comparison with another random value or with a
 non-number -- is caught (every such operation of the object is intercepted) and the
-exploration restarts with plain floats explored by their effect, as without this
+exploration restarts with plain values, as without this
 (:class:`~exactdp.explore.RestartExploration`).  What is not intercepted: ``type(value)``
-(a ``LazyUnit``, not ``float``) and identity (``is``); code that branches on either is
-outside this exploration.
+(a ``LazyUnit`` or ``LazyInt``, not ``float`` or ``int``) and identity (``is``); code that
+branches on either is outside this exploration.
 """
 
 from __future__ import annotations
@@ -31,7 +41,7 @@ from typing import Any
 
 from exactdp.audit.bytecode import untraced
 
-__all__ = ["LazyUnit", "Parts"]
+__all__ = ["LazyInt", "LazyUnit", "Parts"]
 
 
 class Parts:
@@ -60,7 +70,7 @@ class Parts:
 def _exact(other: Any) -> tuple[int, int] | float | None:
     """``other`` as an exact ratio ``(num, den)``, ``den > 0``, an infinite or NaN float,
     or None (not a plain number: the comparison is an escape)."""
-    if type(other) is LazyUnit:
+    if type(other) is LazyUnit or type(other) is LazyInt:
         return None
     if isinstance(other, float):
         try:
@@ -78,26 +88,30 @@ class LazyUnit:
     with the exploring source; ``escape(what)`` restarts the exploration without lazy
     values."""
 
-    __slots__ = ("_branch", "_escape", "_hi", "_lo", "_n")
+    __slots__ = ("_branch", "_cell", "_escape", "_offset", "_scale")
 
     def __init__(self, n: int, branch: Callable[[tuple[int, ...]], int],
-                 escape: Callable[[str], Any]) -> None:
-        object.__setattr__(self, "_n", n)
-        object.__setattr__(self, "_lo", 0)
-        object.__setattr__(self, "_hi", n)
+                 escape: Callable[[str], Any], scale: int | None = None, offset: int = 0,
+                 cell: list[int] | None = None) -> None:
+        """The value ``(offset + j) / scale`` (``scale`` defaults to ``n``: ``j / n``), ``j``
+        in ``cell = [lo, hi)`` (at first ``[0, n)``; shared by the shifted values of one
+        draw)."""
+        object.__setattr__(self, "_scale", n if scale is None else scale)
+        object.__setattr__(self, "_offset", offset)
+        object.__setattr__(self, "_cell", [0, n] if cell is None else cell)
         object.__setattr__(self, "_branch", branch)
         object.__setattr__(self, "_escape", escape)
 
     def _split(self, cuts: tuple[int, ...], truth: tuple[bool, ...]) -> bool:
         """The parts ``[lo, c1), [c1, c2), ..., [ck, hi)`` (cuts clamped to the interval)
         with their answers ``truth``: branch over the non-empty parts."""
-        lo, hi = self._lo, self._hi
+        cell = self._cell
+        lo, hi = cell
         bounds = [lo] + [min(max(c, lo), hi) for c in cuts] + [hi]
         lengths = tuple(bounds[i + 1] - bounds[i] for i in range(len(bounds) - 1))
         live = [i for i, m in enumerate(lengths) if m]
         i = live[0] if len(live) == 1 else self._branch(lengths)
-        object.__setattr__(self, "_lo", bounds[i])
-        object.__setattr__(self, "_hi", bounds[i + 1])
+        cell[0], cell[1] = bounds[i], bounds[i + 1]
         return truth[i]
 
     def _compare(self, other: Any, op: str) -> bool:
@@ -110,7 +124,8 @@ class LazyUnit:
                 return op == "!="
             return {"<": above, "<=": above, ">": not above, ">=": not above,
                     "==": False, "!=": True}[op]
-        num, den = x[0] * self._n, x[1]  # j / n OP x  <=>  j OP num / den
+        # (offset + j) / scale OP x  <=>  j OP num / den  (scale > 0, x = x0 / x1, x1 > 0)
+        num, den = x[0] * self._scale - self._offset * x[1], x[1]
         floor = num // den
         ceil = -(-num // den)
         if op == "<":
@@ -165,3 +180,26 @@ for _name in ("__hash__", "__repr__", "__str__", "__format__", "__bytes__", "__f
                                         "or", "xor"))):
     setattr(LazyUnit, _name, _escaping(_name))
 del _name
+
+
+class LazyInt(LazyUnit):
+    """An integer draw ``offset + j``, ``j`` uniform on ``[0, n)`` and known to lie in
+    ``[lo, hi)``: compared like a :class:`LazyUnit`; ``value + k`` and ``value - k`` for an
+    int ``k`` are the same draw shifted (see the module docstring)."""
+
+    __slots__ = ()
+
+    def __init__(self, n: int, branch: Callable[[tuple[int, ...]], int],
+                 escape: Callable[[str], Any], offset: int = 0,
+                 cell: list[int] | None = None) -> None:
+        super().__init__(n, branch, escape, 1, offset, cell)
+
+    def _shifted(self, k: Any, sign: int, what: str) -> Any:
+        if type(k) is not int and type(k) is not bool:
+            return self._escape(f"used by {what} with {type(k).__name__}")
+        return LazyInt(0, self._branch, self._escape, self._offset + sign * int(k),
+                       self._cell)
+
+    __add__ = untraced(lambda self, k: self._shifted(k, 1, "__add__"))
+    __radd__ = untraced(lambda self, k: self._shifted(k, 1, "__radd__"))
+    __sub__ = untraced(lambda self, k: self._shifted(k, -1, "__sub__"))

@@ -59,7 +59,7 @@ from typing import Any, Literal
 from exactdp.audit import facade_floats as ff
 from exactdp.audit.bytecode import suspended, untraced
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
-from exactdp.audit.facade_lazy import LazyUnit, Parts
+from exactdp.audit.facade_lazy import LazyInt, LazyUnit, Parts
 from exactdp.explore import ExplorationLimitError, NondeterminismError, RestartExploration
 from exactdp.params import ParameterError
 from exactdp.randomness import RandomSource
@@ -85,6 +85,10 @@ SPOT_CHECKS = 32
 PROBE_MAX_DRAWS = 1 << 12
 #: A probe checks the exploring source's budget (deadline) every this many draws.
 BUDGET_EVERY = 1 << 8
+
+#: How many draws have been explored by their effect in this process (a law resting on
+#: the search's assumption: :attr:`FacadeMechanism.unverified`).
+SEARCHES = [0]
 
 FacadeKind = Literal["random", "secrets", "numpy", "numpy-legacy"]
 FACADE_KINDS: tuple[str, ...] = ("random", "secrets", "numpy", "numpy-legacy")
@@ -156,8 +160,9 @@ class _Engine:
         self.forced = 0
         self.later: str | int = "zero"
         self.count = 0
-        #: lazy values handed out on this run; whether one escaped; whether the run is over
-        self.lazy = 0
+        #: lazy random() values and integer draws handed out on this run; whether one
+        #: escaped; whether the run is over
+        self.lazy = self.lazy_ints = 0
         self.escaped = ""
         self.done = False
 
@@ -168,8 +173,9 @@ class _Engine:
         if n <= self.mech.exact_limit:
             j = self.source.uniform(n) - 1
         else:
-            if self.lazy:  # the search replays the draws: lazy values have none to replay
-                self.escape("followed by a draw explored by its effect")
+            if self.lazy or self.lazy_ints:  # the search replays the draws: lazy values
+                self.escape("followed by a draw explored by its effect",  # have none
+                            unit=bool(self.lazy), integer=bool(self.lazy_ints))
             self._check_budget()  # the search is costly: not past the path's budget
             with suspended():  # the search's probes are not the run's bytecode
                 pieces = self.mech.pieces(self, n)
@@ -189,6 +195,18 @@ class _Engine:
             self.mech._large.append(LAZY_NOTE)
         return LazyUnit(1 << FLOAT_BITS, self._branch, self.escape)
 
+    def integer(self, n: int) -> Any:
+        """``j`` uniform on ``[0, n)``: a :class:`LazyInt` when the mechanism allows it and
+        this is a live run (:mod:`exactdp.audit.facade_lazy`), else :meth:`draw`'s int."""
+        if self.probing is not None or not self.mech.lazy_ints or n < 2:
+            return self.draw(n)
+        record("uniform", n)  # the draw sequence, as an explored draw has it
+        self.lazy_ints += 1
+        return LazyInt(n, self._branch, self._escape_int)
+
+    def _escape_int(self, what: str) -> Any:
+        return self.escape(what, unit=False, integer=True)
+
     def _branch(self, lengths: tuple[int, ...]) -> int:
         if self.done:
             self.escape("used after the call that drew it returned")
@@ -200,14 +218,18 @@ class _Engine:
         finally:
             resume(token)
 
-    def escape(self, what: str) -> Any:
-        """A lazy value was used otherwise than compared: explore without them."""
-        if self.mech.lazy:
+    def escape(self, what: str, unit: bool = True, integer: bool = False) -> Any:
+        """A lazy value was used otherwise than compared: explore without them (lazy
+        ``random()`` values when ``unit``, lazy integer draws when ``integer``)."""
+        if unit and self.mech.lazy:
             self.mech.lazy = False
             self.mech._large.append(ESCAPED_NOTE)
+        if integer:
+            self.mech.lazy_ints = False
+        what = ("an integer draw was " if integer and not unit else "a random() value was ") \
+            + what
         self.escaped = self.escaped or what
-        raise RestartExploration(f"a random() value was {what}; explored by its effect "
-                                 f"instead")
+        raise RestartExploration(f"{what}; explored by its effect instead")
 
     def _check_budget(self) -> None:
         check = getattr(self.source, "check_budget", None)
@@ -264,6 +286,10 @@ def _key(value: Any) -> Hashable:
     return value  # type: ignore[no-any-return]
 
 
+#: the code of ``random.Random.randrange``, which returns its ``_randbelow`` value (shifted)
+_RANDRANGE = getattr(random.Random.randrange, "__wrapped__", random.Random.randrange).__code__
+
+
 class RandomFacade(random.Random):
     """Behaves like ``random.Random`` (every method built on ``random``, ``getrandbits`` and
     ``_randbelow``: ``randrange``, ``randint``, ``choice``, ``shuffle``, ``sample``,
@@ -281,7 +307,11 @@ class RandomFacade(random.Random):
         self.gauss_next = None
 
     def random(self) -> Any:
-        caller = sys._getframe(1).f_globals.get("__name__", "")
+        frame = sys._getframe(1)
+        while frame.f_back is not None and \
+                frame.f_globals.get("__name__") == "exactdp.audit.escape":
+            frame = frame.f_back  # a name bound before the audit, forwarded by its guard
+        caller = frame.f_globals.get("__name__", "")
         return self._unit(caller == "random" or caller.startswith("exactdp."))
 
     @untraced
@@ -296,9 +326,13 @@ class RandomFacade(random.Random):
             raise ValueError("number of bits must be non-negative")
         return self._engine.draw(1 << k) if k else 0
 
-    @untraced
     def _randbelow(self, n: int) -> int:  # type: ignore[override]
-        return self._engine.draw(n)
+        # randrange hands the value to the code (lazily); choice, shuffle... index with it
+        return self._below(n, sys._getframe(1).f_code is _RANDRANGE)
+
+    @untraced
+    def _below(self, n: int, lazy: bool) -> Any:
+        return self._engine.integer(n) if lazy else self._engine.draw(n)
 
     def uniform(self, a: Any, b: Any) -> Any:
         return uniform_from(a, b, self)
@@ -319,7 +353,7 @@ class SecretsFacade(secrets.SystemRandom, RandomFacade):
     def randbelow(self, n: int) -> int:
         if n <= 0:
             raise ValueError("Upper bound must be positive.")
-        return self._engine.draw(n)
+        return self._below(n, True)
 
     def randbits(self, k: int) -> int:
         return self.getrandbits(k)
@@ -366,6 +400,11 @@ class NumpyFacade:
         path of probability 0 that redraws forever."""
         return as_unit_float(self._engine.draw((1 << FLOAT_BITS) - 1) + 1)
 
+    def _unit(self) -> Any:
+        """A scalar ``random()``: lazy, branched on each comparison, like ``random.random()``
+        (:meth:`_Engine.unit`)."""
+        return self._engine.unit()
+
     def _sized(self, draw: Callable[[], Any], size: Any) -> Any:
         return draw() if size is None else ff.filled(draw, size)
 
@@ -380,7 +419,8 @@ class NumpyFacade:
 
     def random(self, size: Any = None, dtype: Any = None, out: Any = None) -> Any:
         self._refuse("random", out=out)
-        return self._sized(self._double, size)
+        scalar = dtype is None or str(dtype) in ("float64", "d")  # the default double
+        return self._sized(self._unit if scalar and size is None else self._double, size)
 
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None,
                axis: int = 0, shuffle: bool = True) -> Any:
@@ -442,7 +482,7 @@ class LegacyNumpyFacade(NumpyFacade):
         self._gauss = None
 
     def random_sample(self, size: Any = None) -> Any:
-        return self._sized(self._double, size)
+        return self._unit() if size is None else self._sized(self._double, size)
 
     def random(self, size: Any = None) -> Any:  # type: ignore[override]
         return self.random_sample(size)
@@ -551,6 +591,8 @@ class FacadeMechanism:
         #: one is used otherwise than compared; whether any was
         self.lazy = lazy
         self.lazy_used = False
+        #: integer draws likewise (``randrange``, ``randint``, ``secrets.randbelow``)
+        self.lazy_ints = lazy
 
     def __repr__(self) -> str:
         return self.description
@@ -573,6 +615,16 @@ class FacadeMechanism:
                   f"at every piece's midpoint and {SPOT_CHECKS} pseudo-random j per draw "
                   f"(later draws: at 0, at their maximum and pseudo-random in the search, "
                   f"a fresh pseudo-random continuation per check)")
+
+    @property
+    def unverified(self) -> str:
+        """Non-empty (what was searched) when a draw was explored by its effect: its law
+        rests on the piecewise-constant assumption, which checks at finitely many ``j``
+        cannot verify (a piece narrower than the checks' spacing, or one the later draws
+        open jointly, can be missed), so no PASS may rest on it
+        (:func:`~exactdp.audit.whitebox_audit` reports ``"incomplete"`` instead)."""
+        large = [n for n in self._large if n not in (LAZY_NOTE, ESCAPED_NOTE)]
+        return "; ".join(large[:4]) + ("; ..." if len(large) > 4 else "")
 
     def invoke(self, c: Any) -> Any:
         for facade in self._facades:  # each run (and each probe) from a fresh state
@@ -599,14 +651,18 @@ class FacadeMechanism:
         self._facades = list(facades.values())
         try:
             with _patched(patches):
-                return self.invoke(c)
+                result = self.invoke(c)
+            if engine.lazy or engine.lazy_ints:
+                _settled(result, 0)  # a lazy value returned: explored without them
+            return result
         finally:
             engine.done = True
             if engine.escaped:  # even if the code swallowed the restart
-                raise RestartExploration(f"a random() value was {engine.escaped}")
+                raise RestartExploration(engine.escaped)
 
     def pieces(self, engine: _Engine, n: int) -> _Pieces:
         """The breakpoints of the next draw (on ``[0, n)``), found once per replayed prefix."""
+        SEARCHES[0] += 1  # read by exactdp.testing: no assertion passes on a searched law
         key = (engine.c, tuple(engine.history), n)
         found = self._cache.get(key)
         if found is None:
@@ -677,6 +733,18 @@ class FacadeMechanism:
                     f"facade cannot explore it exactly: audit this code black-box")
 
 
+def _settled(value: Any, depth: int) -> None:
+    """Escape (restart without lazy values) when ``value`` is, or holds in a tuple, list or
+    dict, a lazy value: an output must be a value, not a draw still to be made."""
+    if type(value) in (LazyUnit, LazyInt):
+        object.__getattribute__(value, "_escape")("returned by the mechanism")
+    elif isinstance(value, (tuple, list)) and depth < 8:
+        for v in value:
+            _settled(v, depth + 1)
+    elif isinstance(value, dict) and depth < 8:
+        _settled(tuple(value.items()), depth + 1)
+
+
 def _name(obj: object) -> str:
     return str(getattr(obj, "__name__", None) or type(obj).__name__)
 
@@ -687,7 +755,8 @@ def facade_mechanism(fn: Callable[[Any, Any], Any], rng: str = "random", *,
                      raises_as_outcome: Mapping[type[BaseException], Hashable] | None = None,
                      lazy: bool = True) -> FacadeMechanism:
     """``FacadeMechanism(fn, rng, ...)``: ``fn(c, rng)`` ready for a white-box audit
-    (``lazy=False``: every ``random()`` value explored by its effect)."""
+    (``lazy=False``: every ``random()`` value explored by its effect, every integer draw
+    branched on each of its values)."""
     return FacadeMechanism(fn, rng, patch_modules=patch_modules,
                            patch_attributes=patch_attributes,
                            raises_as_outcome=raises_as_outcome, lazy=lazy)

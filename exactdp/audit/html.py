@@ -26,10 +26,16 @@ from exactdp.audit.severity import in_decimal
 from exactdp.certified import Interval
 from exactdp.params import ParameterTypeError
 
-__all__ = ["MAX_TABLE_OUTCOMES", "html_report"]
+__all__ = ["DECIMAL_BESIDE", "LOG_SPAN", "MAX_TABLE_OUTCOMES", "html_report", "needs_log_axis"]
 
 #: Outcomes listed in the page's exact tables (the JSON report has every one).
 MAX_TABLE_OUTCOMES = 200
+
+#: Exact values longer than this many characters get a decimal beside them.
+DECIMAL_BESIDE = 12
+
+#: The pmf picture uses a log axis when the positive probabilities span more than this factor.
+LOG_SPAN = 1000
 
 _BADGE = {"pass": ("pass", "PASS"), "violation": ("violation", "VIOLATION"),
           "mismatch": ("mismatch", "MISMATCH"), "broken": ("broken", "BROKEN"),
@@ -56,12 +62,16 @@ def _e(x: object) -> str:
 
 
 def _exact(q: Fraction | int) -> str:
-    """An exact value for the page: the fraction itself when short, else a truncated decimal
-    and the sizes of its terms (the JSON report carries every digit)."""
+    """An exact value for the page: the fraction itself when short, with a decimal beside it
+    when it is long enough to be hard to read (more than :data:`DECIMAL_BESIDE` characters);
+    past 90 characters a truncated decimal and the sizes of its terms only (the JSON report
+    carries every digit)."""
     text = str(q)
-    if len(text) <= 90:
+    if len(text) <= DECIMAL_BESIDE:
         return text
     q = Fraction(q)
+    if len(text) <= 90:
+        return f"{text} (= {scientific(q)}, rounded toward 0)"
     return (f"{scientific(q)} (rounded toward 0; the exact fraction, of "
             f"{len(str(q.numerator))} / {len(str(q.denominator))} digits, is in --json)")
 
@@ -161,8 +171,15 @@ def _pictures(r: WhiteBoxReport, w: Any) -> str:
     a, b = w.numerator_input, w.denominator_input
     p, q = r.distributions[a], r.distributions[b]
     fig, ax = new_figure(9, 5)
+    log = needs_log_axis(p, q)
     draw_pair(ax, p, q, a, b, f"{r.mechanism}\nthe exact laws of the worst neighbouring pair "
-                              f"a = {show(a)}, b = {show(b)}")
+                              f"a = {show(a)}, b = {show(b)} (worst output "
+                              f"{show(w.outcome)})"
+                              + (" (log scale: the probabilities span orders of magnitude)"
+                                 if log else ""))
+    if log:
+        ax.set_yscale("log")
+        ax.set_ylabel("exact probability (log scale)")
     pmfs = inline_svg(fig, "pmfs")
     loss = LossData(r.mechanism, a, b, loss_bars(p, q), r.claimed_epsilon)
     fig, ax = new_figure(9, 6)
@@ -172,7 +189,16 @@ def _pictures(r: WhiteBoxReport, w: Any) -> str:
                     f"<figure>{pmfs}</figure>", f"<figure>{losses}</figure>",
                     "<p class=\"note\">Each bar is an exact probability (or the certified "
                     "logarithm of an exact ratio) computed from the audited code; the dashed "
-                    "lines are the claimed epsilon at +eps and -eps.</p>")
+                    "lines are the claimed epsilon at +eps and -eps."
+                    + (f" The pmfs are drawn on a log axis: their probabilities span more "
+                       f"than {LOG_SPAN} times, and a linear axis would hide the worst "
+                       f"output {_e(show(w.outcome))}." if log else "") + "</p>")
+
+
+def needs_log_axis(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -> bool:
+    """Whether the positive probabilities of ``p`` and ``q`` span more than :data:`LOG_SPAN`."""
+    values = [v for law in (p, q) for v in law.values() if v > 0]
+    return bool(values) and max(values) > LOG_SPAN * min(values)
 
 
 def _trace(r: WhiteBoxReport) -> str:
@@ -186,7 +212,7 @@ def _trace(r: WhiteBoxReport) -> str:
                else "identical across inputs" if t.same else
                "TIMING: DIFFER across inputs (a timing side channel)"))
     rows = [("compared", t.examined), ("result", result),
-            ("draws per path", "varies" if t.length is None else t.length)]
+            ("trace length (events per run)", "varies" if t.length is None else t.length)]
     if t.randomness_note:
         rows.append(("note", t.randomness_note))
     parts = [_dl(rows)]
@@ -261,7 +287,7 @@ def _blackbox(r: BlackBoxReport) -> list[str]:
                  ("outcome set (chosen on separate draws)", show(pt.outcome_set, 400)),
                  ("estimation counts", f"{pt.x} of {pt.K} vs {pt.y} of {pt.K}"),
                  ("lower bound on the privacy loss", r.privacy_bound)]
-        parts.append(_section("Privacy test", _dl(prows)))
+        parts.append(_section("Privacy test", _dl(prows), _blackbox_picture(r)))
     if r.fit_alpha is not None:
         frows = [[show(f.input), show(f.outcome), f"{f.count} of {f.K}",
                   (f"in [{_exact(f.reference.lo)}, {_exact(f.reference.hi)}]"
@@ -274,3 +300,22 @@ def _blackbox(r: BlackBoxReport) -> list[str]:
             _table(["input", "outcome", "count", "reference probability"], frows,
                    "Rejected cells") if frows else ""))
     return parts
+
+
+def _blackbox_picture(r: BlackBoxReport) -> str:
+    """The privacy test drawn (:func:`exactdp.plot.draw.draw_blackbox_test`); empty without
+    matplotlib (the table above carries the same numbers)."""
+    from exactdp.certified import exp_interval
+    from exactdp.claims import epsilon_bounds
+    from exactdp.plot.draw import MissingPlotExtra, draw_blackbox_test, inline_svg, new_figure
+
+    pt = r.privacy
+    assert pt is not None
+    try:
+        fig, ax = new_figure(8, 5)
+    except MissingPlotExtra:
+        return ""
+    e_eps = exp_interval(epsilon_bounds(r.claimed_epsilon, 64).hi, 64).hi
+    draw_blackbox_test(ax, pt, e_eps, f"{r.mechanism}: the privacy test on the outcome set "
+                                      f"S chosen from separate draws")
+    return f"<figure>{inline_svg(fig, 'blackbox')}</figure>"

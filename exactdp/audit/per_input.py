@@ -30,6 +30,7 @@ from exactdp.audit.guard import (
     say,
     show,
 )
+from exactdp.audit.outcomes import observed
 from exactdp.audit.replay import replay_path
 from exactdp.audit.report import (
     Distribution,
@@ -51,7 +52,7 @@ from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
 from exactdp.trace import recording
 
 __all__ = ["CountingAdapter", "Explored", "GuardedSource", "calls_exceeded", "counting_input",
-           "explore_input", "sorted_distribution"]
+           "explore_input", "path_runner", "sorted_distribution"]
 
 
 class CountingAdapter(InverseCDFSampler):
@@ -201,25 +202,7 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     :class:`ResourceLimitError`) and until ``share`` (monotonic ns) -- one input's share of
     the white-box audit's exploration, also run alone on a worker (:mod:`exactdp.audit.parallel`)."""
     say(progress, f"  input {show(c)} ({i + 1}/{n}): exploring every path of draws")
-    call = f"f({show(c)}, source)"
-    used = [0]
-
-    def once(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
-        gs = GuardedSource(src, randomness_size, c)
-        with recording() as events, counting(f) as counter:
-            out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
-                             check=lambda v: check_outcome(
-                                 v, allowed, call, {"c": c, "draw_sizes": gs.draws},
-                                 f" (draws {gs.draws})"))
-        return out, (tuple(events), *counter.observed())
-
-    def run(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
-        used[0] += 1
-        first = once(src)
-        if guard.watch is not None:  # the same draws again: the same output and draws
-            replay_path(once, src, first, c)
-        return first
-
+    run, used = path_runner(f, c, guard, randomness_size, allowed)
     stopped = ""
     try:
         joint = explore(run, max_uniform=max_uniform, max_runs=cap,
@@ -249,6 +232,45 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
         guard.watch.check()
     return Explored(sorted_distribution(output_law(joint)), dict(joint), covered, stopped,
                     used[0])
+
+
+def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
+                randomness_size: int | None, allowed: range | frozenset[Any] | None
+                ) -> tuple[Callable[[RandomSource], tuple[Any, tuple[Any, ...]]], list[int]]:
+    """``run(source)``: one path of ``f(c, source)`` -- guarded, its draws charged, its
+    operations counted (the result is ``(output, trace)``) and, in a white-box audit, run
+    again with the same draws (:func:`~exactdp.audit.replay.replay_path`); and the list
+    whose one item counts the paths run."""
+    call = f"f({show(c)}, source)"
+    used = [0]
+
+    def once(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
+        gs = GuardedSource(src, randomness_size, c)
+        with recording() as events, counting(f) as counter:
+            out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
+                             check=lambda v: check_outcome(
+                                 v, allowed, call, {"c": c, "draw_sizes": gs.draws},
+                                 f" (draws {gs.draws})"))
+        return observed(out), (tuple(events), *counter.observed())  # False is not 0
+
+    warm: list[bool] = []
+
+    def run(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
+        used[0] += 1
+        watch = guard.watch
+        # cold: the input's first call (a logger's or a memo's first fill), and every path
+        # once a memo is in use (reset to its first content: Watch.restore); a cold run
+        # must give the output of its warm re-run, whose trace is the path's
+        cold = watch is not None and (not warm or watch.restore())
+        first = once(src)
+        if watch is not None:  # the same draws again: the same output and draws
+            if cold:
+                warm.append(True)
+                first = replay_path(once, src, first, c, timed=False)
+            replay_path(once, src, first, c)
+        return first
+
+    return run, used
 
 
 def calls_exceeded(inputs: int, max_calls: int, c: Any) -> ResourceLimitError:

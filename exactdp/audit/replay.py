@@ -16,10 +16,12 @@ T = TypeVar("T")
 
 
 def replay_path(run: Callable[[ExploringSource], T], src: RandomSource, first: T,
-                c: Any) -> None:
+                c: Any, timed: bool = True) -> T:
     """Run ``run`` again on a source that replays the draws ``src`` made: the result must
     equal ``first`` and the draws must be the same (same number, same domains), else
-    :class:`Abort` with a ``"nondeterministic"`` finding.  A replay cut off by the deadline
+    :class:`Abort` with a ``"nondeterministic"`` finding; the re-run's result is returned.
+    ``timed=False`` (``first`` ran cold, as the first call on an input: white-box results
+    ``(output, trace)``): only the outputs must be equal.  A replay cut off by the deadline
     raises :class:`~exactdp.explore.PathCut` (the path's mass is uncovered)."""
     assert isinstance(src, ExploringSource), "explore() runs every path on one"
     n = len(src.choices)
@@ -31,7 +33,9 @@ def replay_path(run: Callable[[ExploringSource], T], src: RandomSource, first: T
         if len(again.choices) < n:
             raise
         second = _MORE
-    if second is _MORE or second != first or again.choices != src.choices \
+    same = (second[0] == first[0] if not timed and _pair(second) and _pair(first)
+            else second == first)
+    if second is _MORE or not same or again.choices != src.choices \
             or _draws(again) != _draws(src):
         what = ("made more draws" if second is _MORE else
                 f"made {len(again.choices)} draws instead of {n}" if len(again.choices) != n
@@ -46,6 +50,7 @@ def replay_path(run: Callable[[ExploringSource], T], src: RandomSource, first: T
             f"be computed. Let it draw only from the source or generator the audit passes in "
             f"(--source, --rng, --patch), or audit it black-box (--kind blackbox)",
             {"c": c, "choices": list(src.choices)}))
+    return second  # type: ignore[no-any-return]
 
 
 _MORE = object()

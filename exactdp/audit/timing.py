@@ -11,6 +11,13 @@ output and passes; a trace that varies with the input beyond the output (a loop 
 input, ``sleep(0.05 * c)``, a CDF walk returning early) is caught with its witness: the two
 inputs, the output, the draws and the two operation counts.
 
+Paths are timed warm: the first call on an input (and, once the code keeps a memo, every
+path's first run: :meth:`exactdp.audit.escape.Watch.restore`) runs cold -- a logger fills
+its level cache, a memo its entry -- and must give the output of its re-run with the same
+draws, whose trace is the path's.  Outputs are compared as an observer sees them
+(:mod:`exactdp.audit.outcomes`: ``False`` is not ``0``), so two outcomes that Python calls
+equal never mix their traces.
+
 Not covered: the time one instruction takes (big-integer operand sizes) and C code
 (:data:`~exactdp.audit.bytecode.NOT_COVERED`); an optional black-box test of wall-clock
 times is :func:`exactdp.audit.wallclock.wall_clock_test`.

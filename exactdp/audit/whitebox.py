@@ -37,7 +37,15 @@ from exactdp.audit.budget import (
     cost_estimate,
     incomplete_report,
 )
+from exactdp.audit.cost import (
+    NS,
+    estimate,
+    exploration_deadline,
+    over_deadline,
+    unchanged,
+)
 from exactdp.audit.escape import watching
+from exactdp.audit.facades import EXACT_LIMIT
 from exactdp.audit.guard import (
     DEFAULT_TIME_LIMIT,
     Abort,
@@ -58,6 +66,7 @@ from exactdp.audit.per_input import (
     calls_exceeded,
     counting_input,
     explore_input,
+    path_runner,
 )
 from exactdp.audit.reference import (
     Reference,
@@ -89,7 +98,7 @@ from exactdp.checker import (
 )
 from exactdp.claims import Claim
 from exactdp.counting import InverseCDFSampler
-from exactdp.params import DomainError, ParameterError, positive_int
+from exactdp.params import DomainError, ParameterError, ResourceLimitError, positive_int
 from exactdp.randomness import RandomSource
 from exactdp.trace import Event, recording
 
@@ -98,6 +107,9 @@ __all__ = ["ENUMERATION_LIMIT", "HOCKEY_STICK_MAX_BITS", "Explored", "counting_i
 
 #: Default largest ``d`` enumerated by the white-box audit (above it: threshold search).
 ENUMERATION_LIMIT = 1 << 14
+#: An exploration estimated at this many CPU seconds or more has its estimate said on the
+#: ``notice`` channel (stderr on the command line, even with --quiet).
+LONG = 10
 
 
 def _trace_counter(names: frozenset[str], sink: list[Event]) -> Callable[..., Any]:
@@ -266,7 +278,8 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
                           max_uniform: int, max_runs: int, max_calls: int,
                           deadline_ns: int | None = None,
                           max_draws: int | None = MAX_DRAWS_PER_PATH,
-                          spread: Spread | None = None
+                          spread: Spread | None = None, max_seconds: int | None = None,
+                          notice: Progress = None
                           ) -> tuple[dict[Any, Distribution], dict[Any, dict[Any, Fraction]],
                                      dict[Any, Fraction], str, dict[Any, str]]:
     """Explore ``f(c, source)`` on every input; at most ``max_runs`` runs per input and
@@ -290,9 +303,23 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
     begin = time.monotonic_ns()
     cpu = time.process_time()
 
+    if max_seconds is not None and spread is None:  # the cost, estimated before it starts
+        with unchanged(f):  # the probes leave no trace in the mechanism or its report
+            guess = estimate(lambda c: path_runner(f, c, guard, randomness_size, allowed)[0],
+                             inputs)
+        if guess.ns > max_seconds * NS:  # (the estimate is in the one-line refusal)
+            raise ResourceLimitError(
+                f"the white-box exploration would take about {guess.ns // NS} s CPU "
+                f"({guess.paths} paths per input, estimated from {guess.probes} random "
+                f"paths), over --max-seconds {max_seconds}; audit fewer inputs, or pass "
+                f"--max-seconds {2 * guess.ns // NS + 1} to run it anyway")
+        say(notice if guess.ns >= LONG * NS else progress, "  " + guess.line())
+    stop_ns = exploration_deadline(max_seconds)
+
     def share(i: int) -> int | None:  # each input: an equal share of the time to the deadline
-        return None if deadline_ns is None else \
+        mine = None if deadline_ns is None else \
             begin + (deadline_ns - begin) * (i + 1) // len(inputs)
+        return stop_ns if mine is None else mine if stop_ns is None else min(mine, stop_ns)
 
     spread_out = None if spread is None else spread.source(
         inputs, {"randomness_size": randomness_size, "allowed": allowed,
@@ -317,6 +344,9 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
             if r.calls > cap:  # the serial run would have stopped at cap < max_runs calls
                 raise calls_exceeded(len(inputs), max_calls, c)
             absorb_notes(f, r.notes)
+        if r.stopped and stop_ns is not None and time.monotonic_ns() >= stop_ns:
+            assert max_seconds is not None
+            raise over_deadline(max_seconds, i, len(inputs))
         used += r.calls
         dists[c], traces[c], covered[c] = r.dist, r.traces, r.covered
         stopped = r.stopped or stopped
@@ -338,7 +368,8 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                    time_budget: int | None = None,
                    progress: Progress = None,
                    max_draws: int | None = MAX_DRAWS_PER_PATH,
-                   spread: Spread | None = None) -> WhiteBoxReport:
+                   spread: Spread | None = None, max_seconds: int | None = None,
+                   notice: Progress = None) -> WhiteBoxReport:
     """Audit ``mechanism`` exactly: its output distribution on every input, its worst
     privacy-loss ratio over neighbours against ``e**claimed_epsilon``, and more.
 
@@ -378,6 +409,13 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     (an unbounded loop on a probability-0 path no longer hangs the audit).  A :class:`~exactdp.audit.facades.FacadeMechanism` whose draws cannot be
     explored exactly raises :class:`~exactdp.audit.facades.FacadeRefusal` (a
     :class:`~exactdp.params.ResourceLimitError`).
+
+    ``max_seconds`` (source kind; None: no limit) is a *limit*, not a budget: the
+    exploration's cost is estimated before it starts (:mod:`exactdp.audit.cost`; the
+    estimate is said on ``notice`` when it is 10 s or more, else on ``progress``) and
+    refused past ``max_seconds`` CPU seconds, and an exploration still running
+    ``max_seconds`` seconds after it started stops; both raise
+    :class:`~exactdp.params.ResourceLimitError` (nothing is concluded).
     """
     start = time.monotonic_ns()
     check_callable(mechanism, "mechanism", "f(c, u) or f(c, source)")
@@ -414,7 +452,8 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                                  f"domain [n] = {{0, ..., {mechanism.n}}}")
     if reference is None:
         reference = declared(mechanism, "reference")
-    name = describe(mechanism) if not isinstance(mechanism, InverseCDFSampler) else repr(mechanism)
+    name = (describe(mechanism) if not isinstance(mechanism, InverseCDFSampler)
+            else sampler_name(mechanism))
     guard = Guard(limit)
     common: dict[str, Any] = {"mechanism": name, "kind": kind, "inputs": tuple(ins),
                               "claimed_epsilon": eps, "claimed_delta": delta}
@@ -451,6 +490,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
         randomness_size = d
     refs = None if reference is None else reference_distributions(reference, ins, limit)
     trace: TraceResult | None = None
+    searches = _searches()
     with watching(mechanism) as watch:  # no law from a run that escaped the exploration
         guard.watch = watch
         try:
@@ -472,7 +512,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                 dists, traces, covered, stopped, not_run = _source_distributions(
                     mechanism, ins, guard, randomness_size, allowed, progress, max_uniform,
                     max_runs, max_calls, None if budget is None else start + budget * 10**9,
-                    max_draws, spread)
+                    max_draws, spread, max_seconds, notice)
                 watch.check()
                 method = "explored every path of draws (exploring source)"
                 assumed = getattr(mechanism, "assumption", "")
@@ -517,7 +557,44 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                                  f"probability "
                                  f"{where}", {"outcome": o, "probabilities": probs}))
         report = replace(report, findings=report.findings + tuple(notes))
-    return report
+    searched = getattr(mechanism, "unverified", "")
+    if not isinstance(searched, str) or not searched and _searches() != searches:
+        searched = "by a facade inside the mechanism"  # a facade wrapped in other code
+    return _no_pass_on_assumption(report, searched)
+
+
+def _searches() -> int:
+    """How many draws the facades have explored by their effect in this process (0 if the
+    facades were never imported)."""
+    facades = sys.modules.get("exactdp.audit.facades")
+    return int(facades.SEARCHES[0]) if facades is not None else 0
+
+
+def _no_pass_on_assumption(report: WhiteBoxReport, searched: str) -> WhiteBoxReport:
+    """A PASS never rests on an unverified assumption: a law in which a draw was explored by
+    its effect (a facade's breakpoint search, checked at finitely many values only) cannot
+    prove the claim, so the verdict is ``"incomplete"`` (exit status 2) instead."""
+    if not searched:
+        return report
+    if report.verdict != "pass":
+        note = (f"the law rests on draws explored by their effect ({searched}), assumed "
+                f"piecewise constant and checked at finitely many values only: its "
+                f"probabilities are exact if that assumption holds")
+        return replace(report, findings=report.findings + (
+            Finding("unverified_law", note, {"searched": searched}),))
+    why = (f"no PASS on an unverified law: draws explored by their effect ({searched}) are "
+           f"assumed piecewise constant, which checks at finitely many values cannot verify "
+           f"(a narrow piece, or one opened jointly by later draws, can be missed); the "
+           f"claim held on the law found.  To verify it: use each random() value and "
+           f"integer draw only in comparisons with numbers (an int added to an integer "
+           f"draw too: branched exactly), or integers from at most {EXACT_LIMIT} values in "
+           f"any way (each value branched), draw from the exploring source, or audit "
+           f"black-box")
+    bound = ("undecided: no PASS on an unverified law (the claim held on a law that rests on "
+             "draws explored by their effect, see the finding)")
+    return replace(report, verdict="incomplete", bound=bound,
+                   findings=report.findings + (Finding("unverified_law", why,
+                                                       {"searched": searched}),))
 
 
 def _not_run_report(common: dict[str, Any], dists: dict[Any, Distribution],
@@ -536,3 +613,14 @@ def _not_run_report(common: dict[str, Any], dists: dict[Any, Distribution],
                                                          for c, w in not_run.items())
            + (f"; and {stopped}" if stopped else ""))
     return incomplete_report(common, full, mass, pairs, eps, method, d, why, elapsed(start))
+
+
+def sampler_name(mechanism: InverseCDFSampler) -> str:
+    """``repr(mechanism)`` for exactdp's own samplers; for a subclass defined elsewhere (which
+    inherits that ``repr``, e.g. a modified GeoSample), its own class name first, so that a
+    report never names the audited code after the class it changed."""
+    cls = type(mechanism)
+    base = next((k for k in cls.__mro__ if k.__module__.startswith("exactdp.")), cls)
+    if base is cls:
+        return repr(mechanism)
+    return f"{cls.__module__}.{cls.__qualname__} (a subclass of {base.__name__}): {mechanism!r}"

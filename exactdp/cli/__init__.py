@@ -41,6 +41,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     from exactdp.cli import (
+        account,
         audit,
         check,
         convolution,
@@ -65,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     for add in [*verify.COMMANDS, *counting.COMMANDS, *check.COMMANDS, *histogram.COMMANDS,
                 *audit.COMMANDS, *sparse_vector.COMMANDS, *convolution.COMMANDS,
                 *tutorial.COMMANDS, *plot.COMMANDS,
-                *figures.COMMANDS, *projections.COMMANDS]:
+                *figures.COMMANDS, *projections.COMMANDS, *account.COMMANDS]:
         add(sub)
     return parser
 

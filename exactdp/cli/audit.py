@@ -15,18 +15,31 @@ import re
 import sys
 from typing import Any
 
-from exactdp.cli._common import EPILOG, add_json, add_output, emit_json, output_path
+from exactdp.cli._common import (
+    DEFAULT_MAX_SECONDS,
+    EPILOG,
+    add_json,
+    add_output,
+    emit_json,
+    output_path,
+)
 from exactdp.cli._common import progress as _progress
 
 __all__ = ["COMMANDS"]
 
+#: The default ``--max-seconds`` of a white-box exploration (estimated before it starts,
+#: enforced while it runs): every long command's default, a run past it being a hang.
+AUDIT_MAX_SECONDS = DEFAULT_MAX_SECONDS
+
 _VERDICTS = ("Verdicts (exit status): PASS, or NO VIOLATION DETECTED in black-box, never a "
              "proof of privacy (0); VIOLATION, with its exact witness, or MISMATCH with the "
-             "reference (1); INCOMPLETE, an exploration stopped by its budget, or an audit "
-             "refused, nothing audited (2); BROKEN: the mechanism raised, hung, returned a "
+             "reference (1); INCOMPLETE, an exploration stopped by its budget, a law resting "
+             "on draws explored by their effect (assumed piecewise constant: never a PASS), "
+             "or an audit refused, nothing audited (2); BROKEN: the mechanism raised, hung, returned a "
              "value outside the declared outputs, drew more randomness than declared or is "
              "not a function of its randomness (3). White-box runs guard the randomness the "
-             "audit does not model (random, secrets, os.urandom, uuid4, clocks, numpy's "
+             "audit does not model (random, secrets, os.urandom, uuid4, clocks of time and "
+             "datetime, numpy's "
              "globals and unseeded generators, state kept between calls) and re-run every "
              "path: an escape is BROKEN, named. A C extension's own generator cannot be "
              "guarded: audit such code black-box. The user guide's pages on auditing say more.")
@@ -84,8 +97,7 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help=f"refuse more than N estimated calls (default {MAX_CALLS})")
     p.add_argument("--rng", choices=("random", "secrets", "numpy", "numpy-legacy"),
                    metavar="KIND",
-                   help="whitebox: f(c, rng) through a facade: random, secrets, "
-                        "numpy (Generator) or numpy-legacy (RandomState)")
+                   help="whitebox: f(c, rng); random, secrets, numpy(-legacy)")
     p.add_argument("--patch", metavar="MODULES",
                    help="with --rng: patch these modules' functions too")
     p.add_argument("--patch-attr", metavar="NAME",
@@ -98,9 +110,10 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="whitebox: paths explored per input (default 1048576)")
     p.add_argument("--time-budget", metavar="S",
                    help="whitebox: seconds of exploration in all")
+    p.add_argument("--max-seconds", metavar="S", default=str(AUDIT_MAX_SECONDS),
+                   help=f"whitebox: refuse or stop past S s (default {AUDIT_MAX_SECONDS})")
     p.add_argument("--wall-clock-test", metavar="N", dest="wall_clock_test",
-                   help="time N calls on two neighbours, KS test at --alpha "
-                        "(a finding; the verdict is unchanged)")
+                   help="time N calls per neighbour, KS test at --alpha (finding)")
     p.add_argument("--max-draws-per-path", metavar="N",
                    help="whitebox: cut a path after N draws (default 10000)")
     where = p.add_mutually_exclusive_group()
@@ -130,6 +143,8 @@ def _refuse_misplaced(args: argparse.Namespace) -> None:
     from exactdp.params import ParameterError
 
     other = _BLACKBOX_ONLY if args.kind == "whitebox" else _WHITEBOX_ONLY
+    if args.kind == "blackbox" and args.max_seconds != str(AUDIT_MAX_SECONDS):
+        other += (("max_seconds", "--max-seconds"),)  # (its default is no choice)
     for attr, flag in other:
         if getattr(args, attr) not in (None, False):
             raise ParameterError(f"{flag} applies to --kind "
@@ -300,7 +315,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 d=None if args.source else size,
                 randomness_size=size if args.source else None, outputs=outputs,
                 monotone=True if args.monotone else None, reference=reference,
-                progress=progress, spread=spread, **budget, **limits)
+                progress=progress, spread=spread, **budget, **limits,
+                max_seconds=positive_int(args.max_seconds, "--max-seconds"),
+                notice=lambda line: print(line, file=sys.stderr, flush=True))
         else:
             report = blackbox_audit(
                 target, inputs=inputs, neighbours=neighbours, claimed_epsilon=eps,

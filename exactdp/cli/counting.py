@@ -265,8 +265,9 @@ def _sample_lines(mech: Any, c: int, draws: int, source: Any, as_json: bool,
                   seeded: bool, spent: dict[str, Any]) -> Iterator[str]:
     """The output, piece by piece, so that memory does not grow with ``draws``."""
     if as_json:
+        gamma = f'"gamma": "{mech.gamma}", ' if hasattr(mech, "gamma") else ""
         yield (f'{{"mechanism": "{type(mech).__name__}", "n": "{mech.n}", "count": "{c}", '
-               f'"paper_epsilon": "{mech.epsilon}", "k": "{mech.k}", '
+               f'"paper_epsilon": "{mech.epsilon}", "k": "{mech.k}", {gamma}'
                f'"spent": {json.dumps(spent)}, '
                f'"seeded": {"true" if seeded else "false"}, "values": [')
     last = time.monotonic()

@@ -4,7 +4,8 @@ The release algorithms of Sections 5 and 6 read a dataset ``D in X^n`` only thro
 length ``n`` and its point functions ``c_x(D) = |{i : D_i = x}|`` for the ``x`` with
 ``c_x(D) > 0`` (Algorithm 5.1 step 2, Algorithm 5.4's set ``A``, Algorithm 6.9 through 6.4 /
 6.21).  So the counting can be done by any engine (DuckDB, Spark, Dask) and only the exact
-release by exactdp: :class:`CountedDataset` is a :class:`~exactdp.histograms.data.Dataset`
+release by exactdp: :class:`~exactdp.histograms.data.CountedDataset` (defined beside
+:class:`~exactdp.histograms.data.Dataset`, re-exported here) is a dataset
 given by its counts, which the release code takes unchanged.
 
 Neighbouring relation.  The paper's datasets have a public number of rows ``n`` and two are
@@ -27,14 +28,13 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from numbers import Integral
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import gmpy2
 
 from exactdp.files import DEFAULT_MAX_BYTES, InputFileError, read_text
-from exactdp.histograms.data import Dataset, LabelTooLongError, Universe, encode_label
+from exactdp.histograms.data import CountedDataset, LabelTooLongError, Universe, encode_label
 from exactdp.histograms.datafile import (
     _INTEGER_RULE,
     _PLAIN,
@@ -42,7 +42,7 @@ from exactdp.histograms.datafile import (
     _show,
     normalise_format,
 )
-from exactdp.params import ParameterError, ParameterTypeError, positive_int
+from exactdp.params import ParameterTypeError, positive_int
 
 __all__ = [
     "MAX_COUNT_DIGITS",
@@ -56,84 +56,6 @@ __all__ = [
 MAX_COUNT_DIGITS = 18
 
 _COUNT = re.compile(r"[1-9][0-9]*", re.ASCII)
-
-
-class CountedDataset(Dataset):
-    """``D in X^n`` given by its counts ``{x: c_x(D)}`` (only ``x`` with ``c_x(D) > 0``).
-
-    The releases read it exactly as they read the rows: ``n``, ``universe`` and
-    :meth:`counts` (which lists the elements in increasing order, whatever engine counted
-    them, so a seeded release does not depend on a ``GROUP BY``'s order).  Validated on
-    construction: every element an ``int`` in ``[1, M]``, every count an ``int >= 1``, and
-    the counts summing to ``n`` when ``n`` is given.
-    """
-
-    _tally: tuple[tuple[int, int], ...]
-    _n: int
-
-    def __init__(self, universe: Universe, counts: Mapping[int, int],
-                 n: int | None = None) -> None:
-        if not isinstance(universe, Universe):
-            raise ParameterTypeError(f"universe = {universe!r} must be a Universe")
-        if not isinstance(counts, Mapping):
-            raise ParameterTypeError(f"counts ({type(counts).__name__}) must be a mapping "
-                                     f"element -> count")
-        if not counts:
-            raise ParameterError("the counts are empty: the paper's datasets D in X^n have "
-                                 "n >= 1 rows")
-        keys, values = list(counts), list(counts.values())
-        plain = all(type(x) is int for x in keys) and all(type(c) is int for c in values)
-        if not (plain and 1 <= min(keys) and max(keys) <= universe.size
-                and min(values) >= 1):
-            clean: dict[int, int] = {}
-            for x, c in counts.items():
-                v = universe.check(x, "element")
-                if isinstance(c, bool) or not isinstance(c, Integral) or c < 1:
-                    raise ParameterError(f"count {c!r} of element {x} must be a positive "
-                                         f"integer (elements with count 0 are left out)")
-                clean[v] = int(c)
-            counts = clean
-            values = list(clean.values())
-        total = sum(values)
-        if n is not None and positive_int(n, "n") != total:
-            raise ParameterError(f"the counts sum to {total} but n = {n}: they must sum to "
-                                 f"the number of rows")
-        object.__setattr__(self, "universe", universe)
-        object.__setattr__(self, "rows", ())
-        object.__setattr__(self, "_tally", tuple(sorted(counts.items())))
-        object.__setattr__(self, "_n", total)
-
-    @property
-    def n(self) -> int:
-        return self._n
-
-    def counts(self) -> dict[int, int]:
-        """``{x: c_x(D)}`` in increasing ``x`` (a fresh dict)."""
-        return dict(self._tally)
-
-    def count(self, x: int) -> int:
-        """``c_x(D)`` for one element (0 if absent)."""
-        return dict(self._tally).get(self.universe.check(x, "x"), 0)
-
-    def __iter__(self) -> Iterator[int]:
-        """The rows in increasing order (one equivalent dataset; lazy)."""
-        for x, c in self._tally:
-            for _ in range(c):
-                yield x
-
-    def __len__(self) -> int:
-        return self._n
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CountedDataset):
-            return NotImplemented
-        return (self.universe, self._tally) == (other.universe, other._tally)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return (f"CountedDataset(universe={self.universe}, n={self._n}, "
-                f"distinct={len(self._tally)})")
 
 
 def elements_from_text(texts: Sequence[str | None], universe: Universe, input_format: str,

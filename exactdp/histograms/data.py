@@ -44,6 +44,7 @@ from exactdp.params import (
 )
 
 __all__ = [
+    "CountedDataset",
     "Dataset",
     "EmptyDatasetError",
     "Histogram",
@@ -264,8 +265,19 @@ class Dataset:
 
     @classmethod
     def of(cls, universe: Universe | int, rows: Iterable[object]) -> Dataset:
-        """Build from a universe (or its size) and an iterable of integer rows."""
+        """Build from a universe (or its size) and an iterable of integer rows -- or one
+        column of numpy, pandas, polars, pyarrow or DuckDB, validated and counted vectorised
+        (:func:`exactdp.column_input.count_column`: a :class:`CountedDataset`,
+        with no Python object per row)."""
         u = universe if isinstance(universe, Universe) else Universe(universe)
+        from exactdp import column_input
+
+        if cls is Dataset and column_input.is_column(rows):
+            counted = column_input.count_column(rows, u.size)
+            if not counted[0]:
+                raise EmptyDatasetError("the column is empty: the paper's datasets D in X^n "
+                                        "have n >= 1 rows")
+            return CountedDataset.from_sorted(u, *counted)
         return cls(u, rows)  # type: ignore[arg-type]  # validated in __post_init__
 
     @classmethod
@@ -427,3 +439,100 @@ class Histogram:
             rows.append(row)
         return {"universe_size": str(self.universe.size), "n": str(self.n),
                 "algorithm": self.algorithm, "fallback": self.fallback, "bins": rows}
+
+
+class CountedDataset(Dataset):
+    """``D in X^n`` given by its counts ``{x: c_x(D)}`` (only ``x`` with ``c_x(D) > 0``).
+
+    The releases read it exactly as they read the rows: ``n``, ``universe`` and
+    :meth:`counts` (which lists the elements in increasing order, whatever engine counted
+    them, so a seeded release does not depend on a ``GROUP BY``'s order).  Validated on
+    construction: every element an ``int`` in ``[1, M]``, every count an ``int >= 1``, and
+    the counts summing to ``n`` when ``n`` is given.
+    """
+
+    _tally: tuple[tuple[int, int], ...]
+    _n: int
+
+    def __init__(self, universe: Universe, counts: Mapping[int, int],
+                 n: int | None = None) -> None:
+        if not isinstance(universe, Universe):
+            raise ParameterTypeError(f"universe = {universe!r} must be a Universe")
+        if not isinstance(counts, Mapping):
+            raise ParameterTypeError(f"counts ({type(counts).__name__}) must be a mapping "
+                                     f"element -> count")
+        if not counts:
+            raise ParameterError("the counts are empty: the paper's datasets D in X^n have "
+                                 "n >= 1 rows")
+        keys, values = list(counts), list(counts.values())
+        plain = all(type(x) is int for x in keys) and all(type(c) is int for c in values)
+        if not (plain and 1 <= min(keys) and max(keys) <= universe.size
+                and min(values) >= 1):
+            clean: dict[int, int] = {}
+            for x, c in counts.items():
+                v = universe.check(x, "element")
+                if isinstance(c, bool) or not isinstance(c, Integral) or c < 1:
+                    raise ParameterError(f"count {c!r} of element {x} must be a positive "
+                                         f"integer (elements with count 0 are left out)")
+                clean[v] = int(c)
+            counts = clean
+            values = list(clean.values())
+        total = sum(values)
+        if n is not None and positive_int(n, "n") != total:
+            raise ParameterError(f"the counts sum to {total} but n = {n}: they must sum to "
+                                 f"the number of rows")
+        object.__setattr__(self, "universe", universe)
+        object.__setattr__(self, "rows", ())
+        object.__setattr__(self, "_tally", tuple(sorted(counts.items())))
+        object.__setattr__(self, "_n", total)
+
+    @classmethod
+    def from_sorted(cls, universe: Universe, elements: list[int], counts: list[int]) -> CountedDataset:
+        """The dataset of ``elements`` (increasing ints in ``[1, M]``) with ``counts`` (ints
+        ``>= 1``), as :func:`exactdp.column_input.column_dataset` makes them after its
+        vectorised validation; checked again here in O(len) comparisons (no per-element
+        conversion), refused with the constructor's errors otherwise."""
+        ok = (len(elements) == len(counts) and len(elements) > 0
+              and set(map(type, elements)) == {int} and set(map(type, counts)) == {int}
+              and 1 <= elements[0] and elements[-1] <= universe.size and min(counts) >= 1
+              and all(map(int.__lt__, elements, elements[1:])))
+        if not ok:
+            return cls(universe, dict(zip(elements, counts, strict=True)))
+        out = cls.__new__(cls)
+        object.__setattr__(out, "universe", universe)
+        object.__setattr__(out, "rows", ())
+        object.__setattr__(out, "_tally", tuple(zip(elements, counts, strict=True)))
+        object.__setattr__(out, "_n", sum(counts))
+        return out
+
+    @property
+    def n(self) -> int:
+        return self._n
+
+    def counts(self) -> dict[int, int]:
+        """``{x: c_x(D)}`` in increasing ``x`` (a fresh dict)."""
+        return dict(self._tally)
+
+    def count(self, x: int) -> int:
+        """``c_x(D)`` for one element (0 if absent)."""
+        return dict(self._tally).get(self.universe.check(x, "x"), 0)
+
+    def __iter__(self) -> Iterator[int]:
+        """The rows in increasing order (one equivalent dataset; lazy)."""
+        for x, c in self._tally:
+            for _ in range(c):
+                yield x
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CountedDataset):
+            return NotImplemented
+        return (self.universe, self._tally) == (other.universe, other._tally)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"CountedDataset(universe={self.universe}, n={self._n}, "
+                f"distinct={len(self._tally)})")

@@ -3,7 +3,7 @@
 DuckDB computes ``SELECT column, count(*) ... GROUP BY column`` over the files (a glob such
 as ``'data/*.parquet'`` reads them all) in bounded memory; exactdp then validates the
 distinct values and their counts exactly and releases from a
-:class:`~exactdp.histograms.counts_source.CountedDataset` (see that module for why the
+:class:`~exactdp.histograms.data.CountedDataset` (see that module for why the
 counts are all the release needs, and for the neighbouring relation).
 
 Exactness: an integer column (``TINYINT`` ... ``HUGEINT``, signed or unsigned) is taken as

@@ -26,6 +26,7 @@ __all__ = [
     "MissingPlotExtra",
     "accuracy_figure",
     "draw_accuracy",
+    "draw_blackbox_test",
     "draw_loss",
     "draw_pair",
     "draw_pmf",
@@ -197,6 +198,29 @@ def draw_pair(ax: Any, p: Any, q: Any, a: Any, b: Any, title: str) -> None:
            alpha=0.8, label=f"Pr[M({_label(b)}) = z]")
     ax.set_xlabel("output z")
     ax.set_ylabel("exact probability")
+    ax.set_title(_wrap(title), fontsize=10)
+    _legend_below(ax)
+
+
+def draw_blackbox_test(ax: Any, test: Any, e_eps: Fraction, title: str) -> None:
+    """The black-box privacy test as a picture: the estimated ``P_a(S) = x/K`` with its
+    Clopper--Pearson lower bound, ``P_b(S) = y/K`` with its upper bound, and ``e^eps`` times
+    that upper bound (``e_eps`` an upper bound on ``e^eps``): the test rejects when the lower
+    bound on ``P_a(S)`` lies above that line.  ``test`` is a
+    :class:`~exactdp.audit.report.PrivacyTest`."""
+    pa, pb = Fraction(test.x, test.K), Fraction(test.y, test.K)
+    ax.bar([0], [_f(pa)], width=0.5, color=IMPLEMENTATION,
+           label=f"P_a(S) estimated on input a = {_label(test.a)}: {test.x} of {test.K}")
+    ax.bar([1], [_f(pb)], width=0.5, color=IDEAL, alpha=0.8,
+           label=f"P_b(S) estimated on input b = {_label(test.b)}: {test.y} of {test.K}")
+    ax.errorbar([0], [_f(pa)], yerr=[[_f(pa - test.lower)], [0.0]], fmt="none", ecolor="black",
+                capsize=8, label="lower confidence bound on P_a(S)")
+    ax.errorbar([1], [_f(pb)], yerr=[[0.0], [_f(test.upper - pb)]], fmt="none", ecolor="grey",
+                capsize=8, label="upper confidence bound on P_b(S)")
+    ax.axhline(_f(e_eps * test.upper), color="tab:red", linestyle="--",
+               label="e^eps x (upper bound on P_b(S)): a lower bound above it is a violation")
+    ax.set_xticks([0, 1], [f"input a = {_label(test.a)}", f"input b = {_label(test.b)}"])
+    ax.set_ylabel("Pr[output in S]")
     ax.set_title(_wrap(title), fontsize=10)
     _legend_below(ax)
 

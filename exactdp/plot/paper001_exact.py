@@ -24,6 +24,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from exactdp.certified import compare_exp
+from exactdp.discrete_gaussian import DiscreteGaussian, calibrate_sigma2
 from exactdp.noise import ClampedGeometric
 from exactdp.projections.matrices import OPORPPlan, sample_rademacher
 from exactdp.projections.rp import DPOPORP, RawData
@@ -34,8 +35,9 @@ from exactdp.randomness import SeededSource
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["BASE_BITS", "D_BITS", "achieved_eps", "base", "dp_oporp", "geometric", "noise_ratio",
-           "raw_data", "sign_oporp_smooth", "sign_rp_rr", "source"]
+__all__ = ["BASE_BITS", "D_BITS", "achieved_eps", "base", "dp_oporp", "dp_oporp_gauss",
+           "gaussian", "gaussian_delta", "geometric", "noise_ratio", "raw_data", "raw_data_gauss",
+           "sign_oporp_smooth", "sign_rp_rr", "source"]
 
 #: The base's denominator 2^BASE_BITS: per-bit budgets down to 0.1/32 lose < 0.1 % to rounding.
 BASE_BITS = 20
@@ -141,4 +143,42 @@ def raw_data(seed: int, beta: int):  # type: ignore[no-untyped-def]
     def method(x: np.ndarray, eps: Fraction, k: int, rep: int) -> tuple[np.ndarray, str]:
         mech = RawData(x.shape[1], beta, geometric(eps, beta, 0, int(x.max())))
         return _release(mech, x, source(seed, "raw", rep, eps, "noise")), "cosine"
+    return method
+
+
+@cache
+def gaussian(eps: Fraction, delta: Fraction, beta: int) -> DiscreteGaussian:
+    """The strict-time discrete Gaussian of the smallest ``sigma^2`` on the grid ``m/64`` whose
+    ideal law meets ``(eps, delta)`` at shift ``beta`` (:func:`calibrate_sigma2`, certified;
+    the exact calibration standing in for the paper's Thm 3.5 ``sigma*``).  The sampled law's
+    own ``delta`` is stated beside the results (:mod:`exactdp.plot.paper001_experiments`)."""
+    return DiscreteGaussian(calibrate_sigma2(eps, delta, beta))
+
+
+def gaussian_delta(eps: Fraction, delta: Fraction, beta: int) -> Fraction:
+    """The upper end of a certified interval containing the ``delta(eps)`` of the law that
+    :func:`gaussian` samples, at shift ``beta``, worse of the two directions
+    (:func:`exactdp.checker.hockey_stick_eps` on :meth:`DiscreteGaussian.law`)."""
+    from exactdp.checker import hockey_stick_eps
+
+    p = gaussian(eps, delta, beta).law()
+    q = {x + beta: v for x, v in p.items()}
+    return max(hockey_stick_eps(p, q, eps).hi, hockey_stick_eps(q, p, eps).hi)
+
+
+def dp_oporp_gauss(seed: int, beta: int, delta: Fraction):  # type: ignore[no-untyped-def]
+    """Algorithm 5 as the paper runs it: OPORP plus the discrete Gaussian per bin, (eps, delta)
+    at shift ``beta`` (one bin moves by at most ``beta``)."""
+    def method(x: np.ndarray, eps: Fraction, k: int, rep: int) -> tuple[np.ndarray, str]:
+        plan = OPORPPlan.sample(x.shape[1], k, source(seed, "dp-oporp-g", k, rep, "plan"))
+        mech = DPOPORP(plan, beta, gaussian(eps, delta, beta))
+        return _release(mech, x, source(seed, "dp-oporp-g", k, rep, eps, "noise")), "cosine"
+    return method
+
+
+def raw_data_gauss(seed: int, beta: int, delta: Fraction):  # type: ignore[no-untyped-def]
+    """The raw-data baseline (Thm 3.8) with the discrete Gaussian on each of the p pixels."""
+    def method(x: np.ndarray, eps: Fraction, k: int, rep: int) -> tuple[np.ndarray, str]:
+        mech = RawData(x.shape[1], beta, gaussian(eps, delta, beta))
+        return _release(mech, x, source(seed, "raw-g", rep, eps, "noise")), "cosine"
     return method

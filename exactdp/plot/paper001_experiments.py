@@ -7,19 +7,21 @@ Every image (query, database, train and test alike) is privatised once per repet
 fresh public projection (W or OPORP plan) per repetition, all from one seeded exactdp source
 (reproducible; a seeded source is NOT for releases).
 
-Methods (exact mechanisms of :mod:`exactdp.projections`, all pure eps-DP under one-coordinate
-neighbours; :mod:`exactdp.plot.paper001_exact`):
+Methods (exact mechanisms of :mod:`exactdp.projections`; :mod:`exactdp.plot.paper001_exact`):
 
 * ``SignOPORP-smooth t=T``: Algorithm 8, smooth flipping, ``t`` runs of ``k/t`` bins with a
-  per-run base ``rho`` (``rho^t <= e^eps``, rounded down and certified);
-* ``SignRP-RR``: Algorithm 6 with ``N+ = k`` (per-bit base ``rho^k <= e^eps``);
+  per-run base ``rho`` (``rho^t <= e^eps``, rounded down and certified); pure eps-DP;
+* ``SignRP-RR``: Algorithm 6 with ``N+ = k`` (per-bit base ``rho^k <= e^eps``); pure eps-DP;
 * ``DP-OPORP-L``: Algorithm 5, OPORP plus a clamped two-sided geometric (discrete Laplace)
-  per bin, ratio ``r^-beta <= e^eps`` (one bin moves by at most ``beta``);
+  per bin, ratio ``r^-beta <= e^eps`` (one bin moves by at most ``beta``); pure eps-DP;
 * ``Raw-data-L``: the baseline, the same geometric on each of the 64 pixels;
-* ``float DP-OPORP-G`` / ``float Raw-data-G``: the paper's Gaussian calibration (Thm 3.5,
-  ``delta = 1e-6``) in numpy floats, a labelled REFERENCE (:mod:`exactdp.plot.paper001_float`;
-  exact discrete Gaussian tables of that width exceed :class:`exactdp.noise_tables.NoiseTable`'s
-  limits).
+* ``DP-OPORP-G`` / ``Raw-data-G``: the paper's Gaussian mechanism (Algorithm 5, Thm 3.8) with
+  the strict-time discrete Gaussian (:mod:`exactdp.discrete_gaussian`), ``sigma^2`` the
+  smallest on a grid of step 1/64 whose ideal discrete Gaussian meets ``(eps, delta = 1e-6)``
+  at shift ``beta`` (certified), the sampled law's own ``delta`` in the parameters table;
+* ``float DP-OPORP-G`` / ``float Raw-data-G``: the paper's continuous Gaussian calibration
+  (Thm 3.5, ``delta = 1e-6``) in numpy floats, a labelled REFERENCE
+  (:mod:`exactdp.plot.paper001_float`).
 
 Utility (float METRICS, :mod:`exactdp.plot.paper001_data`): precision at ``R`` of the true
 top-50 cosine neighbours (297 queries against a database of 1,500; private vectors compared by
@@ -84,6 +86,8 @@ def exact_methods(seed: int, t_values: tuple[int, ...]) -> dict[str, Method]:
     out["SignRP-RR"] = pe.sign_rp_rr(seed)
     out["DP-OPORP-L"] = pe.dp_oporp(seed, BETA)
     out["Raw-data-L"] = pe.raw_data(seed, BETA)
+    out["DP-OPORP-G"] = pe.dp_oporp_gauss(seed, BETA, DELTA)
+    out["Raw-data-G"] = pe.raw_data_gauss(seed, BETA, DELTA)
     return out
 
 
@@ -210,10 +214,11 @@ def _reference(refs: list[dict[str, Any]], name: str, k: Any, metric: str) -> fl
 
 def verdict(rows: list[dict[str, Any]], metric: str, eps_list: list[Fraction]) -> list[str]:
     """Where the best exact SignOPORP-smooth beats DP-OPORP at the same k (the headline
-    claim), against the exact pure-eps DP-OPORP-L and the paper's float DP-OPORP-G."""
+    claim), against the exact pure-eps DP-OPORP-L, the exact (eps, 1e-6) DP-OPORP-G and the
+    paper's float DP-OPORP-G."""
     out = []
     for k in sorted({r["k"] for r in rows if r["k"] is not None}):
-        for dense_name in ("DP-OPORP-L", "float DP-OPORP-G"):
+        for dense_name in ("DP-OPORP-L", "DP-OPORP-G", "float DP-OPORP-G"):
             wins = []
             for e in eps_list:
                 sign = [r[metric] for r in rows if r["method"].startswith("SignOPORP")
@@ -229,13 +234,31 @@ def verdict(rows: list[dict[str, Any]], metric: str, eps_list: list[Fraction]) -
     return out
 
 
+def ceil_decimal(x: Fraction, digits: int = 4) -> str:
+    """``x > 0`` rounded UP to ``digits`` significant digits, in scientific notation (an
+    upper bound stays an upper bound when printed)."""
+    exp = len(str(x.numerator // x.denominator)) - 1 if x >= 1 else -len(
+        str(x.denominator // x.numerator))
+    while Fraction(10) ** exp > x:
+        exp -= 1
+    while Fraction(10) ** (exp + 1) <= x:
+        exp += 1
+    scaled = x / Fraction(10) ** (exp - digits + 1)
+    m = -(-scaled.numerator // scaled.denominator)
+    if m >= 10**digits:
+        m, exp = m // 10, exp + 1  # only when m = 10^digits exactly: no loss
+    text = str(m)
+    return f"{text[0]}.{text[1:]}e{exp:+03d}"
+
+
 def parameters(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ...]) -> str:
     """The exact bases and noise ratios behind the rows, with the loss they really spend."""
     from exactdp.plot import paper001_exact as pe
 
     cols = [f"SignOPORP t={t}: rho" for t in t_values] + [f"SignRP k={k}: rho" for k in ks]
-    head = ("| eps | " + " | ".join(cols) + " | DP-OPORP-L / Raw-data-L: r |\n"
-            + "|---|" + "---|" * (len(cols) + 1) + "\n")
+    head = ("| eps | " + " | ".join(cols) + " | DP-OPORP-L / Raw-data-L: r "
+            "| DP-OPORP-G / Raw-data-G: sigma^2 (sigma; delta of the law sampled <=) |\n"
+            + "|---|" + "---|" * (len(cols) + 2) + "\n")
     lines = []
     for e in eps_list:
         cells = []
@@ -245,6 +268,9 @@ def parameters(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ...
         r = pe.noise_ratio(e, BETA)
         spent = BETA * (math.log(r.denominator) - math.log(r.numerator))
         cells.append(f"{r.numerator}/{r.denominator} (eps {spent:.6f})")
+        g = pe.gaussian(e, DELTA, BETA)
+        spent_delta = pe.gaussian_delta(e, DELTA, BETA)
+        cells.append(f"{g.sigma2} ({math.sqrt(g.sigma2):.2f}; {ceil_decimal(spent_delta)})")
         lines.append(f"| {e} | " + " | ".join(cells) + " |")
     return head + "\n".join(lines) + "\n"
 
@@ -287,7 +313,10 @@ def report(res: Results) -> list[str]:
         md.append("\n".join(f"- {v}" for v in verdict(res.rows, metric, res.eps_list)) + "\n")
     md.append("### Exact parameters (rho^t <= e^eps per vector for SignOPORP, rho^k <= e^eps "
               "for SignRP, r^-beta <= e^eps for the geometric noise; certified, the eps "
-              "really spent in brackets)\n\n" + parameters(res.eps_list, res.ks, res.t_values))
+              "really spent in brackets; the discrete Gaussian's sigma^2 meets (eps, 1e-6) "
+              "at shift beta = 16 on the ideal law, and the delta of the law sampled, "
+              "certified, is beside it)\n\n"
+              + parameters(res.eps_list, res.ks, res.t_values))
     return md
 
 
@@ -315,7 +344,7 @@ def figure(res: Results, metric: str) -> Any:
             ax.axhline(raw, color="black", linewidth=1.2, linestyle=":",
                        label=f"no privacy: raw pixels ({raw:.3f})")
         ax.set_xscale("log")
-        ax.set_xlabel("eps (pure eps-DP per image; float-G rows: (eps, 1e-6))")
+        ax.set_xlabel("eps (pure eps-DP per image; G rows: (eps, 1e-6))")
         ax.set_ylabel(_TITLES[metric][1])
         ax.set_ylim(0, 1.05)
         ax.set_title(f"digits, k = {k} (Raw-data rows do not depend on k)", fontsize=10)

@@ -114,7 +114,8 @@ ALGORITHMS = {3: "BasicHistogram (Algorithm 5.1), (eps, 0)-DP",
 
 def files(quick: bool) -> Sequence[str]:
     return ("figure2.png", "figure2.svg", "figure2.json", "figures3-6.md", "figures3-6.html",
-            "figures3-6.json", "figures3-6_time.png")
+            "figures3-6.json", "figures3-6_time.png", "section7.png", "section7.svg",
+            "section7.json")
 
 
 # --------------------------------------------------------------------------- Figure 2
@@ -397,4 +398,19 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
     outputs["figures3-6.json"].write(json.dumps(exact_json(payload), indent=1) + "\n")
     said.append(f"figures3-6.md/.html/.json/_time.png: 4 tables, measured at n = "
                 f"{', '.join(map(str, sizes))}, exact errors at n = {n_exact}")
+    said.append(_section_7(outputs))
     return said
+
+
+def _section_7(outputs: Mapping[str, OutputPath]) -> str:
+    """Section 7's lower bounds against the exact errors (:mod:`exactdp.plot.paper004_lower`)."""
+    from exactdp.plot import paper004_lower
+
+    data = paper004_lower.lower_bound_data()
+    png, svg = paper004_lower.draw(data)
+    outputs["section7.png"].write_bytes(png)
+    outputs["section7.svg"].write_bytes(svg)
+    outputs["section7.json"].write(json.dumps(exact_json(data), indent=1) + "\n")
+    n = data["parameters"]["n"]
+    return (f"section7.png/.svg/.json: exact per-query errors against Theorems 7.1 (i) and 7.2 "
+            f"at n = {n}, beta = 1/2 .. 2^-20")

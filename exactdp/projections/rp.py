@@ -8,7 +8,12 @@ Integer projections plus integer noise, one noise draw per released coordinate:
 * a discrete Gaussian table (:func:`exactdp.noise_tables.discrete_gaussian_table`), the exact
   stand-in for the paper's "G-OPT" calibration: ``(eps, delta)`` with the table's exact delta
   certified by the checker (one coordinate moves for OPORP and raw data, so
-  :func:`exactdp.noise_tables.delta_1d` at shift ``beta`` is the whole story there).
+  :func:`exactdp.noise_tables.delta_1d` at shift ``beta`` is the whole story there);
+* the strict-time discrete Gaussian at any practical scale
+  (:class:`exactdp.discrete_gaussian.DiscreteGaussian`), the paper's Gaussian mechanism
+  (Algorithms 3 and 5) with an exactly known law: ``(eps, delta)`` at shift ``beta`` from its
+  law (one coordinate moves for OPORP and raw data; for DP-RP with ±1 ``W`` the ``k``
+  coordinates move by ``±beta`` each: the ``k``-fold composition of that loss).
 
 Neighbours: one coordinate moves by at most ``beta``.  Sensitivities (exact, no ``1/sqrt(k)``):
 :class:`DPRP` ``Delta_1 = beta max_i ||W_i||_1``, ``Delta_2^2 = beta^2 max_i ||W_i||_2^2``;
@@ -20,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from exactdp.discrete_gaussian import DiscreteGaussian
 from exactdp.noise import ClampedGeometric
 from exactdp.noise_tables import NoiseTable
 from exactdp.params import ParameterTypeError, positive_int
@@ -36,21 +42,21 @@ from exactdp.randomness import RandomSource, default_source
 
 __all__ = ["DPOPORP", "DPRP", "RawData", "add_noise"]
 
-Noise = NoiseTable | ClampedGeometric
+Noise = NoiseTable | ClampedGeometric | DiscreteGaussian
 
 
 def _noise(noise: object) -> Noise:
-    if not isinstance(noise, (NoiseTable, ClampedGeometric)):
-        raise ParameterTypeError(f"noise = {noise!r:.60} must be a NoiseTable or a "
-                                 f"ClampedGeometric")
+    if not isinstance(noise, (NoiseTable, ClampedGeometric, DiscreteGaussian)):
+        raise ParameterTypeError(f"noise = {noise!r:.60} must be a NoiseTable, a "
+                                 f"ClampedGeometric or a DiscreteGaussian")
     return noise
 
 
 def add_noise(x: Sequence[int], noise: Noise, source: RandomSource) -> tuple[int, ...]:
     """``x_j + Z_j`` for independent ``Z_j`` (one draw each, in order): a table adds (mod M
-    when folded); a ClampedGeometric releases ``clamp(x_j + eta)`` (``x_j`` must lie in its
-    public centre range)."""
-    if isinstance(noise, NoiseTable):
+    when folded), and so does a DiscreteGaussian; a ClampedGeometric releases
+    ``clamp(x_j + eta)`` (``x_j`` must lie in its public centre range)."""
+    if isinstance(noise, (NoiseTable, DiscreteGaussian)):
         return tuple(noise.add(xj, source) for xj in x)
     return tuple(noise.sample_value(xj, source) for xj in x)
 

@@ -2,7 +2,10 @@
 
 A marimo notebook (``pip install 'exactdp[notebook]'``).  Open it as a local web app with
 ``marimo run PATH`` (``exactdp tutorial notebook --path`` prints PATH; ``marimo edit PATH``
-to change the code too), or run it as a plain script: ``python PATH``.  Every number and
+to change the code too), or run it as a plain script: ``python PATH``.  ``marimo export
+html`` needs a network (it loads marimo's frontend from a CDN); for a page that works
+offline, ``python -m exactdp.tutorials.notebook_export OUT.html`` writes the outputs at the
+default settings as plain HTML.  Every number and
 bar comes from the implementation, read off by the checker (``exactdp.plot``); nothing is
 simulated.  GeoSample is Algorithm 4.8 of Balcer & Vadhan (Theorem 4.7), FastSample
 Algorithm 4.11 (Theorem 4.10).
@@ -59,16 +62,17 @@ def _(mo):
 def _(mo):
     mechanism = mo.ui.dropdown(["GeoSample", "FastSample"], value="GeoSample",
                                label="mechanism")
-    m = mo.ui.slider(1, 20, value=2, label="eps = 1/m, m =")
-    n = mo.ui.slider(1, 48, value=12, label="n (largest count) =")
-    g = mo.ui.slider(1, 12, value=6, label="FastSample: gamma = 2^-g, g =")
+    m = mo.ui.slider(1, 20, value=2, label="eps = 1/m, m =", show_value=True)
+    n = mo.ui.slider(1, 48, value=12, label="n (largest count) =", show_value=True)
+    g = mo.ui.slider(1, 12, value=6, label="FastSample: gamma = 2^-g, g =", show_value=True)
     mo.vstack([mechanism, m, n, g])
     return g, m, mechanism, n
 
 
 @app.cell
 def _(mo, n):
-    c = mo.ui.slider(0, n.value, value=min(3, n.value), label="true count c =")
+    c = mo.ui.slider(0, n.value, value=min(3, n.value), label="true count c =",
+                     show_value=True)
     c
     return (c,)
 
@@ -100,32 +104,38 @@ def _(draw_loss, draw_pmf, figure_bytes, loss, mo, new_figure, pmf):
 
 
 @app.cell
-def _(brief, compare_exp, eps, loss, mech, mo, pmf):
+def _(GeoSample, brief, c, compare_exp, eps, loss, mech, mo, pmf):
     worst = loss.worst
     if worst.ratio is None:
         ratio, verdict = "infinite", "above"
     else:
         ratio = brief(worst.ratio)
         verdict = "below" if compare_exp(eps / 2, worst.ratio) > 0 else "NOT below"
-    distance = pmf.distance
-    mo.md(
-        f"""
-        **{pmf.title}**
-
-        * randomness: one integer `u` uniform on `[d]_+` with `d` of
-          **{mech.d.bit_length()} bits** (GeoSample's grows like `n log2(2/eps)`);
-        * worst privacy-loss ratio over neighbouring counts: **{ratio}** (pair
-          `a = {loss.a}, b = {loss.b}`, output `z = {worst.outcome}`): **{verdict}** the
-          claim `e^(eps/2)`, `eps/2 = {eps / 2}` (decided exactly);
-        * statistical distance of the implementation's pmf at `c` to the paper's ideal
-          law: **{brief(distance)}** (0 for GeoSample: Theorem 4.7 i; at most about
-          `gamma` for FastSample, Lemma 4.12).
-
-        | z | Pr[M(c, U) = z] (exact) |
-        |---|---|
-        """
-        + "\n".join(f"| {z} | {brief(p)} |" for z, p in zip(pmf.outcomes, pmf.exact))
-    )
+    if isinstance(mech, GeoSample):
+        ideal = ("the clamped geometric law of Theorem 4.7 (i), which GeoSample samples "
+                 "exactly")
+    else:
+        ideal = (f"the law of Lemma 4.12 (ii), `(1 - gamma) Z' + gamma Unif([n])` with "
+                 f"`gamma = {mech.gamma}`, which FastSample samples exactly (FastSample's "
+                 f"distance to GeoSample's law is a different quantity: at most about "
+                 f"`gamma`)")
+    lines = [
+        f"**{pmf.title}**, true count `c = {c.value}`",
+        "",
+        (f"* randomness: one integer `u` uniform on `[d]_+` with `d` of "
+        f"**{mech.d.bit_length()} bits** (GeoSample's grows like `n log2(2/eps)`);"),
+        (f"* worst privacy-loss ratio over neighbouring counts: **{ratio}** (pair "
+        f"`a = {loss.a}, b = {loss.b}`, output `z = {worst.outcome}`): **{verdict}** the "
+        f"claim `e^(eps/2)`, `eps/2 = {eps / 2}` (decided exactly);"),
+        (f"* statistical distance of the implementation's pmf at `c` to {ideal}: "
+        f"**{brief(pmf.distance)}**."),
+        "",
+        "| z | Pr[M(c, U) = z] (exact) |",
+        "|---|---|",
+        *(f"| {z} | {brief(p)} |" for z, p in zip(pmf.outcomes, pmf.exact)),
+    ]
+    # Lines start at column 0: indented Markdown would render as a code block.
+    mo.md("\n".join(lines))
     return
 
 

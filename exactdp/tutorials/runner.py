@@ -169,12 +169,14 @@ def find(name: str) -> Tutorial:
 
 
 def missing_modules(modules: tuple[str, ...]) -> list[str]:
-    """Those of ``modules`` that cannot be imported here."""
+    """Those of ``modules`` that are not installed here, or whose import fails."""
     gone = []
     for mod in modules:
         try:
             found = importlib.util.find_spec(mod) is not None
-        except (ImportError, ValueError):
+            if found:
+                importlib.import_module(mod)  # installed but broken (e.g. a mismatched
+        except Exception:  # noqa: BLE001 - dependency) is as good as missing here
             found = False
         if not found:
             gone.append(mod)

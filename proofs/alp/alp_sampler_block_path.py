@@ -12,6 +12,7 @@ from exactdp.certificate import Certificate, ClaimReport
 from exactdp.checker import statistical_distance
 from exactdp.explore import explore
 from exactdp.hashing import CarterWegman, TableHash
+from exactdp.proofs._strict_time import traced
 from exactdp.randomness import RandomSource, SystemSource
 from exactdp.sparse_vectors import alp as alp_module
 from exactdp.sparse_vectors import exact as ex
@@ -37,7 +38,8 @@ BLOCK_CELLS (one block) and with BLOCK_CELLS set to 3 and 1 while the row runs (
 real size BLOCK_CELLS, for D in {3, 5, 62} and a in {1, D - 1}, block_flips at u = 1, u =
 D^{n}, u = D^{n-1} + 1 and 8 random u against the digits written out here by repeated division
 (digit order, leading zeros, the flip test; digits by halving divmod); (3) rr="auto" resolves to "blocks" at
-FAST_MIN_CELLS cells and to "cells" one cell below."""
+FAST_MIN_CELLS cells and to "cells" one cell below, and a release there (and at 2 BLOCK_CELLS + 5
+cells: three blocks, the last short) makes exactly the draws draw_count(rr="blocks") states."""
 
 
 @contextmanager
@@ -158,10 +160,25 @@ def check_decode(full: bool) -> ClaimReport:
         CLAIM + " (default)", "ALP.rr_path(SystemSource(), 'auto')", {"flip": small.flip},
         "FAST_MIN_CELLS and one cell below", None, "'blocks' from FAST_MIN_CELLS cells on",
         dispatch_ok, dispatch))
+    for cells in (alp_module.FAST_MIN_CELLS, 2 * rr.BLOCK_CELLS + 5):
+        alp = ALP(ALPParams.unscaled(Fraction(1, 2), 1, cells, 1, 2))
+        draws = set()
+        for coin in ("low", "high", "seed:1"):
+            trace, _ = traced(lambda src, alp=alp: alp.project({1: 1}, src), coin)
+            draws.add(sum(1 for e in trace if e[0] == "uniform"))
+        want = alp.draw_count(rr="blocks")
+        certs.append(Certificate(
+            CLAIM + " (draws)", f"ALP.project, {cells} cells, rr='auto'", {"cells": cells},
+            "coins low, high, seeded", want,
+            "draws on the default path == draw_count(rr='blocks'), ceil(s m / 8192) for the "
+            "s m coins of the per-cell path",
+            draws == {want} and alp.draw_count(rr="cells") - want == cells
+            - rr.block_draws(cells), {"draws": sorted(draws)}))
     return ClaimReport(CLAIM + " (decode, default)",
                        f"blocks of BLOCK_CELLS = {n} cells, D in {{3, 5, 62}}, a in {{1, D-1}}; "
                        f"rr='auto' at {alp_module.FAST_MIN_CELLS} and "
-                       f"{alp_module.FAST_MIN_CELLS - 1} cells",
+                       f"{alp_module.FAST_MIN_CELLS - 1} cells; draws at "
+                       f"{alp_module.FAST_MIN_CELLS} and {2 * rr.BLOCK_CELLS + 5} cells",
                        f"{sum(c.verdict for c in certs)}/{len(certs)} agree",
                        "digit decode exact; the default path is the block path", certs)
 

@@ -11,6 +11,7 @@ from itertools import pairwise, permutations
 from math import ceil, floor
 from typing import Any
 
+from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float
 from exactdp.audit.facades import (
     LegacyNumpyFacade,
     NumpyFacade,
@@ -229,6 +230,13 @@ class _Answer:
     def draw(self, n: int) -> int:
         self.sizes.append(n)
         return self.j
+
+    #: an integer draw handed to the code (lazily, when explored): here the int ``j``
+    integer = draw
+
+    def unit(self) -> Any:
+        """A ``random()`` value (lazy when explored): here the double ``j / 2**53``."""
+        return as_unit_float(self.draw(1 << FLOAT_BITS))
 
 
 FACADES: dict[str, Callable[[Any], Any]] = {

@@ -31,7 +31,9 @@ from itertools import product
 from math import gcd
 from typing import TypeVar
 
+from exactdp.certificate import Certificate
 from exactdp.checker import Distribution
+from exactdp.counting import TabulatedMechanism
 from exactdp.proofs._histograms import Bins, Dist, Distributions, Rows
 
 ErrorLaw = dict[int, Fraction]
@@ -251,3 +253,39 @@ def guaranteed_error(ref: ErrorLaw, n: int, scale: Fraction, shift: Fraction,
         if scale * (_at_most(ref, a) - shift) >= 1 - beta:
             return a
     return None
+
+
+def nonvacuous_certificate(claim: str, nonvacuous: int, total: int, what: str) -> Certificate:
+    """The certificate that fails an accuracy row whose grid never made its bound bite:
+    ``nonvacuous`` of ``total`` bounds on the grid were non-trivial (``what`` says how: below
+    ``n``, with a count above the threshold, ...); the row passes only if it is > 0."""
+    return Certificate(claim + " (non-vacuous)", "the whole grid", {"bounds": total},
+                       f"{total} bounds", nonvacuous, f"> 0 bounds {what}", nonvacuous > 0)
+
+
+def low_noise(n: int, d: int) -> TabulatedMechanism:
+    """A counting mechanism with little noise: ``M(c, U)`` is ``c - 1`` and ``c + 1`` with
+    probability ``1/d`` each and ``c`` otherwise, clamped to ``[n]`` (the clamped mass stays
+    at ``c``), as an integer CDF table over ``[d]_+``.  It is not private for any ``eps <= 1``
+    (``c + 2`` has mass 0 from ``c`` and ``1/d`` from ``c + 1``), which the accuracy parts of
+    Theorems 6.2, 6.8 and 6.10 do not need: their proofs use only BasicHistogram's accuracy
+    ``(a1, a2)``.  With it those bounds are below ``n`` on grids small enough to explore
+    (GeoSample at ``eps <= 1`` needs ``n`` in the tens before ``2 a2 < n``)."""
+    rows = []
+    for c in range(n + 1):
+        mass = [0] * (n + 1)
+        for z, w in ((c - 1, 1), (c, d - 2), (c + 1, 1)):
+            mass[z if 0 <= z <= n else c] += w
+        row, total = [], 0
+        for w in mass:
+            total += w
+            row.append(total)
+        rows.append(row)
+    return TabulatedMechanism(rows)
+
+
+def describe(mech: object) -> str:
+    """``repr(mech)``, shortened for :func:`low_noise` tables."""
+    if isinstance(mech, TabulatedMechanism):
+        return f"low-noise M (n={mech.n}, d={mech.d})"
+    return repr(mech)

@@ -33,8 +33,10 @@ CLAIM = "Lemma 2.13 (real sources)"
 STATEMENT = """For a finite integer CDF F with common denominator d (F(n) = d), the default
 RandomSource.inverse_cdf, draw.search(U) with U ~ Unif([d]_+), has Pr[z] = (F(z) - F(z-1))/d
 for every composite draw of the library (Lemma 2.13); RandomSource.bernoulli(num, den) is True
-with probability exactly num/den; SystemSource and SeededSource return U ~ Unif([d]_+)
-exactly (the oracle of Section 2.4) and refuse a d that is not an int >= 1."""
+with probability exactly num/den; SystemSource, SeededSource and the byte sources'
+ByteSource.uniform (KeystreamSource's draw: rejection on whole bytes) return U ~ Unif([d]_+)
+exactly given uniform bits (the oracle of Section 2.4) and refuse a d that is not an int
+>= 1."""
 PROOF_IDEA = """inverse_cdf: F^{-1}(u) = min{z : F(z) >= u} takes the value z on the
 F(z) - F(z-1) values u in (F(z-1), F(z)], so one uniform draw gives the law (Lemma 2.13);
 bernoulli: exactly num of the den values u satisfy u <= num.  uniform: rejection sampling
@@ -372,8 +374,36 @@ def _seeded_runner() -> Callable[[int, _BitsPath], int]:
     return run
 
 
+class _PathBytes(randomness.ByteSource):
+    """A byte source whose bytes are the current path's answers, one ``getrandbits(8)`` per
+    byte (little-endian): it runs the real ``ByteSource.uniform``, the keystream's draw.  A
+    second read (a rejected round: every round reads the same way) caps the path, so that
+    a draw branches 256 ways per byte once, not twice."""
+
+    path: _BitsPath
+    reads = 0
+
+    def random_bytes(self, k: int) -> bytes:
+        self.reads += 1
+        if self.reads > 1:
+            raise _Capped
+        return bytes(self.path.getrandbits(8) for _ in range(k))
+
+
+def _bytes_runner() -> Callable[[int, _BitsPath], int]:
+    """``ByteSource.uniform`` (KeystreamSource's, looked up when it runs) over path bytes."""
+    source = _PathBytes()
+
+    def run(d: int, path: _BitsPath) -> int:
+        source.path, source.reads = path, 0
+        return source.uniform(d)
+
+    return run
+
+
 _SOURCES: dict[str, Callable[[], Callable[[int, _BitsPath], int]]] = {
-    "SystemSource": _system_runner, "SeededSource": _seeded_runner}
+    "SystemSource": _system_runner, "SeededSource": _seeded_runner,
+    "KeystreamSource (ByteSource.uniform)": _bytes_runner}
 
 
 def _domains(full: bool) -> list[int]:
@@ -387,7 +417,7 @@ def _bad_domains_refused() -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", randomness.NotForReleaseWarning)
         sources = [randomness.SystemSource(), randomness.SeededSource(1),
-                   randomness.CallableSource(lambda d: 1)]
+                   randomness.CallableSource(lambda d: 1), _PathBytes()]
     for src in sources:
         for d, error in ((0, DomainError), (-1, DomainError), (-(2**70), DomainError),
                          (True, ParameterTypeError), (_A_FLOAT, ParameterTypeError),
@@ -459,7 +489,8 @@ def check_uniform(full: bool) -> ClaimReport:
             not bad, bad))
     failures = sum(not c.verdict for c in certs)
     return ClaimReport(CLAIM + ": uniform", f"d in {domains[0]}..{domains[-1]} "
-                       f"({len(domains)} values), SystemSource and SeededSource",
+                       f"({len(domains)} values), SystemSource, SeededSource and the byte "
+                       f"sources' ByteSource.uniform (KeystreamSource)",
                        f"{failures} of {len(certs)} sources not exactly uniform",
                        "Pr[u] = 1/d for u in [1, d]", certs)
 

@@ -18,7 +18,14 @@ CLAIM = "Theorems 4.7 (ii), 4.10 (ii) (strict time)"
 STATEMENT = """GeoSample_{n,eps} (Algorithm 4.8) and FastSample_{n,eps,gamma} (Algorithm 4.11) draw
 one u from [d]_+ (d fixed by the public n, eps, gamma) and run a binary search of exactly
 ceil(log2(n + 1)) rounds, one F evaluation each: the operation trace is the same for every
-count c in [n] = {0..n} and every u."""
+count c in [n] = {0..n} and every u -- for a source that answers uniform(d), as this row's
+scripted sources do.  With the OS source or the keystream and the lazy draws on (the default;
+exactdp/lazy_draws.py), u's leading bits are read first: FastSample reads 24 bytes and runs
+its rounds in C for every draw, and with probability at most (3n + 1) 2^-126 (GeoSample's one
+draw: at most (5n + 1) of at least 2^191 blocks) -- a probability that may depend on c -- it
+reads u's low bits and searches again; the rows Theorem 4.10 (lazy draw) and Theorem 4.7
+(lazy draw) check those bounds.  lazy_bits = False keeps the trace of this row for every
+source."""
 PROOF_IDEA = """The search never exits early, and F is evaluated once per round.  Checks:
 (1) the operation trace of the sampling path (the draw's domain, the recorded rounds, every
 profiler-seen call of cdf/search_cdf) is compared across EVERY c from 0 to n inclusive and

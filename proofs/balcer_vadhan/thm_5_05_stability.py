@@ -36,7 +36,9 @@ is at most delta_b (certified: evaluated at a rational L <= e^eps, which can onl
 larger).  Padded and unpadded releases have identical distributions.  (5.6 i): at the
 theorem's parameters the hypothesis delta >= 2 Pr[M(1,U) > b] of 5.5 i is decided exactly
 for realistic n (up to 10^6), eps, delta and beta0; on tiny n the theorem's b exceeds n
-and the release is always empty (checked: point mass on the empty histogram)."""
+and the release is always empty (checked: point mass on the empty histogram); and at n above
+b (n = 12 with eps = 1, delta = 1/2: b = 11), where the release is not empty, the exact
+hockey-stick of the explored release laws over every neighbouring pair is at most delta."""
 
 
 def _mechanisms(n: int, full: bool) -> list[InverseCDFSampler]:
@@ -155,12 +157,52 @@ def check_5_6(full: bool) -> ClaimReport:
                                                        alg.threshold},
                 "|X| = 4, every dataset", None, "b >= n: always the empty histogram",
                 empty and alg.threshold >= n, {}))
+    # b < n: the release is not empty, and its exact law is (eps, delta)-DP at the theorem's
+    # own parameters (eps = 1, beta0 = 1/2; delta = 1/2 gives b = 11, delta = 1/4 b = 14).
+    released = _theorem_5_6_exhaustive(full, certs)
     return ClaimReport(
         "Theorem 5.6 (i)",
         f"n in {ns}, eps in {[str(e) for e in epss]}, delta in {{1e-3, 1e-6, 1e-9}}, "
-        f"beta0 in {{1/20, 1/1000}}, |X| = 2^64; tiny n exhaustive",
+        f"beta0 in {{1/20, 1/1000}}, |X| = 2^64; tiny n exhaustive (b >= n: empty); "
+        f"b < n exhaustive: {_EXHAUSTIVE_TEXT[full]}; max Pr[non-empty] {brief(released)}",
         f"max 2 Pr[M(1,U) > b] / delta = {brief(worst)}",
         "2 Pr[M(1,U) > b] <= delta (then Theorem 5.5 i applies)", certs)
+
+
+#: (n, |X|, delta) at eps = 1, beta0 = 1/2 where Theorem 5.6's b is below n.
+_EXHAUSTIVE = {False: [(12, 2, Fraction(1, 2)), (15, 2, Fraction(1, 4))],
+               True: [(12, 2, Fraction(1, 2)), (12, 3, Fraction(1, 2)), (16, 2, Fraction(1, 2)),
+                      (16, 3, Fraction(1, 2)),
+                      (15, 2, Fraction(1, 4))]}
+_EXHAUSTIVE_TEXT = {full: ", ".join(f"n={n} |X|={x} delta={d}" for n, x, d in grid)
+                    for full, grid in _EXHAUSTIVE.items()}
+
+
+def _theorem_5_6_exhaustive(full: bool, certs: list[Certificate]) -> Fraction:
+    """Theorem 5.6 (i) on every neighbouring pair where b < n: the exact hockey-stick of the
+    explored laws of the unpadded release (the padded one has the same law, checked by
+    Theorem 5.5 (i)'s row; its dummy draws would multiply the paths by (n + 1)^(n - |A|)) at
+    e^eps (certified) against delta; returns the largest probability of a non-empty release
+    seen (it must be > 0: else the grid is vacuous)."""
+    eps, beta0 = Fraction(1), Fraction(1, 2)
+    most = Fraction(0)
+    for n, size, delta in _EXHAUSTIVE[full]:
+        alg = StabilityHistogram.theorem_5_6(Universe(size), n, eps, delta, beta0, padded=False)
+        dists = Distributions(alg.release, alg.universe)
+        hs = Fraction(0)
+        for d, e in neighbour_pairs(n, size):
+            pd, pe = dists(d), dists(e)
+            hs = max(hs, hockey_stick_eps(pd, pe, eps).hi, hockey_stick_eps(pe, pd, eps).hi)
+        nonempty = max(1 - dists(d).get((), Fraction(0)) for d in canonical_datasets(n, size))
+        most = max(most, nonempty)
+        certs.append(Certificate(
+            "Theorem 5.6 (i), b < n", repr(alg), {"n": n, "|X|": size, "epsilon": eps,
+                                                  "delta": delta, "b": alg.threshold},
+            "every neighbouring pair, both directions", hs,
+            f"<= delta = {delta}, with b < n and Pr[non-empty] > 0",
+            hs <= delta and alg.threshold < n and nonempty > 0,
+            {"max_pr_nonempty": nonempty}))
+    return most
 
 
 CHECKS = [check_5_5, check_5_6]

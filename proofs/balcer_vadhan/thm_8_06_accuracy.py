@@ -11,7 +11,11 @@ from exactdp.counting import FastSample
 from exactdp.histograms.accuracy import ceil_scaled_ln
 from exactdp.histograms.compact import CompactHistogram
 from exactdp.proofs._histograms import canonical_datasets
-from exactdp.proofs.balcer_vadhan._accuracy import counting_error_laws, smallest_error
+from exactdp.proofs.balcer_vadhan._accuracy import (
+    counting_error_laws,
+    nonvacuous_certificate,
+    smallest_error,
+)
 from exactdp.proofs.balcer_vadhan._compact import m0_distribution
 
 CLAIM = "Theorem 8.6 (accuracy)"
@@ -97,6 +101,8 @@ def check(full: bool) -> ClaimReport:
             f"c in [0, {n}] and M0; {len(datasets)} datasets up to relabelling", None,
             "exact smallest error <= ceil(5/eps ln(2/beta)), simultaneous <= "
             "ceil(5/eps ln(2|X|/beta))", ok, witness))
+    certs.append(nonvacuous_certificate("Theorem 8.6 (ii)-(iii)", nonvacuous, bounds,
+                                        "below n"))
     return ClaimReport(
         "Theorem 8.6 (ii)-(iii)",
         "Theorem 8.6's parameters: (|X|, n, eps, beta0) in "

@@ -46,18 +46,21 @@ def search_mismatch(g: DiscreteGaussian, want: dict[int, Fraction]) -> dict[str,
     """None if ``add(c)`` with the draw ``u`` gives the output whose range of ``u`` (from the
     claimed law) holds ``u``, for every ``u`` (small ``W``) or both ends of every range."""
     total, t = g.d, g.tail
-    ends, acc = [], 0
+    ends: list[tuple[int, int, int]] = []
+    acc = 0
     for x in range(-t, t + 1):
-        lo = acc + 1
-        acc += want[x] * total  # an integer: w(x)
-        ends.append((x, int(lo), int(acc)))
+        mass = want.get(x, Fraction(0)) * total  # w(x) when W is the claimed law's total
+        if mass.denominator != 1:
+            return {"x": x, "claimed mass times W": mass}
+        ends.append((x, acc + 1, acc + mass.numerator))
+        acc += mass.numerator
     if acc != total:
         return {"total": total, "sum of the claimed weights": acc}
     for x, lo, hi in ends:
         us = range(lo, hi + 1) if total <= ENUMERATE else (lo, hi)
         for u in us:
             for c in (0, CENTRES[-1]):
-                out = g.add(c, CallableSource(lambda d, u=u: u))
+                out = g.add(c, CallableSource(lambda d, u=u: u))  # type: ignore[misc]
                 if out != c + x:
                     return {"u": u, "centre": c, "output": out, "claimed": c + x}
     return None
@@ -66,9 +69,9 @@ def search_mismatch(g: DiscreteGaussian, want: dict[int, Fraction]) -> dict[str,
 def case(s2: Fraction, bits: int) -> Certificate:
     g = DiscreteGaussian(s2, bits)
     want = claimed_law(s2, bits)
-    bad = None
+    bad: dict[str, object] | None = None
     for c in CENTRES:
-        got = explore(lambda src, c=c: g.add(c, src))
+        got = explore(lambda src, c=c: g.add(c, src))  # type: ignore[misc]
         if got != {c + x: p for x, p in want.items()}:
             diff = sorted(set(got) ^ {c + x for x in want}) or [
                 y for y in got if got[y] != want.get(y - c)]
@@ -82,9 +85,13 @@ def case(s2: Fraction, bits: int) -> Certificate:
                        "explored law = direct certified weights", bad is None, bad or {})
 
 
+def tails(grid: tuple[tuple[Fraction, int], ...]) -> list[DiscreteGaussian]:
+    return [DiscreteGaussian(s2, b) for s2, b in grid]
+
+
 def check(full: bool) -> ClaimReport:
     grid = FULL if full else QUICK
     certs = [case(s2, b) for s2, b in grid]
     return ClaimReport(CLAIM, f"(sigma^2, b) in {[(str(s), b) for s, b in grid]}",
-                       f"{len(certs)} laws, T up to {max(c.worst for c in certs)}",
+                       f"{len(certs)} laws, T up to {max(g.tail for g in tails(grid))}",
                        "equal, outcome by outcome", certs)

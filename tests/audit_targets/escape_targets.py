@@ -12,19 +12,24 @@ randomness patched in).  (Floats here are the audited code's own.)"""
 
 from __future__ import annotations
 
+import datetime
 import os
 import random
 import secrets
 import time
 import uuid
 from collections.abc import Callable
+from datetime import datetime as imported_datetime
 from random import random as imported_random
 from typing import Any
 
 import numpy as np
 
 ROUTES = ("random", "imported", "own", "own_inner", "system", "numpy", "default_rng",
-          "secrets", "urandom", "uuid4", "clock", "clock_ns", "counter", "closure_counter")
+          "secrets", "urandom", "uuid4", "clock", "clock_ns", "counter", "closure_counter",
+          "datetime_now", "datetime_imported", "datetime_utcnow", "date_today", "time_ns",
+          "monotonic_ns", "process_time", "thread_time", "uuid1", "getrandom",
+          "seed_sequence", "seeded_from_clock")
 
 _OWN = random.Random()
 _CALLS = 0
@@ -63,6 +68,18 @@ def escaped(route: str) -> Callable[[], float]:
         "clock_ns": lambda: (time.perf_counter_ns() % 1000) / 1000,
         "counter": _counter,
         "closure_counter": _closure_counter(),
+        "datetime_now": lambda: datetime.datetime.now().microsecond / 10**6,
+        "datetime_imported": lambda: imported_datetime.now().microsecond / 10**6,
+        "datetime_utcnow": lambda: datetime.datetime.utcnow().microsecond / 10**6,  # noqa: DTZ003
+        "date_today": lambda: (datetime.date.today().toordinal() % 1000) / 1000,
+        "time_ns": lambda: (time.time_ns() % 1000) / 1000,
+        "monotonic_ns": lambda: (time.monotonic_ns() % 1000) / 1000,
+        "process_time": lambda: time.process_time() % 1,
+        "thread_time": lambda: time.thread_time() % 1,
+        "uuid1": lambda: (uuid.uuid1().int % 1000) / 1000,
+        "getrandom": lambda: int.from_bytes(os.getrandom(7), "big") / (1 << 56),
+        "seed_sequence": lambda: (np.random.SeedSequence().entropy % 1000) / 1000,
+        "seeded_from_clock": lambda: random.Random(time.time()).random(),
     }[route]
 
 

@@ -158,3 +158,64 @@ def rr_sleeps(c):
 def rr_plain(c):
     """Randomized response with probability 3/4 of keeping the bit (ln 3)."""
     return c if random.random() < 0.75 else 1 - c
+
+
+def sym_noise(rng):
+    """Noise in {-1, 0, 1} with probabilities 1/4, 1/2, 1/4 from ``randrange(4)`` compared
+    twice (the shape of the sparse-vector variants below, written with an rng argument)."""
+    u = rng.randrange(4)
+    return 0 if u < 2 else (1 if u == 2 else -1)
+
+
+def _svt_sym(queries, rng, halt=1, resample=False, numeric=False, scan_all=False):
+    """SVT on threshold 1 with :func:`sym_noise`: the threshold's noise once (or per query,
+    ``resample``), two noises per query; answers until ``halt`` positive answers, or keeps
+    drawing after the first (``scan_all``); ``numeric`` releases a clamped noisy value."""
+    rho = None if resample else sym_noise(rng)
+    out = []
+    count = 0
+    for q in queries:
+        if resample:
+            rho = sym_noise(rng)
+        nu = sym_noise(rng) + sym_noise(rng)
+        if scan_all and count:
+            continue
+        if q + nu >= 1 + rho:
+            out.append(min(max(q + sym_noise(rng) + sym_noise(rng), 0), 1) if numeric
+                       else True)
+            count += 1
+            if count >= halt and not scan_all:
+                break
+        else:
+            out.append(False)
+    return tuple(out)
+
+
+def svt1_sym(queries, rng):
+    """SVT1 with randrange noise, halting after one answer."""
+    return _svt_sym(queries, rng)
+
+
+def svt2_sym(queries, rng):
+    """SVT halting after two answers."""
+    return _svt_sym(queries, rng, halt=2)
+
+
+def svt_nohalt_sym(queries, rng):
+    """SVT answering every query (no halt)."""
+    return _svt_sym(queries, rng, halt=len(queries) + 1)
+
+
+def svt_scan_all_sym(queries, rng):
+    """SVT that stops answering after one answer but keeps drawing the queries' noise."""
+    return _svt_sym(queries, rng, scan_all=True)
+
+
+def svt_resample_sym(queries, rng):
+    """SVT drawing the threshold's noise afresh for every query."""
+    return _svt_sym(queries, rng, resample=True)
+
+
+def num_svt_sym(queries, rng):
+    """NumSVT: a positive answer released as a fresh noisy, clamped value of the query."""
+    return _svt_sym(queries, rng, numeric=True)

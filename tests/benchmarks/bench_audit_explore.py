@@ -3,9 +3,10 @@
 Cases: a truncated geometric on [0, N] written as a ``random()`` loop (N = 10 and 100; inputs
 0..1, and ``_all``: inputs 0..N)
 and sparse-vector variants on 3 queries over {0, 1} (l-infinity neighbours) with noise
-clamped to [-2, 2] (:mod:`tests.audit_targets.timing_targets`).  ``--search`` explores every
-``random()`` value by its effect (the facade's piecewise search) instead of branching on its
-comparisons, for comparison; ``--cases`` picks cases by name.
+clamped to [-2, 2], or (``_sym``) noise in {-1, 0, 1} from ``rng.randrange(4)`` compared
+twice, the rng passed in (:mod:`tests.audit_targets.timing_targets`).  ``--search`` explores every
+``random()`` value by its effect (the facade's piecewise search) and every integer draw by
+each of its values, instead of branching on their comparisons, for comparison; ``--cases`` picks cases by name.
 
     python tests/benchmarks/bench_audit_explore.py [--search] [--cases loop10,svt1] [--record]
 """
@@ -16,14 +17,19 @@ import argparse
 import random
 import sys
 import time
+import types
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+# diffprivlib installs a top-level package named ``tests``: bind the name to this repository's
+_tests = types.ModuleType("tests")
+_tests.__path__ = [str(Path(__file__).resolve().parents[1])]
+sys.modules["tests"] = _tests
 
-from exactdp.audit import whitebox_audit  # noqa: E402
-from exactdp.audit.facades import FacadeRefusal, facade_mechanism  # noqa: E402
-from exactdp.audit.inputs import parse_inputs  # noqa: E402
-from tests.audit_targets import timing_targets as tt  # noqa: E402
+from exactdp.audit import whitebox_audit
+from exactdp.audit.facades import FacadeRefusal, facade_mechanism
+from exactdp.audit.inputs import parse_inputs
+from tests.audit_targets import timing_targets as tt
 
 SVT = parse_inputs("vectors(3, 0..1, 1, linf)")
 CASES = {
@@ -39,6 +45,16 @@ CASES = {
     "svt1_coins": (tt.svt1_coins, SVT.kwargs()),
     "svt1_laplace": (tt.svt1_laplace, SVT.kwargs()),
 }
+#: the same shapes with ``rng.randrange(4)`` noise, the rng passed in (no patch)
+WITH_RNG = {
+    "svt1_sym": (tt.svt1_sym, SVT.kwargs()),
+    "svt2_sym": (tt.svt2_sym, SVT.kwargs()),
+    "svt_nohalt_sym": (tt.svt_nohalt_sym, SVT.kwargs()),
+    "svt_scan_all_sym": (tt.svt_scan_all_sym, SVT.kwargs()),
+    "svt_resample_sym": (tt.svt_resample_sym, SVT.kwargs()),
+    "num_svt_sym": (tt.num_svt_sym, SVT.kwargs()),
+}
+CASES.update(WITH_RNG)
 
 
 def main() -> None:
@@ -48,8 +64,9 @@ def main() -> None:
     args = parser.parse_args()
     for name in args.cases.split(","):
         fn, kwargs = CASES[name]
-        mech = facade_mechanism(lambda c, rng, fn=fn: fn(c), "random", patch_modules=[random],
-                                lazy=not args.search)
+        mech = facade_mechanism(fn, "random", lazy=not args.search) if name in WITH_RNG else \
+            facade_mechanism(lambda c, rng, fn=fn: fn(c), "random", patch_modules=[random],
+                             lazy=not args.search)
         start = time.process_time()
         try:
             report = whitebox_audit(mech, claimed_epsilon=3, kind="source", **kwargs)
@@ -57,7 +74,7 @@ def main() -> None:
                                         else " (timing)")
         except FacadeRefusal as exc:
             verdict = f"refused: {str(exc)[:60]}"
-        print(f"{name:14s} {time.process_time() - start:8.2f} s CPU  {verdict}", flush=True)
+        print(f"{name:17s} {time.process_time() - start:8.2f} s CPU  {verdict}", flush=True)
 
 
 if __name__ == "__main__":
