@@ -12,8 +12,9 @@ from exactdp.explore import explore
 from exactdp.hashing import CarterWegman
 from exactdp.proofs.alp import alp_lemma_4_14_hashing as h14
 from exactdp.proofs.alp import alp_lemma_4_15_slip_gamma as slip
+from exactdp.proofs.alp import alp_lemma_5_05_threshold_estimator as h55
 from exactdp.randomness import RandomSource
-from exactdp.sparse_vectors import alp, estimator
+from exactdp.sparse_vectors import alp, combined, estimator, threshold
 from exactdp.sparse_vectors.alp import ALP
 from exactdp.sparse_vectors.alp_error import column_one_probability, estimate_law
 from exactdp.sparse_vectors.alp_params import ALPParams
@@ -24,6 +25,7 @@ from tests._plant import plant
 def _fresh_caches() -> None:
     h14.laws.cache_clear()
     h14._alp.cache_clear()
+    h55._threshold_alp.cache_clear()
 
 
 @pytest.mark.parametrize("prm, family, x, key", [
@@ -105,3 +107,41 @@ def test_rounding_without_alpha_fails_the_error_bound(monkeypatch: pytest.Monkey
     report = h14.check(False)
     assert not report.verdict
     assert any(c.worst > 1 for c in report.certificates[:-1])
+
+
+# ------------------------------------------------- Algorithm 8 and Lemma 5.5 (Threshold ALP)
+
+@pytest.mark.parametrize("row", [h55.check, h55.check_error], ids=["alg8", "5.5"])
+def test_threshold_estimator_rows_pass(row) -> None:  # type: ignore[no-untyped-def]
+    report = row(False)
+    assert report.verdict, [c.to_json() for c in report.certificates if not c.verdict]
+
+
+def test_lemma_5_5_bites() -> None:
+    bites = h55.check_error(False).certificates[-1]
+    assert "non-vacuous" in bites.claim and bites.worst > 0
+
+
+def test_released_value_at_t_ignored_fails_algorithm_8(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Algorithm 8's test "v~_i != 0" written as "v~_i > t": a key released at exactly t is
+    # answered from the sketch instead
+    plant(monkeypatch, combined.ThresholdALPSketch, "estimate", "if v:",
+          "if v > self.threshold.t:")
+    assert not h55.check(False).verdict
+
+
+def test_estimator_ignoring_the_threshold_fails_both(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the released v~ never consulted: heavy keys are truncated at m/c by the sketch
+    plant(monkeypatch, combined.ThresholdALPSketch, "estimate", "if v:", "if False:")
+    assert not h55.check(False).verdict
+    report = h55.check_error(False)
+    assert not report.verdict
+    assert report.certificates[0].witness["algorithm_8_rule_wrong_at"]
+
+
+def test_threshold_not_minimal_fails_the_access_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, threshold, "minimal_threshold", "return t", "return t + 1")
+    h55._threshold_alp.cache_clear()
+    report = h55.check_error(False)
+    assert not report.verdict
+    assert report.certificates[0].witness["t_minimal"] is False

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 
 from exactdp.params import DomainError, ResourceLimitError
 from exactdp.sparse_vectors.alp import ALP, embed_cells
@@ -69,10 +70,16 @@ class _Columns:
         return self.memo[keys, on]
 
 
+@lru_cache(maxsize=16)
+def _columns(alp: ALP, key: int) -> _Columns:
+    """The seed counts of ``(alp, key)``, shared by every input of one configuration."""
+    return _Columns(alp, key)
+
+
 def column_one_probability(alp: ALP, key: int, on: frozenset[int]) -> Fraction:
     """``pi = Pr[z_{h_b(key), b} = 1]`` before randomized response over one column's seed when
     exactly the keys ``on`` have ``y >= b`` (the implementation's ``embed_cells``)."""
-    cols = _Columns(alp, key)
+    cols = _columns(alp, key)
     return Fraction(cols.hits(tuple(sorted(on)), frozenset(on)), len(cols.seeds))
 
 
@@ -87,7 +94,7 @@ def estimate_law(alp: ALP, x: Mapping[int, int], key: int) -> Law:
                                  f"m = {MAX_PATTERN_COLUMNS} here)")
     if not 1 <= key <= prm.universe:
         raise DomainError(f"key = {key} is outside [1, d] with d = {prm.universe}")
-    cols = _Columns(alp, key)
+    cols = _columns(alp, key)
     n_seeds = len(cols.seeds)
     p = prm.flip
     estimates = [unary_estimate(tuple((w >> b) & 1 for b in range(m))) for w in range(1 << m)]
