@@ -18,7 +18,7 @@ from typing import Any
 from exactdp.audit.budget import (
     progress_printer,
 )
-from exactdp.audit.bytecode import counting
+from exactdp.audit.bytecode import Counting
 from exactdp.audit.facades import FacadeRefusal
 from exactdp.audit.guard import (
     Abort,
@@ -243,10 +243,11 @@ def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
     whose one item counts the paths run."""
     call = f"f({show(c)}, source)"
     used = [0]
+    counting = Counting(f)  # set up once, entered for every run
 
     def once(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
         gs = GuardedSource(src, randomness_size, c)
-        with recording() as events, counting(f) as counter:
+        with recording() as events, counting.run() as counter:
             out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
                              check=lambda v: check_outcome(
                                  v, allowed, call, {"c": c, "draw_sizes": gs.draws},
