@@ -111,9 +111,12 @@ class Counter:
     One counter serves every run of a :class:`Counting` (its per-code-object trace
     functions are made once); :meth:`reset` starts a run's count and calls afresh."""
 
-    def __init__(self) -> None:
+    def __init__(self, detail: bool = False) -> None:
         self.calls: list[tuple[Any, ...]] = []
         self._count = [0]
+        #: with ``detail``: every operation counted, as ``(code, offset, line)`` in order
+        #: (what :mod:`exactdp.audit.divergence` compares)
+        self.detail: list[tuple[Any, int, int]] | None = [] if detail else None
         #: the local trace function of each audited code object (frames are recognised
         #: as audited by their f_trace being one of these)
         self._tracers: dict[Any, Callable[..., Any]] = {}
@@ -123,6 +126,8 @@ class Counter:
         """A new run: no operation counted, no call recorded."""
         self.calls = []
         self._count[0] = 0
+        if self.detail is not None:
+            self.detail.clear()
 
     @property
     def operations(self) -> int:
@@ -132,12 +137,18 @@ class Counter:
     def _tracer(self, code: Any) -> Callable[..., Any]:
         tracer = self._tracers.get(code)
         if tracer is None:
-            ops, count = _operations(code), self._count
-
-            def tracer(frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
-                if event == "opcode" and frame.f_lasti in ops:
-                    count[0] += 1
-                return tracer
+            ops, count, detail = _operations(code), self._count, self.detail
+            if detail is None:
+                def tracer(frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
+                    if event == "opcode" and frame.f_lasti in ops:
+                        count[0] += 1
+                    return tracer
+            else:
+                def tracer(frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
+                    if event == "opcode" and frame.f_lasti in ops:
+                        count[0] += 1
+                        detail.append((code, frame.f_lasti, frame.f_lineno))
+                    return tracer
 
             self._tracers[code] = tracer
             self._known.add(tracer)
@@ -185,9 +196,9 @@ class Counting:
     functions are built on the first run and kept while the functions they stand for are
     the same objects (a changed ``sys.stdout`` or ``time.sleep`` builds them again)."""
 
-    def __init__(self, globals_of: Any = None) -> None:
+    def __init__(self, globals_of: Any = None, detail: bool = False) -> None:
         self.globals_of = globals_of
-        self.counter = Counter()
+        self.counter = Counter(detail)
         self._key: tuple[Any, ...] | None = None
         self._patches: list[tuple[Any, str, Any]] = []
         self._originals: dict[int, Any] = {}

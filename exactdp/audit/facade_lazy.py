@@ -35,6 +35,7 @@ branches on either is outside this exploration.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable
 from typing import Any
@@ -42,8 +43,6 @@ from typing import Any
 from exactdp.audit.bytecode import untraced
 
 __all__ = ["LazyInt", "LazyUnit", "Parts"]
-
-_INFINITE = (float("inf"), float("-inf"))
 
 
 class Parts:
@@ -132,7 +131,7 @@ class LazyUnit:
         return not answer
 
     def _compare(self, other: Any, op: str) -> bool:
-        if type(other) is float and other == other and other not in _INFINITE:
+        if type(other) is float and math.isfinite(other):
             x: Any = other.as_integer_ratio()  # the common case: a finite float
         else:
             x = _exact(other)
