@@ -171,16 +171,24 @@ class SearchTable:
 def search(table: SearchTable, counts: Sequence[int], us: bytes) -> list[int]:
     """``[min{z : F_{counts[e]}(z) >= u_e}]`` for the draws ``us`` (``len(counts)`` numbers of
     ``table.width`` limbs), ``ceil(log2(n + 1))`` rounds each."""
-    k = len(counts)
-    if len(us) != k * table.width * LIMB_BYTES:
+    if len(us) != len(counts) * table.width * LIMB_BYTES:
         raise ValueError("native search: the draws are not k numbers of W limbs")
+    return _per_count("es_search", table.pointer, counts, us, "its sizes")
+
+
+def _per_count(kernel: str, pointer: int, counts: Sequence[int], data: bytes,
+               what: str) -> list[int]:
+    """One output per count from the C function ``kernel(pointer, k, counts, data, out)``
+    (``data`` already checked to hold ``k`` numbers), or :class:`RuntimeError` naming ``what``
+    the kernel rejected."""
+    k = len(counts)
     if k == 0:
         return []
     cs = array("q", counts)
     out = array("q", bytes(8 * k))
-    code = _lib().es_search(table.pointer, k, cs.buffer_info()[0], us, out.buffer_info()[0])
+    code = getattr(_lib(), kernel)(pointer, k, cs.buffer_info()[0], data, out.buffer_info()[0])
     if code != 0:
-        raise RuntimeError(f"native search rejected its sizes (code {code})")
+        raise RuntimeError(f"native {kernel[3:]} rejected {what} (code {code})")
     return out.tolist()
 
 
@@ -216,17 +224,9 @@ def sample(table: SearchTable, counts: Sequence[int], raw: bytes) -> list[int]:
     """:func:`reduce` then :func:`search` in one pass, no draw stored: for each count the
     search's output at ``u = (r mod d) + 1`` (``r`` from ``raw`` as for :func:`reduce`, ``d``
     the table's), or ``-1`` where that draw is rejected (the caller redraws it)."""
-    k = len(counts)
-    if len(raw) != k * (table.width + 1) * LIMB_BYTES:
+    if len(raw) != len(counts) * (table.width + 1) * LIMB_BYTES:
         raise ValueError("native sample: raw does not hold k numbers of W + 1 limbs")
-    if k == 0:
-        return []
-    cs = array("q", counts)
-    out = array("q", bytes(8 * k))
-    code = _lib().es_sample(table.pointer, k, cs.buffer_info()[0], raw, out.buffer_info()[0])
-    if code != 0:
-        raise RuntimeError(f"native sample rejected its sizes (code {code})")
-    return out.tolist()
+    return _per_count("es_sample", table.pointer, counts, raw, "its sizes")
 
 
 def lazy_available() -> bool:
@@ -281,17 +281,9 @@ def lazy(table: LazyTable, counts: Sequence[int], raw: bytes) -> list[int]:
     """For each count: the output decided by the leading block ``a`` of its draw (``a`` from
     :attr:`LazyTable.raw_bytes` bytes of ``raw``, reduced modulo ``H + 1`` as :func:`reduce`
     does), ``-1`` where that reduction rejects, ``-2`` where the block is undecided."""
-    k = len(counts)
-    if len(raw) != k * table.raw_bytes:
+    if len(raw) != len(counts) * table.raw_bytes:
         raise ValueError("native lazy: raw does not hold k numbers of W + 1 limbs")
-    if k == 0:
-        return []
-    cs = array("q", counts)
-    out = array("q", bytes(8 * k))
-    code = _lib().es_lazy(table.pointer, k, cs.buffer_info()[0], raw, out.buffer_info()[0])
-    if code != 0:
-        raise RuntimeError(f"native lazy rejected its sizes or counts (code {code})")
-    return out.tolist()
+    return _per_count("es_lazy", table.pointer, counts, raw, "its sizes or counts")
 
 
 def lazy_decide(table: LazyTable, c: int, a: int) -> int:

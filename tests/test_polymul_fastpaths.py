@@ -109,7 +109,7 @@ def test_search_batched_events_equal_step_by_step() -> None:
     (pm, "_product", "reversed(x)), -1) + 1:]", "reversed(x)), -1):]", _check_products),
     (pm, "_product", "2 * max(x).bit_length() + lx.bit_length()", "2 * max(x).bit_length()",
      _check_products),
-    (pm, "_product", "(lx if lx < ly else ly).bit_length()", "1", _check_products),
+    (pm, "_product", "min(lx, ly).bit_length()", "1", _check_products),
     (pm, "_product", "range(width, size + width, width)", "range(width, size, width)",
      _check_products),
     (pm, "_product", "return array(code, raw).tolist()",

@@ -158,7 +158,7 @@ def _product(a: Sequence[int], b: Sequence[int] | None, length: int,
     if b is None:
         bits = 2 * max(x).bit_length() + lx.bit_length()
     else:
-        bits = max(x).bit_length() + max(y).bit_length() + (lx if lx < ly else ly).bit_length()
+        bits = max(x).bit_length() + max(y).bit_length() + min(lx, ly).bit_length()
     width = (bits + 7) // 8
     slot = _SLOTS.get(width)
     if slot is not None:  # machine-width slots: array packs and unpacks them
@@ -168,9 +168,11 @@ def _product(a: Sequence[int], b: Sequence[int] | None, length: int,
                                                              "little")
     else:
         packed_x = int.from_bytes(
-            b"".join(map(int.to_bytes, x, repeat(width), repeat("little"))), "little")
+            b"".join(map(int.to_bytes, x, repeat(width), repeat("little"))),  # type: ignore[arg-type]
+            "little")
         packed_y = packed_x if b is None else int.from_bytes(
-            b"".join(map(int.to_bytes, y, repeat(width), repeat("little"))), "little")
+            b"".join(map(int.to_bytes, y, repeat(width), repeat("little"))),  # type: ignore[arg-type]
+            "little")
     size = length * width
     if name == "gmpy2" and size > _GMP_BYTES:
         gx = gmpy2.mpz(packed_x)
@@ -181,7 +183,8 @@ def _product(a: Sequence[int], b: Sequence[int] | None, length: int,
     if slot is not None:
         return array(code, raw).tolist()
     slots = map(slice, range(0, size, width), range(width, size + width, width))
-    return list(map(int.from_bytes, map(raw.__getitem__, slots), repeat("little")))
+    return list(map(int.from_bytes, map(raw.__getitem__, slots),  # type: ignore[arg-type]
+                    repeat("little")))
 
 
 def truncated_product(a: Sequence[int], b: Sequence[int], length: int, *,
