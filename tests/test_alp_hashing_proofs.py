@@ -10,6 +10,7 @@ import pytest
 
 from exactdp.explore import explore
 from exactdp.hashing import CarterWegman
+from exactdp.proofs.alp import alp_eq_1_expected_error as e1
 from exactdp.proofs.alp import alp_lemma_4_14_hashing as h14
 from exactdp.proofs.alp import alp_lemma_4_15_slip_gamma as slip
 from exactdp.proofs.alp import alp_lemma_5_05_threshold_estimator as h55
@@ -145,3 +146,20 @@ def test_threshold_not_minimal_fails_the_access_part(monkeypatch: pytest.MonkeyP
     report = h55.check_error(False)
     assert not report.verdict
     assert report.certificates[0].witness["t_minimal"] is False
+
+
+# ------------------------------------------------------------- E1-exact on real hashing
+
+def test_e1_row_passes_with_collisions_raising_the_error() -> None:
+    report = e1.check_e1(False)
+    assert report.verdict, [c.to_json() for c in report.certificates if not c.verdict]
+    small, large = report.certificates[0], report.certificates[1]
+    assert small.parameters["s"] < large.parameters["s"] and small.worst > large.worst
+
+
+def test_xor_collisions_fail_e1(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, alp, "embed_cells", "cells[base + (a * key + b) % prime % s] |= bcol <= y",
+          "cells[base + (a * key + b) % prime % s] ^= bcol <= y")
+    report = e1.check_e1(False)
+    assert not report.verdict
+    assert not any(c.witness["law_matches_spec"] for c in report.certificates)
