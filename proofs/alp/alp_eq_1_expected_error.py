@@ -33,7 +33,7 @@ key 1, the implementation's Carter-Wegman hashing (every seed of every column). 
 says hash collisions add a positive bias and raise the mean absolute error, and that with
 s >= 100k the MAE drops towards the collision-free value: exactly, MAE(s = 5/2 k) >
 MAE(s = 10k) > MAE(no collisions) and bias(s = 5/2 k) > bias(s = 10k) > 0 (--full adds
-s = 100k between 10k and no collisions, and the notes' collision-free fraction at beta = 30,
+s = 100k between 10k and no collisions, and the exact collision-free MAE at beta = 30,
 4885473556/1513671875)."""
 PROOF_IDEA_E1 = """The law of (y_1, y~_1) from the implementation's rounding, embed_cells on every
 seed and unary_estimate (exactdp.sparse_vectors.alp_error.estimate_law), averaged over the
