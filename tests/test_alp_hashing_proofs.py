@@ -14,6 +14,7 @@ from exactdp.proofs.alp import alp_eq_1_expected_error as e1
 from exactdp.proofs.alp import alp_lemma_4_14_hashing as h14
 from exactdp.proofs.alp import alp_lemma_4_15_slip_gamma as slip
 from exactdp.proofs.alp import alp_lemma_5_05_threshold_estimator as h55
+from exactdp.proofs.alp import alp_sec_4_03_unscaled as unscaled
 from exactdp.randomness import RandomSource
 from exactdp.sparse_vectors import alp, combined, estimator, threshold
 from exactdp.sparse_vectors.alp import ALP
@@ -163,3 +164,19 @@ def test_xor_collisions_fail_e1(monkeypatch: pytest.MonkeyPatch) -> None:
     report = e1.check_e1(False)
     assert not report.verdict
     assert not any(c.witness["law_matches_spec"] for c in report.certificates)
+
+
+# ------------------------------------------------------------------ the unscaled variant
+
+def test_unscaled_row_passes_and_bites() -> None:
+    report = unscaled.check(False)
+    assert report.verdict, [c.to_json() for c in report.certificates if not c.verdict]
+    assert report.certificates[-1].worst > 0
+
+
+def test_unscaled_p_too_small_fails_privacy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # p = 1/(eps + 3): (1 - 2p)/p = eps + 1, the ratio 2 + eps exceeds e^eps
+    plant(monkeypatch, ALPParams, "unscaled", "1 / (eps + 2)", "1 / (eps + 3)")
+    report = unscaled.check(False)
+    assert not report.verdict
+    assert not report.certificates[0].verdict and not report.certificates[1].verdict
