@@ -183,3 +183,24 @@ def test_distribution_estimate_covers_its_exact_fractions() -> None:
     measured = time.process_time_ns() - start
     assert len(text) == 6001
     assert 2 * estimate >= measured, (estimate, measured)
+
+
+def test_project_estimates_its_release_before_drawing(
+        capsys: pytest.CaptureFixture[str], tmp_path, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+) -> None:
+    """On standard output a projection streams as it is drawn, so its deadline ends with the
+    first line: the release is estimated up front (vectors x one vector's time)."""
+    import exactdp.cli.projections as proj
+
+    f = tmp_path / "v.csv"
+    f.write_text("".join(f"{i % 5},{-(i % 3)},1,0\n" for i in range(300)))
+    argv = ["project", "values", "--method", "rp", str(f), "--k", "2", "--epsilon", "1",
+            "--beta", "1", "--bound", "5", "--plan-seed", "1", "--seed", "2"]
+    rc, out, err = run(capsys, *argv, "--max-seconds", "600")
+    assert rc == 0 and len(out.splitlines()) == 301
+    timed = []
+    monkeypatch.setattr(proj, "per_call_ns", lambda fn: timed.append(fn) or 10**9)
+    rc, out, err = run(capsys, *argv, "--max-seconds", "299")
+    assert rc == 2 and out == "" and len(timed) == 1
+    one_line_error(err, "releasing 300 vector(s) of 2 values", "about 5 minutes",
+                   "--max-seconds 299")
