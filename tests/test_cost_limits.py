@@ -204,3 +204,26 @@ def test_project_estimates_its_release_before_drawing(
     assert rc == 2 and out == "" and len(timed) == 1
     one_line_error(err, "releasing 300 vector(s) of 2 values", "about 5 minutes",
                    "--max-seconds 299")
+
+
+def test_query_estimates_its_counts_before_answering(
+        capsys: pytest.CaptureFixture[str], tmp_path, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+) -> None:
+    """A compact release evaluates a polynomial of degree n per element: many elements are
+    estimated (one count timed, times their number) and refused past --max-seconds."""
+    import exactdp.cli.histogram as hist
+
+    data = tmp_path / "d.txt"
+    data.write_text("3\n5\n5\n")
+    rel = tmp_path / "r.json"
+    rc, _, err = run(capsys, "histogram", str(data), "--algorithm", "compact",
+                     "--universe-size", "64", "--epsilon", "1", "--seed", "1", "--output",
+                     str(rel), "--quiet")
+    assert rc == 0, err
+    elements = [str(1 + i % 64) for i in range(100)]
+    rc, out, err = run(capsys, "query", str(rel), *elements)
+    assert rc == 0 and len(out.splitlines()) == 100
+    monkeypatch.setattr(hist, "per_call_ns", lambda fn, calls=3: 10**9)
+    rc, out, err = run(capsys, "query", str(rel), *elements, "--max-seconds", "100")
+    assert rc == 2 and out == ""
+    one_line_error(err, "counting 100 element(s)", "--max-seconds 100")
