@@ -14,7 +14,8 @@ integral factorization lemma).  This package provides:
 * :mod:`~exactdp.convolution.mechanism` -- the mechanisms (Walsh-Fourier = Algorithm 1 on
   ``Z_2^d`` exactly; the general integer-strategy mechanism);
 * :mod:`~exactdp.convolution.cyclic` -- circular convolution on ``Z_N`` (rounded real-Fourier,
-  Walsh, Hartley strategies; "auto" = smallest exact MSE bound at equal privacy).
+  Walsh, Hartley strategies; "auto" = smallest exact MSE bound at equal privacy);
+* :mod:`~exactdp.convolution.linear` -- linear convolution by zero padding (§5.3).
 """
 
 from exactdp.convolution.accounting import (
@@ -32,6 +33,7 @@ from exactdp.convolution.groups import (
     xor_convolve,
     xor_convolve_direct,
 )
+from exactdp.convolution.linear import LinearConvolutionMechanism, linear_convolve
 from exactdp.convolution.mechanism import (
     ConvolutionRelease,
     IntegerStrategyMechanism,
@@ -48,6 +50,7 @@ __all__ = [
     "Domain",
     "IntegerStrategy",
     "IntegerStrategyMechanism",
+    "LinearConvolutionMechanism",
     "PrivacyProfile",
     "WalshFourierMechanism",
     "calibrate",
@@ -56,6 +59,7 @@ __all__ = [
     "find_composition_violation",
     "fwht",
     "hartley4",
+    "linear_convolve",
     "mse_gain",
     "real_fourier_rounded",
     "walsh_matrix",
