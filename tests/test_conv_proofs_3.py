@@ -39,3 +39,26 @@ def test_wrong_pi_fails_certified_magnitudes(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(baselines, "pi_interval",
                         lambda bits=80: Interval(Fraction(22, 7), Fraction(22, 7)))
     assert not thm1.magnitude_certificate([2, 1, 0, -1, 3, 1]).verdict
+
+
+def test_printed_typos_row_passes_and_fails_on_a_wrong_reconstruction(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.convolution.mechanism import WalshFourierMechanism
+    from exactdp.proofs.convolution import conv_alg_1_printed_typos as typos
+
+    assert typos.check(False).verdict
+    orig = WalshFourierMechanism.reconstruct
+    monkeypatch.setattr(WalshFourierMechanism, "reconstruct",            # outputs 0, 1 swapped
+                        lambda self, noisy: (lambda y: (y[1], y[0], *y[2:]))(orig(self, noisy)))
+    assert not typos.unsorted_certificate().verdict
+    assert not typos.printed_spectrum_certificate().verdict
+
+
+def test_lemma_3_gap_fails_on_a_broken_transform(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.convolution import transforms
+    from exactdp.proofs.convolution import conv_lemma_3_compressible as lemma3
+
+    assert lemma3._gap_certificate(False).verdict
+    orig = transforms.fwht
+    monkeypatch.setattr(lemma3, "fwht", lambda v: [2 * a for a in orig(v)])   # unnormalised
+    assert not lemma3._gap_certificate(False).verdict
