@@ -15,8 +15,9 @@ from exactdp.proofs.alp import alp_lemma_4_14_hashing as h14
 from exactdp.proofs.alp import alp_lemma_4_15_slip_gamma as slip
 from exactdp.proofs.alp import alp_lemma_5_05_threshold_estimator as h55
 from exactdp.proofs.alp import alp_sec_4_03_unscaled as unscaled
+from exactdp.proofs.alp import alp_thm_4_01_space_access as space
 from exactdp.randomness import RandomSource
-from exactdp.sparse_vectors import alp, combined, estimator, threshold
+from exactdp.sparse_vectors import alp, approx, combined, estimator, threshold
 from exactdp.sparse_vectors.alp import ALP
 from exactdp.sparse_vectors.alp_error import column_one_probability, estimate_law
 from exactdp.sparse_vectors.alp_params import ALPParams
@@ -180,3 +181,27 @@ def test_unscaled_p_too_small_fails_privacy(monkeypatch: pytest.MonkeyPatch) -> 
     report = unscaled.check(False)
     assert not report.verdict
     assert not report.certificates[0].verdict and not report.certificates[1].verdict
+
+
+# ------------------------------------------------------ Theorems 4.1/4.2: space and access
+
+def test_space_access_row_passes() -> None:
+    report = space.check(False)
+    assert report.verdict, [c.to_json() for c in report.certificates if not c.verdict]
+
+
+def test_twice_the_columns_fails_the_space_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Algorithm 7's m = ceil(t eps2/alpha) built with beta = 2t: twice the matrix
+    plant(monkeypatch, combined.ThresholdALP, "from_paper",
+          "ALPParams.from_paper(eps2, alpha, thr.t,", "ALPParams.from_paper(eps2, alpha, 2 * thr.t,")
+    report = space.check(False)
+    assert not report.verdict
+    bad = [c for c in report.certificates if not c.verdict]
+    assert bad and all("pure" in c.claim for c in bad)
+
+
+def test_approx_threshold_not_minimal_fails_access(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, approx, "approx_threshold", "return t", "return t + 1")
+    report = space.check(False)
+    assert not report.verdict
+    assert any(c.witness.get("t_minimal") is False for c in report.certificates)
