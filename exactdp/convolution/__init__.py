@@ -15,7 +15,8 @@ integral factorization lemma).  This package provides:
   ``Z_2^d`` exactly; the general integer-strategy mechanism);
 * :mod:`~exactdp.convolution.cyclic` -- circular convolution on ``Z_N`` (rounded real-Fourier,
   Walsh, Hartley strategies; "auto" = smallest exact MSE bound at equal privacy);
-* :mod:`~exactdp.convolution.linear` -- linear convolution by zero padding (§5.3).
+* :mod:`~exactdp.convolution.linear` -- linear convolution by zero padding (§5.3);
+* :mod:`~exactdp.convolution.tree` -- the Fenwick-tree baseline for running sums (§5.2).
 """
 
 from exactdp.convolution.accounting import (
@@ -41,6 +42,7 @@ from exactdp.convolution.mechanism import (
 )
 from exactdp.convolution.strategy import IntegerStrategy
 from exactdp.convolution.transforms import fwht, hartley4, real_fourier_rounded, walsh_matrix
+from exactdp.convolution.tree import tree_mechanism
 
 __all__ = [
     "Calibration",
@@ -62,6 +64,7 @@ __all__ = [
     "linear_convolve",
     "mse_gain",
     "real_fourier_rounded",
+    "tree_mechanism",
     "walsh_matrix",
     "xor_circulant",
     "xor_convolve",
