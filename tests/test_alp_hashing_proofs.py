@@ -15,7 +15,9 @@ from exactdp.proofs.alp import alp_lemma_4_14_hashing as h14
 from exactdp.proofs.alp import alp_lemma_4_15_slip_gamma as slip
 from exactdp.proofs.alp import alp_lemma_5_05_threshold_estimator as h55
 from exactdp.proofs.alp import alp_sec_4_03_unscaled as unscaled
+from exactdp.proofs.alp import alp_thm_1_01_slip_approx_space as slip_p4
 from exactdp.proofs.alp import alp_thm_4_01_space_access as space
+from exactdp.proofs.alp import alp_thm_4_02_slip_support_changes as slip_p10
 from exactdp.randomness import RandomSource
 from exactdp.sparse_vectors import alp, approx, combined, estimator, threshold
 from exactdp.sparse_vectors.alp import ALP
@@ -205,3 +207,25 @@ def test_approx_threshold_not_minimal_fails_access(monkeypatch: pytest.MonkeyPat
     report = space.check(False)
     assert not report.verdict
     assert any(c.witness.get("t_minimal") is False for c in report.certificates)
+
+
+def test_p4_slip_row_passes() -> None:
+    report = slip_p4.check(False)
+    assert report.verdict, [c.to_json() for c in report.certificates if not c.verdict]
+
+
+def test_p4_slip_row_fails_when_m_stops_growing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a sketch whose columns were capped (beta = min(t_delta, 10)) would make Theorem 1.1's
+    # delta-free space true -- and the slip row must then fail
+    plant(monkeypatch, approx.ApproxThresholdALP, "from_paper",
+          "ALPParams.from_paper(eps2, alpha, thr.t,", "ALPParams.from_paper(eps2, alpha, min(thr.t, 10),")
+    assert not slip_p4.check(False).verdict
+
+
+def test_p10_slip_row_passes_and_fails_on_a_shifted_threshold(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    report = slip_p10.check(False)
+    assert report.verdict, [c.to_json() for c in report.certificates if not c.verdict]
+    # a key released only strictly above t: survival is no longer q, the exact form breaks
+    plant(monkeypatch, approx.KorolovaThreshold, "release", "noisy >= p.t", "noisy > p.t")
+    assert not slip_p10.check(False).verdict
