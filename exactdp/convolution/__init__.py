@@ -16,7 +16,8 @@ integral factorization lemma).  This package provides:
 * :mod:`~exactdp.convolution.cyclic` -- circular convolution on ``Z_N`` (rounded real-Fourier,
   Walsh, Hartley strategies; "auto" = smallest exact MSE bound at equal privacy);
 * :mod:`~exactdp.convolution.linear` -- linear convolution by zero padding (§5.3);
-* :mod:`~exactdp.convolution.tree` -- the Fenwick-tree baseline for running sums (§5.2).
+* :mod:`~exactdp.convolution.tree` -- the Fenwick-tree baseline for running sums (§5.2);
+* :mod:`~exactdp.convolution.filters` -- the window, decay and Hodrick-Prescott filters (§5.3).
 """
 
 from exactdp.convolution.accounting import (
@@ -27,6 +28,7 @@ from exactdp.convolution.accounting import (
 from exactdp.convolution.calibration import Calibration, calibrate, mse_gain
 from exactdp.convolution.cyclic import CyclicFourierMechanism
 from exactdp.convolution.domain import Domain
+from exactdp.convolution.filters import decay, hodrick_prescott, window
 from exactdp.convolution.groups import (
     circulant,
     circular_convolve,
@@ -58,14 +60,17 @@ __all__ = [
     "calibrate",
     "circulant",
     "circular_convolve",
+    "decay",
     "find_composition_violation",
     "fwht",
     "hartley4",
+    "hodrick_prescott",
     "linear_convolve",
     "mse_gain",
     "real_fourier_rounded",
     "tree_mechanism",
     "walsh_matrix",
+    "window",
     "xor_circulant",
     "xor_convolve",
     "xor_convolve_direct",
