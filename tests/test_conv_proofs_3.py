@@ -99,3 +99,14 @@ def test_tree_mechanism_api() -> None:
     assert prefix_matrix(2) == [[1, 0], [1, 1]]
     with pytest.raises(ParameterError):
         tree_mechanism(4, Domain.box(3, 1), Fraction(2))
+
+
+def test_p8_group_bound_fails_on_a_wrong_spectrum(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.convolution import mechanism
+    from exactdp.proofs.convolution import conv_alg_2_spectral_partition as alg2
+
+    h = [5, 3, 2, 1, 1, 0, 0, 0]
+    assert alg2.group_bound_certificate(h).verdict
+    orig = mechanism.fwht
+    monkeypatch.setattr(mechanism, "fwht", lambda v: [*orig(v)[:-1], 7])
+    assert not alg2.group_bound_certificate(h).verdict
