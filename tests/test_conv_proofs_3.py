@@ -110,3 +110,22 @@ def test_p8_group_bound_fails_on_a_wrong_spectrum(monkeypatch: pytest.MonkeyPatc
     orig = mechanism.fwht
     monkeypatch.setattr(mechanism, "fwht", lambda v: [*orig(v)[:-1], 7])
     assert not alg2.group_bound_certificate(h).verdict
+
+
+def test_lemma_1_row_passes_and_catches_planted_bugs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.convolution import lower_bounds, rows
+    from exactdp.proofs.convolution import conv_lemma_01_projection as lemma1
+
+    assert lemma1.check(False).verdict
+    with monkeypatch.context() as m:                 # Theorem 5 with the printed index
+        m.setattr(lemma1, "spec_lb", lambda sq: Fraction(0))
+        assert not lemma1.index_certificate(8).verdict
+    assert lower_bounds.spec_lb([16, 0, 0, 0]) > 0
+    orig = rows.RowNoise.__init__
+
+    def weaker(self, ratios, ranges):  # type: ignore[no-untyped-def]
+        orig(self, [r * 2 for r in ratios], ranges)
+        self.ratios = tuple(ratios)
+
+    monkeypatch.setattr(rows.RowNoise, "__init__", weaker)
+    assert not lemma1.projection_certificate().verdict
