@@ -129,3 +129,17 @@ def test_lemma_1_row_passes_and_catches_planted_bugs(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(rows.RowNoise, "__init__", weaker)
     assert not lemma1.projection_certificate().verdict
+
+
+def test_conjunction_row_catches_planted_bugs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.convolution import mechanism
+    from exactdp.proofs.convolution import conv_thm_12_dnf_marginals as conj
+
+    assert conj.conjunction_certificate(5, 5).verdict
+    with monkeypatch.context() as m:
+        orig = mechanism.unclamped_second_moment
+        m.setattr(mechanism, "unclamped_second_moment", lambda r: 3 * orig(r))
+        assert not conj.conjunction_certificate(5, 5).verdict
+    orig_fwht = mechanism.fwht
+    monkeypatch.setattr(mechanism, "fwht", lambda v: [*orig_fwht(v)[:-1], 1])
+    assert not conj.conjunction_certificate(3, 1).verdict
