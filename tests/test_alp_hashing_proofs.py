@@ -10,11 +10,16 @@ import pytest
 
 from exactdp.explore import explore
 from exactdp.hashing import CarterWegman
+from exactdp.proofs.alp import alp_eq_1_expected_error as e1
 from exactdp.proofs.alp import alp_lemma_4_14_hashing as h14
 from exactdp.proofs.alp import alp_lemma_4_15_slip_gamma as slip
 from exactdp.proofs.alp import alp_lemma_5_05_threshold_estimator as h55
+from exactdp.proofs.alp import alp_sec_4_03_unscaled as unscaled
+from exactdp.proofs.alp import alp_thm_1_01_slip_approx_space as slip_p4
+from exactdp.proofs.alp import alp_thm_4_01_space_access as space
+from exactdp.proofs.alp import alp_thm_4_02_slip_support_changes as slip_p10
 from exactdp.randomness import RandomSource
-from exactdp.sparse_vectors import alp, combined, estimator, threshold
+from exactdp.sparse_vectors import alp, approx, combined, estimator, threshold
 from exactdp.sparse_vectors.alp import ALP
 from exactdp.sparse_vectors.alp_error import column_one_probability, estimate_law
 from exactdp.sparse_vectors.alp_params import ALPParams
@@ -145,3 +150,82 @@ def test_threshold_not_minimal_fails_the_access_part(monkeypatch: pytest.MonkeyP
     report = h55.check_error(False)
     assert not report.verdict
     assert report.certificates[0].witness["t_minimal"] is False
+
+
+# ------------------------------------------------------------- E1-exact on real hashing
+
+def test_e1_row_passes_with_collisions_raising_the_error() -> None:
+    report = e1.check_e1(False)
+    assert report.verdict, [c.to_json() for c in report.certificates if not c.verdict]
+    small, large = report.certificates[0], report.certificates[1]
+    assert small.parameters["s"] < large.parameters["s"] and small.worst > large.worst
+
+
+def test_xor_collisions_fail_e1(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, alp, "embed_cells", "cells[base + (a * key + b) % prime % s] |= bcol <= y",
+          "cells[base + (a * key + b) % prime % s] ^= bcol <= y")
+    report = e1.check_e1(False)
+    assert not report.verdict
+    assert not any(c.witness["law_matches_spec"] for c in report.certificates)
+
+
+# ------------------------------------------------------------------ the unscaled variant
+
+def test_unscaled_row_passes_and_bites() -> None:
+    report = unscaled.check(False)
+    assert report.verdict, [c.to_json() for c in report.certificates if not c.verdict]
+    assert report.certificates[-1].worst > 0
+
+
+def test_unscaled_p_too_small_fails_privacy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # p = 1/(eps + 3): (1 - 2p)/p = eps + 1, the ratio 2 + eps exceeds e^eps
+    plant(monkeypatch, ALPParams, "unscaled", "1 / (eps + 2)", "1 / (eps + 3)")
+    report = unscaled.check(False)
+    assert not report.verdict
+    assert not report.certificates[0].verdict and not report.certificates[1].verdict
+
+
+# ------------------------------------------------------ Theorems 4.1/4.2: space and access
+
+def test_space_access_row_passes() -> None:
+    report = space.check(False)
+    assert report.verdict, [c.to_json() for c in report.certificates if not c.verdict]
+
+
+def test_twice_the_columns_fails_the_space_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Algorithm 7's m = ceil(t eps2/alpha) built with beta = 2t: twice the matrix
+    plant(monkeypatch, combined.ThresholdALP, "from_paper",
+          "ALPParams.from_paper(eps2, alpha, thr.t,", "ALPParams.from_paper(eps2, alpha, 2 * thr.t,")
+    report = space.check(False)
+    assert not report.verdict
+    bad = [c for c in report.certificates if not c.verdict]
+    assert bad and all("pure" in c.claim for c in bad)
+
+
+def test_approx_threshold_not_minimal_fails_access(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, approx, "approx_threshold", "return t", "return t + 1")
+    report = space.check(False)
+    assert not report.verdict
+    assert any(c.witness.get("t_minimal") is False for c in report.certificates)
+
+
+def test_p4_slip_row_passes() -> None:
+    report = slip_p4.check(False)
+    assert report.verdict, [c.to_json() for c in report.certificates if not c.verdict]
+
+
+def test_p4_slip_row_fails_when_m_stops_growing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a sketch whose columns were capped (beta = min(t_delta, 10)) would make Theorem 1.1's
+    # delta-free space true -- and the slip row must then fail
+    plant(monkeypatch, approx.ApproxThresholdALP, "from_paper",
+          "ALPParams.from_paper(eps2, alpha, thr.t,", "ALPParams.from_paper(eps2, alpha, min(thr.t, 10),")
+    assert not slip_p4.check(False).verdict
+
+
+def test_p10_slip_row_passes_and_fails_on_a_shifted_threshold(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    report = slip_p10.check(False)
+    assert report.verdict, [c.to_json() for c in report.certificates if not c.verdict]
+    # a key released only strictly above t: survival is no longer q, the exact form breaks
+    plant(monkeypatch, approx.KorolovaThreshold, "release", "noisy >= p.t", "noisy > p.t")
+    assert not slip_p10.check(False).verdict
