@@ -326,7 +326,13 @@ class ExploringSource(RandomSource):
         return [one(draw(i)) for i in range(len(batch))]
 
     def bernoulli(self, num: int, den: int) -> bool:
-        check_bernoulli(num, den)
+        if type(num) is not int or type(den) is not int or not 0 < num < den:
+            check_bernoulli(num, den)  # raises, or a coin with one side (or int subclasses)
+        else:  # the common case: two sides, plain ints
+            events = active()  # record("uniform", den), inlined
+            if events is not None:
+                events.append(("uniform", den))
+            return self._take(2, den, [num, den - num]) == 0
         record("uniform", den)
         options = [(v, w) for v, w in ((True, num), (False, den - num)) if w > 0]
         return options[self._take(len(options), den, [w for _, w in options])][0]

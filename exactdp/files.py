@@ -25,7 +25,8 @@ import os
 import re
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -42,6 +43,7 @@ __all__ = [
     "parse_json",
     "read_bytes",
     "read_text",
+    "recording_writes",
 ]
 
 #: Default cap on one input file (1 GiB); the command line's ``--max-input-bytes`` raises it.
@@ -188,6 +190,26 @@ def no_space(directory: Path) -> bool:
     return vfs.f_blocks > 0 and free == 0
 
 
+#: The logs of the active :func:`recording_writes` blocks (innermost last).
+_WRITE_LOGS: list[list[Path]] = []
+
+
+@contextmanager
+def recording_writes() -> Iterator[list[Path]]:
+    """A list that collects, in order, every file an :class:`OutputPath` puts in place
+    (renamed over its target) inside the block: a command that stops or fails after some of
+    its files were written can then say which, instead of "nothing was written"."""
+    log: list[Path] = []
+    _WRITE_LOGS.append(log)
+    try:
+        yield log
+    finally:
+        for i in range(len(_WRITE_LOGS) - 1, -1, -1):
+            if _WRITE_LOGS[i] is log:
+                del _WRITE_LOGS[i]
+                break
+
+
 @dataclass(frozen=True)
 class OutputPath:
     """A file to be written, checked up front; ``OutputPath.check(path, force)``.
@@ -257,6 +279,8 @@ class OutputPath:
                                       f"replace it (nothing was written)")
             os.replace(tmp, self.path)
             tmp = None
+            for log in _WRITE_LOGS:
+                log.append(self.path)
         except OSError as exc:
             hint = " (the disk is full)" if exc.errno == errno.ENOSPC else ""
             raise OutputWriteError(f"cannot write {str(self.path)!r}: {_why(exc)}{hint}; "

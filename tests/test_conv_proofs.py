@@ -136,18 +136,54 @@ def test_broken_fwht_fails_walsh_identities(monkeypatch: pytest.MonkeyPatch) -> 
     assert not conv_walsh_identities._fwht_certificate(False).verdict
 
 
-def test_printed_algorithm_2_shape_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    orig = calibrate.shape_weights
+def _printed_rank_0(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plant the printed Algorithm 2 in the calibration: rank 0 gets budget eps_0/sqrt N
+    (Lap(eta) instead of Lap(eta/sqrt N)); N = 4 here, so s_0 = 1/2."""
+    orig = calibrate._shape_classes
 
-    def printed(lams, shape, bits=40):  # type: ignore[no-untyped-def]
-        out = list(orig(lams, shape, bits))
+    def printed(lam, shape, bits=40):  # type: ignore[no-untyped-def]
+        cls, s = orig(lam, shape, bits)
         if shape == "spectral-partition":
-            j = max(range(len(lams)), key=lambda i: abs(lams[i]))
-            out[j] = accounting.sqrt_interval(Fraction(1, len(lams)), bits).lo   # Lap(eta)
-        return tuple(out)
+            top = min((j for j, v in enumerate(lam) if v), key=lambda j: (-abs(lam[j]), j))
+            s = list(s)
+            s[cls[top]] = s[cls[top]] / 2
+        return cls, s
 
-    monkeypatch.setattr(conv_alg_2_spectral_partition, "shape_weights", printed)
-    assert not conv_alg_2_spectral_partition._h_one_certificate(8).verdict
+    monkeypatch.setattr(calibrate, "_shape_classes", printed)
+
+
+def test_algorithm_2_rows_pass_unplanted() -> None:
+    assert conv_alg_2_spectral_partition.release_certificate([3, 1, 1, 0], "exact").verdict
+    assert conv_alg_2_spectral_partition.bound_certificate([1, 1, 1, 1]).verdict
+    assert conv_alg_2_spectral_partition.printed_certificate(64).verdict
+
+
+def test_printed_algorithm_2_fails_eq_10(monkeypatch: pytest.MonkeyPatch) -> None:
+    _printed_rank_0(monkeypatch)
+    cert = conv_alg_2_spectral_partition.bound_certificate([3, 1, 1, 0])
+    assert not cert.verdict
+    assert cert.worst > 1                                      # MSE over the corrected eq. 10
+
+
+def test_printed_algorithm_2_fails_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
+    _printed_rank_0(monkeypatch)
+    cert = conv_alg_2_spectral_partition.release_certificate([3, 1, 1, 0], "paper-unsound")
+    assert not cert.verdict
+    assert not cert.witness["follows_ledger"]
+
+
+def test_weaker_noise_fails_algorithm_2_privacy(monkeypatch: pytest.MonkeyPatch) -> None:
+    orig = rows.RowNoise.__init__
+
+    def rounded_up(self: rows.RowNoise, ratios: list[Fraction], ranges: list[tuple[int, int]]
+                   ) -> None:
+        orig(self, [r * Fraction(11, 10) for r in ratios], ranges)   # noise weaker than claimed
+        self.ratios = tuple(ratios)
+
+    monkeypatch.setattr(rows.RowNoise, "__init__", rounded_up)
+    cert = conv_alg_2_spectral_partition.release_certificate([3, 1, 1, 0], "exact")
+    assert not cert.verdict
+    assert cert.worst > conv_alg_2_spectral_partition.RELEASE_DELTA
 
 
 def test_wrong_mse_fails_theorem_9(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -89,3 +89,39 @@ def test_a_boundary_value_accepted_into_an_endless_loop_fails_the_row(
     assert not report.verdict
     got = [f["got"] for c in report.certificates for f in c.witness["failures"]]
     assert any("did not finish within 1 s" in g for g in got), got
+
+
+def _without_native(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.histograms import native
+    monkeypatch.setattr(native, "_library", lambda: (None, "not built (test)"))
+
+
+def test_the_compact_part_passes_without_the_native_kernel_and_says_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine without a C compiler runs the pure path: the row checks that path (a
+    request for ``'native'`` refused with the kernel's status, ``'auto'`` falling back) and
+    says the native boundary was not exercised, instead of a false FAIL."""
+    _without_native(monkeypatch)
+    report = row.check_compact(False)
+    assert report.verdict, [c.witness for c in report.certificates if not c.verdict]
+    assert "not built: its 8-word boundary not exercised" in report.grid
+
+
+def test_without_the_kernel_a_silent_pure_fallback_for_native_fails(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: ``arithmetic = 'native'`` without the kernel quietly runs the pure path."""
+    _without_native(monkeypatch)
+    plant(monkeypatch, compact, "_use_native", "if arithmetic == \"native\":",
+          "if False:")
+    report = row.check_compact(False)
+    assert not report.verdict
+    assert "CompactHistogram" in [c.mechanism for c in report.certificates if not c.verdict]
+
+
+def test_without_the_kernel_auto_claiming_native_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: ``uses_native`` true although no kernel is loaded."""
+    _without_native(monkeypatch)
+    plant(monkeypatch, compact, "_use_native", "if native.supports(sub_degree):",
+          "if True:")
+    report = row.check_compact(False)
+    assert not report.verdict

@@ -159,6 +159,15 @@ def test_paper_003_alp_figure_3(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     # estimate = alpha * (average of argmax positions) lies in [0, alpha m]: m = 34, beta 100
     assert all(-100 <= e <= 3 * 34 for e in errors)
     assert data["stats"]["mae"] in stdout
+    # the paper's setting (every column near collision probability 0.1) beside uniform keys,
+    # each labelled; s is the fewest rows with (1 - 1/s)^99 >= 9/10, checked here directly
+    s = int(data["facts"]["rows"])
+    assert 10 * (s - 1) ** 99 >= 9 * s ** 99 and 10 * (s - 2) ** 99 < 9 * (s - 1) ** 99
+    assert "paper" in data["setting"] and "uniform" in data["uniform_keys"]["setting"]
+    other = {Fraction(e): int(c) for e, c in data["uniform_keys"]["histogram"].items()}
+    assert sum(other.values()) == 2000
+    assert Fraction(data["uniform_keys"]["stats"]["mae"]) == sum(
+        abs(e) * c for e, c in other.items()) / 2000
 
 
 # --------------------------------------------------------------------------- paper 002

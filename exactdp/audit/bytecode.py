@@ -40,7 +40,7 @@ from fractions import Fraction
 from types import FrameType
 from typing import Any
 
-__all__ = ["CLOCKS", "NOT_COVERED", "Counter", "counting", "suspended", "untraced"]
+__all__ = ["CLOCKS", "NOT_COVERED", "Counter", "Counting", "counting", "suspended", "untraced"]
 
 #: The exactdp package's directory: frames of code under it are not counted.
 _OWN = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -106,15 +106,28 @@ def _operations(code: Any) -> frozenset[int]:
 
 
 class Counter:
-    """The operation count and the recorded calls of one run (see the module docstring)."""
+    """The operation count and the recorded calls of one run (see the module docstring).
 
-    def __init__(self) -> None:
+    One counter serves every run of a :class:`Counting` (its per-code-object trace
+    functions are made once); :meth:`reset` starts a run's count and calls afresh."""
+
+    def __init__(self, detail: bool = False) -> None:
         self.calls: list[tuple[Any, ...]] = []
         self._count = [0]
+        #: with ``detail``: every operation counted, as ``(code, offset, line)`` in order
+        #: (what :mod:`exactdp.audit.divergence` compares)
+        self.detail: list[tuple[Any, int, int]] | None = [] if detail else None
         #: the local trace function of each audited code object (frames are recognised
         #: as audited by their f_trace being one of these)
         self._tracers: dict[Any, Callable[..., Any]] = {}
         self._known: set[Any] = set()
+
+    def reset(self) -> None:
+        """A new run: no operation counted, no call recorded."""
+        self.calls = []
+        self._count[0] = 0
+        if self.detail is not None:
+            self.detail.clear()
 
     @property
     def operations(self) -> int:
@@ -124,12 +137,18 @@ class Counter:
     def _tracer(self, code: Any) -> Callable[..., Any]:
         tracer = self._tracers.get(code)
         if tracer is None:
-            ops, count = _operations(code), self._count
-
-            def tracer(frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
-                if event == "opcode" and frame.f_lasti in ops:
-                    count[0] += 1
-                return tracer
+            ops, count, detail = _operations(code), self._count, self.detail
+            if detail is None:
+                def tracer(frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
+                    if event == "opcode" and frame.f_lasti in ops:
+                        count[0] += 1
+                    return tracer
+            else:
+                def tracer(frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
+                    if event == "opcode" and frame.f_lasti in ops:
+                        count[0] += 1
+                        detail.append((code, frame.f_lasti, frame.f_lineno))
+                    return tracer
 
             self._tracers[code] = tracer
             self._known.add(tracer)
@@ -171,63 +190,101 @@ def _recorder(counter: Counter, name: str, fn: Callable[..., Any]) -> Callable[.
     return recorded
 
 
+class Counting:
+    """The set-up of :func:`counting`, made once and entered for every run (:meth:`run`):
+    the recorders of the sleep/clock/output functions and the per-code-object trace
+    functions are built on the first run and kept while the functions they stand for are
+    the same objects (a changed ``sys.stdout`` or ``time.sleep`` builds them again)."""
+
+    def __init__(self, globals_of: Any = None, detail: bool = False) -> None:
+        self.globals_of = globals_of
+        self.counter = Counter(detail)
+        self._key: tuple[Any, ...] | None = None
+        self._patches: list[tuple[Any, str, Any]] = []
+        self._originals: dict[int, Any] = {}
+
+    def _build(self) -> None:
+        counter = self.counter
+        real_sleep = time.sleep
+
+        def sleep(*args: Any, **kwargs: Any) -> None:
+            if not counter.audited(sys._getframe(1)):
+                real_sleep(*args, **kwargs)
+                return
+            counter.calls.append(("sleep", *(_exact(a) for a in args)))
+            real_sleep(*args, **kwargs)  # as the code runs (a sleep past --time-limit hangs)
+
+        patches: list[tuple[Any, str, Any]] = [(time, "sleep", sleep)]
+        patches += [(time, n, _recorder(counter, n, getattr(time, n))) for n in CLOCKS]
+        patches.append((builtins, "print", _recorder(counter, "print", builtins.print)))
+        for stream in ("stdout", "stderr"):
+            s = getattr(sys, stream)
+            write = getattr(s, "write", None)
+            if write is not None:
+                patches.append((sys, stream, _Stream(s, _recorder(counter, f"{stream}.write",
+                                                                   write))))
+        self._originals = {id(getattr(obj, name)): value for obj, name, value in patches}
+        self._patches = patches
+
+    def _current(self) -> tuple[Any, ...]:
+        """What the recorders stand for: rebuilt when one of these changed."""
+        return (time.sleep, *(getattr(time, n) for n in CLOCKS), builtins.print,
+                sys.stdout, getattr(sys.stdout, "write", None), sys.stderr,
+                getattr(sys.stderr, "write", None))
+
+    @contextmanager
+    def run(self) -> Iterator[Counter]:
+        """Count one run (see :func:`counting`); the counter is reset on entry."""
+        key = self._current()
+        if key != self._key or len(key) != len(self._key or ()):
+            self._build()
+            self._key = key
+        counter = self.counter
+        counter.reset()
+        patches = list(self._patches)
+        module = getattr(self.globals_of, "__globals__", None)
+        if isinstance(module, dict):
+            originals = self._originals
+            patches += [(module, k, originals[id(v)]) for k, v in list(module.items())
+                        if id(v) in originals and callable(v)]
+        saved: list[tuple[Any, str, Any]] = []
+        old = sys.gettrace()
+        # no cyclic garbage collection inside the count: a collection runs finalizers
+        # (``__del__``, weakref callbacks) of earlier objects in the middle of the audited
+        # frame, which would count as its own operations and differ from one run of the
+        # same path to the next
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for obj, name, value in patches:
+                if isinstance(obj, dict):
+                    saved.append((obj, name, obj[name]))
+                    obj[name] = value
+                else:
+                    saved.append((obj, name, getattr(obj, name)))
+                    setattr(obj, name, value)
+            sys.settrace(counter._global)
+            yield counter
+        finally:
+            sys.settrace(old)
+            if collecting:
+                gc.enable()
+            for obj, name, value in reversed(saved):
+                if isinstance(obj, dict):
+                    obj[name] = value
+                else:
+                    setattr(obj, name, value)
+
+
 @contextmanager
 def counting(globals_of: Any = None) -> Iterator[Counter]:
     """Count the bytecode of non-exactdp frames and record sleep/clock/output calls inside
     the block.  ``globals_of``: a function whose module globals that are bound to the
     patched functions (``from time import sleep``) are patched too.  Everything is restored
-    on exit, errors and interrupts included."""
-    counter = Counter()
-
-    real_sleep = time.sleep
-
-    def sleep(*args: Any, **kwargs: Any) -> None:
-        if not counter.audited(sys._getframe(1)):
-            real_sleep(*args, **kwargs)
-            return
-        counter.calls.append(("sleep", *(_exact(a) for a in args)))
-        real_sleep(*args, **kwargs)  # as the code runs (a sleep past --time-limit is a hang)
-
-    patches: list[tuple[Any, str, Any]] = [(time, "sleep", sleep)]
-    patches += [(time, n, _recorder(counter, n, getattr(time, n))) for n in CLOCKS]
-    patches.append((builtins, "print", _recorder(counter, "print", builtins.print)))
-    for stream in ("stdout", "stderr"):
-        s = getattr(sys, stream)
-        write = getattr(s, "write", None)
-        if write is not None:
-            patches.append((sys, stream, _Stream(s, _recorder(counter, f"{stream}.write",
-                                                               write))))
-    originals = {id(getattr(obj, name)): value for obj, name, value in patches}
-    module = getattr(globals_of, "__globals__", None)
-    if isinstance(module, dict):
-        patches += [(module, k, originals[id(v)]) for k, v in list(module.items())
-                     if id(v) in originals and callable(v)]
-    saved: list[tuple[Any, str, Any]] = []
-    old = sys.gettrace()
-    # no cyclic garbage collection inside the count: a collection runs finalizers (``__del__``,
-    # weakref callbacks) of earlier objects in the middle of the audited frame, which would
-    # count as its own operations and differ from one run of the same path to the next
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        for obj, name, value in patches:
-            if isinstance(obj, dict):
-                saved.append((obj, name, obj[name]))
-                obj[name] = value
-            else:
-                saved.append((obj, name, getattr(obj, name)))
-                setattr(obj, name, value)
-        sys.settrace(counter._global)
+    on exit, errors and interrupts included.  (:class:`Counting` keeps the set-up for many
+    runs.)"""
+    with Counting(globals_of).run() as counter:
         yield counter
-    finally:
-        sys.settrace(old)
-        if collecting:
-            gc.enable()
-        for obj, name, value in reversed(saved):
-            if isinstance(obj, dict):
-                obj[name] = value
-            else:
-                setattr(obj, name, value)
 
 
 class _Stream:

@@ -35,6 +35,7 @@ branches on either is outside this exploration.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable
 from typing import Any
@@ -114,8 +115,26 @@ class LazyUnit:
         cell[0], cell[1] = bounds[i], bounds[i + 1]
         return truth[i]
 
+    def _below(self, cut: int, answer: bool) -> bool:
+        """The two parts ``[lo, cut)`` (answer ``answer``) and ``[cut, hi)`` (the other):
+        :meth:`_split` with one cut, without its lists (every comparison but ``==``)."""
+        cell = self._cell
+        lo, hi = cell
+        if cut <= lo:
+            return not answer
+        if cut >= hi:
+            return answer
+        if self._branch((cut - lo, hi - cut)) == 0:
+            cell[1] = cut
+            return answer
+        cell[0] = cut
+        return not answer
+
     def _compare(self, other: Any, op: str) -> bool:
-        x = _exact(other)
+        if type(other) is float and math.isfinite(other):
+            x: Any = other.as_integer_ratio()  # the common case: a finite float
+        else:
+            x = _exact(other)
         if x is None:
             return bool(self._escape(f"compared ({op}) with {type(other).__name__}"))
         if isinstance(x, float):  # inf or nan: the same answer for every j
@@ -129,13 +148,13 @@ class LazyUnit:
         floor = num // den
         ceil = -(-num // den)
         if op == "<":
-            return self._split((ceil,), (True, False))
+            return self._below(ceil, True)
         if op == "<=":
-            return self._split((floor + 1,), (True, False))
+            return self._below(floor + 1, True)
         if op == ">":
-            return self._split((floor + 1,), (False, True))
+            return self._below(floor + 1, False)
         if op == ">=":
-            return self._split((ceil,), (False, True))
+            return self._below(ceil, False)
         if num % den:  # == / != with a value no j gives
             return op == "!="
         same = self._split((floor, floor + 1), (False, True, False))

@@ -11,14 +11,14 @@ runs for each input in turn, and that :mod:`exactdp.audit.parallel` runs on a wo
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from exactdp.audit.budget import (
     progress_printer,
 )
-from exactdp.audit.bytecode import counting
+from exactdp.audit.bytecode import Counting
 from exactdp.audit.facades import FacadeRefusal
 from exactdp.audit.guard import (
     Abort,
@@ -44,6 +44,7 @@ from exactdp.counting import InverseCDFSampler
 from exactdp.explore import (
     ExplorationIncomplete,
     ExplorationLimitError,
+    ExploringSource,
     NondeterminismError,
     explore,
 )
@@ -52,7 +53,7 @@ from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
 from exactdp.trace import recording
 
 __all__ = ["CountingAdapter", "Explored", "GuardedSource", "calls_exceeded", "counting_input",
-           "explore_input", "path_runner", "sorted_distribution"]
+           "explore_input", "path_runner", "run_once", "sorted_distribution"]
 
 
 class CountingAdapter(InverseCDFSampler):
@@ -191,6 +192,9 @@ class Explored:
     #: what the mechanism noted of this exploration (a facade's large draws, for its
     #: ``assumption``), when it ran on a worker (:mod:`exactdp.audit.parallel`)
     notes: tuple[str, ...] = ()
+    #: the draws (choices) of one path per key ``(output, trace)`` of ``traces``: a path to
+    #: run again to show where two traces differ (:mod:`exactdp.audit.divergence`)
+    paths: dict[Any, tuple[int, ...]] = field(default_factory=dict)
 
 
 def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int, guard: Guard,
@@ -202,7 +206,8 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     :class:`ResourceLimitError`) and until ``share`` (monotonic ns) -- one input's share of
     the white-box audit's exploration, also run alone on a worker (:mod:`exactdp.audit.parallel`)."""
     say(progress, f"  input {show(c)} ({i + 1}/{n}): exploring every path of draws")
-    run, used = path_runner(f, c, guard, randomness_size, allowed)
+    paths: dict[Any, tuple[int, ...]] = {}
+    run, used = path_runner(f, c, guard, randomness_size, allowed, paths)
     stopped = ""
     try:
         joint = explore(run, max_uniform=max_uniform, max_runs=cap,
@@ -231,27 +236,38 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     if guard.watch is not None:
         guard.watch.check()
     return Explored(sorted_distribution(output_law(joint)), dict(joint), covered, stopped,
-                    used[0])
+                    used[0], paths={k: paths[k] for k in joint if k in paths})
+
+
+def run_once(f: Callable[[Any, RandomSource], Any], c: Any, src: RandomSource, guard: Guard,
+             randomness_size: int | None, allowed: range | frozenset[Any] | None,
+             counting: Counting) -> tuple[Any, tuple[Any, ...]]:
+    """One run of ``f(c, source)`` on ``src``: guarded, its draws charged, its operations
+    counted; ``(output, trace)``."""
+    call = f"f({show(c)}, source)"
+    gs = GuardedSource(src, randomness_size, c)
+    with recording() as events, counting.run() as counter:
+        out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
+                         check=lambda v: check_outcome(
+                             v, allowed, call, {"c": c, "draw_sizes": gs.draws},
+                             f" (draws {gs.draws})"))
+    return observed(out), (tuple(events), *counter.observed())  # False is not 0
 
 
 def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
-                randomness_size: int | None, allowed: range | frozenset[Any] | None
+                randomness_size: int | None, allowed: range | frozenset[Any] | None,
+                paths: dict[Any, tuple[int, ...]] | None = None
                 ) -> tuple[Callable[[RandomSource], tuple[Any, tuple[Any, ...]]], list[int]]:
     """``run(source)``: one path of ``f(c, source)`` -- guarded, its draws charged, its
     operations counted (the result is ``(output, trace)``) and, in a white-box audit, run
     again with the same draws (:func:`~exactdp.audit.replay.replay_path`); and the list
-    whose one item counts the paths run."""
-    call = f"f({show(c)}, source)"
+    whose one item counts the paths run.  ``paths``: filled with the draws of the first
+    path run per result."""
     used = [0]
+    counting = Counting(f)  # set up once, entered for every run
 
     def once(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
-        gs = GuardedSource(src, randomness_size, c)
-        with recording() as events, counting(f) as counter:
-            out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
-                             check=lambda v: check_outcome(
-                                 v, allowed, call, {"c": c, "draw_sizes": gs.draws},
-                                 f" (draws {gs.draws})"))
-        return observed(out), (tuple(events), *counter.observed())  # False is not 0
+        return run_once(f, c, src, guard, randomness_size, allowed, counting)
 
     warm: list[bool] = []
 
@@ -268,6 +284,9 @@ def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
                 warm.append(True)
                 first = replay_path(once, src, first, c, timed=False)
             replay_path(once, src, first, c)
+        if paths is not None and first not in paths:
+            assert isinstance(src, ExploringSource), "explore() runs every path on one"
+            paths[first] = tuple(src.choices)
         return first
 
     return run, used

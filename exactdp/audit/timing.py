@@ -108,3 +108,4 @@ def output_law(joint: Mapping[Any, Fraction]) -> Distribution:
     for (out, _), p in joint.items():
         dist[out] = dist.get(out, Fraction(0)) + p
     return dist
+

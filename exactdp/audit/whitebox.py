@@ -44,6 +44,7 @@ from exactdp.audit.cost import (
     over_deadline,
     unchanged,
 )
+from exactdp.audit.divergence import located
 from exactdp.audit.escape import watching
 from exactdp.audit.facades import EXACT_LIMIT
 from exactdp.audit.guard import (
@@ -279,7 +280,8 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
                           deadline_ns: int | None = None,
                           max_draws: int | None = MAX_DRAWS_PER_PATH,
                           spread: Spread | None = None, max_seconds: int | None = None,
-                          notice: Progress = None
+                          notice: Progress = None,
+                          paths: dict[Any, dict[Any, tuple[int, ...]]] | None = None
                           ) -> tuple[dict[Any, Distribution], dict[Any, dict[Any, Fraction]],
                                      dict[Any, Fraction], str, dict[Any, str]]:
     """Explore ``f(c, source)`` on every input; at most ``max_runs`` runs per input and
@@ -310,7 +312,7 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
         if guess.ns > max_seconds * NS:  # (the estimate is in the one-line refusal)
             raise ResourceLimitError(
                 f"the white-box exploration would take about {guess.ns // NS} s CPU "
-                f"({guess.paths} paths per input, estimated from {guess.probes} random "
+                f"({guess.paths} paths per input, estimated from {guess.probes} probe "
                 f"paths), over --max-seconds {max_seconds}; audit fewer inputs, or pass "
                 f"--max-seconds {2 * guess.ns // NS + 1} to run it anyway")
         say(notice if guess.ns >= LONG * NS else progress, "  " + guess.line())
@@ -349,6 +351,8 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
             raise over_deadline(max_seconds, i, len(inputs))
         used += r.calls
         dists[c], traces[c], covered[c] = r.dist, r.traces, r.covered
+        if paths is not None:
+            paths[c] = r.paths
         stopped = r.stopped or stopped
     return dists, traces, covered, stopped, not_run
 
@@ -509,10 +513,11 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                 trace = _counting_trace_result(adapter, ins, dists, frozenset(trace_calls))
             else:
                 say(progress, f"white-box audit of {name}: {len(ins)} inputs, exploring draws")
+                paths: dict[Any, dict[Any, tuple[int, ...]]] = {}
                 dists, traces, covered, stopped, not_run = _source_distributions(
                     mechanism, ins, guard, randomness_size, allowed, progress, max_uniform,
                     max_runs, max_calls, None if budget is None else start + budget * 10**9,
-                    max_draws, spread, max_seconds, notice)
+                    max_draws, spread, max_seconds, notice, paths)
                 watch.check()
                 method = "explored every path of draws (exploring source)"
                 assumed = getattr(mechanism, "assumption", "")
@@ -530,6 +535,10 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                                              "(exploring source)", d, stopped,
                                              elapsed(start))
                 trace = timing_result(traces, ins, pairs, eps, delta)
+                if not trace.same:
+                    with unchanged(mechanism):
+                        trace = located(trace, traces, paths, mechanism, guard,
+                                        randomness_size, allowed, max_uniform)
             watch.check()
         except Abort as abort:
             return WhiteBoxReport(**common, verdict="broken", d=d, findings=(abort.finding,),

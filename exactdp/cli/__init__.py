@@ -132,7 +132,7 @@ def _main(argv: Sequence[str] | None, stdout: TextIO | None) -> int:
             StdoutError,
             stdout_problem,
         )
-        from exactdp.files import OutputWriteError
+        from exactdp.files import OutputWriteError, recording_writes
         from exactdp.params import ExactDPError
 
         words = list(sys.argv[1:] if argv is None else argv)
@@ -149,28 +149,34 @@ def _main(argv: Sequence[str] | None, stdout: TextIO | None) -> int:
         return _interrupted("exactdp")
     name = f"exactdp {args.command}"
     sys.stdout = GuardedStdout(stdout)  # type: ignore[arg-type, assignment]
+    written: list[Any] = []
     try:
-        with _limited(args):
+        with recording_writes() as written, _limited(args):
             status = int(args.func(args))
         sys.stdout.flush()
         return status
     except DeadlineReached as exc:
         _error(name, f"error: stopped after --max-seconds {exc.limit} (its cost estimate "
-                     f"was too low, or there was none); nothing was released or written: "
-                     f"pass a larger --max-seconds, or smaller parameters")
-        return USAGE
+                     f"was too low, or there was none); "
+                     + ("nothing was released or written" if not written
+                        else _written_before(written))
+                     + ": pass a larger --max-seconds, or smaller parameters")
+        return FAILED_WRITE if written else USAGE
     except KeyboardInterrupt:
         if _raised_by_code(args):
             _error(name, "BROKEN: the audited code raised KeyboardInterrupt itself (no Ctrl-C "
                          "was received); a mechanism must not raise it")
             return BROKEN
-        return _interrupted(name)
+        return _interrupted(name, written)
     except StdoutError as exc:
         _silence_stdout(stdout)
-        return _undelivered(name, args, f"cannot write standard output ({exc.why})")
+        return _undelivered(name, args, f"cannot write standard output ({exc.why})", written)
     except OutputWriteError as exc:
-        return _undelivered(name, args, str(exc))
+        return _undelivered(name, args, str(exc), written)
     except ExactDPError as exc:
+        if written:
+            _error(name, f"error: {exc}; {_written_before(written)}")
+            return FAILED_WRITE
         _error(name, f"error: {exc}")
         return USAGE
     except BrokenPipeError:
@@ -195,7 +201,8 @@ def _main(argv: Sequence[str] | None, stdout: TextIO | None) -> int:
         # The system refused something (a full disk, an I/O error, a file that vanished):
         # not a bug of ours, and never a traceback.
         where = f" ({exc.filename})" if exc.filename else ""
-        return _undelivered(name, args, f"{exc.strerror or type(exc).__name__}{where}")
+        return _undelivered(name, args, f"{exc.strerror or type(exc).__name__}{where}",
+                            written)
     except Exception as exc:  # noqa: BLE001 - a bug: one line and status 4, never a traceback
         return _internal(name, exc)
 
@@ -223,12 +230,27 @@ def _silence_stdout(stdout: TextIO | None) -> None:
     os.close(devnull)
 
 
-def _undelivered(name: str, args: argparse.Namespace, why: str) -> int:
+def _written_before(written: Sequence[Any]) -> str:
+    """What a command that stopped had already written (complete files, each put in place
+    atomically), for its error line."""
+    names = ", ".join(repr(str(p)) for p in written[:4])
+    more = f" and {len(written) - 4} more" if len(written) > 4 else ""
+    return (f"{len(written)} complete file(s) had been written before that ({names}{more}); "
+            f"nothing else was written")
+
+
+def _undelivered(name: str, args: argparse.Namespace, why: str,
+                 written: Sequence[Any] = ()) -> int:
     """A write failed: for a command that draws a release, say that it was drawn (its
-    privacy spent) and not delivered, status 1; otherwise status 2."""
+    privacy spent) and not delivered, status 1; say which files were written before the
+    failure (status 1: not "nothing happened"); otherwise status 2."""
     if _drew(args):
-        _error(name, f"error: {why}; the release was DRAWN (its privacy budget is spent) "
-                     f"but NOT delivered")
+        where = (f"; it was written to {', '.join(repr(str(p)) for p in written)} only"
+                 if written else " but NOT delivered")
+        _error(name, f"error: {why}; the release was DRAWN (its privacy budget is spent){where}")
+        return FAILED_WRITE
+    if written:
+        _error(name, f"error: {why}; {_written_before(written)}")
         return FAILED_WRITE
     _error(name, f"error: {why}; nothing was written")
     return USAGE
@@ -261,12 +283,13 @@ def _error(name: str, message: str) -> None:
         pass  # stderr itself is gone: the exit status still says what happened
 
 
-def _interrupted(name: str) -> int:
+def _interrupted(name: str, written: Sequence[Any] = ()) -> int:
     # A second Ctrl-C while the line is printed must not produce a traceback either.  (No
     # SIG_IGN: main() also runs inside other programs and tests, whose children would
     # inherit an ignored SIGINT.)
     try:
-        _error(name, "interrupted; nothing was written")
+        _error(name, "interrupted; " + (_written_before(written) if written
+                                        else "nothing was written"))
     except KeyboardInterrupt:
         pass
     return INTERRUPTED

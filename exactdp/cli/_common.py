@@ -59,7 +59,7 @@ CONVENTIONS = """\
 exit status:
   0    success (every claim passes; the release was written)
   1    a privacy violation or a failed claim was found, or a drawn release
-       could not be written
+       could not be written, or the command stopped after writing some files
   2    usage or input error: nothing was released or written
   3    the audited mechanism is broken
   4    an internal error (a bug in exactdp; EXACTDP_DEBUG=1 shows the traceback)

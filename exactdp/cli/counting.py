@@ -136,18 +136,43 @@ def _max_seconds(args: argparse.Namespace) -> int:
 
 def estimate_ns(mech: Any, counts: int) -> int:
     """About how many nanoseconds :func:`exactdp.checker.counting_distribution` takes for
-    ``counts``
-    values of ``c``: it enumerates ``u`` when ``d <= 4096`` (``d`` calls of ``M``), and
-    otherwise finds ``n + 1`` thresholds, each one ``F`` evaluation and two calls of ``M``.
-    Timed on the mechanism itself, at the middle of its range (a display estimate only: it
-    decides whether to start, never a value that is released)."""
+    ``counts`` values of ``c``: it enumerates ``u`` when ``d <= 4096`` (``d`` calls of
+    ``M``), and otherwise finds ``n + 1`` thresholds, each one ``F`` evaluation and two calls
+    of ``M``; then it makes ``n + 1`` exact probabilities ``mass / d``, whose reduction (a gcd
+    of numbers as long as ``d``, which grows with ``n``) dominates at large ``n``.  Timed on
+    the mechanism itself, at the middle of its range (a display estimate only: it decides
+    whether to start, never a value that is released)."""
     n, d = mech.n, mech.d
     mid_u, mid_z = (d + 1) // 2, n // 2
     t_call = per_call_ns(lambda: mech(0, mid_u))
+    t_fraction = fraction_ns(mech)[0]
     if d <= 4096:
-        return counts * d * t_call
+        return counts * (d * t_call + (n + 1) * t_fraction)
     t_cdf = per_call_ns(lambda: mech.cdf(0, mid_z))
-    return counts * (n + 1) * (t_cdf + 2 * t_call)
+    return counts * (n + 1) * (t_cdf + 2 * t_call + t_fraction)
+
+
+def fraction_ns(mech: Any) -> tuple[int, int, int]:
+    """Nanoseconds to make one exact probability ``mass / d`` of ``mech``'s law (at the
+    middle output, as :func:`Fraction` reduces it), to add two of them and to print one."""
+    from fractions import Fraction
+
+    n, d = mech.n, mech.d
+    mid_z = n // 2
+    high = mech.cdf(0, mid_z)
+    mass = high - (mech.cdf(0, mid_z - 1) if mid_z >= 1 else 0)
+    t_make = per_call_ns(lambda: Fraction(mass, d))
+    one, two = Fraction(mass, d), Fraction(high, d)
+    return t_make, per_call_ns(lambda: one + two), per_call_ns(lambda: str(one))
+
+
+def distribution_ns(mech: Any) -> int:
+    """About how many nanoseconds ``exactdp distribution`` takes at one count: the law read
+    off the implementation (:func:`estimate_ns`), the ideal law (another ``n + 1`` exact
+    probabilities), their sum, and both printed (pmf and, for the text, each value once
+    more)."""
+    t_make, t_add, t_str = fraction_ns(mech)
+    return estimate_ns(mech, 1) + (mech.n + 1) * (t_make + t_add + 2 * t_str)
 
 
 def _refuse_if_slow(what: str, ns: int, limit: int, change: str) -> None:
@@ -216,7 +241,7 @@ def cmd_distribution(args: argparse.Namespace) -> int:
         equal: bool | None = None
         source = "closed form (the ideal)"
     else:
-        estimate = estimate_ns(mech, 1)
+        estimate = distribution_ns(mech)
         _refuse_if_slow(f"the distribution of {type(mech).__name__} at n = {mech.n}",
                         estimate, _max_seconds(args), "use a smaller --n")
         if estimate > 10 * NS:

@@ -18,7 +18,10 @@ from exactdp.cli._common import (
     draw_ns,
     duration,
     input_limit,
+    max_seconds,
     output_path,
+    per_call_ns,
+    refuse_if_slow,
     seeded_source,
 )
 from exactdp.cli._common import progress as _progress
@@ -302,7 +305,7 @@ def _cmd_query(args: argparse.Namespace) -> int:
     size = loaded.universe_size
     width = len(gmpy2.mpz(size).digits(10))
     plain = re.compile(r"[1-9][0-9]*", re.ASCII)
-    rows = []
+    parsed = []
     for e in args.elements:
         shown = e if len(e) <= 40 else e[:37] + "..."
         if fmt == "integers":
@@ -320,7 +323,9 @@ def _cmd_query(args: argparse.Namespace) -> int:
             except UnicodeEncodeError:
                 raise ParameterError(f"X = {shown!r} is not valid UTF-8 text") from None
             x = encode_label(e, size)
-        rows.append((e, x, loaded.count(x)))
+        parsed.append((e, x))
+    _check_query_cost(loaded, [x for _, x in parsed], max_seconds(args))
+    rows = [(e, x, loaded.count(x)) for e, x in parsed]
     if args.json:
         print(json.dumps([{"element": e, "x": str(x), "count": str(c)} for e, x, c in rows],
                          indent=2))
@@ -329,6 +334,16 @@ def _cmd_query(args: argparse.Namespace) -> int:
         sys.stdout.write("".join(f"{e}\t{c}\n" for e, _, c in rows))
     sys.stdout.flush()
     return 0
+
+
+def _check_query_cost(loaded: Any, xs: list[int], limit: int) -> None:
+    """Refuse, before the answers, queries estimated past ``limit`` seconds: the first
+    element's count (which may build a table once) plus the time of one more count times the
+    number of elements (a compact release evaluates a polynomial of degree n per element)."""
+    first = per_call_ns(lambda: loaded.count(xs[0]), calls=1)
+    again = per_call_ns(lambda: loaded.count(xs[0]))
+    refuse_if_slow(f"counting {len(xs)} element(s) of the release", first + len(xs) * again,
+                   limit, "query fewer elements at a time")
 
 
 COMMANDS = [_add_histogram, _add_query]

@@ -33,8 +33,11 @@ from exactdp.cli._common import (
     clip_value,
     epsilon_in_range,
     input_limit,
+    max_seconds,
     output_path,
+    per_call_ns,
     progress,
+    refuse_if_slow,
     seeded_source,
 )
 from exactdp.cli.random_source import add_random_source, release_source_of
@@ -322,6 +325,7 @@ def cmd_project(args: argparse.Namespace) -> int:
     # the noise comes after.
     build = _sign_mechanism if args.kind == "signs" else _value_mechanism
     mech, info, spent = build(args, p, k, beta, bound, eps, maxden, plan_seed)
+    _check_cost(mech, rows, bound, k, max_seconds(args))
     noise: RandomSource
     if noise_seed is not None:
         noise = seeded_source(noise_seed)
@@ -348,6 +352,18 @@ def cmd_project(args: argparse.Namespace) -> int:
         sys.stdout.writelines(pieces)
         sys.stdout.flush()
     return OK
+
+
+def _check_cost(mech: Any, rows: list[tuple[int, ...]], bound: int, k: int,
+                limit: int) -> None:
+    """Refuse, before any noise is drawn, a release estimated past ``limit`` seconds: the
+    time of one vector's release (timed with a throwaway seeded source, never released)
+    times the number of vectors.  Needed up front: on standard output the release streams
+    as it is drawn, so the deadline ends with its first line."""
+    trial = seeded_source(0)
+    one = per_call_ns(lambda: list(_released(mech, rows[:1], bound, trial)))
+    refuse_if_slow(f"releasing {len(rows)} vector(s) of {k} values", len(rows) * one, limit,
+                   "use fewer vectors or a smaller --k")
 
 
 def _released(mech: Any, rows: list[tuple[int, ...]], bound: int,

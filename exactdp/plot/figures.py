@@ -14,6 +14,7 @@ no network, inline CSS), pictures as PNG.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -101,4 +102,10 @@ def write_figures(paper: str, output_dir: str, quick: bool = False, force: bool 
                                   f"writable")
         directory.mkdir()
         outputs = {name: OutputPath(directory / name, force) for name in entry.files(quick)}
+        try:
+            return list(entry.write(outputs, quick, progress or (lambda message: None)))
+        except BaseException:
+            with contextlib.suppress(OSError):
+                directory.rmdir()  # made here and still empty: leave nothing behind
+            raise
     return list(entry.write(outputs, quick, progress or (lambda message: None)))

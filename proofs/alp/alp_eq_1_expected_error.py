@@ -1,13 +1,17 @@
 """ALP Equation 1 (ALP-full §4.3): the expected error of the unary estimator, exactly, from the
-implementation; and the exact MAE fractions of the Figure 3 setting."""
+implementation; and the exact MAE of the Figure 3 setting on the implementation's hashing."""
 
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 from exactdp.certificate import Certificate, ClaimReport, brief
-from exactdp.proofs.alp._alp import estimate_law
+from exactdp.proofs.alp._alp import estimate_law, spec_estimate_law
+from exactdp.sparse_vectors import alp_error
 from exactdp.sparse_vectors import exact as ex
+from exactdp.sparse_vectors.alp import ALP
+from exactdp.sparse_vectors.alp_params import ALPParams
 from exactdp.sparse_vectors.estimator import unary_estimate
 
 CLAIM = "ALP Equation 1 (expected error)"
@@ -23,16 +27,20 @@ y <= m <= 5 (quick) / 7 (full) and p in {1/3, 1/5, 2/5}, with the T6 fractions, 
 independent enumeration of exactdp.sparse_vectors.exact (which must agree exactly)."""
 
 CLAIM_E1 = "ALP E1-exact MAE"
-STATEMENT_E1 = """The Figure 3 setting, exactly (eps = 1, alpha = 3: c = 1/3, p = 1/5; x uniform on
-the integers
-[0, beta]; x~ = y~/c): beta = 15, m = 5, collision probability 1/10: MAE 3412933017/1250000000;
-beta = 30, m = 10: 727237725275516121/189208984375000000 (collisions 1/10) and
-4885473556/1513671875 (none).  ASSUMPTION (the collision model, not the
-implementation's hashing): a collision ORs every zero-region bit with an independent
-Bernoulli(p_c) before randomized response."""
-PROOF_IDEA_E1 = """Enumerate the 2^m column patterns with their exact weights under the model, estimate
-each with the IMPLEMENTATION's unary_estimate, average |x~ - x| over x and the RandRound
-coin.  Quick: beta = 15; full: also both beta = 30 rows."""
+STATEMENT_E1 = """ALP-short Figure 3 and §5, exactly at small scale: eps = 1, alpha = 3 (c = 1/3, p = 1/5),
+k = 2 keys with x_1 and x_2 independent and uniform on the integers [0, beta], estimate of
+key 1, the implementation's Carter-Wegman hashing (every seed of every column).  The paper
+says hash collisions add a positive bias and raise the mean absolute error, and that with
+s >= 100k the MAE drops towards the collision-free value: exactly, MAE(s = 5/2 k) >
+MAE(s = 10k) > MAE(no collisions) and bias(s = 5/2 k) > bias(s = 10k) > 0 (--full adds
+s = 100k between 10k and no collisions, and the exact collision-free MAE at beta = 30,
+4885473556/1513671875)."""
+PROOF_IDEA_E1 = """The law of (y_1, y~_1) from the implementation's rounding, embed_cells on every
+seed and unary_estimate (exactdp.sparse_vectors.alp_error.estimate_law), averaged over the
+(beta + 1)^2 inputs; it must equal the specification's law (proofs/alp/_alp.py
+spec_estimate_law) on the inputs with x_1, x_2 multiples of 5.  No collisions: the exact law
+with every zero-region bit flipped with probability p alone (exactdp.sparse_vectors.exact
+.e1_mae at collision probability 0, with the implementation's unary_estimate)."""
 
 T6 = [((Fraction(1, 3), 4, 2), Fraction(8, 9), None),
       ((Fraction(1, 3), 4, 0), Fraction(32, 27), Fraction(32, 27)),
@@ -78,21 +86,50 @@ def check(full: bool) -> ClaimReport:
                            for c in certs[:3]) + "; T6 exact", certs)
 
 
+def hashed_e1(beta: int, rows: int) -> tuple[Fraction, Fraction, bool]:
+    """``(MAE, bias, law == specification)`` of the Figure 3 setting with ``rows`` rows."""
+    alp = ALP(ALPParams.from_paper(1, 3, beta, rows, 2, 4))
+    mae = bias = Fraction(0)
+    agree = True
+    for x1 in range(beta + 1):
+        for x2 in range(beta + 1):
+            x = {key: v for key, v in ((1, x1), (2, x2)) if v}
+            law = alp_error.estimate_law(alp, x, 1)
+            for e, w in alp_error.x_error_law(law, alp, x1).items():
+                mae += abs(e) * w
+                bias += e * w
+            if x1 % 5 == 0 and x2 % 5 == 0:
+                agree &= law == spec_estimate_law(alp.params, alp.hashes.prime, x, 1)
+    n = (beta + 1) ** 2
+    return mae / n, bias / n, agree
+
+
 def check_e1(full: bool) -> ClaimReport:
-    rows = [(15, 5, Fraction(1, 10), Fraction(3412933017, 1250000000))]
+    beta = 15
+    rows = [5, 20, 200] if full else [5, 20]
+    results = {s: hashed_e1(beta, s) for s in rows}
+    free = ex.e1_mae(Fraction(1, 5), Fraction(1, 3), beta, 5, Fraction(0), unary_estimate)
+    maes = [results[s][0] for s in rows] + [free]
+    biases = [results[s][1] for s in rows]
+    ordered = all(a > b for a, b in pairwise(maes)) and all(
+        a > b for a, b in pairwise(biases)) and biases[-1] > 0
+    certs = [Certificate(CLAIM_E1, f"ALP.from_paper(eps=1, alpha=3, beta={beta}, s={s}, k=2, "
+                                   f"d=4), Carter-Wegman every seed",
+                         {"beta": beta, "m": 5, "s": s, "k": 2, "bias": results[s][1]},
+                         f"x_1, x_2 uniform on [0, {beta}]", results[s][0],
+                         "law == specification; MAE and bias fall as s grows, MAE above "
+                         f"the collision-free {brief(free)}, bias > 0",
+                         ordered and results[s][2],
+                         {"law_matches_spec": results[s][2]}) for s in rows]
     if full:
-        rows += [(30, 10, Fraction(1, 10), Fraction(727237725275516121, 189208984375000000)),
-                 (30, 10, Fraction(0), Fraction(4885473556, 1513671875))]
-    certs = []
-    for beta, m, pc, want in rows:
-        got = ex.e1_mae(Fraction(1, 5), Fraction(1, 3), beta, m, pc, unary_estimate)
-        certs.append(Certificate(CLAIM_E1, "ALP estimator (implementation's unary_estimate)",
-                                 {"beta": beta, "m": m, "p_c": pc, "p": Fraction(1, 5)},
-                                 "x uniform on [0, beta], all 2^m patterns", got,
-                                 f"== {want}", got == want))
-    return ClaimReport(CLAIM_E1, f"beta = 15{', 30 (p_c = 1/10, 0)' if full else ''}",
-                       ", ".join(brief(Fraction(c.worst)) for c in certs),  # type: ignore[arg-type]
-                       "== hand-derived fractions", certs)
+        want = Fraction(4885473556, 1513671875)
+        got = ex.e1_mae(Fraction(1, 5), Fraction(1, 3), 30, 10, Fraction(0), unary_estimate)
+        certs.append(Certificate(CLAIM_E1 + ": no collisions", "ALP estimator "
+                                 "(implementation's unary_estimate)", {"beta": 30, "m": 10},
+                                 "x uniform on [0, 30]", got, f"== {want}", got == want))
+    return ClaimReport(CLAIM_E1, f"beta = 15, k = 2, s in {rows} (Carter-Wegman)",
+                       "MAE " + ", ".join(f"{brief(a, 4)}" for a in maes) + " (last: no "
+                       "collisions)", "decreasing in s; law == specification", certs)
 
 
 check.CLAIM = CLAIM  # type: ignore[attr-defined]

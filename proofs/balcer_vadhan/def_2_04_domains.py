@@ -12,7 +12,12 @@ from __future__ import annotations
 from exactdp.certificate import ClaimReport
 from exactdp.proofs.balcer_vadhan._domains import run_table
 from exactdp.proofs.balcer_vadhan._domains_core import CHECKER, COUNTING, SOURCES
-from exactdp.proofs.balcer_vadhan._domains_histograms import BASIC_SPARSE, COMPACT, ORDER_STATISTICS
+from exactdp.proofs.balcer_vadhan._domains_histograms import (
+    BASIC_SPARSE,
+    COMPACT,
+    ORDER_STATISTICS,
+    native_cases,
+)
 
 CLAIM = "Parameter and input domains"
 STATEMENT = """Every guarded public entry point of counting, mixing, randomness, explore,
@@ -82,7 +87,8 @@ def check_order_statistics(full: bool) -> ClaimReport:
 
 def check_compact(full: bool) -> ClaimReport:
     """histograms/compact.py (Section 8)."""
-    return run_table(CLAIM + ": compact histograms", "compact.py", COMPACT)
+    cases, note = native_cases()
+    return run_table(CLAIM + ": compact histograms", f"compact.py ({note})", COMPACT + cases)
 
 
 CHECKS = [check_counting, check_sources, check_checker, check_basic_sparse,
