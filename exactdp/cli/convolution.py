@@ -81,7 +81,7 @@ def _add_mechanism_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--group", required=True, choices=("xor", "cyclic"), metavar="G",
                    help="xor (Z_2^d, N = 2^d) or cyclic (Z_N)")
     p.add_argument("--filter", required=True, metavar="H",
-                   help="the public filter h: comma-separated exact numbers or @FILE")
+                   help="public h: exact numbers a,b,..., @FILE, window:W, decay:A:W, hp:L")
     p.add_argument("--domain", required=True, metavar="D",
                    help="the public domain of x: 'histograms:n=N' or 'box:m=M'")
     p.add_argument("--epsilon", required=True, metavar="E",
@@ -150,6 +150,28 @@ def build_mechanism(group: str, h: tuple[Fraction, ...], spec: DomainSpec, eps: 
     return CyclicFourierMechanism(list(h), spec.build(n), strategy=strategy, scale=c,
                                   epsilon=eps, delta=delta, accounting=accounting, shape=shape,
                                   ratio_grid=ratio_grid)
+
+
+def read_filter(text: str, limit: int, n: int | None, linear: bool = False
+                ) -> tuple[Fraction, ...]:
+    """``--filter``: exact numbers or ``@FILE`` (:func:`parse_filter`), or a named filter of
+    :mod:`exactdp.convolution.filters` (``window:W``, ``decay:ALPHA:W``; ``hp:LAMBDA`` of the
+    input's length ``n``).  Without ``--linear`` a window or decay filter shorter than the input
+    is padded with zeros to ``n`` (the circular moving window)."""
+    from exactdp.convolution.filters import named_filter
+
+    if linear and text.startswith("hp:"):
+        raise ParameterError("--filter hp:LAMBDA is the circular Hodrick-Prescott trend (length "
+                             "N); it does not combine with --linear")
+    named = named_filter(text, n)
+    if named is None:
+        return parse_filter(text, limit)
+    if n is not None and not linear and len(named) < n:
+        named = named + [Fraction(0)] * (n - len(named))
+    if n is not None and not linear and len(named) > n:
+        raise ParameterError(f"--filter {text} has {len(named)} entries, more than the input's "
+                             f"{n}")
+    return tuple(named)
 
 
 def _linear_mechanism(group: str, h: tuple[Fraction, ...], spec: DomainSpec, eps: Fraction,
@@ -367,8 +389,8 @@ def cmd_convolve(args: argparse.Namespace) -> int:
     eps, delta = _epsilon_delta(args)
     spec = parse_domain(args.domain)
     limit = input_limit(args)
-    h = parse_filter(args.filter, limit)
     x = read_vector(args.file, limit)
+    h = read_filter(args.filter, limit, len(x), args.linear)
     if len(x) != len(h) and not args.linear:
         raise DomainError(f"input {args.file!r} has {len(x)} entries but --filter has "
                           f"{len(h)}; they must have the same length N (or use --linear)")

@@ -21,7 +21,7 @@ from exactdp.cli._common import (
     emit_json,
     input_limit,
 )
-from exactdp.cli.conv_input import parse_domain, parse_filter
+from exactdp.cli.conv_input import parse_domain
 from exactdp.cli.convolution import (
     MAX_PATHS,
     NEIGHBOURS,
@@ -32,6 +32,7 @@ from exactdp.cli.convolution import (
     _q,
     build_mechanism,
     guarantee,
+    read_filter,
 )
 from exactdp.params import ParameterError, ResourceLimitError, positive_int, to_fraction
 
@@ -109,7 +110,7 @@ def cmd_check_convolution(args: argparse.Namespace) -> int:
 
     eps, delta = _epsilon_delta(args)
     spec = parse_domain(args.domain)
-    h = parse_filter(args.filter, input_limit(args))
+    h = read_filter(args.filter, input_limit(args), None)
     mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
                            args.strategy, args.scale, args.ratio_grid)
     g = guarantee(mech, eps, delta, args.accounting)
