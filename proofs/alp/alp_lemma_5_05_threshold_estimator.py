@@ -30,11 +30,11 @@ m = 2): every input, one Carter-Wegman seed tuple (two in --full); the joint exp
 the implementation (Threshold's d noise draws, ALP's randomized-response coins) against the
 product of the parts' explored laws pushed through Algorithm 8 as written."""
 
-NOT_EXERCISED = (
-    ("ALP-full Lemma 5.5's expected maximum error O(log(d)/eps): it needs the joint law of all "
-    "d estimates under shared hash functions, beyond exhaustive computation at any d where "
-    "log d is not a small constant."),
-)
+NOT_EXERCISABLE = {
+    "ALP-full Lemma 5.5's expected maximum error O(log(d)/eps)":
+        "it needs the joint law of all d estimates under shared hash functions, beyond "
+        "exhaustive computation at any d where log d is not a small constant.",
+}
 
 
 CLAIM_55 = "ALP Lemma 5.5 (Threshold ALP error and access)"

@@ -34,12 +34,12 @@ per column XOR-ed into all its cells) explored, and ALP.project explored on its 
 every ordered pair at l1 distance 1.  Passes when the variant's worst ratio is infinite and
 the implementation's is 2, certified <= e."""
 
-NOT_EXERCISED = (
-    ("Floating-point discretisations of ALP (a float scale or fractional part in the rounding, "
-    "a float Bernoulli that rounds p down, floating-point Laplace noise in Threshold): exactdp "
-    "has no float sampling path to run them on (its static scan forbids one), so they would "
-    "be a separate float re-implementation, not a check of this one."),
-)
+NOT_EXERCISABLE = {
+    "floating-point discretisations of ALP (a float scale or fractional part in the rounding, "
+    "a float Bernoulli that rounds p down, floating-point Laplace noise in Threshold)":
+        "exactdp has no float sampling path to run them on (its static scan forbids one), so "
+        "they would be a separate float re-implementation, not a check of this one.",
+}
 
 
 

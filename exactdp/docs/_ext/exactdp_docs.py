@@ -191,13 +191,6 @@ class ClaimsDirective(_MarkdownDirective):
         out.extend(_claim_section(m, rows) for m in slips)
         out.append("## Claims\n")
         out.extend(_claim_section(m, rows) for m in modules if m not in slips)
-        unexercised = [(m, item) for m in modules for item in getattr(m, "NOT_EXERCISED", ())]
-        if unexercised:
-            out.append("## Not exercisable\n")
-            out.append("Parts of the papers that no row checks, each with the reason its "
-                       "module gives:\n")
-            out.extend(f"- {item} (module `{m.__name__.rsplit('.', 1)[-1]}`)"
-                       for m, item in unexercised)
         return "\n".join(out)
 
 
