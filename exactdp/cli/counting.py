@@ -21,6 +21,7 @@ from exactdp.cli._common import (
     OK,
     add_json,
     add_output,
+    clip_value,
     draw_ns,
     duration,
     emit_json,
@@ -48,6 +49,9 @@ GUARANTEES = (
     "size of the integers d.")
 
 _DEFAULT_MAX_SECONDS = str(DEFAULT_MAX_SECONDS)
+#: The largest count the command line takes is below 2^MAX_N_BITS: at n = 10^3000 one draw
+#: of FastSample takes about 20 s of processor time, at 10^1000 under 2 s.
+MAX_N_BITS = 1024
 
 
 def _counting_args(p: argparse.ArgumentParser, ideal: bool = False,
@@ -84,6 +88,11 @@ def _make_mechanism(args: argparse.Namespace) -> Any:
 
     # Parsed here first so that errors name the flags (--n, not n).
     n = positive_int(args.n, "--n")
+    if n.bit_length() > MAX_N_BITS:
+        raise ResourceLimitError(
+            f"--n = {clip_value(n)} has {n.bit_length()} bits; the command line takes counts "
+            f"below 2^{MAX_N_BITS} (the binary searches over [0, n] take time growing with "
+            f"the cube of log n, and even timing one of them would run for minutes)")
     total = budget(args.epsilon, "--epsilon")
     draws = _draws(args)
     if args.mechanism == "fastsample":
