@@ -270,3 +270,13 @@ def test_claims_page_lists_the_parts_not_exercised() -> None:
     for module in (h55, space, slip_p6e):
         for part, why in module.NOT_EXERCISABLE.items():
             assert part in page and why in page
+
+
+def test_beta_not_t_fails_the_theorem_4_2_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Algorithm 7's undefined beta taken as 1 instead of t: the sketch truncates every key the
+    # threshold drops at m/c = 2, far below t, and the per-entry error passes the bound
+    plant(monkeypatch, approx.ApproxThresholdALP, "from_paper",
+          "ALPParams.from_paper(eps2, alpha, thr.t,", "ALPParams.from_paper(eps2, alpha, 1,")
+    report = h55.check_error(False)
+    bad = [c for c in report.certificates if not c.verdict]
+    assert not report.verdict and bad and all("Theorem 4.2" in c.claim for c in bad)
