@@ -30,6 +30,13 @@ m = 2): every input, one Carter-Wegman seed tuple (two in --full); the joint exp
 the implementation (Threshold's d noise draws, ALP's randomized-response coins) against the
 product of the parts' explored laws pushed through Algorithm 8 as written."""
 
+NOT_EXERCISABLE = {
+    "ALP-full Lemma 5.5's expected maximum error O(log(d)/eps)":
+        "it needs the joint law of all d estimates under shared hash functions, beyond "
+        "exhaustive computation at any d where log d is not a small constant.",
+}
+
+
 CLAIM_55 = "ALP Lemma 5.5 (Threshold ALP error and access)"
 STATEMENT_55 = """ALP-full Lemma 5.5: with alpha, s/k and eps1/eps2 constant, Algorithm 8 answers a
 query in O(log d) time with expected per-entry error O(1/eps).  Explicit form checked:
