@@ -32,26 +32,96 @@ def _skewed(c: Any, src: RandomSource) -> int:
     return -1
 
 
-def test_estimate_of_a_full_tree_is_exact() -> None:
+def _loop(n: int, continue_first: bool) -> Any:
+    """A loop of at most ``n`` coins that goes on while the coin says so: with choice 0
+    continuing it (``while coin() == 0``) or stopping it; n + 1 paths either way."""
+    def f(c: Any, src: RandomSource) -> int:
+        k = 0
+        while k < n and (src.uniform(2) == 1) == continue_first:
+            k += 1
+        return k
+    return lambda c: (lambda src: f(c, src))
+
+
+def test_knuth_probe_of_a_full_tree_is_exact() -> None:
     """k coins: every probe's product of option counts is 2^k, the number of paths."""
     for k in (0, 1, 5, 9):
-        guess = cost.estimate(_coins(k), [0, 1, 2, 3])
-        assert guess.paths == 2 ** k
-        assert guess.inputs == 4 and guess.probes == 3 * cost.PROBES
-        assert guess.ns == guess.paths * 4 * guess.ns_per_path
+        assert cost._probe(_coins(k)(0), "s")[0] == 2 ** k
+
+
+def test_descents_of_loops_are_near_their_size_whichever_option_continues() -> None:
+    """The first-choice decomposition of a loop: choice 0 stopping, one subtree per level
+    (one alternative each: exact); choice 0 continuing, the first path is the whole loop
+    and each alternative a leaf (unbiased: the mean of many descents is near n + 1)."""
+    import random
+    for n in (0, 1, 7, 60):
+        for seed in range(3):
+            paths, _ = cost._descent(_loop(n, False)(0), random.Random(seed))
+            assert paths == n + 1
+    for n in (1, 7, 60):
+        runs = [cost._descent(_loop(n, True)(0), random.Random(seed))[0]
+                for seed in range(300)]
+        assert 0.8 * (n + 1) <= sum(runs) / len(runs) <= 1.2 * (n + 1)
+
+
+def test_estimate_of_loops_and_full_trees_is_near_their_size() -> None:
+    """The larger of the two estimators: Knuth's on the draws alone estimates a loop of 60
+    coins far too low (a probe rarely goes deep), the descents near it."""
+    knuth = [cost._probe(_loop(60, True)(0), f"{k}")[0] for k in range(12)]
+    assert sum(knuth) / 12 < 61 / 4
+    for continue_first in (True, False):
+        guess = cost.estimate(_loop(60, continue_first), [0, 1, 2, 3])
+        assert 61 / 2 <= guess.paths <= 2 * 61
+        assert guess.inputs == 4 and guess.ns == guess.paths * 4 * guess.ns_per_path
+    for k in (0, 1, 5, 9):
+        guess = cost.estimate(_coins(k), [0])
+        assert 2 ** k <= guess.paths <= 3 * 2 ** k
 
 
 def test_estimate_of_a_skewed_tree_is_near_its_size() -> None:
     """Knuth's estimator: 3 (a short leaf) or 3 * 16 (a long one): mean 18 in expectation."""
     guess = cost.estimate(lambda c: (lambda src: _skewed(c, src)), list(range(7)),
                           probes=200)
-    assert 12 <= guess.paths <= 26
+    assert 12 <= guess.paths <= 40
 
 
-def test_planted_estimator_bug_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The number of draws in place of the product of their option counts."""
-    plant(monkeypatch, cost, "estimate", "math.prod(src.sizes)", "len(src.sizes)")
-    assert cost.estimate(_coins(5), [0]).paths != 32
+_SHAPES = [(_coins(5), 32), (_loop(40, True), 41), (_loop(40, False), 41),
+           (lambda c: (lambda src: sum(src.uniform(3) for _ in range(4))), 81)]
+
+
+def _means() -> list[float]:
+    """The mean of 100 descents and of 100 Knuth probes on each shape, over its size."""
+    import random
+    out = []
+    for shape, size in _SHAPES:
+        run = shape(0)
+        out.append(sum(cost._descent(run, random.Random(k))[0] for k in range(100))
+                   / 100 / size)
+        out.append(sum(cost._probe(run, f"{k}")[0] for k in range(100)) / 100 / size)
+    return out
+
+
+def test_both_estimators_are_unbiased_on_these_shapes() -> None:
+    means = _means()
+    assert all(0.8 <= m <= 1.25 for m in means[0::2]), means  # descents
+    assert all(0.8 <= m <= 1.25 for m in means[1::2][:1] + means[1::2][3:]), means  # Knuth
+
+
+@pytest.mark.parametrize(("name", "old", "new"), [
+    ("_probe", "math.prod(src.sizes)", "len(src.sizes)"),
+    ("_descent", "weight *= Fraction(2 * count * total, mass)", "pass"),
+    ("_descent", "weight *= Fraction(2 * count * total, mass)", "weight *= count"),
+])
+def test_planted_estimator_bug_fails(monkeypatch: pytest.MonkeyPatch, name: str, old: str,
+                                     new: str) -> None:
+    """The number of draws for the product of their option counts; a descent that forgets
+    the weight of the subtree it stands for; one that weighs it as if picked uniformly."""
+    plant(monkeypatch, cost, name, old, new)
+    means = _means()
+    mine = means[1::2] if name == "_probe" else means[0::2]
+    if name == "_probe":
+        mine = mine[:1] + mine[3:]
+    assert not all(0.8 <= m <= 1.25 for m in mine), means
 
 
 def test_refused_before_exploring(capsys: pytest.CaptureFixture[str]) -> None:

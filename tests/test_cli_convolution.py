@@ -266,3 +266,28 @@ def test_ratio_grid_reciprocal_rounds_every_ratio_down_onto_1_plus_1_over_m(
     with pytest.raises(SystemExit) as exc:
         main(["convolve", *args, "--ratio-grid", "dyadic", path])
     assert exc.value.code == 2 and "--ratio-grid" in capsys.readouterr().err
+
+
+def test_convolve_linear_pads_and_releases_n_plus_m_minus_1(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    x, h = [1, 0, 2, 0, 1], [1, 1, 1]
+    args = ["--group", "cyclic", "--filter", "1,1,1", "--domain", "histograms:n=5",
+            "--epsilon", "1", "--delta", "1/1000000", "--linear"]
+    rc, out, _ = run(capsys, "convolve", *args, "--seed", "3", "--json", write(tmp_path, x))
+    assert rc == 0
+    doc = json.loads(out)
+    assert doc["linear"] is True and doc["N"] == 7 and len(doc["y"]) == 7
+    assert doc["guarantee"]["within_target"]
+    # the mechanism's noise-free path is the linear convolution (its defining double sum)
+    spec = conv.parse_domain("histograms:n=5")
+    mech = conv.build_mechanism("cyclic", tuple(Fraction(v) for v in h), spec, Fraction(1),
+                                Fraction(1, 10 ** 6), "exact", "fourier", "auto", "32",
+                                linear_length=5)
+    c = mech.coefficients(mech.pad(x))
+    want = [sum(x[i] * h[k - i] for i in range(5) if 0 <= k - i < 3) for k in range(7)]
+    assert list(mech.reconstruct([c[j] for j in mech.rows])) == want
+    # xor has no zero-padding form; unequal lengths need --linear
+    rc, out, err = run(capsys, "convolve", *XOR, "--linear", write(tmp_path, [1, 0, 0]))
+    assert rc == 2 and out == "" and err.count("\n") == 1 and "--group cyclic" in err
+    rc, out, err = run(capsys, "convolve", *args[:-1], write(tmp_path, x))
+    assert rc == 2 and "--linear" in err

@@ -312,7 +312,7 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
         if guess.ns > max_seconds * NS:  # (the estimate is in the one-line refusal)
             raise ResourceLimitError(
                 f"the white-box exploration would take about {guess.ns // NS} s CPU "
-                f"({guess.paths} paths per input, estimated from {guess.probes} random "
+                f"({guess.paths} paths per input, estimated from {guess.probes} probe "
                 f"paths), over --max-seconds {max_seconds}; audit fewer inputs, or pass "
                 f"--max-seconds {2 * guess.ns // NS + 1} to run it anyway")
         say(notice if guess.ns >= LONG * NS else progress, "  " + guess.line())

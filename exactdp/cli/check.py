@@ -49,7 +49,7 @@ def add_check(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     targets = p.add_subparsers(dest="mechanism", required=True, metavar="MECHANISM")
     counting.add_check(targets)
     _add_alp(targets)
-    from exactdp.cli.convolution import add_check_convolution
+    from exactdp.cli.convolution_check import add_check_convolution
 
     add_check_convolution(targets)
     from exactdp.cli.check_projections import add_check_sign_oporp

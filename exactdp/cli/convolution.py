@@ -8,14 +8,9 @@ Algorithm 1 with an integer strategy in place of the irrational DFT
 (:class:`~exactdp.convolution.cyclic.CyclicFourierMechanism`).  It prints the exact output
 (Fractions), the exact guarantee (pure ratio, ``delta`` at ``e^eps``) and the exact MSE bound.
 
-``check convolution`` computes the exact privacy of the same mechanism on a small domain from the
-implementation: every input of the domain is run under :func:`exactdp.explore.explore` (the
-release's own sampling code), and the worst ratio and the hockey-stick divergence at ``e^eps``
-are taken over every neighbouring pair, exactly; they are compared with the accounting's
-:class:`~exactdp.convolution.accounting.PrivacyProfile`.
-
-One module past 600 lines on purpose: the two commands share their options, the reading of
-the vector and filter, the cost estimate and the report of the exact guarantee.
+``exactdp check convolution`` (:mod:`exactdp.cli.convolution_check`) checks the same mechanism
+exactly on a small domain; it shares the options, the building of the mechanism and the report
+of the exact guarantee defined here.
 """
 
 from __future__ import annotations
@@ -23,7 +18,6 @@ from __future__ import annotations
 import argparse
 import time
 from fractions import Fraction
-from functools import partial
 from typing import Any
 
 from exactdp.cli._common import (
@@ -55,7 +49,7 @@ from exactdp.params import (
     to_fraction,
 )
 
-__all__ = ["COMMANDS", "add_check_convolution", "build_mechanism", "decide_delta"]
+__all__ = ["COMMANDS", "build_mechanism", "decide_delta", "guarantee"]
 
 NEIGHBOURS = (
     "Neighbours: count vectors that differ by exactly 1 in one coordinate (one event added "
@@ -87,7 +81,7 @@ def _add_mechanism_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--group", required=True, choices=("xor", "cyclic"), metavar="G",
                    help="xor (Z_2^d, N = 2^d) or cyclic (Z_N)")
     p.add_argument("--filter", required=True, metavar="H",
-                   help="the public filter h: comma-separated exact numbers or @FILE")
+                   help="public h: exact numbers a,b,..., @FILE, window:W, decay:A:W, hp:L")
     p.add_argument("--domain", required=True, metavar="D",
                    help="the public domain of x: 'histograms:n=N' or 'box:m=M'")
     p.add_argument("--epsilon", required=True, metavar="E",
@@ -123,8 +117,13 @@ def _epsilon_delta(args: argparse.Namespace) -> tuple[Fraction, Fraction]:
 
 def build_mechanism(group: str, h: tuple[Fraction, ...], spec: DomainSpec, eps: Fraction,
                     delta: Fraction, accounting: str, shape: str, strategy: str,
-                    scale: str, ratio_grid: str = "fractions") -> Any:
-    """The calibrated mechanism of the command line (public data only)."""
+                    scale: str, ratio_grid: str = "fractions",
+                    linear_length: int | None = None) -> Any:
+    """The calibrated mechanism of the command line (public data only).  ``linear_length``:
+    the length ``n`` of the input for linear convolution by zero padding (``--linear``)."""
+    if linear_length is not None:
+        return _linear_mechanism(group, h, spec, eps, delta, accounting, shape, strategy,
+                                 scale, ratio_grid, linear_length)
     n = len(h)
     if group == "xor":
         from exactdp.convolution.mechanism import WalshFourierMechanism
@@ -151,6 +150,50 @@ def build_mechanism(group: str, h: tuple[Fraction, ...], spec: DomainSpec, eps: 
     return CyclicFourierMechanism(list(h), spec.build(n), strategy=strategy, scale=c,
                                   epsilon=eps, delta=delta, accounting=accounting, shape=shape,
                                   ratio_grid=ratio_grid)
+
+
+def read_filter(text: str, limit: int, n: int | None, linear: bool = False
+                ) -> tuple[Fraction, ...]:
+    """``--filter``: exact numbers or ``@FILE`` (:func:`parse_filter`), or a named filter of
+    :mod:`exactdp.convolution.filters` (``window:W``, ``decay:ALPHA:W``; ``hp:LAMBDA`` of the
+    input's length ``n``).  Without ``--linear`` a window or decay filter shorter than the input
+    is padded with zeros to ``n`` (the circular moving window)."""
+    from exactdp.convolution.filters import named_filter
+
+    if linear and text.startswith("hp:"):
+        raise ParameterError("--filter hp:LAMBDA is the circular Hodrick-Prescott trend (length "
+                             "N); it does not combine with --linear")
+    named = named_filter(text, n)
+    if named is None:
+        return parse_filter(text, limit)
+    if n is not None and not linear and len(named) < n:
+        named = named + [Fraction(0)] * (n - len(named))
+    if n is not None and not linear and len(named) > n:
+        raise ParameterError(f"--filter {text} has {len(named)} entries, more than the input's "
+                             f"{n}")
+    return tuple(named)
+
+
+def _linear_mechanism(group: str, h: tuple[Fraction, ...], spec: DomainSpec, eps: Fraction,
+                      delta: Fraction, accounting: str, shape: str, strategy: str, scale: str,
+                      ratio_grid: str, n: int) -> Any:
+    from exactdp.convolution.linear import LinearConvolutionMechanism, padded_length
+
+    if group != "cyclic":
+        raise ParameterError("--linear needs --group cyclic: linear convolution is circular "
+                             "convolution on Z_N after zero padding (XOR convolution has no "
+                             "such form)")
+    big = padded_length(n, len(h))
+    if big > MAX_CYCLIC_N:
+        raise ResourceLimitError(f"--linear with n = {n} inputs and a filter of {len(h)}: the "
+                                 f"padded length N = {big} exceeds {MAX_CYCLIC_N} (the exact "
+                                 f"set-up takes O(N^3) operations)")
+    if not any(h):
+        raise ParameterError("--filter is all zeros: h * x = 0 needs no release")
+    return LinearConvolutionMechanism(list(h), spec.build(n), strategy=strategy,
+                                      scale=positive_int(scale, "--scale"), epsilon=eps,
+                                      delta=delta, accounting=accounting, shape=shape,
+                                      ratio_grid=ratio_grid)
 
 
 def decide_delta(profile: Any, eps: Fraction, delta: Fraction) -> dict[str, Any]:
@@ -294,6 +337,8 @@ def _add_convolve(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
                     + _FILE)
     p.add_argument("file", metavar="FILE", help="the private counts, one per line ('-': stdin)")
     _add_mechanism_args(p)
+    p.add_argument("--linear", action="store_true",
+                   help="linear convolution by zero padding (cyclic)")
     p.add_argument("--seed", help="reproducible noise for examples (NOT for releases)")
     add_random_source(p)
     p.add_argument("--mse-at-input", action="store_true",
@@ -344,11 +389,11 @@ def cmd_convolve(args: argparse.Namespace) -> int:
     eps, delta = _epsilon_delta(args)
     spec = parse_domain(args.domain)
     limit = input_limit(args)
-    h = parse_filter(args.filter, limit)
     x = read_vector(args.file, limit)
-    if len(x) != len(h):
+    h = read_filter(args.filter, limit, len(x), args.linear)
+    if len(x) != len(h) and not args.linear:
         raise DomainError(f"input {args.file!r} has {len(x)} entries but --filter has "
-                          f"{len(h)}; they must have the same length N")
+                          f"{len(h)}; they must have the same length N (or use --linear)")
     why = spec.contains(x)
     if why is not None:
         raise DomainError(f"input {args.file!r}: {why}: outside the public --domain "
@@ -357,11 +402,12 @@ def cmd_convolve(args: argparse.Namespace) -> int:
     limit = max_seconds(args)
     # The exact privacy check reads every noisy coefficient's shift in every column: up to N
     # of them (refused here at the worst), then exactly as many as the calibration keeps.
-    n = len(h)
+    n = len(x) + len(h) - 1 if args.linear else len(h)
     refuse_if_slow(f"the exact privacy check at N = {n} (up to {n} noisy coefficients)",
                    n * n * CHECK_NS_PER_CELL, limit, "use a smaller N")
     mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
-                           args.strategy, args.scale, args.ratio_grid)
+                           args.strategy, args.scale, args.ratio_grid,
+                           len(x) if args.linear else None)
     check_ns, noise_ns = n * len(mech.rows) * CHECK_NS_PER_CELL, release_ns(mech)
     refuse_if_slow(f"the exact privacy check ({duration(check_ns)}) and drawing the noise "
                    f"({duration(noise_ns)}) of {len(mech.rows)} coefficients at N = {n}",
@@ -387,6 +433,7 @@ def cmd_convolve(args: argparse.Namespace) -> int:
     payload: dict[str, Any] = {
         "mechanism": type(mech).__name__,
         "group": args.group,
+        "linear": bool(args.linear),
         "strategy": getattr(mech, "strategy_name", "walsh"),
         "N": mech.N,
         "domain": spec.describe(),
@@ -418,7 +465,8 @@ def _print_release(args: argparse.Namespace, mech: Any, g: dict[str, Any],
                    payload: dict[str, Any]) -> None:
     lo, hi = g["pure_epsilon_interval"]
     lines = [
-        (f"# exact private {args.group} convolution ({payload['mechanism']}, strategy "
+        (f"# exact private {'linear (zero-padded) ' if args.linear else ''}{args.group} "
+         f"convolution ({payload['mechanism']}, strategy "
          f"{payload['strategy']}), N = {mech.N}, {payload['noisy_coefficients']} noisy "
          f"coefficients, domain {payload['domain']}"),
         f"# accounting {g['accounting']} (used: {g['accounting_used']})"
@@ -443,204 +491,6 @@ def _print_release(args: argparse.Namespace, mech: Any, g: dict[str, Any],
     lines.append("# y (exact), one per line:")
     print("\n".join(lines))
     print("\n".join(str(v) for v in payload["y"]))
-
-
-# --------------------------------------------------------------------------- check
-
-
-def add_check_convolution(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = targets.add_parser(
-        "convolution", help="exact privacy of exactdp convolve on a small domain",
-        epilog=EPILOG,
-        description="The mechanism of 'exactdp convolve' with the same options, checked "
-                    "exactly: every input x of the (small) --domain is run through the "
-                    "release's own sampling code under the exploring random source "
-                    "(exactdp.explore), which gives the exact law of the output y; over "
-                    "every ordered neighbouring pair (x, x') the worst ratio P(y|x)/P(y|x') "
-                    "and the hockey-stick divergence delta(e^eps) = sum_y max(0, P(y|x) - "
-                    "e^eps P(y|x')) are computed exactly (e^eps bracketed by certified "
-                    "rationals until the comparison with --delta is decided), with the worst "
-                    "pair; they are compared with the accounting's exact PrivacyProfile. "
-                    "--method profile skips the exploration and uses the profile alone "
-                    "(data-independent by the integral factorization lemma; any domain). "
-                    + NEIGHBOURS + " Exit status 0 if delta(e^eps) <= --delta for every "
-                    "pair, 1 if some pair violates it (or the explored ratio exceeds the "
-                    "profile's), 2 for bad arguments or a domain too large to explore.")
-    _add_mechanism_args(p)
-    p.add_argument("--method", choices=("explore", "profile"), default="explore",
-                   help="explore (default): exact laws from the implementation over the "
-                        "whole domain; profile: the exact privacy profile only")
-    p.add_argument("--max-paths", default=str(MAX_PATHS), metavar="K",
-                   help=f"refuse to explore more than K = (inputs) x (random paths per input) "
-                        f"(default {MAX_PATHS})")
-    add_json(p)
-    add_input_limit(p)
-    p.set_defaults(func=cmd_check_convolution)
-
-
-def _pair_delta(p: dict[Any, Fraction], q: dict[Any, Fraction], eps: Fraction,
-                cache: dict[Fraction, bool]) -> tuple[Fraction, Fraction, Fraction | None, Any]:
-    """``(A, B, ratio, witness)``: ``delta(e^eps) = A - e^eps B`` with ``A = P(S)``,
-    ``B = Q(S)``, ``S = {y : P(y) > e^eps Q(y)}`` (decided exactly), and the worst ratio
-    ``max P/Q`` (None: infinite) with an output attaining it."""
-    from exactdp.certified import compare_exp
-
-    zero = Fraction(0)
-    a = b = zero
-    worst: Fraction | None = zero
-    wit = None
-    for y, py in p.items():
-        qy = q.get(y, zero)
-        if qy == 0:
-            a += py
-            if worst is not None:
-                worst, wit = None, y
-            continue
-        r = py / qy
-        if worst is not None and r > worst:
-            worst, wit = r, y
-        above = cache.get(r)
-        if above is None:
-            above = cache[r] = compare_exp(eps, r) < 0
-        if above:
-            a += py
-            b += qy
-    return a, b, worst, wit
-
-
-def cmd_check_convolution(args: argparse.Namespace) -> int:
-    """Explore: the grid is every input of the public ``--domain``, which is the mechanism's
-    whole input domain (a release refuses data outside it), with every neighbouring pair in
-    both orders, so the pairs where the claim is tightest are on it.  Profile: the exact
-    privacy profile, which holds for every pair."""
-    from exactdp.certified import MAX_PRECISION_BITS, compare_exp, exp_interval
-    from exactdp.cli.check_coverage import Coverage, outcome
-    from exactdp.explore import explore
-
-    eps, delta = _epsilon_delta(args)
-    spec = parse_domain(args.domain)
-    h = parse_filter(args.filter, input_limit(args))
-    mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
-                           args.strategy, args.scale, args.ratio_grid)
-    g = guarantee(mech, eps, delta, args.accounting)
-    report: dict[str, Any] = {
-        "claim": f"(eps, delta) = ({eps}, {delta})-DP of exactdp convolve --group {args.group}",
-        "mechanism": type(mech).__name__, "strategy": getattr(mech, "strategy_name", "walsh"),
-        "N": mech.N, "domain": spec.describe(), "filter": list(h),
-        "ratios": list(mech.ratios), "profile": g, "method": args.method,
-    }
-    ok = bool(g["within_target"])
-    if args.method == "explore":
-        domain = mech.domain
-        paths = 1
-        for lo, hi in mech.ranges:
-            paths *= hi - lo + 1
-        size = domain.size()
-        limit = positive_int(to_fraction(args.max_paths, "--max-paths"), "--max-paths")
-        if size * paths > limit:
-            raise ResourceLimitError(
-                f"the domain has {size} inputs and each release has {paths} random paths "
-                f"({len(mech.rows)} noisy coefficients): {size * paths} > --max-paths "
-                f"{limit}; use a smaller N or domain bound, or --method profile")
-        laws: dict[tuple[int, ...], dict[Any, Fraction]] = {}
-        for x in domain.elements():
-            laws[x] = explore(partial(mech.sample_with, x), max_runs=paths + 1)
-        cache: dict[Fraction, bool] = {}
-        box = exp_interval(eps, 128)
-        worst_ratio: Fraction | None = Fraction(0)
-        ratio_pair: Any = None
-        worst_pair: Any = None
-        worst_hi = Fraction(-1)
-        violated: Any = None
-        pairs = differ = 0
-        for x in laws:
-            for _k, x2 in domain.neighbours(x):
-                for u, v in ((x, x2), (x2, x)):
-                    pairs += 1
-                    differ += laws[u] != laws[v]
-                    a, b, r, wit = _pair_delta(laws[u], laws[v], eps, cache)
-                    if ratio_pair is None or (worst_ratio is not None and
-                                              (r is None or r > worst_ratio)):
-                        worst_ratio, ratio_pair = r, (u, v, wit)
-                    hi_d = a - b * box.lo
-                    if hi_d > worst_hi:
-                        worst_hi, worst_pair = hi_d, (u, v, a, b)
-                    within = a <= delta if b == 0 else (a <= delta or
-                                                        compare_exp(eps, (a - delta) / b) >= 0)
-                    if not within and violated is None:
-                        violated = (u, v, a, b)
-        if worst_pair is None:
-            raise ParameterError(f"the domain {spec.describe()} has no neighbouring pairs")
-        u, v, a, b = violated if violated is not None else worst_pair
-        bits = 128
-        while bits <= MAX_PRECISION_BITS:
-            bx = exp_interval(eps, bits)
-            d_lo, d_hi = max(Fraction(0), a - b * bx.hi), a - b * bx.lo
-            if d_hi <= delta or d_lo > delta or b == 0:
-                break
-            bits *= 2
-        explored_ok = violated is None
-        agrees = worst_ratio is not None and worst_ratio <= g["pure_ratio"]
-        report["explored"] = {
-            "inputs": size, "ordered_pairs": pairs, "paths_per_input": paths,
-            "worst_ratio": "infinity" if worst_ratio is None else worst_ratio,
-            "worst_ratio_pair": {"x": list(ratio_pair[0]), "x_prime": list(ratio_pair[1]),
-                                 "y": _jsonable(ratio_pair[2])},
-            "ratio_equals_profile": worst_ratio == g["pure_ratio"],
-            "delta_at_e_eps": [d_lo, d_hi],
-            "delta_pair": {"x": list(u), "x_prime": list(v), "A": a, "B": b,
-                           "note": "delta(e^eps) = A - e^eps B for this pair"},
-            "within_target": explored_ok,
-        }
-        ok = explored_ok and agrees
-        coverage = Coverage(True, f"every input of the domain {spec.describe()}, the "
-                                  f"mechanism's whole input domain", differ, pairs)
-        report["coverage"] = coverage.to_json()
-        word, status = outcome(ok, coverage)
-    else:
-        word, status = ("pass", OK) if ok else ("FAIL", FAILED)
-    doc = _jsonable(report)
-    doc["verdict"] = word
-    if not emit_json(args, doc, None):
-        _print_check(report, ok)
-    return status
-
-
-def _print_check(report: dict[str, Any], ok: bool) -> None:
-    g = report["profile"]
-    print(f"{report['claim']}\n  mechanism: {report['mechanism']} (strategy "
-          f"{report['strategy']}), N = {report['N']}, domain {report['domain']}, "
-          f"{len(report['ratios'])} noisy coefficients, ratios {_short(report['ratios'])}")
-    d = g["delta_at_e_eps"]
-    print(f"  accounting {g['accounting']} (used {g['accounting_used']})"
-          + ("  ** UNSOUND (paper's Theorem 4 as printed) **" if not g["sound"] else ""))
-    print(f"  profile: pure ratio {_q(g['pure_ratio'])}; delta(e^eps) in "
-          + (_iv(d[0], d[1]) if d is not None else "(not computed)")
-          + f" ({g['how']})")
-    e = report.get("explored")
-    if e is not None:
-        rp = e["worst_ratio_pair"]
-        print(f"  explored: {e['inputs']} inputs, {e['ordered_pairs']} ordered neighbouring "
-              f"pairs, {e['paths_per_input']} random paths each (exact laws of y from the "
-              f"release's own code)")
-        wr = e["worst_ratio"]
-        print(f"  worst ratio {wr if isinstance(wr, str) else _q(wr)} at x = {rp['x']}, "
-              f"x' = {rp['x_prime']} "
-              f"({'equals' if e['ratio_equals_profile'] else 'DIFFERS FROM'} the profile's)")
-        dp = e["delta_pair"]
-        lo, hi = e["delta_at_e_eps"]
-        print(f"  delta(e^eps) in {_iv(lo, hi)} at x = {dp['x']}, x' = "
-              f"{dp['x_prime']} (exactly A - e^eps B, A = {_q(dp['A'])}, B = {_q(dp['B'])})")
-        cov = report["coverage"]
-        print(f"  non-vacuous: {cov['non_vacuous_pairs']} of {cov['pairs']} ordered pairs "
-              f"(their laws differ); coverage: {cov['why']}")
-    print(f"  verdict: {'pass' if ok else 'FAIL'} against delta = {g['delta']} at eps = "
-          f"{g['epsilon']}  (decimal ends rounded outwards; exact values: --json)")
-
-
-def _short(values: list[Any]) -> str:
-    shown = ", ".join(str(v) for v in values[:6])
-    return f"[{shown}{', ...' if len(values) > 6 else ''}]"
 
 
 COMMANDS = [_add_convolve]

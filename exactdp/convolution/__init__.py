@@ -15,7 +15,9 @@ integral factorization lemma).  This package provides:
   ``Z_2^d`` exactly; the general integer-strategy mechanism);
 * :mod:`~exactdp.convolution.cyclic` -- circular convolution on ``Z_N`` (rounded real-Fourier,
   Walsh, Hartley strategies; "auto" = smallest exact MSE bound at equal privacy);
-* :mod:`~exactdp.convolution.linear` -- linear convolution by zero padding (§5.3).
+* :mod:`~exactdp.convolution.linear` -- linear convolution by zero padding (§5.3);
+* :mod:`~exactdp.convolution.tree` -- the Fenwick-tree baseline for running sums (§5.2);
+* :mod:`~exactdp.convolution.filters` -- the window, decay and Hodrick-Prescott filters (§5.3).
 """
 
 from exactdp.convolution.accounting import (
@@ -26,6 +28,7 @@ from exactdp.convolution.accounting import (
 from exactdp.convolution.calibration import Calibration, calibrate, mse_gain
 from exactdp.convolution.cyclic import CyclicFourierMechanism
 from exactdp.convolution.domain import Domain
+from exactdp.convolution.filters import decay, hodrick_prescott, window
 from exactdp.convolution.groups import (
     circulant,
     circular_convolve,
@@ -41,6 +44,7 @@ from exactdp.convolution.mechanism import (
 )
 from exactdp.convolution.strategy import IntegerStrategy
 from exactdp.convolution.transforms import fwht, hartley4, real_fourier_rounded, walsh_matrix
+from exactdp.convolution.tree import tree_mechanism
 
 __all__ = [
     "Calibration",
@@ -56,13 +60,17 @@ __all__ = [
     "calibrate",
     "circulant",
     "circular_convolve",
+    "decay",
     "find_composition_violation",
     "fwht",
     "hartley4",
+    "hodrick_prescott",
     "linear_convolve",
     "mse_gain",
     "real_fourier_rounded",
+    "tree_mechanism",
     "walsh_matrix",
+    "window",
     "xor_circulant",
     "xor_convolve",
     "xor_convolve_direct",

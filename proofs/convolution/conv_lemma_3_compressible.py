@@ -4,6 +4,7 @@ not c (and Theorem 11 c, not c^2)."""
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 from exactdp.certificate import Certificate, ClaimReport, brief
@@ -11,12 +12,15 @@ from exactdp.convolution.transforms import fwht
 from exactdp.proofs.convolution._conv import harmonic, ln_bounds
 
 CLAIM = "Conv Lemma 3 compressible bound"
-SLIP = ("Lemma 3's compressible-filter bound must read sqrt(c).")
+SLIP = ("Lemma 3's compressible-filter bound must read sqrt(c), and for 1 < p < 2 (claimed, "
+        "no case given) no bound independent of N holds.")
 STATEMENT = """Definition 6: h is (c, p)-compressible if |h^_i|^2 <= c/(i+1)^p (sorted).  Lemma 3 (p > 1):
 ||h^||_1 <= c (1 + ln N) for p = 2 and <= c p/(p - 2) for p > 2; Theorem 11: MSE
 O(c^2 ...).  In fact, since |h^_i| <= sqrt(c) (i+1)^(-p/2), the bounds are sqrt(c)(...) and
 the MSE O(c ...).  Witness: h = sqrt(c/N) 1 with c = 1/100, p = 3 is (c, p)-compressible with
-||h^||_1 = sqrt(c) = 1/10 > c p/(p-2) = 3/100."""
+||h^||_1 = sqrt(c) = 1/10 > c p/(p-2) = 3/100.  Lemma 3 claims p > 1 but states no case
+for 1 < p < 2, where ||h^||_1 = Theta(sqrt(c) N^(1 - p/2)) is unbounded in N (the p > 2 formula
+is negative there)."""
 PROOF_IDEA = """h = (1/20) 1 at N = 4 (so sqrt(c/N) = 1/20 is rational): the implementation's fwht gives
 W h = (1/5, 0, 0, 0), h^ = W h/sqrt(N) = (1/10, 0, 0, 0) (the DFT of a constant vector is the
 same); compressibility |h^_i|^2 <= c/(i+1)^3 is checked exactly, and ||h^||_1 = 1/10 is
@@ -25,7 +29,12 @@ Theorem 11's c^2: on h_k = sqrt(c_k/N) 1 with c_k = 100^-k, Algorithm 1's MSE 4L
 (eps^2 N) = 4 L c_k/(eps^2 N) divided by the printed (c_k p/(p-2))^2 L/(N eps^2) is
 4/(9 c_k): unbounded, so no constant makes the printed O(c^2 ...) true.  The fixed Lemma 3
 holds on the extremal spectra |h^_i| = sqrt(c)(i+1)^(-p/2) for p = 4, 6 (rational) and p = 2
-(against 1 + ln N, certified) up to N = 2^12."""
+(against 1 + ln N, certified) up to N = 2^12.  Gap 1 < p < 2: at p = 3/2, c = 1, on N = 4^k
+the filter h = W lambda/N with lambda_i = sqrt N q_i, q_i = floor(2^40 (i+1)^(-3/4))/2^40 (an
+integer fourth root, so q_i <= (i+1)^(-3/4)); the implementation's fwht(h)/sqrt N must give
+back q (so h is (1, 3/2)-compressible), and ||h^||_1 = sum q_i must exceed the p = 2 bound
+1 + ln N (certified) from N = 1024 on and grow with N, while the p > 2 formula
+p/(p - 2) = -3 is negative."""
 
 
 def _witness_certificate() -> Certificate:
@@ -75,9 +84,41 @@ def _fixed_lemma_certificate(full: bool) -> Certificate:
                        worst, "sum (i+1)^(-p/2) <= p/(p-2) (p = 4, 6); H_N <= 1 + ln N", ok)
 
 
+def _fourth_root_floor(n: int) -> int:
+    return math.isqrt(math.isqrt(n))                      # floor(n^(1/4)), exact
+
+
+def _gap_certificate(full: bool) -> Certificate:
+    """1 < p < 2: compressible filters with ||h^||_1 unbounded in N."""
+    norms = []
+    ok = True
+    for k in range(1, 7 if full else 6):
+        n = 4 ** k
+        root = 2 ** k
+        q = [Fraction(_fourth_root_floor(2 ** 160 // (i + 1) ** 3), 2 ** 40) for i in range(n)]
+        lam = [root * v for v in q]
+        h = [Fraction(v) / n for v in fwht(lam)]            # W lambda / N
+        back = [Fraction(v) / root for v in fwht(h)]          # h^ = W h/sqrt N
+        mags = sorted((abs(v) for v in back), reverse=True)
+        compressible = all(m ** 4 * (i + 1) ** 3 <= 1 for i, m in enumerate(mags))
+        norm1 = sum(mags, Fraction(0))
+        norms.append((n, norm1, 1 + ln_bounds(Fraction(n))[1]))
+        ok = ok and back == q and compressible
+    ok = ok and all(b[1] > a[1] for a, b in itertools.pairwise(norms))
+    ok = ok and all(norm > p2 for n, norm, p2 in norms if n >= 1024)
+    last = norms[-1]
+    return Certificate(CLAIM + ": gap 1 < p < 2", "|h^_i| <= (i+1)^(-3/4), c = 1",
+                       {"p": "3/2", "N": [n for n, _, _ in norms]}, "exact (fwht), certified ln",
+                       last[1], f"||h^||_1 grows with N and exceeds 1 + ln N from N = 1024 "
+                       f"(at N = {last[0]}: {brief(last[1], 3)} > {brief(last[2], 3)}); "
+                       "printed p/(p-2) = -3", ok,
+                       {"norms": {n: norm for n, norm, _ in norms}})
+
+
 def check(full: bool) -> ClaimReport:
-    certs = [_witness_certificate(), _theorem_11_certificate(), _fixed_lemma_certificate(full)]
+    certs = [_witness_certificate(), _theorem_11_certificate(), _fixed_lemma_certificate(full),
+             _gap_certificate(full)]
     return ClaimReport(CLAIM, "witness c = 1/100, p = 3, N = 4; c = 100^-k; extremal spectra",
                        f"||h^||_1 = 1/10 > 3/100 (printed); Thm 11 ratio {brief(certs[1].worst)}"
-                       " at c = 10^-8", "printed Lemma 3 / Thm 11 fail; sqrt(c) version holds",
+                       " at c = 10^-8", "printed Lemma 3 / Thm 11 fail; sqrt(c) version holds; unbounded for 1 < p < 2",
                        certs)
