@@ -84,6 +84,10 @@ SEEDS = {"--seed", "--plan-seed"}
 #: Options with a bounded range, which 1e10000 (an exact integer) is outside; for the others
 #: it is a valid, huge value: refused by a cap or run within bounds, never a crash or hang.
 BOUNDED = {"--epsilon", "--delta", "--gamma", "--claimed-epsilon", "--beta"}
+#: The commands whose --beta is an integer (a change of one coordinate, a grid value), not
+#: a probability.
+INTEGER_BETA = {"project-signs", "project-values", "sparse-project", "check-alp",
+                "check-sign-oporp"}
 
 
 def npy(header: str, body: bytes = b"") -> bytes:
@@ -246,8 +250,9 @@ def value_cases(s: Setup) -> list[Case]:
             m += 1  # two fixed bad values, two rotating ones and one edge value per option
             rotating = [BAD_NUMBERS[(2 * m + t) % len(BAD_NUMBERS)] for t in (0, 1)]
             for value in ["--5", "1e10000", *rotating, EDGE_NUMBERS[m % len(EDGE_NUMBERS)]]:
+                bounded = opt in BOUNDED and not (opt == "--beta" and name in INTEGER_BETA)
                 bad = value in BAD_NUMBERS and opt not in SEEDS and not (
-                    value == "1e10000" and opt not in BOUNDED)
+                    value == "1e10000" and not bounded)
                 if opt in SEEDS and value in ("-1", "--5", "-0", "1e3", "100000000"):
                     bad = False
                 argv = base[:i] + [f"{opt}={value}"] + base[i + 2:]
