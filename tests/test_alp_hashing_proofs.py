@@ -15,11 +15,13 @@ from exactdp.proofs.alp import alp_lemma_4_14_hashing as h14
 from exactdp.proofs.alp import alp_lemma_4_15_slip_gamma as slip
 from exactdp.proofs.alp import alp_lemma_5_05_threshold_estimator as h55
 from exactdp.proofs.alp import alp_sec_4_03_unscaled as unscaled
+from exactdp.proofs.alp import alp_slip_p6e_shared_coins as slip_p6e
+from exactdp.proofs.alp import alp_slip_p7_data_seeds as slip_p7
 from exactdp.proofs.alp import alp_thm_1_01_slip_approx_space as slip_p4
 from exactdp.proofs.alp import alp_thm_4_01_space_access as space
 from exactdp.proofs.alp import alp_thm_4_02_slip_support_changes as slip_p10
 from exactdp.randomness import RandomSource
-from exactdp.sparse_vectors import alp, approx, combined, estimator, threshold
+from exactdp.sparse_vectors import alp, approx, combined, estimator, rr, threshold
 from exactdp.sparse_vectors.alp import ALP
 from exactdp.sparse_vectors.alp_error import column_one_probability, estimate_law
 from exactdp.sparse_vectors.alp_params import ALPParams
@@ -229,3 +231,52 @@ def test_p10_slip_row_passes_and_fails_on_a_shifted_threshold(
     # a key released only strictly above t: survival is no longer q, the exact form breaks
     plant(monkeypatch, approx.KorolovaThreshold, "release", "noisy >= p.t", "noisy > p.t")
     assert not slip_p10.check(False).verdict
+
+
+# ------------------------------------------------------------------ slips P6 (e) and P7
+
+@pytest.mark.parametrize("row", [slip_p6e.check, slip_p7.check], ids=["p6e", "p7"])
+def test_coin_and_seed_slip_rows_pass(row) -> None:  # type: ignore[no-untyped-def]
+    report = row(False)
+    assert report.verdict, [c.to_json() for c in report.certificates if not c.verdict]
+
+
+def test_p6e_row_sees_the_implementations_coins(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, rr, "respond_cells", "randomized_response(c - _ZERO, flip, source)",
+          "randomized_response(c - _ZERO, flip / 2, source)")
+    report = slip_p6e.check(False)
+    assert not report.verdict and not report.certificates[1].verdict
+
+
+def test_p7_row_sees_seeds_that_depend_on_the_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a second key present: seeds fixed to the family's first seed instead of drawn
+    plant(monkeypatch, alp.ALP, "project", "chosen = self.draw_hashes(src)",
+          "chosen = (self.draw_hashes(src) if pairs[1][0] == 0 else "
+          "(next(iter(self.hashes.seeds())),) * self.params.columns)")
+    report = slip_p7.check(False)
+    assert not report.verdict and not report.certificates[1].verdict
+
+
+def test_claims_page_lists_the_parts_not_exercised() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "exactdp" / "docs" / "_ext" / "exactdp_docs.py"
+    spec = importlib.util.spec_from_file_location("_claims_docs", path)
+    assert spec is not None and spec.loader is not None
+    docs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(docs)
+    page = docs.ClaimsSummaryDirective.markdown(None)
+    for module in (h55, space, slip_p6e):
+        for part, why in module.NOT_EXERCISABLE.items():
+            assert part in page and why in page
+
+
+def test_beta_not_t_fails_the_theorem_4_2_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Algorithm 7's undefined beta taken as 1 instead of t: the sketch truncates every key the
+    # threshold drops at m/c = 2, far below t, and the per-entry error passes the bound
+    plant(monkeypatch, approx.ApproxThresholdALP, "from_paper",
+          "ALPParams.from_paper(eps2, alpha, thr.t,", "ALPParams.from_paper(eps2, alpha, 1,")
+    report = h55.check_error(False)
+    bad = [c for c in report.certificates if not c.verdict]
+    assert not report.verdict and bad and all("Theorem 4.2" in c.claim for c in bad)

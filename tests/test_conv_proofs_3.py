@@ -99,3 +99,47 @@ def test_tree_mechanism_api() -> None:
     assert prefix_matrix(2) == [[1, 0], [1, 1]]
     with pytest.raises(ParameterError):
         tree_mechanism(4, Domain.box(3, 1), Fraction(2))
+
+
+def test_p8_group_bound_fails_on_a_wrong_spectrum(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.convolution import mechanism
+    from exactdp.proofs.convolution import conv_alg_2_spectral_partition as alg2
+
+    h = [5, 3, 2, 1, 1, 0, 0, 0]
+    assert alg2.group_bound_certificate(h).verdict
+    orig = mechanism.fwht
+    monkeypatch.setattr(mechanism, "fwht", lambda v: [*orig(v)[:-1], 7])
+    assert not alg2.group_bound_certificate(h).verdict
+
+
+def test_lemma_1_row_passes_and_catches_planted_bugs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.convolution import lower_bounds, rows
+    from exactdp.proofs.convolution import conv_lemma_01_projection as lemma1
+
+    assert lemma1.check(False).verdict
+    with monkeypatch.context() as m:                 # Theorem 5 with the printed index
+        m.setattr(lemma1, "spec_lb", lambda sq: Fraction(0))
+        assert not lemma1.index_certificate(8).verdict
+    assert lower_bounds.spec_lb([16, 0, 0, 0]) > 0
+    orig = rows.RowNoise.__init__
+
+    def weaker(self, ratios, ranges):  # type: ignore[no-untyped-def]
+        orig(self, [r * 2 for r in ratios], ranges)
+        self.ratios = tuple(ratios)
+
+    monkeypatch.setattr(rows.RowNoise, "__init__", weaker)
+    assert not lemma1.projection_certificate().verdict
+
+
+def test_conjunction_row_catches_planted_bugs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.convolution import mechanism
+    from exactdp.proofs.convolution import conv_thm_12_dnf_marginals as conj
+
+    assert conj.conjunction_certificate(5, 5).verdict
+    with monkeypatch.context() as m:
+        orig = mechanism.unclamped_second_moment
+        m.setattr(mechanism, "unclamped_second_moment", lambda r: 3 * orig(r))
+        assert not conj.conjunction_certificate(5, 5).verdict
+    orig_fwht = mechanism.fwht
+    monkeypatch.setattr(mechanism, "fwht", lambda v: [*orig_fwht(v)[:-1], 1])
+    assert not conj.conjunction_certificate(3, 1).verdict

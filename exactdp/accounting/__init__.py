@@ -12,7 +12,9 @@ exactly for rational ``R``, and ``delta(eps)``/``epsilon(delta)`` as certified i
 * :mod:`exactdp.accounting.divergences` -- Renyi divergences, KL, zCDP ``rho`` (certified);
 * :mod:`exactdp.accounting.worst` -- the worst neighbouring pair (:func:`worst_pair`);
 * :mod:`exactdp.accounting.lattice` -- ratios ``offset * base**i`` (composition by
-  polynomial products).
+  polynomial products);
+* :mod:`exactdp.accounting.grid` -- certified ``delta``/``epsilon`` intervals for many-fold
+  compositions whose ratios lie on no common lattice (:func:`~exactdp.accounting.grid.delta_interval`).
 """
 
 from exactdp.accounting.compose import MAX_ATOMS, compose, power

@@ -62,7 +62,7 @@ class LinearConvolutionMechanism(CyclicFourierMechanism):
     Public: ``h`` (length ``m``), the domain of ``x`` (length ``n``), and the options of
     :class:`~exactdp.convolution.cyclic.CyclicFourierMechanism` (strategy, scale, ratios or
     ``(epsilon, delta)`` with the calibration options).  :meth:`release` takes ``x`` of length
-    ``n`` and returns ``y`` of length ``n + m - 1``; :attr:`N` is that padded length.
+    ``n`` and returns ``y`` of length ``n + m - 1``; ``N`` is that padded length.
     """
 
     def __init__(self, h: Sequence[object], domain: Domain, ratios: RatioSpec = None,

@@ -110,6 +110,12 @@ def is_slip(module: ModuleType) -> bool:
     return bool(getattr(module, "SLIP", ""))
 
 
+def not_exercisable(module: ModuleType) -> dict[str, str]:
+    """The parts of a module's claim that no finite computation can check, each with the
+    reason in one sentence (``NOT_EXERCISABLE``: a mapping part -> reason)."""
+    return dict(getattr(module, "NOT_EXERCISABLE", None) or {})
+
+
 def stored_verify() -> dict[str, dict[str, Any]]:
     """Rows of a stored ``exactdp verify --json`` output, by claim (empty when none)."""
     path = os.environ.get("EXACTDP_DOCS_VERIFY")
@@ -135,6 +141,10 @@ def _claim_section(module: ModuleType, rows: dict[str, dict[str, Any]]) -> str:
     idea = getattr(module, "PROOF_IDEA", "")
     if idea:
         parts.append("**How it is checked.**\n\n" + _fence(textwrap.dedent(idea)))
+    missing = not_exercisable(module)
+    if missing:
+        parts.append("**Not exercisable.**\n\n" + "\n".join(f"- {part}: {why}"
+                                                       for part, why in missing.items()) + "\n")
     row = rows.get(claim)
     if row:
         parts.append(f"**Stored run.** Grid: {row.get('grid', '?')}; worst "
@@ -159,6 +169,11 @@ class ClaimsSummaryDirective(_MarkdownDirective):
         out = [(f"{len(modules)} claims; {len(slips)} of them show a printed claim of a "
                 "paper failing:\n")]
         out.extend(f"- {getattr(m, 'CLAIM', m.__name__)}: {m.SLIP}" for m in slips)
+        missing = [(m, part, why) for m in modules for part, why in not_exercisable(m).items()]
+        if missing:
+            out.append("\nNot exercisable (listed under their rows, each with its reason):\n")
+            out.extend(f"- {part} ({getattr(m, 'CLAIM', m.__name__)}): {why}"
+                       for m, part, why in missing)
         if not stored_verify():
             out.append("\nThe verdicts, grids and witnesses are not part of this build: "
                        "`exactdp verify --quick` (or `--full`) computes them, and "
