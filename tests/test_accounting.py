@@ -301,3 +301,16 @@ def test_worst_pair_against_brute_force_over_all_pairs():
     assert got.delta == want and got.pairs == 6
     a, b = got.pair
     assert brute_hockey(product_law(laws[a], laws[a]), product_law(laws[b], laws[b]), r) == want
+
+
+def test_from_numerators_matches_from_laws_and_checks_its_input():
+    p = {0: F(3, 4), 1: F(1, 4)}
+    q = {0: F(1, 4), 1: F(3, 4)}
+    got = PrivacyLoss.from_numerators(4, 4, {F(3): (3, 1), F(1, 3): (1, 3)})
+    assert got == PrivacyLoss.from_laws(p, q)
+    with pytest.raises(LawError, match="ratio"):
+        PrivacyLoss.from_numerators(4, 4, {F(2): (3, 1), F(1, 3): (1, 3)})
+    with pytest.raises(LawError, match="sum"):
+        PrivacyLoss.from_numerators(5, 4, {F(12, 5): (3, 1), F(4, 15): (1, 3)})
+    with pytest.raises(ParameterError):
+        PrivacyLoss.from_numerators(0, 4, {})

@@ -147,7 +147,9 @@ def test_paper_003_alp_figure_3(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     rc, stdout, err = run(capsys, "figures", "--paper", "003", "--output", str(out), "--quick",
                           "--quiet")
     assert rc == 0, err
-    assert sorted(p.name for p in out.iterdir()) == ["alp_figure3.json", "alp_figure3.png"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "alp_figure1.png", "alp_figure2.png", "alp_figure3.json", "alp_figure3.png",
+        "alp_sweeps.json", "alp_sweeps.png"]
     assert (out / "alp_figure3.png").read_bytes()[:4] == b"\x89PNG"
     data = json.loads((out / "alp_figure3.json").read_text())
     hist = {Fraction(e): int(c) for e, c in data["histogram"].items()}
@@ -168,6 +170,21 @@ def test_paper_003_alp_figure_3(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert sum(other.values()) == 2000
     assert Fraction(data["uniform_keys"]["stats"]["mae"]) == sum(
         abs(e) * c for e, c in other.items()) / 2000
+    # the sweep's exact MAE at (alpha = 3, s = 10) recomputed from the specification's law
+    from exactdp.proofs.alp._alp import spec_estimate_law
+    from exactdp.sparse_vectors.alp_params import ALPParams
+
+    sweep = json.loads((out / "alp_sweeps.json").read_text())
+    beta = int(sweep["beta"])
+    row = next(r for r in sweep["rows"] if r["alpha"] == "3" and r["s"] == "10")
+    prm = ALPParams.from_paper(1, 3, beta, 10, 2, 4)
+    total = Fraction(0)
+    for x1 in range(beta + 1):
+        for x2 in range(beta + 1):
+            x = {key: v for key, v in ((1, x1), (2, x2)) if v}
+            law = spec_estimate_law(prm, 11, x, 1)
+            total += sum(abs(est / prm.scale - x1) * w for (_, est), w in law.items())
+    assert Fraction(row["mae"]) == total / (beta + 1) ** 2
 
 
 # --------------------------------------------------------------------------- paper 002

@@ -43,6 +43,7 @@ def _ln_ratios(loss: PrivacyLoss, bits: int) -> list[tuple[Fraction, Interval]]:
     lat = loss.lattice
     if lat is not None and lat[1] is not None:
         offset, base, _ = lat
+        assert base is not None  # checked above (mypy does not narrow through lat[1])
         lo_o, lo_b = ln_interval(offset, bits), ln_interval(base, bits)
         slots = ((i, a) for i, a in enumerate(loss._pn) if a)
         for i, a in slots:

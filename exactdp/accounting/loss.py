@@ -138,6 +138,27 @@ class PrivacyLoss:
         return cls._from_atoms(pden, qden, atoms, inf, zero)
 
     @classmethod
+    def from_numerators(cls, pden: int, qden: int,
+                        atoms: Mapping[Fraction, tuple[int, int] | list[int]]) -> PrivacyLoss:
+        """The loss whose finite ratio ``v`` carries P-mass ``atoms[v][0] / pden`` and
+        Q-mass ``atoms[v][1] / qden`` (a law given by integer numerators over common
+        denominators, e.g. from a closed form), with no infinite or zero ratio.  Checked:
+        positive denominators, non-negative numerators, each side summing to 1, and
+        ``P/Q == v`` on every atom."""
+        if pden < 1 or qden < 1:
+            raise ParameterError(f"denominators {pden}, {qden} must be >= 1")
+        sp = sq = 0
+        for v, (a, b) in atoms.items():
+            if a < 0 or b < 0 or v <= 0 or (a or b) and a * qden != v * b * pden:
+                raise LawError(f"atom {v}: P-numerator {a} / {pden} and Q-numerator {b} / "
+                               f"{qden} are not non-negative with ratio {v}")
+            sp += a
+            sq += b
+        if sp != pden or sq != qden:
+            raise LawError(f"the numerators sum to {sp}/{pden} and {sq}/{qden}, not 1")
+        return cls._from_atoms(pden, qden, {v: [a, b] for v, (a, b) in atoms.items()}, 0, 0)
+
+    @classmethod
     def _from_atoms(cls, pden: int, qden: int, atoms: Mapping[Fraction, list[int]],
                     inf: int, zero: int) -> PrivacyLoss:
         """A loss from ``{ratio: [P-numerator, Q-numerator]}``: on a lattice when the ratios

@@ -27,22 +27,32 @@ __all__ = ["MAX_ATOMS", "compose_all", "power_of"]
 MAX_ATOMS = 1 << 20
 
 
-def compose_all(losses: Sequence[PrivacyLoss]) -> PrivacyLoss:
+def compose_all(losses: Sequence[PrivacyLoss], limit: int = MAX_ATOMS) -> PrivacyLoss:
     """The product of checked losses (at least one); the same object ``m`` times by
-    :func:`power_of`, the rest by a balanced product tree."""
+    :func:`power_of`, the rest by a balanced product tree.  More than ``limit`` distinct
+    ratios in an atom-by-atom product, or in the result, raise
+    :class:`~exactdp.params.ResourceLimitError`."""
     if not losses:
         raise ParameterError("compose needs at least one PrivacyLoss")
     counts: dict[int, tuple[PrivacyLoss, int]] = {}
     for loss in losses:
         counts[id(loss)] = (loss, counts[id(loss)][1] + 1 if id(loss) in counts else 1)
-    parts = [power_of(loss, m) for loss, m in counts.values()]
+    parts = [power_of(loss, m, limit) for loss, m in counts.values()]
     while len(parts) > 1:  # a balanced product tree: operands of similar size
-        parts = [_pair(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
+        parts = [_pair(parts[i], parts[i + 1], limit) if i + 1 < len(parts) else parts[i]
                  for i in range(0, len(parts), 2)]
-    return parts[0]
+    return _within(parts[0], limit)
 
 
-def power_of(loss: PrivacyLoss, k: int) -> PrivacyLoss:
+def _within(loss: PrivacyLoss, limit: int) -> PrivacyLoss:
+    if limit < MAX_ATOMS and len(loss) > limit:
+        raise ResourceLimitError(
+            f"the composed privacy loss has more than {limit} distinct ratios; compose "
+            f"fewer releases")
+    return loss
+
+
+def power_of(loss: PrivacyLoss, k: int, limit: int = MAX_ATOMS) -> PrivacyLoss:
     """``k >= 1`` independent runs of one release (repeated squaring: ``O(log k)``
     products; two ratios: the binomial closed form)."""
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
@@ -54,11 +64,11 @@ def power_of(loss: PrivacyLoss, k: int) -> PrivacyLoss:
     base = loss
     while True:
         if k & 1:
-            result = base if result is None else _pair(result, base)
+            result = base if result is None else _pair(result, base, limit)
         k >>= 1
         if not k:
             break
-        base = _pair(base, base)
+        base = _pair(base, base, limit)
     assert result is not None
     return result
 
@@ -96,7 +106,7 @@ def _spread(values: list[int], step: int) -> list[int]:
     return dense
 
 
-def _pair(x: PrivacyLoss, y: PrivacyLoss) -> PrivacyLoss:
+def _pair(x: PrivacyLoss, y: PrivacyLoss, limit: int = MAX_ATOMS) -> PrivacyLoss:
     cls = type(x)
     pden, qden = x._pden * y._pden, x._qden * y._qden
     inf = pden - (x._pden - x._inf) * (y._pden - y._inf)
@@ -132,9 +142,9 @@ def _pair(x: PrivacyLoss, y: PrivacyLoss) -> PrivacyLoss:
             else:
                 slot[0] += ax * ay
                 slot[1] += bx_ * by_
-        if len(atoms) > MAX_ATOMS:
+        if len(atoms) > limit:
             raise ResourceLimitError(
-                f"the composed privacy loss has more than {MAX_ATOMS} distinct ratios (the "
+                f"the composed privacy loss has more than {limit} distinct ratios (the "
                 f"ratios are on no common lattice); compose fewer releases")
     vals = sorted(atoms)
     if not vals:

@@ -111,7 +111,12 @@ class LazyUnit:
         bounds = [lo] + [min(max(c, lo), hi) for c in cuts] + [hi]
         lengths = tuple(bounds[i + 1] - bounds[i] for i in range(len(bounds) - 1))
         live = [i for i, m in enumerate(lengths) if m]
-        i = live[0] if len(live) == 1 else self._branch(lengths)
+        if len(live) == 1:
+            i = live[0]
+        elif len(live) == 2:  # two parts left (== on an end of the cell): a coin
+            i = live[self._branch((lengths[live[0]], lengths[live[1]]))]
+        else:
+            i = self._branch(lengths)
         cell[0], cell[1] = bounds[i], bounds[i + 1]
         return truth[i]
 

@@ -17,8 +17,11 @@ equal ratios, so this law does not depend on ``x``.  Hence
 * the exact pure ratio is ``max_n prod_j r_j^Δ_jn`` (attained), and
 * ``δ(R) = max_n E[(1 - R e^(-sum_j L_j))_+]`` is a rational number for rational ``R``.
 
-Here the law of ``e^L`` (the likelihood ratio) is kept as ``{value: probability}`` with exact
-:class:`~fractions.Fraction` keys and values; ``δ(R) = sum_{v > R} p_v (1 - R/v)``.
+Each row's loss is an :class:`exactdp.accounting.PrivacyLoss`; a column's rows are composed
+by :func:`exactdp.accounting.product.compose_all` (polynomial products on a common lattice of
+ratios, atom by atom otherwise) and :func:`compose_laws` returns the law of ``e^L`` (the
+likelihood ratio) as ``{value: probability}`` with exact :class:`~fractions.Fraction` keys
+and values; ``δ(R) = sum_{v > R} p_v (1 - R/v)``.
 
 The composition bounds the paper uses (Theorem 4 as printed, the correct DRV statement, and the
 zCDP route) are returned as certified rational intervals (:class:`exactdp.certified.Interval`):
@@ -36,7 +39,6 @@ Theorem 4 and are read and checked together.
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -45,8 +47,10 @@ from math import isqrt
 
 import gmpy2
 
+from exactdp.accounting.loss import PrivacyLoss
+from exactdp.accounting.product import compose_all, power_of
 from exactdp.certified import Interval, compare_exp, exp_interval, ln_interval
-from exactdp.params import ParameterError, ParameterTypeError, ResourceLimitError, to_fraction
+from exactdp.params import ParameterError, ParameterTypeError, to_fraction
 
 __all__ = [
     "COMPOSITION_MODES",
@@ -118,91 +122,37 @@ def row_loss_law(ratio: object, shift: int) -> LossLaw:
     return law
 
 
-@dataclass
-class _IntLaw:
-    """A loss law with integer numerators over one common denominator ``den``:
-    ``atoms[v] = [P-numerator, Q-numerator]`` (``Q(atom) = P(atom)/v``), so that ``δ(R)`` is
-    two integer sums and one division."""
-
-    atoms: dict[Fraction, list[int]]
-    den: int
-
-
-_POINT = _IntLaw({Fraction(1): [1, 1]}, 1)
-
-
-def _row_int_law(r: Fraction, d: int) -> _IntLaw:
-    """The table of §3.0 over the common denominator ``a^(Δ-1) (a+b)``, ``r = a/b``."""
+def _row_loss(r: Fraction, d: int) -> PrivacyLoss:
+    """One row's privacy loss (the table of §3.0) over the common denominator
+    ``a^(Δ-1) (a+b)``, ``r = a/b``; the Q-law is the mirror of the P-law."""
     a, b = r.numerator, r.denominator
-    atoms: dict[Fraction, list[int]] = {}
     nums = [a**d] + [(a - b) * b**i * a ** (d - 1 - i) for i in range(1, d)] + [b**d]
+    atoms: dict[Fraction, list[int]] = {}
     for i, num in enumerate(nums):
-        atoms.setdefault(r ** (d - 2 * i), [0, 0])[0] += num
-    for i, num in enumerate(nums):  # Q-law: the mirror atom
-        atoms[r ** (d - 2 * i)][1] += nums[d - i]
-    return _IntLaw(atoms, a ** (d - 1) * (a + b))
+        slot = atoms.setdefault(r ** (d - 2 * i), [0, 0])
+        slot[0] += num
+        slot[1] += nums[d - i]
+    den = a ** (d - 1) * (a + b)
+    return PrivacyLoss.from_numerators(den, den, atoms)
 
 
-def _convolve(x: _IntLaw, y: _IntLaw, limit: int) -> _IntLaw:
-    if x is _POINT:
-        return y
-    if y is _POINT:
-        return x
-    out: dict[Fraction, list[int]] = {}
-    for vx, (px, qx) in x.atoms.items():
-        for vy, (py, qy) in y.atoms.items():
-            v = vx * vy
-            slot = out.get(v)
-            if slot is None:
-                out[v] = [px * py, qx * qy]
-            else:
-                slot[0] += px * py
-                slot[1] += qx * qy
-        if len(out) > limit:
-            raise ResourceLimitError(
-                f"the exact privacy-loss law has more than {limit} distinct values; use the "
-                f"dominating-grid bound (accounting 'exact' calibrates with it) instead")
-    return _IntLaw(out, x.den * y.den)
+def _compose_groups(groups: Mapping[tuple[Fraction, int], int], limit: int) -> PrivacyLoss:
+    """The loss of independent rows given as ``{(r, Δ): multiplicity}`` (``Δ > 0``): each
+    group a power of its row's loss (binomial closed form for ``Δ = 1``, repeated squaring
+    otherwise), the groups composed by :func:`exactdp.accounting.product.compose_all`
+    (polynomial products where the ratios share a lattice, atom by atom otherwise)."""
+    parts = [power_of(_row_loss(r, d), m, limit) for (r, d), m in sorted(groups.items())]
+    if not parts:
+        return PrivacyLoss.from_numerators(1, 1, {Fraction(1): (1, 1)})
+    return compose_all(parts, limit)
 
 
-def _rr_power(r: Fraction, m: int) -> _IntLaw:
-    """``m`` independent randomized responses of ratio ``r = a/b``: binomial, closed form
-    ``C(m,i) a^(m-i) b^i / (a+b)^m`` at ``r^(m-2i)``."""
-    a, b = r.numerator, r.denominator
-    nums = []
-    num = a**m
-    for i in range(m + 1):
-        nums.append(num)
-        if i < m:
-            num = num * (m - i) * b // ((i + 1) * a)  # exact: the next binomial term
-    atoms = {r ** (m - 2 * i): [nums[i], nums[m - i]] for i in range(m + 1)}
-    return _IntLaw(atoms, (a + b) ** m)
-
-
-def _compose_int(rows: Iterable[tuple[Fraction, int]], limit: int) -> _IntLaw:
+def _compose_rows(rows: Iterable[tuple[Fraction, int]], limit: int) -> PrivacyLoss:
     groups: dict[tuple[Fraction, int], int] = {}
     for r, d in rows:
         if d:
             groups[(r, d)] = groups.get((r, d), 0) + 1
     return _compose_groups(groups, limit)
-
-
-def _compose_groups(groups: Mapping[tuple[Fraction, int], int], limit: int) -> _IntLaw:
-    """The law of independent rows given as ``{(r, Δ): multiplicity}`` (``Δ > 0``)."""
-    law = _POINT
-    for (r, d), m in sorted(groups.items()):
-        if d == 1:
-            part = _rr_power(r, m)
-        else:
-            base, part, k = _row_int_law(r, d), _POINT, m
-            while k:
-                if k & 1:
-                    part = _convolve(part, base, limit)
-                k >>= 1
-                if k:
-                    base = _convolve(base, base, limit)
-        law = _convolve(law, part, limit)
-    return law
 
 
 def compose_laws(rows: Iterable[tuple[Fraction, int]], limit: int = MAX_SUPPORT) -> LossLaw:
@@ -212,31 +162,22 @@ def compose_laws(rows: Iterable[tuple[Fraction, int]], limit: int = MAX_SUPPORT)
     squaring otherwise), so a Walsh column of ``m`` equal ratios costs ``O(m)`` values.
     Raises :class:`~exactdp.params.ResourceLimitError` past ``limit`` distinct values.
     """
-    law = _compose_int(rows, limit)
-    return {v: Fraction(p, law.den) for v, (p, _) in law.atoms.items() if p}
+    return {v: p for v, p, _ in _compose_rows(rows, limit).atoms() if p}
 
 
 @dataclass(frozen=True)
 class ColumnLaw:
-    """The exact law of the likelihood ratio ``V = e^L`` for one neighbour direction ``e_n``.
-
-    ``values`` ascending; ``p_num``/``q_num`` the P- and Q-probabilities of each value over the
-    common denominator ``den``.  ``δ(R) = sum_{v > R} (P(v) - R Q(v))`` from integer suffix
-    sums: ``(A - R B)/den``.
+    """The exact law of the likelihood ratio ``V = e^L`` for one neighbour direction ``e_n``:
+    an :class:`exactdp.accounting.PrivacyLoss` (``loss``) with every ratio of positive mass
+    under both laws.  ``δ(R) = sum_{v > R} (P(v) - R Q(v))``.
     """
 
-    values: tuple[Fraction, ...]
-    p_num: tuple[int, ...]
-    q_num: tuple[int, ...]
-    den: int
+    loss: PrivacyLoss
 
     @classmethod
     def from_rows(cls, rows: Iterable[tuple[Fraction, int]], limit: int = MAX_SUPPORT
                   ) -> ColumnLaw:
-        law = _compose_int(rows, limit)
-        items = sorted((v, pq) for v, pq in law.atoms.items() if pq[0])
-        return cls(tuple(v for v, _ in items), tuple(pq[0] for _, pq in items),
-                   tuple(pq[1] for _, pq in items), law.den)
+        return cls(_compose_rows(rows, limit))
 
     @classmethod
     def from_groups(cls, groups: Mapping[tuple[Fraction, int], int], limit: int = MAX_SUPPORT
@@ -249,50 +190,33 @@ class ColumnLaw:
                     or m < 1:
                 raise ParameterError(f"group (r = {r}, shift = {d}) x {m!r}: shifts and "
                                      f"multiplicities must be positive ints")
-        law = _compose_groups(groups, limit)
-        items = sorted((v, pq) for v, pq in law.atoms.items() if pq[0])
-        return cls(tuple(v for v, _ in items), tuple(pq[0] for _, pq in items),
-                   tuple(pq[1] for _, pq in items), law.den)
+        return cls(_compose_groups(groups, limit))
 
     @cached_property
-    def _suffix(self) -> tuple[list[int], list[int]]:
-        n = len(self.values)
-        a, b = [0] * (n + 1), [0] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            a[i] = a[i + 1] + self.p_num[i]
-            b[i] = b[i + 1] + self.q_num[i]
-        return a, b
+    def values(self) -> tuple[Fraction, ...]:
+        """The ratios, ascending."""
+        return tuple(v for v, _, _ in self.loss.atoms())
 
     @property
     def probs(self) -> tuple[Fraction, ...]:
-        return tuple(Fraction(p, self.den) for p in self.p_num)
+        return tuple(p for _, p, _ in self.loss.atoms())
 
     @property
     def max_ratio(self) -> Fraction:
-        return self.values[-1]
+        top = self.loss.max_ratio
+        assert top is not None  # no infinite ratio: every output is possible under both
+        return top
 
     def delta(self, ratio: Fraction) -> Fraction:
         """``E[(1 - R/V)_+] = sum_{v > R} P(v) - R Q(v)``, exactly."""
-        ratio = Fraction(ratio)
-        i = bisect.bisect_right(self.values, ratio)
-        a, b = self._suffix
-        return Fraction(a[i] * ratio.denominator - ratio.numerator * b[i],
-                        self.den * ratio.denominator)
+        return self.loss.delta_at_ratio(ratio)
 
     def smallest_ratio(self, delta: Fraction) -> Fraction:
         """The least ``R >= 1`` with ``delta(R) <= delta`` (``δ`` is continuous, piecewise
         linear and non-increasing in ``R``, so the answer is rational)."""
-        delta = Fraction(delta)
-        if self.delta(Fraction(1)) <= delta:
-            return Fraction(1)
-        a, b = self._suffix
-        target = delta * self.den
-        # find the segment [v_{i-1}, v_i] on which delta crosses the target
-        for i in range(len(self.values) - 1, -1, -1):
-            lo = self.values[i - 1] if i > 0 else Fraction(0)
-            if a[i] - lo * b[i] > target:  # crossing lies in [lo, v_i]
-                return max(Fraction(1), (a[i] - target) / b[i])
-        raise AssertionError("unreachable: delta(1) > target but no crossing")  # pragma: no cover
+        r = self.loss.smallest_ratio(delta)
+        assert r is not None  # no infinite ratio
+        return r
 
 
 def _rr_tail_delta(r: Fraction, m: int, ratio: Fraction) -> Fraction:
@@ -541,8 +465,7 @@ class PrivacyProfile:
 
     def loss_law(self, n: int) -> dict[Fraction, Fraction]:
         """Exact law ``{e^L: probability}`` of the privacy loss against neighbour ``x ± e_n``."""
-        law = self._law(self.column_rows(n))
-        return {v: Fraction(p, law.den) for v, p in zip(law.values, law.p_num)}
+        return {v: p for v, p, _ in self._law(self.column_rows(n)).loss.atoms() if p}
 
     # -- pure and approximate guarantees -----------------------------------------------------
 

@@ -173,7 +173,9 @@ def setting_paper(beta: int, queries: int, seed: int, log: Callable[[str], None]
 
 
 def files(quick: bool) -> Sequence[str]:
-    return ("alp_figure3.png", "alp_figure3.json")
+    from exactdp.plot.paper003_more import FILES
+
+    return ("alp_figure3.png", "alp_figure3.json", *FILES)
 
 
 def _bins(hist: Mapping[Fraction, int]) -> Counter[int]:
@@ -255,10 +257,13 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
                "wall_seconds": f"{time.perf_counter() - start:.1f}"}
     outputs["alp_figure3.json"].write(json.dumps(exact_json(payload), indent=1) + "\n")
     from exactdp.histograms.accuracy import decimal_string
+    from exactdp.plot.paper003_more import write as write_more
+
+    more = write_more(outputs, quick, progress)
 
     return [(f"alp_figure3.png/.json, beta = {beta}: paper's setting (collision probability "
              f"<= 0.1 in every column, s = {facts['rows']}): {st['n']} queries, exact MAE "
              f"{st['mae']} = {decimal_string(st['mae'], 3)}..., std {st['std']:.2f}, 90th percentile of "
              f"|err| {st['p90_abs']}; uniform keys at s = 10k: MAE "
              f"{decimal_string(other_st['mae'], 3)}..., std {other_st['std']:.2f}, p90 "
-             f"{other_st['p90_abs']} (paper: 6.4, 11, 15.78 at 10^6 queries)")]
+             f"{other_st['p90_abs']} (paper: 6.4, 11, 15.78 at 10^6 queries)"), *more]
