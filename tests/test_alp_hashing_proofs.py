@@ -270,3 +270,36 @@ def test_claims_page_lists_the_parts_not_exercised() -> None:
     for module in (h55, space, slip_p6e):
         for part, why in module.NOT_EXERCISABLE.items():
             assert part in page and why in page
+
+
+def test_beta_not_t_fails_the_theorem_4_2_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Algorithm 7's undefined beta taken as 1 instead of t: the sketch truncates every key the
+    # threshold drops at m/c = 2, far below t, and the per-entry error passes the bound
+    plant(monkeypatch, approx.ApproxThresholdALP, "from_paper",
+          "ALPParams.from_paper(eps2, alpha, thr.t,", "ALPParams.from_paper(eps2, alpha, 1,")
+    report = h55.check_error(False)
+    bad = [c for c in report.certificates if not c.verdict]
+    assert not report.verdict and bad and all("Theorem 4.2" in c.claim for c in bad)
+
+
+def test_threshold_baseline_of_the_sweeps_by_the_closed_form() -> None:
+    from exactdp.plot.paper003_more import threshold_baseline
+
+    # r = 1/(1 + eps) = 1/2; t = 2 is the least t with r^t/(1 + r) <= 1/4; values clamped to
+    # [t - 1, 6]; Pr[eta = z] = (1 - r)/(1 + r) r^|z|; an unreleased key is answered 0
+    r, t, hi = Fraction(1, 2), 2, 6
+    assert r ** t / (1 + r) <= Fraction(1, 4) < r ** (t - 1) / (1 + r)
+
+    def pmf(z: int) -> Fraction:
+        return (1 - r) / (1 + r) * r ** abs(z)
+
+    total = Fraction(0)
+    for x in range(hi + 1):
+        released = [(v, pmf(v - x)) for v in range(t, hi)]
+        # mass at >= hi: 1 - Pr[eta < hi - x], the sum from -60 plus the tail below -60
+        below = sum((pmf(z) for z in range(-60, hi - x)), Fraction(0)) + r ** 61 / (1 + r)
+        released.append((hi, 1 - below))
+        kept = sum((abs(v - x) * w for v, w in released), Fraction(0))
+        dropped = 1 - sum((w for _, w in released), Fraction(0))
+        total += kept + dropped * x
+    assert threshold_baseline(hi) == total / (hi + 1)

@@ -57,3 +57,23 @@ def test_understated_shifts_fail_release(monkeypatch: pytest.MonkeyPatch) -> Non
     cert = row.release_certificate([2, 1], 2, [Fraction(2), Fraction(3, 2), Fraction(5, 3)],
                                    [Fraction(1), Fraction(2)])
     assert not cert.verdict
+
+
+def test_check_convolution_linear_explores_the_real_inputs(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from tests._cli import run
+
+    args = ["check", "convolution", "--group", "cyclic", "--linear", "2", "--filter", "2,1",
+            "--domain", "histograms:n=1", "--epsilon", "1", "--delta", "1/10", "--scale", "3",
+            "--strategy", "real-fourier", "--json"]
+    rc, out, _ = run(capsys, *args)
+    doc = json.loads(out)
+    assert rc == 0 and doc["N"] == 3 and doc["explored"]["inputs"] == 3   # x of length 2
+    assert doc["explored"]["ratio_equals_profile"]
+    orig = LinearConvolutionMechanism.shift_matrix
+    monkeypatch.setattr(LinearConvolutionMechanism, "shift_matrix",      # understated shifts
+                        lambda self: [[max(0, v - 1) for v in r] for r in orig(self)])
+    rc, out, _ = run(capsys, *args)
+    assert rc == 1 and not json.loads(out)["explored"]["ratio_equals_profile"]

@@ -7,9 +7,13 @@ audit of code drawing through a facade or an exactdp source counts, on every exp
   targets) and calls -- among the bytecode
   instructions executed in the audited code's own frames (every frame
   whose code does not belong to the ``exactdp`` package: the audited module, the modules it
-  calls, the standard library), with :func:`sys.settrace` and per-frame opcode events
+  calls, the standard library), with :func:`sys.settrace`: per-frame opcode events
   (``frame.f_trace_opcodes``; Python 3.12+ could use :mod:`sys.monitoring`, the count is the
-  same: one per instruction executed); only loop iterations and calls are compared (a
+  same: one per instruction executed), or, where the rest of a line runs straight (no
+  operation after an instruction that may leave it, :func:`_line_table`), one line event
+  that counts the line's remaining operations at once (an exception raised mid-line takes
+  back the ones after it) -- the same count with fewer events; only loop iterations and
+  calls are compared (a
   branch of ``c if u < p else 1 - c`` is two instructions longer than the other, a
   difference below any timing observer's resolution that the operation count leaves out);
 * its **calls of sleep, clock and output functions** (``time.sleep`` with its argument,
@@ -105,6 +109,69 @@ def _operations(code: Any) -> frozenset[int]:
     return ops
 
 
+_LINES: dict[Any, dict[int, int] | None] = {}
+#: instructions after which control may not go on to the next one
+_EXITS = frozenset({"RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "YIELD_VALUE", "SEND"})
+_JUMPS = frozenset(dis.opname[o] for o in dis.hasjrel + dis.hasjabs)
+#: code flags of generators and coroutines (resumed mid-line: always opcode events)
+_RESUMABLE = 0x20 | 0x80 | 0x100 | 0x200
+
+
+def _line_table(code: Any) -> dict[int, int] | None:
+    """Where a line event may stand for the opcode events of the rest of its line: for each
+    offset ``o`` from which the rest of the run of same-line instructions (a *segment*) is
+    *straight* -- no operation after an instruction that may leave the segment (a jump, a
+    return, a raise), and no jump forward to an instruction of the same line (which would
+    enter it without a line event) -- the number of operations in ``[o, end)``.  From such
+    an offset every one of them is executed once before control leaves the segment (or an
+    exception does: :meth:`Counter._tracer` takes back the ones after it), and leaving it
+    gives a line event (another line, or a jump backward).  None: the code is counted by
+    opcode events only (a generator or coroutine, which resumes mid-line; an operation
+    without a line number).  Cached per code object."""
+    if code in _LINES:
+        return _LINES[code]
+    table: dict[int, int] | None = {}
+    ops = _operations(code)
+    instrs = list(dis.get_instructions(code))
+    lines = [i.positions.lineno if i.positions is not None else None for i in instrs]
+    line_of = {i.offset: ln for i, ln in zip(instrs, lines, strict=True)}
+    if code.co_flags & _RESUMABLE or any(
+            i.offset in ops and ln is None for i, ln in zip(instrs, lines, strict=True)):
+        table = None
+    else:
+        assert table is not None
+        # backwards over the code: a jump forward reaches an offset already decided
+        later_ops, straight = 0, True
+        for j in range(len(instrs) - 1, -1, -1):
+            ins, line = instrs[j], lines[j]
+            if line is None:
+                continue
+            if j + 1 == len(instrs) or lines[j + 1] != line:  # the segment's last one
+                later_ops, straight = 0, True
+            leaves = ins.opname in _EXITS or ins.opname in _JUMPS
+            if leaves and later_ops:
+                straight = False  # the operations after it may be skipped
+            if ins.opname in _JUMPS and ins.argval > ins.offset \
+                    and line_of.get(ins.argval) == line and table.get(ins.argval) != 0:
+                straight = False  # enters the line elsewhere without a line event
+            if ins.offset in ops:
+                later_ops += 1
+            if straight:
+                table[ins.offset] = later_ops
+    _LINES[code] = table
+    return table
+
+
+def _ops_after(code: Any, offset: int) -> int:
+    """The operations of the segment holding ``offset`` after it (not executed when an
+    exception leaves at ``offset``)."""
+    table = _LINES.get(code)
+    if not table or offset not in table:
+        return 0
+    ops = _operations(code)
+    return table[offset] - (1 if offset in ops else 0)
+
+
 class Counter:
     """The operation count and the recorded calls of one run (see the module docstring).
 
@@ -138,7 +205,28 @@ class Counter:
         tracer = self._tracers.get(code)
         if tracer is None:
             ops, count, detail = _operations(code), self._count, self.detail
-            if detail is None:
+            table = None if detail is not None else _line_table(code)
+            if table is not None:
+                get = table.get
+
+                def tracer(frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
+                    if event == "opcode":
+                        if frame.f_lasti in ops:
+                            count[0] += 1
+                    elif event == "line":
+                        n = get(frame.f_lasti)
+                        if n is None:  # not straight from here: opcode events to the next line
+                            frame.f_trace_opcodes = True
+                        else:  # the rest of the line's operations, now
+                            count[0] += n
+                            frame.f_trace_opcodes = False
+                    elif event == "exception" and not frame.f_trace_opcodes:
+                        # the operations of the line after the instruction that raised were
+                        # counted but not executed; opcode events until the next line
+                        count[0] -= _ops_after(code, frame.f_lasti)
+                        frame.f_trace_opcodes = True
+                    return tracer
+            elif detail is None:
                 def tracer(frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
                     if event == "opcode" and frame.f_lasti in ops:
                         count[0] += 1
@@ -168,8 +256,10 @@ class Counter:
                 return None
         elif (_KINDS.get(code) or _kind(code)) == "own":
             return None
+        # opcode events until the first line event (a lambda's body is on the line of its
+        # first instruction: no line event may come); then by line where straight
         frame.f_trace_opcodes = True
-        frame.f_trace_lines = False
+        frame.f_trace_lines = self.detail is None and _line_table(code) is not None
         return self._tracer(code)
 
     def audited(self, frame: FrameType | None) -> bool:

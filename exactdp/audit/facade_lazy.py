@@ -35,7 +35,6 @@ branches on either is outside this exploration.
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections.abc import Callable
 from typing import Any
@@ -111,7 +110,12 @@ class LazyUnit:
         bounds = [lo] + [min(max(c, lo), hi) for c in cuts] + [hi]
         lengths = tuple(bounds[i + 1] - bounds[i] for i in range(len(bounds) - 1))
         live = [i for i, m in enumerate(lengths) if m]
-        i = live[0] if len(live) == 1 else self._branch(lengths)
+        if len(live) == 1:
+            i = live[0]
+        elif len(live) == 2:  # two parts left (== on an end of the cell): a coin
+            i = live[self._branch((lengths[live[0]], lengths[live[1]]))]
+        else:
+            i = self._branch(lengths)
         cell[0], cell[1] = bounds[i], bounds[i + 1]
         return truth[i]
 
@@ -131,9 +135,13 @@ class LazyUnit:
         return not answer
 
     def _compare(self, other: Any, op: str) -> bool:
-        if type(other) is float and math.isfinite(other):
-            x: Any = other.as_integer_ratio()  # the common case: a finite float
-        else:
+        x: Any = None
+        if type(other) is float:  # the common case: a finite float, by its exact ratio
+            try:
+                x = other.as_integer_ratio()
+            except (OverflowError, ValueError):  # inf or nan: _exact below
+                pass
+        if x is None:
             x = _exact(other)
         if x is None:
             return bool(self._escape(f"compared ({op}) with {type(other).__name__}"))

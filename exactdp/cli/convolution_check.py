@@ -58,6 +58,8 @@ def add_check_convolution(targets: argparse._SubParsersAction) -> None:  # type:
                     "pair, 1 if some pair violates it (or the explored ratio exceeds the "
                     "profile's), 2 for bad arguments or a domain too large to explore.")
     _add_mechanism_args(p)
+    p.add_argument("--linear", metavar="n",
+                   help="linear convolution of inputs of length n (zero padding; cyclic)")
     p.add_argument("--method", choices=("explore", "profile"), default="explore",
                    help="explore (default): exact laws from the implementation over the "
                         "whole domain; profile: the exact privacy profile only")
@@ -111,18 +113,20 @@ def cmd_check_convolution(args: argparse.Namespace) -> int:
     eps, delta = _epsilon_delta(args)
     spec = parse_domain(args.domain)
     h = read_filter(args.filter, input_limit(args), None)
+    linear = None if args.linear is None else positive_int(args.linear, "--linear")
     mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
-                           args.strategy, args.scale, args.ratio_grid)
+                           args.strategy, args.scale, args.ratio_grid, linear)
     g = guarantee(mech, eps, delta, args.accounting)
     report: dict[str, Any] = {
-        "claim": f"(eps, delta) = ({eps}, {delta})-DP of exactdp convolve --group {args.group}",
+        "claim": f"(eps, delta) = ({eps}, {delta})-DP of exactdp convolve --group {args.group}"
+                 + ("" if linear is None else f" --linear (inputs of length {linear})"),
         "mechanism": type(mech).__name__, "strategy": getattr(mech, "strategy_name", "walsh"),
         "N": mech.N, "domain": spec.describe(), "filter": list(h),
         "ratios": list(mech.ratios), "profile": g, "method": args.method,
     }
     ok = bool(g["within_target"])
     if args.method == "explore":
-        domain = mech.domain
+        domain = getattr(mech, "input_domain", mech.domain)   # --linear: the real inputs
         paths = 1
         for lo, hi in mech.ranges:
             paths *= hi - lo + 1
