@@ -227,3 +227,21 @@ def test_query_estimates_its_counts_before_answering(
     rc, out, err = run(capsys, "query", str(rel), *elements, "--max-seconds", "100")
     assert rc == 2 and out == ""
     one_line_error(err, "counting 100 element(s)", "--max-seconds 100")
+
+
+def test_histogram_estimates_reading_a_large_input(
+        capsys: pytest.CaptureFixture[str], tmp_path, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+) -> None:
+    """A large input file is estimated (its size times the time of parsing its first
+    256 KiB) and refused past --max-seconds before it is read."""
+    import exactdp.cli.histogram as hist
+
+    f = tmp_path / "big.txt"
+    f.write_text("".join(f"{1 + i % 1000}\n" for i in range(300_000)))  # about 1.1 MB
+    argv = ["histogram", str(f), "--algorithm", "pure-sparse", "--universe-size", "1000",
+            "--epsilon", "1", "--seed", "1", "--quiet"]
+    timed = []
+    monkeypatch.setattr(hist, "per_call_ns", lambda fn, calls=3: timed.append(fn) or 10**9)
+    rc, out, err = run(capsys, *argv, "--max-seconds", "3")
+    assert rc == 2 and out == "" and len(timed) == 1
+    one_line_error(err, f"reading {f.stat().st_size} bytes of input", "--max-seconds 3")

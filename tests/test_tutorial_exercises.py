@@ -40,6 +40,8 @@ PLANTS = [
      "            total += pr * (1 - R / ratio)", "            total += pr"),
     ("eps-delta-and-the-privacy-loss", "Exercise: delta at a ratio",
      "    return finite + loss.infinite_mass", "    return finite"),
+    ("composition", "Exercise: compose two losses by hand",
+     "(p_sum + pa * pb, q_sum + qa * qb)", "(p_sum + pa * pb, q_sum + qa * pb)"),
 ]
 
 _EXERCISE = re.compile(r"^## (Exercise.*)$", re.MULTILINE)

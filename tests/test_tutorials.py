@@ -31,7 +31,8 @@ EXPECTED = ["why-floats-leak", "geosample-from-scratch", "strict-time", "auditin
             "histograms-over-2-64", "float-attack-and-fixes", "timing-by-the-clock",
             "fastsample-and-mixing", "lower-bounds", "the-checker-catches-a-slip",
             "sparse-vectors", "projections-li-li",
-            "convolution-fawaz", "eps-delta-and-the-privacy-loss", "discrete-gaussian"]
+            "convolution-fawaz", "eps-delta-and-the-privacy-loss", "discrete-gaussian",
+            "composition"]
 
 
 def test_the_tutorials_are_there_in_order() -> None:

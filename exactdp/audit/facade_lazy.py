@@ -35,7 +35,6 @@ branches on either is outside this exploration.
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections.abc import Callable
 from typing import Any
@@ -136,9 +135,13 @@ class LazyUnit:
         return not answer
 
     def _compare(self, other: Any, op: str) -> bool:
-        if type(other) is float and math.isfinite(other):
-            x: Any = other.as_integer_ratio()  # the common case: a finite float
-        else:
+        x: Any = None
+        if type(other) is float:  # the common case: a finite float, by its exact ratio
+            try:
+                x = other.as_integer_ratio()
+            except (OverflowError, ValueError):  # inf or nan: _exact below
+                pass
+        if x is None:
             x = _exact(other)
         if x is None:
             return bool(self._escape(f"compared ({op}) with {type(other).__name__}"))

@@ -187,6 +187,13 @@ def _main(argv: Sequence[str] | None, stdout: TextIO | None) -> int:
     except RecursionError:
         _error(name, "error: the input nests too deeply to process")
         return USAGE
+    except OverflowError as exc:
+        # A value too large for a fixed-size integer of a library call (an index, a C
+        # argument): the user's number, not a result; the command's own caps name most.
+        why = (f"error: a value is too large for this computation ({exc}); use smaller "
+               f"parameters or inputs")
+        _error(name, f"{why}; {_written_before(written)}" if written else why)
+        return FAILED_WRITE if written else USAGE
     except UnicodeEncodeError as exc:
         if not _stdout_codec(exc.encoding):
             return _internal(name, exc)

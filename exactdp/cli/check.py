@@ -20,6 +20,7 @@ from exactdp.cli._common import (
     EPILOG,
     add_json,
     add_max_seconds,
+    clip_value,
     emit_json,
     epsilon_in_range,
 )
@@ -117,6 +118,17 @@ def _params(args: argparse.Namespace) -> Any:
     beta = to_fraction(args.beta, "--beta")
     if beta <= 0:
         raise ParameterError(f"--beta = {beta} must be positive")
+    # The check enumerates every k-sparse input and pairs of them: at least (d + 1)^2 cell
+    # comparisons, with k and s sizing lists.  Refused here, before the hash family (a prime
+    # above d) or the saturation scan (a list of k entries) is built for a domain that could
+    # never be enumerated.
+    for name, value, need in (("--universe-size", d, (d + 1) ** 2), ("--sparsity", k, k),
+                              ("--rows", rows, rows)):
+        if need > MAX_ALP_WORK:
+            raise ResourceLimitError(
+                f"the domain is too large to enumerate: {name} = {clip_value(value)} needs "
+                f"more than the limit of {MAX_ALP_WORK} cell comparisons; use smaller "
+                f"--universe-size, --sparsity or --rows")
     if args.variant == "unscaled":
         if args.alpha is not None:
             raise ParameterError("--alpha does not apply to --variant unscaled (c = 1)")

@@ -30,6 +30,7 @@ from exactdp.cli._common import (
     EPILOG,
     add_json,
     add_max_seconds,
+    clip_value,
     emit_json,
     epsilon_in_range,
     max_seconds,
@@ -135,6 +136,13 @@ def _setup(args: argparse.Namespace) -> dict[str, Any]:
         bound = to_fraction(args.bound, "--bound")
         if bound.denominator != 1 or bound < 0:
             raise ParameterError(f"--bound = {bound} must be an integer >= 0")
+    if k > 64 or (p > 64 and not (bound == 0 and args.perm is not None)):
+        # 2^k sign patterns, and p! 2^p plans or (2C + 1)^p inputs, all far past the limit:
+        # refused before those numbers are computed
+        raise ResourceLimitError(
+            f"--p = {clip_value(p)}, --k = {clip_value(k)}: the exhaustive check needs more "
+            f"than {MAX_SIGN_OPORP_WORK} sampler runs (2^k sign patterns times (2C + 1)^p "
+            f"inputs); use --p and --k of at most a few each")
     base = base_from_eps(eps) if args.rho is None else Base.of(args.rho)
     if (args.perm is None) != (args.signs is None):
         raise ParameterError("--perm and --signs go together (one plan); omit both for "

@@ -21,6 +21,7 @@ from exactdp.cli._common import (
     OK,
     add_json,
     add_output,
+    clip_value,
     draw_ns,
     duration,
     emit_json,
@@ -48,6 +49,9 @@ GUARANTEES = (
     "size of the integers d.")
 
 _DEFAULT_MAX_SECONDS = str(DEFAULT_MAX_SECONDS)
+#: The largest count the command line takes is below 2^MAX_N_BITS: at n = 10^3000 one draw
+#: of FastSample takes about 20 s of processor time, at 10^1000 under 2 s.
+MAX_N_BITS = 1024
 
 
 def _counting_args(p: argparse.ArgumentParser, ideal: bool = False,
@@ -84,6 +88,11 @@ def _make_mechanism(args: argparse.Namespace) -> Any:
 
     # Parsed here first so that errors name the flags (--n, not n).
     n = positive_int(args.n, "--n")
+    if n.bit_length() > MAX_N_BITS:
+        raise ResourceLimitError(
+            f"--n = {clip_value(n)} has {n.bit_length()} bits; the command line takes counts "
+            f"below 2^{MAX_N_BITS} (the binary searches over [0, n] take time growing with "
+            f"the cube of log n, and even timing one of them would run for minutes)")
     total = budget(args.epsilon, "--epsilon")
     draws = _draws(args)
     if args.mechanism == "fastsample":
@@ -137,8 +146,8 @@ def _max_seconds(args: argparse.Namespace) -> int:
 def estimate_ns(mech: Any, counts: int) -> int:
     """About how many nanoseconds :func:`exactdp.checker.counting_distribution` takes for
     ``counts`` values of ``c``: it enumerates ``u`` when ``d <= 4096`` (``d`` calls of
-    ``M``), and otherwise finds ``n + 1`` thresholds, each one ``F`` evaluation and two calls
-    of ``M``; then it makes ``n + 1`` exact probabilities ``mass / d``, whose reduction (a gcd
+    ``M``), and otherwise finds ``n + 1`` thresholds, each one ``F`` evaluation and four calls
+    of ``M`` (the threshold and its neighbour, and the checks of the intervals' ends); then it makes ``n + 1`` exact probabilities ``mass / d``, whose reduction (a gcd
     of numbers as long as ``d``, which grows with ``n``) dominates at large ``n``.  Timed on
     the mechanism itself, at the middle of its range (a display estimate only: it decides
     whether to start, never a value that is released)."""
@@ -149,7 +158,7 @@ def estimate_ns(mech: Any, counts: int) -> int:
     if d <= 4096:
         return counts * (d * t_call + (n + 1) * t_fraction)
     t_cdf = per_call_ns(lambda: mech.cdf(0, mid_z))
-    return counts * (n + 1) * (t_cdf + 2 * t_call + t_fraction)
+    return counts * (n + 1) * (t_cdf + 4 * t_call + t_fraction)
 
 
 def fraction_ns(mech: Any) -> tuple[int, int, int]:
@@ -164,6 +173,15 @@ def fraction_ns(mech: Any) -> tuple[int, int, int]:
     t_make = per_call_ns(lambda: Fraction(mass, d))
     one, two = Fraction(mass, d), Fraction(high, d)
     return t_make, per_call_ns(lambda: one + two), per_call_ns(lambda: str(one))
+
+
+def check_ns(mech: Any) -> int:
+    """About how many nanoseconds ``exactdp check geosample|fastsample`` takes: the ``n + 1``
+    laws (:func:`estimate_ns`) and the worst ratio over the ``2n`` neighbouring pairs, one
+    exact comparison of two quotients of probabilities per output (products and gcds of
+    numbers as long as ``d``: about three reductions of :func:`fraction_ns`, measured)."""
+    n = mech.n
+    return estimate_ns(mech, n + 1) + 6 * n * (n + 1) * fraction_ns(mech)[0]
 
 
 def distribution_ns(mech: Any) -> int:
@@ -399,7 +417,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         beta = to_fraction(args.beta, "--beta")
         if not 0 < beta < 1:
             raise ParameterError(f"--beta = {beta} must lie strictly between 0 and 1")
-    estimate = estimate_ns(mech, mech.n + 1)
+    estimate = check_ns(mech)
     _refuse_if_slow(f"checking {type(mech).__name__} at n = {mech.n}", estimate,
                     _max_seconds(args), "use a smaller --n")
     if estimate > 10 * NS:

@@ -123,6 +123,7 @@ def _cmd_histogram(args: argparse.Namespace) -> int:
         data, fmt = loaded
     else:
         name = "standard input" if args.file == "-" else repr(args.file)
+        _check_read_cost(args, universe)
         text = read_text(args.file, "input", input_limit(args))
         data, fmt = read_dataset(text, universe, args.format,
                                  skip_blank_lines=args.skip_blank_lines, where=f"input {name}")
@@ -241,6 +242,39 @@ def _check_cost(args: argparse.Namespace, universe: Any, epsilon: Any, beta: Any
             + f"), over --max-seconds {limit}; use a smaller universe or another algorithm "
               f"(pure-sparse and compact cost about n draws), or pass --max-seconds "
               f"{2 * total // NS + 1} to run it anyway")
+
+
+#: The prefix of an input file timed to estimate the reading of the whole.
+_SAMPLE_BYTES = 1 << 18
+
+
+def _check_read_cost(args: argparse.Namespace, universe: Any) -> None:
+    """Refuse, before reading it, an input file estimated to take past --max-seconds to
+    parse: its size times the time of parsing its first 256 KiB (cut at a line end).  A
+    prefix that does not parse says nothing here: the whole read reports it."""
+    import os
+
+    from exactdp.histograms.datafile import read_dataset
+    from exactdp.params import ExactDPError
+
+    if args.file == "-" or not os.path.isfile(args.file):
+        return
+    size = os.path.getsize(args.file)
+    if size <= 4 * _SAMPLE_BYTES:
+        return
+    with open(args.file, "rb") as fh:
+        head = fh.read(_SAMPLE_BYTES)
+    head = head[: head.rfind(b"\n") + 1]
+    if not head:
+        return
+    try:
+        text = head.decode("utf-8")
+        ns = per_call_ns(lambda: read_dataset(text, universe, args.format,
+                                              skip_blank_lines=args.skip_blank_lines), calls=1)
+    except (ExactDPError, UnicodeDecodeError):
+        return
+    refuse_if_slow(f"reading {size} bytes of input", ns * size // len(head),
+                   max_seconds(args), "use a smaller input file")
 
 
 def _iroot5(x: int) -> int:

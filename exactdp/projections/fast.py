@@ -106,6 +106,8 @@ def oporp_signs_batch(mech: DPSignOPORP, data: object, source: RandomSource) -> 
     out = bytearray(n * k)
     per_chunk = max(1, CHUNK_BITS // k)
     lib = _library()[0]
+    if not (mech.beta < 1 << 63 and flipper.l_max < 1 << 31):
+        lib = None  # the kernel's int64 beta and int L_max: ctypes would cut larger values
     bin_of, sign_of = plan.bin_of, plan.sign_of
     if lib is None:
         unit, level_of = mech.beta, flipper.level

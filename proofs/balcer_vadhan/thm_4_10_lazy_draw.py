@@ -88,6 +88,9 @@ def _check_small(mech: FastSample, top_bits: int) -> tuple[list[str], int, int, 
                 if (zc if zc >= 0 else None) != z:
                     bad.append(f"c={c}, a={a}: kernel {zc}, twin {z}")
             lo, hi = a * big_b + 1, min((a + 1) * big_b, mech.d)
+            if z is not None and (a + 1) * big_b > mech.d:
+                # the last block reaches past d: its u > d must be redrawn, never decided
+                bad.append(f"c={c}, a={a}: the block past d = {mech.d} decided as {z}")
             if z is not None:
                 decided += 1
                 ends = (mech(c, lo), mech(c, hi))
