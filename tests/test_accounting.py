@@ -314,3 +314,13 @@ def test_from_numerators_matches_from_laws_and_checks_its_input():
         PrivacyLoss.from_numerators(5, 4, {F(12, 5): (3, 1), F(4, 15): (1, 3)})
     with pytest.raises(ParameterError):
         PrivacyLoss.from_numerators(0, 4, {})
+
+
+def test_epsilon_of_a_ratio_with_long_numbers_is_certified():
+    loss = PrivacyLoss.of(FastSample(1, F(1, 2), F(1, 100)), 0, 1).power(6)
+    d = F(1, 1000)
+    r = loss.smallest_ratio(d)
+    assert r.numerator.bit_length() > 4 * 128 + 256  # the fixed-point bracket is used
+    box = loss.epsilon(d)
+    assert compare_exp(box.lo, r) <= 0 <= compare_exp(box.hi, r)
+    assert box.hi - box.lo < F(1, 2**100)

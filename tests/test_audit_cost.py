@@ -141,7 +141,7 @@ def test_stopped_past_the_limit(capsys: pytest.CaptureFixture[str],
                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """An estimate far too low (as for long loops): the exploration stops at the limit."""
     monkeypatch.setattr("exactdp.audit.whitebox.estimate",
-                        lambda runner, inputs: cost.Estimate(1, 1, len(inputs), 1))
+                        lambda runner, inputs, **kw: cost.Estimate(1, 1, len(inputs), 1))
     code, out, err = run(capsys, "audit", LOOP, "--kind", "whitebox", "--rng", "random",
                          "--patch", "random", "--claimed-epsilon", "3", "--inputs", "0..100",
                          "--json", "--quiet", "--max-seconds", "1")

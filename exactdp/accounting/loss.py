@@ -408,6 +408,16 @@ class PrivacyLoss:
             return None
         if r == 1:
             return Interval(Fraction(0), Fraction(0))
+        if max(r.numerator.bit_length(), r.denominator.bit_length()) > 4 * bits + 256:
+            # a many-fold composition's ratio has long numbers, on which the series of
+            # ln_interval is slow: bracket r by fixed-point rationals of bits + 64
+            # fractional bits (ln is increasing)
+            f = bits + 64
+            num = gmpy2.mpz(r.numerator) << f
+            lo = Fraction(int(num // r.denominator), 1 << f)
+            hi = Fraction(int(-((-num) // r.denominator)), 1 << f)
+            return Interval(ln_interval(max(lo, Fraction(1)), bits).lo,
+                            ln_interval(hi, bits).hi)
         return ln_interval(r, bits)
 
     # ------------------------------------------------------------------------ composition

@@ -59,10 +59,11 @@ PROBE_NS = NS // 2
 
 
 class _Spine(ExploringSource):
-    """The path that replays ``prefix`` and takes choice 0 at every later draw."""
+    """The path that replays ``prefix`` and takes choice 0 at every later draw (cut, as the
+    exploration cuts it, at ``max_draws``)."""
 
-    def __init__(self, prefix: tuple[int, ...]) -> None:
-        super().__init__(prefix, max_draws=PROBE_DRAWS)
+    def __init__(self, prefix: tuple[int, ...], max_draws: int = PROBE_DRAWS) -> None:
+        super().__init__(prefix, max_draws=max_draws)
 
 
 @dataclass(frozen=True)
@@ -97,14 +98,14 @@ def _seconds(ns: int) -> str:
     return f"{s} s" if s else "under a second"
 
 
-def _spine(run: Callable[[RandomSource], Any], prefix: tuple[int, ...]
-           ) -> tuple[ExploringSource, int]:
+def _spine(run: Callable[[RandomSource], Any], prefix: tuple[int, ...],
+           max_draws: int = PROBE_DRAWS) -> tuple[ExploringSource, int]:
     """Run the path replaying ``prefix`` then taking choice 0 (restarted when the
     mechanism restarts its exploration); the source and the CPU nanoseconds."""
-    src = _Spine(prefix)
+    src = _Spine(prefix, max_draws)
     start = time.process_time_ns()
     for _attempt in range(MAX_RESTARTS + 1):
-        src = _Spine(prefix)
+        src = _Spine(prefix, max_draws)
         try:
             run(src)
         except RestartExploration:
@@ -115,7 +116,8 @@ def _spine(run: Callable[[RandomSource], Any], prefix: tuple[int, ...]
     return src, time.process_time_ns() - start
 
 
-def _descent(run: Callable[[RandomSource], Any], rng: random.Random) -> tuple[Fraction, Fraction]:
+def _descent(run: Callable[[RandomSource], Any], rng: random.Random,
+             max_draws: int = PROBE_DRAWS) -> tuple[Fraction, Fraction]:
     """One estimate of the number of paths and of their total CPU nanoseconds.
 
     The paths of a tree are its first-choice path (choice 0 at every draw, the one the
@@ -134,7 +136,7 @@ def _descent(run: Callable[[RandomSource], Any], rng: random.Random) -> tuple[Fr
     prefix: tuple[int, ...] = ()
     weight, paths, ns = Fraction(1), Fraction(0), Fraction(0)
     for _ in range(MAX_DESCENT):
-        src, cpu = _spine(run, prefix)
+        src, cpu = _spine(run, prefix, max_draws)
         paths += weight
         ns += weight * cpu
         sizes = src.sizes
@@ -164,22 +166,23 @@ def _descent(run: Callable[[RandomSource], Any], rng: random.Random) -> tuple[Fr
 class _Probe(ExploringSource):
     """A path taking, at every draw, one of its options uniformly at random."""
 
-    def __init__(self, seed: str) -> None:
-        super().__init__((), max_draws=PROBE_DRAWS, chooser=random.Random(seed))
+    def __init__(self, seed: str, max_draws: int = PROBE_DRAWS) -> None:
+        super().__init__((), max_draws=max_draws, chooser=random.Random(seed))
 
     def _choose(self, size: int, den: int, masses: list[int] | None) -> int:
         assert self.chooser is not None
         return self.chooser.randrange(size)
 
 
-def _probe(run: Callable[[RandomSource], Any], seed: str) -> tuple[int, int]:
+def _probe(run: Callable[[RandomSource], Any], seed: str,
+           max_draws: int = PROBE_DRAWS) -> tuple[int, int]:
     """Knuth's estimator on the draws themselves: one path taking an option uniformly at
     random at every draw; the product of the option counts along it (an unbiased estimate
     of the number of paths) and its CPU nanoseconds."""
     src = None
     start = time.process_time_ns()
     for attempt in range(MAX_RESTARTS + 1):
-        src = _Probe(f"{seed}/{attempt}")
+        src = _Probe(f"{seed}/{attempt}", max_draws)
         try:
             run(src)
         except RestartExploration:
@@ -192,7 +195,8 @@ def _probe(run: Callable[[RandomSource], Any], seed: str) -> tuple[int, int]:
 
 
 def estimate(runner: Callable[[Any], Callable[[RandomSource], Any]], inputs: Sequence[Any],
-             probes: int = PROBES, budget_ns: int = PROBE_NS) -> Estimate:
+             probes: int = PROBES, budget_ns: int = PROBE_NS,
+             max_draws: int | None = None) -> Estimate:
     """Estimate the exploration of every input in ``inputs``; ``runner(c)`` gives the
     function that runs one path of input ``c`` (:func:`exactdp.audit.per_input.path_runner`).
 
@@ -201,8 +205,11 @@ def estimate(runner: Callable[[Any], Callable[[RandomSource], Any]], inputs: Seq
     passes ``budget_ns``) and Knuth's estimator on the draws (:func:`_probe`: the paths
     counted, times the mean CPU time of the random paths).  Both have heavy tails -- the
     latter misses deep loops, the former can miss the larger subtrees of a bushy tree --
-    and a low estimate lets a long exploration start: the larger of the two is kept."""
+    and a low estimate lets a long exploration start: the larger of the two is kept.
+    ``max_draws``: the exploration's draws per path (its paths are cut there, and so are
+    the probes')."""
     n = len(inputs)
+    cap = PROBE_DRAWS if max_draws is None else min(PROBE_DRAWS, max_draws)
     sample = [inputs[i] for i in sorted({0, n // 2, n - 1})] if n else []
     paths, ns, descents = Fraction(0), Fraction(0), 0
     leaves = runs = cpu = 0
@@ -212,12 +219,12 @@ def estimate(runner: Callable[[Any], Callable[[RandomSource], Any]], inputs: Seq
         for k in range(probes):
             if k >= 2 and time.process_time_ns() - start > budget_ns:
                 break
-            p, t = _descent(run, random.Random(f"{c!r}/{k}"))
+            p, t = _descent(run, random.Random(f"{c!r}/{k}"), cap)
             paths += p
             ns += t
             descents += 1
         for k in range(probes):
-            p_, t_ = _probe(run, f"{c!r}/{k}")
+            p_, t_ = _probe(run, f"{c!r}/{k}", cap)
             leaves += p_
             cpu += t_
             runs += 1

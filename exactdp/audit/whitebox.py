@@ -308,7 +308,7 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
     if max_seconds is not None and spread is None:  # the cost, estimated before it starts
         with unchanged(f):  # the probes leave no trace in the mechanism or its report
             guess = estimate(lambda c: path_runner(f, c, guard, randomness_size, allowed)[0],
-                             inputs)
+                             inputs, max_draws=max_draws)
         if guess.ns > max_seconds * NS:  # (the estimate is in the one-line refusal)
             raise ResourceLimitError(
                 f"the white-box exploration would take about {guess.ns // NS} s CPU "
