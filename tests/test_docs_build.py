@@ -87,3 +87,40 @@ def test_every_tutorial_has_a_page() -> None:
         page = DOCS / "tutorials" / tutorial.name
         assert page.exists(), f"add {page.relative_to(ROOT)} including {tutorial.name}"
         assert f"../../tutorials/{tutorial.name}" in page.read_text(encoding="utf-8")
+
+
+def saved_pictures(tutorial: Path) -> list[str]:
+    """The picture files a tutorial's code saves (``OUTPUT_DIR / "name.png"``)."""
+    return re.findall(r'OUTPUT_DIR / "([A-Za-z0-9_.-]+\.png)"', tutorial.read_text(encoding="utf-8"))
+
+
+def test_every_tutorial_picture_is_stored_for_the_docs() -> None:
+    stored = DOCS / "tutorials" / "pictures"
+    wanted = [name for t in sorted(TUTORIALS.glob("[0-9][0-9]-*.md")) for name in saved_pictures(t)]
+    assert wanted, "the tutorials draw pictures"
+    missing = [name for name in wanted if not (stored / name).is_file()]
+    assert not missing, (f"draw them with 'exactdp tutorial NAME --run --output DIR' and copy "
+                         f"them into {stored.relative_to(ROOT)}: {missing}")
+    for name in wanted:
+        assert (stored / name).read_bytes().startswith(b"\x89PNG\r\n\x1a\n"), name
+
+
+def test_tutorial_pages_show_their_pictures(site: Path) -> None:
+    for tutorial in sorted(TUTORIALS.glob("[0-9][0-9]-*.md")):
+        page = (site / "tutorials" / tutorial.with_suffix(".html").name).read_text(encoding="utf-8")
+        shown = re.findall(r'<img [^>]*src="([^"]+)"', page)
+        for name in saved_pictures(tutorial):
+            assert any(src.endswith("/" + name) for src in shown), (tutorial.name, name, shown)
+
+
+def test_pictures_go_after_the_block_and_its_output() -> None:
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from exactdp_docs import with_pictures
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    text = ("# T\n\n```python\nprint(1)\nsave(OUTPUT_DIR / \"a.png\")\n```\n\n```output\n1\n```\n"
+            "\nAfter.\n\n```python\nx = 1\n```\n")
+    out = with_pictures(text)
+    assert out.count("![a.png](pictures/a.png)") == 1
+    assert out.index("```output") < out.index("![a.png]") < out.index("After.")

@@ -18,6 +18,7 @@ import argparse
 import importlib
 import json
 import os
+import re
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -283,10 +284,65 @@ class BenchmarksDirective(_MarkdownDirective):
         return "\n".join(out)
 
 
+# ---------------------------------------------------------------------------- tutorial pictures
+
+TUTORIAL_PICTURES = Path(__file__).resolve().parents[1] / "tutorials" / "pictures"
+_INCLUDE = re.compile(r"^```\{include\} \.\./\.\./tutorials/(?P<file>[0-9]{2}-[a-z0-9-]+\.md)\n```",
+                      re.MULTILINE)
+_SAVED = re.compile(r'OUTPUT_DIR / "(?P<name>[A-Za-z0-9_.-]+\.png)"')
+
+
+def with_pictures(text: str) -> str:
+    """A tutorial's Markdown with each picture a code block saves shown after the block (and
+    after its shown output): ``![name](pictures/name.png)``, from the pictures stored beside
+    the tutorial pages (``exactdp tutorial NAME --run --output DIR`` draws them)."""
+    lines = text.splitlines()
+    out: list[str] = []
+    pending: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        i += 1
+        if not line.startswith("```"):
+            continue
+        info = line[3:].strip()
+        body: list[str] = []
+        while i < len(lines) and not lines[i].startswith("```"):
+            body.append(lines[i])
+            out.append(lines[i])
+            i += 1
+        if i < len(lines):
+            out.append(lines[i])
+            i += 1
+        if info.startswith("python"):
+            pending = [m.group("name") for m in _SAVED.finditer("\n".join(body))]
+            nxt = next((j for j in range(i, len(lines)) if lines[j].strip()), None)
+            if nxt is not None and lines[nxt].startswith("```output"):
+                continue  # the pictures go after the shown output
+        for name in pending:
+            out.extend(["", f"![{name}](pictures/{name})", ""])
+        pending = []
+    return "\n".join(out) + "\n"
+
+
+def tutorial_source(app: Sphinx, docname: str, source: list[str]) -> None:
+    """A tutorial page (a one-line include of ``exactdp/tutorials/NN-name.md``) gets the
+    tutorial's text with its pictures shown (:func:`with_pictures`)."""
+    if not docname.startswith("tutorials/"):
+        return
+    found = _INCLUDE.search(source[0])
+    if found is None:
+        return
+    tutorial = Path(__file__).resolve().parents[2] / "tutorials" / found.group("file")
+    source[0] = with_pictures(tutorial.read_text(encoding="utf-8"))
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("exactdp-cli", CliDirective)
     app.add_directive("exactdp-claims-summary", ClaimsSummaryDirective)
     app.add_directive("exactdp-claims", ClaimsDirective)
     app.add_directive("exactdp-benchmarks", BenchmarksDirective)
     app.connect("missing-reference", resolve_unpublished)
+    app.connect("source-read", tutorial_source)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
