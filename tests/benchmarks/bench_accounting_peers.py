@@ -65,6 +65,7 @@ from exactdp.geosample import GeoSample
 
 DELTA = Fraction(1, 10**6)
 PNG = record.RESULTS / "bench_accounting_peers.png"
+COLOURS = {"PLD": "C0", "PLD mech": "C1", "RDP": "C2", "zCDP": "C3"}
 RECORDING = record.FLAG in sys.argv  # record.run drops the flag before main() runs
 
 
@@ -375,14 +376,16 @@ def plot(curves: dict[str, dict[str, list[tuple[int, float, float]]]]) -> None:
                     ax.fill_between(ks, [p[1] for p in pts], [p[2] for p in pts],
                                     color="0.6")
             else:
-                ax.plot(ks, [p[1] for p in pts], "o--", ms=3, label=acc)
+                ax.plot(ks, [p[1] for p in pts], "o--", ms=3, label=acc,
+                        color=COLOURS.get(acc.split(" (")[0] + (" mech" if "disc." in acc
+                                                                else ""), "C4"))
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("k releases")
         ax.set_title(name, fontsize=8)
         ax.grid(True, which="both", lw=0.3)
+        ax.legend(fontsize=6)
     axes[0].set_ylabel(f"eps at delta = {DELTA}")
-    axes[-1].legend(fontsize=7)
     fig.tight_layout()
     PNG.parent.mkdir(exist_ok=True)
     fig.savefig(PNG, dpi=110)
