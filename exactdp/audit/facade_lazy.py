@@ -135,14 +135,7 @@ class LazyUnit:
         return not answer
 
     def _compare(self, other: Any, op: str) -> bool:
-        x: Any = None
-        if type(other) is float:  # the common case: a finite float, by its exact ratio
-            try:
-                x = other.as_integer_ratio()
-            except (OverflowError, ValueError):  # inf or nan: _exact below
-                pass
-        if x is None:
-            x = _exact(other)
+        x = _exact(other)
         if x is None:
             return bool(self._escape(f"compared ({op}) with {type(other).__name__}"))
         if isinstance(x, float):  # inf or nan: the same answer for every j
