@@ -688,7 +688,7 @@ def _private_log_time(frame: FrameType | None) -> bool:
             or log.f_code is not logging.Logger._log.__code__:
         return False
     logger = log.f_locals.get("self")
-    if type(logger) not in (logging.Logger, logging.RootLogger) or \
+    if logger is None or type(logger) not in (logging.Logger, logging.RootLogger) or \
             logging.getLogRecordFactory() is not logging.LogRecord:
         return False
     handlers: list[Any] = []

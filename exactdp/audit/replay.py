@@ -33,7 +33,8 @@ def replay_path(run: Callable[[ExploringSource], T], src: RandomSource, first: T
         if len(again.choices) < n:
             raise
         second = _MORE
-    same = (second[0] == first[0] if not timed and _pair(second) and _pair(first)
+    head: Any = first  # a white-box result (output, trace) when not timed
+    same = (second[0] == head[0] if not timed and _pair(second) and _pair(first)
             else second == first)
     if second is _MORE or not same or again.choices != src.choices \
             or _draws(again) != _draws(src):

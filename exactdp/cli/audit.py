@@ -142,7 +142,7 @@ def _refuse_misplaced(args: argparse.Namespace) -> None:
     """An option of the other kind would be silently ignored: refuse it instead."""
     from exactdp.params import ParameterError
 
-    other = _BLACKBOX_ONLY if args.kind == "whitebox" else _WHITEBOX_ONLY
+    other: tuple[tuple[str, str], ...] = _BLACKBOX_ONLY if args.kind == "whitebox" else _WHITEBOX_ONLY
     if args.kind == "blackbox" and args.max_seconds != str(AUDIT_MAX_SECONDS):
         other += (("max_seconds", "--max-seconds"),)  # (its default is no choice)
     for attr, flag in other:
