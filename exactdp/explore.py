@@ -265,8 +265,10 @@ class ExploringSource(RandomSource):
         multiplies the path's weight by the option's."""
         choices = self.choices
         i = len(choices)
-        if self._budgeted:
-            self.check_budget()  # (no budget: nothing to check, no call)
+        if self._budgeted and (  # (check_budget's test inlined: it raises which cut)
+                (self.max_draws is not None and i >= self.max_draws)
+                or (self.deadline_ns is not None and _now() > self.deadline_ns)):
+            self.check_budget()
         if i < self._replayed:
             idx = self.prefix[i]
         else:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable
+from sys import gettrace, settrace
 from typing import Any
 
 from exactdp.audit.bytecode import untraced
@@ -80,6 +81,27 @@ def _exact(other: Any) -> tuple[int, int] | float | None:
     if isinstance(other, numbers.Rational):
         return int(other.numerator), int(other.denominator)
     return None
+
+
+def _comparison(op: str) -> Callable[[Any, Any], bool]:
+    """``self OP other`` by :meth:`LazyUnit._compare`, run with tracing off (what
+    :func:`~exactdp.audit.bytecode.untraced` does, without a call of a wrapped lambda: a
+    comparison is made once per branch of the explored code)."""
+
+    def compare(self: Any, other: Any) -> bool:
+        old = gettrace()
+        if old is None:
+            return self._compare(other, op)  # type: ignore[no-any-return]
+        settrace(None)
+        try:
+            return self._compare(other, op)  # type: ignore[no-any-return]
+        finally:
+            settrace(old)
+
+    compare.__name__ = compare.__qualname__ = {
+        "<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__", "==": "__eq__",
+        "!=": "__ne__"}[op]
+    return compare
 
 
 class LazyUnit:
@@ -161,12 +183,12 @@ class LazyUnit:
         same = self._split((floor, floor + 1), (False, True, False))
         return same if op == "==" else not same
 
-    __lt__ = untraced(lambda self, other: self._compare(other, "<"))
-    __le__ = untraced(lambda self, other: self._compare(other, "<="))
-    __gt__ = untraced(lambda self, other: self._compare(other, ">"))
-    __ge__ = untraced(lambda self, other: self._compare(other, ">="))
-    __eq__ = untraced(lambda self, other: self._compare(other, "=="))  # type: ignore[assignment]
-    __ne__ = untraced(lambda self, other: self._compare(other, "!="))  # type: ignore[assignment]
+    __lt__ = _comparison("<")
+    __le__ = _comparison("<=")
+    __gt__ = _comparison(">")
+    __ge__ = _comparison(">=")
+    __eq__ = _comparison("==")  # type: ignore[assignment]
+    __ne__ = _comparison("!=")  # type: ignore[assignment]
     __bool__ = untraced(lambda self: self._compare(0, "!="))
 
     def __getattr__(self, name: str) -> Any:

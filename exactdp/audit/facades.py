@@ -312,13 +312,18 @@ class RandomFacade(random.Random):
                 frame.f_globals.get("__name__") == "exactdp.audit.escape":
             frame = frame.f_back  # a name bound before the audit, forwarded by its guard
         caller = frame.f_globals.get("__name__", "")
-        return self._unit(caller == "random" or caller.startswith("exactdp."))
-
-    @untraced
-    def _unit(self, concrete: bool) -> Any:
-        if concrete:  # Random's own methods (expovariate...) compute with the float
-            return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
-        return self._engine.unit()
+        # the draw runs with tracing off (as untraced() would, inlined: once per draw)
+        old = sys.gettrace()
+        if old is not None:
+            sys.settrace(None)
+        try:
+            if caller == "random" or caller.startswith("exactdp."):
+                # Random's own methods (expovariate...) compute with the float
+                return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
+            return self._engine.unit()
+        finally:
+            if old is not None:
+                sys.settrace(old)
 
     @untraced
     def getrandbits(self, k: int) -> int:

@@ -159,7 +159,9 @@ class GuardedSource(RandomSource):
         return self.inner.inverse_cdf(draw)
 
     def bernoulli(self, num: int, den: int) -> bool:
-        self._charge(check_domain_size(den))
+        if type(den) is not int or den < 1:  # (a plain int >= 1 needs no call)
+            check_domain_size(den)
+        self._charge(den)
         return self.inner.bernoulli(num, den)
 
 
