@@ -34,25 +34,25 @@ MAX_SPREAD = 64
 
 
 def lattice_exponent(x: Fraction, base: Fraction, limit: int | None = None) -> int | None:
-    """The integer ``k >= 0`` with ``base**k == x`` exactly (``base > 1``, ``x >= 1``), else
-    None.  The bit lengths bound ``k`` first, so no huge power is built in vain."""
+    """The integer ``k >= 0`` with ``base**k == x`` exactly (``base > 1``, ``x >= 1``; and
+    ``k <= limit`` when a limit is given), else None.
+
+    ``base = p/q`` in lowest terms makes ``base**k = p**k / q**k`` in lowest terms too, so
+    ``k`` is the multiplicity of ``p`` in ``x``'s numerator, read off by one exact factor
+    removal and confirmed by ``x == p**k / q**k``: the cost is that of a few big-integer
+    divisions, whatever ``k`` is and however close to 1 the base (no power of a rational
+    is built step by step)."""
     if x == 1:
         return 0
     if x < 1 or base <= 1:
         return None
-    # base**k > x for k > bits(x) / log2(base) >= ...: bound k by the bit lengths
-    top = x.numerator.bit_length() - x.denominator.bit_length() + 1
-    step = base.numerator.bit_length() - base.denominator.bit_length() - 1
-    k_max = top // step + 1 if step > 0 else None
-    if limit is not None:
-        k_max = limit if k_max is None else min(k_max, limit)
-    k, power = 0, Fraction(1)
-    while power < x:
-        if k_max is not None and k >= k_max:
-            return None
-        power *= base
-        k += 1
-    return k if power == x else None
+    rest, k = gmpy2.remove(gmpy2.mpz(x.numerator), gmpy2.mpz(base.numerator))
+    k = int(k)
+    if rest != 1 or k == 0 or (limit is not None and k > limit):
+        return None
+    if base.denominator == 1:
+        return k if x.denominator == 1 else None
+    return k if x.denominator == base.denominator**k else None
 
 
 def _root(x: Fraction, j: int) -> Fraction | None:
