@@ -16,6 +16,7 @@ of the exact guarantee defined here.
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from fractions import Fraction
 from typing import Any
@@ -372,7 +373,7 @@ def release_ns(mech: Any) -> int:
         centre = s.lo + (s.hi - s.lo) // 2
         s.sample_many([centre], trial)
         first = time.perf_counter_ns() - start
-        warm = per_call_ns(lambda s=s, centre=centre: s.sample_many([centre], trial), 2)
+        warm = per_call_ns(functools.partial(s.sample_many, [centre], trial), 2)
         ns += max(0, first - warm) + len(noise.class_rows[k]) * warm
     return ns * classes // max(1, len(picked))
 
