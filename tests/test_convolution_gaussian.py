@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -271,3 +272,52 @@ def test_laplace_and_gaussian_share_transform() -> None:
     gau = GaussianWalshMechanism(h, dom, F(2))
     assert lap.rows == gau.rows and lap.ranges == gau.ranges
     assert gau.convolve([1, 0, 0, 0, 0, 0, 0, 1]) == lap.convolve([1, 0, 0, 0, 0, 0, 0, 1])
+
+
+# ------------------------------------------------------------------------------ the CLI
+
+def _write(tmp_path: Path, values: list[int]) -> str:
+    path = tmp_path / "x.txt"
+    path.write_text("".join(f"{v}\n" for v in values), encoding="utf-8")
+    return str(path)
+
+
+XOR = ["--group", "xor", "--filter", "1,1,0,0", "--domain", "histograms:n=4", "--epsilon", "1",
+       "--delta", "1/1000", "--noise", "gaussian"]
+
+
+def test_cli_convolve_gaussian_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import json
+
+    from tests._cli import run
+
+    rc, out, err = run(capsys, "convolve", *XOR, "--seed", "3", "--json",
+                       _write(tmp_path, [3, 0, 1, 0]))
+    assert rc == 0 and "warning: --seed" in err
+    doc = json.loads(out)
+    assert doc["noise"] == "gaussian" and doc["ratios"] == [] and doc["noisy_coefficients"] == 2
+    s2 = [F(v) for v in doc["sigma2"]]
+    g = doc["guarantee"]
+    assert g["pure_ratio"] is None and g["within_target"]
+    bound = F(g["delta_at_e_eps"][1])
+    assert 0 < bound <= F(1, 1000)
+    # the bound is the profile's at a rational R_lo <= e^1, recomputed here from sigma^2
+    from exactdp.certified import exp_interval
+
+    assert GaussianProfile.uniform_shift(s2).delta_upper(exp_interval(F(1), 64).lo) == bound
+    # y = N^-1 W (lambda o c~) with lambda = (2, 0, 2, 0): multiples of 1/2
+    assert all((2 * F(v)).denominator == 1 for v in doc["y"])
+    # the MSE bound: N^-2 sum lambda_j^2 E[Z_j^2], E[Z^2] from the direct weights
+    m2 = {s: sum(p * z * z for z, p in direct_law(s, 128).items()) for s in set(s2)}
+    assert F(doc["mse"]["bound_every_x"]) == sum(4 * m2[s] for s in s2) / 16
+
+
+@pytest.mark.parametrize("extra,word", [(["--accounting", "zcdp"], "--accounting"),
+                                        (["--shape", "spectral-partition"], "--shape"),
+                                        (["--ratio-grid", "reciprocal"], "--ratio-grid")])
+def test_cli_convolve_gaussian_refusals(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                        extra: list[str], word: str) -> None:
+    from tests._cli import run
+
+    rc, out, err = run(capsys, "convolve", *XOR, *extra, _write(tmp_path, [1, 0, 0, 0]))
+    assert rc == 2 and out == "" and word in err and len(err.strip().splitlines()) == 1
