@@ -6,6 +6,7 @@ cost of its noise."""
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from fractions import Fraction
 from typing import Any
@@ -75,6 +76,6 @@ def gaussian_release_ns(mech: Any) -> int:
             start = time.perf_counter_ns()
             trial.inverse_cdf(g)
             ns += time.perf_counter_ns() - start
-            seen[id(g)] = per_call_ns(lambda g=g: trial.inverse_cdf(g), 2)
+            seen[id(g)] = per_call_ns(functools.partial(trial.inverse_cdf, g), 2)
         ns += seen[id(g)]
     return ns
