@@ -1,4 +1,4 @@
-"""Planted failures for the slip rows P5, P7, P8, P10, P11 and P14 of paper 001 (proofs/li_li/proj_slip_*):
+"""Planted failures for the slip rows P5, P7, P8, P10, P11, P13 and P14 of paper 001 (proofs/li_li/proj_slip_*):
 each passes on the implementation and FAILS when the bug it guards against is planted."""
 
 from __future__ import annotations
@@ -8,17 +8,19 @@ import random
 from fractions import Fraction
 
 import pytest
+import sympy as sp
 from _plant import plant
 
 from exactdp import discrete_gaussian
 from exactdp.certified import Interval
-from exactdp.projections import idp, rr, signs
+from exactdp.projections import estimators, idp, rr, signs
 from exactdp.proofs.li_li import _ieee, _normal
 from exactdp.proofs.li_li import proj_slip_p5_exact_level as p5
 from exactdp.proofs.li_li import proj_slip_p7_scaled_level as p7
 from exactdp.proofs.li_li import proj_slip_p8_alg10_rademacher as p8
 from exactdp.proofs.li_li import proj_slip_p10_sigma_star_discrete as p10
 from exactdp.proofs.li_li import proj_slip_p11_record_unit as p11
+from exactdp.proofs.li_li import proj_slip_p13_k_star as p13
 from exactdp.proofs.li_li import proj_slip_p14_gauss_eps_below_1 as p14
 
 
@@ -145,3 +147,43 @@ def test_p14_fails_when_the_classic_sigma_is_doubled(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(p14, "ln_interval", fourfold)
     rep = p14.check(False)
     assert not rep.verdict and all(c.verdict for c in rep.certificates[:3])
+
+
+# ------------------------------------------------------------------ P13 (k* analysis)
+
+def test_p13_passes_unplanted() -> None:
+    rep = p13.check(False)
+    assert rep.verdict and all(c.verdict for c in rep.certificates)
+
+
+def test_p13_fails_with_unsquared_debiasing(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, estimators, "debias_rr_collision", "(rho + 1) ** 2 / (rho - 1) ** 2",
+          "(rho + 1) / (rho - 1)")
+    rep = p13.check(False)
+    assert not rep.certificates[0].verdict and not rep.verdict
+
+
+def test_p13_fails_if_the_expansion_gave_the_printed_coefficient(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    real = p13.symbolic
+
+    def printed() -> dict[str, object]:
+        out = real()
+        out["lead3"] = 8 * sp.pi**2
+        return out
+
+    monkeypatch.setattr(p13, "symbolic", printed)
+    rep = p13.check(False)
+    assert not rep.certificates[1].verdict and not rep.verdict
+
+
+def test_p13_fails_with_the_printed_k_star(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = p13.symbolic
+
+    def printed() -> dict[str, object]:
+        out = real()
+        out["root_residual"] = out["paper_residual"]
+        return out
+
+    monkeypatch.setattr(p13, "symbolic", printed)
+    assert not p13.check(False).certificates[2].verdict
