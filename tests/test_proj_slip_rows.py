@@ -14,7 +14,8 @@ from _plant import plant
 from exactdp import discrete_gaussian
 from exactdp.certified import Interval
 from exactdp.projections import estimators, idp, rr, signs
-from exactdp.proofs.li_li import _ieee, _normal
+from exactdp import normal_cdf as _normal
+from exactdp.proofs.li_li import _ieee
 from exactdp.proofs.li_li import proj_slip_p5_exact_level as p5
 from exactdp.proofs.li_li import proj_slip_p7_scaled_level as p7
 from exactdp.proofs.li_li import proj_slip_p8_alg10_rademacher as p8

@@ -10,7 +10,7 @@ from exactdp.certificate import ClaimReport
 from exactdp.certified import Interval
 from exactdp.checker import hockey_stick_eps
 from exactdp.discrete_gaussian import DiscreteGaussian, calibrate_sigma2, ideal_delta
-from exactdp.proofs.li_li._normal import gaussian_delta, sqrt_interval
+from exactdp.normal_cdf import gaussian_delta, sqrt_interval
 from exactdp.proofs.li_li._proj import cert
 
 CLAIM = "Li & Li Thm 3.5 sigma* certifies continuous noise only; discrete delta 1.7x target"
@@ -26,7 +26,7 @@ DiscreteGaussian(12/25) both exceed 1/1000 (about 1.7e-3).  The discrete calibra
 (calibrate_sigma2, CKS Theorem 7) meets the target.  Nor does "sigma >= sigma*" carry over
 by monotonicity: the discrete delta is not monotone in sigma^2 (eps = 10: about 1.3e-2 at
 9/64, 2.5e-6 at 5/32, 2.0e-5 at 3/16)."""
-PROOF_IDEA = """Continuous delta bracketed in rationals (proofs/li_li/_normal.py: Phi by its alternating
+PROOF_IDEA = """Continuous delta bracketed in rationals (exactdp/normal_cdf.py: Phi by its alternating
 Taylor series, pi and sqrt by integer bounds, e^eps by exactdp.certified.exp_interval); the
 ideal discrete delta by exactdp.discrete_gaussian.ideal_delta (certified interval); the
 implementation's noise law DiscreteGaussian(s2).law() shifted by Delta and compared by the

@@ -10,7 +10,7 @@ from fractions import Fraction
 from exactdp.certificate import Certificate, ClaimReport
 from exactdp.certified import Interval, ln_interval
 from exactdp.discrete_gaussian import ideal_delta
-from exactdp.proofs.li_li._normal import gaussian_delta, sqrt_interval
+from exactdp.normal_cdf import gaussian_delta, sqrt_interval
 from exactdp.proofs.li_li._proj import cert
 from exactdp.proofs.li_li.proj_slip_p10_sigma_star_discrete import float_free
 
@@ -24,7 +24,7 @@ for continuous noise (Balle-Wang exact delta), so the condition eps < 1 (or Theo
 instead) is needed.  The ideal discrete Gaussian with sigma^2 rounded up to a multiple of
 1/64 also fails at eps = 20 (about 3.3e-4) but not at eps = 10 (about 1.2e-8)."""
 PROOF_IDEA = """sigma bracketed in rationals from exactdp.certified.ln_interval and an integer square root;
-the continuous exact delta bracketed over that interval (proofs/li_li/_normal.py); the
+the continuous exact delta bracketed over that interval (exactdp/normal_cdf.py); the
 discrete one by exactdp.discrete_gaussian.ideal_delta at the rounded-up sigma^2.  Below 1:
 continuous upper end <= delta (the theorem holds); at 10 and 20: the continuous lower end
 > delta, and at 20 the discrete lower end too."""

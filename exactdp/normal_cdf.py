@@ -13,7 +13,7 @@ from math import isqrt
 
 from exactdp.certified import Interval, exp_interval
 
-__all__ = ["PI", "gaussian_delta", "phi_interval", "sqrt_interval"]
+__all__ = ["PI", "gaussian_delta", "phi_interval", "sigma_star", "sqrt_interval"]
 
 #: pi to 60 decimals, widened by one unit of the last place on each side.
 _PI_60 = Fraction("3.141592653589793238462643383279502884197169399375105820974944")
@@ -78,3 +78,31 @@ def gaussian_delta(sigma: Interval, epsilon: Fraction, shift: Fraction = Fractio
     pa, pb = phi_interval(a, bits), phi_interval(b, bits)
     ee = exp_interval(e, bits)
     return Interval(pa.lo - ee.hi * pb.hi, pa.hi - ee.lo * pb.lo)
+
+
+def sigma_star(epsilon: Fraction, delta: Fraction, shift: Fraction = Fraction(1),
+               step_bits: int = 12, bits: int = 96) -> Interval:
+    """Theorem 3.5's sigma* (the root of eq. 14) bracketed: ``[lo, hi]`` with ``hi - lo =
+    2^-step_bits * shift``, the certified delta at ``hi`` at most ``delta`` and at ``lo``
+    above it (``delta(sigma)`` decreases in ``sigma``, Balle & Wang 2018)."""
+    e, d, s = Fraction(epsilon), Fraction(delta), Fraction(shift)
+
+    def ok(sigma: Fraction) -> bool:
+        return gaussian_delta(Interval(sigma, sigma), e, s, bits).hi <= d
+
+    hi = s
+    while not ok(hi):
+        hi *= 2
+    lo = hi / 2
+    while ok(lo):
+        lo, hi = lo / 2, lo
+    unit = s / (1 << step_bits)
+    lo_m, hi_m = int(lo / unit), -(-hi // unit)
+    hi_m = int(hi_m)
+    while hi_m - lo_m > 1:  # invariant: not ok(lo_m unit) or lo_m = 0, ok(hi_m unit)
+        mid = (lo_m + hi_m) // 2
+        if ok(mid * unit):
+            hi_m = mid
+        else:
+            lo_m = mid
+    return Interval(lo_m * unit, hi_m * unit)
