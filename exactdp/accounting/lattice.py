@@ -34,25 +34,25 @@ MAX_SPREAD = 64
 
 
 def lattice_exponent(x: Fraction, base: Fraction, limit: int | None = None) -> int | None:
-    """The integer ``k >= 0`` with ``base**k == x`` exactly (``base > 1``, ``x >= 1``; and
-    ``k <= limit`` when a limit is given), else None.
-
-    ``base = p/q`` in lowest terms makes ``base**k = p**k / q**k`` in lowest terms too, so
-    ``k`` is the multiplicity of ``p`` in ``x``'s numerator, read off by one exact factor
-    removal and confirmed by ``x == p**k / q**k``: the cost is that of a few big-integer
-    divisions, whatever ``k`` is and however close to 1 the base (no power of a rational
-    is built step by step)."""
+    """The integer ``k >= 0`` with ``base**k == x`` exactly (``base > 1``, ``x >= 1``), else
+    None.  The bit lengths bound ``k`` first, so no huge power is built in vain."""
     if x == 1:
         return 0
     if x < 1 or base <= 1:
         return None
-    rest, k = gmpy2.remove(gmpy2.mpz(x.numerator), gmpy2.mpz(base.numerator))
-    k = int(k)
-    if rest != 1 or k == 0 or (limit is not None and k > limit):
-        return None
-    if base.denominator == 1:
-        return k if x.denominator == 1 else None
-    return k if x.denominator == base.denominator**k else None
+    # both in lowest terms, and so is base**k = a**k / b**k (gcd(a, b) = 1): x == base**k
+    # if and only if x's numerator is a**k and its denominator b**k -- found by exact
+    # divisions, which fail at once for a ratio off the lattice
+    a, b = base.numerator, base.denominator
+    c, k = gmpy2.mpz(x.numerator), 0
+    while c > 1:
+        c, rem = gmpy2.f_divmod(c, a)
+        if rem:
+            return None
+        k += 1
+        if limit is not None and k > limit:
+            return None
+    return k if c == 1 and x.denominator == b**k else None
 
 
 def _root(x: Fraction, j: int) -> Fraction | None:
