@@ -21,6 +21,7 @@ so that the exact privacy-loss distribution of all of them can be composed
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -29,7 +30,7 @@ from exactdp.certified import Interval, ln_interval
 from exactdp.params import ParameterError, to_fraction
 
 __all__ = ["MAX_PAIRS_COUNT", "Release", "ReleaseFormatError", "SpendTerms", "basic_total",
-           "counting_losses", "parse_spend", "read_release"]
+           "countable", "counting_losses", "parse_spend", "read_release"]
 
 
 class ReleaseFormatError(ParameterError):
@@ -220,22 +221,9 @@ MAX_PAIRS_COUNT = 256
 MAX_COMBINATIONS = 4096
 
 
-def counting_losses(releases: list[Release]) -> list[tuple[tuple[tuple[int, int], ...], Any]]:
-    """``[(pairs, loss)]``: the exact privacy loss of all the releases' values together for
-    every combination of distinct per-release losses, ``pairs[i]`` the ordered pair of
-    neighbouring counts ``(c, c +- 1)`` in release ``i``'s range ``[0, n_i]`` that gives
-    release ``i``'s part (each release's loss to the power of its number of values).
-
-    The releases may count different things: one neighbouring dataset moves each count by
-    at most one, in either direction, independently -- so every combination is examined
-    (a count that does not move is never worse: composing with a further release cannot
-    lower the hockey-stick divergence, which only falls under post-processing such as
-    dropping that release)."""
-    from itertools import product
-
-    from exactdp.accounting.compose import compose
-    from exactdp.accounting.loss import PrivacyLoss, law_of
-
+def countable(releases: list[Release]) -> None:
+    """Refuse releases whose exact figures are not computed: not noisy counts, counts whose
+    law the file does not fix, or a range past :data:`MAX_PAIRS_COUNT`."""
     for rel in releases:
         if rel.kind != "sample" or rel.mechanism is None:
             why = rel.note or f"its law ({rel.kind}) is not computed by the accountant"
@@ -246,6 +234,33 @@ def counting_losses(releases: list[Release]) -> list[tuple[tuple[tuple[int, int]
                                      f"{2 * rel.mechanism.n} ordered neighbouring pairs; the "
                                      f"exact figures examine every one, up to n = "
                                      f"{MAX_PAIRS_COUNT}")
+
+
+def counting_losses(releases: list[Release],
+                    before_compose: Callable[[int], None] | None = None,
+                    on_combination: Callable[[int], None] | None = None,
+                    ) -> list[tuple[tuple[tuple[int, int], ...], Any]]:
+    """``[(pairs, loss)]``: the exact privacy loss of all the releases' values together for
+    every combination of distinct per-release losses, ``pairs[i]`` the ordered pair of
+    neighbouring counts ``(c, c +- 1)`` in release ``i``'s range ``[0, n_i]`` that gives
+    release ``i``'s part (each release's loss to the power of its number of values).
+
+    The releases may count different things: one neighbouring dataset moves each count by
+    at most one, in either direction, independently -- so every combination is examined
+    (a count that does not move is never worse: composing with a further release cannot
+    lower the hockey-stick divergence, which only falls under post-processing such as
+    dropping that release).
+
+    ``before_compose(size)``, when given, is called once the distinct per-release losses are
+    known, with the number of combinations about to be composed (it may refuse by raising);
+    ``on_combination(i)`` after the ``i``-th combination (1-based) is composed: the command
+    line's cost estimate and progress."""
+    from itertools import product
+
+    from exactdp.accounting.compose import compose
+    from exactdp.accounting.loss import PrivacyLoss, law_of
+
+    countable(releases)
     options: list[dict[Any, tuple[int, int]]] = []
     size = 1
     for rel in releases:
@@ -259,6 +274,8 @@ def counting_losses(releases: list[Release]) -> list[tuple[tuple[tuple[int, int]
     if size > MAX_COMBINATIONS:
         raise ReleaseFormatError(f"{size} combinations of the releases' neighbouring pairs "
                                  f"(> {MAX_COMBINATIONS}); account for fewer releases at once")
+    if before_compose is not None:
+        before_compose(size)
     powers: dict[tuple[int, Any], Any] = {}
     out = []
     for combo in product(*(list(o.items()) for o in options)):
@@ -269,4 +286,6 @@ def counting_losses(releases: list[Release]) -> list[tuple[tuple[tuple[int, int]
                 powers[key] = loss.power(releases[i].values)
             parts.append(powers[key])
         out.append((tuple(pair for _, pair in combo), compose(*parts)))
+        if on_combination is not None:
+            on_combination(len(out))
     return out

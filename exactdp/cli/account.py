@@ -13,7 +13,15 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from exactdp.cli._common import EPILOG, OK, add_input_limit, add_json, add_output, emit_json
+from exactdp.cli._common import (
+    EPILOG,
+    OK,
+    add_input_limit,
+    add_json,
+    add_max_seconds,
+    add_output,
+    emit_json,
+)
 
 __all__ = ["COMMANDS", "add_account", "cmd_account"]
 
@@ -42,6 +50,9 @@ def add_account(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                          "[0, 1])")
     at.add_argument("--ratio", metavar="R",
                     help="report the exact delta at epsilon = ln R (a rational R >= 1)")
+    add_max_seconds(p, what="refuse exact figures estimated to take longer than S seconds "
+                            "(estimated before the work, and again before the composition), "
+                            "and stop work past S seconds of processor time (default 60)")
     add_input_limit(p)
     add_json(p)
     add_output(p)
@@ -81,13 +92,32 @@ def _pairs(pairs: Any, releases: list[Any]) -> list[dict[str, str]]:
     return [{"file": r.path, "from": str(a), "to": str(b)} for r, (a, b) in zip(releases, pairs)]
 
 
+def _check_at(args: argparse.Namespace) -> None:
+    """The point asked for (--epsilon, --delta or --ratio) is valid: checked before any
+    exact work."""
+    from exactdp.params import ParameterError, to_fraction
+
+    if args.ratio is not None and to_fraction(args.ratio, "--ratio") < 1:
+        raise ParameterError(f"--ratio = {args.ratio} must be >= 1 (epsilon = ln R >= 0)")
+    if args.epsilon is not None and to_fraction(args.epsilon, "--epsilon") < 0:
+        raise ParameterError(f"--epsilon = {args.epsilon} must be >= 0")
+    if args.delta is not None and not 0 <= to_fraction(args.delta, "--delta") <= 1:
+        raise ParameterError(f"--delta = {args.delta} must lie in [0, 1]")
+
+
 def _exact(args: argparse.Namespace, releases: list[Any]) -> dict[str, Any] | None:
-    from exactdp.accounting.releases import counting_losses
+    from exactdp.accounting.releases import countable, counting_losses
+    from exactdp.cli._common import max_seconds
+    from exactdp.cli.account_cost import AccountCost
     from exactdp.params import ParameterError, to_fraction
 
     if args.epsilon is None and args.delta is None and args.ratio is None:
         return None
-    losses = counting_losses(releases)
+    _check_at(args)
+    countable(releases)
+    cost = AccountCost(releases, max_seconds(args))
+    cost.up_front()
+    losses = counting_losses(releases, *cost.hooks())
     if args.ratio is not None:
         r = to_fraction(args.ratio, "--ratio")
         if r < 1:
