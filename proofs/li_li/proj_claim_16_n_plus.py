@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import cache
 from math import comb
 
-from exactdp.certificate import Certificate, ClaimReport
+from exactdp.certificate import Certificate, ClaimReport, brief
 from exactdp.explore import explore
 from exactdp.neighbours import vectors
 from exactdp.projections import exact as ex
@@ -125,6 +125,6 @@ def check(full: bool) -> ClaimReport:
     certs = [explored_certificate(full), binomial_certificate(full)]
     return ClaimReport(CLAIM, "beta = 1; W explored at p = k = 3; Binomial(k, F) at k <= "
                        f"{256 if full else 64}",
-                       f"worst tail/delta {certs[0].worst} (explored), {certs[1].worst} "
-                       f"(binomial); {certs[0].note}; {certs[1].note}",
+                       f"worst tail/delta {brief(certs[0].worst)} (explored), "
+                       f"{brief(certs[1].worst)} (binomial); {certs[0].note}; {certs[1].note}",
                        "<= 1", certs)
