@@ -1,20 +1,28 @@
-"""Planted failures for the slip rows P5, P7, P8 and P11 of paper 001 (proofs/li_li/proj_slip_*):
+"""Planted failures for the slip rows P5, P7, P8, P10, P11, P13 and P14 of paper 001 (proofs/li_li/proj_slip_*):
 each passes on the implementation and FAILS when the bug it guards against is planted."""
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 
 import pytest
+import sympy as sp
 from _plant import plant
 
-from exactdp.projections import idp, rr, signs
+from exactdp import discrete_gaussian
+from exactdp.certified import Interval
+from exactdp.projections import estimators, idp, rr, signs
+from exactdp import normal_cdf as _normal
 from exactdp.proofs.li_li import _ieee
 from exactdp.proofs.li_li import proj_slip_p5_exact_level as p5
 from exactdp.proofs.li_li import proj_slip_p7_scaled_level as p7
 from exactdp.proofs.li_li import proj_slip_p8_alg10_rademacher as p8
+from exactdp.proofs.li_li import proj_slip_p10_sigma_star_discrete as p10
 from exactdp.proofs.li_li import proj_slip_p11_record_unit as p11
+from exactdp.proofs.li_li import proj_slip_p13_k_star as p13
+from exactdp.proofs.li_li import proj_slip_p14_gauss_eps_below_1 as p14
 
 
 @pytest.mark.parametrize("row", [p5, p7, p8, p11])
@@ -84,3 +92,99 @@ def test_p11_fails_when_a_record_moves_one_bin(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(signs.DPSignOPORP, "sample", sample)
     rep = p11.check(False)
     assert not rep.certificates[2].verdict and not rep.verdict
+
+
+# ------------------------------------------------------------------ P10, P14 (Gaussian noise)
+
+@pytest.mark.parametrize("row", [p10, p14])
+def test_gaussian_rows_pass_unplanted(row: object) -> None:
+    rep = row.check(False)  # type: ignore[attr-defined]
+    assert rep.verdict and all(c.verdict for c in rep.certificates)
+
+
+def test_normal_cdf_brackets_scipy() -> None:
+    """The rows' certified Phi and continuous delta against scipy (floats, to 1e-12)."""
+    from scipy.stats import norm
+
+    for x in (-6.5, -4.25, -1.0, 0.0, 0.375, 2.5, 5.0):
+        box = _normal.phi_interval(Interval(Fraction(x), Fraction(x)), 96)
+        assert box.hi - box.lo < Fraction(1, 10**25)
+        assert abs(float(box.lo) - norm.cdf(x)) <= 1e-12 * max(norm.cdf(x), 1e-300) + 1e-300
+    s = 0.6898
+    want = norm.cdf(1 / (2 * s) - 5 * s) - math.exp(5) * norm.cdf(-1 / (2 * s) - 5 * s)
+    got = _normal.gaussian_delta(_normal.sqrt_interval(Fraction(6898, 10000) ** 2, 96),
+                                 Fraction(5))
+    assert abs(float(got.lo) - want) < 1e-12 and got.lo <= got.hi
+
+
+def test_p10_fails_when_calibration_returns_one_step_short(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    plant(monkeypatch, discrete_gaussian, "calibrate_sigma2", "return hi * unit",
+          "return lo * unit")
+    rep = p10.check(False)
+    assert not rep.certificates[2].verdict and not rep.verdict
+
+
+def test_p10_fails_with_the_continuous_formula_for_the_discrete(monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    """An ideal_delta that returned the continuous delta would hide the slip."""
+    def continuous(s2: object, eps: object, shift: object = 1, bits: object = 0) -> Interval:
+        s = _normal.sqrt_interval(Fraction(s2), 96)  # type: ignore[arg-type]
+        return _normal.gaussian_delta(s, Fraction(eps), Fraction(shift), 96)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(p10, "ideal_delta", continuous)
+    assert not p10.check(False).verdict
+
+
+def test_p14_fails_when_the_classic_sigma_is_doubled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """sigma computed from 4 ln(1.25/delta) (twice the paper's sigma): no failure at eps >= 10
+    left to show."""
+    real = p14.ln_interval
+
+    def fourfold(x: Fraction, bits: int) -> Interval:
+        box = real(x, bits)
+        return Interval(4 * box.lo, 4 * box.hi)
+
+    monkeypatch.setattr(p14, "ln_interval", fourfold)
+    rep = p14.check(False)
+    assert not rep.verdict and all(c.verdict for c in rep.certificates[:3])
+
+
+# ------------------------------------------------------------------ P13 (k* analysis)
+
+def test_p13_passes_unplanted() -> None:
+    rep = p13.check(False)
+    assert rep.verdict and all(c.verdict for c in rep.certificates)
+
+
+def test_p13_fails_with_unsquared_debiasing(monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch, estimators, "debias_rr_collision", "(rho + 1) ** 2 / (rho - 1) ** 2",
+          "(rho + 1) / (rho - 1)")
+    rep = p13.check(False)
+    assert not rep.certificates[0].verdict and not rep.verdict
+
+
+def test_p13_fails_if_the_expansion_gave_the_printed_coefficient(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    real = p13.symbolic
+
+    def printed() -> dict[str, object]:
+        out = real()
+        out["lead3"] = 8 * sp.pi**2
+        return out
+
+    monkeypatch.setattr(p13, "symbolic", printed)
+    rep = p13.check(False)
+    assert not rep.certificates[1].verdict and not rep.verdict
+
+
+def test_p13_fails_with_the_printed_k_star(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = p13.symbolic
+
+    def printed() -> dict[str, object]:
+        out = real()
+        out["root_residual"] = out["paper_residual"]
+        return out
+
+    monkeypatch.setattr(p13, "symbolic", printed)
+    assert not p13.check(False).certificates[2].verdict

@@ -20,16 +20,6 @@ from exactdp.proofs.convolution._conv import (
 from exactdp.proofs.convolution._conv_mech import walsh_mechanism
 
 CLAIM = "Conv Theorem 9 corrected MSE and calibration"
-NOT_EXERCISABLE = {
-    "Section 4's 'independent Gaussian noise' (slip P3)":
-        "the preamble names no algorithm or parameter to run; Algorithm 1 and every proof use "
-        "Laplace noise, which is what is implemented and checked here.",
-    "The domain and log-base inconsistencies (slip P11: [0,1]^N, [0,1]^n, R^N, {0,1}^N and "
-    "histograms; log base 2 beside ln)":
-        "they are constant-factor confusions between statements, not a claim with a witness; "
-        "the implementation fixes one reading (integer counts in a public domain, "
-        "ln(1/delta), log2 N) and every row uses it.",
-}
 STATEMENT = """Theorem 9 (Algorithm 1, eq. 5) made exact on Z_2^d: MSE(x) = (1/N) E||y~ - H x||^2 =
 N^-2 sum_{j in I} lambda_j^2 E[(c~_j - c_j)^2] <= N^-2 sum lambda_j^2 2r_j/(r_j-1)^2 (equality
 without clamping), and for r_j = e^eps_j this is below the continuous N^-2 sum lambda_j^2

@@ -14,6 +14,7 @@ from exactdp.projections.rr import SmoothFlipper
 from exactdp.projections.signs import DPSignRPSmooth
 from exactdp.proofs.li_li._ieee import dadd, ddiv, double
 from exactdp.proofs.li_li._proj import BASE, RHO, cert, laws_of, report, worst_text
+from exactdp.randomness import RandomSource
 
 CLAIM = "Li & Li smooth flipping needs an exact level; binary64 ceil(|x|/beta) jumps by 2"
 SLIP = ('The smooth flipping proof needs |L - L\'| <= 1; the level ceil(|x|/beta) computed in '
@@ -47,8 +48,11 @@ def check(full: bool) -> ClaimReport:
     flipper = SmoothFlipper(BASE, L_MAX)
     rel = vectors(2, 0, STEPS, 1)
     levels = {u: float_level(u) for u in rel.points}
-    printed = {u: explored_law(lambda _, src, s=s, lv=lv: flipper.sample(s * lv, 1, src), u)
-               for u, (s, lv) in levels.items()}
+
+    def at_level(signed_level: int, source: RandomSource) -> int:
+        return flipper.sample(signed_level, 1, source)
+
+    printed = {u: explored_law(at_level, s * lv) for u, (s, lv) in levels.items()}
     rep_p = report(printed, rel)
     jumps = [(a, b) for a, b in rel.ordered_pairs() if abs(levels[a][1] - levels[b][1]) > 1]
     mech = DPSignRPSmooth(W, 1, BASE, L_MAX)

@@ -67,16 +67,17 @@ def variant(build, label: str, paper: bool) -> Certificate:  # type: ignore[no-u
             over.append(u)
         if worst is None or rep.worst.ratio > worst[0]:
             worst = (rep.worst.ratio, u)
+    shown: Fraction | str
     if paper:
         ok, shown = bool(infinite), "infinity" if infinite else (worst[0] if worst else "none")
-        bound = "infinite at some reference: the printed test FAILS"
+        text = "infinite at some reference: the printed test FAILS"
     else:
         ok, shown = not infinite and not over, worst[0] if worst else "none"
-        bound = "<= rho_|A|^|A| <= 3/2 at every reference"
+        text = "<= rho_|A|^|A| <= 3/2 at every reference"
     return cert(f"{CLAIM} ({label})", f"IDPSignRPRR frozen at u, W={W}, beta=1, R=3/2 ({label})",
                 {"R": BASE.ratio, "beta": BETA, "C": C},
                 "every u in {-2..2}^3 with its one-coordinate neighbours, both directions",
-                shown, bound, ok,
+                shown, text, ok,
                 {"infinite_at": infinite[:3], "infinite_count": len(infinite),
                  "over_bound_at": over[:3], "worst_finite": worst[0] if worst else None})
 

@@ -1,0 +1,77 @@
+"""Planted failures for the paper-002 slip rows on Gaussian noise in the Laplace ledger and on the
+input domain: each row passes as shipped and turns False when the implementation is broken
+the way it guards against, or when the slip it shows is absent."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from exactdp.convolution import mechanism, rows
+from exactdp.proofs.convolution import conv_sec_2_slip_p11_domain as p11
+from exactdp.proofs.convolution import conv_sec_4_slip_p3_gaussian as p3
+
+
+def _weaker_row_noise(monkeypatch: pytest.MonkeyPatch) -> None:
+    orig = rows.RowNoise.__init__
+
+    def rounded_up(self: rows.RowNoise, ratios: list[Fraction], ranges: list[tuple[int, int]]
+                   ) -> None:
+        orig(self, [r * Fraction(11, 10) for r in ratios], ranges)   # noise weaker than claimed
+        self.ratios = tuple(ratios)
+
+    monkeypatch.setattr(rows.RowNoise, "__init__", rounded_up)
+
+
+def test_p3_row_passes_and_shows_the_gap() -> None:
+    report = p3.check(False)
+    assert all(c.verdict for c in report.certificates)
+    for cert in report.certificates:
+        r = cert.parameters["r"]
+        assert cert.witness["laplace_worst"] == 1 / r
+        assert cert.witness["gaussian_worst"] is None or cert.witness["gaussian_worst"] > 1 / r
+
+
+def test_p3_weaker_laplace_rows_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    _weaker_row_noise(monkeypatch)
+    cert = p3.slip_certificate(Fraction(1, 2))
+    assert not cert.verdict
+    assert cert.witness["laplace_worst"] > 2
+
+
+def test_p3_fails_when_the_gaussian_reading_is_private(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the printed half is not vacuous: noise that does meet e^eps_j is not reported as a slip
+    monkeypatch.setattr(p3, "gaussian_laws", lambda _s2: p3.geometric_laws(Fraction(1, 2)))
+    assert not p3.slip_certificate(Fraction(1, 2)).verdict
+
+
+def test_p11_row_passes() -> None:
+    cert = p11.check(False).certificates[0]
+    assert cert.verdict
+    assert cert.worst == "inf"
+    assert cert.witness["integer_worst"] == 5       # 2 * 3/2 * 5/4 * 4/3
+
+
+def test_p11_weaker_row_noise_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    _weaker_row_noise(monkeypatch)
+    cert = p11.slip_certificate()
+    assert not cert.verdict
+    assert cert.witness["integer_worst"] > 5
+
+
+def test_p11_wrong_reconstruction_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    orig = mechanism.WalshFourierMechanism.reconstruct
+
+    def off(self: mechanism.WalshFourierMechanism, noisy: list[int]) -> tuple[Fraction, ...]:
+        y = orig(self, noisy)
+        return (y[0] + Fraction(1, 4),) + tuple(y[1:])
+
+    monkeypatch.setattr(mechanism.WalshFourierMechanism, "reconstruct", off)
+    assert not p11.slip_certificate().verdict
+
+
+def test_p11_fails_if_fractions_are_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mechanism.WalshFourierMechanism, "sample_with",
+                        lambda self, x, source: tuple(x))
+    assert not p11.slip_certificate().verdict
