@@ -8,6 +8,7 @@ sparse, OPORP), randomized response with a rational base ``rho = a/b`` (keep pro
 
 from exactdp.projections.estimators import collision_fraction, debias_rr_collision, inner_product
 from exactdp.projections.idp import IDPSignRPRR, dyadic_root_base, noise_indicators
+from exactdp.projections.idp_gauss import IDPSignOPORPG, IDPSignRPG, active_l2_sensitivity_sq
 from exactdp.projections.matrices import (
     IntMatrix,
     OPORPPlan,
@@ -39,11 +40,14 @@ __all__ = [
     "DPSignOPORPRepeated",
     "DPSignRPRR",
     "DPSignRPSmooth",
+    "IDPSignOPORPG",
+    "IDPSignRPG",
     "IDPSignRPRR",
     "IntMatrix",
     "OPORPPlan",
     "RawData",
     "SmoothFlipper",
+    "active_l2_sensitivity_sq",
     "add_noise",
     "base_from_eps",
     "check_beta",
