@@ -10,7 +10,7 @@ from functools import cache
 from itertools import product
 from typing import Any
 
-from exactdp.certificate import Certificate, ClaimReport
+from exactdp.certificate import Certificate, ClaimReport, brief
 from exactdp.checker import hockey_stick
 from exactdp.neighbours import vector_neighbours, vectors
 from exactdp.noise_tables import NoiseTable, discrete_gaussian_table
@@ -171,5 +171,6 @@ def oporp_certificate(full: bool) -> Certificate:
 def check(full: bool) -> ClaimReport:
     certs = [signrp_certificate(full), oporp_certificate(full)]
     return ClaimReport(CLAIM, f"R = 2, delta = 1/6, beta = 1, C = {2 if full else 1}",
-                       f"worst sign delta {certs[0].worst} (SignRP), {certs[1].worst} (OPORP)",
+                       f"worst sign delta {brief(certs[0].worst)} (SignRP), {brief(certs[1].worst)} "
+                       f"(OPORP); {certs[0].note}; {certs[1].note}",
                        "<= the noise release's delta <= 1/6", certs)
