@@ -13,8 +13,15 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from exactdp.cli._common import (EPILOG, OK, add_input_limit, add_json, add_max_seconds,
-                                 add_output, emit_json)
+from exactdp.cli._common import (
+    EPILOG,
+    OK,
+    add_input_limit,
+    add_json,
+    add_max_seconds,
+    add_output,
+    emit_json,
+)
 
 __all__ = ["COMMANDS", "add_account", "cmd_account"]
 
@@ -147,12 +154,11 @@ def _on_grid(args: argparse.Namespace, releases: list[Any], combos: list[Any]
     """The certified bounds of :mod:`exactdp.accounting.grid` for each combination: every
     ratio rounded down (lower bound) or split onto the two neighbouring grid points (upper
     bound), the masses rounded the bound's way, composed by polynomial products."""
-    from exactdp.accounting.grid import epsilon_interval, grid_bounds
-    from exactdp.params import to_fraction
-
     import time
 
+    from exactdp.accounting.grid import epsilon_interval, grid_bounds
     from exactdp.cli._common import NS, duration, max_seconds, progress, refuse_if_slow
+    from exactdp.params import to_fraction
 
     bounds: dict[tuple[int, Any], Any] = {}
     distinct = len({(i, loss) for _, parts in combos for i, (loss, _) in enumerate(parts)})
