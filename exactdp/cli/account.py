@@ -174,7 +174,8 @@ def _on_grid(args: argparse.Namespace, releases: list[Any], combos: list[Any]
         progress(f"computing certified grid bounds (about {duration(ns)}) ...")
     grids = []
     for pairs, parts in combos:
-        lower = upper = None
+        lower: Any = None
+        upper: Any = None
         for i, (loss, k) in enumerate(parts):
             if (i, loss) not in bounds:
                 lo_g, up_g = grid_bounds(loss, GRID_BASE)
