@@ -72,3 +72,39 @@ def test_tail_row_fails_when_every_bound_is_vacuous(monkeypatch: pytest.MonkeyPa
     orig = ex.tail_bound
     monkeypatch.setattr(ex, "tail_bound", lambda p, t: max(Fraction(1), orig(p, t)))
     assert not tail.check(False).verdict
+
+
+# ------------------------------------------------ expected maximum error, explicit form
+
+def test_max_error_row_passes_and_matches_a_hand_value() -> None:
+    from exactdp.proofs.alp import alp_max_error_explicit as mx
+
+    assert mx.check(False).verdict
+    # p = 1/20: 4pq = 19/100, 2/(q - p) = 20/9; d = 16: 16 (20/9) (19/100)^k <= 1 first at
+    # k = 3 (0.2438...; k = 2 gives 1.28), so the bound is 6 + (38/100)/(81/100) = 6 + 38/81
+    assert mx.k_d(Fraction(1, 20), 16) == 3
+    assert mx.bound(Fraction(1, 20), 16) == 6 + Fraction(38, 81)
+    # E max of d copies of a two-point |e| in {0, 1}, Pr[1] = 1/2: 1 - 2^-d
+    assert mx.expected_max({Fraction(0): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}, 3) \
+        == Fraction(7, 8)
+
+
+def test_max_error_row_sees_swapped_flips(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.proofs.alp import alp_max_error_explicit as mx
+    from exactdp.proofs.alp._alp import estimate_law
+
+    plant(monkeypatch, rr, "respond_cells", "randomized_response(c - _ZERO, flip, source)",
+          "randomized_response(c - _ZERO, 1 - flip, source)")
+    estimate_law.cache_clear()            # laws explored before the plant must not be reused
+    try:
+        assert not mx.check(False).verdict
+    finally:
+        estimate_law.cache_clear()
+
+
+def test_max_error_row_fails_when_every_bound_is_vacuous(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.proofs.alp import alp_max_error_explicit as mx
+
+    monkeypatch.setattr(mx, "bound", lambda p, d: Fraction(mx.M))
+    assert not mx.check(False).verdict

@@ -321,3 +321,19 @@ def test_cli_convolve_gaussian_refusals(capsys: pytest.CaptureFixture[str], tmp_
 
     rc, out, err = run(capsys, "convolve", *XOR, *extra, _write(tmp_path, [1, 0, 0, 0]))
     assert rc == 2 and out == "" and word in err and len(err.strip().splitlines()) == 1
+
+
+def test_strict_time_certificate_fails_on_a_data_dependent_draw(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.proofs.convolution import conv_gaussian_noise as row
+
+    assert all(c.verdict for c in row.strict_time_certificates(False))
+    real = GaussianRowNoise.draw
+
+    def skips(self: GaussianRowNoise, centres: list[int], source: RandomSource) -> list[int]:
+        if all(c == 0 for c in centres):  # no draw for an all-zero coefficient vector
+            return list(centres)
+        return real(self, centres, source)
+
+    monkeypatch.setattr(GaussianRowNoise, "draw", skips)
+    assert not row.strict_time_certificates(False)[0].verdict

@@ -44,9 +44,10 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                     "5, 6 and 9 (sigma* of eq. 14 certified, P(r, p) and N+ by float "
                     "quadrature, flip probabilities and the law of Alg. 7's levels exactly) "
                     "and, with the "
-                    "[experiments] extra (scikit-learn), precision@10/@50 and linear-SVM "
-                    "accuracy against eps on load_digits for the exact SignOPORP-smooth, "
-                    "SignRP-RR, DP-OPORP and raw-data mechanisms (--quick: 3 eps, k = 16, one "
+                    "[experiments] extra (scikit-learn), precision@10/@50, recall@100 and "
+                    "linear-SVM accuracy against eps on load_digits for the exact "
+                    "SignOPORP-smooth and -RR (t = 1, 2, 4), SignRP-RR, iDP-SignRP-RR, "
+                    "DP-OPORP and raw-data mechanisms (--quick: 3 eps, k = 16, one "
                     "repetition). Needs matplotlib: pip install 'exactdp[plot]'.",
         epilog=EPILOG)
     p.add_argument("--paper", required=True, metavar="P",

@@ -187,7 +187,7 @@ def files(quick: bool) -> Sequence[str]:
 
 
 #: ``--figure N``: the files that draw the paper's Figure N (2 and 3 share the analytic page;
-#: 10-14 are the experiments' pictures).
+#: 10-16 are the experiments' pictures on digits, every method in each).
 FIGURE_FILES: dict[int, tuple[str, ...]] = {
     1: ("proj_fig01_sigma_star.png", "proj_fig01_sigma_star.json"),
     2: ("proj_analytic.png", "proj_analytic.md", "proj_analytic.json"),
@@ -196,8 +196,8 @@ FIGURE_FILES: dict[int, tuple[str, ...]] = {
     5: ("proj_fig05_n_plus.png", "proj_fig05_n_plus.json"),
     6: ("proj_fig06_flip.png", "proj_fig06_flip.json"),
     9: ("proj_fig09_levels.png", "proj_fig09_levels.json"),
-    **{n: (*EXPERIMENT_FILES, "proj_p_at_10.png", "proj_p_at_50.png", "proj_svm.png")
-       for n in (10, 11, 12, 13, 14)},
+    **{n: (*EXPERIMENT_FILES, "proj_p_at_10.png", "proj_p_at_50.png", "proj_r_at_100.png",
+           "proj_svm.png") for n in (10, 11, 12, 13, 14, 15, 16)},
 }
 
 
@@ -257,6 +257,6 @@ def _write_experiments(outputs: Mapping[str, OutputPath], quick: bool,
         indent=1) + "\n")
     for metric, name in exp.METRICS.items():
         outputs[name].write_bytes(figure_bytes(exp.figure(res, metric), "png"))
-    return [(f"proj_experiments.md/.json, {', '.join(exp.METRICS.values())}: precision@10/@50 "
+    return [(f"proj_experiments.md/.json, {', '.join(exp.METRICS.values())}: precision@10/@50, recall@100 "
              f"of the true top-50 cosine neighbours and linear-SVM accuracy against eps on "
              f"digits (exact mechanisms, float metrics; {seconds:.0f} s)")]

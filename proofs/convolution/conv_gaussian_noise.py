@@ -7,6 +7,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from exactdp.certificate import Certificate, ClaimReport, brief
@@ -22,6 +23,7 @@ from exactdp.convolution.gaussian_rows import GaussianProfile, GaussianRowNoise
 from exactdp.convolution.groups import circular_convolve
 from exactdp.convolution.mechanism import WalshFourierMechanism
 from exactdp.discrete_gaussian import weight_direct
+from exactdp.proofs._strict_time import coins, compare, traced
 from exactdp.proofs.convolution._conv import mat_mul, neighbour_pairs, public_range
 from exactdp.proofs.convolution._conv_mech import (
     domain_of,
@@ -38,7 +40,8 @@ window) release exactly the product of the rows' clamped laws pushed through G =
 rational R their hockey-stick divergence between neighbours is at most privacy().delta_upper(R),
 which equals the exact delta(R) of the unclamped rows when composed exactly and bounds it from
 above on the certified grid otherwise; calibrated to (eps, delta) they meet delta at a rational
-R_lo <= e^eps.  At equal (eps, delta), each noise calibrated by its exact accounting, the
+R_lo <= e^eps; a release makes one uniform(W_j) per kept row and the same operation trace for
+every x.  At equal (eps, delta), each noise calibrated by its exact accounting, the
 Gaussian noise's exact MSE bound is below the clamped geometric's on flat spectra (about half at
 N >= 64)."""
 PROOF_IDEA = """Tiny domains (Walsh Z_2^2, rounded real-Fourier Z_3 with shifts up to 3, a
@@ -51,7 +54,10 @@ the unclamped product laws (built here) must equal the profile's exact value; th
 (exact composition switched off) must bracket it.  Power: a sampler four times narrower than the
 profile claims, and a profile that forgets one row, must each be caught.  MSE: Laplace bound
 N^-2 sum lambda^2 2r/(r-1)^2 and Gaussian bound N^-2 sum lambda^2 E[Z^2] (E[Z^2] from direct
-weights) recomputed here and compared with compare_noise."""
+weights) recomputed here and compared with compare_noise.  Strict time: proofs/_strict_time's
+traces of releases on the same coins over inputs of every support size must be identical,
+with one uniform draw per kept row; a release that skips the draws of zero coefficients must
+be caught."""
 
 F = Fraction
 BITS = 16
@@ -232,6 +238,50 @@ def power_certificates() -> list[Certificate]:
     ]
 
 
+def _release(mech: Any, x: Sequence[int], source: Any) -> object:
+    return mech.release(x, source).y
+
+
+class _Leaky(GaussianWalshMechanism):
+    """Skips the draw of a row whose coefficient is 0 (a data-dependent schedule: a
+    sentinel)."""
+
+    def release(self, x: Sequence[int], source: Any = None, *, timed: bool = False) -> Any:
+        from exactdp.convolution.mechanism import ConvolutionRelease
+
+        c = self.coefficients(self.domain.validate(x))
+        noisy = [c[j] if c[j] == 0 else self.noise.draw(
+            [c[k] for k in self.rows], source)[i] for i, j in enumerate(self.rows)]
+        return ConvolutionRelease(self._reconstruct_drawn(noisy), self.rows, tuple(noisy),
+                                  len(noisy), {})
+
+
+def strict_time_certificates(full: bool) -> list[Certificate]:
+    """The same trace (every uniform(W_j) and search round) of a release for every x."""
+    from exactdp.convolution.domain import Domain
+
+    dom = Domain.histograms(8, 2)
+    mech = GaussianWalshMechanism([3, 1, 1, 0, 0, 2, 0, 1], dom, F(9, 4))
+    inputs = [(0,) * 8, (2,) + (0,) * 7, (1, 0, 0, 0, 0, 0, 0, 1), (0,) * 7 + (2,),
+              (0, 1, 0, 1, 0, 0, 0, 0)]
+    streams = coins(full)
+    cmp = compare([(str(x), partial(_release, mech, x)) for x in inputs], streams)
+    trace, _ = traced(partial(_release, mech, inputs[-1]), "seed:1")
+    draws = sum(1 for e in trace if e[0] == "uniform")
+    ok = cmp.ok and draws == len(mech.rows)
+    leaky = _Leaky([1, 1, 0, 0], Domain.histograms(4, 1), F(1), bits=BITS)
+    lcmp = compare([(str(x), partial(_release, leaky, x)) for x in
+                    [(0, 0, 0, 0), (1, 0, 0, 0), (0, 0, 1, 0)]], streams[:1])
+    return [
+        Certificate(CLAIM + ": strict time", f"{mech!r}", {"sigma2": F(9, 4)},
+                    f"{len(inputs)} inputs x {len(streams)} coin streams", draws,
+                    "identical traces; one uniform(W) per kept row", ok,
+                    {"first_difference": cmp.mismatch} if cmp.mismatch else {}),
+        Certificate(CLAIM + ": power", "release skipping the draws of zero coefficients", {},
+                    "3 inputs", None, "traces differ", not lcmp.ok),
+    ]
+
+
 def _laplace_bound(mech: WalshFourierMechanism) -> Fraction:
     lam = [F(v) for v in mech.eigenvalues]
     return sum((lam[j] ** 2 * 2 * r / (r - 1) ** 2 for j, r in zip(mech.rows, mech.ratios,
@@ -278,10 +328,12 @@ def _dec3(q: Fraction) -> str:
 def check(full: bool) -> ClaimReport:
     certs = [case_certificate(c) for c in cases(full)]
     certs += power_certificates()
+    certs += strict_time_certificates(full)
     mse = [(16, F(1), F(1, 10**6), True)]
     if full:
         mse += [(64, F(1), F(1, 10**6), True), (256, F(1), F(1, 10**6), False),
-                (64, F(1, 10), F(1, 10**6), False), (1024, F(4), F(1, 10**9), False)]
+                (1024, F(1), F(1, 10**6), False), (64, F(1, 10), F(1, 10**6), False),
+                (1024, F(4), F(1, 10**9), False)]
     mses = [mse_certificate(*m) for m in mse]
     certs += mses
     ratios = ", ".join(f"N={c.parameters['N']}: {_dec3(c.witness['ratio'])}" for c in mses)
