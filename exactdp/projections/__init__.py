@@ -21,6 +21,7 @@ from exactdp.projections.matrices import (
     sample_rademacher,
     sample_very_sparse,
 )
+from exactdp.projections.nplus import fragile_probability, n_plus, n_plus_bound
 from exactdp.projections.project import int_vector, oporp, project, sign_with_tie
 from exactdp.projections.rp import DPOPORP, DPRP, RawData, add_noise
 from exactdp.projections.rr import Base, SmoothFlipper, base_from_eps, largest_l_max, rr_keep
@@ -56,12 +57,15 @@ __all__ = [
     "debias_rr_collision",
     "dyadic_root_base",
     "fisher_yates",
+    "fragile_probability",
     "inner_product",
     "int_matrix",
     "int_vector",
     "l1_sensitivity",
     "l2_sensitivity_sq",
     "largest_l_max",
+    "n_plus",
+    "n_plus_bound",
     "noise_indicators",
     "oporp",
     "pad_to_multiple",
