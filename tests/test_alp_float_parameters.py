@@ -106,5 +106,5 @@ def test_max_error_row_fails_when_every_bound_is_vacuous(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from exactdp.proofs.alp import alp_max_error_explicit as mx
 
-    monkeypatch.setattr(mx, "bound", lambda p, d: Fraction(mx.M))
+    monkeypatch.setattr(mx, "bound", lambda p, d: Fraction(mx.M))  # >= every m
     assert not mx.check(False).verdict

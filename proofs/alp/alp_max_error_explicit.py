@@ -22,12 +22,13 @@ B(t) = (2/(q - p)) (4pq)^ceil(t/2); integrate 1 up to 2 K_d and d B(t) beyond, a
 with one row and m columns, explored on every randomized-response coin, then
 estimate_units, as in the Equation 1 row); without collisions the d keys occupy disjoint cells
 with independent coins, so Pr[max |e| <= v] = G(v)^d exactly (G the law of |e|), and E max is
-summed exactly over the support.  Grid: p = 1/20 and 1/10 (alpha = 18, 8), m = 12, all keys at
-y = 0 or m/2, d = 1 .. 256 (quick; --full adds 1024 and y = m).  A point is non-trivial
+summed exactly over the support.  Grid: p = 1/20 and 1/10 (alpha = 18, 8), m = 10 (--full 12),
+all keys at y = 0 or m/2, d = 1 .. 256 (--full adds 1024 and y = m).  A point is non-trivial
 when the bound is below max(y, m - y), the largest possible error; their number is printed and
 must be > 0."""
 
-M = 12
+M = 12        # --full; the quick grid uses M_QUICK columns
+M_QUICK = 10
 
 
 def k_d(p: Fraction, d: int) -> int:
@@ -59,29 +60,30 @@ def expected_max(law: dict[Fraction, Fraction], d: int) -> Fraction:
 
 def check(full: bool) -> ClaimReport:
     ds = [1, 4, 16, 64, 256] + ([1024] if full else [])
-    ys = [0, M // 2] + ([M] if full else [])
+    m = M if full else M_QUICK
+    ys = [0, m // 2] + ([m] if full else [])
     certs = []
     bites = points = 0
     for p in (Fraction(1, 20), Fraction(1, 10)):
         for y in ys:
-            law = estimate_law(p, M, y)
+            law = estimate_law(p, m, y)
             rows = []
             ok = True
             for d in ds:
                 got, b = expected_max(law, d), bound(p, d)
                 points += 1
-                bites += b < max(y, M - y)
+                bites += b < max(y, m - y)
                 ok = ok and got <= b
                 rows.append((d, got, b))
             certs.append(Certificate(
                 CLAIM, "ALP estimator (implementation, explored), no collisions",
-                {"p": p, "m": M, "y": y}, f"d in {ds}", max(g / b for _, g, b in rows),
+                {"p": p, "m": m, "y": y}, f"d in {ds}", max(g / b for _, g, b in rows),
                 "E max <= 2 K_d + 8pq/(1-4pq): " + ", ".join(
                     f"d={d}: {brief(g, 3)} <= {brief(b, 3)}" for d, g, b in rows), ok,
                 {"rows": [{"d": d, "expected_max": g, "bound": b} for d, g, b in rows]}))
     certs.append(Certificate(CLAIM + ": non-trivial points", "the grid above", {},
                              "bound below max(y, m - y)", bites, "> 0", bites > 0))
     worst = max(Fraction(c.worst) for c in certs[:-1])  # type: ignore[arg-type]
-    return ClaimReport(CLAIM, f"p in 1/20, 1/10; m = {M}; y in {ys}; d in {ds}",
+    return ClaimReport(CLAIM, f"p in 1/20, 1/10; m = {m}; y in {ys}; d in {ds}",
                        f"max E max / bound {brief(worst, 4)}; {bites} of {points} bounds "
                        "non-trivial", "E max <= 2 K_d + 8pq/(1 - 4pq), K_d = O(log d)", certs)
