@@ -340,20 +340,30 @@ _TITLES = {"P@10": ("precision@10 of the true top-50 cosine neighbours", "precis
            "SVM": ("linear-SVM test accuracy on the private features", "SVM test accuracy")}
 
 
+def require_matplotlib_colours(n: int) -> list[Any]:
+    """``n`` distinct colours (matplotlib's tab20 map: the default cycle repeats after 10)."""
+    from matplotlib import colormaps
+
+    cmap = colormaps["tab20"]
+    return [cmap(i % 20) for i in range(n)]
+
+
 def figure(res: Results, metric: str) -> Any:
     """``metric`` against eps, one panel per k: exact mechanisms solid, float references
     dashed, the no-privacy value of raw pixels dotted."""
     from exactdp.plot.draw import new_figure
 
-    fig, axes = new_figure(max(8, 5.5 * len(res.ks)), 5, 1, len(res.ks))
+    fig, axes = new_figure(max(8, 5.5 * len(res.ks)), 6.2, 1, len(res.ks))
     axes = list(axes) if len(res.ks) > 1 else [axes]
     raw = _reference(res.refs, "Raw-data", None, metric)
+    names = list(dict.fromkeys(r["method"] for r in res.rows))
+    colours = require_matplotlib_colours(len(names))
     for ax, k in zip(axes, res.ks, strict=True):
-        for name in dict.fromkeys(r["method"] for r in res.rows):
+        for colour, name in zip(colours, names, strict=True):
             pts = [(float(Fraction(r["eps"])), r[metric]) for r in res.rows
                    if r["method"] == name and r["k"] in (k, None)]
             style = "--" if name.startswith("float") else "-"
-            ax.plot(*zip(*pts), style, marker="o", ms=3, label=name)
+            ax.plot(*zip(*pts), style, marker="o", ms=3, label=name, color=colour)
         if raw is not None:
             ax.axhline(raw, color="black", linewidth=1.2, linestyle=":",
                        label=f"no privacy: raw pixels ({raw:.3f})")
@@ -364,10 +374,10 @@ def figure(res: Results, metric: str) -> Any:
         ax.set_title(f"digits, k = {k} (Raw-data rows do not depend on k)", fontsize=10)
         ax.grid(True, alpha=0.3)
     axes[0].legend(fontsize=7)
-    fig.suptitle(f"Paper 001 (Li & Li) on scikit-learn's load_digits (the paper's MNIST, CIFAR "
-                 f"and WEBSPAM are not bundled):\n{_TITLES[metric][0]} against eps; "
-                 f"{res.reps} repetition(s) per point (the paper: 10), sweep "
-                 f"{res.cpu_seconds:.0f} s CPU\n(solid: exact exactdp mechanisms; dashed: "
-                 "float references, not exact; iDP-SignRP-RR is eps-iDP, not eps-DP)",
-                 fontsize=10)
+    fig.suptitle(f"Paper 001 (Li & Li) on scikit-learn's load_digits\n(the paper's MNIST, "
+                 f"CIFAR and WEBSPAM are not bundled)\n{_TITLES[metric][0]} against eps\n"
+                 f"{res.reps} repetition(s) per point (the paper: 10); sweep "
+                 f"{res.cpu_seconds:.0f} s CPU\nsolid: exact exactdp mechanisms; dashed: "
+                 "float references, not exact\niDP-SignRP-RR is eps-iDP per image, not eps-DP",
+                 fontsize=9)
     return fig

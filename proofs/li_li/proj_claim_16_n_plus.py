@@ -35,12 +35,6 @@ Pr[|A| > N+] <= delta for delta in {1/2, 1/5, 1/10}.  (b) The columns being inde
 {0..2}^p (p = 4; full: p = 5, 6), k in {16, 64} (full: also 256), delta in {1/10, 10^-6}.
 The row prints how many points had N+ < k (a non-trivial bound); it must be > 0."""
 
-NOT_EXERCISABLE = {
-    "Lemma 4.3 / eq. 26 and eq. 32 (Gaussian W)": "they bound P+ for a Gaussian W through an "
-    "integral of Phi, while the exact implementation draws integer (Rademacher, very sparse) "
-    "W, whose P+ is computed exactly instead (eq. 30)",
-}
-
 BETA = 1
 DELTAS_A = (Fraction(1, 2), Fraction(1, 5), Fraction(1, 10))
 DELTAS_B = (Fraction(1, 10), Fraction(1, 10**6))
