@@ -9,6 +9,8 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactdp.accounting.releases import basic_total, parse_spend
 from exactdp.certified import compare_exp
@@ -140,3 +142,85 @@ def test_spend_terms():
     assert str(basic_total([parse_spend("1/3"), parse_spend("2*ln(3/2)", "1/10"),
                             parse_spend("ln(1+2^-1)")])) == "1/3 + 3*ln(3/2)"
     assert basic_total([parse_spend("1", "1/10"), parse_spend("0", "1/5")]).delta == F(3, 10)
+
+
+def _mixed(capsys, tmp):
+    g = sample(capsys, tmp, "g.json", "geosample", "--n", "3", "--epsilon", "1", "--count", "1",
+               "--draws", "2")
+    f = sample(capsys, tmp, "f.json", "fastsample", "--n", "3", "--epsilon", "1",
+               "--gamma", "1/1000", "--count", "2", "--draws", "3")
+    return [str(g), str(f)]
+
+
+def test_grid_bounds_bracket_the_exact_figures(capsys, tmp_path, monkeypatch):
+    """Forced onto the grid (as when the exact composition is too large), the certified
+    bounds contain the exact delta, and overlap the exact epsilon interval."""
+    from exactdp.accounting import product
+
+    files = _mixed(capsys, tmp_path)
+    exact = {}
+    for flag, value in (("--ratio", "3"), ("--ratio", "1"), ("--delta", "1/1000")):
+        rc, out, _ = run(capsys, "account", *files, flag, value, "--json")
+        assert rc == 0
+        exact[(flag, value)] = json.loads(out)["exact"]
+        assert exact[(flag, value)]["method"] == "exact"
+    monkeypatch.setattr(product, "MAX_ATOMS", 1)
+    for (flag, value), ex in exact.items():
+        rc, out, _ = run(capsys, "account", *files, flag, value, "--json")
+        assert rc == 0
+        grid = json.loads(out)["exact"]
+        assert grid["method"] == "grid"
+        if flag == "--ratio":
+            assert F(grid["delta_lower_exact"]) <= F(ex["delta"]) <= F(grid["delta_upper_exact"])
+            assert F(grid["delta_lower_exact"]) < F(grid["delta_upper_exact"])
+        else:
+            assert F(grid["epsilon_lower"]) <= F(ex["epsilon_upper"])
+            assert F(ex["epsilon_lower"]) <= F(grid["epsilon_upper"])
+    rc, out, _ = run(capsys, "account", *files, "--epsilon", "1")
+    assert rc == 0 and "certified bounds on the ratio grid (257/256)^i" in out
+
+
+def test_grid_work_is_estimated_and_refused_past_max_seconds(capsys, tmp_path, monkeypatch):
+    """A planted slow grid bound: the estimate (timed on the first part) refuses the work
+    before it runs, in one line, naming a --max-seconds that would do."""
+    import time
+
+    from exactdp.accounting import grid, product
+
+    files = _mixed(capsys, tmp_path)
+    monkeypatch.setattr(product, "MAX_ATOMS", 1)
+    real = grid.grid_bounds
+    calls = []
+
+    def slow(*a, **k):
+        calls.append(1)
+        end = time.process_time() + 0.3
+        while time.process_time() < end:
+            pass
+        return real(*a, **k)
+
+    monkeypatch.setattr(grid, "grid_bounds", slow)
+    rc, out, err = run(capsys, "account", *files, "--epsilon", "1", "--max-seconds", "1")
+    assert rc == 2 and out == ""
+    one_line_error(err, "would take about", "--max-seconds")
+    assert len(calls) == 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(1, 6), min_size=2, max_size=4),
+                          st.integers(1, 4)), min_size=1, max_size=2),
+       st.data())
+def test_ratio_count_bound_is_an_upper_bound(parts, data):
+    """The predicted number of distinct ratios is never below the exact composition's."""
+    from exactdp.accounting import PrivacyLoss, compose
+    from exactdp.accounting.product import MAX_ATOMS
+    from exactdp.accounting.releases import ratio_count_bound
+
+    losses = []
+    for weights, k in parts:
+        other = data.draw(st.permutations(weights))
+        p = {i: F(w, sum(weights)) for i, w in enumerate(weights)}
+        q = {i: F(w, sum(other)) for i, w in enumerate(other)}
+        losses.append((PrivacyLoss.from_laws(p, q), k))
+    exact = compose(*(loss.power(k) for loss, k in losses))
+    assert len(exact) <= ratio_count_bound(losses, MAX_ATOMS)

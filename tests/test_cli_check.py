@@ -83,7 +83,11 @@ def test_group_keeps_the_counting_checks(capsys: pytest.CaptureFixture[str]) -> 
     with pytest.raises(SystemExit) as exc:
         main(["check", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert exc.value.code == 0 and "alp" in text and "(eps~/2, 0)-DP" in text
+    assert exc.value.code == 0 and "alp" in text and "what its --epsilon means" in text
+    with pytest.raises(SystemExit) as exc:
+        main(["check", "geosample", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "(eps~/2, 0)-DP" in text and "one released value" in text and "K/2" not in text
     with pytest.raises(SystemExit) as exc:
         main(["check", "alp", "--help"])
     text = " ".join(capsys.readouterr().out.split())

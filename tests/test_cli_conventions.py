@@ -73,9 +73,10 @@ def test_geometric_is_offered_only_where_it_works(capsys: pytest.CaptureFixture[
 
 
 def test_help_says_what_epsilon_buys(capsys: pytest.CaptureFixture[str]) -> None:
-    for command in ("sample", "check"):
+    for command in (["sample"], ["check", "geosample"], ["check", "fastsample"],
+                    ["distribution"], ["plot", "pmf"], ["plot", "accuracy"]):
         with pytest.raises(SystemExit):
-            main([command, "--help"])
+            main([*command, "--help"])
         text = " ".join(capsys.readouterr().out.split())
         assert "(eps~/2, 0)-DP" in text and "(eps/2, 0)-DP" in text
         assert "Exit statuses, exact numbers and the notation: exactdp --help" in text

@@ -9,9 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exactdp.histograms.fields import (
-    MAX_LEVEL,
-    VanLintField,
+from exactdp.histograms.fields import MAX_LEVEL, VanLintField, level_for_bits
+from exactdp.histograms.gf2 import (
     clmul,
     clmul_bounded,
     clmul_kronecker,
@@ -20,7 +19,6 @@ from exactdp.histograms.fields import (
     gf2_gcd,
     gf2_mod,
     gf2_square,
-    level_for_bits,
     rabin_irreducible,
 )
 from exactdp.params import DomainError, ParameterError, ParameterTypeError

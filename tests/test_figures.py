@@ -294,10 +294,13 @@ def test_paper_001_analytic_curves(capsys: pytest.CaptureFixture[str], tmp_path:
     rc, stdout, err = run(capsys, "figures", "--paper", "001", "--output", str(out), "--quick",
                           "--quiet")
     assert rc == 0, err
-    assert sorted(p.name for p in out.iterdir()) == ["proj_analytic.json", "proj_analytic.md",
-                                                     "proj_analytic.png"]
+    from exactdp.plot import paper001_theory as theory
+
+    assert sorted(p.name for p in out.iterdir()) == sorted([
+        "proj_analytic.json", "proj_analytic.md", "proj_analytic.png",
+        *(f for n in theory.available() for f in (theory.FILES[n], theory.JSONS[n]))])
     # scikit-learn is hidden here; numpy/scipy may be missing too (CI installs no extra)
-    missing, _, rest = stdout.splitlines()[1].partition(" missing: ")
+    missing, _, rest = stdout.splitlines()[-1].partition(" missing: ")
     assert "scikit-learn" in missing.split(", ")
     assert rest == ("the retrieval/SVM curves on digits need the [experiments] extra: "
                     "pip install 'exactdp[experiments]'")
@@ -340,19 +343,25 @@ def test_paper_001_experiments(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     rc, stdout, err = run(capsys, "figures", "--paper", "001", "--output", str(out), "--quick",
                           "--quiet")
     assert rc == 0, err
+    from exactdp.plot import paper001_theory as theory
+
     assert sorted(p.name for p in out.iterdir()) == sorted([
         "proj_analytic.json", "proj_analytic.md", "proj_analytic.png", "proj_experiments.json",
-        "proj_experiments.md", "proj_p_at_10.png", "proj_p_at_50.png", "proj_svm.png"])
+        "proj_experiments.md", "proj_p_at_10.png", "proj_p_at_50.png", "proj_r_at_100.png",
+        "proj_svm.png",
+        *(f for n in theory.available() for f in (theory.FILES[n], theory.JSONS[n]))])
     for png in ("proj_p_at_10.png", "proj_p_at_50.png", "proj_svm.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "precision@10/@50" in stdout
     data = json.loads((out / "proj_experiments.json").read_text())
     assert [(r["method"], r["k"], r["eps"]) for r in data["rows"]] == [
-        ("SignOPORP-smooth t=1", 16, "5"), ("SignRP-RR", 16, "5"), ("DP-OPORP-L", 16, "5"),
+        ("SignOPORP-smooth t=1", 16, "5"), ("SignOPORP-RR t=1", 16, "5"), ("SignRP-RR", 16, "5"),
+        ("iDP-SignRP-RR", 16, "5"), ("DP-OPORP-L", 16, "5"),
         ("Raw-data-L", None, "5"), ("DP-OPORP-G", 16, "5"), ("Raw-data-G", None, "5"),
         ("float DP-OPORP-G", 16, "5"), ("float Raw-data-G", None, "5")]
     for r in data["rows"]:
-        assert all(0 <= r[m] <= 1 for m in ("P@10", "P@50", "SVM"))
+        assert all(0 <= r[m] <= 1 for m in ("P@10", "P@50", "P@100", "R@100", "SVM"))
+        assert r["R@10"] == r["P@10"] * 10 / 50 and r["R@50"] == r["P@50"]
     raw = data["no_privacy"][0]
     assert raw["method"] == "no privacy: raw pixels" and raw["P@10"] == raw["P@50"] == 1.0
     md = (out / "proj_experiments.md").read_text()

@@ -57,9 +57,9 @@ def test_uniform_huge_domain_fast(make: type[RandomSource]) -> None:
     # d with three million bits: exact rejection sampling on d.bit_length() bits.
     d = 2**3_000_000 + 7
     src = make()
-    start = time.perf_counter()
+    start = time.process_time()
     draws = [src.uniform(d) for _ in range(3)]
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
     for u in draws:
         assert 1 <= u <= d
     # Three draws all below 2**2_999_990 would have probability about 2**-30.

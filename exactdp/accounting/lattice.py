@@ -40,19 +40,19 @@ def lattice_exponent(x: Fraction, base: Fraction, limit: int | None = None) -> i
         return 0
     if x < 1 or base <= 1:
         return None
-    # base**k > x for k > bits(x) / log2(base) >= ...: bound k by the bit lengths
-    top = x.numerator.bit_length() - x.denominator.bit_length() + 1
-    step = base.numerator.bit_length() - base.denominator.bit_length() - 1
-    k_max = top // step + 1 if step > 0 else None
-    if limit is not None:
-        k_max = limit if k_max is None else min(k_max, limit)
-    k, power = 0, Fraction(1)
-    while power < x:
-        if k_max is not None and k >= k_max:
+    # both in lowest terms, and so is base**k = a**k / b**k (gcd(a, b) = 1): x == base**k
+    # if and only if x's numerator is a**k and its denominator b**k -- found by exact
+    # divisions, which fail at once for a ratio off the lattice
+    a, b = base.numerator, base.denominator
+    c, k = gmpy2.mpz(x.numerator), 0
+    while c > 1:
+        c, rem = gmpy2.f_divmod(c, a)
+        if rem:
             return None
-        power *= base
         k += 1
-    return k if power == x else None
+        if limit is not None and k > limit:
+            return None
+    return k if c == 1 and x.denominator == b**k else None
 
 
 def _root(x: Fraction, j: int) -> Fraction | None:

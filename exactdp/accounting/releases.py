@@ -29,7 +29,8 @@ from exactdp.certified import Interval, ln_interval
 from exactdp.params import ParameterError, to_fraction
 
 __all__ = ["MAX_PAIRS_COUNT", "Release", "ReleaseFormatError", "SpendTerms", "basic_total",
-           "counting_losses", "parse_spend", "read_release"]
+           "composed_losses", "countable", "counting_losses", "counting_parts", "parse_spend",
+           "ratio_count_bound", "read_release"]
 
 
 class ReleaseFormatError(ParameterError):
@@ -220,22 +221,9 @@ MAX_PAIRS_COUNT = 256
 MAX_COMBINATIONS = 4096
 
 
-def counting_losses(releases: list[Release]) -> list[tuple[tuple[tuple[int, int], ...], Any]]:
-    """``[(pairs, loss)]``: the exact privacy loss of all the releases' values together for
-    every combination of distinct per-release losses, ``pairs[i]`` the ordered pair of
-    neighbouring counts ``(c, c +- 1)`` in release ``i``'s range ``[0, n_i]`` that gives
-    release ``i``'s part (each release's loss to the power of its number of values).
-
-    The releases may count different things: one neighbouring dataset moves each count by
-    at most one, in either direction, independently -- so every combination is examined
-    (a count that does not move is never worse: composing with a further release cannot
-    lower the hockey-stick divergence, which only falls under post-processing such as
-    dropping that release)."""
-    from itertools import product
-
-    from exactdp.accounting.compose import compose
-    from exactdp.accounting.loss import PrivacyLoss, law_of
-
+def countable(releases: list[Release]) -> None:
+    """Refuse releases whose exact figures are not computed: not noisy counts, counts whose
+    law the file does not fix, or a range past :data:`MAX_PAIRS_COUNT`."""
     for rel in releases:
         if rel.kind != "sample" or rel.mechanism is None:
             why = rel.note or f"its law ({rel.kind}) is not computed by the accountant"
@@ -246,6 +234,25 @@ def counting_losses(releases: list[Release]) -> list[tuple[tuple[tuple[int, int]
                                      f"{2 * rel.mechanism.n} ordered neighbouring pairs; the "
                                      f"exact figures examine every one, up to n = "
                                      f"{MAX_PAIRS_COUNT}")
+
+
+def counting_parts(releases: list[Release]
+                   ) -> list[tuple[tuple[tuple[int, int], ...], list[tuple[Any, int]]]]:
+    """``[(pairs, [(loss_i, values_i), ...])]``: for every combination of distinct
+    per-release losses, each release's exact loss of one value and its number of values,
+    ``pairs[i]`` the ordered pair of neighbouring counts ``(c, c +- 1)`` in release ``i``'s
+    range ``[0, n_i]`` that gives release ``i``'s part.
+
+    The releases may count different things: one neighbouring dataset moves each count by
+    at most one, in either direction, independently -- so every combination is examined
+    (a count that does not move is never worse: composing with a further release cannot
+    lower the hockey-stick divergence, which only falls under post-processing such as
+    dropping that release)."""
+    from itertools import product
+
+    from exactdp.accounting.loss import PrivacyLoss, law_of
+
+    countable(releases)
     options: list[dict[Any, tuple[int, int]]] = []
     size = 1
     for rel in releases:
@@ -259,14 +266,58 @@ def counting_losses(releases: list[Release]) -> list[tuple[tuple[tuple[int, int]
     if size > MAX_COMBINATIONS:
         raise ReleaseFormatError(f"{size} combinations of the releases' neighbouring pairs "
                                  f"(> {MAX_COMBINATIONS}); account for fewer releases at once")
+    return [(tuple(pair for _, pair in combo),
+             [(loss, releases[i].values) for i, (loss, _) in enumerate(combo)])
+            for combo in product(*(list(o.items()) for o in options))]
+
+
+def ratio_count_bound(parts: list[tuple[Any, int]], cap: int) -> int:
+    """An upper bound on the distinct ratios of the exact composition of the ``(loss, k)``
+    parts (``loss`` composed ``k`` times each), or ``cap + 1`` once it passes ``cap``: parts
+    on one lattice ``offset * base**i`` add their exponents (``(slots - 1) k + 1`` ratios per
+    base), a loss with ``m`` ratios on no lattice gives at most ``C(k + m - 1, m - 1)`` (the
+    multisets of ``k`` of its ratios), and independent groups multiply."""
+    from math import comb
+
+    spans: dict[Any, int] = {}
+    bound = 1
+    for loss, k in parts:
+        lattice = loss.lattice
+        if lattice is not None:
+            _, base, slots = lattice
+            if base is not None:
+                spans[base] = spans.get(base, 0) + (slots - 1) * k
+            continue
+        m = len(loss)
+        bound *= comb(k + m - 1, m - 1) if m > 1 else 1
+        if bound > cap:
+            return cap + 1
+    for span in spans.values():
+        bound *= span + 1
+        if bound > cap:
+            return cap + 1
+    return bound
+
+
+def counting_losses(releases: list[Release]) -> list[tuple[tuple[tuple[int, int], ...], Any]]:
+    """``[(pairs, loss)]``: the exact privacy loss of all the releases' values together for
+    every combination of :func:`counting_parts`."""
+    return composed_losses(counting_parts(releases))
+
+
+def composed_losses(combos: list[tuple[tuple[tuple[int, int], ...], list[tuple[Any, int]]]]
+                    ) -> list[tuple[tuple[tuple[int, int], ...], Any]]:
+    """``[(pairs, loss)]``: each combination's parts composed exactly (each release's loss
+    to the power of its number of values)."""
+    from exactdp.accounting.compose import compose
+
     powers: dict[tuple[int, Any], Any] = {}
     out = []
-    for combo in product(*(list(o.items()) for o in options)):
-        parts = []
-        for i, (loss, _) in enumerate(combo):
-            key = (i, loss)
-            if key not in powers:
-                powers[key] = loss.power(releases[i].values)
-            parts.append(powers[key])
-        out.append((tuple(pair for _, pair in combo), compose(*parts)))
+    for pairs, parts in combos:
+        composed = []
+        for i, (loss, k) in enumerate(parts):
+            if (i, loss) not in powers:
+                powers[(i, loss)] = loss.power(k)
+            composed.append(powers[(i, loss)])
+        out.append((pairs, compose(*composed)))
     return out

@@ -73,8 +73,8 @@ notation (Balcer & Vadhan's):
   [d]_+ = {1, ..., d}   the values of the one uniform draw u of a mechanism M(c, u)
   eps      the papers' privacy parameter, 1/m for a whole m; --epsilon is the
            budget a release spends, from which each command picks eps
-  k, eps~  k = ceil(log2(2/eps)); eps~ = 2 ln(1 + 2^-k) <= eps, the epsilon
-           GeoSample actually spends
+  k, eps~  k = ceil(log2(2/eps)); eps~ = 2 ln(1 + 2^-k) <= eps: GeoSample's
+           worst ratio is e^(eps~/2) = 1 + 2^-k: one value spends eps~/2
   gamma, t FastSample's weight on a uniform output, its truncation distance
   beta     the failure probability of an accuracy claim (error at most a with
            probability 1 - beta); beta0 the smallest beta the parameters allow

@@ -13,7 +13,15 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from exactdp.cli._common import EPILOG, OK, add_input_limit, add_json, add_output, emit_json
+from exactdp.cli._common import (
+    EPILOG,
+    OK,
+    add_input_limit,
+    add_json,
+    add_max_seconds,
+    add_output,
+    emit_json,
+)
 
 __all__ = ["COMMANDS", "add_account", "cmd_account"]
 
@@ -25,8 +33,11 @@ DESCRIPTION = (
     "delta of all their values together at E, from the exact privacy-loss distribution "
     "(composed exactly, the worst over every pair of neighbouring counts in [0, n]); with "
     "--delta D: the least epsilon with that delta. Both are certified intervals around exact "
-    "values; --ratio R gives the delta at epsilon = ln R as an exact fraction. Files whose "
-    "guarantees are stated for different neighbour relations are refused (exit 2).")
+    "values; --ratio R gives the delta at epsilon = ln R as an exact fraction. When the exact "
+    "composition would have more than 2^20 distinct ratios (many FastSample values: their "
+    "ratios lie on no common lattice), the figures are certified bounds computed on the "
+    "ratio grid (257/256)^i instead, and the output says so. Files whose guarantees are "
+    "stated for different neighbour relations are refused (exit 2).")
 
 
 def add_account(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -43,9 +54,15 @@ def add_account(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     at.add_argument("--ratio", metavar="R",
                     help="report the exact delta at epsilon = ln R (a rational R >= 1)")
     add_input_limit(p)
+    add_max_seconds(p)
     add_json(p)
     add_output(p)
     p.set_defaults(func=cmd_account)
+
+
+#: The ratio grid of the certified bounds: steps of ``ln(257/256)``, about 2^-8 in epsilon
+#: (finer grids barely move the upper end, which is the guarantee, and cost far more).
+GRID_BASE = Fraction(257, 256)
 
 
 def _decimal(q: Fraction, up: bool, places: int = 6) -> str:
@@ -82,44 +99,129 @@ def _pairs(pairs: Any, releases: list[Any]) -> list[dict[str, str]]:
 
 
 def _exact(args: argparse.Namespace, releases: list[Any]) -> dict[str, Any] | None:
-    from exactdp.accounting.releases import counting_losses
+    from exactdp.accounting.product import MAX_ATOMS
+    from exactdp.accounting.releases import (
+        composed_losses,
+        countable,
+        counting_parts,
+        ratio_count_bound,
+    )
+    from exactdp.cli._common import max_seconds
+    from exactdp.cli.account_cost import AccountCost
     from exactdp.params import ParameterError, to_fraction
 
     if args.epsilon is None and args.delta is None and args.ratio is None:
         return None
-    losses = counting_losses(releases)
     if args.ratio is not None:
         r = to_fraction(args.ratio, "--ratio")
         if r < 1:
             raise ParameterError(f"--ratio = {r} must be >= 1 (epsilon = ln R >= 0)")
-        pair, loss = max(losses, key=lambda pl: pl[1].delta_at_ratio(r))
-        d = loss.delta_at_ratio(r)
-        return {"at": f"epsilon = ln({r})", "delta": str(d), "delta_lower": _short(d, False),
-                "delta_upper": _short(d, True), "worst_pairs": _pairs(pair, releases)}
-    if args.epsilon is not None:
+    elif args.epsilon is not None:
         eps = to_fraction(args.epsilon, "--epsilon")
         if eps < 0:
             raise ParameterError(f"--epsilon = {eps} must be >= 0")
+    else:
+        d = to_fraction(args.delta, "--delta")
+        if not 0 <= d <= 1:
+            raise ParameterError(f"--delta = {d} must lie in [0, 1]")
+    cost = AccountCost(releases, max_seconds(args))
+    countable(releases)
+    cost.up_front()
+    combos = counting_parts(releases)
+    largest = max(ratio_count_bound(parts, MAX_ATOMS) for _, parts in combos)
+    if largest > MAX_ATOMS:
+        return _on_grid(args, releases, combos)
+    cost.before_compose(len(combos))
+    losses = composed_losses(combos)
+    if args.ratio is not None:
+        pair, loss = max(losses, key=lambda pl: pl[1].delta_at_ratio(r))
+        dr = loss.delta_at_ratio(r)
+        return {"method": "exact", "at": f"epsilon = ln({r})", "delta": str(dr),
+                "delta_lower": _short(dr, False), "delta_upper": _short(dr, True),
+                "worst_pairs": _pairs(pair, releases)}
+    if args.epsilon is not None:
         boxes = [(pair, loss.delta(eps)) for pair, loss in losses]
         pair, box = max(boxes, key=lambda pb: pb[1].hi)
         lo = max(b.lo for _, b in boxes)
-        return {"at": f"epsilon = {eps}", "delta_lower": _short(lo, False),
+        return {"method": "exact", "at": f"epsilon = {eps}", "delta_lower": _short(lo, False),
                 "delta_upper": _short(box.hi, True), "delta_lower_exact": str(lo),
                 "delta_upper_exact": str(box.hi), "worst_pairs": _pairs(pair, releases)}
-    d = to_fraction(args.delta, "--delta")
-    if not 0 <= d <= 1:
-        raise ParameterError(f"--delta = {d} must lie in [0, 1]")
     ratios = [(pair, loss.smallest_ratio(d)) for pair, loss in losses]
     if any(r is None for _, r in ratios):
-        return {"at": f"delta = {d}", "epsilon": "infinity", "ratio": None}
-    pair, r = max(ratios, key=lambda pr: pr[1])  # type: ignore[arg-type,return-value]
-    assert r is not None
+        return {"method": "exact", "at": f"delta = {d}", "epsilon": "infinity", "ratio": None}
+    pair, rr = max(ratios, key=lambda pr: pr[1])  # type: ignore[arg-type,return-value]
+    assert rr is not None
     from exactdp.certified import ln_interval
 
-    box = ln_interval(r, 64) if r != 1 else None
-    lo, hi = (box.lo, box.hi) if box is not None else (Fraction(0), Fraction(0))
-    return {"at": f"delta = {d}", "epsilon": f"ln({r})" if r != 1 else "0", "ratio": str(r),
-            "epsilon_lower": _decimal(lo, False), "epsilon_upper": _decimal(hi, True),
+    lnbox = ln_interval(rr, 64) if rr != 1 else None
+    elo, ehi = (lnbox.lo, lnbox.hi) if lnbox is not None else (Fraction(0), Fraction(0))
+    return {"method": "exact", "at": f"delta = {d}", "epsilon": f"ln({rr})" if rr != 1 else "0",
+            "ratio": str(rr), "epsilon_lower": _decimal(elo, False),
+            "epsilon_upper": _decimal(ehi, True), "worst_pairs": _pairs(pair, releases)}
+
+
+def _on_grid(args: argparse.Namespace, releases: list[Any], combos: list[Any]
+             ) -> dict[str, Any]:
+    """The certified bounds of :mod:`exactdp.accounting.grid` for each combination: every
+    ratio rounded down (lower bound) or split onto the two neighbouring grid points (upper
+    bound), the masses rounded the bound's way, composed by polynomial products."""
+    import time
+
+    from exactdp.accounting.grid import epsilon_interval, grid_bounds
+    from exactdp.cli._common import NS, duration, max_seconds, progress, refuse_if_slow
+    from exactdp.params import to_fraction
+
+    bounds: dict[tuple[int, Any], Any] = {}
+    distinct = len({(i, loss) for _, parts in combos for i, (loss, _) in enumerate(parts)})
+    loss0, k0 = combos[0][1][0]
+    start = time.process_time_ns()
+    lo_0, up_0 = grid_bounds(loss0, GRID_BASE)
+    bounds[(0, loss0)] = (lo_0.power(k0), up_0.power(k0))
+    # each further power and each product of a combination costs about as much as this one
+    ns = (time.process_time_ns() - start) * (distinct + len(combos))
+    refuse_if_slow(f"certified grid bounds for {len(combos)} combinations of neighbouring "
+                   f"pairs", ns, max_seconds(args), "account for fewer releases or values")
+    if ns > 10 * NS:
+        progress(f"computing certified grid bounds (about {duration(ns)}) ...")
+    grids = []
+    for pairs, parts in combos:
+        lower: Any = None
+        upper: Any = None
+        for i, (loss, k) in enumerate(parts):
+            if (i, loss) not in bounds:
+                lo_g, up_g = grid_bounds(loss, GRID_BASE)
+                bounds[(i, loss)] = (lo_g.power(k), up_g.power(k))
+            lo_k, up_k = bounds[(i, loss)]
+            lower = lo_k if lower is None else lower.compose(lo_k)
+            upper = up_k if upper is None else upper.compose(up_k)
+        grids.append((pairs, lower, upper))
+    note = {"method": "grid", "grid_base": str(GRID_BASE)}
+    if args.delta is None:
+        if args.ratio is not None:
+            r = to_fraction(args.ratio, "--ratio")
+            at = f"epsilon = ln({r})"
+            boxes = [(p, lo.delta_at_ratio(r), up.delta_at_ratio(r)) for p, lo, up in grids]
+        else:
+            eps = to_fraction(args.epsilon, "--epsilon")
+            at = f"epsilon = {eps}"
+            boxes = [(p, lo.delta(eps), up.delta(eps)) for p, lo, up in grids]
+        pair, _, hi = max(boxes, key=lambda b: b[2])
+        lo = max(b[1] for b in boxes)
+        return {**note, "at": at, "delta_lower": _short(lo, False),
+                "delta_upper": _short(hi, True), "delta_lower_exact": str(lo),
+                "delta_upper_exact": str(hi), "worst_pairs": _pairs(pair, releases)}
+    d = to_fraction(args.delta, "--delta")
+    if d == 1:
+        return {**note, "at": f"delta = {d}", "epsilon": "0", "epsilon_lower": _decimal(
+            Fraction(0), False), "epsilon_upper": _decimal(Fraction(0), True), "ratio": "1"}
+    boxes_e = [(p, epsilon_interval(lo, up, d)) for p, lo, up in grids]
+    if any(b is None for _, b in boxes_e):
+        return {**note, "at": f"delta = {d}", "epsilon": "infinity", "ratio": None}
+    pair, box = max(boxes_e, key=lambda pb: pb[1].hi)  # type: ignore[union-attr]
+    assert box is not None
+    lo_e = max(b.lo for _, b in boxes_e if b is not None)
+    return {**note, "at": f"delta = {d}", "epsilon": "bounded", "ratio": None,
+            "epsilon_lower": _decimal(lo_e, False), "epsilon_upper": _decimal(box.hi, True),
             "worst_pairs": _pairs(pair, releases)}
 
 
@@ -159,19 +261,23 @@ def cmd_account(args: argparse.Namespace) -> int:
             worst = exact.get("worst_pairs")
             pair = (" (worst: counts " + ", ".join(f"{w['from']} -> {w['to']} in {w['file']}"
                                                     for w in worst) + ")") if worst else ""
+            head = ("exact privacy-loss distribution" if exact["method"] == "exact" else
+                    f"certified bounds on the ratio grid ({exact['grid_base']})^i (the exact "
+                    f"composition would have more than 2^20 distinct ratios)")
             if "delta_upper" in exact:
                 exact_d = f" = {exact['delta']}" if "delta" in exact else ""
-                print(f"exact privacy-loss distribution at {exact['at']}: delta{exact_d} in "
+                print(f"{head} at {exact['at']}: delta{exact_d} in "
                       f"[{exact['delta_lower']}, {exact['delta_upper']}]{pair}")
             elif exact["epsilon"] == "infinity":
-                print(f"exact privacy-loss distribution at {exact['at']}: no finite epsilon")
+                print(f"{head} at {exact['at']}: no finite epsilon")
             else:
                 from exactdp.certificate import brief
 
-                shown = "0" if exact["ratio"] == "1" else f"ln({brief(Fraction(exact['ratio']))})"
-                print(f"exact privacy-loss distribution at {exact['at']}: epsilon = "
-                      f"{shown} in [{exact['epsilon_lower']}, "
-                      f"{exact['epsilon_upper']}]{pair}")
+                ratio = exact["ratio"]
+                shown = ("" if ratio is None else
+                         "0 " if ratio == "1" else f"ln({brief(Fraction(ratio))}) ")
+                print(f"{head} at {exact['at']}: epsilon {shown}in "
+                      f"[{exact['epsilon_lower']}, {exact['epsilon_upper']}]{pair}")
     return OK
 
 

@@ -44,7 +44,8 @@ def add_check(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
                     "sign-oporp (DP-SignOPORP, Li & Li). Each check covers the inputs where "
                     "its claim is tightest or says 'not covered' (exit status 2) and what to "
                     "raise; it counts the non-vacuous pairs (whose laws differ). "
-                    "'exactdp check MECHANISM --help' describes each. " + counting.GUARANTEES,
+                    "'exactdp check MECHANISM --help' describes each and what its --epsilon "
+                    "means.",
         epilog=EPILOG)
     targets = p.add_subparsers(dest="mechanism", required=True, metavar="MECHANISM")
     counting.add_check(targets)

@@ -21,6 +21,7 @@ least :func:`covering_bound` (and one coordinate can move by ``beta``).  The def
 from __future__ import annotations
 
 import argparse
+import functools
 from fractions import Fraction
 from itertools import permutations, product
 from math import factorial
@@ -180,7 +181,7 @@ def _refuse_if_slow(args: argparse.Namespace, s: dict[str, Any], rel: Any,
 
     mech = DPSignOPORP(s["plans"][0], s["beta"], s["base"], s["l_max"], s["smooth"])
     points = rel.points
-    per_law = max(per_call_ns(lambda u=u: explored_law(mech.sample, u), 3)
+    per_law = max(per_call_ns(functools.partial(explored_law, mech.sample, u), 3)
                   for u in (points[len(points) // 2], points[-1]))
     pairs = len(points) * len(rel.neighbours(points[len(points) // 2]))  # the most
     ns = len(s["plans"]) * (len(points) * per_law + pairs * PAIR_NS)

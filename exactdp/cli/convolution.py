@@ -16,6 +16,7 @@ of the exact guarantee defined here.
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from fractions import Fraction
 from typing import Any
@@ -93,7 +94,7 @@ def _add_mechanism_args(p: argparse.ArgumentParser) -> None:
                    help="exact (default), zcdp, drv or paper-unsound")
     p.add_argument("--shape", default="fourier", metavar="S",
                    choices=("fourier", "spectral-partition", "uniform"),
-                   help="fourier (Algorithm 1), spectral-partition (Algorithm 2), uniform")
+                   help="fourier (Alg. 1), spectral-partition (Alg. 2), uniform")
     p.add_argument("--strategy", default="auto", metavar="T",
                    choices=("auto", "walsh", "real-fourier", "hartley"),
                    help="cyclic: auto (default), walsh, real-fourier or hartley")
@@ -102,7 +103,7 @@ def _add_mechanism_args(p: argparse.ArgumentParser) -> None:
     add_max_seconds(p)
     p.add_argument("--ratio-grid", default="fractions", choices=("fractions", "reciprocal"),
                    metavar="R",
-                   help="noise ratios rounded DOWN onto fractions (default) or 1 + 1/m")
+                   help="ratios rounded DOWN onto fractions (default) or 1+1/m")
 
 
 def _epsilon_delta(args: argparse.Namespace) -> tuple[Fraction, Fraction]:
@@ -339,6 +340,8 @@ def _add_convolve(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     _add_mechanism_args(p)
     p.add_argument("--linear", action="store_true",
                    help="linear convolution by zero padding (cyclic)")
+    p.add_argument("--noise", default="geometric", choices=("geometric", "gaussian"),
+                   metavar="K", help="geometric (default) or gaussian (discrete Gaussian)")
     p.add_argument("--seed", help="reproducible noise for examples (NOT for releases)")
     add_random_source(p)
     p.add_argument("--mse-at-input", action="store_true",
@@ -372,7 +375,7 @@ def release_ns(mech: Any) -> int:
         centre = s.lo + (s.hi - s.lo) // 2
         s.sample_many([centre], trial)
         first = time.perf_counter_ns() - start
-        warm = per_call_ns(lambda s=s, centre=centre: s.sample_many([centre], trial), 2)
+        warm = per_call_ns(functools.partial(s.sample_many, [centre], trial), 2)
         ns += max(0, first - warm) + len(noise.class_rows[k]) * warm
     return ns * classes // max(1, len(picked))
 
@@ -399,24 +402,46 @@ def cmd_convolve(args: argparse.Namespace) -> int:
         raise DomainError(f"input {args.file!r}: {why}: outside the public --domain "
                           f"{args.domain} (the domain must hold for every possible input; "
                           f"widen it)")
+    gaussian = args.noise == "gaussian"
+    if gaussian:
+        from exactdp.cli.conv_gaussian import (
+            build_gaussian,
+            check_gaussian_options,
+            gaussian_guarantee,
+            gaussian_release_ns,
+        )
+
+        check_gaussian_options(args)
     limit = max_seconds(args)
     # The exact privacy check reads every noisy coefficient's shift in every column: up to N
     # of them (refused here at the worst), then exactly as many as the calibration keeps.
     n = len(x) + len(h) - 1 if args.linear else len(h)
     refuse_if_slow(f"the exact privacy check at N = {n} (up to {n} noisy coefficients)",
                    n * n * CHECK_NS_PER_CELL, limit, "use a smaller N")
-    mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
-                           args.strategy, args.scale, args.ratio_grid,
-                           len(x) if args.linear else None)
-    check_ns, noise_ns = n * len(mech.rows) * CHECK_NS_PER_CELL, release_ns(mech)
+    if gaussian:
+        if args.group == "cyclic" and len(h) > MAX_CYCLIC_N:
+            raise ResourceLimitError(f"--group cyclic with N = {len(h)}: at most N = "
+                                     f"{MAX_CYCLIC_N} (use --group xor for large N)")
+        if not any(h):
+            raise ParameterError("--filter is all zeros: h * x = 0 needs no release")
+        mech = build_gaussian(args.group, h, spec.build(len(h)), eps, delta, args.shape,
+                              args.strategy, args.scale)
+    else:
+        mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
+                               args.strategy, args.scale, args.ratio_grid,
+                               len(x) if args.linear else None)
+    check_ns = n * len(mech.rows) * CHECK_NS_PER_CELL
+    noise_ns = gaussian_release_ns(mech) if gaussian else release_ns(mech)
     refuse_if_slow(f"the exact privacy check ({duration(check_ns)}) and drawing the noise "
                    f"({duration(noise_ns)}) of {len(mech.rows)} coefficients at N = {n}",
                    check_ns + noise_ns, limit, "use a smaller --domain or N")
-    g = guarantee(mech, eps, delta, args.accounting)
+    g = (gaussian_guarantee(mech, eps, delta) if gaussian
+         else guarantee(mech, eps, delta, args.accounting))
     mse_bound = mech.mse_bound()  # before drawing: nothing may fail after it
     eq5 = _eq5(mech, args.group, eps, delta)
     say(f"calibrated in {time.perf_counter() - start:.1f} s: {len(mech.rows)} noisy "
-        f"coefficients, pure ratio {_dec(g['pure_ratio'])}")
+        f"coefficients, " + ("discrete Gaussian noise" if gaussian else
+                             f"pure ratio {_dec(g['pure_ratio'])}"))
     if g["within_target"] is False:
         dl = g["delta_at_e_eps"][0]
         progress(f"exactdp convolve: refused: with --accounting {args.accounting} the exact "
@@ -440,6 +465,7 @@ def cmd_convolve(args: argparse.Namespace) -> int:
         "filter": list(h),
         "shape": args.shape,
         "ratio_grid": args.ratio_grid,
+        "noise": args.noise,
         "noisy_coefficients": len(release.coefficients),
         "ratios": list(mech.ratios),
         "guarantee": g,
@@ -448,6 +474,8 @@ def cmd_convolve(args: argparse.Namespace) -> int:
         "y": list(release.y),
         "seeded": args.seed is not None,
     }
+    if gaussian:
+        payload["sigma2"] = list(mech.sigma2s)
     if args.mse_at_input:
         payload["mse"]["at_this_input_NOT_PRIVATE"] = mech.mse(x)
     doc = _jsonable(payload)
@@ -463,7 +491,6 @@ def cmd_convolve(args: argparse.Namespace) -> int:
 
 def _print_release(args: argparse.Namespace, mech: Any, g: dict[str, Any],
                    payload: dict[str, Any]) -> None:
-    lo, hi = g["pure_epsilon_interval"]
     lines = [
         (f"# exact private {'linear (zero-padded) ' if args.linear else ''}{args.group} "
          f"convolution ({payload['mechanism']}, strategy "
@@ -471,8 +498,14 @@ def _print_release(args: argparse.Namespace, mech: Any, g: dict[str, Any],
          f"coefficients, domain {payload['domain']}"),
         f"# accounting {g['accounting']} (used: {g['accounting_used']})"
         + ("  ** UNSOUND: the paper's Theorem 4 as printed **" if not g["sound"] else ""),
-        f"# pure ratio {_q(g['pure_ratio'])} (pure eps in {_iv(lo, hi, 6)})",
     ]
+    if g["pure_ratio"] is None:
+        lines.append(f"# noise: discrete Gaussian, sigma^2 per coefficient in "
+                     f"[{_q(min(payload['sigma2']))}, {_q(max(payload['sigma2']))}]; no pure "
+                     f"ratio (the truncated noise has outputs a neighbour cannot produce)")
+    else:
+        lo, hi = g["pure_epsilon_interval"]
+        lines.append(f"# pure ratio {_q(g['pure_ratio'])} (pure eps in {_iv(lo, hi, 6)})")
     d = g["delta_at_e_eps"]
     if d is not None:
         lines.append(f"# delta at e^{g['epsilon']}: in {_iv(d[0], d[1], 12)} ({g['how']}); "

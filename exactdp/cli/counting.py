@@ -35,18 +35,29 @@ from exactdp.params import ParameterError, ResourceLimitError
 
 __all__ = ["COMMANDS", "estimate_ns"]
 
-#: What --epsilon means on the counting commands (Theorems 4.7 i and 4.10 i).
+#: What --epsilon means on sample, which releases K values (Theorems 4.7 i and 4.10 i).
 GUARANTEES = (
     "What --epsilon means: the total privacy budget of the output, any exact rational in "
-    "(0, K/2] for K values (--draws; distribution, check and plot describe one value, K = "
-    "1). The most accurate parameters that spend at most that are chosen, and sample states "
-    "the exact spend (under 'spent' with --json, else on stderr): K geosample values spend "
+    "(0, K/2] for K values (--draws). The most accurate parameters that spend at most that "
+    "are chosen, and sample states the exact spend (under 'spent' with --json, else on "
+    "stderr): K geosample values spend "
     "K ln(1 + 2^-k) for the smallest k with K ln(1 + 2^-k) <= --epsilon (the paper's eps = "
     "2^(1-k); one value is (eps~/2, 0)-DP with eps~/2 = ln(1 + 2^-k), Theorem 4.7 i); K "
     "fastsample values spend K eps/2 for the paper's eps = 1/m with the smallest m that fits "
     "(one value is (eps/2, 0)-DP, Theorem 4.10 i). The choice compares ln exactly, never with "
     "floats. The top K/2 is the paper's eps = 1 (its eps is 1/m); the bottom is set by the "
     "size of the integers d.")
+
+#: What --epsilon means on distribution, check and plot, which describe one value.
+ONE_VALUE = (
+    "What --epsilon means: the privacy budget of one released value, any exact rational in "
+    "(0, 1/2]; the mechanism is built with the most accurate parameters that spend at most "
+    "that (the same choice as 'exactdp sample' with --draws 1): geosample spends "
+    "ln(1 + 2^-k) for the smallest k with ln(1 + 2^-k) <= --epsilon (the paper's eps = "
+    "2^(1-k); a value is (eps~/2, 0)-DP with eps~/2 = ln(1 + 2^-k), Theorem 4.7 i); "
+    "fastsample spends eps/2 for the paper's eps = 1/m with the smallest m that fits "
+    "(a value is (eps/2, 0)-DP, Theorem 4.10 i). The choice compares ln exactly, never with floats. The top 1/2 is the "
+    "paper's eps = 1; the bottom is set by the size of the integers d.")
 
 _DEFAULT_MAX_SECONDS = str(DEFAULT_MAX_SECONDS)
 #: The largest count the command line takes is below 2^MAX_N_BITS: at n = 10^3000 one draw
@@ -55,9 +66,11 @@ MAX_N_BITS = 1024
 
 
 def _counting_args(p: argparse.ArgumentParser, ideal: bool = False,
-                   positional: bool = True) -> None:
+                   positional: bool = True, draws: bool = False) -> None:
     """The counting mechanisms' arguments; ``positional=False`` leaves out the mechanism
-    (``exactdp check`` makes it a sub-command, see :mod:`exactdp.cli.check`)."""
+    (``exactdp check`` makes it a sub-command, see :mod:`exactdp.cli.check`); ``draws``: the
+    command releases K values (--draws), and its description says :data:`GUARANTEES`, else
+    :data:`ONE_VALUE`."""
     choices = ("geometric", "geosample", "fastsample") if ideal else ("geosample", "fastsample")
     if positional:
         p.add_argument("mechanism", choices=choices,
@@ -69,8 +82,10 @@ def _counting_args(p: argparse.ArgumentParser, ideal: bool = False,
     p.add_argument("--n", required=True,
                    help="the largest count, a positive integer; counts lie in [n] = {0..n}")
     p.add_argument("--epsilon", required=True, metavar="E",
-                   help="privacy budget of the output: any exact rational in (0, K/2] for K "
-                        "values, e.g. '1/2' or '0.3' (see above for what it buys)")
+                   help=("privacy budget of the output: any exact rational in (0, K/2] "
+                         "for K values" if draws else "privacy budget of one released "
+                         "value: any exact rational in (0, 1/2]")
+                        + ", e.g. '1/2' or '0.3' (see above for what it buys)")
     p.add_argument("--gamma", help="fastsample only: mixing weight 1/g with g >= 2, e.g. "
                                    "'1/1000' (FastSample is gamma-close to GeoSample's law)")
     p.add_argument("--max-seconds", default=_DEFAULT_MAX_SECONDS, metavar="S",
@@ -237,7 +252,7 @@ def add_distribution(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
                     "ratio 2^k/(2^k+1); FastSample: the mixture of Lemma 4.12). 'geometric' "
                     "prints the ideal itself, for GeoSample's eps~. Nothing is released: "
                     "this spends no privacy. Exit status 1 if the implementation's "
-                    "distribution differs from the ideal.",
+                    "distribution differs from the ideal. " + ONE_VALUE,
         epilog=EPILOG)
     _counting_args(p, ideal=True)
     p.add_argument("--count", required=True, help="the true count c in [0, n]")
@@ -292,7 +307,7 @@ def add_sample(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                     "--seed S for reproducible examples (NOT for releases: the seed "
                     "determines the noise). " + GUARANTEES,
         epilog=EPILOG)
-    _counting_args(p)
+    _counting_args(p, draws=True)
     p.add_argument("--count", required=True, help="the true count c in [0, n]")
     p.add_argument("--draws", default="1", metavar="K",
                    help="how many independent draws K (default 1); --epsilon is the budget "
@@ -382,7 +397,7 @@ def _add_check_target(targets: argparse._SubParsersAction, name: str) -> None:  
                     "the paper's claim: GeoSample ratio == 1 + 2^-k = e^(eps~/2) exactly; "
                     "FastSample ratio <= e^(eps/2), certified with a rational bound. Nothing "
                     "is released. The work grows about as n^2 distributions' worth of "
-                    "threshold searches: the cost is estimated first. " + GUARANTEES
+                    "threshold searches: the cost is estimated first. " + ONE_VALUE
                     + " Exit status 1 if the claim fails.",
         epilog=EPILOG)
     _counting_args(p, positional=False)

@@ -40,10 +40,14 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                     "against N for four filters beside the paper's eq. 5, input and output "
                     "perturbation and the spectral lower bound (xor N = 8..64, cyclic 8, 16; "
                     "--quick xor N = 4, 8). --paper 001 (Li & Li): the analytic curves "
-                    "(eq. 23 variance ratios, l2 sensitivity per matrix type) and, with the "
-                    "[experiments] extra (scikit-learn), precision@10/@50 and linear-SVM "
-                    "accuracy against eps on load_digits for the exact SignOPORP-smooth, "
-                    "SignRP-RR, DP-OPORP and raw-data mechanisms (--quick: 3 eps, k = 16, one "
+                    "(eq. 23 variance ratios, l2 sensitivity per matrix type), Figures 1, 4, "
+                    "5, 6 and 9 (sigma* of eq. 14 certified, P(r, p) and N+ by float "
+                    "quadrature, flip probabilities and the law of Alg. 7's levels exactly) "
+                    "and, with the "
+                    "[experiments] extra (scikit-learn), precision@10/@50, recall@100 and "
+                    "linear-SVM accuracy against eps on load_digits for the exact "
+                    "SignOPORP-smooth and -RR (t = 1, 2, 4), SignRP-RR, iDP-SignRP-RR, "
+                    "DP-OPORP and raw-data mechanisms (--quick: 3 eps, k = 16, one "
                     "repetition). Needs matplotlib: pip install 'exactdp[plot]'.",
         epilog=EPILOG)
     p.add_argument("--paper", required=True, metavar="P",
@@ -52,6 +56,8 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                    help="directory to write into (created if its parent exists); every file "
                         "is checked before any work")
     p.add_argument("--force", action="store_true", help="replace existing files in DIR")
+    p.add_argument("--figure", metavar="N",
+                   help="draw only the paper's Figure N (paper 001: 1-6, 9-14)")
     p.add_argument("--quick", action="store_true",
                    help="smaller runs (seconds instead of a minute or a few)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -60,12 +66,18 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
 
 
 def _cmd_figures(args: argparse.Namespace) -> int:
+    from exactdp.params import ParameterError
     from exactdp.plot.draw import require_matplotlib
     from exactdp.plot.figures import write_figures
 
+    figure = None
+    if args.figure is not None:
+        if not str(args.figure).isdigit():
+            raise ParameterError(f"--figure {args.figure!r} must be a figure number (e.g. 6)")
+        figure = int(args.figure)
     require_matplotlib()
     for line in write_figures(args.paper, args.output, quick=args.quick, force=args.force,
-                              progress=None if args.quiet else _progress):
+                              progress=None if args.quiet else _progress, figure=figure):
         print(line)
     return OK
 

@@ -308,7 +308,8 @@ def _add_query(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                     + _INTEGRITY + " X is read the way the release's input was: as an "
                     "integer in [1, M] if the release records the format 'integers' (then "
                     "'-1' or '05' is an error, not a label), as a label if 'labels'.")
-    p.add_argument("released", metavar="RELEASED.json")
+    p.add_argument("released", metavar="RELEASED.json",
+                   help="a release file written by 'exactdp histogram' ('-': stdin)")
     p.add_argument("elements", nargs="+", metavar="X",
                    help="elements: integers in [1, M] or labels, as the release records")
     p.add_argument("--format", choices=("integers", "labels"),

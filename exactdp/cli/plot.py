@@ -40,7 +40,7 @@ _MECHANISMS = ("geosample", "fastsample", "zprime")
 
 
 def _add_plot(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    from exactdp.cli.counting import GUARANTEES
+    from exactdp.cli.counting import ONE_VALUE
 
     p = sub.add_parser(
         "plot", help="exact pictures (PNG or SVG) of a counting mechanism: pmf, privacy loss, "
@@ -48,12 +48,13 @@ def _add_plot(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
         description="Draw an exact picture of a counting mechanism (Balcer & Vadhan, Section "
                     "4). "
                     + " ".join(f"{k}: {v}." for k, v in PICTURES.items())
-                    + " Needs matplotlib: pip install 'exactdp[plot]'. " + GUARANTEES,
+                    + " Needs matplotlib: pip install 'exactdp[plot]'. 'exactdp plot "
+                    "PICTURE --help' says what its --epsilon means.",
         epilog=EPILOG)
     kinds = p.add_subparsers(dest="picture", required=True, metavar="PICTURE")
     for kind, what in PICTURES.items():
         q = kinds.add_parser(kind, help=SHORT[kind],
-                             description=f"{kind}: {what}.", epilog=EPILOG)
+                             description=f"{kind}: {what}. {ONE_VALUE}", epilog=EPILOG)
         _plot_args(q, kind)
 
 

@@ -13,6 +13,8 @@ integral factorization lemma).  This package provides:
 * :mod:`~exactdp.convolution.rows` -- the rows' clamped geometric noise (shared samplers);
 * :mod:`~exactdp.convolution.mechanism` -- the mechanisms (Walsh-Fourier = Algorithm 1 on
   ``Z_2^d`` exactly; the general integer-strategy mechanism);
+* :mod:`~exactdp.convolution.gaussian` -- the same mechanisms with discrete Gaussian noise
+  (:mod:`~exactdp.convolution.gaussian_rows`: its law and certified accounting);
 * :mod:`~exactdp.convolution.cyclic` -- circular convolution on ``Z_N`` (rounded real-Fourier,
   Walsh, Hartley strategies; "auto" = smallest exact MSE bound at equal privacy);
 * :mod:`~exactdp.convolution.linear` -- linear convolution by zero padding (§5.3);
@@ -29,6 +31,12 @@ from exactdp.convolution.calibration import Calibration, calibrate, mse_gain
 from exactdp.convolution.cyclic import CyclicFourierMechanism
 from exactdp.convolution.domain import Domain
 from exactdp.convolution.filters import decay, hodrick_prescott, window
+from exactdp.convolution.gaussian import (
+    GaussianStrategyMechanism,
+    GaussianWalshMechanism,
+    compare_noise,
+    gaussian_cyclic,
+)
 from exactdp.convolution.groups import (
     circulant,
     circular_convolve,
@@ -52,6 +60,8 @@ __all__ = [
     "ConvolutionRelease",
     "CyclicFourierMechanism",
     "Domain",
+    "GaussianStrategyMechanism",
+    "GaussianWalshMechanism",
     "IntegerStrategy",
     "IntegerStrategyMechanism",
     "LinearConvolutionMechanism",
@@ -60,9 +70,11 @@ __all__ = [
     "calibrate",
     "circulant",
     "circular_convolve",
+    "compare_noise",
     "decay",
     "find_composition_violation",
     "fwht",
+    "gaussian_cyclic",
     "hartley4",
     "hodrick_prescott",
     "linear_convolve",

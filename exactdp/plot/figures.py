@@ -45,6 +45,8 @@ class Paper:
     title: str
     files: Callable[[bool], Sequence[str]]
     write: Callable[[Mapping[str, OutputPath], bool, Progress], Sequence[str]]
+    #: ``--figure N``: the files that draw the paper's Figure N (None: no per-figure choice).
+    figure_files: Mapping[int, Sequence[str]] | None = None
 
 
 def _paper_004() -> Paper:
@@ -68,7 +70,7 @@ def _paper_002() -> Paper:
 def _paper_001() -> Paper:
     from exactdp.plot import paper001
 
-    return Paper(paper001.TITLE, paper001.files, paper001.write)
+    return Paper(paper001.TITLE, paper001.files, paper001.write, paper001.FIGURE_FILES)
 
 
 #: Paper number (001 Li & Li, 002 convolution, 003 ALP, 004 Balcer & Vadhan) -> its figures,
@@ -77,15 +79,34 @@ PAPERS: dict[str, Callable[[], Paper]] = {"001": _paper_001, "002": _paper_002,
                                           "003": _paper_003, "004": _paper_004}
 
 
+def _names(entry: Paper, paper: str, quick: bool, figure: int | None) -> list[str]:
+    """The files to write: all of the paper's, or those drawing its Figure ``figure``."""
+    names = list(entry.files(quick))
+    if figure is None:
+        return names
+    if entry.figure_files is None:
+        raise ParameterError(f"--figure: paper {paper} draws all its figures at once (omit "
+                             f"--figure)")
+    if figure not in entry.figure_files:
+        raise ParameterError(f"--figure {figure}: paper {paper} regenerates Figures "
+                             f"{', '.join(map(str, sorted(entry.figure_files)))}")
+    chosen = [n for n in names if n in entry.figure_files[figure]]
+    if not chosen:
+        raise ParameterError(f"--figure {figure} of paper {paper} needs the [experiments] extra "
+                             f"(scikit-learn): pip install 'exactdp[experiments]'")
+    return chosen
+
+
 def write_figures(paper: str, output_dir: str, quick: bool = False, force: bool = False,
-                  progress: Progress | None = None) -> list[str]:
-    """Regenerate ``paper``'s figures into ``output_dir`` (created if its parent exists);
-    every file is checked first (never over an existing one without ``force``).  Returns one
-    line per file written."""
+                  progress: Progress | None = None, figure: int | None = None) -> list[str]:
+    """Regenerate ``paper``'s figures (or only its Figure ``figure``) into ``output_dir``
+    (created if its parent exists); every file is checked first (never over an existing one
+    without ``force``).  Returns one line per file written."""
     if paper not in PAPERS:
         raise ParameterError(f"--paper {paper!r}: exactdp regenerates the figures of paper "
                              f"{', '.join(sorted(PAPERS))} (others join as they land)")
     entry = PAPERS[paper]()
+    names = _names(entry, paper, quick, figure)
     directory = Path(output_dir)
     if directory.exists() and not directory.is_dir():
         raise OutputFileError(f"--output {output_dir!r} exists and is not a directory")
@@ -94,14 +115,13 @@ def write_figures(paper: str, output_dir: str, quick: bool = False, force: bool 
         raise OutputFileError(f"--output {output_dir!r}: directory {str(parent)!r} does not "
                               f"exist")
     if directory.exists():
-        outputs = {name: OutputPath.check(str(directory / name), force)
-                   for name in entry.files(quick)}
+        outputs = {name: OutputPath.check(str(directory / name), force) for name in names}
     else:
         if not os.access(parent, os.W_OK | os.X_OK):
             raise OutputFileError(f"--output {output_dir!r}: directory {str(parent)!r} is not "
                                   f"writable")
         directory.mkdir()
-        outputs = {name: OutputPath(directory / name, force) for name in entry.files(quick)}
+        outputs = {name: OutputPath(directory / name, force) for name in names}
         try:
             return list(entry.write(outputs, quick, progress or (lambda message: None)))
         except BaseException:

@@ -177,11 +177,28 @@ EXPERIMENT_FILES = ("proj_experiments.md", "proj_experiments.json")
 
 def files(quick: bool) -> Sequence[str]:
     from exactdp.plot import paper001_experiments as exp
+    from exactdp.plot import paper001_theory as theory
 
-    analytic = ("proj_analytic.png", "proj_analytic.md", "proj_analytic.json")
+    analytic = ("proj_analytic.png", "proj_analytic.md", "proj_analytic.json",
+                *(f for n in theory.available() for f in (theory.FILES[n], theory.JSONS[n])))
     if exp.missing_extra() is not None:
         return analytic
     return (*analytic, *EXPERIMENT_FILES, *exp.METRICS.values())
+
+
+#: ``--figure N``: the files that draw the paper's Figure N (2 and 3 share the analytic page;
+#: 10-16 are the experiments' pictures on digits, every method in each).
+FIGURE_FILES: dict[int, tuple[str, ...]] = {
+    1: ("proj_fig01_sigma_star.png", "proj_fig01_sigma_star.json"),
+    2: ("proj_analytic.png", "proj_analytic.md", "proj_analytic.json"),
+    3: ("proj_analytic.png", "proj_analytic.md", "proj_analytic.json"),
+    4: ("proj_fig04_p_plus.png", "proj_fig04_p_plus.json"),
+    5: ("proj_fig05_n_plus.png", "proj_fig05_n_plus.json"),
+    6: ("proj_fig06_flip.png", "proj_fig06_flip.json"),
+    9: ("proj_fig09_levels.png", "proj_fig09_levels.json"),
+    **{n: (*EXPERIMENT_FILES, "proj_p_at_10.png", "proj_p_at_50.png", "proj_r_at_100.png",
+           "proj_svm.png") for n in (10, 11, 12, 13, 14, 15, 16)},
+}
 
 
 def write(outputs: Mapping[str, OutputPath], quick: bool,
@@ -190,20 +207,24 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
     ``[experiments]`` extra is installed (else one line saying what is missing)."""
     from exactdp.certificate import exact_json
     from exactdp.plot import paper001_experiments as exp
+    from exactdp.plot import paper001_theory as theory
     from exactdp.plot.draw import figure_bytes
 
-    progress("paper 001: variance ratios (eq. 23) and sensitivities per matrix type")
-    tab = tables()
-    outputs["proj_analytic.png"].write_bytes(figure_bytes(figure(), "png"))
-    outputs["proj_analytic.md"].write(f"## {TITLE}\n\n{tab['markdown']}")
-    outputs["proj_analytic.json"].write(json.dumps(exact_json({"figure": TITLE,
-                                                               **tab["json"]}), indent=1)
-                                        + "\n")
-    lines = [("proj_analytic.png/.md/.json: eq. 23 variance ratios (exact) and l2 sensitivity "
-              "per matrix type")]
-    if "proj_experiments.md" not in outputs:  # files() found the extra missing
-        return [*lines, exp.missing_extra() or "no experiment curves (the [experiments] extra "
-                                               "was missing when the outputs were checked)"]
+    lines: list[str] = []
+    if "proj_analytic.png" in outputs:
+        progress("paper 001: variance ratios (eq. 23) and sensitivities per matrix type")
+        tab = tables()
+        outputs["proj_analytic.png"].write_bytes(figure_bytes(figure(), "png"))
+        outputs["proj_analytic.md"].write(f"## {TITLE}\n\n{tab['markdown']}")
+        outputs["proj_analytic.json"].write(json.dumps(exact_json({"figure": TITLE,
+                                                                   **tab["json"]}), indent=1)
+                                            + "\n")
+        lines.append("proj_analytic.png/.md/.json: eq. 23 variance ratios (exact) and l2 "
+                     "sensitivity per matrix type")
+    lines += theory.write(outputs, quick, progress)
+    if "proj_experiments.md" not in outputs:  # files() found the extra missing, or not asked
+        missing = exp.missing_extra()
+        return [*lines, missing] if missing and "proj_analytic.png" in outputs else lines
     return [*lines, *_write_experiments(outputs, quick, progress)]
 
 
@@ -236,6 +257,6 @@ def _write_experiments(outputs: Mapping[str, OutputPath], quick: bool,
         indent=1) + "\n")
     for metric, name in exp.METRICS.items():
         outputs[name].write_bytes(figure_bytes(exp.figure(res, metric), "png"))
-    return [(f"proj_experiments.md/.json, {', '.join(exp.METRICS.values())}: precision@10/@50 "
+    return [(f"proj_experiments.md/.json, {', '.join(exp.METRICS.values())}: precision@10/@50, recall@100 "
              f"of the true top-50 cosine neighbours and linear-SVM accuracy against eps on "
              f"digits (exact mechanisms, float metrics; {seconds:.0f} s)")]

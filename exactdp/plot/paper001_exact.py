@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from exactdp.certified import compare_exp
 from exactdp.discrete_gaussian import DiscreteGaussian, calibrate_sigma2
 from exactdp.noise import ClampedGeometric
+from exactdp.projections.idp import IDPSignRPRR
 from exactdp.projections.matrices import OPORPPlan, sample_rademacher
 from exactdp.projections.rp import DPOPORP, RawData
 from exactdp.projections.rr import Base, largest_l_max
@@ -93,6 +94,39 @@ def sign_oporp_smooth(seed: int, beta: int, t: int):  # type: ignore[no-untyped-
         runs = [DPSignOPORP(OPORPPlan.sample(x.shape[1], bins, plans), beta, rho, l_max)
                 for _ in range(t)]
         return np.concatenate([_release(r, x, noise) for r in runs], axis=1), "signs"
+    return method
+
+
+def sign_oporp_rr(seed: int, beta: int, t: int):  # type: ignore[no-untyped-def]
+    """Algorithm 8 with plain randomized response (DP-SignOPORP-RR): ``t`` runs of ``k/t``
+    bins, base ``rho_t^t <= e^eps`` each run, a coin for an empty bin."""
+    def method(x: np.ndarray, eps: Fraction, k: int, rep: int) -> tuple[np.ndarray, str]:
+        rho = base(eps, t)
+        bins = k // t
+        plans = source(seed, "sign-oporp-rr", t, k, rep, "plan")
+        noise = source(seed, "sign-oporp-rr", t, k, rep, eps, "noise")
+        import numpy as np
+
+        runs = [DPSignOPORP(OPORPPlan.sample(x.shape[1], bins, plans), beta, rho, 1, False)
+                for _ in range(t)]
+        return np.concatenate([_release(r, x, noise) for r in runs], axis=1), "signs"
+    return method
+
+
+def idp_sign_rp(seed: int, beta: int):  # type: ignore[no-untyped-def]
+    """iDP-SignRP-RR (Algorithms 10/11): Rademacher ``W``; each image's mechanism calibrated
+    at that image (frozen, Theorem 6.2): eps-iDP per image, NOT eps-DP."""
+    def method(x: np.ndarray, eps: Fraction, k: int, rep: int) -> tuple[np.ndarray, str]:
+        import numpy as np
+
+        w = sample_rademacher(x.shape[1], k, source(seed, "idp-sign-rp", k, rep, "plan"))
+        total = base(eps, 1)
+        src = source(seed, "idp-sign-rp", k, rep, eps, "noise")
+        rows = []
+        for row in x:
+            u = tuple(int(v) for v in row)
+            rows.append(IDPSignRPRR.calibrate(u, w, beta, total).sample(u, src))
+        return np.array(rows, dtype=np.int64), "signs"
     return method
 
 

@@ -18,6 +18,7 @@ implementation (Aumüller, Lebeda & Pagh, ALP).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -130,7 +131,7 @@ def threshold_baseline(beta: int) -> Fraction:
     noise = prm.noise
     total = Fraction(0)
     for x in range(beta + 1):
-        for v, w in explore(lambda src, x=x: noise.sample_value(x, src)).items():
+        for v, w in explore(functools.partial(noise.sample_value, x)).items():
             total += w * (abs(v - x) if v >= prm.t else x)
     return total / (beta + 1)
 

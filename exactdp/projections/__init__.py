@@ -8,6 +8,7 @@ sparse, OPORP), randomized response with a rational base ``rho = a/b`` (keep pro
 
 from exactdp.projections.estimators import collision_fraction, debias_rr_collision, inner_product
 from exactdp.projections.idp import IDPSignRPRR, dyadic_root_base, noise_indicators
+from exactdp.projections.idp_gauss import IDPSignOPORPG, IDPSignRPG, active_l2_sensitivity_sq
 from exactdp.projections.matrices import (
     IntMatrix,
     OPORPPlan,
@@ -18,8 +19,10 @@ from exactdp.projections.matrices import (
     l2_sensitivity_sq,
     pad_to_multiple,
     sample_rademacher,
+    sample_uniform_entries,
     sample_very_sparse,
 )
+from exactdp.projections.nplus import fragile_probability, n_plus, n_plus_bound
 from exactdp.projections.project import int_vector, oporp, project, sign_with_tie
 from exactdp.projections.rp import DPOPORP, DPRP, RawData, add_noise
 from exactdp.projections.rr import Base, SmoothFlipper, base_from_eps, largest_l_max, rr_keep
@@ -39,11 +42,14 @@ __all__ = [
     "DPSignOPORPRepeated",
     "DPSignRPRR",
     "DPSignRPSmooth",
+    "IDPSignOPORPG",
+    "IDPSignRPG",
     "IDPSignRPRR",
     "IntMatrix",
     "OPORPPlan",
     "RawData",
     "SmoothFlipper",
+    "active_l2_sensitivity_sq",
     "add_noise",
     "base_from_eps",
     "check_beta",
@@ -52,18 +58,22 @@ __all__ = [
     "debias_rr_collision",
     "dyadic_root_base",
     "fisher_yates",
+    "fragile_probability",
     "inner_product",
     "int_matrix",
     "int_vector",
     "l1_sensitivity",
     "l2_sensitivity_sq",
     "largest_l_max",
+    "n_plus",
+    "n_plus_bound",
     "noise_indicators",
     "oporp",
     "pad_to_multiple",
     "project",
     "rr_keep",
     "sample_rademacher",
+    "sample_uniform_entries",
     "sample_very_sparse",
     "sign_with_tie",
 ]

@@ -23,8 +23,11 @@ bias 0."""
 PROOF_IDEA = """The law of y~ - y is read off the implementation: ALP.project with one row, one key and
 fixed seeds explored on every randomized-response coin, then the implementation's
 estimate_units.  From it: E|y~ - y| and the bias, exactly, compared with the bound for every
-y <= m <= 5 (quick) / 7 (full) and p in {1/3, 1/5, 2/5}, with the T6 fractions, and with the
-independent enumeration of exactdp.sparse_vectors.exact (which must agree exactly)."""
+y <= m <= 5 (quick) / 7 (full) and p in {1/3, 1/5, 2/5, 1/10}, with the T6 fractions, and with
+the independent enumeration of exactdp.sparse_vectors.exact (which must agree exactly).  The
+bound is non-trivial at (m, y) when it is below max(y, m - y) (y~ lies in [0, m]): never for
+p = 1/3 (16) or 2/5 (48) on these grids, from m = 4 for p = 1/5 (32/9) and from m = 3 for
+p = 1/10 (9/8); the number of non-trivial points is printed and must be > 0."""
 
 CLAIM_E1 = "ALP E1-exact MAE"
 STATEMENT_E1 = """ALP-short Figure 3 and §5, exactly at small scale: eps = 1, alpha = 3 (c = 1/3, p = 1/5),
@@ -42,6 +45,7 @@ spec_estimate_law) on the inputs with x_1, x_2 multiples of 5.  No collisions: t
 with every zero-region bit flipped with probability p alone (exactdp.sparse_vectors.exact
 .e1_mae at collision probability 0, with the implementation's unary_estimate)."""
 
+PS = (Fraction(1, 3), Fraction(1, 5), Fraction(2, 5), Fraction(1, 10))
 T6 = [((Fraction(1, 3), 4, 2), Fraction(8, 9), None),
       ((Fraction(1, 3), 4, 0), Fraction(32, 27), Fraction(32, 27)),
       ((Fraction(1, 3), 4, 4), Fraction(32, 27), Fraction(-32, 27)),
@@ -58,19 +62,29 @@ def _moments(p: Fraction, m: int, y: int) -> tuple[Fraction, Fraction]:
 def check(full: bool) -> ClaimReport:
     certs = []
     top = 7 if full else 5
-    for p in (Fraction(1, 3), Fraction(1, 5), Fraction(2, 5)):
+    counts = []
+    for p in PS:
         bound = ex.eq1_bound(p)
-        worst, arg, agree = Fraction(0), (0, 0), True
+        worst, arg, agree, bites, points = Fraction(0), (0, 0), True, 0, 0
         for m in range(1, top + 1):
             for y in range(m + 1):
                 mae, bias = _moments(p, m, y)
                 agree &= (mae, bias) == ex.expected_error(p, m, y)
+                points += 1
+                bites += bound < max(y, m - y)      # y~ in [0, m]: |y~ - y| <= max(y, m - y)
                 if mae > worst:
                     worst, arg = mae, (m, y)
+        counts.append((bites, points))
         certs.append(Certificate(CLAIM, "ALP estimator (implementation, explored)",
                                  {"p": p}, f"y <= m <= {top}", worst,
-                                 f"<= 8pq/(q-p)^2 = {bound}; = independent enumeration",
-                                 worst <= bound and agree, {"attained_at_m_y": arg}))
+                                 f"<= 8pq/(q-p)^2 = {bound}; = independent enumeration; "
+                                 f"{bites} of {points} bounds non-trivial",
+                                 worst <= bound and agree,
+                                 {"attained_at_m_y": arg, "non_trivial": bites}))
+    bites = sum(b for b, _ in counts)
+    certs.append(Certificate(CLAIM + ": non-trivial points", "the grid above", {},
+                             f"y <= m <= {top}", bites, "> 0 bounds below max(y, m - y)",
+                             bites > 0, {"per_p": counts}))
     for (p, m, y), mae_want, bias_want in T6:
         mae, bias = _moments(p, m, y)
         ok = mae == mae_want and (bias_want is None or bias == bias_want)
@@ -79,11 +93,13 @@ def check(full: bool) -> ClaimReport:
                                  f"== {mae_want}" + ("" if bias_want is None else
                                                      f", bias == {bias_want}"), ok,
                                  {"bias": bias}))
-    return ClaimReport(CLAIM, f"p in 1/3, 1/5, 2/5; y <= m <= {top}",
-                       "max E|y~-y| " + ", ".join(brief(Fraction(c.worst)) for c in certs[:3]),  # type: ignore[arg-type]
+    k = len(PS)
+    return ClaimReport(CLAIM, f"p in {', '.join(str(p) for p in PS)}; y <= m <= {top}",
+                       "max E|y~-y| " + ", ".join(brief(Fraction(c.worst)) for c in certs[:k])  # type: ignore[arg-type]
+                       + f"; {bites} of {sum(n for _, n in counts)} bounds non-trivial",
                        "<= 8pq/(q-p)^2 = " + ", ".join(
                            str(ex.eq1_bound(Fraction(c.parameters["p"])))
-                           for c in certs[:3]) + "; T6 exact", certs)
+                           for c in certs[:k]) + "; T6 exact", certs)
 
 
 def hashed_e1(beta: int, rows: int) -> tuple[Fraction, Fraction, bool]:

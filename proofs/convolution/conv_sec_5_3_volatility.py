@@ -12,6 +12,11 @@ CLAIM = "Conv Section 5.3 volatility filter"
 SLIP = ("The volatility filter sigma_t = (1/W) sum_{i=1}^{W-1} |x_(t-i) - xbar_t| is two releases "
         "(the mean, then the deviations), its deviations move by up to 2(W-1)/W when one count "
         "changes (not 1), and the sum must start at i = 0.")
+NOT_EXERCISABLE = {
+    "The volatility filter as a convolution release (Algorithm 1 on |x - xbar|)":
+        "it is not linear in x, so no convolution mechanism releases it; computed on a private "
+        "release of x it is post-processing and needs no privacy argument of its own.",
+}
 STATEMENT = """Section 5.3: volatility sigma_t = (1/W) sum_{i=1}^{W-1} |x_(t-i) - xbar_t| with xbar_t the
 window mean, released by first releasing xbar and then filtering |x - xbar| with Algorithm 1.
 That is two releases (the budget must be split between them); with the true mean, the vector

@@ -9,6 +9,7 @@ from exactdp.certificate import Certificate, ClaimReport
 from exactdp.checker import worst_ratio
 from exactdp.neighbours import vectors
 from exactdp.projections import exact as ex
+from exactdp.projections.matrices import column_max_abs
 from exactdp.projections.signs import DPSignRPSmooth
 from exactdp.proofs.li_li._proj import (
     BASE,
@@ -32,18 +33,24 @@ the bits are independent.  Check: the implementation's DPSignRPSmooth explored a
 point of {-2..2}^3, law = closed form; for EVERY ordered pair the checker's worst ratio of
 that pair equals exactdp.projections.exact.smooth_pair_ratio (a case analysis,
 computed from levels and signs, not from the laws); the overall worst equals the hand-derived
-value and is <= rho^k.  Full: also beta = 3 (worst must be <= 9/4)."""
+value and is <= rho^k.  The same checks (without the hand-derived value) on two more W, one
+±1 and one very sparse with zero entries, at beta = 1, 2.  Full: also beta = 3 on the
+reference W (worst must be <= 9/4)."""
 
 NOTES_WORST = {1: Fraction(9409, 4900), 2: Fraction(9, 4)}
 
 
-def beta_certificate(beta: int) -> Certificate:
+#: Further matrices of the quick grid: another ±1 W and a very sparse one (a zero entry).
+MORE_W = (((1, 1), (1, -1), (-1, -1)), ((1, 0), (0, 1), (-1, 1)))
+
+
+def beta_certificate(beta: int, W: tuple[tuple[int, ...], ...] = NOTES_W7) -> Certificate:
     l_max = 6
-    mech = DPSignRPSmooth(NOTES_W7, beta, BASE, l_max)
+    mech = DPSignRPSmooth(W, beta, BASE, l_max)
     rel = vectors(3, -2, 2, beta)
     laws = laws_of(mech, rel.points)
-    units = [beta] * 2
-    xs = {u: ex.projections(u, NOTES_W7) for u in rel.points}
+    units = [beta * m for m in column_max_abs(W)]
+    xs = {u: ex.projections(u, W) for u in rel.points}
     bad = mismatches(laws, lambda u: ex.sign_smooth_law(xs[u], units, RHO, l_max))
     # pure caches within this certificate: equal laws (by content) have equal ratios, equal
     # projection pairs equal closed-form ratios
@@ -64,11 +71,11 @@ def beta_certificate(beta: int) -> Certificate:
         if got != want:
             wrong_pairs.append((a, b, got, want))
     rep = report(laws, rel)
-    notes = NOTES_WORST.get(beta)
+    notes = NOTES_WORST.get(beta) if W == NOTES_W7 else None
     ok = (not bad and not wrong_pairs and rep.pure(RHO ** 2)
           and (notes is None or rep.worst.ratio == notes))
-    return cert(f"{CLAIM} (beta = {beta})",
-                f"DPSignRPSmooth(W={NOTES_W7}, beta={beta}, rho=3/2, L_max={l_max})",
+    return cert(f"{CLAIM} (beta = {beta}, W = {W})",
+                f"DPSignRPSmooth(W={W}, beta={beta}, rho=3/2, L_max={l_max})",
                 {"rho": RHO, "beta": beta, "k": 2, "notes_worst": notes},
                 f"{rep.pairs} ordered pairs of {rel.name}", worst_text(rep),
                 "<= rho^2 = 9/4; every pair = product of bit factors"
@@ -80,6 +87,9 @@ def beta_certificate(beta: int) -> Certificate:
 def check(full: bool) -> ClaimReport:
     betas = (1, 2, 3) if full else (1, 2)
     certs = [beta_certificate(b) for b in betas]
-    return ClaimReport(CLAIM, f"reference W (3x2), C = 2, beta in {betas}",
-                       "worst ratios " + ", ".join(str(c.worst) for c in certs),
+    certs += [beta_certificate(b, W) for W in MORE_W for b in (1, 2)]
+    return ClaimReport(CLAIM, f"reference W (3x2), C = 2, beta in {betas}; two more W "
+                       f"(one very sparse), beta in (1, 2)",
+                       "worst ratios " + ", ".join(str(c.worst) for c in certs[:len(betas)])
+                       + "; more W: " + ", ".join(str(c.worst) for c in certs[len(betas):]),
                        "9409/4900 (beta 1), 9/4 (beta 2); all <= rho^2 = 9/4", certs)

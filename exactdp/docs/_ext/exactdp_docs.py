@@ -123,7 +123,9 @@ def stored_verify() -> dict[str, dict[str, Any]]:
     if not path or not Path(path).is_file():
         return {}
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    rows = data.get("claims", data.get("rows", [])) if isinstance(data, dict) else data
+    if isinstance(data, dict):
+        data = data.get("claims", data.get("rows"))
+    rows = data if isinstance(data, list) else []
     return {row["claim"]: row for row in rows if isinstance(row, dict) and "claim" in row}
 
 

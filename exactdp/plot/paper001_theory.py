@@ -1,0 +1,305 @@
+"""Paper 001 (Li & Li): the figures that are formulas, regenerated one PNG each.
+
+* **Figure 1**: Theorem 3.5's optimal sigma* against eps (several Delta_2) and against
+  Delta_2 (several eps), delta = 10^-6, each point a certified bracket of the root of eq. 14
+  (:func:`exactdp.normal_cdf.sigma_star`; ``sigma*`` scales linearly in ``Delta_2``).
+* **Figure 4**: ``P(r, p)`` of eq. 26 (Lemma 4.3) against ``r`` for several ``p``: an
+  integral of normal cdfs, by float quadrature (scipy), labelled as such.
+* **Figure 5**: Proposition 4.5's bound ``N+`` against ``||u||`` for several ``beta``
+  (``p = 1024``, ``k = 512``, ``delta = 10^-6``), ``F = P(beta/||u||, p)`` by the same
+  quadrature (float, labelled).
+* **Figure 6**: the smooth, local and global flipping probabilities of one sign (``k = 1``,
+  ``eps = 1``), exactly: exactdp's rational base ``rho <= e`` and its SmoothFlipper.
+* **Figure 9**: the distribution of the levels ``L_j`` of Algorithm 7 for Rademacher ``w``,
+  EXACT (the law of ``w^T u`` over the draw of ``w`` for one fixed data vector, not a
+  512-sample histogram), both the proof's unscaled level (exactdp) and the printed level of
+  the scaled projection ``W^T u/sqrt(k)``, ``k = 512``; data: one seeded vector of
+  ``{-4..4}^p`` (``[-1, 1]`` in steps of 1/4), ``beta = 1`` = 4 steps; ``p = 100, 1000``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from math import comb, isqrt
+from typing import Any
+
+from exactdp.files import OutputPath
+
+__all__ = ["FILES", "JSONS", "available", "fig1_values", "fig4_values", "fig5_values", "fig6_values",
+           "fig9_values", "level_law", "write"]
+
+FILES = {1: "proj_fig01_sigma_star.png", 4: "proj_fig04_p_plus.png",
+         5: "proj_fig05_n_plus.png", 6: "proj_fig06_flip.png", 9: "proj_fig09_levels.png"}
+#: Each figure's exact (or labelled float) values, beside its picture.
+JSONS = {n: name.replace(".png", ".json") for n, name in FILES.items()}
+DELTA = Fraction(1, 10**6)
+FIG1_EPS = (Fraction(1, 10), Fraction(1, 5), Fraction(1, 2), Fraction(1), Fraction(2),
+            Fraction(5), Fraction(10), Fraction(20))
+FIG1_EPS_QUICK = (Fraction(1, 2), Fraction(5))
+FIG1_SHIFTS = (Fraction(1, 2), Fraction(1), Fraction(2), Fraction(5))
+
+
+def available() -> list[int]:
+    """The figures drawable here: 4 and 5 integrate with scipy (the [experiments] extra)."""
+    from importlib.util import find_spec
+
+    return [n for n in sorted(FILES) if n not in (4, 5) or find_spec("scipy") is not None]
+
+
+def fig1_values(eps_list: Sequence[Fraction], step_bits: int = 8) -> list[dict[str, Any]]:
+    """sigma*(eps, Delta_2 = 1) bracketed (exact rationals) per eps."""
+    from exactdp.normal_cdf import sigma_star
+
+    out = []
+    for e in eps_list:
+        box = sigma_star(e, DELTA, Fraction(1), step_bits, 64)
+        out.append({"eps": e, "lo": box.lo, "hi": box.hi})
+    return out
+
+
+def p_plus(r: float, p: int) -> float:
+    """Eq. 26 by float quadrature: int_0^oo 2p [2 Phi(t) - 1]^(p-1) [2 Phi(r t) - 1] phi(t) dt."""
+    from scipy import integrate, special, stats
+
+    def f(t: float) -> float:
+        return float(2 * p * special.erf(t / math.sqrt(2)) ** (p - 1)
+                     * special.erf(r * t / math.sqrt(2)) * stats.norm.pdf(t))
+
+    return float(integrate.quad(f, 0, 40, limit=200)[0])
+
+
+def fig4_values(ps: Sequence[int], rs: Sequence[float]) -> dict[int, list[float]]:
+    return {p: [p_plus(r, p) for r in rs] for p in ps}
+
+
+def n_plus(f: float, k: int, delta: float) -> float:
+    lg = math.log(1 / delta)
+    return min(f * k + 0.5 * (lg + math.sqrt(lg * lg + 8 * f * k * lg)), k)
+
+
+def fig5_values(betas: Sequence[float], norms: Sequence[float], p: int = 1024, k: int = 512
+                ) -> dict[float, list[float | None]]:
+    return {b: [n_plus(p_plus(b / n, p), k, float(DELTA)) if n >= b else None for n in norms]
+            for b in betas}
+
+
+def fig6_values(units: int = 64, top: int = 5) -> dict[str, Any]:
+    """Exact flip probabilities at |x| = 0..top*beta in grid steps (beta = ``units``)."""
+    from exactdp.projections.rr import SmoothFlipper, base_from_eps
+
+    base = base_from_eps(Fraction(1), 1)
+    smooth = SmoothFlipper(base, top + 1)
+    xs = list(range(top * units + 1))
+    rr_flip = 1 - base.keep(1)
+    return {"base": f"{base.a}/{base.b}", "units": units, "x": xs,
+            "smooth": [1 - smooth.keep_probability(x, units) for x in xs],
+            "local": [rr_flip if x < units else Fraction(0) for x in xs],
+            "global": [rr_flip for _ in xs]}
+
+
+def data_vector(p: int, c: int = 4, seed: int = 2024) -> list[int]:
+    """One seeded data vector in {-c..c}^p (exactdp's seeded source)."""
+    import warnings
+
+    from exactdp.randomness import SeededSource
+
+    with warnings.catch_warnings():  # a figure's fixed data, not a release
+        warnings.simplefilter("ignore")
+        src = SeededSource(f"paper001-fig9-{p}-{seed}".encode())
+    return [src.uniform(2 * c + 1) - 1 - c for _ in range(p)]
+
+
+def level_law(u: Sequence[int], beta: int, k: int) -> dict[str, dict[int, Fraction]]:
+    """The exact law of the level of one Rademacher projection x = w^T u: the proof's
+    L = ceil(|x|/beta) and the printed L' = ceil(|x|/(beta sqrt(k))) (the least L' with
+    x^2 <= L'^2 beta^2 k).  x = sum_v v (2 B_v - m_v), B_v ~ Bin(m_v, 1/2), m_v the number
+    of coordinates with |u_i| = v: integer counts over 2^p."""
+    mult: dict[int, int] = {}
+    for ui in u:
+        if ui:
+            mult[abs(ui)] = mult.get(abs(ui), 0) + 1
+    counts = {0: 1}
+    for v, m in mult.items():
+        step = {v * (2 * b - m): comb(m, b) for b in range(m + 1)}
+        nxt: dict[int, int] = {}
+        for x, c in counts.items():
+            for dx, c2 in step.items():
+                nxt[x + dx] = nxt.get(x + dx, 0) + c * c2
+        counts = nxt
+    total = sum(counts.values())
+    proof: dict[int, Fraction] = {}
+    printed: dict[int, Fraction] = {}
+    for x, c in counts.items():
+        lv = -(-abs(x) // beta)
+        proof[lv] = proof.get(lv, Fraction(0)) + Fraction(c, total)
+        lp = isqrt(x * x // (beta * beta * k))
+        while lp * lp * beta * beta * k < x * x:
+            lp += 1
+        printed[lp] = printed.get(lp, Fraction(0)) + Fraction(c, total)
+    return {"proof": dict(sorted(proof.items())), "printed": dict(sorted(printed.items()))}
+
+
+def fig9_values(ps: Sequence[int], c: int = 4, k: int = 512) -> dict[int, dict[str, Any]]:
+    return {p: level_law(data_vector(p, c), c, k) for p in ps}
+
+
+def _fig1(vals: list[dict[str, Any]]) -> Any:
+    from exactdp.plot.draw import new_figure
+
+    fig, (a, b) = new_figure(13, 5, 1, 2)
+    eps = [float(v["eps"]) for v in vals]
+    for d in FIG1_SHIFTS:
+        a.plot(eps, [float(v["hi"] * d) for v in vals], marker="o", ms=3,
+               label=f"Delta_2 = {d}")
+    a.set_xscale("log")
+    a.set_yscale("log")
+    a.set_xlabel("eps")
+    a.set_ylabel("sigma* (eq. 14)")
+    a.set_title("Fig. 1 left: optimal Gaussian sigma* vs eps, delta = 1e-6\n"
+                "certified bracket of the root (width 2^-8 Delta_2), exact arithmetic",
+                fontsize=10)
+    a.legend(fontsize=8)
+    a.grid(True, alpha=0.3)
+    shifts = [Fraction(1, 10) * i for i in range(1, 51)]
+    for v in vals:
+        b.plot([float(s) for s in shifts], [float(v["hi"] * s) for s in shifts],
+               label=f"eps = {v['eps']}")
+    b.set_xlabel("Delta_2")
+    b.set_ylabel("sigma* (eq. 14)")
+    b.set_title("Fig. 1 right: sigma* vs Delta_2 (sigma* is linear in Delta_2)", fontsize=10)
+    b.legend(fontsize=8)
+    b.grid(True, alpha=0.3)
+    return fig
+
+
+def _fig4(rs: Sequence[float], vals: Mapping[int, list[float]]) -> Any:
+    from exactdp.plot.draw import new_figure
+
+    fig, a = new_figure(7.5, 5)
+    for p, ys in vals.items():
+        a.plot(rs, ys, label=f"p = {p}")
+    a.set_xlabel("r")
+    a.set_ylabel("P(r, p) (eq. 26)")
+    a.set_title("Fig. 4: P(r, p) of Lemma 4.3 against r\n"
+                "float quadrature (scipy), not exact; p = 1 equals Pr(|X| > |Y|)", fontsize=10)
+    a.legend(fontsize=8)
+    a.grid(True, alpha=0.3)
+    return fig
+
+
+def _fig5(norms: Sequence[float], vals: Mapping[float, list[float | None]]) -> Any:
+    from exactdp.plot.draw import new_figure
+
+    fig, a = new_figure(7.5, 5)
+    for b, ys in vals.items():
+        pts = [(n, y) for n, y in zip(norms, ys, strict=True) if y is not None]
+        a.plot([n for n, _ in pts], [y for _, y in pts], marker="o", ms=3, label=f"beta = {b}")
+    a.set_xscale("log")
+    a.set_xlabel("||u|| (data norm)")
+    a.set_ylabel("N+ bound (Prop. 4.5), k = 512")
+    a.set_title("Fig. 5: N+(||u||, delta, k, p), p = 1024, k = 512, delta = 1e-6\n"
+                "F = P(beta/||u||, p) by float quadrature (not exact)", fontsize=10)
+    a.legend(fontsize=8)
+    a.grid(True, alpha=0.3)
+    return fig
+
+
+def _fig6(v: Mapping[str, Any]) -> Any:
+    from exactdp.plot.draw import new_figure
+
+    fig, a = new_figure(7.5, 5)
+    xs = [x / v["units"] for x in v["x"]]
+    a.step(xs[1:], [float(f) for f in v["smooth"][1:]], where="pre",
+           label="smooth flipping (Alg. 7), L = ceil(|x|/beta)")
+    a.plot([0], [float(v["smooth"][0])], "o", color="C0", label="x = 0: a fair coin (L = 0)")
+    a.step(xs, [float(f) for f in v["local"]], where="pre", linestyle="--",
+           label="local flipping (RR only where |x| < beta)")
+    a.plot(xs, [float(f) for f in v["global"]], ":", color="k", label="global upper bound (RR)")
+    a.set_xlabel("|x| / (beta max_i |W_ij|)")
+    a.set_ylabel("flip probability")
+    a.set_title(f"Fig. 6: flipping probabilities, eps = 1, k = 1 (exact: rho = {v['base']}"
+                f" <= e,\nexactdp's certified rational base; flip = b^L/(a^L + b^L))",
+                fontsize=10)
+    a.legend(fontsize=8)
+    a.grid(True, alpha=0.3)
+    return fig
+
+
+def _fig9(vals: Mapping[int, Mapping[str, Mapping[int, Fraction]]]) -> Any:
+    from exactdp.plot.draw import new_figure
+
+    fig, axes = new_figure(6.5 * len(vals), 5, 1, len(vals))
+    axes = axes if len(vals) > 1 else [axes]
+    for a, (p, law) in zip(axes, vals.items(), strict=True):
+        proof, printed = law["proof"], law["printed"]
+        mass, top = Fraction(0), 0
+        for lv, q in proof.items():  # show 99.9 % of the proof's law
+            mass, top = mass + q, lv
+            if mass >= Fraction(999, 1000):
+                break
+        a.step(list(proof), [float(q) for q in proof.values()], where="mid",
+               label="proof's L = ceil(|w^T u|/beta) (exactdp)")
+        a.bar(list(printed), [float(q) for q in printed.values()], width=0.6, alpha=0.6,
+              color="C1", label="printed L of W^T u/sqrt(k), k = 512")
+        a.set_xlim(-0.5, top + 1)
+        a.set_yscale("log")
+        a.set_ylim(1e-4, 1.1)
+        a.set_xlabel("L_j")
+        a.set_ylabel("probability (exact law over Rademacher w)")
+        a.set_title(f"Fig. 9, p = {p}: exact law of L_j, Rademacher w (s = 1)\n"
+                    "one seeded u in [-1, 1]^p (steps 1/4), beta = 1; Gaussian and very "
+                    "sparse w not drawn", fontsize=9)
+        a.legend(fontsize=8)
+        a.grid(True, alpha=0.3)
+    return fig
+
+
+def write(outputs: Mapping[str, OutputPath], quick: bool,
+          progress: Callable[[str], None]) -> list[str]:
+    """The figures among :data:`FILES` present in ``outputs``, each with its values as JSON."""
+    from exactdp.certificate import exact_json
+    from exactdp.plot.draw import figure_bytes
+
+    lines: list[str] = []
+
+    def save(n: int, values: object, what: str) -> None:
+        outputs[JSONS[n]].write(json.dumps(exact_json({"figure": n, "values": values}),
+                                           indent=1) + "\n")
+        lines.append(f"{FILES[n]}, {JSONS[n]}: {what}")
+
+    if FILES[1] in outputs:
+        progress("paper 001 Fig. 1: sigma* of eq. 14 (certified bisection)")
+        v1 = fig1_values(FIG1_EPS_QUICK if quick else FIG1_EPS)
+        outputs[FILES[1]].write_bytes(figure_bytes(_fig1(v1), "png"))
+        save(1, v1, "sigma* (eq. 14) vs eps and Delta_2, certified brackets")
+    rs = [i / 20 for i in range(21)]
+    if FILES[4] in outputs:
+        progress("paper 001 Fig. 4: P(r, p) (float quadrature)")
+        ps = (1, 10, 100) if quick else (1, 10, 100, 1000, 10000)
+        v4 = fig4_values(ps, rs)
+        outputs[FILES[4]].write_bytes(figure_bytes(_fig4(rs, v4), "png"))
+        save(4, {"r": rs, **{str(p): y for p, y in v4.items()}},
+             "P(r, p) of eq. 26 (float quadrature)")
+    if FILES[5] in outputs:
+        progress("paper 001 Fig. 5: N+ bound (float quadrature)")
+        norms = [1, 2, 5, 10, 20, 50, 100] if quick else [
+            1, 1.5, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100]
+        betas = (0.5, 1.0) if quick else (0.1, 0.5, 1.0, 2.0)
+        v5 = fig5_values(betas, norms)
+        outputs[FILES[5]].write_bytes(figure_bytes(_fig5(norms, v5), "png"))
+        save(5, {"norms": norms, **{str(b): y for b, y in v5.items()}},
+             "N+ bound of Prop. 4.5 (float quadrature)")
+    if FILES[6] in outputs:
+        v6 = fig6_values()
+        outputs[FILES[6]].write_bytes(figure_bytes(_fig6(v6), "png"))
+        save(6, v6, "smooth / local / global flip probabilities (exact)")
+    if FILES[9] in outputs:
+        progress("paper 001 Fig. 9: exact law of L_j")
+        v9 = fig9_values((100,) if quick else (100, 1000))
+        outputs[FILES[9]].write_bytes(figure_bytes(_fig9(v9), "png"))
+        save(9, {str(p): v for p, v in v9.items()},
+             "exact law of Alg. 7's levels, proof's vs printed")
+    return lines

@@ -1,0 +1,96 @@
+"""Paper 001's formula figures (exactdp.plot.paper001_theory, ``exactdp figures --paper 001
+--figure N``): each figure's values against an independent computation, at a tiny size, and
+the ``--figure`` option's conventions."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from _cli import one_line_error, run
+
+from exactdp.plot import paper001_theory as theory
+
+
+def test_fig6_flip_probabilities_are_the_smooth_formula() -> None:
+    v = theory.fig6_values(units=4, top=3)
+    a, b = map(int, v["base"].split("/"))
+    assert Fraction(a, b) ** 1 <= Fraction(2719, 1000)  # rho <= e (e > 2.718)
+    for x, smooth, local, glob in zip(v["x"], v["smooth"], v["local"], v["global"], strict=True):
+        level = -(-x // 4)
+        assert smooth == Fraction(b**level, a**level + b**level)
+        assert glob == Fraction(b, a + b)
+        assert local == (Fraction(b, a + b) if x < 4 else 0)
+
+
+def test_fig9_level_law_by_enumerating_every_sign_vector() -> None:
+    u, beta, k = (3, -1, 0, 4, -2, 2, 1), 2, 8
+    got = theory.level_law(u, beta, k)
+    want: dict[str, dict[int, Fraction]] = {"proof": {}, "printed": {}}
+    for w in itertools.product((-1, 1), repeat=len(u)):
+        x = abs(sum(wi * ui for wi, ui in zip(w, u)))
+        lp = math.ceil(x / beta)
+        lq = next(n for n in range(x + 1) if n * n * beta * beta * k >= x * x)
+        for name, lv in (("proof", lp), ("printed", lq)):
+            want[name][lv] = want[name].get(lv, Fraction(0)) + Fraction(1, 2 ** len(u))
+    assert got["proof"] == dict(sorted(want["proof"].items()))
+    assert got["printed"] == dict(sorted(want["printed"].items()))
+
+
+def test_fig1_sigma_star_brackets_the_float_root() -> None:
+    scipy_opt = pytest.importorskip("scipy.optimize")
+    stats = pytest.importorskip("scipy.stats")
+
+    def delta(s: float, eps: float) -> float:
+        return float(stats.norm.cdf(1 / (2 * s) - eps * s)
+                     - math.exp(eps) * stats.norm.cdf(-1 / (2 * s) - eps * s))
+
+    for row in theory.fig1_values([Fraction(1, 2), Fraction(5)], step_bits=6):
+        e = float(row["eps"])
+        root = scipy_opt.brentq(lambda s, e=e: delta(s, e) - 1e-6, 0.01, 100)
+        assert row["lo"] <= root <= row["hi"] and row["hi"] - row["lo"] == Fraction(1, 64)
+
+
+def test_fig4_and_fig5_against_closed_forms() -> None:
+    pytest.importorskip("scipy")
+    for r in (0.25, 0.5, 1.0):  # p = 1: P(r, 1) = (2/pi) atan(r)
+        assert abs(theory.p_plus(r, 1) - 2 / math.pi * math.atan(r)) < 1e-9
+    # the text's example: ||u|| = 10, beta = 1, k = 512, p = 1024 gives N+ about 200
+    n = theory.fig5_values((1.0,), [10.0])[1.0][0]
+    assert n is not None and 190 < n < 215
+
+
+def test_figure_option_draws_one_figure_and_refuses_the_rest(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "one"
+    rc, stdout, err = run(capsys, "figures", "--paper", "001", "--figure", "6", "--output",
+                          str(out), "--quiet")
+    assert rc == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["proj_fig06_flip.json",
+                                                     "proj_fig06_flip.png"]
+    assert (out / "proj_fig06_flip.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert json.loads((out / "proj_fig06_flip.json").read_text())["figure"] == "6"
+    for args, words in ((("--paper", "001", "--figure", "7"), "regenerates Figures"),
+                        (("--paper", "001", "--figure", "six"), "figure number"),
+                        (("--paper", "004", "--figure", "2"), "all its figures at once"),
+                        (("--paper", "001", "--figure", "6"), "exists")):
+        rc, stdout, err = run(capsys, "figures", *args, "--output", str(out), "--quiet")
+        assert rc == 2 and stdout == "", (args, err)
+        one_line_error(err, words)
+
+
+@pytest.mark.slow
+def test_every_formula_figure_full_size(capsys: pytest.CaptureFixture[str], tmp_path: Path
+                                        ) -> None:
+    for n in theory.available():
+        rc, _, err = run(capsys, "figures", "--paper", "001", "--figure", str(n), "--output",
+                         str(tmp_path / "all"), "--quiet")
+        assert rc == 0, err
+    assert len(list((tmp_path / "all").iterdir())) == 2 * len(theory.available())
