@@ -230,7 +230,7 @@ def estimate(runner: Callable[[Any], Callable[[RandomSource], Any]], inputs: Seq
             runs += 1
     if not descents:
         return Estimate(0, 0, n, 0)
-    along = (math.ceil(paths / descents), math.floor(ns / max(paths, 1)))
+    along = (math.ceil(paths / descents), math.floor(ns / max(paths, Fraction(1))))
     knuth = (-(-leaves // runs), cpu // runs)
     paths_, per_path = max(along, knuth, key=lambda e: e[0] * e[1])
     return Estimate(paths_, per_path, n, descents + runs)
