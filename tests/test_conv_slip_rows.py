@@ -75,3 +75,29 @@ def test_p11_fails_if_fractions_are_accepted(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(mechanism.WalshFourierMechanism, "sample_with",
                         lambda self, x, source: tuple(x))
     assert not p11.slip_certificate().verdict
+
+
+def test_theorem_9_row_counts_non_trivial_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.proofs.convolution import conv_thm_09_fourier as t9
+
+    report = t9.check(False)
+    assert report.verdict
+    counted = next(c for c in report.certificates if c.claim.endswith("non-trivial points"))
+    # h = (1,1,0,0): lambda = (2, 0, 2, 0); on histograms(4, 3) rows 0 and 2 range over
+    # [0, 3] and [-3, 3] (widths 3 and 6), so the clamped maximum is (4*9 + 4*36)/16 = 45/4; the bound with ratios 3
+    # and 2 is (4 * 2*3/4 + 4 * 2*2/1)/16 = 11/8 (2r/(r-1)^2 per row)
+    mech, _ = t9.walsh_mechanism([1, 1, 0, 0], [Fraction(3), Fraction(2)], "histograms", 3)
+    assert t9.trivial_mse(mech) == Fraction(45, 4)
+    assert mech.mse_bound() == Fraction(11, 8)
+    assert counted.worst == 1
+    monkeypatch.setattr(t9, "MSE_CASES", t9.MSE_CASES[:2])     # only the vacuous grids
+    assert not t9.check(False).verdict
+
+
+def test_conjunction_row_counts_non_trivial_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.proofs.convolution import conv_thm_12_dnf_marginals as t12
+
+    report = t12.check(False)
+    assert report.verdict and report.certificates[-1].worst > 0
+    monkeypatch.setattr(t12, "trivial_mse", lambda mech: Fraction(0))   # every bound vacuous
+    assert not t12.check(False).verdict

@@ -29,7 +29,7 @@ from exactdp.certified import Interval, ln_interval
 from exactdp.params import ParameterError, to_fraction
 
 __all__ = ["MAX_PAIRS_COUNT", "Release", "ReleaseFormatError", "SpendTerms", "basic_total",
-           "composed_losses", "counting_losses", "counting_parts", "parse_spend",
+           "composed_losses", "countable", "counting_losses", "counting_parts", "parse_spend",
            "ratio_count_bound", "read_release"]
 
 
@@ -221,6 +221,21 @@ MAX_PAIRS_COUNT = 256
 MAX_COMBINATIONS = 4096
 
 
+def countable(releases: list[Release]) -> None:
+    """Refuse releases whose exact figures are not computed: not noisy counts, counts whose
+    law the file does not fix, or a range past :data:`MAX_PAIRS_COUNT`."""
+    for rel in releases:
+        if rel.kind != "sample" or rel.mechanism is None:
+            why = rel.note or f"its law ({rel.kind}) is not computed by the accountant"
+            raise ReleaseFormatError(f"{rel.path}: no exact privacy-loss distribution: {why}; "
+                                     f"drop the exact figures (basic composition only)")
+        if rel.mechanism.n > MAX_PAIRS_COUNT:
+            raise ReleaseFormatError(f"{rel.path}: the counts range [0, {rel.mechanism.n}] has "
+                                     f"{2 * rel.mechanism.n} ordered neighbouring pairs; the "
+                                     f"exact figures examine every one, up to n = "
+                                     f"{MAX_PAIRS_COUNT}")
+
+
 def counting_parts(releases: list[Release]
                    ) -> list[tuple[tuple[tuple[int, int], ...], list[tuple[Any, int]]]]:
     """``[(pairs, [(loss_i, values_i), ...])]``: for every combination of distinct
@@ -237,16 +252,7 @@ def counting_parts(releases: list[Release]
 
     from exactdp.accounting.loss import PrivacyLoss, law_of
 
-    for rel in releases:
-        if rel.kind != "sample" or rel.mechanism is None:
-            why = rel.note or f"its law ({rel.kind}) is not computed by the accountant"
-            raise ReleaseFormatError(f"{rel.path}: no exact privacy-loss distribution: {why}; "
-                                     f"drop the exact figures (basic composition only)")
-        if rel.mechanism.n > MAX_PAIRS_COUNT:
-            raise ReleaseFormatError(f"{rel.path}: the counts range [0, {rel.mechanism.n}] has "
-                                     f"{2 * rel.mechanism.n} ordered neighbouring pairs; the "
-                                     f"exact figures examine every one, up to n = "
-                                     f"{MAX_PAIRS_COUNT}")
+    countable(releases)
     options: list[dict[Any, tuple[int, int]]] = []
     size = 1
     for rel in releases:

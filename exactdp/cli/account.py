@@ -100,7 +100,14 @@ def _pairs(pairs: Any, releases: list[Any]) -> list[dict[str, str]]:
 
 def _exact(args: argparse.Namespace, releases: list[Any]) -> dict[str, Any] | None:
     from exactdp.accounting.product import MAX_ATOMS
-    from exactdp.accounting.releases import composed_losses, counting_parts, ratio_count_bound
+    from exactdp.accounting.releases import (
+        composed_losses,
+        countable,
+        counting_parts,
+        ratio_count_bound,
+    )
+    from exactdp.cli._common import max_seconds
+    from exactdp.cli.account_cost import AccountCost
     from exactdp.params import ParameterError, to_fraction
 
     if args.epsilon is None and args.delta is None and args.ratio is None:
@@ -117,10 +124,14 @@ def _exact(args: argparse.Namespace, releases: list[Any]) -> dict[str, Any] | No
         d = to_fraction(args.delta, "--delta")
         if not 0 <= d <= 1:
             raise ParameterError(f"--delta = {d} must lie in [0, 1]")
+    cost = AccountCost(releases, max_seconds(args))
+    countable(releases)
+    cost.up_front()
     combos = counting_parts(releases)
     largest = max(ratio_count_bound(parts, MAX_ATOMS) for _, parts in combos)
     if largest > MAX_ATOMS:
         return _on_grid(args, releases, combos)
+    cost.before_compose(len(combos))
     losses = composed_losses(combos)
     if args.ratio is not None:
         pair, loss = max(losses, key=lambda pl: pl[1].delta_at_ratio(r))

@@ -19,6 +19,7 @@ from exactdp.projections.matrices import (
     l2_sensitivity_sq,
     pad_to_multiple,
     sample_rademacher,
+    sample_uniform_entries,
     sample_very_sparse,
 )
 from exactdp.projections.nplus import fragile_probability, n_plus, n_plus_bound
@@ -72,6 +73,7 @@ __all__ = [
     "project",
     "rr_keep",
     "sample_rademacher",
+    "sample_uniform_entries",
     "sample_very_sparse",
     "sign_with_tie",
 ]

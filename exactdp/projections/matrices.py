@@ -24,6 +24,7 @@ __all__ = [
     "l2_sensitivity_sq",
     "pad_to_multiple",
     "sample_rademacher",
+    "sample_uniform_entries",
     "sample_very_sparse",
 ]
 
@@ -64,6 +65,18 @@ def sample_rademacher(p: int, k: int, source: RandomSource | None = None) -> Int
     p, k = positive_int(p, "p"), positive_int(k, "k")
     src = default_source(source)
     return tuple(tuple(2 * src.uniform(2) - 3 for _ in range(k)) for _ in range(p))
+
+
+def sample_uniform_entries(p: int, k: int, m: int, source: RandomSource | None = None
+                           ) -> IntMatrix:
+    """A ``p x k`` matrix with entries uniform on ``{-m..m}``, the integer stand-in for the
+    paper's uniform projections (``sqrt(3) unif[-1, 1]``, Section 1.1): each entry from one
+    ``uniform(2m + 1)`` (``d -> d - m - 1``); ``p * k`` draws.  Second moment ``m(m+1)/3``
+    and fourth moment ``m(m+1)(3m^2+3m-1)/15``, so ``E w^4 / (E w^2)^2`` tends to the
+    continuous uniform's ``9/5`` as ``m`` grows."""
+    p, k, m = positive_int(p, "p"), positive_int(k, "k"), positive_int(m, "m")
+    src = default_source(source)
+    return tuple(tuple(src.uniform(2 * m + 1) - m - 1 for _ in range(k)) for _ in range(p))
 
 
 def sample_very_sparse(p: int, k: int, s: int, source: RandomSource | None = None) -> IntMatrix:

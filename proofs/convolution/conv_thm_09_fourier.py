@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from functools import partial
+from typing import Any
 
 from exactdp.certificate import Certificate, ClaimReport, brief
 from exactdp.convolution.calibration import calibrate
@@ -28,17 +29,28 @@ the Walsh MSE (G^T G diagonal).  Calibration (Appendix B / Cauchy-Schwarz): for 
 sum a_j, sum lambda_j^2/a_j >= (sum |lambda_j|)^2/sum a_j with equality at a_j ~ |lambda_j|,
 i.e. eps_j ~ sqrt|lambda_j|."""
 PROOF_IDEA = """MSE from the implementation's explored law of y (its release code) on every x of
-histograms(4, 2): E||y - H x||^2/N with H x by the direct XOR sum here, must equal mech.mse(x),
+histograms(4, 2) (4, 3 for the last): E||y - H x||^2/N with H x by the direct XOR sum here, must equal mech.mse(x),
 equal N^-2 sum lambda_j^2 E e_j^2 from the clamped laws of proofs/convolution/_conv, and be <= mse_bound()
 = N^-2 sum lambda^2 2r/(r-1)^2 (independent closed form) <= the unclamped value; the continuous
 formula with eps_j = ln r_j (ln bounded above, certified) lies above the bound.  Calibration:
 Cauchy-Schwarz exactly on seeded random rational instances (a_j random vs a_j ~ |lambda_j|);
 calibrate(.., 'fourier', 'exact') output: ratios r_j <= e^eps_j (certified here) and eps_j^2
-proportional to |lambda_j| up to the documented downward rounding."""
+proportional to |lambda_j| up to the documented downward rounding.  A bound is non-trivial
+when it is below the largest MSE a clamped release can have, N^-2 sum lambda_j^2 (hi_j - lo_j)^2:
+the first two mechanisms' bounds are not (their ranges are narrow), so histograms(4, 3) with
+ratios 3 and 2 is added (11/8 < 45/4); the count is printed and must be > 0."""
 
 
-def _mse_certificate(h: list[int], ratios: list[Fraction]) -> Certificate:
-    mech, elems = walsh_mechanism(h, ratios, "histograms", 2)
+def trivial_mse(mech: Any) -> Fraction:
+    """The largest MSE any release clamped to the rows' public ranges can have:
+    N^-2 sum_j lambda_j^2 (hi_j - lo_j)^2 (each error |c~_j - c_j| <= hi_j - lo_j)."""
+    lam = mech.eigenvalues
+    return sum((Fraction(lam[j]) ** 2 * (hi - lo) ** 2 for j, (lo, hi) in
+                zip(mech.rows, mech.ranges)), Fraction(0)) / mech.N ** 2
+
+
+def _mse_certificate(h: list[int], ratios: list[Fraction], total: int = 2) -> Certificate:
+    mech, elems = walsh_mechanism(h, ratios, "histograms", total)
     n = len(h)
     lam = [Fraction(v) for v in mech.eigenvalues]
     bound_mine = sum((lam[j] ** 2 * unclamped_variance(r) for j, r in zip(mech.rows, ratios)),
@@ -61,10 +73,14 @@ def _mse_certificate(h: list[int], ratios: list[Fraction]) -> Certificate:
         mine /= n ** 2
         ok = ok and explored == mech.mse(x) == mine <= bound_mine
         worst = max(worst, explored)
-    return Certificate(CLAIM, repr(mech), {"h": h, "ratios": ratios}, f"{len(elems)} inputs",
-                       worst, f"explored MSE = mse(x) <= bound = {brief(bound_mine)} < "
-                       f"continuous {brief(cont, 4)}", ok,
-                       {"bound": bound_mine, "continuous_upper": cont})
+    trivial = trivial_mse(mech)
+    return Certificate(CLAIM, repr(mech), {"h": h, "ratios": ratios, "total": total},
+                       f"{len(elems)} inputs", worst,
+                       f"explored MSE = mse(x) <= bound = {brief(bound_mine)} < continuous "
+                       f"{brief(cont, 4)}; bound {'<' if bound_mine < trivial else '>='} the "
+                       f"clamped maximum {brief(trivial)}", ok,
+                       {"bound": bound_mine, "continuous_upper": cont,
+                        "non_trivial": bound_mine < trivial})
 
 
 def _cauchy_schwarz_certificate(full: bool) -> Certificate:
@@ -105,15 +121,25 @@ def _calibration_certificate() -> Certificate:
                        "r_j <= e^eps_j (certified); eps_j^2 ~ |lambda_j| (rounded down)", ok)
 
 
+MSE_CASES: list[tuple[list[int], list[Fraction], int]] = [
+    ([3, 1, 1, 0], [Fraction(2), Fraction(3, 2), Fraction(5, 4), Fraction(4, 3)], 2),
+    ([1, 1, 0, 0], [Fraction(3), Fraction(6, 5)], 2),
+    ([1, 1, 0, 0], [Fraction(3), Fraction(2)], 3),      # bound 11/8 < clamped maximum 45/4
+]
+
+
 def check(full: bool) -> ClaimReport:
     f = Fraction
-    certs = [_mse_certificate([3, 1, 1, 0], [f(2), f(3, 2), f(5, 4), f(4, 3)]),
-             _mse_certificate([1, 1, 0, 0], [f(3), f(6, 5)])]
+    certs = [_mse_certificate(h, r, t) for h, r, t in MSE_CASES]
     if full:
         certs.append(_mse_certificate([2, -1, 0, 1], [f(11, 10), f(7, 5), f(5, 2)]))
+    bites = sum(1 for c in certs if c.witness["non_trivial"])
+    certs.append(Certificate(CLAIM + ": non-trivial points", "the MSE certificates above", {},
+                             "bound below the clamped maximum", bites, "> 0", bites > 0))
     certs += [_cauchy_schwarz_certificate(full), _calibration_certificate()]
-    return ClaimReport(CLAIM, f"{len(certs) - 2} Walsh mechanisms on histograms(4, 2); random "
-                       "Cauchy-Schwarz instances; one calibration",
-                       f"max explored MSE {brief(Fraction(certs[0].worst))}",  # type: ignore
+    return ClaimReport(CLAIM, f"{len(certs) - 3} Walsh mechanisms on histograms(4, 2 or 3); "
+                       "random Cauchy-Schwarz instances; one calibration",
+                       f"max explored MSE {brief(Fraction(certs[0].worst))}; "  # type: ignore
+                       f"{bites} of {len(certs) - 3} bounds non-trivial",
                        "explored = mse(x) <= bound < continuous; CS tight; ratios rounded down",
                        certs)
