@@ -92,3 +92,12 @@ def test_theorem_9_row_counts_non_trivial_bounds(monkeypatch: pytest.MonkeyPatch
     assert counted.worst == 1
     monkeypatch.setattr(t9, "MSE_CASES", t9.MSE_CASES[:2])     # only the vacuous grids
     assert not t9.check(False).verdict
+
+
+def test_conjunction_row_counts_non_trivial_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.proofs.convolution import conv_thm_12_dnf_marginals as t12
+
+    report = t12.check(False)
+    assert report.verdict and report.certificates[-1].worst > 0
+    monkeypatch.setattr(t12, "trivial_mse", lambda mech: Fraction(0))   # every bound vacuous
+    assert not t12.check(False).verdict
