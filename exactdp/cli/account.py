@@ -277,7 +277,7 @@ def cmd_account(args: argparse.Namespace) -> int:
 
                 ratio = exact["ratio"]
                 shown = ("" if ratio is None else
-                         "0 " if ratio == "1" else f"ln({brief(Fraction(ratio))}) ")
+                         "= 0 " if ratio == "1" else f"= ln({brief(Fraction(ratio))}) ")
                 print(f"{head} at {exact['at']}: epsilon {shown}in "
                       f"[{exact['epsilon_lower']}, {exact['epsilon_upper']}]{pair}")
     return OK
