@@ -155,3 +155,19 @@ def test_bad_point_is_refused_before_any_work(capsys, tmp_path, monkeypatch, fla
         rc, out, err = run(capsys, "account", str(f), flag, value)
     assert rc == 2 and out == ""
     one_line_error(err, flag)
+
+
+def test_huge_epsilon_is_refused_not_run(capsys, tmp_path):
+    """--epsilon 1e10000 (an exact integer) ran for minutes in the certified exp of the
+    delta; past 1000 (e^1000 promises no privacy) it is refused before any work."""
+    f = sample(capsys, tmp_path, "g.json", "geosample", "--n", "4", "--epsilon", "1/4",
+               "--count", "1")
+    start = time.process_time()
+    for value in ("1e10000", "1001"):
+        with bounded(30):
+            rc, out, err = run(capsys, "account", str(f), f"--epsilon={value}")
+        assert rc == 2 and out == ""
+        one_line_error(err, "--epsilon", "above 1000")
+    assert time.process_time() - start < 5
+    rc, out, err = run(capsys, "account", str(f), "--epsilon=1000")
+    assert rc == 0, err

@@ -59,12 +59,13 @@ def test_fig1_sigma_star_brackets_the_float_root() -> None:
 
 
 def test_fig4_and_fig5_against_closed_forms() -> None:
-    pytest.importorskip("scipy")
-    for r in (0.25, 0.5, 1.0):  # p = 1: P(r, 1) = (2/pi) atan(r)
-        assert abs(theory.p_plus(r, 1) - 2 / math.pi * math.atan(r)) < 1e-9
+    rs = [Fraction(1, 4), Fraction(1, 2), Fraction(1)]
+    boxes = theory.fig4_values((1,), rs)[1]
+    for r, (lo, hi) in zip(rs, boxes, strict=True):  # p = 1: P(r, 1) = (2/pi) atan(r)
+        assert lo <= 2 / math.pi * math.atan(r) <= hi and hi - lo < Fraction(1, 20)
     # the text's example: ||u|| = 10, beta = 1, k = 512, p = 1024 gives N+ about 200
-    n = theory.fig5_values((1.0,), [10.0])[1.0][0]
-    assert n is not None and 190 < n < 215
+    n = theory.fig5_values((Fraction(1),), [Fraction(10)])[Fraction(1)][0]
+    assert n is not None and 190 < n < 225
 
 
 def test_figure_option_draws_one_figure_and_refuses_the_rest(

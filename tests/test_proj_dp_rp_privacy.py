@@ -47,3 +47,9 @@ def test_sensitivity_without_k_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """Delta_1 = beta max_i |W_ij| (one projection's sensitivity) instead of beta k."""
     monkeypatch.setattr(rp, "l1_sensitivity", lambda W, beta: beta)
     assert not row.laplace_certificate(2, 2).verdict
+
+
+def test_rademacher_sensitivity_for_uniform_entries_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Delta_2^2 = beta^2 k whatever W (true only for ±1 rows)."""
+    monkeypatch.setattr(rp, "l2_sensitivity_sq", lambda W, beta: beta * beta * len(W[0]))
+    assert not row.uniform_certificate().verdict

@@ -12,9 +12,9 @@ import sympy as sp
 from _plant import plant
 
 from exactdp import discrete_gaussian
+from exactdp import normal_cdf as _normal
 from exactdp.certified import Interval
 from exactdp.projections import estimators, idp, rr, signs
-from exactdp import normal_cdf as _normal
 from exactdp.proofs.li_li import _ieee
 from exactdp.proofs.li_li import proj_slip_p5_exact_level as p5
 from exactdp.proofs.li_li import proj_slip_p7_scaled_level as p7
@@ -147,7 +147,7 @@ def test_p14_fails_when_the_classic_sigma_is_doubled(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(p14, "ln_interval", fourfold)
     rep = p14.check(False)
-    assert not rep.verdict and all(c.verdict for c in rep.certificates[:3])
+    assert not rep.verdict and rep.certificates[0].verdict  # eps = 9/10 still holds
 
 
 # ------------------------------------------------------------------ P13 (k* analysis)

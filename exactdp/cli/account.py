@@ -106,7 +106,7 @@ def _exact(args: argparse.Namespace, releases: list[Any]) -> dict[str, Any] | No
         counting_parts,
         ratio_count_bound,
     )
-    from exactdp.cli._common import max_seconds
+    from exactdp.cli._common import EPSILON_RANGE, epsilon_in_range, max_seconds
     from exactdp.cli.account_cost import AccountCost
     from exactdp.params import ParameterError, to_fraction
 
@@ -120,6 +120,8 @@ def _exact(args: argparse.Namespace, releases: list[Any]) -> dict[str, Any] | No
         eps = to_fraction(args.epsilon, "--epsilon")
         if eps < 0:
             raise ParameterError(f"--epsilon = {eps} must be >= 0")
+        if eps > EPSILON_RANGE[1]:
+            epsilon_in_range(eps)  # e^1000 promises no privacy; exp of huge eps never ends
     else:
         d = to_fraction(args.delta, "--delta")
         if not 0 <= d <= 1:
@@ -275,7 +277,7 @@ def cmd_account(args: argparse.Namespace) -> int:
 
                 ratio = exact["ratio"]
                 shown = ("" if ratio is None else
-                         "0 " if ratio == "1" else f"ln({brief(Fraction(ratio))}) ")
+                         "= 0 " if ratio == "1" else f"= ln({brief(Fraction(ratio))}) ")
                 print(f"{head} at {exact['at']}: epsilon {shown}in "
                       f"[{exact['epsilon_lower']}, {exact['epsilon_upper']}]{pair}")
     return OK

@@ -3,11 +3,13 @@
 * **Figure 1**: Theorem 3.5's optimal sigma* against eps (several Delta_2) and against
   Delta_2 (several eps), delta = 10^-6, each point a certified bracket of the root of eq. 14
   (:func:`exactdp.normal_cdf.sigma_star`; ``sigma*`` scales linearly in ``Delta_2``).
-* **Figure 4**: ``P(r, p)`` of eq. 26 (Lemma 4.3) against ``r`` for several ``p``: an
-  integral of normal cdfs, by float quadrature (scipy), labelled as such.
+* **Figure 4**: ``P(r, p)`` of eq. 26 (Lemma 4.3) against ``r`` for several ``p``: certified
+  brackets (:func:`exactdp.projections.p_plus_gaussian.p_plus_gaussian`, Riemann-Stieltjes
+  sums of certified normal cdfs), drawn as bands.
 * **Figure 5**: Proposition 4.5's bound ``N+`` against ``||u||`` for several ``beta``
-  (``p = 1024``, ``k = 512``, ``delta = 10^-6``), ``F = P(beta/||u||, p)`` by the same
-  quadrature (float, labelled).
+  (``p = 1024``, ``k = 512``, ``delta = 10^-6``): the certified upper end
+  (:func:`exactdp.projections.nplus.n_plus_bound` at the upper end of ``P(beta/||u||, p)``),
+  the value a mechanism would use.
 * **Figure 6**: the smooth, local and global flipping probabilities of one sign (``k = 1``,
   ``eps = 1``), exactly: exactdp's rational base ``rho <= e`` and its SmoothFlipper.
 * **Figure 9**: the distribution of the levels ``L_j`` of Algorithm 7 for Rademacher ``w``,
@@ -20,7 +22,6 @@
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from math import comb, isqrt
@@ -43,10 +44,8 @@ FIG1_SHIFTS = (Fraction(1, 2), Fraction(1), Fraction(2), Fraction(5))
 
 
 def available() -> list[int]:
-    """The figures drawable here: 4 and 5 integrate with scipy (the [experiments] extra)."""
-    from importlib.util import find_spec
-
-    return [n for n in sorted(FILES) if n not in (4, 5) or find_spec("scipy") is not None]
+    """The figures drawable here (all: exact arithmetic only)."""
+    return sorted(FILES)
 
 
 def fig1_values(eps_list: Sequence[Fraction], step_bits: int = 8) -> list[dict[str, Any]]:
@@ -60,30 +59,29 @@ def fig1_values(eps_list: Sequence[Fraction], step_bits: int = 8) -> list[dict[s
     return out
 
 
-def p_plus(r: float, p: int) -> float:
-    """Eq. 26 by float quadrature: int_0^oo 2p [2 Phi(t) - 1]^(p-1) [2 Phi(r t) - 1] phi(t) dt."""
-    from scipy import integrate, special, stats
+def fig4_values(ps: Sequence[int], rs: Sequence[Fraction], step: Fraction = Fraction(1, 32)
+                ) -> dict[int, list[tuple[Fraction, Fraction]]]:
+    """Certified ``[lo, hi]`` of eq. 26 at each ``r``, per ``p``."""
+    from exactdp.projections.p_plus_gaussian import p_plus_gaussian
 
-    def f(t: float) -> float:
-        return float(2 * p * special.erf(t / math.sqrt(2)) ** (p - 1)
-                     * special.erf(r * t / math.sqrt(2)) * stats.norm.pdf(t))
-
-    return float(integrate.quad(f, 0, 40, limit=200)[0])
-
-
-def fig4_values(ps: Sequence[int], rs: Sequence[float]) -> dict[int, list[float]]:
-    return {p: [p_plus(r, p) for r in rs] for p in ps}
+    out = {}
+    for p in ps:
+        boxes = [p_plus_gaussian(r, p, step) for r in rs]
+        out[p] = [(b.lo, b.hi) for b in boxes]
+    return out
 
 
-def n_plus(f: float, k: int, delta: float) -> float:
-    lg = math.log(1 / delta)
-    return min(f * k + 0.5 * (lg + math.sqrt(lg * lg + 8 * f * k * lg)), k)
+def fig5_values(betas: Sequence[Fraction], norms: Sequence[Fraction], p: int = 1024,
+                k: int = 512) -> dict[Fraction, list[Fraction | None]]:
+    """The certified upper end of Proposition 4.5's N+ at ``||u|| >= beta``."""
+    from exactdp.projections.nplus import n_plus_bound
+    from exactdp.projections.p_plus_gaussian import p_plus_gaussian
 
-
-def fig5_values(betas: Sequence[float], norms: Sequence[float], p: int = 1024, k: int = 512
-                ) -> dict[float, list[float | None]]:
-    return {b: [n_plus(p_plus(b / n, p), k, float(DELTA)) if n >= b else None for n in norms]
-            for b in betas}
+    out: dict[Fraction, list[Fraction | None]] = {}
+    for b in betas:
+        out[b] = [min(n_plus_bound(p_plus_gaussian(b / n, p).hi, k, DELTA), Fraction(k))
+                  if n >= b else None for n in norms]
+    return out
 
 
 def fig6_values(units: int = 64, top: int = 5) -> dict[str, Any]:
@@ -175,33 +173,38 @@ def _fig1(vals: list[dict[str, Any]]) -> Any:
     return fig
 
 
-def _fig4(rs: Sequence[float], vals: Mapping[int, list[float]]) -> Any:
+def _fig4(rs: Sequence[Fraction], vals: Mapping[int, list[tuple[Fraction, Fraction]]]) -> Any:
     from exactdp.plot.draw import new_figure
 
     fig, a = new_figure(7.5, 5)
-    for p, ys in vals.items():
-        a.plot(rs, ys, label=f"p = {p}")
+    xs = [float(r) for r in rs]
+    for i, (p, boxes) in enumerate(vals.items()):
+        lo, hi = [float(b[0]) for b in boxes], [float(b[1]) for b in boxes]
+        a.fill_between(xs, lo, hi, alpha=0.35, color=f"C{i}")
+        a.plot(xs, hi, color=f"C{i}", linewidth=1, label=f"p = {p} (upper end; band: bracket)")
     a.set_xlabel("r")
     a.set_ylabel("P(r, p) (eq. 26)")
     a.set_title("Fig. 4: P(r, p) of Lemma 4.3 against r\n"
-                "float quadrature (scipy), not exact; p = 1 equals Pr(|X| > |Y|)", fontsize=10)
+                "certified brackets (bands), exact arithmetic; p = 1 equals Pr(|X| > |Y|)",
+                fontsize=10)
     a.legend(fontsize=8)
     a.grid(True, alpha=0.3)
     return fig
 
 
-def _fig5(norms: Sequence[float], vals: Mapping[float, list[float | None]]) -> Any:
+def _fig5(norms: Sequence[Fraction], vals: Mapping[Fraction, list[Fraction | None]]) -> Any:
     from exactdp.plot.draw import new_figure
 
     fig, a = new_figure(7.5, 5)
     for b, ys in vals.items():
-        pts = [(n, y) for n, y in zip(norms, ys, strict=True) if y is not None]
+        pts = [(float(n), float(y)) for n, y in zip(norms, ys, strict=True) if y is not None]
         a.plot([n for n, _ in pts], [y for _, y in pts], marker="o", ms=3, label=f"beta = {b}")
     a.set_xscale("log")
     a.set_xlabel("||u|| (data norm)")
     a.set_ylabel("N+ bound (Prop. 4.5), k = 512")
     a.set_title("Fig. 5: N+(||u||, delta, k, p), p = 1024, k = 512, delta = 1e-6\n"
-                "F = P(beta/||u||, p) by float quadrature (not exact)", fontsize=10)
+                "certified upper end (exact arithmetic; F = upper end of P(beta/||u||, p))",
+                fontsize=10)
     a.legend(fontsize=8)
     a.grid(True, alpha=0.3)
     return fig
@@ -275,23 +278,24 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
         v1 = fig1_values(FIG1_EPS_QUICK if quick else FIG1_EPS)
         outputs[FILES[1]].write_bytes(figure_bytes(_fig1(v1), "png"))
         save(1, v1, "sigma* (eq. 14) vs eps and Delta_2, certified brackets")
-    rs = [i / 20 for i in range(21)]
+    rs = [Fraction(i, 20) for i in range(21)]
     if FILES[4] in outputs:
-        progress("paper 001 Fig. 4: P(r, p) (float quadrature)")
+        progress("paper 001 Fig. 4: P(r, p) (certified brackets)")
         ps = (1, 10, 100) if quick else (1, 10, 100, 1000, 10000)
         v4 = fig4_values(ps, rs)
         outputs[FILES[4]].write_bytes(figure_bytes(_fig4(rs, v4), "png"))
         save(4, {"r": rs, **{str(p): y for p, y in v4.items()}},
-             "P(r, p) of eq. 26 (float quadrature)")
+             "P(r, p) of eq. 26 (certified brackets)")
     if FILES[5] in outputs:
-        progress("paper 001 Fig. 5: N+ bound (float quadrature)")
-        norms = [1, 2, 5, 10, 20, 50, 100] if quick else [
-            1, 1.5, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100]
-        betas = (0.5, 1.0) if quick else (0.1, 0.5, 1.0, 2.0)
+        progress("paper 001 Fig. 5: N+ bound (certified)")
+        norms = [Fraction(n) for n in ((1, 2, 5, 10, 20, 50, 100) if quick else (
+            1, Fraction(3, 2), 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100))]
+        betas = ((Fraction(1, 2), Fraction(1)) if quick else
+                 (Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(2)))
         v5 = fig5_values(betas, norms)
         outputs[FILES[5]].write_bytes(figure_bytes(_fig5(norms, v5), "png"))
         save(5, {"norms": norms, **{str(b): y for b, y in v5.items()}},
-             "N+ bound of Prop. 4.5 (float quadrature)")
+             "N+ bound of Prop. 4.5 (certified upper end)")
     if FILES[6] in outputs:
         v6 = fig6_values()
         outputs[FILES[6]].write_bytes(figure_bytes(_fig6(v6), "png"))

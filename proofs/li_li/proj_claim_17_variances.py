@@ -72,12 +72,18 @@ def _estimates(law_u: Law, law_v: Law, scale: Fraction) -> list[tuple[Fraction, 
 
 def _mixture(family: Law, mech_of: Callable[[Any], Any], u: tuple[int, ...],
              v: tuple[int, ...], scale: Fraction) -> tuple[Fraction, Fraction]:
-    terms: list[tuple[Fraction, Fraction]] = []
+    # every member is run; members whose two laws coincide are summed before the estimates
+    weight: dict[tuple[frozenset[Any], frozenset[Any]], Fraction] = {}
     for member, pm in family.items():
         mech = mech_of(member)
         lu = explore(lambda src, m=mech: m.sample(u, src))
         lv = explore(lambda src, m=mech: m.sample(v, src))
-        terms.extend((pm * pr, val) for pr, val in _estimates(lu, lv, scale))
+        key = (frozenset(lu.items()), frozenset(lv.items()))
+        weight[key] = weight.get(key, Fraction(0)) + pm
+    terms: list[tuple[Fraction, Fraction]] = []
+    for (lu_items, lv_items), pm in weight.items():
+        terms.extend((pm * pr, val) for pr, val in _estimates(dict(lu_items), dict(lv_items),
+                                                                scale))
     return _moments(terms)
 
 

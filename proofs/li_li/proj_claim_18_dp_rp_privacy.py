@@ -29,7 +29,9 @@ PROOF_IDEA = """For every W in {-1,1}^(2 x 2) (16 matrices; full: also p = 2, k 
 the checker's worst delta(R) over ordered pairs, R in {3/2, 2}, must equal the hockey stick of
 the k-fold product of the table's closed-form pmf (weights q^(z^2)) against its shift by
 (1,...,1), computed here.  Laplace part (folded, r = 1/2, M = 9): the worst ratio must be <=
-r^(-DPRP.l1_sensitivity) and that sensitivity must be beta k."""
+r^(-DPRP.l1_sensitivity) and that sensitivity must be beta k.  Uniform entries: for all 81 W in
+{-1..1}^(2 x 2) the worst delta(3/2) must equal the product table's delta over
+DPRP.l2_sensitivity_sq coordinates (0 for W = 0)."""
 
 RATIOS = (Fraction(3, 2), Fraction(2))
 TABLE_Q, TABLE_T = Fraction(1, 2), 2
@@ -72,6 +74,30 @@ def gaussian_certificate(p: int, k: int) -> Certificate:
                 not bad, {"delta_by_R": want, "mismatches": bad[:3]})
 
 
+def uniform_certificate() -> Certificate:
+    """Every W in {-1..1}^(2 x 2) (the uniform-entry matrices at m = 1, zero rows included):
+    the worst delta equals the product table's delta over l2_sensitivity_sq(W) coordinates
+    (a neighbour shifts the release by a row of W; entries in {-1, 0, 1})."""
+    table = discrete_gaussian_table(TABLE_Q, TABLE_T)
+    rel = vectors(2, -1, 1, 1)
+    ratio = Fraction(3, 2)
+    bad, seen = [], set()
+    for W in product(product((-1, 0, 1), repeat=2), repeat=2):
+        mech = DPRP(W, 1, table)
+        n = mech.l2_sensitivity_sq
+        rep = report(laws_of(mech, rel.points), rel, ratio)
+        got = Fraction(0) if rep.delta is None else rep.delta.delta
+        seen.add(n)
+        if got != (product_delta(n, ratio) if n else Fraction(0)):
+            bad.append((W, n, got))
+    return cert(f"{CLAIM} (uniform entries in {{-1..1}}, p = k = 2)",
+                "DPRP(W, 1, discrete_gaussian_table(1/2, 2))", {"R": ratio},
+                f"all 81 W x ordered pairs of {rel.name}", product_delta(2, ratio),
+                "= the product table's delta over Delta_2^2 = l2_sensitivity_sq(W) coordinates",
+                not bad and seen == {0, 1, 2}, {"mismatches": bad[:3],
+                                                "sensitivities_seen": sorted(seen)})
+
+
 def laplace_certificate(p: int, k: int) -> Certificate:
     noise = discrete_laplace_folded(LAPLACE_R, LAPLACE_M)
     rel = vectors(p, -1, 1, 1)
@@ -95,6 +121,7 @@ def check(full: bool) -> ClaimReport:
     shapes = [(2, 2), (2, 3)] if full else [(2, 2)]
     certs = [gaussian_certificate(p, k) for p, k in shapes]
     certs += [laplace_certificate(p, k) for p, k in shapes]
+    certs.append(uniform_certificate())
     return ClaimReport(CLAIM, "every ±1 W of " + ", ".join(f"{p} x {k}" for p, k in shapes)
                        + ", {-1..1}^p", f"delta(3/2) = {brief(certs[0].worst)}; Laplace worst "
                        f"ratio {brief(certs[len(shapes)].worst)}",

@@ -219,6 +219,10 @@ def baselines(s: Setup) -> dict[str, list[str]]:
         "plot-accuracy": ["plot", "accuracy", "geosample", "--n", "4", "--epsilon", "1/2",
                           "--beta", "1/3", "--output", "OUT.png"],
         "account": ["account", str(f["sample1.json"]), str(f["sample2.json"])],
+        "account-epsilon": ["account", str(f["sample1.json"]), str(f["sample2.json"]),
+                            "--epsilon", "1/4", "--max-seconds", "30"],
+        "account-delta": ["account", str(f["sample1.json"]), "--delta", "1/1000"],
+        "account-ratio": ["account", str(f["sample2.json"]), "--ratio", "3/2"],
         "verify": ["verify", "--only", "lemma_3_02"],
         "tutorial": ["tutorial"],
     }
