@@ -132,7 +132,8 @@ def _exact(args: argparse.Namespace, releases: list[Any]) -> dict[str, Any] | No
     combos = counting_parts(releases)
     largest = max(ratio_count_bound(parts, MAX_ATOMS) for _, parts in combos)
     if largest > MAX_ATOMS:
-        return _on_grid(args, releases, combos)
+        at = r if args.ratio is not None else eps if args.epsilon is not None else d
+        return _on_grid(args, at, releases, combos)
     cost.before_compose(len(combos))
     losses = composed_losses(combos)
     if args.ratio is not None:
@@ -162,16 +163,16 @@ def _exact(args: argparse.Namespace, releases: list[Any]) -> dict[str, Any] | No
             "epsilon_upper": _decimal(ehi, True), "worst_pairs": _pairs(pair, releases)}
 
 
-def _on_grid(args: argparse.Namespace, releases: list[Any], combos: list[Any]
+def _on_grid(args: argparse.Namespace, at: Fraction, releases: list[Any], combos: list[Any]
              ) -> dict[str, Any]:
     """The certified bounds of :mod:`exactdp.accounting.grid` for each combination: every
     ratio rounded down (lower bound) or split onto the two neighbouring grid points (upper
-    bound), the masses rounded the bound's way, composed by polynomial products."""
+    bound), the masses rounded the bound's way, composed by polynomial products.  ``at``:
+    the checked value of whichever of ``--ratio``, ``--epsilon``, ``--delta`` was given."""
     import time
 
     from exactdp.accounting.grid import epsilon_interval, grid_bounds
     from exactdp.cli._common import NS, duration, max_seconds, progress, refuse_if_slow
-    from exactdp.params import to_fraction
 
     bounds: dict[tuple[int, Any], Any] = {}
     distinct = len({(i, loss) for _, parts in combos for i, (loss, _) in enumerate(parts)})
@@ -200,19 +201,17 @@ def _on_grid(args: argparse.Namespace, releases: list[Any], combos: list[Any]
     note = {"method": "grid", "grid_base": str(GRID_BASE)}
     if args.delta is None:
         if args.ratio is not None:
-            r = to_fraction(args.ratio, "--ratio")
-            at = f"epsilon = ln({r})"
-            boxes = [(p, lo.delta_at_ratio(r), up.delta_at_ratio(r)) for p, lo, up in grids]
+            where = f"epsilon = ln({at})"
+            boxes = [(p, lo.delta_at_ratio(at), up.delta_at_ratio(at)) for p, lo, up in grids]
         else:
-            eps = to_fraction(args.epsilon, "--epsilon")
-            at = f"epsilon = {eps}"
-            boxes = [(p, lo.delta(eps), up.delta(eps)) for p, lo, up in grids]
+            where = f"epsilon = {at}"
+            boxes = [(p, lo.delta(at), up.delta(at)) for p, lo, up in grids]
         pair, _, hi = max(boxes, key=lambda b: b[2])
         lo = max(b[1] for b in boxes)
-        return {**note, "at": at, "delta_lower": _short(lo, False),
+        return {**note, "at": where, "delta_lower": _short(lo, False),
                 "delta_upper": _short(hi, True), "delta_lower_exact": str(lo),
                 "delta_upper_exact": str(hi), "worst_pairs": _pairs(pair, releases)}
-    d = to_fraction(args.delta, "--delta")
+    d = at
     if d == 1:
         return {**note, "at": f"delta = {d}", "epsilon": "0", "epsilon_lower": _decimal(
             Fraction(0), False), "epsilon_upper": _decimal(Fraction(0), True), "ratio": "1"}
