@@ -11,7 +11,7 @@ deterministic at ``u`` can be randomised at ``u'`` (an infinite ratio; the check
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -23,7 +23,7 @@ from exactdp.projections.rr import Base, SmoothFlipper
 from exactdp.projections.signs import check_beta
 from exactdp.randomness import RandomSource, default_source
 
-__all__ = ["IDPSignRPRR", "dyadic_root_base", "noise_indicators"]
+__all__ = ["IDPSignRPRR", "dyadic_root_base", "frozen_active", "noise_indicators"]
 
 
 def noise_indicators(x: Sequence[int], W: IntMatrix, beta: int) -> frozenset[int]:
@@ -56,6 +56,19 @@ def dyadic_root_base(total: Base, n: int, bits: int = 32) -> Base:
     return Base.of(Fraction(lo, 1 << bits))
 
 
+def frozen_active(W: IntMatrix, active: Iterable[int], name: str, noise: object
+                  ) -> frozenset[int]:
+    """``active`` as a frozen set of projection indices of ``W`` (checked), the noise
+    parameter ``name`` (value ``noise``) being None exactly when the set is empty."""
+    out = frozenset(active)
+    k = len(W[0])
+    if not all(isinstance(j, int) and 0 <= j < k for j in out):
+        raise ParameterError(f"active must be a set of projection indices in 0..{k - 1}")
+    if (noise is None) != (not out):
+        raise ParameterError(f"{name} must be None exactly when active is empty")
+    return out
+
+
 @dataclass(frozen=True)
 class IDPSignRPRR:
     """iDP-SignRP-RR (Algorithm 11) with parameters frozen at a reference vector.
@@ -77,13 +90,8 @@ class IDPSignRPRR:
     def __post_init__(self) -> None:
         object.__setattr__(self, "W", int_matrix(self.W))
         check_beta(self.beta)
-        active = frozenset(self.active)
-        k = len(self.W[0])
-        if not all(isinstance(j, int) and 0 <= j < k for j in active):
-            raise ParameterError(f"active must be a set of projection indices in 0..{k - 1}")
-        if (self.base is None) != (not active):
-            raise ParameterError("base must be None exactly when active is empty")
-        object.__setattr__(self, "active", active)
+        object.__setattr__(self, "active", frozen_active(self.W, self.active, "base",
+                                                         self.base))
 
     @classmethod
     def calibrate(cls, u_ref: Sequence[int], W: IntMatrix, beta: int, total: Base,

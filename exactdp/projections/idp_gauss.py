@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from exactdp.discrete_gaussian import DiscreteGaussian
 from exactdp.noise_tables import NoiseTable
 from exactdp.params import ParameterError, ParameterTypeError
-from exactdp.projections.idp import noise_indicators
+from exactdp.projections.idp import frozen_active, noise_indicators
 from exactdp.projections.matrices import IntMatrix, OPORPPlan, int_matrix
 from exactdp.projections.project import oporp, project
 from exactdp.projections.signs import check_beta
@@ -93,12 +93,7 @@ class IDPSignRPG:
     def __post_init__(self) -> None:
         object.__setattr__(self, "W", int_matrix(self.W))
         check_beta(self.beta)
-        active = frozenset(self.active)
-        k = len(self.W[0])
-        if not all(isinstance(j, int) and 0 <= j < k for j in active):
-            raise ParameterError(f"active must be a set of projection indices in 0..{k - 1}")
-        if (self.noise is None) != (not active):
-            raise ParameterError("noise must be None exactly when active is empty")
+        active = frozen_active(self.W, self.active, "noise", self.noise)
         if self.noise is not None:
             _sign_noise(self.noise)
         object.__setattr__(self, "active", active)
