@@ -22,8 +22,8 @@ W^T u with sigma >= Delta_2 sqrt(2(log(1/delta) + eps))/eps is (eps, delta)-DP. 
 implementation (DPRP with ±1 W, noise DiscreteGaussian(sigma^2) at sigma^2 = Delta_2^2 2(log(1/
 delta) + eps)/eps^2 rounded up to a multiple of 1/64, Delta_2^2 = DPRP.l2_sensitivity_sq): the
 exact delta(eps) of the release, over both orders of a neighbour pair, is at most delta =
-10^-5 at every grid point.  The theorem is loose there: the row prints delta(eps), between
-10^-9 and 10^-7 on the grid."""
+10^-5 at every grid point.  The theorem is loose there: the row prints the upper end of the
+bracket of delta(eps), between 10^-9 and 10^-7 on the grid."""
 PROOF_IDEA = """W = ((1,), (1,)) (k = 1, Delta_2^2 = 1) and W = ((1, -1), (1, 1)) (k = 2, Delta_2^2 = 2),
 beta = 1, the neighbours u = (0, 0), u' = (1, 0): every projection moves by exactly 1, the
 worst case of a one-coordinate change by beta.  log(1/delta) is bracketed by
