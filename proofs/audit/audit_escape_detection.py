@@ -76,8 +76,11 @@ def program(source: str, numpy: bool = False) -> Any:
 
 
 def audit(fn: Any) -> Any:
+    """The audit of one program, with no time limit: every program here returns at once,
+    and a limit on wall-clock time would make the verdict depend on the machine's load (a
+    call stalled past the limit is a ``timeout``, not the escape the row looks for)."""
     return whitebox_audit(facade_mechanism(fn, "random"), inputs=range(2), claimed_epsilon=1,
-                          kind="source", outputs=range(2))
+                          kind="source", outputs=range(2), time_limit=None)
 
 
 def _numpy() -> bool:
