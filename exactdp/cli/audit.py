@@ -79,7 +79,8 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                         "add-remove|replace-one)', 'vectors(P, LO..HI, BETA, "
                         "one-coordinate|l1|linf)', 'booleans(P)'")
     p.add_argument("--outputs", metavar="RANGE",
-                   help="declared outputs (default: the target's or inputs)")
+                   help="declared outputs (default: the target's; the input range unless "
+                        "--rng or --source: then any exact outcome)")
     p.add_argument("--randomness-size", metavar="D",
                    help="whitebox: u in [D]_+ (default: the attribute f.d)")
     p.add_argument("--source", action="store_true",
@@ -307,9 +308,13 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                                 args.patch_attr, args.rng_arg, args.bind)
         reference = load_target(args.reference, time_limit, what="--reference",
                                 allow_mapping=True) if args.reference else None
+        # Documented default: the input range, for f(c, u) and samplers; code audited through
+        # a facade or a source returns whatever it computes (labels, noisy counts past the
+        # inputs, tuples), every exact outcome explored, so nothing is declared for it.
         if outputs is None and declared(target, "outputs") is None \
-                and isinstance(inputs, range) and not isinstance(target, InverseCDFSampler):
-            outputs = inputs  # documented default: the input range
+                and isinstance(inputs, range) and not isinstance(target, InverseCDFSampler) \
+                and not (args.rng or args.source):
+            outputs = inputs
         if args.kind == "whitebox":
             report = whitebox_audit(
                 target, inputs=inputs, neighbours=neighbours, claimed_epsilon=eps,
