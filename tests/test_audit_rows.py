@@ -13,7 +13,7 @@ import pytest
 from _plant import plant
 
 from exactdp import explore, neighbours
-from exactdp.audit import escape, facade_floats, facade_lazy, facades, guard, per_input
+from exactdp.audit import facade_floats, facade_lazy, facades, guard, guarded_sources, per_input
 from exactdp.audit.guard import Abort, Finding
 from exactdp.audit.per_input import GuardedSource
 from exactdp.certificate import ClaimReport
@@ -196,12 +196,22 @@ def test_guard_one_draw_late_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_unguarded_os_urandom_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """The guard on os.urandom left out: that route is audited as if nothing escaped."""
-    plant(monkeypatch, escape, "_plan", 'for name in ("urandom", "getrandom"):',
+    plant(monkeypatch, guarded_sources, "_plan", 'for name in ("urandom", "getrandom"):',
           'for name in ("getrandom",):')
     report = row(audit_escape_detection)
     assert not report.verdict
     (cert,) = [c for c in report.certificates if not c.verdict]
     assert [w["route"] for w in cert.witness["wrong"]] == ["os.urandom"]
+
+
+def test_unguarded_id_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard on id() left out: an object's address decides the output unseen."""
+    plant(monkeypatch, guarded_sources, "_process_plan",
+          'plan.append((builtins, "id", _direct(builtins.id, "id()", "process")))', "pass")
+    report = row(audit_escape_detection)
+    assert not report.verdict
+    (cert,) = [c for c in report.certificates if not c.verdict]
+    assert [w["route"] for w in cert.witness["wrong"]] == ["object id"]
 
 
 def test_no_rerun_of_paths_fails(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -38,11 +38,13 @@ _VERDICTS = ("Verdicts (exit status): PASS, or NO VIOLATION DETECTED in black-bo
              "or an audit refused, nothing audited (2); BROKEN: the mechanism raised, hung, returned a "
              "value outside the declared outputs, drew more randomness than declared or is "
              "not a function of its randomness (3). White-box runs guard the randomness the "
-             "audit does not model (random, secrets, os.urandom, uuid4, clocks of time and "
-             "datetime, numpy's "
-             "globals and unseeded generators, state kept between calls) and re-run every "
-             "path: an escape is BROKEN, named. A C extension's own generator cannot be "
-             "guarded: audit such code black-box. The user guide's pages on auditing say more.")
+             "audit does not model (random, secrets, os.urandom, uuid4, random devices, clocks "
+             "of time and datetime, numpy's globals and unseeded generators, id(), "
+             "address-based and string hashes, process and thread ids, state kept between "
+             "calls) and re-run every path: an escape is BROKEN, named. Not guarded: a C "
+             "extension's own generator, the order of a set of strings under hash "
+             "randomization, an address read from a repr: audit such code black-box. The "
+             "user guide's pages on auditing say more.")
 
 
 def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
