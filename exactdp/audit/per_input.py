@@ -248,8 +248,8 @@ def run_once(f: Callable[[Any, RandomSource], Any], c: Any, src: RandomSource, g
     counted; ``(output, trace)``."""
     call = f"f({show(c)}, source)"
     gs = GuardedSource(src, randomness_size, c)
-    with recording() as events, counting.run() as counter:
-        out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
+    with recording() as events, counting.run(armed=False) as counter:
+        out = guard.call(counter.traced_call, (f, c, gs), call, {"c": c, "draws": gs.draws},
                          check=lambda v: check_outcome(
                              v, allowed, call, {"c": c, "draw_sizes": gs.draws},
                              f" (draws {gs.draws})"))
