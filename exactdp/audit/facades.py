@@ -165,6 +165,9 @@ class _Engine:
         self.lazy = self.lazy_ints = 0
         self.escaped = ""
         self.done = False
+        #: the source's event-free coin (the exploring source's, through the audit's
+        #: guarded source), for a comparison's two parts
+        self._coin = getattr(source, "explore_coin", None)
 
     def draw(self, n: int) -> int:
         """``j`` uniform on ``[0, n)``."""
@@ -210,6 +213,8 @@ class _Engine:
     def _branch(self, lengths: tuple[int, ...]) -> int:
         if self.done:
             self.escape("used after the call that drew it returned")
+        if len(lengths) == 2 and self._coin is not None:  # no event: as paused below
+            return 0 if self._coin(lengths[0], lengths[0] + lengths[1]) else 1
         token = pause()  # branching on a comparison is not a draw of the traced code
         try:
             if len(lengths) == 2:

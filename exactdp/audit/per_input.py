@@ -50,7 +50,7 @@ from exactdp.explore import (
 )
 from exactdp.params import ResourceLimitError
 from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
-from exactdp.trace import recording
+from exactdp.trace import pause, recording, resume
 
 __all__ = ["CountingAdapter", "Explored", "GuardedSource", "calls_exceeded", "counting_input",
            "explore_input", "path_runner", "run_once", "sorted_distribution"]
@@ -157,6 +157,19 @@ class GuardedSource(RandomSource):
     def inverse_cdf(self, draw: InverseCDFDraw) -> int:
         self._charge(check_domain_size(draw.d))
         return self.inner.inverse_cdf(draw)
+
+    def explore_coin(self, num: int, den: int) -> bool:
+        """The exploring source's :meth:`~exactdp.explore.ExploringSource.explore_coin` (plain ints
+        ``0 < num < den``, no event), charged like :meth:`bernoulli`."""
+        self._charge(den)
+        coin = getattr(self.inner, "explore_coin", None)
+        if coin is not None:
+            return bool(coin(num, den))
+        token = pause()
+        try:
+            return self.inner.bernoulli(num, den)
+        finally:
+            resume(token)
 
     def bernoulli(self, num: int, den: int) -> bool:
         if type(den) is not int or den < 1:  # (a plain int >= 1 needs no call)
