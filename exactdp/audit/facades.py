@@ -316,7 +316,7 @@ class RandomFacade(random.Random):
     def random(self) -> Any:
         frame = sys._getframe(1)
         while frame.f_back is not None and \
-                frame.f_globals.get("__name__") == "exactdp.audit.escape":
+                frame.f_globals.get("__name__") == "exactdp.audit.guarded_sources":
             frame = frame.f_back  # a name bound before the audit, forwarded by its guard
         caller = frame.f_globals.get("__name__", "")
         # the draw runs with tracing off (as untraced() would, inlined: once per draw)

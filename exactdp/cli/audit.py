@@ -38,11 +38,13 @@ _VERDICTS = ("Verdicts (exit status): PASS, or NO VIOLATION DETECTED in black-bo
              "or an audit refused, nothing audited (2); BROKEN: the mechanism raised, hung, returned a "
              "value outside the declared outputs, drew more randomness than declared or is "
              "not a function of its randomness (3). White-box runs guard the randomness the "
-             "audit does not model (random, secrets, os.urandom, uuid4, clocks of time and "
-             "datetime, numpy's "
-             "globals and unseeded generators, state kept between calls) and re-run every "
-             "path: an escape is BROKEN, named. A C extension's own generator cannot be "
-             "guarded: audit such code black-box. The user guide's pages on auditing say more.")
+             "audit does not model (random, secrets, os.urandom, uuid4, random devices, clocks "
+             "of time and datetime, numpy's globals and unseeded generators, id(), "
+             "address-based and string hashes, process and thread ids, state kept between "
+             "calls) and re-run every path: an escape is BROKEN, named. Not guarded: a C "
+             "extension's own generator, the order of a set of strings under hash "
+             "randomization, an address read from a repr: audit such code black-box. The "
+             "user guide's pages on auditing say more.")
 
 
 def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -77,7 +79,8 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                         "add-remove|replace-one)', 'vectors(P, LO..HI, BETA, "
                         "one-coordinate|l1|linf)', 'booleans(P)'")
     p.add_argument("--outputs", metavar="RANGE",
-                   help="declared outputs (default: the target's or inputs)")
+                   help="declared outputs (default: the target's; the input range unless "
+                        "--rng or --source: then any exact outcome)")
     p.add_argument("--randomness-size", metavar="D",
                    help="whitebox: u in [D]_+ (default: the attribute f.d)")
     p.add_argument("--source", action="store_true",
@@ -305,9 +308,13 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                                 args.patch_attr, args.rng_arg, args.bind)
         reference = load_target(args.reference, time_limit, what="--reference",
                                 allow_mapping=True) if args.reference else None
+        # Documented default: the input range, for f(c, u) and samplers; code audited through
+        # a facade or a source returns whatever it computes (labels, noisy counts past the
+        # inputs, tuples), every exact outcome explored, so nothing is declared for it.
         if outputs is None and declared(target, "outputs") is None \
-                and isinstance(inputs, range) and not isinstance(target, InverseCDFSampler):
-            outputs = inputs  # documented default: the input range
+                and isinstance(inputs, range) and not isinstance(target, InverseCDFSampler) \
+                and not (args.rng or args.source):
+            outputs = inputs
         if args.kind == "whitebox":
             report = whitebox_audit(
                 target, inputs=inputs, neighbours=neighbours, claimed_epsilon=eps,

@@ -248,6 +248,20 @@ def _iv(lo: Fraction, hi: Fraction, places: int = 9) -> str:
     return f"[{_dec(lo, places)}, {_dec(hi, places, up=True)}]"
 
 
+def gaussian_mechanism(args: argparse.Namespace, h: tuple[Fraction, ...], spec: DomainSpec,
+                       eps: Fraction, delta: Fraction) -> Any:
+    """The calibrated discrete Gaussian mechanism of ``--noise gaussian`` (public data only)."""
+    from exactdp.cli.conv_gaussian import build_gaussian
+
+    if args.group == "cyclic" and len(h) > MAX_CYCLIC_N:
+        raise ResourceLimitError(f"--group cyclic with N = {len(h)}: at most N = "
+                                 f"{MAX_CYCLIC_N} (use --group xor for large N)")
+    if not any(h):
+        raise ParameterError("--filter is all zeros: h * x = 0 needs no release")
+    return build_gaussian(args.group, h, spec.build(len(h)), eps, delta, args.shape,
+                          args.strategy, args.scale)
+
+
 def guarantee(mech: Any, eps: Fraction, delta: Fraction, accounting: str) -> dict[str, Any]:
     """The exact guarantee of ``mech`` (public: depends on the ratios and shifts only)."""
     from exactdp.convolution.accounting import MAX_SUPPORT
@@ -405,7 +419,6 @@ def cmd_convolve(args: argparse.Namespace) -> int:
     gaussian = args.noise == "gaussian"
     if gaussian:
         from exactdp.cli.conv_gaussian import (
-            build_gaussian,
             check_gaussian_options,
             gaussian_guarantee,
             gaussian_release_ns,
@@ -419,13 +432,7 @@ def cmd_convolve(args: argparse.Namespace) -> int:
     refuse_if_slow(f"the exact privacy check at N = {n} (up to {n} noisy coefficients)",
                    n * n * CHECK_NS_PER_CELL, limit, "use a smaller N")
     if gaussian:
-        if args.group == "cyclic" and len(h) > MAX_CYCLIC_N:
-            raise ResourceLimitError(f"--group cyclic with N = {len(h)}: at most N = "
-                                     f"{MAX_CYCLIC_N} (use --group xor for large N)")
-        if not any(h):
-            raise ParameterError("--filter is all zeros: h * x = 0 needs no release")
-        mech = build_gaussian(args.group, h, spec.build(len(h)), eps, delta, args.shape,
-                              args.strategy, args.scale)
+        mech = gaussian_mechanism(args, h, spec, eps, delta)
     else:
         mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
                                args.strategy, args.scale, args.ratio_grid,

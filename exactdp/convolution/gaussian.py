@@ -16,10 +16,12 @@ a certified grid upper bound otherwise; never a formula for the ideal Gaussian.
 **Calibration** to ``(epsilon, delta)`` (:func:`calibrate_gaussian`): row ``j`` gets
 ``sigma_j^2 = S / s_j`` with shape ``s_j = |w_j| / max|w|`` (``"fourier"``: the optimum of
 ``sum lambda_j^2 sigma_j^2`` at a fixed ``sum 1/sigma_j^2``; rounded down to a multiple of
-``1/64``, at least ``1/64``) or ``s_j = 1`` (``"uniform"``), and the scale ``S = m u`` is the
-least multiple of a public unit ``u`` (``1/64`` of the zCDP scale) whose certified
-``delta(R_lo)`` is at most ``delta``, ``R_lo <= e^eps`` rational; the result is checked at
-the returned scale.
+``1/64``, at least ``1/64``) or ``s_j = 1`` (``"uniform"``), and the scale ``S = m u`` is a
+multiple of a public unit ``u`` (``1/64`` of the zCDP scale) whose certified ``delta(R_lo)``
+is at most ``delta``, ``R_lo <= e^eps`` rational, found by doubling and
+:func:`exactdp.bisection.boundary`: ``m`` passes and ``m - 1`` does not.  A discrete
+Gaussian's ``delta`` is not monotone in its variance, so ``m`` is not promised to be the least
+passing multiple; the result is checked at the returned scale.
 
 **Accuracy**: ``mse_bound`` from the exact unclamped moments ``E[Z^2]`` and ``E|Z|``
 (:meth:`GaussianRowNoise.second_moment`), ``mse(x)`` exact; :func:`compare_noise` prints
@@ -34,6 +36,7 @@ from fractions import Fraction
 from math import ceil, floor, isqrt
 from typing import Any
 
+from exactdp.bisection import boundary
 from exactdp.certified import exp_interval, ln_interval
 from exactdp.convolution.domain import Domain
 from exactdp.convolution.gaussian_rows import (
@@ -166,12 +169,7 @@ def calibrate_gaussian(weights: Sequence[object], epsilon: object, delta: object
     lo = UNIT_STEPS // 4  # exact accounting rarely saves 4x over zCDP; if it does, search lower
     if ok(lo):
         hi, lo = lo, 0  # ok(0) is False (no noise)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
+    hi = boundary(ok, lo, hi)
     final = profile(hi)
     bound = final.delta_upper(r_lo)
     if bound > dlt:  # pragma: no cover - ok(hi) was checked

@@ -1,0 +1,42 @@
+"""Mechanisms written the way libraries and textbooks write them (labels as outputs, noisy
+counts past the input range), each with its law derived by hand in the comment."""
+
+import random
+
+
+class BinaryRR:
+    """diffprivlib-style: labels in, labels out, the generator an attribute.  Keeps the label
+    when randrange(4) < 3: P(keep) = 3/4, worst ratio 3."""
+
+    def __init__(self, value0="no", value1="yes"):
+        self.value0, self.value1 = value0, value1
+        self._rng = random.Random()
+
+    def randomise(self, value):
+        label, other = (self.value1, self.value0) if value else (self.value0, self.value1)
+        return label if self._rng.randrange(4) < 3 else other
+
+
+class BinaryRRBug(BinaryRR):
+    """``<=`` where ``<`` was meant: always keeps, infinite loss."""
+
+    def randomise(self, value):
+        label, other = (self.value1, self.value0) if value else (self.value0, self.value1)
+        return label if self._rng.randrange(4) <= 3 else other
+
+
+def _noise(rng):  # {-1, 0, 1} with 1/4, 1/2, 1/4
+    return (0, 0, 1, -1)[rng.randrange(4)]
+
+
+def noisy_count_wide(c, rng):
+    """c + z1 + z2 clamped to [-1, c + 2] for counts 0..1 (outputs -1..3, past the inputs):
+    c = 0 never gives 3 (z <= 2), c = 1 gives 3 with P(z = 2) = 1/16: infinite loss."""
+    return min(max(c + _noise(rng) + _noise(rng), -1), c + 2)
+
+
+def noisy_count_wide_private(c, rng):
+    """c + z1 + z2 clamped to [-1, 2] for counts 0..1: z = z1 + z2 has P(-2..2) =
+    (1, 4, 6, 4, 1) / 16; c = 0 gives -1, 0, 1, 2 with (5, 6, 4, 1) / 16, c = 1 with
+    (1, 4, 6, 5) / 16: worst ratio 5 (output 2 or -1: 5/16 over 1/16)."""
+    return min(max(c + _noise(rng) + _noise(rng), -1), 2)

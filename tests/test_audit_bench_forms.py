@@ -1,0 +1,55 @@
+"""Mechanisms audited from the command line as written, with no --outputs: labels and noisy
+counts past the input range are outcomes like any other under --rng (the declared-outputs
+default, the input range, is for f(c, u) and samplers).  Expected ratios are derived by hand
+in audit_targets/bench_targets.py."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests._cli import run
+
+T = "audit_targets.bench_targets"
+RR = ["--kind", "whitebox", "--rng", "random", "--claimed-epsilon", "ln 3", "--inputs", "0..1",
+      "--quiet", "--json"]
+
+
+def _audit(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:
+    rc, out, _ = run(capsys, "audit", *argv)
+    return rc, json.loads(out)
+
+
+def test_label_outputs_of_a_class_pass_at_their_ratio(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, data = _audit(capsys, f"{T}:BinaryRR('no', 'yes').randomise", *RR, "--patch-attr", "_rng")
+    assert (rc, data["verdict"]) == (0, "pass"), data.get("findings")
+    assert data["worst_ratio"]["ratio"] == "3"
+    assert {data["worst_ratio"]["outcome"]} <= {"'no'", "'yes'", "no", "yes"}
+
+
+def test_label_outputs_of_a_buggy_class_are_a_violation(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    rc, data = _audit(capsys, f"{T}:BinaryRRBug('no', 'yes').randomise", *RR,
+                      "--patch-attr", "_rng")
+    assert (rc, data["verdict"]) == (1, "violation")
+    assert data["severity"]["infinite_loss"] is True
+
+
+def test_counts_past_the_inputs_are_outcomes(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--kind", "whitebox", "--rng", "random", "--claimed-epsilon", "ln 5",
+            "--inputs", "0..1", "--quiet", "--json"]
+    rc, data = _audit(capsys, f"{T}:noisy_count_wide_private", *argv)
+    assert (rc, data["verdict"]) == (0, "pass"), data.get("findings")
+    assert data["worst_ratio"]["ratio"] == "5"
+    rc, data = _audit(capsys, f"{T}:noisy_count_wide", *argv)
+    assert (rc, data["verdict"]) == (1, "violation"), data.get("findings")
+    assert data["severity"]["infinite_loss"] is True
+
+
+def test_declared_outputs_still_bind_when_given(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--kind", "whitebox", "--rng", "random", "--claimed-epsilon", "ln 5",
+            "--inputs", "0..1", "--outputs", "-1..2", "--quiet", "--json"]
+    rc, data = _audit(capsys, f"{T}:noisy_count_wide", *argv)
+    assert (rc, data["verdict"]) == (3, "broken")
+    assert data["findings"][0]["kind"] == "out_of_range"
