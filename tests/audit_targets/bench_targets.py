@@ -40,3 +40,20 @@ def noisy_count_wide_private(c, rng):
     (1, 4, 6, 4, 1) / 16; c = 0 gives -1, 0, 1, 2 with (5, 6, 4, 1) / 16, c = 1 with
     (1, 4, 6, 5) / 16: worst ratio 5 (output 2 or -1: 5/16 over 1/16)."""
     return min(max(c + _noise(rng) + _noise(rng), -1), 2)
+
+
+class NpBinary:
+    """diffprivlib keeps a numpy RandomState as ``self._rng``: keep w.p. 3/4, ratio 3."""
+
+    def __init__(self):
+        import numpy as np
+
+        self._rng = np.random.RandomState()
+
+    def randomise(self, value):
+        return value if self._rng.random_sample() < 0.75 else 1 - value
+
+
+def rr_module(bit):
+    """Module-level random, one argument: keep w.p. 3/4, ratio 3."""
+    return bit if random.random() < 0.75 else 1 - bit
