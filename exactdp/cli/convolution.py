@@ -46,8 +46,8 @@ from exactdp.params import (
     DomainError,
     ParameterError,
     ResourceLimitError,
+    open_unit,
     positive_int,
-    to_fraction,
 )
 
 __all__ = ["COMMANDS", "build_mechanism", "decide_delta", "guarantee"]
@@ -110,10 +110,7 @@ def _epsilon_delta(args: argparse.Namespace) -> tuple[Fraction, Fraction]:
     from exactdp.spend import budget
 
     eps = epsilon_in_range(budget(args.epsilon, "--epsilon"))
-    delta = to_fraction(args.delta, "--delta")
-    if not 0 < delta < 1:
-        raise ParameterError(f"--delta = {delta} must lie strictly between 0 and 1")
-    return eps, delta
+    return eps, open_unit(args.delta, "--delta")
 
 
 def build_mechanism(group: str, h: tuple[Fraction, ...], spec: DomainSpec, eps: Fraction,

@@ -48,7 +48,13 @@ from exactdp.convolution.groups import Exact, circular_convolve
 from exactdp.convolution.mechanism import IntegerStrategyMechanism, WalshFourierMechanism
 from exactdp.convolution.strategy import IntegerStrategy
 from exactdp.discrete_gaussian import DEFAULT_BITS
-from exactdp.params import ParameterError, ParameterTypeError, ResourceLimitError, to_fraction
+from exactdp.params import (
+    ParameterError,
+    ParameterTypeError,
+    ResourceLimitError,
+    epsilon_delta,
+    to_fraction,
+)
 
 __all__ = [
     "GAUSSIAN_SHAPES",
@@ -135,12 +141,7 @@ def calibrate_gaussian(weights: Sequence[object], epsilon: object, delta: object
     """``sigma_j^2`` for the rows with public weights ``weights`` (all non-zero; the kept
     rows) and shifts ``shifts[j][n]`` (default: one column of ones, Walsh) meeting
     ``(epsilon, delta)`` (see the module doc)."""
-    eps = to_fraction(epsilon, "epsilon")
-    dlt = to_fraction(delta, "delta")
-    if eps <= 0:
-        raise ParameterError(f"epsilon = {eps} must be > 0")
-    if not 0 < dlt < 1:
-        raise ParameterError(f"delta = {dlt} must lie in (0, 1)")
+    eps, dlt = epsilon_delta(epsilon, delta)
     ws = [to_fraction(w, f"weights[{j}]") for j, w in enumerate(weights)]
     if any(w == 0 for w in ws):
         raise ParameterError("every row to calibrate needs a non-zero weight (drop the rows "
