@@ -57,6 +57,8 @@ from exactdp.params import (
     ParameterError,
     ParameterTypeError,
     ResourceLimitError,
+    open_unit,
+    positive_fraction,
     to_fraction,
 )
 from exactdp.randomness import RandomSource, default_source
@@ -354,12 +356,8 @@ def calibrate_sigma2(epsilon: object, delta: object, shift: object = 1,
     one by the rounding of its weights and its truncation; its own ``delta`` is what a release
     must state (``exactdp.accounting`` computes it from :meth:`DiscreteGaussian.law`)."""
     eps = to_fraction(epsilon, "epsilon")
-    target = to_fraction(delta, "delta")
-    if not 0 < target < 1:
-        raise ParameterError(f"delta = {target} must lie strictly between 0 and 1")
-    unit = to_fraction(step, "step")
-    if unit <= 0:
-        raise ParameterError(f"step = {unit} must be positive")
+    target = open_unit(delta, "delta")
+    unit = positive_fraction(step, "step")
     if not isinstance(least, bool):
         raise ParameterTypeError(f"least = {least!r:.40} must be True or False")
 

@@ -327,6 +327,12 @@ class ExploringSource(RandomSource):
         draw, one = batch.draw, self.inverse_cdf
         return [one(draw(i)) for i in range(len(batch))]
 
+    def explore_coin(self, num: int, den: int) -> bool:
+        """``bernoulli(num, den)`` for plain ints ``0 < num < den``, recording no event: a
+        branch the caller makes for itself (:mod:`exactdp.audit.facade_lazy`'s
+        comparisons), not a draw of the traced code."""
+        return self._take(2, den, [num, den - num]) == 0
+
     def bernoulli(self, num: int, den: int) -> bool:
         if type(num) is not int or type(den) is not int or not 0 < num < den:
             check_bernoulli(num, den)  # raises, or a coin with one side (or int subclasses)

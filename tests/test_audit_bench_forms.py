@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tests._cli import run
+from tests._cli import one_line_error, run
 
 T = "audit_targets.bench_targets"
 RR = ["--kind", "whitebox", "--rng", "random", "--claimed-epsilon", "ln 3", "--inputs", "0..1",
@@ -53,3 +53,22 @@ def test_declared_outputs_still_bind_when_given(capsys: pytest.CaptureFixture[st
     rc, data = _audit(capsys, f"{T}:noisy_count_wide", *argv)
     assert (rc, data["verdict"]) == (3, "broken")
     assert data["findings"][0]["kind"] == "out_of_range"
+
+
+@pytest.mark.parametrize(("target", "advice"), [
+    (f"{T}:BinaryRR().randomise", ["--patch-attr", "_rng", "--rng", "random"]),
+    (f"{T}:NpBinary().randomise", ["--patch-attr", "_rng", "--rng", "numpy-legacy"]),
+    (f"{T}:rr_module", ["--patch", "random", "--rng", "random"]),
+])
+def test_a_one_argument_target_is_told_where_its_randomness_is(
+        capsys: pytest.CaptureFixture[str], target: str, advice: list[str]) -> None:
+    if "NpBinary" in target:
+        pytest.importorskip("numpy")
+    base = ["--kind", "whitebox", "--claimed-epsilon", "ln 3", "--inputs", "0..1", "--quiet"]
+    rc, out, err = run(capsys, "audit", target, "--rng", "random", *base)
+    assert rc == 2 and out == ""
+    flag, name, _, rng = advice
+    one_line_error(err, f"add {flag} {name} (with --rng {rng})")
+    rc, out, err = run(capsys, "audit", target, *advice, *base, "--json")  # the advice works
+    data = json.loads(out)
+    assert (rc, data["verdict"], data["worst_ratio"]["ratio"]) == (0, "pass", "3"), err

@@ -17,6 +17,7 @@ from exactdp.projections.estimators import collision_fraction, debias_rr_collisi
 from exactdp.projections.matrices import sample_rademacher
 from exactdp.projections.signs import DPSignRPRR
 from exactdp.proofs.li_li import proj_slip_p13_k_star_argmin as row
+from tests._plant import plant
 
 HALF, EIGHTH = Fraction(1, 2), Fraction(1, 8)
 
@@ -82,11 +83,10 @@ def test_k_star_without_sqrt_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_off_by_one_flip_threshold_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    """flip iff uniform(D) <= N_1 + 1: the released bits' law is not the closed form."""
-    def thresholds(self):  # type: ignore[no-untyped-def]
-        real = rr._threshold_table(self.denominator, self.base.a, self.base.b, self.l_max)
-        return tuple(t + 1 for t in real)
-    monkeypatch.setattr(rr.SmoothFlipper, "thresholds", property(thresholds))
+    """flip iff uniform(D) <= N_L + 1 (a '<' made '<='): the released bits' law is not the
+    closed form."""
+    plant(monkeypatch, rr.SmoothFlipper, "sample", "self.thresholds[self.level(x, unit)]",
+          "self.thresholds[self.level(x, unit)] + 1")
     assert not row.check(False).verdict
 
 

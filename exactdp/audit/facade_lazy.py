@@ -180,7 +180,13 @@ class LazyUnit:
             return self._below(ceil, False)
         if num % den:  # == / != with a value no j gives
             return op == "!="
-        same = self._split((floor, floor + 1), (False, True, False))
+        lo, hi = self._cell
+        if floor <= lo or floor >= hi - 1:  # at an end of the cell, or outside it: the
+            # parts of _split with one of them empty -- one cut, the same branch
+            same = (lo <= floor < hi) and (self._below(lo + 1, True) if floor == lo
+                                            else self._below(hi - 1, False))
+        else:
+            same = self._split((floor, floor + 1), (False, True, False))
         return same if op == "==" else not same
 
     __lt__ = _comparison("<")

@@ -105,12 +105,10 @@ def _add_alp(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-
 
 
 def _params(args: argparse.Namespace) -> Any:
-    from exactdp.params import positive_int, to_fraction
+    from exactdp.params import positive_fraction, positive_int, to_fraction
     from exactdp.sparse_vectors.alp_params import ALPParams, tight_bound
 
-    eps = to_fraction(args.epsilon, "--epsilon")
-    if eps <= 0:
-        raise ParameterError(f"--epsilon = {eps} must be positive")
+    eps = positive_fraction(args.epsilon, "--epsilon")
     epsilon_in_range(eps)
     rows = positive_int(args.rows, "--rows")
     d = positive_int(args.universe_size, "--universe-size")

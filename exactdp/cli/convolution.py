@@ -46,8 +46,8 @@ from exactdp.params import (
     DomainError,
     ParameterError,
     ResourceLimitError,
+    open_unit,
     positive_int,
-    to_fraction,
 )
 
 __all__ = ["COMMANDS", "build_mechanism", "decide_delta", "guarantee"]
@@ -110,10 +110,7 @@ def _epsilon_delta(args: argparse.Namespace) -> tuple[Fraction, Fraction]:
     from exactdp.spend import budget
 
     eps = epsilon_in_range(budget(args.epsilon, "--epsilon"))
-    delta = to_fraction(args.delta, "--delta")
-    if not 0 < delta < 1:
-        raise ParameterError(f"--delta = {delta} must lie strictly between 0 and 1")
-    return eps, delta
+    return eps, open_unit(args.delta, "--delta")
 
 
 def build_mechanism(group: str, h: tuple[Fraction, ...], spec: DomainSpec, eps: Fraction,
@@ -246,6 +243,20 @@ def _q(q: Fraction, places: int = 9) -> str:
 def _iv(lo: Fraction, hi: Fraction, places: int = 9) -> str:
     """A certified interval in decimals (ends rounded outwards)."""
     return f"[{_dec(lo, places)}, {_dec(hi, places, up=True)}]"
+
+
+def gaussian_mechanism(args: argparse.Namespace, h: tuple[Fraction, ...], spec: DomainSpec,
+                       eps: Fraction, delta: Fraction) -> Any:
+    """The calibrated discrete Gaussian mechanism of ``--noise gaussian`` (public data only)."""
+    from exactdp.cli.conv_gaussian import build_gaussian
+
+    if args.group == "cyclic" and len(h) > MAX_CYCLIC_N:
+        raise ResourceLimitError(f"--group cyclic with N = {len(h)}: at most N = "
+                                 f"{MAX_CYCLIC_N} (use --group xor for large N)")
+    if not any(h):
+        raise ParameterError("--filter is all zeros: h * x = 0 needs no release")
+    return build_gaussian(args.group, h, spec.build(len(h)), eps, delta, args.shape,
+                          args.strategy, args.scale)
 
 
 def guarantee(mech: Any, eps: Fraction, delta: Fraction, accounting: str) -> dict[str, Any]:
@@ -405,7 +416,6 @@ def cmd_convolve(args: argparse.Namespace) -> int:
     gaussian = args.noise == "gaussian"
     if gaussian:
         from exactdp.cli.conv_gaussian import (
-            build_gaussian,
             check_gaussian_options,
             gaussian_guarantee,
             gaussian_release_ns,
@@ -419,13 +429,7 @@ def cmd_convolve(args: argparse.Namespace) -> int:
     refuse_if_slow(f"the exact privacy check at N = {n} (up to {n} noisy coefficients)",
                    n * n * CHECK_NS_PER_CELL, limit, "use a smaller N")
     if gaussian:
-        if args.group == "cyclic" and len(h) > MAX_CYCLIC_N:
-            raise ResourceLimitError(f"--group cyclic with N = {len(h)}: at most N = "
-                                     f"{MAX_CYCLIC_N} (use --group xor for large N)")
-        if not any(h):
-            raise ParameterError("--filter is all zeros: h * x = 0 needs no release")
-        mech = build_gaussian(args.group, h, spec.build(len(h)), eps, delta, args.shape,
-                              args.strategy, args.scale)
+        mech = gaussian_mechanism(args, h, spec, eps, delta)
     else:
         mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
                                args.strategy, args.scale, args.ratio_grid,

@@ -56,7 +56,7 @@ from exactdp.convolution.accounting import (
     sqrt_interval,
 )
 from exactdp.convolution.pld_grid import GridBound, grid_exponents_counts
-from exactdp.params import ParameterError, ResourceLimitError, to_fraction
+from exactdp.params import ParameterError, ResourceLimitError, epsilon_delta, to_fraction
 
 __all__ = [
     "ACCOUNTING_MODES",
@@ -407,12 +407,7 @@ def calibrate(lambdas: Sequence[object], epsilon: object, delta: object, shape: 
     so it depends on the number of distinct ``|λ_j|`` (and shift rows), not on ``N``; the
     per-row tuples are filled once at the end.
     """
-    eps = to_fraction(epsilon, "epsilon")
-    dlt = to_fraction(delta, "delta")
-    if eps <= 0:
-        raise ParameterError(f"epsilon = {eps} must be > 0")
-    if not 0 < dlt < 1:
-        raise ParameterError(f"delta = {dlt} must lie in (0, 1)")
+    eps, dlt = epsilon_delta(epsilon, delta)
     if accounting not in ACCOUNTING_MODES:
         raise ParameterError(f"accounting = {accounting!r} must be one of "
                              f"{', '.join(ACCOUNTING_MODES)}")

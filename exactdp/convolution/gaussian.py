@@ -48,7 +48,13 @@ from exactdp.convolution.groups import Exact, circular_convolve
 from exactdp.convolution.mechanism import IntegerStrategyMechanism, WalshFourierMechanism
 from exactdp.convolution.strategy import IntegerStrategy
 from exactdp.discrete_gaussian import DEFAULT_BITS
-from exactdp.params import ParameterError, ParameterTypeError, ResourceLimitError, to_fraction
+from exactdp.params import (
+    ParameterError,
+    ParameterTypeError,
+    ResourceLimitError,
+    epsilon_delta,
+    to_fraction,
+)
 
 __all__ = [
     "GAUSSIAN_SHAPES",
@@ -135,12 +141,7 @@ def calibrate_gaussian(weights: Sequence[object], epsilon: object, delta: object
     """``sigma_j^2`` for the rows with public weights ``weights`` (all non-zero; the kept
     rows) and shifts ``shifts[j][n]`` (default: one column of ones, Walsh) meeting
     ``(epsilon, delta)`` (see the module doc)."""
-    eps = to_fraction(epsilon, "epsilon")
-    dlt = to_fraction(delta, "delta")
-    if eps <= 0:
-        raise ParameterError(f"epsilon = {eps} must be > 0")
-    if not 0 < dlt < 1:
-        raise ParameterError(f"delta = {dlt} must lie in (0, 1)")
+    eps, dlt = epsilon_delta(epsilon, delta)
     ws = [to_fraction(w, f"weights[{j}]") for j, w in enumerate(weights)]
     if any(w == 0 for w in ws):
         raise ParameterError("every row to calibrate needs a non-zero weight (drop the rows "
@@ -289,29 +290,16 @@ def gaussian_cyclic(h: Sequence[object], domain: Domain, strategy: str = "auto",
     (or ``"auto"``: every applicable one calibrated to ``(epsilon, delta)``, the smallest
     exact :meth:`mse_bound` kept, ties in :func:`exactdp.convolution.cyclic.applicable`'s
     order)."""
-    from exactdp.convolution.cyclic import STRATEGIES, applicable, cyclic_strategy
+    from exactdp.convolution.cyclic import best_strategy
     from exactdp.convolution.groups import exact_vector
 
     hh = exact_vector(h, "h")
-    if strategy not in STRATEGIES:
-        raise ParameterError(f"strategy = {strategy!r} must be one of {', '.join(STRATEGIES)}")
-    names = applicable(len(hh)) if strategy == "auto" else (strategy,)
-    best: GaussianStrategyMechanism | None = None
-    best_mse = Fraction(0)
-    for name in names:
-        try:
-            strat = cyclic_strategy(name, hh, scale)
-        except ParameterError:
-            if strategy != "auto":
-                raise
-            continue
-        mech = GaussianStrategyMechanism(strat, domain, h=hh, convolve=circular_convolve,
+
+    def build(strat: IntegerStrategy) -> GaussianStrategyMechanism:
+        return GaussianStrategyMechanism(strat, domain, h=hh, convolve=circular_convolve,
                                          epsilon=epsilon, delta=delta, shape=shape, bits=bits)
-        mse = mech.mse_bound()
-        if best is None or mse < best_mse:
-            best, best_mse = mech, mse
-    if best is None:
-        raise ParameterError(f"no strategy of {names} is invertible at N = {len(hh)}")
+
+    best: GaussianStrategyMechanism = best_strategy(hh, strategy, scale, build)[0]
     return best
 
 

@@ -60,7 +60,8 @@ def two_point(m: int) -> NoiseTable:
 
 def convolved(table: NoiseTable, k: int) -> NoiseTable:
     """The law of the sum of ``k`` independent draws of ``table`` (integer weights)."""
-    weights, offset = (1,), 0
+    weights: tuple[int, ...] = (1,)
+    offset = 0
     for _ in range(k):
         out = [0] * (len(weights) + len(table.weights) - 1)
         for i, a in enumerate(weights):
@@ -130,8 +131,8 @@ def point(u: tuple[int, ...], v: tuple[int, ...], k: int, table: NoiseTable, opo
 
 def grid(full: bool) -> list[tuple[Any, ...]]:
     tables = [two_point(1), two_point(4)]
-    pairs = PAIRS[:2]
-    ks = (2,)
+    pairs: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = PAIRS[:2]
+    ks: tuple[int, ...] = (2,)
     if full:
         tables += [two_point(2), discrete_gaussian_table(Fraction(1, 2), 1)]
         pairs, ks = PAIRS, (1, 2)

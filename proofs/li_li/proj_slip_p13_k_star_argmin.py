@@ -12,6 +12,7 @@ from typing import Any
 
 from exactdp.certificate import ClaimReport
 from exactdp.explore import explore
+from exactdp.projections.check import explored_law
 from exactdp.projections.estimators import debias_rr_collision
 from exactdp.projections.exact import keep_probability
 from exactdp.projections.matrices import sample_rademacher
@@ -108,8 +109,8 @@ def collision_explored(v: tuple[int, ...], base: Base, columns: dict[Any, Fracti
     total = Fraction(0)
     for W, pr in columns.items():
         mech = DPSignRPRR(W, base)
-        lu = explore(lambda src, m=mech: m.sample(U, src))
-        lv = explore(lambda src, m=mech: m.sample(v, src))
+        lu = explored_law(mech.sample, U)
+        lv = explored_law(mech.sample, v)
         total += pr * sum((pu * pv for su, pu in lu.items() for sv, pv in lv.items()
                            if su == sv), Fraction(0))
     return total
