@@ -21,7 +21,8 @@ the audit naming the function and the call site) before calling the original:
 * values fixed per process or per object, when the call is made by the user's own code
   (not by the standard library or an installed library, which use them for bookkeeping:
   ``copy.deepcopy`` keys its memo by ``id``): ``os.getpid`` / ``getppid``,
-  ``threading.get_ident`` / ``get_native_id``, ``id()``, ``hash()`` of a value whose hash
+  ``threading.get_ident`` / ``get_native_id``, ``id()``, ``repr()`` of a value whose repr
+  shows its address, ``hash()`` of a value whose hash
   is its address (a plain ``object()``) or, under hash randomization, of a string or bytes
   (tuples and frozensets of these included; a ``__hash__`` method hashing its fields is
   left alone), the interpreter's counters ``gc.get_count`` and
@@ -192,6 +193,19 @@ def _unstable(value: Any, depth: int) -> bool:
     return getattr(type(value), "__hash__", None) is object.__hash__
 
 
+_ID, _REPR = builtins.id, builtins.repr  # the originals (the guards replace them)
+
+
+def _address_repr(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """``repr(value)`` showing the value's address (``<object object at 0x7f...>``)."""
+    if len(args) != 1 or kwargs:
+        return False
+    try:
+        return f"{_ID(args[0]):x}" in _REPR(args[0]).lower()
+    except Exception:  # noqa: BLE001 - a raising __repr__: the call itself will raise
+        return False
+
+
 #: files whose content is randomness or the process's own changing state
 DEVICES = ("/dev/urandom", "/dev/random", "/dev/arandom", "/dev/hwrng", "/proc/")
 
@@ -289,6 +303,9 @@ def _process_plan() -> list[tuple[object, str, Callable[..., Any]]]:
                 plan.append((owner, name, _direct(fn, f"{owner.__name__.lstrip('_')}.{name}()",
                                                   "process")))
     plan.append((builtins, "id", _direct(builtins.id, "id()", "process")))
+    plan.append((builtins, "repr", _direct(
+        builtins.repr, "repr() of a value whose repr shows its address", "process",
+        _address_repr)))
     plan.append((builtins, "hash", _direct(
         builtins.hash, "hash() of a value whose hash changes between runs (an address, or a "
         "string under hash randomization)", "process", _unstable_hash)))
