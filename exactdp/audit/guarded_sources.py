@@ -201,11 +201,16 @@ def _device(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     path = args[0] if args else kwargs.get("file", kwargs.get("path"))
     if isinstance(path, int):
         return False  # a file descriptor already open
+    if getattr(_local, "resolving", False):
+        return False  # realpath's own readlink calls, while resolving the path below
+    _local.resolving = True
     try:
         text = os.fsdecode(os.fspath(path))
         full = os.path.realpath(text)
     except (TypeError, ValueError, OSError):
         return False
+    finally:
+        _local.resolving = False
     return any(p.startswith(d) or p == d.rstrip("/") for p in (os.path.abspath(text), full)
                for d in DEVICES)
 
@@ -235,14 +240,21 @@ def _plan() -> list[tuple[object, str, Callable[..., Any]]]:
                 fn = getattr(cls, name, None)
                 if fn is not None:
                     plan.append((cls, name, _method(fn, f"{cls.__name__}.{name}", hint)))
+    import _random  # the C base class, whose instances draw without random.Random's methods
+    for name in ("random", "getrandbits"):
+        fn = vars(_random.Random).get(name)
+        if fn is not None:
+            plan.append((_random.Random, name, _method(fn, f"Random.{name}", "instance")))
     plan.append((random.Random, "seed", _seeding(random.Random.seed, "Random.seed")))
     for name in ("randbelow", "randbits", "choice", "token_bytes", "token_hex",
                  "token_urlsafe"):
         plan.append((secrets, name, _function(getattr(secrets, name), f"secrets.{name}()",
                                               "secrets", None, (secrets, name))))
-    for name in ("urandom", "getrandom"):
-        if hasattr(os, name):
-            plan.append((os, name, _function(getattr(os, name), f"os.{name}()", "os")))
+    for owner in _os_modules():
+        for name in ("urandom", "getrandom"):
+            if hasattr(owner, name):
+                plan.append((owner, name, _function(getattr(owner, name), f"os.{name}()",
+                                                    "os")))
     for name in ("uuid1", "uuid4"):
         plan.append((uuid, name, _function(getattr(uuid, name), f"uuid.{name}()", "os")))
     for name in _CLOCKS:
@@ -266,7 +278,8 @@ def _process_plan() -> list[tuple[object, str, Callable[..., Any]]]:
     import io
 
     plan: list[tuple[object, str, Callable[..., Any]]] = []
-    for owner, names in ((os, ("getpid", "getppid")), (threading, ("get_ident",
+    for owner, names in ((os, ("getpid", "getppid")), (posix_or_os(), ("getpid", "getppid")),
+                         (threading, ("get_ident",
                                                                    "get_native_id")),
                          (_thread, ("get_ident", "get_native_id")), (gc, ("get_count",)),
                          (sys, ("getallocatedblocks",))):
@@ -279,13 +292,29 @@ def _process_plan() -> list[tuple[object, str, Callable[..., Any]]]:
     plan.append((builtins, "hash", _direct(
         builtins.hash, "hash() of a value whose hash changes between runs (an address, or a "
         "string under hash randomization)", "process", _unstable_hash)))
-    if hasattr(os, "times"):
-        plan.append((os, "times", _function(os.times, "os.times()", "clock")))
     opener = _function(builtins.open, "open() of a random device or /proc", "os", _device)
-    plan += [(builtins, "open", opener), (io, "open", opener),
-             (os, "open", _function(os.open, "os.open() of a random device or /proc", "os",
-                                    _device))]
+    plan += [(builtins, "open", opener), (io, "open", opener)]
+    for owner in _os_modules():
+        if hasattr(owner, "times"):
+            plan.append((owner, "times", _function(owner.times, "os.times()", "clock")))
+        for name in ("open", "readlink", "listdir", "scandir"):
+            if hasattr(owner, name):
+                plan.append((owner, name, _function(
+                    getattr(owner, name), f"os.{name}() of a random device or /proc", "os",
+                    _device)))
     return plan
+
+
+def posix_or_os() -> ModuleType:
+    """The C module behind ``os`` (``posix``, ``nt``), whose functions ``os`` re-exports."""
+    return sys.modules.get("posix") or sys.modules.get("nt") or os
+
+
+def _os_modules() -> tuple[ModuleType, ...]:
+    """``os`` and the C module behind it: code that imports ``posix`` calls the same
+    functions under another module's name."""
+    inner = posix_or_os()
+    return (os,) if inner is os else (os, inner)
 
 
 #: optional modules guarded when loaded: (attribute, what it is)
