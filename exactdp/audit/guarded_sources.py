@@ -8,10 +8,13 @@ the audit naming the function and the call site) before calling the original:
 
 * the ``random`` module's functions and the drawing methods of ``random.Random`` /
   ``random.SystemRandom`` and their subclasses (instances made outside the facade, at any
-  time); ``random.Random.seed`` notes a seed given inside a call;
+  time), ``random()`` / ``getrandbits`` of their C base class ``_random.Random``;
+  ``random.Random.seed`` notes a seed given inside a call;
 * ``secrets``; ``os.urandom`` / ``os.getrandom``; ``uuid.uuid1`` / ``uuid4``; ``ssl``'s
-  ``RAND_bytes`` (when ``ssl`` is loaded); ``open`` / ``io.open`` / ``os.open`` of a random
-  device or of ``/proc`` (:data:`DEVICES`);
+  ``RAND_bytes`` / ``RAND_pseudo_bytes`` (when ``ssl`` is loaded); ``open`` / ``io.open``
+  / ``os.open`` / ``os.readlink`` / ``os.listdir`` / ``os.scandir`` of a random device or
+  of a path under ``/proc`` (:data:`DEVICES`); the ``os`` functions here are guarded under
+  ``posix`` (the C module behind ``os``) too;
 * the clocks of ``time`` (``time``, ``perf_counter``, ``monotonic``, ``process_time``,
   ``thread_time``, ``clock_gettime``, their ``_ns`` forms, and ``localtime`` / ``gmtime``
   / ``ctime`` / ``strftime`` without a time argument), ``os.times``,
@@ -140,16 +143,18 @@ def _direct(fn: Callable[..., Any], name: str, hint: str,
             ) -> Callable[..., Any]:
     """``fn`` guarded when the user's own code calls it directly (:func:`user_code`): the
     standard library and installed libraries use ids, hashes and thread ids for their
-    bookkeeping (``copy.deepcopy``, ``logging``), not as randomness.  A ``__hash__`` method
-    hashing its fields (a dataclass's) is left alone too: that hash orders sets and dicts,
-    which no guard sees."""
+    bookkeeping (``copy.deepcopy``, ``logging``), not as randomness.  ``hash()`` called by
+    a ``__hash__`` method hashing its fields (a dataclass's) is left alone too: that hash
+    orders sets and dicts, which no guard sees."""
+    fields_hash = fn is builtins.hash
+
     def guarded(*args: Any, **kwargs: Any) -> Any:
         watch = getattr(_local, "watch", None)
         if watch is not None:
             frame = sys._getframe(1)
             code = frame.f_code
-            if code.co_name != "__hash__" and user_code(code.co_filename) and (
-                    reads is None or reads(args, kwargs)):
+            if not (fields_hash and code.co_name == "__hash__") and \
+                    user_code(code.co_filename) and (reads is None or reads(args, kwargs)):
                 watch.seen(name, hint, frame)
         return fn(*args, **kwargs)
     _copy_names(guarded, fn)
