@@ -60,6 +60,7 @@ from exactdp.audit import facade_floats as ff
 from exactdp.audit.bytecode import suspended, untraced
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
 from exactdp.audit.facade_lazy import LazyInt, LazyUnit, Parts
+from exactdp.audit.facade_monotone import LazyIncreasing
 from exactdp.explore import ExplorationLimitError, NondeterminismError, RestartExploration
 from exactdp.params import ParameterError
 from exactdp.randomness import RandomSource
@@ -381,7 +382,8 @@ class RandomFacade(random.Random):
         return self._engine.integer(n) if lazy else self._engine.draw(n)
 
     def uniform(self, a: Any, b: Any) -> Any:
-        return uniform_from(a, b, self)
+        value = _lazy_uniform(self._engine, a, b)  # never truth-tested: that compares it
+        return uniform_from(a, b, self) if value is None else value
 
 
 class SecretsFacade(secrets.SystemRandom, RandomFacade):
@@ -483,6 +485,10 @@ class NumpyFacade:
 
     def uniform(self, low: Any = 0, high: Any = 1, size: Any = None) -> Any:
         _continuous("uniform", low=low, high=high)
+        if size is None and type(self) is NumpyFacade:  # Generator: random() is lazy too
+            value = _lazy_uniform(self._engine, low, high)
+            if value is not None:
+                return value
         return self._sized(lambda: ff.uniform_range(self._double, low, high), size)
 
     def geometric(self, p: Any, size: Any = None) -> Any:
@@ -799,10 +805,22 @@ class FacadeMechanism:
                     f"facade cannot explore it exactly: audit this code black-box")
 
 
+def _lazy_uniform(engine: _Engine, a: Any, b: Any) -> Any:
+    """``uniform(a, b)`` as a :class:`~exactdp.audit.facade_monotone.LazyIncreasing` when
+    the draw is lazy and ``a + (b - a) * u`` is non-decreasing in ``u`` for sure; else None
+    (the caller computes the double)."""
+    g = ff.affine_unit(a, b)
+    mech = getattr(engine, "mech", None)  # (an engine of plain draws has neither)
+    if g is None or getattr(engine, "probing", None) is not None or not getattr(mech, "lazy",
+                                                                                False):
+        return None
+    return LazyIncreasing(engine.unit(), g)  # unit(): a LazyUnit on a live, lazy run
+
+
 def _settled(value: Any, depth: int) -> None:
     """Escape (restart without lazy values) when ``value`` is, or holds in a tuple, list or
     dict, a lazy value: an output must be a value, not a draw still to be made."""
-    if type(value) in (LazyUnit, LazyInt):
+    if issubclass(type(value), LazyUnit):  # LazyInt, LazyIncreasing too
         object.__getattribute__(value, "_escape")("returned by the mechanism")
     elif isinstance(value, (tuple, list)) and depth < 8:
         for v in value:

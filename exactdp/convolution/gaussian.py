@@ -165,8 +165,11 @@ def calibrate_gaussian(weights: Sequence[object], epsilon: object, delta: object
     while not ok(hi):
         hi *= 2
         if hi > MAX_MULTIPLE:
-            raise ResourceLimitError(f"no discrete Gaussian scale up to {MAX_MULTIPLE} units "
-                                     f"meets (epsilon, delta) = ({eps}, {dlt})")
+            raise ResourceLimitError(
+                f"no discrete Gaussian scale up to {MAX_MULTIPLE} units meets (epsilon, delta) "
+                f"= ({eps}, {dlt}); with weights rounded down at {bits} bits the noise has "
+                f"outputs a neighbour cannot produce, of mass about 2^-{bits}/sigma or more, "
+                f"and delta is never below that mass: ask for a larger delta")
     lo = UNIT_STEPS // 4  # exact accounting rarely saves 4x over zCDP; if it does, search lower
     if ok(lo):
         hi, lo = lo, 0  # ok(0) is False (no noise)
@@ -290,29 +293,16 @@ def gaussian_cyclic(h: Sequence[object], domain: Domain, strategy: str = "auto",
     (or ``"auto"``: every applicable one calibrated to ``(epsilon, delta)``, the smallest
     exact :meth:`mse_bound` kept, ties in :func:`exactdp.convolution.cyclic.applicable`'s
     order)."""
-    from exactdp.convolution.cyclic import STRATEGIES, applicable, cyclic_strategy
+    from exactdp.convolution.cyclic import best_strategy
     from exactdp.convolution.groups import exact_vector
 
     hh = exact_vector(h, "h")
-    if strategy not in STRATEGIES:
-        raise ParameterError(f"strategy = {strategy!r} must be one of {', '.join(STRATEGIES)}")
-    names = applicable(len(hh)) if strategy == "auto" else (strategy,)
-    best: GaussianStrategyMechanism | None = None
-    best_mse = Fraction(0)
-    for name in names:
-        try:
-            strat = cyclic_strategy(name, hh, scale)
-        except ParameterError:
-            if strategy != "auto":
-                raise
-            continue
-        mech = GaussianStrategyMechanism(strat, domain, h=hh, convolve=circular_convolve,
+
+    def build(strat: IntegerStrategy) -> GaussianStrategyMechanism:
+        return GaussianStrategyMechanism(strat, domain, h=hh, convolve=circular_convolve,
                                          epsilon=epsilon, delta=delta, shape=shape, bits=bits)
-        mse = mech.mse_bound()
-        if best is None or mse < best_mse:
-            best, best_mse = mech, mse
-    if best is None:
-        raise ParameterError(f"no strategy of {names} is invertible at N = {len(hh)}")
+
+    best: GaussianStrategyMechanism = best_strategy(hh, strategy, scale, build)[0]
     return best
 
 

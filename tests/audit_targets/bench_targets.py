@@ -57,3 +57,28 @@ class NpBinary:
 def rr_module(bit):
     """Module-level random, one argument: keep w.p. 3/4, ratio 3."""
     return bit if random.random() < 0.75 else 1 - bit
+
+
+def rr_uniform(bit, rng):
+    """``uniform(0, 4) < 3`` iff ``4 u < 3`` iff ``u < 3/4`` (4 u is exact): ratio 3."""
+    return bit if rng.uniform(0, 4) < 3 else 1 - bit
+
+
+def rr_uniform_fifths(bit, rng):
+    """``uniform(0, 5) < 4``: keep w.p. #{j : fl(5 j / 2^53) < 4} / 2^53, near 4/5."""
+    return bit if rng.uniform(0, 5) < 4 else 1 - bit
+
+
+def rr_uniform_shifted(bit, rng):
+    """``uniform(-1.5, 2.5) >= 1.5`` flips: ``-1.5 + 4 u >= 1.5`` iff ``u >= 3/4``: ratio 3."""
+    return 1 - bit if rng.uniform(-1.5, 2.5) >= 1.5 else bit
+
+
+def rr_uniform_rounded(bit, rng):
+    """The value rounded (not only compared): keep when round(4 u) < 3, near 5/8."""
+    return bit if round(rng.uniform(0, 4)) < 3 else 1 - bit
+
+
+def rr_uniform_reversed(bit, rng):
+    """``uniform(4, 0)``: decreasing in u, keep when 4 - 4 u > 1 iff u < 3/4: ratio 3."""
+    return bit if rng.uniform(4, 0) > 1 else 1 - bit
