@@ -52,7 +52,11 @@ NAMED = {"random": "random.random()", "imported": "random.random()",
          "os_open": "os.open() of a random device", "ssl_rand": "ssl.RAND_bytes()",
          "gc_count": "gc.get_count()", "allocated_blocks": "sys.getallocatedblocks()",
          "system_subclass": "os.urandom()", "tempfile": "Random.choices()",
-         "hashlib_time": "time.time_ns()", "random_state": "seeded from the operating system"}
+         "hashlib_time": "time.time_ns()", "random_state": "seeded from the operating system",
+         "posix_urandom": "os.urandom()", "c_random": "Random.random() on a _random.Random",
+         "readlink_pid": "os.readlink() of a random device",
+         "repr_address": "repr() of a value whose repr shows its address",
+         "id_in_hash": "id()"}
 
 
 def _audit(route: str, shape: str, form: str) -> Any:

@@ -43,7 +43,8 @@ _VERDICTS = ("Verdicts (exit status): PASS, or NO VIOLATION DETECTED in black-bo
              "address-based and string hashes, process and thread ids, state kept between "
              "calls) and re-run every path: an escape is BROKEN, named. Not guarded: a C "
              "extension's own generator, the order of a set of strings under hash "
-             "randomization, an address read from a repr: audit such code black-box. The "
+             "randomization, an address shown by str() or an f-string: audit such code "
+             "black-box. The "
              "user guide's pages on auditing say more.")
 
 

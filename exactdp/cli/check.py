@@ -114,9 +114,7 @@ def _params(args: argparse.Namespace) -> Any:
     d = positive_int(args.universe_size, "--universe-size")
     k = positive_int(args.sparsity, "--sparsity")
     grid = positive_int(args.grid, "--grid")
-    beta = to_fraction(args.beta, "--beta")
-    if beta <= 0:
-        raise ParameterError(f"--beta = {beta} must be positive")
+    beta = positive_fraction(args.beta, "--beta")
     # The check enumerates every k-sparse input and pairs of them: at least (d + 1)^2 cell
     # comparisons, with k and s sizing lists.  Refused here, before the hash family (a prime
     # above d) or the saturation scan (a list of k entries) is built for a domain that could

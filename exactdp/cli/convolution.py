@@ -300,7 +300,7 @@ def convolution_spend(g: dict[str, Any], eps: Fraction) -> Any:
     """What a release with guarantee ``g`` (:func:`guarantee`) spends: ``(eps, delta')``
     with ``delta'`` the certified upper end of ``delta(e^eps)``; when that is not certified
     (paper-unsound on a law too large to compute), the exact pure spend ``ln R``."""
-    from exactdp.spend import Spend
+    from exactdp.spend import Spend, compact
 
     composition = "the whole release: every noisy Fourier coefficient of one draw"
     d = g["delta_at_e_eps"]
@@ -310,7 +310,8 @@ def convolution_spend(g: dict[str, Any], eps: Fraction) -> Any:
                              "worst ratio over neighbours")
     return Spend(eps, delta=d[1], requested=eps, composition=composition,
                  meaning=f"the paper's (eps, delta) target, met: delta here is a certified "
-                         f"upper bound on the exact delta(e^eps), at most --delta {g['delta']} "
+                         f"upper bound on the exact delta(e^eps), at most --delta "
+                         f"{compact(g['delta'])} "
                          f"({g['how']})")
 
 
@@ -393,6 +394,7 @@ def release_ns(mech: Any) -> int:
 
 def cmd_convolve(args: argparse.Namespace) -> int:
     from exactdp.randomness import RandomSource
+    from exactdp.spend import compact
 
     def say(message: str) -> None:
         if not args.quiet and not args.json:
@@ -449,7 +451,7 @@ def cmd_convolve(args: argparse.Namespace) -> int:
     if g["within_target"] is False:
         dl = g["delta_at_e_eps"][0]
         progress(f"exactdp convolve: refused: with --accounting {args.accounting} the exact "
-                 f"delta at e^{eps} is at least {_dec(dl, 9)} > --delta {delta} (the "
+                 f"delta at e^{eps} is at least {_dec(dl, 9)} > --delta {compact(delta)} (the "
                  f"requested guarantee does not hold); nothing was released")
         return FAILED
     if not g["sound"]:

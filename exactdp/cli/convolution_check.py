@@ -37,6 +37,7 @@ from exactdp.cli.convolution import (
     read_filter,
 )
 from exactdp.params import ParameterError, ResourceLimitError, positive_int, to_fraction
+from exactdp.spend import compact
 
 __all__ = ["add_check_convolution", "cmd_check_convolution"]
 
@@ -130,7 +131,8 @@ def cmd_check_convolution(args: argparse.Namespace) -> int:
                                args.strategy, args.scale, args.ratio_grid, linear)
         g = guarantee(mech, eps, delta, args.accounting)
     report: dict[str, Any] = {
-        "claim": f"(eps, delta) = ({eps}, {delta})-DP of exactdp convolve --group {args.group}"
+        "claim": f"(eps, delta) = ({compact(eps)}, {compact(delta)})-DP of exactdp convolve "
+                 f"--group {args.group}"
                  + (" --noise gaussian" if gaussian else "")
                  + ("" if linear is None else f" --linear (inputs of length {linear})"),
         "mechanism": type(mech).__name__, "strategy": getattr(mech, "strategy_name", "walsh"),
@@ -279,8 +281,8 @@ def _print_check(report: dict[str, Any], ok: bool) -> None:
         cov = report["coverage"]
         print(f"  non-vacuous: {cov['non_vacuous_pairs']} of {cov['pairs']} ordered pairs "
               f"(their laws differ); coverage: {cov['why']}")
-    print(f"  verdict: {'pass' if ok else 'FAIL'} against delta = {g['delta']} at eps = "
-          f"{g['epsilon']}  (decimal ends rounded outwards; exact values: --json)")
+    print(f"  verdict: {'pass' if ok else 'FAIL'} against delta = {compact(g['delta'])} at eps = "
+          f"{compact(g['epsilon'])}  (decimal ends rounded outwards; exact values: --json)")
 
 
 def _short(values: list[Any]) -> str:

@@ -165,8 +165,11 @@ def calibrate_gaussian(weights: Sequence[object], epsilon: object, delta: object
     while not ok(hi):
         hi *= 2
         if hi > MAX_MULTIPLE:
-            raise ResourceLimitError(f"no discrete Gaussian scale up to {MAX_MULTIPLE} units "
-                                     f"meets (epsilon, delta) = ({eps}, {dlt})")
+            raise ResourceLimitError(
+                f"no discrete Gaussian scale up to {MAX_MULTIPLE} units meets (epsilon, delta) "
+                f"= ({eps}, {dlt}); with weights rounded down at {bits} bits the noise has "
+                f"outputs a neighbour cannot produce, of mass about 2^-{bits}/sigma or more, "
+                f"and delta is never below that mass: ask for a larger delta")
     lo = UNIT_STEPS // 4  # exact accounting rarely saves 4x over zCDP; if it does, search lower
     if ok(lo):
         hi, lo = lo, 0  # ok(0) is False (no noise)

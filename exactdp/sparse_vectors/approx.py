@@ -43,7 +43,7 @@ from exactdp.params import (
     ParameterTypeError,
     ResourceLimitError,
     epsilon_delta,
-    to_fraction,
+    positive_fraction,
 )
 from exactdp.randomness import RandomSource, default_source
 from exactdp.sparse_vectors.alp import ALP, ALPParams, sparse_input
@@ -59,9 +59,7 @@ def approx_threshold(r: Fraction, delta: Fraction) -> int:
     of value 1 survives with probability ``q``; the Laplace version is ``t = 1 +
     ln(1/(2 delta))/eps``)."""
     r = geometric_ratio(r, "r")
-    bound = to_fraction(delta, "delta")
-    if bound <= 0:
-        raise ParameterError(f"delta = {delta} must be positive")
+    bound = positive_fraction(delta, "delta")
     q = 1 / (1 + r)
     for t in range(1, MAX_THRESHOLD + 1):
         if q <= bound:

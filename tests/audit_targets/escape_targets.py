@@ -14,10 +14,12 @@ randomness patched in).  (Floats here are the audited code's own.)"""
 
 from __future__ import annotations
 
+import _random
 import datetime
 import gc
 import hashlib
 import os
+import posix
 import random
 import resource
 import secrets
@@ -41,7 +43,8 @@ ROUTES = ("random", "imported", "own", "own_inner", "system", "numpy", "default_
           "seed_sequence", "seeded_from_clock", "id", "id_function", "hash_object",
           "hash_class", "getpid", "thread_ident", "native_id", "getrusage", "os_times",
           "dev_urandom", "proc_stat", "os_open", "ssl_rand", "gc_count", "allocated_blocks",
-          "system_subclass", "tempfile", "hashlib_time", "random_state")
+          "system_subclass", "tempfile", "hashlib_time", "random_state", "posix_urandom",
+          "c_random", "readlink_pid", "repr_address", "id_in_hash")
 #: under hash randomization (the default), a string's hash differs between processes
 ROUTES += ("hash_str",) if sys.flags.hash_randomization else ()
 
@@ -54,6 +57,13 @@ class _Subclass(random.SystemRandom):
 
     def getrandbits(self, k: int) -> int:
         return int.from_bytes(os.urandom((k + 7) // 8), "big") >> (-k % 8)
+
+
+class _ByAddress:
+    """Hashed by its address, through a ``__hash__`` of its own."""
+
+    def __hash__(self) -> int:
+        return id(self) // 16
 
 
 def _read_device(path: str, k: int) -> int:
@@ -134,6 +144,11 @@ def escaped(route: str) -> Callable[[], float]:
         "tempfile": lambda: (ord(next(tempfile._get_candidate_names())[0]) % 16) / 16,
         "hashlib_time": lambda: hashlib.sha256(str(time.time_ns()).encode()).digest()[0] / 256,
         "random_state": lambda: float(np.random.RandomState().random_sample()),
+        "posix_urandom": lambda: posix.urandom(1)[0] / 256,
+        "c_random": lambda: _random.Random().random(),
+        "readlink_pid": lambda: (int(os.readlink("/proc/self")) % 1000) / 1000,
+        "repr_address": lambda: (int(repr(_OWN)[-5:-1], 16) % 1000) / 1000,
+        "id_in_hash": lambda: (hash(_ByAddress()) % 1000) / 1000,
     }[route]
 
 
