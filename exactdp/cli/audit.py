@@ -57,9 +57,8 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                     "FILE.py:CALLABLE) against a claimed epsilon on the inputs RANGE. "
                     "whitebox: f(c, u) with u in [D]_+, f(c, source) (--source) or f(c, rng) "
                     "(--rng): the exact law on every input, the exact worst privacy-loss "
-                    "ratio and its witness, the operation traces. blackbox: sampler(c), or "
-                    "f(c, rng) with a real generator (--rng, in the same forms), "
-                    "tested against a reference at false-alarm probability --alpha. "
+                    "ratio and its witness, the operation traces. blackbox: sampler(c) (--rng: "
+                    "f(c, rng), a real rng), tested at false-alarm probability --alpha. "
                     + _VERDICTS,
         epilog=EPILOG)
     p.add_argument("target", metavar="TARGET")
