@@ -100,3 +100,15 @@ def test_black_box_one_argument_code_draws_its_own_module_randomness(
     rc, out, err = run(capsys, "audit", f"{T}:rr_module", *BLACKBOX, "--rng", "random",
                        "--inputs", "0..1", "--ratio-bound", "3", "--quiet")
     assert rc == 2 and "--patch random" in err  # the same advice as white-box
+
+
+def test_a_per_record_loop_under_add_remove_is_timing_and_says_why(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--kind", "whitebox", "--rng", "random", "--claimed-epsilon", "ln 5", "--quiet"]
+    rc, out, _ = run(capsys, "audit", f"{T}:bounded_sum", *argv,
+                     "--inputs", "datasets(0..1, 2, add-remove)")
+    assert rc == 1 and "SEVERITY: TIMING" in out and "worst privacy-loss ratio: 5" in out
+    assert "datasets of 0 and 1 records" in out or "datasets of 1 and 2 records" in out
+    rc, out, _ = run(capsys, "audit", f"{T}:bounded_sum", *argv,
+                     "--inputs", "datasets(0..1, 2, replace-one)")  # the size is public
+    assert rc == 0 and "verdict: PASS" in out and "records" not in out
