@@ -73,3 +73,17 @@ def test_equality_at_the_ends_of_the_cell(low: int, target: int) -> None:
         brute[key] = brute.get(key, Fraction(0)) + Fraction(1, 5)
     assert law == dict(sorted(brute.items()))
     assert mech.lazy_ints  # compared only: the draw stayed lazy
+
+
+def test_unweighed_replay_makes_the_same_draws() -> None:
+    """A re-run's source keeps no weight (the re-run compares choices and draws only): its
+    choices, option counts and denominators are those of a weighing run of the same path."""
+    mech = facade_mechanism(_equal_at(2, 4), "random")
+    for choices in ((0,), (1, 0), (1, 1)):
+        weighed = ExploringSource(choices)
+        unweighed = ExploringSource(choices, weigh=False)
+        assert mech(0, weighed) == mech(0, unweighed)
+        assert weighed.choices == unweighed.choices == list(choices)
+        assert [(e[0], e[3], e[4]) for e in weighed.log] == \
+            [(e[0], e[3], e[4]) for e in unweighed.log]
+        assert unweighed.weight == 1 and weighed.weight < 1

@@ -54,7 +54,9 @@ NAMED = {"random": "random.random()", "imported": "random.random()",
          "system_subclass": "os.urandom()", "tempfile": "Random.choices()",
          "hashlib_time": "time.time_ns()", "random_state": "seeded from the operating system",
          "posix_urandom": "os.urandom()", "c_random": "Random.random() on a _random.Random",
-         "readlink_pid": "os.readlink() of a random device"}
+         "readlink_pid": "os.readlink() of a random device",
+         "repr_address": "repr() of a value whose repr shows its address",
+         "id_in_hash": "id()"}
 
 
 def _audit(route: str, shape: str, form: str) -> Any:

@@ -31,8 +31,8 @@ white-box verdict ``"broken"`` (exit status 3), never ``"pass"``.
 Not guarded (say so, and audit such code black-box): a C extension's own generator or
 clock (native code does not call these Python functions), a hardware generator read
 directly, values fixed per process that reach the code without a guarded call (the
-iteration order of a set of strings under ``PYTHONHASHSEED``, an address read from a
-``repr``), and state that changes only between two paths in a way that no path's re-run
+iteration order of a set of strings under ``PYTHONHASHSEED``, an address shown by
+``str()`` or an f-string), and state that changes only between two paths in a way that no path's re-run
 sees.
 """
 

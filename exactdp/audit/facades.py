@@ -345,25 +345,33 @@ class RandomFacade(random.Random):
     # work, not the audited code's (with the escape guards installed, as in every white-box
     # run, the guard's wrapper calls them from exactdp's frames, which are not counted
     # either); each is one call of the audited code, with one trace event
+    # (randrange(n) and randint(a, b) with plain ints, the commonest calls, go straight
+    # where random.Random's own code goes: _randbelow(n), resp. a + _randbelow(b - a + 1),
+    # the value handed out lazily)
     def randrange(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         old = sys.gettrace()
-        if old is None:
-            return _RANDRANGE_FN(self, *args, **kwargs)
-        sys.settrace(None)
+        if old is not None:
+            sys.settrace(None)
         try:
+            if len(args) == 1 and not kwargs and type(args[0]) is int and args[0] > 0:
+                return self._engine.integer(args[0])
             return _RANDRANGE_FN(self, *args, **kwargs)
         finally:
-            sys.settrace(old)
+            if old is not None:
+                sys.settrace(old)
 
     def randint(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         old = sys.gettrace()
-        if old is None:
-            return _RANDINT_FN(self, *args, **kwargs)
-        sys.settrace(None)
+        if old is not None:
+            sys.settrace(None)
         try:
+            if len(args) == 2 and not kwargs and type(args[0]) is int \
+                    and type(args[1]) is int and args[1] >= args[0]:
+                return args[0] + self._engine.integer(args[1] - args[0] + 1)
             return _RANDINT_FN(self, *args, **kwargs)
         finally:
-            sys.settrace(old)
+            if old is not None:
+                sys.settrace(old)
 
     def _randbelow(self, n: int) -> int:  # type: ignore[override]
         # randrange hands the value to the code (lazily); choice, shuffle... index with it

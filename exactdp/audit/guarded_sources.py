@@ -8,10 +8,13 @@ the audit naming the function and the call site) before calling the original:
 
 * the ``random`` module's functions and the drawing methods of ``random.Random`` /
   ``random.SystemRandom`` and their subclasses (instances made outside the facade, at any
-  time); ``random.Random.seed`` notes a seed given inside a call;
+  time), ``random()`` / ``getrandbits`` of their C base class ``_random.Random``;
+  ``random.Random.seed`` notes a seed given inside a call;
 * ``secrets``; ``os.urandom`` / ``os.getrandom``; ``uuid.uuid1`` / ``uuid4``; ``ssl``'s
-  ``RAND_bytes`` (when ``ssl`` is loaded); ``open`` / ``io.open`` / ``os.open`` of a random
-  device or of ``/proc`` (:data:`DEVICES`);
+  ``RAND_bytes`` / ``RAND_pseudo_bytes`` (when ``ssl`` is loaded); ``open`` / ``io.open``
+  / ``os.open`` / ``os.readlink`` / ``os.listdir`` / ``os.scandir`` of a random device or
+  of a path under ``/proc`` (:data:`DEVICES`); the ``os`` functions here are guarded under
+  ``posix`` (the C module behind ``os``) too;
 * the clocks of ``time`` (``time``, ``perf_counter``, ``monotonic``, ``process_time``,
   ``thread_time``, ``clock_gettime``, their ``_ns`` forms, and ``localtime`` / ``gmtime``
   / ``ctime`` / ``strftime`` without a time argument), ``os.times``,
@@ -21,7 +24,8 @@ the audit naming the function and the call site) before calling the original:
 * values fixed per process or per object, when the call is made by the user's own code
   (not by the standard library or an installed library, which use them for bookkeeping:
   ``copy.deepcopy`` keys its memo by ``id``): ``os.getpid`` / ``getppid``,
-  ``threading.get_ident`` / ``get_native_id``, ``id()``, ``hash()`` of a value whose hash
+  ``threading.get_ident`` / ``get_native_id``, ``id()``, ``repr()`` of a value whose repr
+  shows its address, ``hash()`` of a value whose hash
   is its address (a plain ``object()``) or, under hash randomization, of a string or bytes
   (tuples and frozensets of these included; a ``__hash__`` method hashing its fields is
   left alone), the interpreter's counters ``gc.get_count`` and
@@ -139,16 +143,18 @@ def _direct(fn: Callable[..., Any], name: str, hint: str,
             ) -> Callable[..., Any]:
     """``fn`` guarded when the user's own code calls it directly (:func:`user_code`): the
     standard library and installed libraries use ids, hashes and thread ids for their
-    bookkeeping (``copy.deepcopy``, ``logging``), not as randomness.  A ``__hash__`` method
-    hashing its fields (a dataclass's) is left alone too: that hash orders sets and dicts,
-    which no guard sees."""
+    bookkeeping (``copy.deepcopy``, ``logging``), not as randomness.  ``hash()`` called by
+    a ``__hash__`` method hashing its fields (a dataclass's) is left alone too: that hash
+    orders sets and dicts, which no guard sees."""
+    fields_hash = fn is builtins.hash
+
     def guarded(*args: Any, **kwargs: Any) -> Any:
         watch = getattr(_local, "watch", None)
         if watch is not None:
             frame = sys._getframe(1)
             code = frame.f_code
-            if code.co_name != "__hash__" and user_code(code.co_filename) and (
-                    reads is None or reads(args, kwargs)):
+            if not (fields_hash and code.co_name == "__hash__") and \
+                    user_code(code.co_filename) and (reads is None or reads(args, kwargs)):
                 watch.seen(name, hint, frame)
         return fn(*args, **kwargs)
     _copy_names(guarded, fn)
@@ -190,6 +196,19 @@ def _unstable(value: Any, depth: int) -> bool:
     if isinstance(value, (tuple, frozenset)):
         return depth < 8 and any(_unstable(v, depth + 1) for v in value)
     return getattr(type(value), "__hash__", None) is object.__hash__
+
+
+_ID, _REPR = builtins.id, builtins.repr  # the originals (the guards replace them)
+
+
+def _address_repr(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """``repr(value)`` showing the value's address (``<object object at 0x7f...>``)."""
+    if len(args) != 1 or kwargs:
+        return False
+    try:
+        return f"{_ID(args[0]):x}" in _REPR(args[0]).lower()
+    except Exception:  # noqa: BLE001 - a raising __repr__: the call itself will raise
+        return False
 
 
 #: files whose content is randomness or the process's own changing state
@@ -289,6 +308,9 @@ def _process_plan() -> list[tuple[object, str, Callable[..., Any]]]:
                 plan.append((owner, name, _direct(fn, f"{owner.__name__.lstrip('_')}.{name}()",
                                                   "process")))
     plan.append((builtins, "id", _direct(builtins.id, "id()", "process")))
+    plan.append((builtins, "repr", _direct(
+        builtins.repr, "repr() of a value whose repr shows its address", "process",
+        _address_repr)))
     plan.append((builtins, "hash", _direct(
         builtins.hash, "hash() of a value whose hash changes between runs (an address, or a "
         "string under hash randomization)", "process", _unstable_hash)))

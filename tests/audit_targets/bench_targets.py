@@ -82,3 +82,19 @@ def rr_uniform_rounded(bit, rng):
 def rr_uniform_reversed(bit, rng):
     """``uniform(4, 0)``: decreasing in u, keep when 4 - 4 u > 1 iff u < 3/4: ratio 3."""
     return bit if rng.uniform(4, 0) > 1 else 1 - bit
+
+
+def noisy_max_laplace(prng, queries, epsilon):
+    """StatDP's noisy max with continuous Laplace noise (numpy Generator first)."""
+    import numpy as np
+
+    return int((np.asarray(queries, dtype=np.float64)
+                + prng.laplace(scale=2.0 / epsilon, size=len(queries))).argmax())
+
+
+def noisy_max_laplace_unused(prng, queries, epsilon):
+    """The noise drawn and not added: the argmax of the queries, infinite loss."""
+    import numpy as np
+
+    prng.laplace(scale=2.0 / epsilon, size=len(queries))
+    return int(np.asarray(queries).argmax())

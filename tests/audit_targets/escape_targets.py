@@ -44,7 +44,7 @@ ROUTES = ("random", "imported", "own", "own_inner", "system", "numpy", "default_
           "hash_class", "getpid", "thread_ident", "native_id", "getrusage", "os_times",
           "dev_urandom", "proc_stat", "os_open", "ssl_rand", "gc_count", "allocated_blocks",
           "system_subclass", "tempfile", "hashlib_time", "random_state", "posix_urandom",
-          "c_random", "readlink_pid")
+          "c_random", "readlink_pid", "repr_address", "id_in_hash")
 #: under hash randomization (the default), a string's hash differs between processes
 ROUTES += ("hash_str",) if sys.flags.hash_randomization else ()
 
@@ -57,6 +57,13 @@ class _Subclass(random.SystemRandom):
 
     def getrandbits(self, k: int) -> int:
         return int.from_bytes(os.urandom((k + 7) // 8), "big") >> (-k % 8)
+
+
+class _ByAddress:
+    """Hashed by its address, through a ``__hash__`` of its own."""
+
+    def __hash__(self) -> int:
+        return id(self) // 16
 
 
 def _read_device(path: str, k: int) -> int:
@@ -140,6 +147,8 @@ def escaped(route: str) -> Callable[[], float]:
         "posix_urandom": lambda: posix.urandom(1)[0] / 256,
         "c_random": lambda: _random.Random().random(),
         "readlink_pid": lambda: (int(os.readlink("/proc/self")) % 1000) / 1000,
+        "repr_address": lambda: (int(repr(_OWN)[-5:-1], 16) % 1000) / 1000,
+        "id_in_hash": lambda: (hash(_ByAddress()) % 1000) / 1000,
     }[route]
 
 
