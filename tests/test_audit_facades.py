@@ -204,10 +204,6 @@ def test_cli_rng_and_patch(capsys: pytest.CaptureFixture[str], tmp_path: Path,
         assert rc == 1, err
         assert json.loads(out)["worst_ratio"]["ratio"] == str(Fraction(t, TWO53 - t))
     assert random.random == random._inst.random  # type: ignore[attr-defined]  # restored
-    rc, _, err = run(capsys, "audit", "rrmod:rr", "--kind", "blackbox", "--rng", "random",
-                     "--claimed-epsilon", "1", "--inputs", "0..1")
-    assert rc == 2
-    one_line_error(err, "--rng")
     rc, _, err = run(capsys, "audit", "rrmod:rr", "--kind", "whitebox", "--patch", "random",
                      "--claimed-epsilon", "1", "--inputs", "0..1")
     assert rc == 2
