@@ -50,12 +50,15 @@ from fractions import Fraction
 from functools import cached_property
 from math import floor, isqrt
 
+from exactdp.bisection import boundary
 from exactdp.certified import Interval, exp_interval, precision_schedule
 from exactdp.inverse_cdf import inverse_cdf_search
 from exactdp.params import (
     ParameterError,
     ParameterTypeError,
     ResourceLimitError,
+    open_unit,
+    positive_fraction,
     to_fraction,
 )
 from exactdp.randomness import RandomSource, default_source
@@ -333,23 +336,30 @@ def ideal_delta(sigma2: object, epsilon: object, shift: object = 1,
 
 
 def calibrate_sigma2(epsilon: object, delta: object, shift: object = 1,
-                     step: object = Fraction(1, 64), bits: object = DEFAULT_BITS) -> Fraction:
-    """The smallest ``sigma^2 = m * step`` (``m`` a positive integer) whose ideal discrete
-    Gaussian meets ``(eps, delta)`` at sensitivity ``shift``, certified: the upper end of
-    :func:`ideal_delta` is at most ``delta``.
+                     step: object = Fraction(1, 64), bits: object = DEFAULT_BITS,
+                     least: bool = False) -> Fraction:
+    """A ``sigma^2 = m * step`` (``m`` a positive integer) whose ideal discrete Gaussian meets
+    ``(eps, delta)`` at sensitivity ``shift``, certified: the upper end of
+    :func:`ideal_delta` at it is at most ``delta``.
 
-    ``delta(eps)`` of the ideal law falls as ``sigma^2`` grows, so a doubling search and a
-    bisection over ``m`` find it (a ``ResourceLimitError`` past ``MAX_TAIL``).  The law that
-    :class:`DiscreteGaussian` samples at this ``sigma^2`` differs from the ideal one by the
-    rounding of its weights and its truncation; its own ``delta`` is what a release must
-    state (``exactdp.accounting`` computes it from :meth:`DiscreteGaussian.law`)."""
+    ``delta(eps)`` of the ideal law is *not* monotone in ``sigma^2``: it falls overall but
+    jumps up where ``eps sigma^2 / shift`` crosses a threshold of the integer grid (at
+    ``eps = 10``: about ``2.5e-6`` at ``sigma^2 = 5/32``, ``2.0e-5`` at ``3/16``).  So the
+    default search (doubling ``m``, then :func:`exactdp.bisection.boundary`) guarantees only
+    this: the returned ``m`` is certified and ``m - 1`` is not; a smaller certified ``m`` may
+    exist.  With ``least=True`` every ``m`` below that one is tried as well and the least
+    certified ``m`` of the grid is returned (one :func:`ideal_delta` per grid point, about
+    0.2 ms each at small ``sigma^2``: cheap for coarse targets, slow when ``m`` runs to the
+    hundred thousands).  A ``ResourceLimitError`` past ``MAX_TAIL``.
+
+    The law that :class:`DiscreteGaussian` samples at this ``sigma^2`` differs from the ideal
+    one by the rounding of its weights and its truncation; its own ``delta`` is what a release
+    must state (``exactdp.accounting`` computes it from :meth:`DiscreteGaussian.law`)."""
     eps = to_fraction(epsilon, "epsilon")
-    target = to_fraction(delta, "delta")
-    if not 0 < target < 1:
-        raise ParameterError(f"delta = {target} must lie strictly between 0 and 1")
-    unit = to_fraction(step, "step")
-    if unit <= 0:
-        raise ParameterError(f"step = {unit} must be positive")
+    target = open_unit(delta, "delta")
+    unit = positive_fraction(step, "step")
+    if not isinstance(least, bool):
+        raise ParameterTypeError(f"least = {least!r:.40} must be True or False")
 
     def ok(m: int) -> bool:
         return ideal_delta(m * unit, eps, shift, bits).hi <= target
@@ -361,10 +371,8 @@ def calibrate_sigma2(epsilon: object, delta: object, shift: object = 1,
             raise ResourceLimitError(f"no sigma2 within MAX_TAIL meets delta = {target} at "
                                      f"epsilon = {eps}, shift = {shift}")
     lo = hi // 2  # ok(lo) is False (or lo = 0)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
+    if lo:
+        hi = boundary(ok, lo, hi)
+    if least:
+        hi = next(m for m in range(1, hi + 1) if ok(m))
     return hi * unit

@@ -208,8 +208,12 @@ class ExploringSource(RandomSource):
     def __init__(self, prefix: tuple[int, ...] = (), max_uniform: int = MAX_UNIFORM,
                  max_draws: int | None = None, deadline_ns: int | None = None,
                  chooser: random.Random | None = None,
-                 memo: dict[Hashable, Options] | None = None) -> None:
+                 memo: dict[Hashable, Options] | None = None, weigh: bool = True) -> None:
         self.prefix = prefix
+        #: False: the path's weight is not kept (``num / den`` stays 1, ``before`` is not
+        #: the weight): a re-run that compares only the choices and draws it makes
+        #: (:mod:`exactdp.audit.replay`), with no product of big integers per draw
+        self.weigh = weigh
         #: the options of value draws, shared by the paths of one exploration
         self.memo: dict[Hashable, Options] = {} if memo is None else memo
         self.max_uniform = max_uniform
@@ -280,6 +284,8 @@ class ExploringSource(RandomSource):
         choices.append(idx)
         num, wden = self.num, self.den
         self.log.append((size, num, wden, den, masses))
+        if not self.weigh:
+            return idx
         # times masses[idx] / den, unreduced: one gcd only once den passes REDUCE_BITS bits
         num, wden = (num if masses is None else num * masses[idx]), wden * den
         if wden.bit_length() > REDUCE_BITS:
@@ -326,6 +332,12 @@ class ExploringSource(RandomSource):
         a source that overrides :meth:`inverse_cdf`, without its per-call dispatch)."""
         draw, one = batch.draw, self.inverse_cdf
         return [one(draw(i)) for i in range(len(batch))]
+
+    def explore_coin(self, num: int, den: int) -> bool:
+        """``bernoulli(num, den)`` for plain ints ``0 < num < den``, recording no event: a
+        branch the caller makes for itself (:mod:`exactdp.audit.facade_lazy`'s
+        comparisons), not a draw of the traced code."""
+        return self._take(2, den, [num, den - num]) == 0
 
     def bernoulli(self, num: int, den: int) -> bool:
         if type(num) is not int or type(den) is not int or not 0 < num < den:

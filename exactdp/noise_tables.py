@@ -29,6 +29,7 @@ from exactdp.params import (
     ParameterError,
     ParameterTypeError,
     ResourceLimitError,
+    open_unit,
     positive_int,
     to_fraction,
 )
@@ -209,9 +210,7 @@ def calibrate_gaussian_table(base: object, delta: object, shift: object, tail: o
     so the guarantee never rests on these assumptions (they affect only how small the noise
     is).  Raises if the valley misses the target (widen ``T`` or raise ``bits``)."""
     b = to_fraction(base, "base")
-    target = to_fraction(delta, "delta")
-    if not 0 < target < 1:
-        raise ParameterError(f"delta = {target} must lie strictly between 0 and 1")
+    target = open_unit(delta, "delta")
     d = positive_int(shift, "shift")
     t = positive_int(tail, "T")
     nbits = positive_int(bits, "bits")

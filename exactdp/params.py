@@ -35,7 +35,10 @@ __all__ = [
     "ParameterTypeError",
     "ResourceLimitError",
     "check_count",
+    "epsilon_delta",
     "inverse_integer",
+    "open_unit",
+    "positive_fraction",
     "positive_int",
     "to_fraction",
 ]
@@ -170,6 +173,36 @@ def positive_int(value: object, name: str) -> int:
     if q.denominator != 1 or q < 1:
         raise ParameterError(f"{name} = {q} must be a positive integer")
     return int(q)
+
+
+def positive_fraction(value: object, name: str) -> Fraction:
+    """An exact rational ``> 0`` (an ``epsilon``, a step), else a :class:`ParameterError`
+    naming ``name``.
+
+    >>> positive_fraction("1/2", "epsilon")
+    Fraction(1, 2)
+    """
+    q = to_fraction(value, name)
+    if q <= 0:
+        raise ParameterError(f"{name} = {q} must be positive")
+    return q
+
+
+def open_unit(value: object, name: str) -> Fraction:
+    """An exact rational strictly between 0 and 1 (a ``delta``: 0 is pure DP, 1 promises
+    nothing), else a :class:`ParameterError` naming ``name``."""
+    q = to_fraction(value, name)
+    if not 0 < q < 1:
+        raise ParameterError(f"{name} = {q} must lie strictly between 0 and 1")
+    return q
+
+
+def epsilon_delta(epsilon: object, delta: object, eps_name: str = "epsilon",
+                  delta_name: str = "delta") -> tuple[Fraction, Fraction]:
+    """``(epsilon, delta)`` exact, with ``epsilon > 0`` and ``0 < delta < 1``
+    (:func:`positive_fraction`, :func:`open_unit`); the names are those the caller's user
+    knows (``"--epsilon"`` on the command line)."""
+    return positive_fraction(epsilon, eps_name), open_unit(delta, delta_name)
 
 
 def check_count(c: object, n: int, name: str = "c") -> int:

@@ -46,6 +46,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import gmpy2
+
 from exactdp.certified import (
     Interval,
     ceil_log2,
@@ -59,6 +61,7 @@ __all__ = [
     "EpsilonRangeError",
     "Spend",
     "budget",
+    "compact",
     "fastsample_m_for_budget",
     "fastsample_spend",
     "geosample_k_for_budget",
@@ -67,6 +70,7 @@ __all__ = [
     "histogram_m_for_budget",
     "histogram_spend",
     "ln_fits",
+    "readable_bound",
 ]
 
 #: Decimal places of ``epsilon_lower`` / ``epsilon_upper``.
@@ -156,6 +160,61 @@ def _decimal(q: Fraction, up: bool) -> str:
     return f"{digits[:-PLACES]}.{digits[-PLACES:]}"
 
 
+def _scientific(q: Fraction, digits: int, up: bool) -> str:
+    """``q > 0`` as ``m.mmmmme-X`` (``digits`` significant digits), rounded down (``up``:
+    up): a true bound."""
+    e = q.numerator.bit_length() * 3 // 10 - q.denominator.bit_length() * 3 // 10
+    while Fraction(10) ** e > q:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= q:
+        e += 1
+    v = q / Fraction(10) ** (e - digits + 1)  # in [10^(digits-1), 10^digits)
+    m = -((-v.numerator) // v.denominator) if up else v.numerator // v.denominator
+    if m == 10**digits:  # rounding up carried into the next power of ten
+        m, e = 10 ** (digits - 1), e + 1
+    text = str(m)
+    return f"{text[0]}.{text[1:]}e{e:+d}" if digits > 1 else f"{text}e{e:+d}"
+
+
+def readable_bound(q: Fraction, up: bool = True, digits: int = 6) -> str:
+    """``q >= 0`` for text output: exactly (``p/q``) when that is at most 24 characters, else
+    ``<= m.mmmmme-X`` (``up``: rounded up, never toward less privacy for a ``delta``) or
+    ``>= ...`` (rounded down).  JSON carries the exact value.
+
+    >>> readable_bound(Fraction(1, 1000)), readable_bound(Fraction(10**30 + 1, 3 * 10**33))
+    ('1/1000', '<= 3.33334e-4')
+    """
+    if q.numerator.bit_length() + q.denominator.bit_length() <= 80 and len(str(q)) <= 24:
+        return str(q)
+    return f"{'<=' if up else '>='} {_scientific(q, digits, up)}"
+
+
+def compact(q: Fraction) -> str:
+    """An accepted value echoed in text output, exactly true: ``p/q`` when at most 40
+    characters; ``1e+10000`` or ``3e-500`` when that is exact; else its
+    leading digits truncated, ``1.2345678...e+10000`` (JSON carries the exact value).
+
+    >>> compact(Fraction(10**10000)), compact(Fraction(3, 10**500)), compact(Fraction(1, 7))
+    ('1e+10000', '3e-500', '1/7')
+    """
+    if q.numerator.bit_length() + q.denominator.bit_length() <= 128:
+        text = str(q)
+        if len(text) <= 40:
+            return text
+    sign, a = ("-", -q) if q < 0 else ("", q)
+    num, den = a.numerator, a.denominator
+    if den == 1:
+        mant, k = gmpy2.remove(num, 10)
+        if mant < 10**20:
+            return f"{sign}{mant}e+{k}"
+    else:
+        rest, k = gmpy2.remove(den, 10)
+        if rest == 1 and num < 10**20:
+            return f"{sign}{num}e-{k}"
+    mant_text, exp = _scientific(a, 9, up=False).split("e")
+    return f"{sign}{mant_text}...e{exp}"
+
+
 @dataclass(frozen=True)
 class Spend:
     """The privacy a release spends: ``epsilon = coefficient * ln(ratio)`` (``ratio`` given)
@@ -224,7 +283,9 @@ class Spend:
                  else f"{j['epsilon']} in [{j['epsilon_lower']}, {j['epsilon_upper']}]")
         asked = ("" if self.requested is None
                  else f" (budget --epsilon {_text(self.requested)})")
-        delta = "" if self.delta == 0 else f", delta = {self.delta}"
+        delta = ("" if self.delta == 0 else
+                 f", delta {'' if readable_bound(self.delta)[0] == '<' else '= '}"
+                 f"{readable_bound(self.delta)}")
         return f"spent: epsilon = {value}{delta}{asked}; {self.composition}; {self.meaning}"
 
 

@@ -14,9 +14,10 @@ shows the witness: the inputs, the outcome and the exact probabilities):
 * :func:`assert_strict_time` -- the operation traces (:mod:`exactdp.trace`: every draw's
   domain size, every CDF evaluation...) do not depend on the input.
 
-One module past 600 lines on purpose: the oracle is one import for a test author, and its
-assertions share the witness messages and the escape guards' set-up; the exploration itself
-lives in :mod:`exactdp.explore` and the guards in :mod:`exactdp.audit`.
+The oracle is one import for a test author; the exact laws behind the assertions, computed
+with the escape guards armed, live in :mod:`exactdp.oracle_laws`, the strategies in
+:mod:`exactdp.oracle_strategies` (both re-exported here), the exploration in
+:mod:`exactdp.explore` and the guards in :mod:`exactdp.audit`.
 
 Claims are given as ``epsilon=`` or as ``ratio_bound=``, a rational bound ``r`` on
 ``e**eps`` checked exactly (``ratio_bound=3`` for ``ln(3)``-DP, whose epsilon is
@@ -48,19 +49,12 @@ Requires :mod:`hypothesis` (``pip install 'exactdp[test]'``).
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Literal
-
-try:
-    from hypothesis import strategies as st
-except ImportError as exc:  # pragma: no cover - exercised only without the test extra
-    raise ImportError("exactdp.testing needs hypothesis: pip install 'exactdp[test]'") from exc
+from typing import Any
 
 from exactdp.audit.escape import watching
 from exactdp.audit.guard import Abort
-from exactdp.audit.replay import replay_path
 from exactdp.audit.severity import separated_decimals
 from exactdp.binomial import critical_counts
 from exactdp.certified import Interval, exp_interval
@@ -68,15 +62,38 @@ from exactdp.checker import (
     RatioWitness,
     certify_ratio,
     check_strict_time,
-    counting_distribution,
     hockey_stick,
     statistical_distance,
-    thresholds,
     worst_ratio,
 )
 from exactdp.claims import RatioClaim, parse_claim, ratio_claim
 from exactdp.counting import InverseCDFSampler
-from exactdp.explore import MAX_RUNS, MAX_UNIFORM, explore
+from exactdp.explore import MAX_RUNS, MAX_UNIFORM
+from exactdp.oracle_laws import (
+    ADVICE,
+    CountingFunction,
+    Mechanism,
+    OracleAssertionError,
+    Sampler,
+    distributions,
+    exact_distribution,
+    explore_law,
+    fail_escape,
+    input_key,
+)
+from exactdp.oracle_strategies import (
+    betas,
+    counts,
+    datasets,
+    epsilons,
+    fastsample_params,
+    gammas,
+    geometric_params,
+    geosample_params,
+    neighbouring_counts,
+    neighbouring_datasets,
+    universes,
+)
 from exactdp.params import ParameterError, ParameterTypeError, positive_int, to_fraction
 from exactdp.randomness import RandomSource, default_source
 from exactdp.trace import recording
@@ -101,164 +118,6 @@ __all__ = [
     "neighbouring_datasets",
     "universes",
 ]
-
-Sampler = Callable[[RandomSource], Hashable]
-Mechanism = Callable[[Any, RandomSource], Hashable]
-
-
-class OracleAssertionError(AssertionError):
-    """An exact oracle assertion failed; the message carries the witness."""
-
-
-class CountingFunction(InverseCDFSampler):
-    """Your counting mechanism ``f(c, u)`` for the assertions' threshold fast path.
-
-    ``u`` ranges over ``[d]_+``, outputs over ``[0, n]``, and ``f(c, .)`` must be
-    non-decreasing (the counting form of Definition 4.3).  Distributions are enumerated for
-    ``d <= 4096``, else found by binary search for each threshold (the ends of every
-    output's interval are checked: a non-monotone ``f`` seen there raises
-    :class:`~exactdp.checker.NotMonotoneError`; interior points are not examined).
-
-    >>> CountingFunction(lambda c, u: min(c + (u > 2), 3), d=4, n=3)(1, 3)
-    2
-    """
-
-    def __init__(self, f: Callable[[int, int], int], d: int, n: int) -> None:
-        if not callable(f):
-            raise ParameterTypeError(f"f = {f!r} must be callable as f(c, u)")
-        self.f = f
-        self._d = positive_int(d, "d")
-        self.n = positive_int(n, "n")
-        self._thresholds: dict[int, tuple[int, ...]] = {}
-
-    @property
-    def d(self) -> int:
-        return self._d
-
-    def _search(self, c: int, u: int) -> int:
-        z = self.f(c, u)
-        if isinstance(z, bool) or not isinstance(z, int):
-            raise ParameterTypeError(f"f({c!r}, {u}) = {z!r} must be an int in [0, {self.n}]")
-        return z
-
-    def cdf(self, c: int, z: int) -> int:
-        """``F_c(z) = #{u : f(c, u) <= z}``, from the thresholds found by binary search
-        (:func:`exactdp.checker.thresholds`, computed once per ``c``)."""
-        self._check_cz(c, z)
-        if c not in self._thresholds:
-            self._thresholds[c] = thresholds(self, c, hint=False)
-        return self._thresholds[c][min(max(z, 0), self.n)] if z >= 0 else 0
-
-    def __repr__(self) -> str:
-        return f"CountingFunction({getattr(self.f, '__qualname__', self.f)!r}, d={self._d}, " \
-               f"n={self.n})"
-
-
-# --------------------------------------------------------------------------- escapes
-
-#: what an escape message advises in a test, instead of the command line's options
-_ADVICE = ("Draw every random value from the source argument (source.uniform, "
-           "source.bernoulli, source.inverse_cdf); a mechanism written against random, "
-           "secrets or numpy can be audited as written with exactdp.audit's facades "
-           "(FacadeMechanism), or tested in sampling mode")
-
-
-def _fail_escape(abort: Abort, what: str) -> OracleAssertionError:
-    return OracleAssertionError(f"{what}: no exact law: {abort.finding.message}")
-
-
-def _explore(fn: Callable[[RandomSource], Any], what: str, key: Any, *, max_uniform: int,
-             max_runs: int, target: object = None) -> dict[Any, Fraction]:
-    """``explore(fn)`` with the white-box audit's escape checks
-    (:mod:`exactdp.audit.escape`): the entropy sources the exploration does not model are
-    guarded during each run, every path is re-run with the same draws and must give the
-    same output and draws, and the global generators and the code's state must not change.
-    An escape fails the assertion (:class:`OracleAssertionError`), every time."""
-    with watching(fn if target is None else target) as watch:
-        watch.advice = _ADVICE
-
-        def once(src: RandomSource) -> Any:
-            before = watch.arm()
-            try:
-                out = fn(src)
-            except Abort:
-                raise
-            except BaseException:
-                watch.check_call()  # an escape the code caught, then raised for
-                raise
-            finally:
-                watch.disarm(before)
-            watch.check_call()
-            watch.called()
-            return out
-
-        def run(src: RandomSource) -> Any:
-            cold = watch.restore()  # a memo in use: every path cold, then warm (the same)
-            first = once(src)
-            if cold:
-                first = replay_path(once, src, first, key, timed=False)
-            replay_path(once, src, first, key)
-            return first
-
-        searched = _searches()
-        try:
-            dist = explore(run, max_uniform=max_uniform, max_runs=max_runs)
-            watch.check()
-        except Abort as abort:
-            raise _fail_escape(abort, what) from None
-    if _searches() != searched:
-        raise OracleAssertionError(
-            f"{what}: no exact law: a draw was explored by its effect (a facade's breakpoint "
-            f"search, assumed piecewise constant and checked at finitely many values only), "
-            f"and no assertion passes on an unverified law; compare each random() value "
-            f"only with numbers, or draw from the source argument")
-    return dist
-
-
-def _searches() -> int:
-    """How many draws the facades have explored by their effect so far (0 if the facades
-    were never imported: then none was)."""
-    facades = sys.modules.get("exactdp.audit.facades")
-    return int(facades.SEARCHES[0]) if facades is not None else 0
-
-
-def _counting(mechanism: InverseCDFSampler, c: int) -> dict[Any, Fraction]:
-    """``counting_distribution(mechanism, c)`` with the escape guards armed, computed twice
-    (a :class:`CountingFunction`'s thresholds searched afresh): the two must agree."""
-    what = f"the counting mechanism {mechanism!r} on input {c}"
-    with watching(mechanism) as watch:
-        watch.advice = _ADVICE
-        try:
-            laws = []
-            for _ in range(2):
-                if isinstance(mechanism, CountingFunction):
-                    mechanism._thresholds.pop(c, None)
-                before = watch.arm()
-                try:
-                    laws.append(counting_distribution(mechanism, c))
-                finally:
-                    watch.disarm(before)
-                watch.check_call()
-                watch.called()
-            watch.check()
-        except Abort as abort:
-            raise _fail_escape(abort, what) from None
-    if laws[0] != laws[1]:
-        raise OracleAssertionError(
-            f"{what}: no exact law: computed twice, its distribution differed; the "
-            f"mechanism is not a function of (c, u) (it draws from a source the checker does "
-            f"not see, or keeps state between calls)")
-    return laws[0]
-
-
-# --------------------------------------------------------------------------- exact helpers
-
-def exact_distribution(sampler: Sampler, *, max_uniform: int = MAX_UNIFORM,
-                       max_runs: int = MAX_RUNS) -> dict[Any, Fraction]:
-    """The exact output distribution of ``sampler(source)`` (every path of its draws)."""
-    if not callable(sampler):
-        raise ParameterTypeError(f"sampler = {sampler!r} must be a function of a RandomSource")
-    return _explore(sampler, "the sampler", None, max_uniform=max_uniform, max_runs=max_runs)
 
 
 def _p(value: Fraction | Interval) -> tuple[Fraction, Fraction]:
@@ -350,44 +209,6 @@ def assert_same_distribution(sampler: Sampler,
             f"probability <= {a}):\n" + "\n".join(bad_lines))
 
 
-def _distributions(mechanism: Mechanism | InverseCDFSampler, pairs: Sequence[tuple[Any, Any]],
-                   max_uniform: int, max_runs: int) -> dict[Any, dict[Any, Fraction]]:
-    cache: dict[Any, dict[Any, Fraction]] = {}
-    for x, y in pairs:
-        for v in (x, y):
-            key = _key(v)
-            if key in cache:
-                continue
-            if isinstance(mechanism, InverseCDFSampler):
-                cache[key] = _counting(mechanism, _count(mechanism, v))
-            else:
-                cache[key] = _explore(_bind(mechanism, v), f"the mechanism on input {v!r}", v,
-                                      max_uniform=max_uniform, max_runs=max_runs,
-                                      target=mechanism)
-    return cache
-
-
-def _count(mechanism: InverseCDFSampler, v: Any) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= mechanism.n:
-        raise ParameterError(f"neighbours: input {v!r} of the counting mechanism {mechanism!r} "
-                             f"must be an int in [0, {mechanism.n}]")
-    return v
-
-
-def _bind(mechanism: Mechanism, x: Any) -> Sampler:
-    def sampler(source: RandomSource) -> Hashable:
-        return mechanism(x, source)
-    return sampler
-
-
-def _key(v: Any) -> Any:
-    try:
-        hash(v)
-        return v
-    except TypeError:
-        return repr(v)
-
-
 def _pairs(neighbours: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     try:
         pairs = list(neighbours)
@@ -454,10 +275,10 @@ def assert_pure_dp(mechanism: Mechanism | InverseCDFSampler,
     """
     eps, r = _claim(epsilon, ratio_bound)
     pairs = _pairs(neighbours)
-    dists = _distributions(mechanism, pairs, max_uniform, max_runs)
+    dists = distributions(mechanism, pairs, max_uniform, max_runs)
     ordered = []
     for x, y in pairs:
-        px, py = dists[_key(x)], dists[_key(y)]
+        px, py = dists[input_key(x)], dists[input_key(y)]
         ordered += [(x, px, y, py), (y, py, x, px)]
     worst = worst_ratio(ordered)
     if r is not None:
@@ -489,11 +310,11 @@ def assert_approx_dp(mechanism: Mechanism | InverseCDFSampler,
     if not 0 <= dlt <= 1:
         raise ParameterError(f"delta = {dlt} must lie in [0, 1]")
     pairs = _pairs(neighbours)
-    dists = _distributions(mechanism, pairs, max_uniform, max_runs)
+    dists = distributions(mechanism, pairs, max_uniform, max_runs)
     worst_hi = Fraction(0)
     for x0, y0 in pairs:
         for x, y in ((x0, y0), (y0, x0)):
-            p, q = dists[_key(x)], dists[_key(y)]
+            p, q = dists[input_key(x)], dists[input_key(y)]
             if r is not None:
                 exact = hockey_stick(p, q, r)
                 holds, box, used = exact <= dlt, Interval(exact, exact), r
@@ -541,13 +362,13 @@ def assert_strict_time(mechanism: Mechanism | InverseCDFSampler,
             raise ParameterError(f"inputs: a counting sampler ({mechanism!r}) is checked on "
                                  f"every count in [0, {mechanism.n}]; pass inputs=None")
         with watching(mechanism) as watch:
-            watch.advice = _ADVICE
+            watch.advice = ADVICE
             before = watch.arm()
             try:
                 cert = check_strict_time(mechanism, us)
                 watch.check()
             except Abort as abort:
-                raise _fail_escape(abort, f"the counting mechanism {mechanism!r}") from None
+                raise fail_escape(abort, f"the counting mechanism {mechanism!r}") from None
             finally:
                 watch.disarm(before)
         if not cert.verdict:
@@ -563,7 +384,7 @@ def assert_strict_time(mechanism: Mechanism | InverseCDFSampler,
     xs = list(inputs) if inputs is not None else []
     if len(xs) < 2:
         raise ParameterError("assert_strict_time needs inputs: two or more values of x")
-    laws = [_explore(_traced(mechanism, x), f"the mechanism on input {x!r}", x,
+    laws = [explore_law(_traced(mechanism, x), f"the mechanism on input {x!r}", x,
                      max_uniform=max_uniform, max_runs=max_runs, target=mechanism)
             for x in xs]
     for x, law in zip(xs[1:], laws[1:], strict=True):
@@ -607,101 +428,3 @@ def _hockey(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], eps: Fraction,
         if lo > delta or bits >= 4096:
             return False, Interval(lo, hi), box.hi
         bits *= 2
-
-
-# --------------------------------------------------------------------------- strategies
-
-def epsilons(max_denominator: int = 64) -> st.SearchStrategy[Fraction]:
-    """Privacy parameters in ``N^{-1}``: ``1/m`` for ``1 <= m <= max_denominator``."""
-    return st.integers(1, positive_int(max_denominator, "max_denominator")).map(
-        lambda m: Fraction(1, m))
-
-
-def gammas(max_denominator: int = 64) -> st.SearchStrategy[Fraction]:
-    """FastSample's ``gamma = 1/m`` with ``m >= 2`` (``gamma = 1`` is refused)."""
-    return st.integers(2, max(2, positive_int(max_denominator, "max_denominator"))).map(
-        lambda m: Fraction(1, m))
-
-
-def betas(max_denominator: int = 64) -> st.SearchStrategy[Fraction]:
-    """Accuracy failure probabilities ``beta = 1/m`` in ``(0, 1]``."""
-    return epsilons(max_denominator)
-
-
-def counts(n: int) -> st.SearchStrategy[int]:
-    """A count ``c`` in ``[n] = {0, ..., n}``."""
-    return st.integers(0, positive_int(n, "n"))
-
-
-def neighbouring_counts(n: int) -> st.SearchStrategy[tuple[int, int]]:
-    """Neighbouring counts ``(c, c + 1)`` with both in ``[n]`` (Definition 4.1)."""
-    return st.integers(0, positive_int(n, "n") - 1).map(lambda c: (c, c + 1))
-
-
-def geosample_params(max_n: int = 16, max_denominator: int = 16) -> st.SearchStrategy[dict[str, Any]]:
-    """Keyword arguments for :class:`~exactdp.counting.GeoSample` (Algorithm 4.8)."""
-    return st.fixed_dictionaries({"n": st.integers(1, max_n),
-                                  "epsilon": epsilons(max_denominator)})
-
-
-def fastsample_params(max_n: int = 8, max_denominator: int = 4,
-                      max_gamma_denominator: int = 8) -> st.SearchStrategy[dict[str, Any]]:
-    """Keyword arguments for :class:`~exactdp.counting.FastSample` (Algorithm 4.11).
-
-    The defaults keep ``d`` small enough for exact checks in a unit test.
-    """
-    return st.fixed_dictionaries({"n": st.integers(1, max_n),
-                                  "epsilon": epsilons(max_denominator),
-                                  "gamma": gammas(max_gamma_denominator)})
-
-
-def geometric_params(max_n: int = 16, max_denominator: int = 16) -> st.SearchStrategy[dict[str, Any]]:
-    """Keyword arguments for :class:`~exactdp.counting.GeometricMechanism`: ``n`` and a
-    rational ``alpha`` in ``(0, 1)``."""
-    alpha = st.integers(2, max_denominator).flatmap(
-        lambda q: st.integers(1, q - 1).map(lambda p: Fraction(p, q)))
-    return st.fixed_dictionaries({"n": st.integers(1, max_n), "alpha": alpha})
-
-
-def universes(max_size: int = 4) -> st.SearchStrategy[tuple[int, ...]]:
-    """A small universe ``(0, 1, ..., k-1)`` with ``1 <= k <= max_size``."""
-    return st.integers(1, positive_int(max_size, "max_size")).map(lambda k: tuple(range(k)))
-
-
-def datasets(universe: Sequence[Any] | None = None,
-             max_size: int = 6) -> st.SearchStrategy[tuple[Any, ...]]:
-    """A dataset: a tuple of elements of ``universe`` (drawn from :func:`universes` when
-    omitted), of length at most ``max_size``; order is kept, repeats allowed."""
-    if universe is None:
-        return universes().flatmap(lambda u: datasets(u, max_size))
-    if not universe:
-        raise ParameterError("universe must not be empty")
-    return st.lists(st.sampled_from(list(universe)), max_size=max_size).map(tuple)
-
-
-def neighbouring_datasets(universe: Sequence[Any] | None = None, max_size: int = 6,
-                          relation: Literal["add_remove", "substitute"] = "add_remove"
-                          ) -> st.SearchStrategy[tuple[tuple[Any, ...], tuple[Any, ...]]]:
-    """Neighbouring datasets ``(D, D')``.
-
-    ``"add_remove"``: ``D'`` is ``D`` with one element inserted (at any position), so the
-    pair covers both directions when used with the symmetric assertions above.
-    ``"substitute"``: same size, one element replaced by a different one.
-    """
-    if universe is None:
-        return universes().flatmap(lambda u: neighbouring_datasets(u, max_size, relation))
-    items = list(universe)
-    if not items:
-        raise ParameterError("universe must not be empty")
-    if relation == "add_remove":
-        return datasets(items, max(max_size - 1, 0)).flatmap(
-            lambda d: st.tuples(st.integers(0, len(d)), st.sampled_from(items)).map(
-                lambda t: (d, d[:t[0]] + (t[1],) + d[t[0]:])))
-    if relation == "substitute":
-        if len(items) < 2:
-            raise ParameterError("substitution needs a universe of at least two elements")
-        return datasets(items, max_size).filter(bool).flatmap(
-            lambda d: st.tuples(st.integers(0, len(d) - 1), st.sampled_from(items)).filter(
-                lambda t: t[1] != d[t[0]]).map(
-                lambda t: (d, d[:t[0]] + (t[1],) + d[t[0] + 1:])))
-    raise ParameterError(f"relation = {relation!r} must be 'add_remove' or 'substitute'")

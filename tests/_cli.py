@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+from collections.abc import Iterator
 
 import pytest
 
 from exactdp.cli import main
+
+
+def leaves(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
+           ) -> Iterator[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+    """Every command of ``parser`` that has no subcommands, with its path of names."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        yield path, parser
+        return
+    for sub in subs:
+        for name, child in sub.choices.items():
+            yield from leaves(child, (*path, name))
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

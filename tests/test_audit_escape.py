@@ -6,7 +6,14 @@ escaped; mechanisms that draw only from what the audit passes in still pass."""
 
 from __future__ import annotations
 
+import builtins
+import copy
+import dataclasses
+import io
+import logging
+import os
 import random
+import threading
 from typing import Any
 
 import pytest
@@ -36,7 +43,20 @@ NAMED = {"random": "random.random()", "imported": "random.random()",
          "process_time": "time.process_time()", "thread_time": "time.thread_time()",
          "uuid1": "uuid.uuid1()", "getrandom": "os.getrandom()",
          "seed_sequence": "seeded from the operating system",
-         "seeded_from_clock": "time.time()"}
+         "seeded_from_clock": "time.time()", "id": "id()", "id_function": "id()",
+         "hash_object": "hash() of a value", "hash_class": "hash() of a value",
+         "hash_str": "hash() of a value", "getpid": "os.getpid()",
+         "thread_ident": "threading.get_ident()", "native_id": "threading.get_native_id()",
+         "getrusage": "resource.getrusage()", "os_times": "os.times()",
+         "dev_urandom": "open() of a random device", "proc_stat": "open() of a random device",
+         "os_open": "os.open() of a random device", "ssl_rand": "ssl.RAND_bytes()",
+         "gc_count": "gc.get_count()", "allocated_blocks": "sys.getallocatedblocks()",
+         "system_subclass": "os.urandom()", "tempfile": "Random.choices()",
+         "hashlib_time": "time.time_ns()", "random_state": "seeded from the operating system",
+         "posix_urandom": "os.urandom()", "c_random": "Random.random() on a _random.Random",
+         "readlink_pid": "os.readlink() of a random device",
+         "repr_address": "repr() of a value whose repr shows its address",
+         "id_in_hash": "id()"}
 
 
 def _audit(route: str, shape: str, form: str) -> Any:
@@ -143,6 +163,31 @@ def test_clean_mechanisms_still_pass() -> None:
         assert report.worst is not None and report.worst.ratio == 3
 
 
+@dataclasses.dataclass(frozen=True)
+class _Key:
+    name: str
+    size: int
+
+
+def test_bookkeeping_with_ids_hashes_and_threads_is_not_an_escape() -> None:
+    """ids, string hashes and thread ids used by the standard library on the code's behalf
+    (a deep copy's memo, a dataclass's __hash__ for a dict key, logging, the current
+    thread's name), and hashes of numbers, decide nothing random: the audit passes."""
+    log = logging.getLogger("exactdp.tests.bookkeeping")
+
+    def rr(c: int, rng: random.Random) -> int:
+        table = {_Key("yes", 1): c, _Key("no", 2): 1 - c}
+        rows = copy.deepcopy([[c], [1 - c]])
+        log.debug("thread %s, key %s", threading.current_thread().name, hash((1, 2)))
+        keep, flip = table[_Key("yes", 1)], rows[1][0]
+        return keep if rng.random() < 0.75 else flip
+
+    report = whitebox_audit(facade_mechanism(rr, "random"), inputs=range(2),
+                            claimed_epsilon="11/10", kind="source", outputs=range(2))
+    assert report.verdict == "pass", report.summary()
+    assert report.worst is not None and report.worst.ratio == 3
+
+
 def test_the_guards_are_removed_after_the_audit() -> None:
     originals = (random.random, random.Random.__dict__.get("random"), random.randrange)
     _audit("random", "rare", "rng")
@@ -151,6 +196,13 @@ def test_the_guards_are_removed_after_the_audit() -> None:
         assert random.random is not originals[0]
         assert 0 <= random.random() < 1  # unarmed: the real function
     assert random.random is originals[0]
+    others = (builtins.id, builtins.hash, builtins.open, io.open, os.open, os.getpid,
+              threading.get_ident, os.urandom)
+    with watching():
+        assert builtins.id is not others[0] and os.getpid is not others[5]
+        assert id(others) == others[0](others) and hash("x") == others[1]("x")
+    assert (builtins.id, builtins.hash, builtins.open, io.open, os.open, os.getpid,
+            threading.get_ident, os.urandom) == others
 
 
 def test_the_datetime_stand_ins_behave_as_the_classes_and_are_removed() -> None:
@@ -178,7 +230,11 @@ def test_the_datetime_stand_ins_behave_as_the_classes_and_are_removed() -> None:
                                              ("uuid4", "--rng random"),
                                              ("clock", "--rng random"),
                                              ("counter", "--rng random"),
-                                             ("random", "--source")])
+                                             ("random", "--source"),
+                                             ("id", "--rng random"),
+                                             ("getpid", "--rng random"),
+                                             ("dev_urandom", "--rng random"),
+                                             ("hash_object", "--source")])
 def test_command_line_reports_broken(capsys: pytest.CaptureFixture[str], route: str,
                                      flag: str) -> None:
     form = "source" if flag == "--source" else "rng"

@@ -53,9 +53,11 @@ PLANTED = textwrap.dedent("""
         return (u - 1) % 2
 
     def hangs(c, source):
-        # writes its pid, then sleeps (for the Ctrl-C test)
+        # writes its pid (read through multiprocessing: os.getpid() called here would be an
+        # escape), then sleeps (for the Ctrl-C test)
+        import multiprocessing
         with open(os.path.join(os.path.dirname(__file__), f"pid{c}"), "w") as f:
-            f.write(str(os.getpid()))
+            f.write(str(multiprocessing.current_process().pid))
         import time
         time.sleep(600)
 

@@ -4,14 +4,16 @@ keep one direction only, a halved randomness-domain guard."""
 
 from __future__ import annotations
 
+import itertools
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from _plant import plant
 
-from exactdp import neighbours
-from exactdp.audit import escape, facade_floats, facade_lazy, facades, per_input
+from exactdp import explore, neighbours
+from exactdp.audit import facade_floats, facade_lazy, facades, guard, guarded_sources, per_input
 from exactdp.audit.guard import Abort, Finding
 from exactdp.audit.per_input import GuardedSource
 from exactdp.certificate import ClaimReport
@@ -38,6 +40,24 @@ def test_rows_pass(module: Any) -> None:
     report = row(module)
     assert report.verdict, failing(report)
     assert all(c.verdict for c in report.certificates) and len(report.certificates) >= 2
+
+
+@pytest.mark.parametrize("module", [audit_escape_detection, audit_randomness_domain])
+def test_rows_do_not_depend_on_speed(monkeypatch: pytest.MonkeyPatch, module: Any) -> None:
+    """A machine so loaded that every clock read is 11 s after the previous one (each call
+    of the audited code "takes" longer than the audit's default time limit): the rows on
+    the audit machinery must give the same verdicts."""
+    ticks = itertools.count()
+
+    def slow() -> int:
+        return next(ticks) * 11 * 10**9
+
+    for owner in (guard, explore):
+        monkeypatch.setattr(owner, "_now", slow)
+    monkeypatch.setattr(time, "monotonic_ns", slow)
+    report = row(module)
+    assert report.verdict, failing(report)
+    assert len(report.certificates) >= 2
 
 
 # --------------------------------------------------------------------------- facades
@@ -176,12 +196,22 @@ def test_guard_one_draw_late_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_unguarded_os_urandom_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """The guard on os.urandom left out: that route is audited as if nothing escaped."""
-    plant(monkeypatch, escape, "_plan", 'for name in ("urandom", "getrandom"):',
+    plant(monkeypatch, guarded_sources, "_plan", 'for name in ("urandom", "getrandom"):',
           'for name in ("getrandom",):')
     report = row(audit_escape_detection)
     assert not report.verdict
     (cert,) = [c for c in report.certificates if not c.verdict]
     assert [w["route"] for w in cert.witness["wrong"]] == ["os.urandom"]
+
+
+def test_unguarded_id_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard on id() left out: an object's address decides the output unseen."""
+    plant(monkeypatch, guarded_sources, "_process_plan",
+          'plan.append((builtins, "id", _direct(builtins.id, "id()", "process")))', "pass")
+    report = row(audit_escape_detection)
+    assert not report.verdict
+    (cert,) = [c for c in report.certificates if not c.verdict]
+    assert [w["route"] for w in cert.witness["wrong"]] == ["object id"]
 
 
 def test_no_rerun_of_paths_fails(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,19 +11,9 @@ import json
 from pathlib import Path
 
 import pytest
-from _cli import run
+from _cli import leaves, run
 
 from exactdp.cli import build_parser
-
-
-def _leaves(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
-    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    if not subs:
-        yield path, parser
-        return
-    for sub in subs:
-        for name, child in sub.choices.items():
-            yield from _leaves(child, (*path, name))
 
 
 def _options(parser: argparse.ArgumentParser) -> set[str]:
@@ -31,7 +21,7 @@ def _options(parser: argparse.ArgumentParser) -> set[str]:
 
 
 def test_every_command_has_max_seconds() -> None:
-    commands = list(_leaves(build_parser()))
+    commands = list(leaves(build_parser()))
     assert len(commands) >= 20, [p for p, _ in commands]
     missing = [" ".join(p) for p, parser in commands if "--max-seconds" not in _options(parser)]
     assert missing == []
@@ -71,7 +61,7 @@ def test_json_with_output_writes_the_file_and_prints_the_same_json(
                      "1", "--seed", "1", "--json", "--output", str(tmp_path / "geo.json"))
     assert rc == 0, err
     cases = _cases(tmp_path)
-    walked = {p for p, parser in _leaves(build_parser())
+    walked = {p for p, parser in leaves(build_parser())
               if {"--json", "--output"} <= _options(parser)}
     # every such command is covered here, or named with its reason
     assert walked - set(cases) <= {("audit",), ("plot", "pmf"), ("plot", "loss"),

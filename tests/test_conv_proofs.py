@@ -21,6 +21,7 @@ from exactdp.proofs.convolution import (
     conv_thm_09_fourier,
     conv_walsh_identities,
 )
+from tests._conv_planted import weaker_row_noise
 
 
 def _first_case() -> conv_lemma_factorization.Case:
@@ -173,14 +174,7 @@ def test_printed_algorithm_2_fails_ledger(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_weaker_noise_fails_algorithm_2_privacy(monkeypatch: pytest.MonkeyPatch) -> None:
-    orig = rows.RowNoise.__init__
-
-    def rounded_up(self: rows.RowNoise, ratios: list[Fraction], ranges: list[tuple[int, int]]
-                   ) -> None:
-        orig(self, [r * Fraction(11, 10) for r in ratios], ranges)   # noise weaker than claimed
-        self.ratios = tuple(ratios)
-
-    monkeypatch.setattr(rows.RowNoise, "__init__", rounded_up)
+    weaker_row_noise(monkeypatch)
     cert = conv_alg_2_spectral_partition.release_certificate([3, 1, 1, 0], "exact")
     assert not cert.verdict
     assert cert.worst > conv_alg_2_spectral_partition.RELEASE_DELTA

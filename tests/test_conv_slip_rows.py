@@ -8,20 +8,10 @@ from fractions import Fraction
 
 import pytest
 
-from exactdp.convolution import mechanism, rows
+from exactdp.convolution import mechanism
 from exactdp.proofs.convolution import conv_sec_2_slip_p11_domain as p11
 from exactdp.proofs.convolution import conv_sec_4_slip_p3_gaussian as p3
-
-
-def _weaker_row_noise(monkeypatch: pytest.MonkeyPatch) -> None:
-    orig = rows.RowNoise.__init__
-
-    def rounded_up(self: rows.RowNoise, ratios: list[Fraction], ranges: list[tuple[int, int]]
-                   ) -> None:
-        orig(self, [r * Fraction(11, 10) for r in ratios], ranges)   # noise weaker than claimed
-        self.ratios = tuple(ratios)
-
-    monkeypatch.setattr(rows.RowNoise, "__init__", rounded_up)
+from tests._conv_planted import weaker_row_noise
 
 
 def test_p3_row_passes_and_shows_the_gap() -> None:
@@ -34,7 +24,7 @@ def test_p3_row_passes_and_shows_the_gap() -> None:
 
 
 def test_p3_weaker_laplace_rows_fail(monkeypatch: pytest.MonkeyPatch) -> None:
-    _weaker_row_noise(monkeypatch)
+    weaker_row_noise(monkeypatch)
     cert = p3.slip_certificate(Fraction(1, 2))
     assert not cert.verdict
     assert cert.witness["laplace_worst"] > 2
@@ -54,7 +44,7 @@ def test_p11_row_passes() -> None:
 
 
 def test_p11_weaker_row_noise_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    _weaker_row_noise(monkeypatch)
+    weaker_row_noise(monkeypatch)
     cert = p11.slip_certificate()
     assert not cert.verdict
     assert cert.witness["integer_worst"] > 5

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
-from _cli import one_line_error, run
+from _cli import leaves, one_line_error, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sympy_oracle import q, sympy_sign
@@ -66,22 +66,12 @@ def test_project_at_the_largest_epsilon_is_fast(capsys: pytest.CaptureFixture[st
         assert time.process_time() - start < 5  # 7-12 s before
 
 
-def _leaves(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
-    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    if not subs:
-        yield path, parser
-        return
-    for sub in subs:
-        for name, child in sub.choices.items():
-            yield from _leaves(child, (*path, name))
-
-
 def test_every_max_seconds_defaults_to_a_minute() -> None:
     """The red team's rule: a run past 60 s is a hang, so no command waits longer unasked.
     The one exception is verify, whose work is its fixed grid of claims, not the input's
     size (see the test below)."""
     found = []
-    for path, parser in _leaves(build_parser()):
+    for path, parser in leaves(build_parser()):
         for action in parser._actions:
             if "--max-seconds" in action.option_strings and path != ("verify",):
                 found.append(path)

@@ -15,6 +15,7 @@ from exactdp import discrete_gaussian as dgm
 from exactdp.discrete_gaussian import (
     MAX_TAIL,
     DiscreteGaussian,
+    calibrate_sigma2,
     ideal_delta,
     tail_bound,
     weight_direct,
@@ -167,3 +168,29 @@ def test_errors_are_typed_and_clear() -> None:
     with pytest.raises(ParameterError, match="shift"):
         ideal_delta(1, 1, 0)
     assert tail_bound(10**9) <= MAX_TAIL
+
+
+def test_calibration_is_certified_but_delta_is_not_monotone_in_sigma2() -> None:
+    """eps = 10, delta = 1e-5: the ideal delta (mpmath, independent of the code) meets the
+    target at 5/32, misses it at 3/16 and 15/64, meets it again at 1/4.  The default search
+    returns a certified point whose predecessor fails; least=True the least one of the grid."""
+    eps, target, step = Fraction(10), Fraction(1, 10**5), Fraction(1, 64)
+    with mpmath.workdps(60):
+        goal = mpmath.mpf(1) / 10**5
+
+        def meets(s2: Fraction) -> bool:
+            return bool(_ideal_delta_mpmath(s2, eps, 1) <= goal)
+
+        assert meets(Fraction(5, 32)) and not meets(Fraction(3, 16))
+        assert not meets(Fraction(15, 64)) and meets(Fraction(1, 4))
+        smallest = next(m * step for m in range(1, 64) if meets(m * step))
+        got = calibrate_sigma2(eps, target)
+        assert meets(got) and not meets(got - step)
+        assert ideal_delta(got, eps).hi <= target
+        assert got > smallest  # the bisection stepped over the smaller certified point
+        assert calibrate_sigma2(eps, target, least=True) == smallest
+        assert calibrate_sigma2(1, Fraction(1, 1000), least=True) == next(
+            m * step for m in range(1, 1000)
+            if _ideal_delta_mpmath(m * step, Fraction(1), 1) <= mpmath.mpf(1) / 1000)
+    with pytest.raises(ParameterTypeError, match="least"):
+        calibrate_sigma2(eps, target, least=1)

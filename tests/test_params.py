@@ -259,3 +259,26 @@ def test_check_count(n: int, data: st.DataObject) -> None:
 def test_check_count_type(c: object) -> None:
     with pytest.raises(ParameterTypeError, match="c = "):
         check_count(c, 5)
+
+
+def test_the_shared_epsilon_delta_validator_names_parameter_value_and_rule() -> None:
+    from exactdp.params import epsilon_delta, open_unit, positive_fraction
+
+    assert epsilon_delta("1/2", "1e-6") == (Fraction(1, 2), Fraction(1, 10**6))
+    with pytest.raises(ParameterError, match=r"^--epsilon = 0 must be positive$"):
+        epsilon_delta(0, "1/2", "--epsilon", "--delta")
+    for bad in (0, 1, "3/2", -1):
+        with pytest.raises(ParameterError, match=r"^delta = .* must lie strictly between 0 and 1$"):
+            open_unit(bad, "delta")
+    with pytest.raises(FloatParameterError, match="delta"):
+        epsilon_delta(1, 0.1)
+    with pytest.raises(ParameterError, match="step = -1/64 must be positive"):
+        positive_fraction("-1/64", "step")
+    # the call sites keep their parameter's name in the message
+    from exactdp.convolution.gaussian import calibrate_gaussian
+    from exactdp.discrete_gaussian import calibrate_sigma2
+
+    with pytest.raises(ParameterError, match="^delta = 1 must lie strictly between 0 and 1$"):
+        calibrate_sigma2(1, 1)
+    with pytest.raises(ParameterError, match="^epsilon = 0 must be positive$"):
+        calibrate_gaussian([1], 0, Fraction(1, 10))

@@ -50,7 +50,7 @@ __all__ = ["CLOCKS", "NOT_COVERED", "Counter", "Counting", "counting", "suspende
 _OWN = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 #: (file, function) of the exactdp code that calls the audited code (and the wrappers of
 #: :mod:`exactdp.audit.callforms`, all of whose functions do).
-_ENTRIES = {("guard.py", "call"), ("facades.py", "invoke")}
+_ENTRIES = {("guard.py", "call"), ("facades.py", "invoke"), ("bytecode.py", "traced_call")}
 #: The call instructions an operation count counts (with the first instruction of every
 #: loop iteration: the target of a backward jump).
 _CALLS = frozenset({"CALL", "CALL_FUNCTION_EX"})
@@ -211,7 +211,11 @@ class Counter:
 
                 def tracer(frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
                     if event == "opcode":
-                        if frame.f_lasti in ops:
+                        n = get(frame.f_lasti)
+                        if n is not None:  # straight from here: the rest of the line at once
+                            count[0] += n
+                            frame.f_trace_opcodes = False
+                        elif frame.f_lasti in ops:
                             count[0] += 1
                     elif event == "line":
                         n = get(frame.f_lasti)
@@ -261,6 +265,17 @@ class Counter:
         frame.f_trace_opcodes = True
         frame.f_trace_lines = self.detail is None and _line_table(code) is not None
         return self._tracer(code)
+
+    def traced_call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` counted: the trace function is set for this call alone (inside
+        :meth:`Counting.run` with ``armed=False``), so that the code around it -- the
+        guard's time limit, the output's checks -- runs without a trace event per frame."""
+        old = sys.gettrace()
+        sys.settrace(self._global)
+        try:
+            return fn(*args)
+        finally:
+            sys.settrace(old)
 
     def audited(self, frame: FrameType | None) -> bool:
         """Whether ``frame`` is the audited code's (its calls are recorded)."""
@@ -323,8 +338,10 @@ class Counting:
                 getattr(sys.stderr, "write", None))
 
     @contextmanager
-    def run(self) -> Iterator[Counter]:
-        """Count one run (see :func:`counting`); the counter is reset on entry."""
+    def run(self, armed: bool = True) -> Iterator[Counter]:
+        """Count one run (see :func:`counting`); the counter is reset on entry.
+        ``armed=False``: the block's code is not traced; only the calls made through the
+        counter's :meth:`Counter.traced_call` are counted."""
         key = self._current()
         if key != self._key or len(key) != len(self._key or ()):
             self._build()
@@ -353,7 +370,7 @@ class Counting:
                 else:
                     saved.append((obj, name, getattr(obj, name)))
                     setattr(obj, name, value)
-            sys.settrace(counter._global)
+            sys.settrace(counter._global if armed else None)
             yield counter
         finally:
             sys.settrace(old)

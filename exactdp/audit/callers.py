@@ -16,7 +16,7 @@ import sysconfig
 import uuid
 from types import FrameType, ModuleType
 
-__all__ = ["INFRASTRUCTURE", "KINDS", "kind", "own_code", "user_modules", "where"]
+__all__ = ["INFRASTRUCTURE", "KINDS", "kind", "own_code", "user_code", "user_modules", "where"]
 
 _EXACTDP = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 #: exactdp files that run other people's code or draw real randomness themselves: a call
@@ -28,7 +28,7 @@ _NOT_MACHINERY = ("examples" + os.sep, "tutorials" + os.sep, "randomness.py",
 #: the caller (``random.randint`` calls ``randrange`` calls ``getrandbits``...)
 _IMPLEMENTATION = frozenset(os.path.abspath(str(m.__file__)) for m in (random, secrets, uuid)) \
     | {os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
-       for name in ("escape.py", "bytecode.py")}  # the guards; the timing count's recorders
+       for name in ("guarded_sources.py", "bytecode.py")}  # the guards; the timing count's recorders
 #: packages that run the tests or the workers, never audited code: their globals are left
 #: alone by the scan of loaded modules
 INFRASTRUCTURE = frozenset({"_pytest", "pytest", "pluggy", "hypothesis", "coverage", "dask",
@@ -79,6 +79,22 @@ def own_code(module: ModuleType) -> bool:
     """A module of the user's own code (not an installed library)."""
     path = getattr(module, "__file__", None)
     return isinstance(path, str) and not os.path.abspath(path).startswith(_LIBRARY_DIRS)
+
+
+#: co_filename -> whether it is the user's own code (:func:`user_code`)
+_OWN_FILES: dict[str, bool] = {}
+
+
+def user_code(filename: str) -> bool:
+    """Whether code compiled from ``filename`` is the user's own: neither exactdp's
+    machinery nor a file implementing guarded functions, nor the standard library or an
+    installed library (code compiled from a string, ``<string>``, counts as the user's)."""
+    found = _OWN_FILES.get(filename)
+    if found is None:
+        found = kind(filename) == "other" and (
+            filename.startswith("<") or not os.path.abspath(filename).startswith(_LIBRARY_DIRS))
+        _OWN_FILES[filename] = found
+    return found
 
 
 _USER: dict[str, tuple[object, bool]] = {}

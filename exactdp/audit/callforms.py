@@ -20,6 +20,7 @@ the form to use -- a usage problem is never reported as a broken mechanism.
 
 from __future__ import annotations
 
+import dis
 import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -94,10 +95,10 @@ def call_form(fn: Callable[..., Any], rng_arg: int | str | None = DEFAULT,
         elif not patching:
             raise ParameterError(
                 f"{name} takes {len(free)} argument(s) ({', '.join(p.name for p in free)}), "
-                f"so the generator cannot be passed as f(c, rng): for module-level "
-                f"randomness add --patch MODULE (e.g. --patch random), for an instance's "
-                f"generator --patch-attr NAME (e.g. _rng), or say where it goes with "
-                f"--rng-arg N|NAME")
+                f"so the generator cannot be passed as f(c, rng): "
+                + (_seen_randomness(fn) or "for module-level randomness add --patch MODULE "
+                   "(e.g. --patch random), for an instance's generator --patch-attr NAME "
+                   "(e.g. _rng)") + ", or say where it goes with --rng-arg N|NAME")
         else:
             rng_arg = None
     rng_param: inspect.Parameter | None = None
@@ -152,6 +153,41 @@ def call_form(fn: Callable[..., Any], rng_arg: int | str | None = DEFAULT,
     call.__qualname__ = getattr(fn, "__qualname__", name)
     call.__module__ = getattr(fn, "__module__", None) or __name__
     return call
+
+
+#: What to patch for a module the code names: the facades stand in for these modules'
+#: generators (numpy's through its ``numpy.random`` functions).
+_PATCHES = {"random": "random", "secrets": "secrets", "numpy": "numpy.random",
+            "numpy.random": "numpy.random"}
+
+
+def _seen_randomness(fn: Callable[..., Any]) -> str:
+    """Where ``fn`` visibly gets its randomness, as the flag to pass: an attribute of a bound
+    method's instance holding a generator (``--patch-attr NAME``), or a module of
+    :data:`_PATCHES` its code reads as a global (``--patch MODULE``); "" when none is seen."""
+    owner = getattr(fn, "__self__", None)
+    if owner is not None and not inspect.ismodule(owner) and hasattr(owner, "__dict__"):
+        for attr, value in sorted(vars(owner).items()):
+            kind = type(value)
+            if (kind.__module__ or "").split(".")[0] in ("random", "numpy") and \
+                    kind.__name__ in ("Random", "SystemRandom", "Generator", "RandomState"):
+                numpy = kind.__module__.startswith("numpy")
+                rng = ("numpy-legacy" if kind.__name__ == "RandomState" else "numpy") \
+                    if numpy else "random"
+                return (f"its instance's attribute {attr} is a "
+                        f"{'numpy ' if numpy else 'random.'}{kind.__name__}: add --patch-attr "
+                        f"{attr} (with --rng {rng})")
+    func = getattr(fn, "__func__", fn)
+    code, scope = getattr(func, "__code__", None), getattr(func, "__globals__", None)
+    if code is None or not isinstance(scope, dict):
+        return ""
+    names = {i.argval for i in dis.get_instructions(code) if i.opname == "LOAD_GLOBAL"}
+    used = sorted({_PATCHES.get(getattr(scope.get(n), "__name__", "") or "", "")
+                   for n in names if inspect.ismodule(scope.get(n))} - {""})
+    rng = {"random": "random", "secrets": "secrets", "numpy.random": "numpy-legacy"}[used[0]] \
+        if used else ""
+    return (f"its code reads the module{'s' if len(used) > 1 else ''} {', '.join(used)}: add "
+            f"--patch {','.join(used)} (with --rng {rng})") if used else ""
 
 
 def _blind(fn: Callable[..., Any], rng_arg: int | str | None, kw: dict[str, Any],

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["FLOAT_BITS", "as_unit_float", "exact_outcome", "filled", "geometric_search",
+__all__ = ["FLOAT_BITS", "affine_unit", "as_unit_float", "exact_outcome", "filled", "geometric_search",
            "geometric_search_applies", "laplace", "legacy_exponential", "legacy_gauss_pair",
            "legacy_normal", "uniform_from", "uniform_range"]
 
@@ -134,6 +134,26 @@ def uniform_range(u: DoubleSource, low: Any = 0, high: Any = 1) -> Any:
     """numpy's ``random_uniform``: ``low + (high - low) * U`` in doubles."""
     lo, hi = _double(low, "low"), _double(high, "high")
     return lo + (hi - lo) * u()
+
+
+def affine_unit(a: Any, b: Any) -> Any:
+    """``j -> a + (b - a) * (j / 2**53)`` in doubles (``Random.uniform``'s and numpy's
+    ``random_uniform``'s operations, in their order) when it is non-decreasing in ``j`` for
+    sure -- ``a``, ``b`` finite floats or ints of at most 53 bits, ``b - a`` finite and
+    positive: a product with a positive double and a sum with a double, each correctly
+    rounded, never decrease -- else None.  Its values are compared exactly by
+    :class:`~exactdp.audit.facade_monotone.LazyIncreasing`."""
+    def usable(x: Any) -> bool:
+        if type(x) is int:
+            return -(1 << 53) <= x <= 1 << 53
+        return type(x) is float and math.isfinite(x)
+
+    if not (usable(a) and usable(b)):
+        return None
+    width = b - a
+    if not (math.isfinite(width) and width > 0):
+        return None
+    return lambda j: a + width * as_unit_float(j)  # float: the library's formula
 
 
 def filled(draw: Any, size: Any) -> Any:

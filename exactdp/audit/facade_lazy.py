@@ -36,6 +36,7 @@ branches on either is outside this exploration.
 from __future__ import annotations
 
 import numbers
+import sys
 from collections.abc import Callable
 from sys import gettrace, settrace
 from typing import Any
@@ -81,6 +82,10 @@ def _exact(other: Any) -> tuple[int, int] | float | None:
     if isinstance(other, numbers.Rational):
         return int(other.numerator), int(other.denominator)
     return None
+
+
+#: the largest finite float (a float within +-this is finite and not nan)
+_MAX_FLOAT = sys.float_info.max
 
 
 def _comparison(op: str) -> Callable[[Any, Any], bool]:
@@ -157,7 +162,10 @@ class LazyUnit:
         return not answer
 
     def _compare(self, other: Any, op: str) -> bool:
-        x = _exact(other)
+        t = type(other)  # a plain int or a finite float: read here, as _exact reads it
+        is_float = t is float  # float-ok: the user's operand, read exactly (as_integer_ratio)
+        x = ((other, 1) if t is int else other.as_integer_ratio()
+             if is_float and -_MAX_FLOAT <= other <= _MAX_FLOAT else _exact(other))
         if x is None:
             return bool(self._escape(f"compared ({op}) with {type(other).__name__}"))
         if isinstance(x, float):  # inf or nan: the same answer for every j
@@ -180,7 +188,13 @@ class LazyUnit:
             return self._below(ceil, False)
         if num % den:  # == / != with a value no j gives
             return op == "!="
-        same = self._split((floor, floor + 1), (False, True, False))
+        lo, hi = self._cell
+        if floor <= lo or floor >= hi - 1:  # at an end of the cell, or outside it: the
+            # parts of _split with one of them empty -- one cut, the same branch
+            same = (lo <= floor < hi) and (self._below(lo + 1, True) if floor == lo
+                                            else self._below(hi - 1, False))
+        else:
+            same = self._split((floor, floor + 1), (False, True, False))
         return same if op == "==" else not same
 
     __lt__ = _comparison("<")

@@ -60,6 +60,7 @@ from exactdp.audit import facade_floats as ff
 from exactdp.audit.bytecode import suspended, untraced
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
 from exactdp.audit.facade_lazy import LazyInt, LazyUnit, Parts
+from exactdp.audit.facade_monotone import LazyIncreasing
 from exactdp.explore import ExplorationLimitError, NondeterminismError, RestartExploration
 from exactdp.params import ParameterError
 from exactdp.randomness import RandomSource
@@ -165,6 +166,9 @@ class _Engine:
         self.lazy = self.lazy_ints = 0
         self.escaped = ""
         self.done = False
+        #: the source's event-free coin (the exploring source's, through the audit's
+        #: guarded source), for a comparison's two parts
+        self._coin = getattr(source, "explore_coin", None)
 
     def draw(self, n: int) -> int:
         """``j`` uniform on ``[0, n)``."""
@@ -210,6 +214,8 @@ class _Engine:
     def _branch(self, lengths: tuple[int, ...]) -> int:
         if self.done:
             self.escape("used after the call that drew it returned")
+        if len(lengths) == 2 and self._coin is not None:  # no event: as paused below
+            return 0 if self._coin(lengths[0], lengths[0] + lengths[1]) else 1
         token = pause()  # branching on a comparison is not a draw of the traced code
         try:
             if len(lengths) == 2:
@@ -287,7 +293,9 @@ def _key(value: Any) -> Hashable:
 
 
 #: the code of ``random.Random.randrange``, which returns its ``_randbelow`` value (shifted)
-_RANDRANGE = getattr(random.Random.randrange, "__wrapped__", random.Random.randrange).__code__
+_RANDRANGE_FN = getattr(random.Random.randrange, "__wrapped__", random.Random.randrange)
+_RANDRANGE = _RANDRANGE_FN.__code__
+_RANDINT_FN = getattr(random.Random.randint, "__wrapped__", random.Random.randint)
 
 
 class RandomFacade(random.Random):
@@ -309,7 +317,7 @@ class RandomFacade(random.Random):
     def random(self) -> Any:
         frame = sys._getframe(1)
         while frame.f_back is not None and \
-                frame.f_globals.get("__name__") == "exactdp.audit.escape":
+                frame.f_globals.get("__name__") == "exactdp.audit.guarded_sources":
             frame = frame.f_back  # a name bound before the audit, forwarded by its guard
         caller = frame.f_globals.get("__name__", "")
         # the draw runs with tracing off (as untraced() would, inlined: once per draw)
@@ -333,6 +341,38 @@ class RandomFacade(random.Random):
             raise ValueError("number of bits must be non-negative")
         return self._engine.draw(1 << k) if k else 0
 
+    # randrange and randint are random.Random's own, run with tracing off: the facade's
+    # work, not the audited code's (with the escape guards installed, as in every white-box
+    # run, the guard's wrapper calls them from exactdp's frames, which are not counted
+    # either); each is one call of the audited code, with one trace event
+    # (randrange(n) and randint(a, b) with plain ints, the commonest calls, go straight
+    # where random.Random's own code goes: _randbelow(n), resp. a + _randbelow(b - a + 1),
+    # the value handed out lazily)
+    def randrange(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        old = sys.gettrace()
+        if old is not None:
+            sys.settrace(None)
+        try:
+            if len(args) == 1 and not kwargs and type(args[0]) is int and args[0] > 0:
+                return self._engine.integer(args[0])
+            return _RANDRANGE_FN(self, *args, **kwargs)
+        finally:
+            if old is not None:
+                sys.settrace(old)
+
+    def randint(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        old = sys.gettrace()
+        if old is not None:
+            sys.settrace(None)
+        try:
+            if len(args) == 2 and not kwargs and type(args[0]) is int \
+                    and type(args[1]) is int and args[1] >= args[0]:
+                return args[0] + self._engine.integer(args[1] - args[0] + 1)
+            return _RANDINT_FN(self, *args, **kwargs)
+        finally:
+            if old is not None:
+                sys.settrace(old)
+
     def _randbelow(self, n: int) -> int:  # type: ignore[override]
         # randrange hands the value to the code (lazily); choice, shuffle... index with it
         return self._below(n, sys._getframe(1).f_code is _RANDRANGE)
@@ -342,7 +382,8 @@ class RandomFacade(random.Random):
         return self._engine.integer(n) if lazy else self._engine.draw(n)
 
     def uniform(self, a: Any, b: Any) -> Any:
-        return uniform_from(a, b, self)
+        value = _lazy_uniform(self._engine, a, b)  # never truth-tested: that compares it
+        return uniform_from(a, b, self) if value is None else value
 
 
 class SecretsFacade(secrets.SystemRandom, RandomFacade):
@@ -444,6 +485,10 @@ class NumpyFacade:
 
     def uniform(self, low: Any = 0, high: Any = 1, size: Any = None) -> Any:
         _continuous("uniform", low=low, high=high)
+        if size is None and type(self) is NumpyFacade:  # Generator: random() is lazy too
+            value = _lazy_uniform(self._engine, low, high)
+            if value is not None:
+                return value
         return self._sized(lambda: ff.uniform_range(self._double, low, high), size)
 
     def geometric(self, p: Any, size: Any = None) -> Any:
@@ -633,16 +678,36 @@ class FacadeMechanism:
         large = [n for n in self._large if n not in (LAZY_NOTE, ESCAPED_NOTE)]
         return "; ".join(large[:4]) + ("; ..." if len(large) > 4 else "")
 
-    def invoke(self, c: Any) -> Any:
+    def invoke(self, c: Any, tracer: Any = None) -> Any:
+        """``fn(c, facade)``; ``tracer``: the operation count's trace function, set for
+        the duration of the call only (:meth:`__call__`; a probe runs untraced)."""
         for facade in self._facades:  # each run (and each probe) from a fresh state
             facade._reset()
+        if tracer is not None:
+            sys.settrace(tracer)
         try:
             return self.fn(c, self._facade)
         except tuple(self.raises) as exc:
             return self.raises[type(exc)] if type(exc) in self.raises else next(
                 v for t, v in self.raises.items() if isinstance(exc, t))
+        finally:
+            if tracer is not None:
+                sys.settrace(None)
 
     def __call__(self, c: Any, source: RandomSource) -> Any:
+        # The operation count (:mod:`exactdp.audit.bytecode`) counts only frames called by
+        # :meth:`invoke`: its trace function is set around that call alone, so that the
+        # set-up here and the checks after it run without a trace event per frame.
+        tracer = sys.gettrace()
+        if tracer is not None:
+            sys.settrace(None)
+        try:
+            return self._run(c, source, tracer)
+        finally:
+            if tracer is not None:
+                sys.settrace(tracer)
+
+    def _run(self, c: Any, source: RandomSource, tracer: Any) -> Any:
         engine = _Engine(self, c, source)
         facade = _FACADES[self.rng](engine)
         facades = {self.rng: facade}
@@ -658,7 +723,7 @@ class FacadeMechanism:
         self._facades = list(facades.values())
         try:
             with _patched(patches):
-                result = self.invoke(c)
+                result = self.invoke(c, tracer)
             if engine.lazy or engine.lazy_ints:
                 _settled(result, 0)  # a lazy value returned: explored without them
             return result
@@ -740,10 +805,22 @@ class FacadeMechanism:
                     f"facade cannot explore it exactly: audit this code black-box")
 
 
+def _lazy_uniform(engine: _Engine, a: Any, b: Any) -> Any:
+    """``uniform(a, b)`` as a :class:`~exactdp.audit.facade_monotone.LazyIncreasing` when
+    the draw is lazy and ``a + (b - a) * u`` is non-decreasing in ``u`` for sure; else None
+    (the caller computes the double)."""
+    g = ff.affine_unit(a, b)
+    mech = getattr(engine, "mech", None)  # (an engine of plain draws has neither)
+    if g is None or getattr(engine, "probing", None) is not None or not getattr(mech, "lazy",
+                                                                                False):
+        return None
+    return LazyIncreasing(engine.unit(), g)  # unit(): a LazyUnit on a live, lazy run
+
+
 def _settled(value: Any, depth: int) -> None:
     """Escape (restart without lazy values) when ``value`` is, or holds in a tuple, list or
     dict, a lazy value: an output must be a value, not a draw still to be made."""
-    if type(value) in (LazyUnit, LazyInt):
+    if issubclass(type(value), LazyUnit):  # LazyInt, LazyIncreasing too
         object.__getattribute__(value, "_escape")("returned by the mechanism")
     elif isinstance(value, (tuple, list)) and depth < 8:
         for v in value:

@@ -12,7 +12,10 @@ unseen: what :mod:`exactdp.audit.escape` compares before and after the audited c
 
 from __future__ import annotations
 
+import collections
+import copy
 import functools
+import numbers
 import random
 import sys
 from collections.abc import Callable, Mapping
@@ -21,7 +24,8 @@ from typing import Any
 
 from exactdp.audit.callers import user_modules
 
-__all__ = ["facade_types", "generator_states", "places"]
+__all__ = ["MISSING", "content_copy", "facade_types", "generator_states", "only_gained",
+           "places", "same_content"]
 
 @functools.cache
 def facade_types() -> tuple[type, ...]:
@@ -124,3 +128,54 @@ def _content(cell: Any) -> Any:
 
 def _cells(names: tuple[str, ...], cells: tuple[Any, ...]) -> dict[str, Any]:
     return {n: _content(c) for n, c in zip(names, cells, strict=False)}
+
+
+MISSING = object()
+
+#: the containers whose content is compared between calls (others: their binding only)
+_CONTAINERS = (list, dict, set, bytearray, collections.deque)
+
+
+#: the values compared by content inside such containers
+_PLAIN = (numbers.Number, str, bytes, type(None))
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Made only of plain values and containers of them (things compared by value)."""
+    if isinstance(value, _PLAIN):
+        return True
+    if depth > 8 or not isinstance(value, (*_CONTAINERS, tuple, frozenset)):
+        return False
+    items = (*value.keys(), *value.values()) if isinstance(value, dict) else value
+    return all(_plain(v, depth + 1) for v in items)
+
+
+def content_copy(value: Any) -> Any:
+    """A deep copy of a built-in container of plain values (to compare its content later),
+    else ``MISSING`` (objects inside compare by identity, so a copy would never equal)."""
+    if not isinstance(value, _CONTAINERS) or not _plain(value):
+        return MISSING
+    return copy.deepcopy(value)
+
+
+def only_gained(now: Any, before: Any) -> bool:
+    """``now`` is ``before`` with entries added and none changed or removed: a dict with
+    new keys, a set with new elements, a list with new items at its end."""
+    try:
+        if isinstance(before, dict) and isinstance(now, dict):
+            return len(now) > len(before) and all(
+                k in now and bool(now[k] == v) for k, v in before.items())
+        if isinstance(before, set) and isinstance(now, set):
+            return len(now) > len(before) and before <= now
+        if isinstance(before, list) and isinstance(now, list):
+            return len(now) > len(before) and bool(now[:len(before)] == before)
+    except Exception:  # noqa: BLE001 - content that cannot be compared: not a memo
+        return False
+    return False
+
+
+def same_content(now: Any, before: Any) -> bool:
+    try:
+        return bool(now == before)
+    except Exception:  # noqa: BLE001 - content that cannot be compared: binding only
+        return True

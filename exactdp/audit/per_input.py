@@ -50,7 +50,7 @@ from exactdp.explore import (
 )
 from exactdp.params import ResourceLimitError
 from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
-from exactdp.trace import recording
+from exactdp.trace import pause, recording, resume
 
 __all__ = ["CountingAdapter", "Explored", "GuardedSource", "calls_exceeded", "counting_input",
            "explore_input", "path_runner", "run_once", "sorted_distribution"]
@@ -158,6 +158,19 @@ class GuardedSource(RandomSource):
         self._charge(check_domain_size(draw.d))
         return self.inner.inverse_cdf(draw)
 
+    def explore_coin(self, num: int, den: int) -> bool:
+        """The exploring source's :meth:`~exactdp.explore.ExploringSource.explore_coin` (plain ints
+        ``0 < num < den``, no event), charged like :meth:`bernoulli`."""
+        self._charge(den)
+        coin = getattr(self.inner, "explore_coin", None)
+        if coin is not None:
+            return bool(coin(num, den))
+        token = pause()
+        try:
+            return self.inner.bernoulli(num, den)
+        finally:
+            resume(token)
+
     def bernoulli(self, num: int, den: int) -> bool:
         if type(den) is not int or den < 1:  # (a plain int >= 1 needs no call)
             check_domain_size(den)
@@ -248,8 +261,8 @@ def run_once(f: Callable[[Any, RandomSource], Any], c: Any, src: RandomSource, g
     counted; ``(output, trace)``."""
     call = f"f({show(c)}, source)"
     gs = GuardedSource(src, randomness_size, c)
-    with recording() as events, counting.run() as counter:
-        out = guard.call(f, (c, gs), call, {"c": c, "draws": gs.draws},
+    with recording() as events, counting.run(armed=False) as counter:
+        out = guard.call(counter.traced_call, (f, c, gs), call, {"c": c, "draws": gs.draws},
                          check=lambda v: check_outcome(
                              v, allowed, call, {"c": c, "draw_sizes": gs.draws},
                              f" (draws {gs.draws})"))

@@ -26,7 +26,7 @@ def replay_path(run: Callable[[ExploringSource], T], src: RandomSource, first: T
     assert isinstance(src, ExploringSource), "explore() runs every path on one"
     n = len(src.choices)
     again = ExploringSource(tuple(src.choices), src.max_uniform, max_draws=n,
-                            deadline_ns=src.deadline_ns, memo=src.memo)
+                            deadline_ns=src.deadline_ns, memo=src.memo, weigh=False)
     try:
         second: Any = run(again)
     except PathCut:

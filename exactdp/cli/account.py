@@ -22,6 +22,7 @@ from exactdp.cli._common import (
     add_output,
     emit_json,
 )
+from exactdp.spend import compact, readable_bound
 
 __all__ = ["COMMANDS", "add_account", "cmd_account"]
 
@@ -84,6 +85,21 @@ def _short(q: Fraction, up: bool) -> str:
     while q * 10**e < 1:
         e += 1
     return f"{_decimal(q * 10**e, up, 3)}e-{e}"
+
+
+def _is(q: Fraction) -> str:
+    """``= q`` when short, else ``<= bound`` rounded up (text output; JSON is exact)."""
+    text = readable_bound(q)
+    return text if text.startswith("<=") else f"= {text}"
+
+
+def _at_text(at: str) -> str:
+    """The JSON's ``"at"`` (``"epsilon = ln(R)"``, ``"epsilon = E"``, ``"delta = D"``, exact)
+    with its number abbreviated for text output (:func:`exactdp.spend.compact`)."""
+    name, _, value = at.partition(" = ")
+    if value.startswith("ln(") and value.endswith(")"):
+        return f"{name} = ln({compact(Fraction(value[3:-1]))})"
+    return f"{name} = {compact(Fraction(value))}"
 
 
 def _read(paths: list[str], limit: int) -> list[Any]:
@@ -255,9 +271,10 @@ def cmd_account(args: argparse.Namespace) -> int:
         print(f"{len(releases)} release(s); neighbours: {first.relation}")
         for r in releases:
             extra = f", {r.values} values" if r.kind == "sample" else ""
-            print(f"  {r.path}: {r.kind}{extra}, epsilon {r.spend}, delta {r.spend.delta}")
+            print(f"  {r.path}: {r.kind}{extra}, epsilon {r.spend}, delta "
+                  f"{readable_bound(r.spend.delta)}")
         print(f"basic composition: epsilon = {total} in [{payload['basic']['epsilon_lower']}, "
-              f"{payload['basic']['epsilon_upper']}], delta = {total.delta}")
+              f"{payload['basic']['epsilon_upper']}], delta {_is(total.delta)}")
         if exact is not None:
             worst = exact.get("worst_pairs")
             pair = (" (worst: counts " + ", ".join(f"{w['from']} -> {w['to']} in {w['file']}"
@@ -265,19 +282,21 @@ def cmd_account(args: argparse.Namespace) -> int:
             head = ("exact privacy-loss distribution" if exact["method"] == "exact" else
                     f"certified bounds on the ratio grid ({exact['grid_base']})^i (the exact "
                     f"composition would have more than 2^20 distinct ratios)")
+            at = _at_text(exact["at"])
             if "delta_upper" in exact:
-                exact_d = f" = {exact['delta']}" if "delta" in exact else ""
-                print(f"{head} at {exact['at']}: delta{exact_d} in "
+                exact_d = (f" = {exact['delta']}" if "delta" in exact
+                           and len(exact["delta"]) <= 40 else "")
+                print(f"{head} at {at}: delta{exact_d} in "
                       f"[{exact['delta_lower']}, {exact['delta_upper']}]{pair}")
             elif exact["epsilon"] == "infinity":
-                print(f"{head} at {exact['at']}: no finite epsilon")
+                print(f"{head} at {at}: no finite epsilon")
             else:
                 from exactdp.certificate import brief
 
                 ratio = exact["ratio"]
                 shown = ("" if ratio is None else
                          "= 0 " if ratio == "1" else f"= ln({brief(Fraction(ratio))}) ")
-                print(f"{head} at {exact['at']}: epsilon {shown}in "
+                print(f"{head} at {at}: epsilon {shown}in "
                       f"[{exact['epsilon_lower']}, {exact['epsilon_upper']}]{pair}")
     return OK
 

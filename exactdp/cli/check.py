@@ -105,20 +105,16 @@ def _add_alp(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-
 
 
 def _params(args: argparse.Namespace) -> Any:
-    from exactdp.params import positive_int, to_fraction
+    from exactdp.params import positive_fraction, positive_int, to_fraction
     from exactdp.sparse_vectors.alp_params import ALPParams, tight_bound
 
-    eps = to_fraction(args.epsilon, "--epsilon")
-    if eps <= 0:
-        raise ParameterError(f"--epsilon = {eps} must be positive")
+    eps = positive_fraction(args.epsilon, "--epsilon")
     epsilon_in_range(eps)
     rows = positive_int(args.rows, "--rows")
     d = positive_int(args.universe_size, "--universe-size")
     k = positive_int(args.sparsity, "--sparsity")
     grid = positive_int(args.grid, "--grid")
-    beta = to_fraction(args.beta, "--beta")
-    if beta <= 0:
-        raise ParameterError(f"--beta = {beta} must be positive")
+    beta = positive_fraction(args.beta, "--beta")
     # The check enumerates every k-sparse input and pairs of them: at least (d + 1)^2 cell
     # comparisons, with k and s sizing lists.  Refused here, before the hash family (a prime
     # above d) or the saturation scan (a list of k entries) is built for a domain that could

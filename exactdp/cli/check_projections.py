@@ -116,13 +116,11 @@ def _int_list(text: str, name: str) -> tuple[int, ...]:
 
 
 def _setup(args: argparse.Namespace) -> dict[str, Any]:
-    from exactdp.params import positive_int, to_fraction
+    from exactdp.params import positive_fraction, positive_int, to_fraction
     from exactdp.projections.matrices import OPORPPlan
     from exactdp.projections.rr import Base, base_from_eps
 
-    eps = to_fraction(args.epsilon, "--epsilon")
-    if eps <= 0:
-        raise ParameterError(f"--epsilon = {eps} must be positive")
+    eps = positive_fraction(args.epsilon, "--epsilon")
     epsilon_in_range(eps)
     p, k = positive_int(args.p, "--p"), positive_int(args.k, "--k")
     if p % k:

@@ -46,8 +46,8 @@ from exactdp.params import (
     DomainError,
     ParameterError,
     ResourceLimitError,
+    open_unit,
     positive_int,
-    to_fraction,
 )
 
 __all__ = ["COMMANDS", "build_mechanism", "decide_delta", "guarantee"]
@@ -110,10 +110,7 @@ def _epsilon_delta(args: argparse.Namespace) -> tuple[Fraction, Fraction]:
     from exactdp.spend import budget
 
     eps = epsilon_in_range(budget(args.epsilon, "--epsilon"))
-    delta = to_fraction(args.delta, "--delta")
-    if not 0 < delta < 1:
-        raise ParameterError(f"--delta = {delta} must lie strictly between 0 and 1")
-    return eps, delta
+    return eps, open_unit(args.delta, "--delta")
 
 
 def build_mechanism(group: str, h: tuple[Fraction, ...], spec: DomainSpec, eps: Fraction,
@@ -248,6 +245,20 @@ def _iv(lo: Fraction, hi: Fraction, places: int = 9) -> str:
     return f"[{_dec(lo, places)}, {_dec(hi, places, up=True)}]"
 
 
+def gaussian_mechanism(args: argparse.Namespace, h: tuple[Fraction, ...], spec: DomainSpec,
+                       eps: Fraction, delta: Fraction) -> Any:
+    """The calibrated discrete Gaussian mechanism of ``--noise gaussian`` (public data only)."""
+    from exactdp.cli.conv_gaussian import build_gaussian
+
+    if args.group == "cyclic" and len(h) > MAX_CYCLIC_N:
+        raise ResourceLimitError(f"--group cyclic with N = {len(h)}: at most N = "
+                                 f"{MAX_CYCLIC_N} (use --group xor for large N)")
+    if not any(h):
+        raise ParameterError("--filter is all zeros: h * x = 0 needs no release")
+    return build_gaussian(args.group, h, spec.build(len(h)), eps, delta, args.shape,
+                          args.strategy, args.scale)
+
+
 def guarantee(mech: Any, eps: Fraction, delta: Fraction, accounting: str) -> dict[str, Any]:
     """The exact guarantee of ``mech`` (public: depends on the ratios and shifts only)."""
     from exactdp.convolution.accounting import MAX_SUPPORT
@@ -289,7 +300,7 @@ def convolution_spend(g: dict[str, Any], eps: Fraction) -> Any:
     """What a release with guarantee ``g`` (:func:`guarantee`) spends: ``(eps, delta')``
     with ``delta'`` the certified upper end of ``delta(e^eps)``; when that is not certified
     (paper-unsound on a law too large to compute), the exact pure spend ``ln R``."""
-    from exactdp.spend import Spend
+    from exactdp.spend import Spend, compact
 
     composition = "the whole release: every noisy Fourier coefficient of one draw"
     d = g["delta_at_e_eps"]
@@ -299,7 +310,8 @@ def convolution_spend(g: dict[str, Any], eps: Fraction) -> Any:
                              "worst ratio over neighbours")
     return Spend(eps, delta=d[1], requested=eps, composition=composition,
                  meaning=f"the paper's (eps, delta) target, met: delta here is a certified "
-                         f"upper bound on the exact delta(e^eps), at most --delta {g['delta']} "
+                         f"upper bound on the exact delta(e^eps), at most --delta "
+                         f"{compact(g['delta'])} "
                          f"({g['how']})")
 
 
@@ -382,6 +394,7 @@ def release_ns(mech: Any) -> int:
 
 def cmd_convolve(args: argparse.Namespace) -> int:
     from exactdp.randomness import RandomSource
+    from exactdp.spend import compact
 
     def say(message: str) -> None:
         if not args.quiet and not args.json:
@@ -405,7 +418,6 @@ def cmd_convolve(args: argparse.Namespace) -> int:
     gaussian = args.noise == "gaussian"
     if gaussian:
         from exactdp.cli.conv_gaussian import (
-            build_gaussian,
             check_gaussian_options,
             gaussian_guarantee,
             gaussian_release_ns,
@@ -419,13 +431,7 @@ def cmd_convolve(args: argparse.Namespace) -> int:
     refuse_if_slow(f"the exact privacy check at N = {n} (up to {n} noisy coefficients)",
                    n * n * CHECK_NS_PER_CELL, limit, "use a smaller N")
     if gaussian:
-        if args.group == "cyclic" and len(h) > MAX_CYCLIC_N:
-            raise ResourceLimitError(f"--group cyclic with N = {len(h)}: at most N = "
-                                     f"{MAX_CYCLIC_N} (use --group xor for large N)")
-        if not any(h):
-            raise ParameterError("--filter is all zeros: h * x = 0 needs no release")
-        mech = build_gaussian(args.group, h, spec.build(len(h)), eps, delta, args.shape,
-                              args.strategy, args.scale)
+        mech = gaussian_mechanism(args, h, spec, eps, delta)
     else:
         mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
                                args.strategy, args.scale, args.ratio_grid,
@@ -445,7 +451,7 @@ def cmd_convolve(args: argparse.Namespace) -> int:
     if g["within_target"] is False:
         dl = g["delta_at_e_eps"][0]
         progress(f"exactdp convolve: refused: with --accounting {args.accounting} the exact "
-                 f"delta at e^{eps} is at least {_dec(dl, 9)} > --delta {delta} (the "
+                 f"delta at e^{eps} is at least {_dec(dl, 9)} > --delta {compact(delta)} (the "
                  f"requested guarantee does not hold); nothing was released")
         return FAILED
     if not g["sound"]:

@@ -21,6 +21,7 @@ from exactdp.cli._common import (
     emit_json,
     input_limit,
 )
+from exactdp.cli.conv_gaussian import NOISES, check_gaussian_options, gaussian_guarantee
 from exactdp.cli.conv_input import parse_domain
 from exactdp.cli.convolution import (
     MAX_PATHS,
@@ -31,10 +32,12 @@ from exactdp.cli.convolution import (
     _jsonable,
     _q,
     build_mechanism,
+    gaussian_mechanism,
     guarantee,
     read_filter,
 )
 from exactdp.params import ParameterError, ResourceLimitError, positive_int, to_fraction
+from exactdp.spend import compact
 
 __all__ = ["add_check_convolution", "cmd_check_convolution"]
 
@@ -58,6 +61,9 @@ def add_check_convolution(targets: argparse._SubParsersAction) -> None:  # type:
                     "pair, 1 if some pair violates it (or the explored ratio exceeds the "
                     "profile's), 2 for bad arguments or a domain too large to explore.")
     _add_mechanism_args(p)
+    p.add_argument("--noise", default="geometric", choices=NOISES, metavar="K",
+                   help="geometric (default) or gaussian (discrete Gaussian: every pair's "
+                        "delta(R_lo) is compared with the calibration's certified bound)")
     p.add_argument("--linear", metavar="n",
                    help="linear convolution of inputs of length n (zero padding; cyclic)")
     p.add_argument("--method", choices=("explore", "profile"), default="explore",
@@ -107,6 +113,7 @@ def cmd_check_convolution(args: argparse.Namespace) -> int:
     both orders, so the pairs where the claim is tightest are on it.  Profile: the exact
     privacy profile, which holds for every pair."""
     from exactdp.certified import MAX_PRECISION_BITS, compare_exp, exp_interval
+    from exactdp.checker import hockey_stick
     from exactdp.cli.check_coverage import Coverage, outcome
     from exactdp.explore import explore
 
@@ -114,22 +121,37 @@ def cmd_check_convolution(args: argparse.Namespace) -> int:
     spec = parse_domain(args.domain)
     h = read_filter(args.filter, input_limit(args), None)
     linear = None if args.linear is None else positive_int(args.linear, "--linear")
-    mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
-                           args.strategy, args.scale, args.ratio_grid, linear)
-    g = guarantee(mech, eps, delta, args.accounting)
+    gaussian = args.noise == "gaussian"
+    if gaussian:
+        check_gaussian_options(args)
+        mech = gaussian_mechanism(args, h, spec, eps, delta)
+        g = gaussian_guarantee(mech, eps, delta)
+    else:
+        mech = build_mechanism(args.group, h, spec, eps, delta, args.accounting, args.shape,
+                               args.strategy, args.scale, args.ratio_grid, linear)
+        g = guarantee(mech, eps, delta, args.accounting)
     report: dict[str, Any] = {
-        "claim": f"(eps, delta) = ({eps}, {delta})-DP of exactdp convolve --group {args.group}"
+        "claim": f"(eps, delta) = ({compact(eps)}, {compact(delta)})-DP of exactdp convolve "
+                 f"--group {args.group}"
+                 + (" --noise gaussian" if gaussian else "")
                  + ("" if linear is None else f" --linear (inputs of length {linear})"),
         "mechanism": type(mech).__name__, "strategy": getattr(mech, "strategy_name", "walsh"),
         "N": mech.N, "domain": spec.describe(), "filter": list(h),
         "ratios": list(mech.ratios), "profile": g, "method": args.method,
+        "noise": args.noise,
     }
+    if gaussian:
+        report["sigma2"] = list(mech.sigma2s)
     ok = bool(g["within_target"])
     if args.method == "explore":
         domain = getattr(mech, "input_domain", mech.domain)   # --linear: the real inputs
         paths = 1
-        for lo, hi in mech.ranges:
-            paths *= hi - lo + 1
+        if gaussian:  # the exploring source branches once per value of each row's noise
+            for sampler in mech.noise.samplers:
+                paths *= 2 * sampler.tail + 1
+        else:
+            for lo, hi in mech.ranges:
+                paths *= hi - lo + 1
         size = domain.size()
         limit = positive_int(to_fraction(args.max_paths, "--max-paths"), "--max-paths")
         if size * paths > limit:
@@ -148,11 +170,19 @@ def cmd_check_convolution(args: argparse.Namespace) -> int:
         worst_hi = Fraction(-1)
         violated: Any = None
         pairs = differ = 0
+        # Gaussian: every pair's exact delta(R_lo) against the calibration's certified bound
+        r_lo = mech.calibration.R_lo if gaussian else None
+        worst_at_r = Fraction(-1)
+        r_pair: Any = None
         for x in laws:
             for _k, x2 in domain.neighbours(x):
                 for u, v in ((x, x2), (x2, x)):
                     pairs += 1
                     differ += laws[u] != laws[v]
+                    if r_lo is not None:
+                        at_r = hockey_stick(laws[u], laws[v], r_lo)
+                        if at_r > worst_at_r:
+                            worst_at_r, r_pair = at_r, (u, v)
                     a, b, r, wit = _pair_delta(laws[u], laws[v], eps, cache)
                     if ratio_pair is None or (worst_ratio is not None and
                                               (r is None or r > worst_ratio)):
@@ -175,18 +205,26 @@ def cmd_check_convolution(args: argparse.Namespace) -> int:
                 break
             bits *= 2
         explored_ok = violated is None
-        agrees = worst_ratio is not None and worst_ratio <= g["pure_ratio"]
+        if gaussian:
+            agrees = worst_at_r <= g["delta_at_e_eps"][1]
+        else:
+            agrees = worst_ratio is not None and worst_ratio <= g["pure_ratio"]
         report["explored"] = {
             "inputs": size, "ordered_pairs": pairs, "paths_per_input": paths,
             "worst_ratio": "infinity" if worst_ratio is None else worst_ratio,
             "worst_ratio_pair": {"x": list(ratio_pair[0]), "x_prime": list(ratio_pair[1]),
                                  "y": _jsonable(ratio_pair[2])},
-            "ratio_equals_profile": worst_ratio == g["pure_ratio"],
+            "ratio_equals_profile": (None if gaussian else worst_ratio == g["pure_ratio"]),
             "delta_at_e_eps": [d_lo, d_hi],
             "delta_pair": {"x": list(u), "x_prime": list(v), "A": a, "B": b,
                            "note": "delta(e^eps) = A - e^eps B for this pair"},
             "within_target": explored_ok,
         }
+        if gaussian:
+            report["explored"]["delta_at_R_lo"] = {
+                "R_lo": r_lo, "worst": worst_at_r, "x": list(r_pair[0]),
+                "x_prime": list(r_pair[1]), "certified_bound": g["delta_at_e_eps"][1],
+                "within_bound": agrees}
         ok = explored_ok and agrees
         coverage = Coverage(True, f"every input of the domain {spec.describe()}, the "
                                   f"mechanism's whole input domain", differ, pairs)
@@ -203,13 +241,19 @@ def cmd_check_convolution(args: argparse.Namespace) -> int:
 
 def _print_check(report: dict[str, Any], ok: bool) -> None:
     g = report["profile"]
+    noise = report.get("sigma2")
+    noise_text = (f"{len(report['ratios'])} noisy coefficients, ratios "
+                  f"{_short(report['ratios'])}" if noise is None else
+                  f"{len(noise)} noisy coefficients, discrete Gaussian sigma^2 {_short(noise)}")
     print(f"{report['claim']}\n  mechanism: {report['mechanism']} (strategy "
-          f"{report['strategy']}), N = {report['N']}, domain {report['domain']}, "
-          f"{len(report['ratios'])} noisy coefficients, ratios {_short(report['ratios'])}")
+          f"{report['strategy']}), N = {report['N']}, domain {report['domain']}, {noise_text}")
     d = g["delta_at_e_eps"]
     print(f"  accounting {g['accounting']} (used {g['accounting_used']})"
           + ("  ** UNSOUND (paper's Theorem 4 as printed) **" if not g["sound"] else ""))
-    print(f"  profile: pure ratio {_q(g['pure_ratio'])}; delta(e^eps) in "
+    pure = g["pure_ratio"]
+    print("  profile: " + ("no pure ratio (the truncated noise has outputs a neighbour "
+                            "cannot produce)" if pure is None else f"pure ratio {_q(pure)}")
+          + "; delta(e^eps) in "
           + (_iv(d[0], d[1]) if d is not None else "(not computed)")
           + f" ({g['how']})")
     e = report.get("explored")
@@ -219,9 +263,17 @@ def _print_check(report: dict[str, Any], ok: bool) -> None:
               f"pairs, {e['paths_per_input']} random paths each (exact laws of y from the "
               f"release's own code)")
         wr = e["worst_ratio"]
+        same = e["ratio_equals_profile"]
         print(f"  worst ratio {wr if isinstance(wr, str) else _q(wr)} at x = {rp['x']}, "
-              f"x' = {rp['x_prime']} "
-              f"({'equals' if e['ratio_equals_profile'] else 'DIFFERS FROM'} the profile's)")
+              f"x' = {rp['x_prime']}"
+              + ("" if same is None else
+                 f" ({'equals' if same else 'DIFFERS FROM'} the profile's)"))
+        at_r = e.get("delta_at_R_lo")
+        if at_r is not None:
+            print(f"  delta(R_lo) over every pair: {_q(at_r['worst'])} (worst at x = "
+                  f"{at_r['x']}, x' = {at_r['x_prime']}; R_lo = {_q(at_r['R_lo'])} <= e^eps): "
+                  f"{'within' if at_r['within_bound'] else 'ABOVE'} the calibration's "
+                  f"certified bound {_q(at_r['certified_bound'])}")
         dp = e["delta_pair"]
         lo, hi = e["delta_at_e_eps"]
         print(f"  delta(e^eps) in {_iv(lo, hi)} at x = {dp['x']}, x' = "
@@ -229,8 +281,8 @@ def _print_check(report: dict[str, Any], ok: bool) -> None:
         cov = report["coverage"]
         print(f"  non-vacuous: {cov['non_vacuous_pairs']} of {cov['pairs']} ordered pairs "
               f"(their laws differ); coverage: {cov['why']}")
-    print(f"  verdict: {'pass' if ok else 'FAIL'} against delta = {g['delta']} at eps = "
-          f"{g['epsilon']}  (decimal ends rounded outwards; exact values: --json)")
+    print(f"  verdict: {'pass' if ok else 'FAIL'} against delta = {compact(g['delta'])} at eps = "
+          f"{compact(g['epsilon'])}  (decimal ends rounded outwards; exact values: --json)")
 
 
 def _short(values: list[Any]) -> str:

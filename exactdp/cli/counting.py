@@ -423,15 +423,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     )
     from exactdp.cli.check_coverage import Coverage, non_vacuous, outcome
     from exactdp.counting import GeoSample
-    from exactdp.params import to_fraction
+    from exactdp.params import open_unit
 
     out = output_path(args)
     mech = _make_mechanism(args)
     beta = None
     if args.beta is not None:
-        beta = to_fraction(args.beta, "--beta")
-        if not 0 < beta < 1:
-            raise ParameterError(f"--beta = {beta} must lie strictly between 0 and 1")
+        beta = open_unit(args.beta, "--beta")
     estimate = check_ns(mech)
     _refuse_if_slow(f"checking {type(mech).__name__} at n = {mech.n}", estimate,
                     _max_seconds(args), "use a smaller --n")

@@ -94,7 +94,7 @@ def _mechanism(args: argparse.Namespace) -> Any:
 def _cmd_plot(args: argparse.Namespace) -> int:
     from exactdp.certificate import exact_json
     from exactdp.cli.counting import _count, _max_seconds, _refuse_if_slow, estimate_ns
-    from exactdp.params import ParameterError, to_fraction
+    from exactdp.params import ParameterError, open_unit, to_fraction
     from exactdp.plot import data as pd
     from exactdp.plot import draw
 
@@ -110,11 +110,8 @@ def _cmd_plot(args: argparse.Namespace) -> int:
     if claimed is not None and claimed < 0:
         raise ParameterError(f"--claimed-epsilon = {claimed} must be >= 0 (a privacy loss "
                              f"bound)")
-    betas = [to_fraction(b, "--beta") for b in args.beta] if getattr(args, "beta", None) \
+    betas = [open_unit(b, "--beta") for b in args.beta] if getattr(args, "beta", None) \
         else None
-    for b in betas or []:
-        if not 0 < b < 1:
-            raise ParameterError(f"--beta = {b} must lie strictly between 0 and 1")
     counts = 1 if count is not None else mech.n + 1
     _refuse_if_slow(f"plotting {args.picture} of {type(mech).__name__} at n = {mech.n}",
                     estimate_ns(mech, counts), _max_seconds(args), "use a smaller --n")

@@ -50,7 +50,7 @@ import gmpy2
 from exactdp.accounting.loss import PrivacyLoss
 from exactdp.accounting.product import compose_all, power_of
 from exactdp.certified import Interval, compare_exp, exp_interval, ln_interval
-from exactdp.params import ParameterError, ParameterTypeError, to_fraction
+from exactdp.params import ParameterError, ParameterTypeError, open_unit, to_fraction
 
 __all__ = [
     "COMPOSITION_MODES",
@@ -329,9 +329,7 @@ def composition_epsilon(rows: Sequence[tuple[object, int]], delta: object, mode:
     * ``"drv"``: Dwork–Rothblum–Vadhan, ``sqrt(2 L sum ε_j²) + sum ε_j (e^ε_j - 1)``.
     * ``"zcdp"``: Bun–Steinke, ``ρ = sum ε_j²/2``, ``ρ + 2 sqrt(ρ L)``.
     """
-    d = to_fraction(delta, "delta")
-    if not 0 < d < 1:
-        raise ParameterError(f"delta = {d} must lie in (0, 1)")
+    d = open_unit(delta, "delta")
     rs = [(row_ratio(r, "ratio"), _shift(s, "shift")) for r, s in rows]
     return _composition_eps_column(rs, _ln_pos(1 / d, bits), mode, bits)
 
@@ -538,9 +536,7 @@ class PrivacyProfile:
 
     def composition_epsilon(self, delta: object, mode: str, bits: int = 64) -> Interval:
         """Certified interval for ``max_n`` of :func:`composition_epsilon` over the columns."""
-        d = to_fraction(delta, "delta")
-        if not 0 < d < 1:
-            raise ParameterError(f"delta = {d} must lie in (0, 1)")
+        d = open_unit(delta, "delta")
         if mode not in COMPOSITION_MODES:
             raise ParameterError(f"mode = {mode!r} must be one of {', '.join(COMPOSITION_MODES)}")
         log_inv = _ln_pos(1 / d, bits)

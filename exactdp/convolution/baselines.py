@@ -23,7 +23,7 @@ from fractions import Fraction
 from exactdp.certified import Interval
 from exactdp.convolution.accounting import _ln_pos, sqrt_interval
 from exactdp.convolution.calibration import calibrate, ratio_below_exp
-from exactdp.params import ParameterError, to_fraction
+from exactdp.params import ParameterError, epsilon_delta, positive_fraction, to_fraction
 
 __all__ = [
     "algorithm2_mse",
@@ -47,15 +47,9 @@ def geometric_variance(r: Fraction) -> Fraction:
 
 
 def _eps_delta(epsilon: object, delta: object | None) -> tuple[Fraction, Fraction | None]:
-    e = to_fraction(epsilon, "epsilon")
-    if e <= 0:
-        raise ParameterError(f"epsilon = {e} must be > 0")
     if delta is None:
-        return e, None
-    d = to_fraction(delta, "delta")
-    if not 0 < d < 1:
-        raise ParameterError(f"delta = {d} must lie in (0, 1)")
-    return e, d
+        return positive_fraction(epsilon, "epsilon"), None
+    return epsilon_delta(epsilon, delta)
 
 
 def input_perturbation_mse(h: Sequence[object], epsilon: object) -> tuple[Fraction, Fraction]:

@@ -56,7 +56,13 @@ from exactdp.convolution.accounting import (
     sqrt_interval,
 )
 from exactdp.convolution.pld_grid import GridBound, grid_exponents_counts
-from exactdp.params import ParameterError, ResourceLimitError, to_fraction
+from exactdp.params import (
+    ParameterError,
+    ResourceLimitError,
+    epsilon_delta,
+    positive_fraction,
+    to_fraction,
+)
 
 __all__ = [
     "ACCOUNTING_MODES",
@@ -118,9 +124,7 @@ def ratio_below_exp(eps: Fraction, max_denominator: int = DEFAULT_MAX_DENOMINATO
     ``e^eps`` and ``r`` the largest fraction with denominator ``<= max_denominator`` below it
     (or ``1 + 1/m``, ``m = ceil(1/(W - 1))``, if no such fraction exceeds 1); with
     ``grid = "reciprocal"`` always that ``1 + 1/m`` (the largest ``1 + 1/m <= W``)."""
-    eps = Fraction(eps)
-    if eps <= 0:
-        raise ParameterError(f"eps = {eps} must be > 0")
+    eps = positive_fraction(eps, "eps")
     if grid not in RATIO_GRIDS:
         raise ParameterError(f"grid = {grid!r} must be one of {', '.join(RATIO_GRIDS)}")
     low = exp_interval(eps, 64 + eps.denominator.bit_length()).lo
@@ -407,12 +411,7 @@ def calibrate(lambdas: Sequence[object], epsilon: object, delta: object, shape: 
     so it depends on the number of distinct ``|λ_j|`` (and shift rows), not on ``N``; the
     per-row tuples are filled once at the end.
     """
-    eps = to_fraction(epsilon, "epsilon")
-    dlt = to_fraction(delta, "delta")
-    if eps <= 0:
-        raise ParameterError(f"epsilon = {eps} must be > 0")
-    if not 0 < dlt < 1:
-        raise ParameterError(f"delta = {dlt} must lie in (0, 1)")
+    eps, dlt = epsilon_delta(epsilon, delta)
     if accounting not in ACCOUNTING_MODES:
         raise ParameterError(f"accounting = {accounting!r} must be one of "
                              f"{', '.join(ACCOUNTING_MODES)}")

@@ -22,8 +22,9 @@ Calibration: as in :class:`~exactdp.convolution.mechanism.IntegerStrategyMechani
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 from exactdp.convolution.domain import Domain
 from exactdp.convolution.groups import circulant, circular_convolve, exact_vector
@@ -73,6 +74,33 @@ def cyclic_strategy(name: str, h: Sequence[object], scale: object = DEFAULT_SCAL
     return IntegerStrategy(t, circulant(hh), name)
 
 
+def best_strategy(hh: Sequence[object], strategy: str, scale: object,
+                  build: Callable[[IntegerStrategy], Any]) -> tuple[Any, dict[str, Fraction]]:
+    """The mechanism ``build(strategy)`` of the named strategy, or for ``"auto"`` the one of
+    least exact :meth:`mse_bound` among the :func:`applicable` strategies whose rounded basis
+    is invertible at ``scale`` (ties: the first in that order), with every candidate's bound."""
+    if strategy not in STRATEGIES:
+        raise ParameterError(f"strategy = {strategy!r} must be one of {', '.join(STRATEGIES)}")
+    names = applicable(len(hh)) if strategy == "auto" else (strategy,)
+    candidates: dict[str, Fraction] = {}
+    best: Any = None
+    for name in names:
+        try:
+            strat = cyclic_strategy(name, hh, scale)
+        except ParameterError:
+            if strategy != "auto":
+                raise
+            continue  # e.g. a rounded basis that is singular at a small scale
+        mech = build(strat)
+        candidates[name] = mech.mse_bound()
+        if best is None or candidates[name] < candidates[best.strategy.name]:
+            best = mech
+    if best is None:
+        raise ParameterError(f"no strategy of {names} is invertible at N = {len(hh)} and "
+                             f"scale {scale}; raise the scale")
+    return best, candidates
+
+
 class CyclicFourierMechanism(IntegerStrategyMechanism):
     """Private circular convolution ``h * x`` on ``Z_N`` (paper 002 eq. 1; Algorithm 1 with an
     integer strategy in place of the DFT).
@@ -96,33 +124,17 @@ class CyclicFourierMechanism(IntegerStrategyMechanism):
         hh = exact_vector(h, "h")
         if domain.N != len(hh):
             raise ParameterError(f"the domain has N = {domain.N} but h has length {len(hh)}")
-        if strategy not in STRATEGIES:
-            raise ParameterError(f"strategy = {strategy!r} must be one of "
-                                 f"{', '.join(STRATEGIES)}")
-        calibrated = epsilon is not None or delta is not None
-        if strategy == "auto" and not calibrated:
+        if strategy == "auto" and epsilon is None and delta is None:
             raise ParameterError("strategy 'auto' compares strategies at equal privacy: pass "
                                  "epsilon and delta (or choose a strategy to use ratios)")
-        names = applicable(len(hh)) if strategy == "auto" else (strategy,)
-        self.candidates: dict[str, Fraction] = {}
-        best: IntegerStrategyMechanism | None = None
-        for name in names:
-            try:
-                strat = cyclic_strategy(name, hh, scale)
-            except ParameterError:
-                if strategy != "auto":
-                    raise
-                continue  # e.g. a rounded basis that is singular at a small scale
-            mech = IntegerStrategyMechanism(
+
+        def build(strat: IntegerStrategy) -> IntegerStrategyMechanism:
+            return IntegerStrategyMechanism(
                 strat, domain, ratios, h=hh, convolve=circular_convolve, epsilon=epsilon,
-                delta=delta, accounting=accounting, shape=shape, max_denominator=max_denominator,
-                ratio_grid=ratio_grid)
-            self.candidates[name] = mech.mse_bound()
-            if best is None or self.candidates[name] < self.candidates[best.strategy.name]:
-                best = mech
-        if best is None:
-            raise ParameterError(f"no strategy of {names} is invertible at N = {len(hh)} and "
-                                 f"scale {scale}; raise the scale")
+                delta=delta, accounting=accounting, shape=shape,
+                max_denominator=max_denominator, ratio_grid=ratio_grid)
+
+        best, self.candidates = best_strategy(hh, strategy, scale, build)
         self.__dict__.update(best.__dict__)
         self.strategy_name = best.strategy.name
 

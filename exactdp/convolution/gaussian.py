@@ -16,10 +16,12 @@ a certified grid upper bound otherwise; never a formula for the ideal Gaussian.
 **Calibration** to ``(epsilon, delta)`` (:func:`calibrate_gaussian`): row ``j`` gets
 ``sigma_j^2 = S / s_j`` with shape ``s_j = |w_j| / max|w|`` (``"fourier"``: the optimum of
 ``sum lambda_j^2 sigma_j^2`` at a fixed ``sum 1/sigma_j^2``; rounded down to a multiple of
-``1/64``, at least ``1/64``) or ``s_j = 1`` (``"uniform"``), and the scale ``S = m u`` is the
-least multiple of a public unit ``u`` (``1/64`` of the zCDP scale) whose certified
-``delta(R_lo)`` is at most ``delta``, ``R_lo <= e^eps`` rational; the result is checked at
-the returned scale.
+``1/64``, at least ``1/64``) or ``s_j = 1`` (``"uniform"``), and the scale ``S = m u`` is a
+multiple of a public unit ``u`` (``1/64`` of the zCDP scale) whose certified ``delta(R_lo)``
+is at most ``delta``, ``R_lo <= e^eps`` rational, found by doubling and
+:func:`exactdp.bisection.boundary`: ``m`` passes and ``m - 1`` does not.  A discrete
+Gaussian's ``delta`` is not monotone in its variance, so ``m`` is not promised to be the least
+passing multiple; the result is checked at the returned scale.
 
 **Accuracy**: ``mse_bound`` from the exact unclamped moments ``E[Z^2]`` and ``E|Z|``
 (:meth:`GaussianRowNoise.second_moment`), ``mse(x)`` exact; :func:`compare_noise` prints
@@ -34,6 +36,7 @@ from fractions import Fraction
 from math import ceil, floor, isqrt
 from typing import Any
 
+from exactdp.bisection import boundary
 from exactdp.certified import exp_interval, ln_interval
 from exactdp.convolution.domain import Domain
 from exactdp.convolution.gaussian_rows import (
@@ -45,7 +48,13 @@ from exactdp.convolution.groups import Exact, circular_convolve
 from exactdp.convolution.mechanism import IntegerStrategyMechanism, WalshFourierMechanism
 from exactdp.convolution.strategy import IntegerStrategy
 from exactdp.discrete_gaussian import DEFAULT_BITS
-from exactdp.params import ParameterError, ParameterTypeError, ResourceLimitError, to_fraction
+from exactdp.params import (
+    ParameterError,
+    ParameterTypeError,
+    ResourceLimitError,
+    epsilon_delta,
+    to_fraction,
+)
 
 __all__ = [
     "GAUSSIAN_SHAPES",
@@ -132,12 +141,7 @@ def calibrate_gaussian(weights: Sequence[object], epsilon: object, delta: object
     """``sigma_j^2`` for the rows with public weights ``weights`` (all non-zero; the kept
     rows) and shifts ``shifts[j][n]`` (default: one column of ones, Walsh) meeting
     ``(epsilon, delta)`` (see the module doc)."""
-    eps = to_fraction(epsilon, "epsilon")
-    dlt = to_fraction(delta, "delta")
-    if eps <= 0:
-        raise ParameterError(f"epsilon = {eps} must be > 0")
-    if not 0 < dlt < 1:
-        raise ParameterError(f"delta = {dlt} must lie in (0, 1)")
+    eps, dlt = epsilon_delta(epsilon, delta)
     ws = [to_fraction(w, f"weights[{j}]") for j, w in enumerate(weights)]
     if any(w == 0 for w in ws):
         raise ParameterError("every row to calibrate needs a non-zero weight (drop the rows "
@@ -161,17 +165,15 @@ def calibrate_gaussian(weights: Sequence[object], epsilon: object, delta: object
     while not ok(hi):
         hi *= 2
         if hi > MAX_MULTIPLE:
-            raise ResourceLimitError(f"no discrete Gaussian scale up to {MAX_MULTIPLE} units "
-                                     f"meets (epsilon, delta) = ({eps}, {dlt})")
+            raise ResourceLimitError(
+                f"no discrete Gaussian scale up to {MAX_MULTIPLE} units meets (epsilon, delta) "
+                f"= ({eps}, {dlt}); with weights rounded down at {bits} bits the noise has "
+                f"outputs a neighbour cannot produce, of mass about 2^-{bits}/sigma or more, "
+                f"and delta is never below that mass: ask for a larger delta")
     lo = UNIT_STEPS // 4  # exact accounting rarely saves 4x over zCDP; if it does, search lower
     if ok(lo):
         hi, lo = lo, 0  # ok(0) is False (no noise)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
+    hi = boundary(ok, lo, hi)
     final = profile(hi)
     bound = final.delta_upper(r_lo)
     if bound > dlt:  # pragma: no cover - ok(hi) was checked
@@ -291,29 +293,16 @@ def gaussian_cyclic(h: Sequence[object], domain: Domain, strategy: str = "auto",
     (or ``"auto"``: every applicable one calibrated to ``(epsilon, delta)``, the smallest
     exact :meth:`mse_bound` kept, ties in :func:`exactdp.convolution.cyclic.applicable`'s
     order)."""
-    from exactdp.convolution.cyclic import STRATEGIES, applicable, cyclic_strategy
+    from exactdp.convolution.cyclic import best_strategy
     from exactdp.convolution.groups import exact_vector
 
     hh = exact_vector(h, "h")
-    if strategy not in STRATEGIES:
-        raise ParameterError(f"strategy = {strategy!r} must be one of {', '.join(STRATEGIES)}")
-    names = applicable(len(hh)) if strategy == "auto" else (strategy,)
-    best: GaussianStrategyMechanism | None = None
-    best_mse = Fraction(0)
-    for name in names:
-        try:
-            strat = cyclic_strategy(name, hh, scale)
-        except ParameterError:
-            if strategy != "auto":
-                raise
-            continue
-        mech = GaussianStrategyMechanism(strat, domain, h=hh, convolve=circular_convolve,
+
+    def build(strat: IntegerStrategy) -> GaussianStrategyMechanism:
+        return GaussianStrategyMechanism(strat, domain, h=hh, convolve=circular_convolve,
                                          epsilon=epsilon, delta=delta, shape=shape, bits=bits)
-        mse = mech.mse_bound()
-        if best is None or mse < best_mse:
-            best, best_mse = mech, mse
-    if best is None:
-        raise ParameterError(f"no strategy of {names} is invertible at N = {len(hh)}")
+
+    best: GaussianStrategyMechanism = best_strategy(hh, strategy, scale, build)[0]
     return best
 
 

@@ -30,12 +30,13 @@ and ``[lo_j, hi_j]`` the public range of the row's coefficient over the domain.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
 
 from exactdp.accounting import PrivacyLoss, compose
 from exactdp.accounting.grid import GridLoss, grid_bounds
+from exactdp.convolution.per_row import per_kept_row
 from exactdp.discrete_gaussian import DEFAULT_BITS, DiscreteGaussian
 from exactdp.params import DomainError, ParameterError, ParameterTypeError, to_fraction
 from exactdp.randomness import RandomSource
@@ -339,22 +340,7 @@ class GaussianProfile:
 
 def sigma2_for(spec: object, rows: Sequence[int]) -> tuple[Fraction, ...]:
     """Per-kept-row ``sigma^2`` from one value, a sequence over the kept rows, or a mapping."""
-    if spec is None:
-        raise ParameterError("sigma2 is required: one sigma^2 > 0 for every kept row, a "
-                             "sequence with one per kept row, a mapping {row: sigma2}, or "
-                             "(epsilon, delta) to calibrate")
-    if isinstance(spec, Mapping):
-        missing = [j for j in rows if j not in spec]
-        if missing:
-            raise ParameterError(f"sigma2 has no entry for the kept rows {missing[:5]}")
-        extra = sorted(set(spec) - set(rows), key=repr)
-        if extra:
-            raise ParameterError(f"sigma2 names rows {extra[:5]} that are not kept")
-        return tuple(row_sigma2(spec[j], f"sigma2[{j}]") for j in rows)
-    if isinstance(spec, Sequence) and not isinstance(spec, (str, bytes)):
-        if len(spec) != len(rows):
-            raise ParameterError(f"sigma2 has {len(spec)} entries; it needs one per kept row "
-                                 f"({len(rows)})")
-        return tuple(row_sigma2(s, f"sigma2[{i}]") for i, s in enumerate(spec))
-    s = row_sigma2(spec, "sigma2")
-    return tuple(s for _ in rows)
+    return per_kept_row(spec, rows, "sigma2", row_sigma2,
+                        "sigma2 is required: one sigma^2 > 0 for every kept row, a sequence "
+                        "with one per kept row, a mapping {row: sigma2}, or (epsilon, delta) "
+                        "to calibrate")

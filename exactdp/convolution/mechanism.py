@@ -48,6 +48,7 @@ from exactdp.convolution.groups import (
     exact_vector,
     xor_convolve,
 )
+from exactdp.convolution.per_row import per_kept_row
 from exactdp.convolution.rows import (
     RowNoise,
     row_ratio,
@@ -92,32 +93,9 @@ RatioSpec = object  # one ratio, a sequence (one per kept row) or a mapping {row
 
 def _ratios_for(spec: object, rows: Sequence[int]) -> tuple[Fraction, ...]:
     """Per-kept-row ratios from one ratio, a sequence over the kept rows, or a mapping."""
-    if spec is None:
-        raise ParameterError("ratios is required: one ratio r > 1 for every kept row, a "
-                             "sequence with one ratio per kept row, or a mapping {row: ratio}")
-    if isinstance(spec, Mapping):
-        missing = [j for j in rows if j not in spec]
-        if missing:
-            raise ParameterError(f"ratios has no entry for the kept rows {missing[:5]}")
-        extra = sorted(set(spec) - set(rows), key=repr)
-        if extra:
-            raise ParameterError(f"ratios names rows {extra[:5]} that are not kept (kept rows: "
-                                 f"those with a non-zero column of G)")
-        return tuple(row_ratio(spec[j], f"ratios[{j}]") for j in rows)
-    if isinstance(spec, Sequence) and not isinstance(spec, (str, bytes)):
-        if len(spec) != len(rows):
-            raise ParameterError(f"ratios has {len(spec)} entries; it needs one per kept row "
-                                 f"({len(rows)})")
-        checked: dict[int, Fraction] = {}   # a calibration repeats one object per class
-        out = []
-        for i, r in enumerate(spec):
-            v = checked.get(id(r))
-            if v is None:
-                v = checked[id(r)] = row_ratio(r, f"ratios[{i}]")
-            out.append(v)
-        return tuple(out)
-    r = row_ratio(spec, "ratios")
-    return tuple(r for _ in rows)
+    return per_kept_row(spec, rows, "ratios", row_ratio,
+                        "ratios is required: one ratio r > 1 for every kept row, a sequence "
+                        "with one ratio per kept row, or a mapping {row: ratio}")
 
 
 class _FactorizationMechanism:

@@ -36,6 +36,7 @@ from exactdp.params import (
     ParameterError,
     ResourceLimitError,
     inverse_integer,
+    positive_fraction,
     positive_int,
     to_fraction,
 )
@@ -267,9 +268,7 @@ def _half_min(claim: str, terms: list[Term], parameters: dict[str, Any]) -> Lowe
 
 def _common(epsilon: object, beta: object, delta: object) -> tuple[Fraction, Fraction,
                                                                       Fraction]:
-    eps = to_fraction(epsilon, "epsilon")
-    if eps <= 0:
-        raise ParameterError(f"epsilon = {eps} must be positive")
+    eps = positive_fraction(epsilon, "epsilon")
     b = to_fraction(beta, "beta")
     if not 0 < b <= Fraction(1, 2):
         raise ParameterError(f"beta = {b} must lie in (0, 1/2] (Theorems 7.1, 7.2)")

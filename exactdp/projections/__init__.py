@@ -9,6 +9,7 @@ sparse, OPORP), randomized response with a rational base ``rho = a/b`` (keep pro
 from exactdp.projections.estimators import collision_fraction, debias_rr_collision, inner_product
 from exactdp.projections.idp import IDPSignRPRR, dyadic_root_base, noise_indicators
 from exactdp.projections.idp_gauss import IDPSignOPORPG, IDPSignRPG, active_l2_sensitivity_sq
+from exactdp.projections.idp_oporp import IDPSignOPORPRR
 from exactdp.projections.matrices import (
     IntMatrix,
     OPORPPlan,
@@ -43,6 +44,7 @@ __all__ = [
     "DPSignRPRR",
     "DPSignRPSmooth",
     "IDPSignOPORPG",
+    "IDPSignOPORPRR",
     "IDPSignRPG",
     "IDPSignRPRR",
     "IntMatrix",

@@ -23,7 +23,7 @@ from exactdp.projections.rr import Base, SmoothFlipper
 from exactdp.projections.signs import check_beta
 from exactdp.randomness import RandomSource, default_source
 
-__all__ = ["IDPSignRPRR", "dyadic_root_base", "frozen_active", "noise_indicators"]
+__all__ = ["IDPSignRPRR", "dyadic_root_base", "frozen_active", "noise_indicators", "release_rr"]
 
 
 def noise_indicators(x: Sequence[int], W: IntMatrix, beta: int) -> frozenset[int]:
@@ -69,6 +69,19 @@ def frozen_active(W: IntMatrix, active: Iterable[int], name: str, noise: object
     return out
 
 
+def release_rr(x: Sequence[int], active: frozenset[int], flipper: SmoothFlipper | None,
+               source: RandomSource) -> tuple[int, ...]:
+    """Algorithm 11's release with frozen parameters: randomized response (``flipper``, a
+    coin for 0) on the projections in ``active``, ``sign(x_j)`` (``+1`` for 0) elsewhere."""
+    out = []
+    for j, xj in enumerate(x):
+        if flipper is not None and j in active:
+            out.append(flipper.sample(xj, 1, source))
+        else:
+            out.append(-1 if xj < 0 else 1)
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class IDPSignRPRR:
     """iDP-SignRP-RR (Algorithm 11) with parameters frozen at a reference vector.
@@ -112,15 +125,7 @@ class IDPSignRPRR:
         return SmoothFlipper(self.base, 1) if self.base else None
 
     def sample(self, u: Sequence[int], source: RandomSource | None = None) -> tuple[int, ...]:
-        src = default_source(source)
-        x = project(u, self.W)
-        flipper = self._flipper
-        out = []
-        for j, xj in enumerate(x):
-            if flipper is not None and j in self.active:
-                out.append(flipper.sample(xj, 1, src))
-            else:
-                out.append(-1 if xj < 0 else 1)
-        return tuple(out)
+        return release_rr(project(u, self.W), self.active, self._flipper,
+                          default_source(source))
 
     __call__ = sample

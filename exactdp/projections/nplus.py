@@ -19,7 +19,7 @@ from fractions import Fraction
 from math import isqrt
 
 from exactdp.certified import ln_interval
-from exactdp.params import ParameterError, positive_int, to_fraction
+from exactdp.params import ParameterError, open_unit, positive_int, to_fraction
 from exactdp.projections.project import int_vector
 from exactdp.projections.signs import check_beta
 
@@ -59,9 +59,7 @@ def n_plus_bound(fraction: object, k: int, delta: object, bits: int = 64) -> Fra
     if not 0 <= f <= 1:
         raise ParameterError(f"F = {f} must lie in [0, 1]")
     k = positive_int(k, "k")
-    d = to_fraction(delta, "delta")
-    if not 0 < d < 1:
-        raise ParameterError(f"delta = {d} must lie strictly between 0 and 1")
+    d = open_unit(delta, "delta")
     big_l = ln_interval(1 / d, positive_int(bits, "bits")).hi
     fk = f * k
     return fk + (big_l + _sqrt_up(big_l * big_l + 8 * fk * big_l, bits)) / 2

@@ -33,6 +33,7 @@ from exactdp.params import (
     ParameterError,
     ParameterTypeError,
     ResourceLimitError,
+    positive_fraction,
     positive_int,
     to_fraction,
 )
@@ -117,9 +118,7 @@ def base_from_eps(eps: object, k: object = 1, max_denominator: object = 64) -> B
     The best lower approximation of the irrational ``x = e^(eps/k)`` is found by a
     Stern-Brocot descent (each run of equal moves by exponential then binary search), so the
     number of certified comparisons grows as ``log(max_denominator)^2``, not linearly."""
-    e = to_fraction(eps, "eps")
-    if e <= 0:
-        raise ParameterError(f"eps = {e} must be positive")
+    e = positive_fraction(eps, "eps")
     kk = positive_int(k, "k")
     nmax = positive_int(max_denominator, "max_denominator")
 

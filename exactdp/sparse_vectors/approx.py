@@ -38,7 +38,13 @@ from functools import cached_property
 
 from exactdp.hashing import HashFamily, Seed
 from exactdp.noise import ClampedGeometric, geometric_ratio
-from exactdp.params import ParameterError, ParameterTypeError, ResourceLimitError, to_fraction
+from exactdp.params import (
+    ParameterError,
+    ParameterTypeError,
+    ResourceLimitError,
+    epsilon_delta,
+    positive_fraction,
+)
 from exactdp.randomness import RandomSource, default_source
 from exactdp.sparse_vectors.alp import ALP, ALPParams, sparse_input
 from exactdp.sparse_vectors.combined import ThresholdALPSketch
@@ -53,9 +59,7 @@ def approx_threshold(r: Fraction, delta: Fraction) -> int:
     of value 1 survives with probability ``q``; the Laplace version is ``t = 1 +
     ln(1/(2 delta))/eps``)."""
     r = geometric_ratio(r, "r")
-    bound = to_fraction(delta, "delta")
-    if bound <= 0:
-        raise ParameterError(f"delta = {delta} must be positive")
+    bound = positive_fraction(delta, "delta")
     q = 1 / (1 + r)
     for t in range(1, MAX_THRESHOLD + 1):
         if q <= bound:
@@ -87,12 +91,7 @@ class ApproxThresholdParams:
     def for_epsilon_delta(cls, eps: object, delta: object, universe: object, hi: object,
                           sparsity: object) -> ApproxThresholdParams:
         """``r = 1/(1 + eps)`` and :func:`approx_threshold` (``t_delta``)."""
-        e = to_fraction(eps, "eps")
-        if e <= 0:
-            raise ParameterError(f"eps = {e} must be positive")
-        dl = to_fraction(delta, "delta")
-        if not 0 < dl < 1:
-            raise ParameterError(f"delta = {dl} must lie in (0, 1)")
+        e, dl = epsilon_delta(eps, delta, "eps")
         r = 1 / (1 + e)
         for name, v in (("universe", universe), ("hi", hi), ("sparsity", sparsity)):
             if isinstance(v, bool) or not isinstance(v, int):

@@ -44,8 +44,8 @@ from exactdp.params import (
     ParameterTypeError,
     ResourceLimitError,
     inverse_integer,
+    positive_fraction,
     positive_int,
-    to_fraction,
 )
 from exactdp.randomness import RandomSource, default_source
 
@@ -116,9 +116,7 @@ class ThresholdParams:
         """``r = 1/(1 + eps1)`` (worst ratio exactly ``1 + eps1 <= e^eps1``; or ``ratio`` if
         given, which must then be ``>= 1/(1 + eps1)``: a larger ``r`` is more noise, safe) and
         the minimal ``t`` (:func:`minimal_threshold`)."""
-        eps = to_fraction(eps1, "eps1")
-        if eps <= 0:
-            raise ParameterError(f"eps1 = {eps} must be positive")
+        eps = positive_fraction(eps1, "eps1")
         base = 1 / (1 + eps)
         r = base if ratio is None else geometric_ratio(ratio, "ratio")
         if r < base:

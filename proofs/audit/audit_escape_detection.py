@@ -17,7 +17,8 @@ CLAIM = "Audit escape detection: unmodelled randomness or state stops a white-bo
 STATEMENT = """A mechanism audited white-box (a facade or an exactdp source passed in) that also
 reads an entropy source the audit does not model -- the random module's functions, a
 random.Random or SystemRandom of its own, secrets, os.urandom, uuid4, the clocks, numpy's
-global generator or an unseeded default_rng() -- or keeps state from one run to the next,
+global generator or an unseeded default_rng(), an object's id or address-based hash, the
+process id, a random device read as a file -- or keeps state from one run to the next,
 gets the verdict broken with a finding that names what escaped; never pass.  The same code
 without the escape is audited as usual (pass or violation, never broken)."""
 PROOF_IDEA = """Each escape route is a program written as people write it -- c with probability
@@ -39,6 +40,11 @@ ROUTES: tuple[tuple[str, str, str], ...] = (
     ("uuid4", "(uuid.uuid4().int % 1024) / 1024", "uuid.uuid4()"),
     ("clock", "time.time() % 1", "time.time()"),
     ("clock (ns)", "(time.perf_counter_ns() % 1000) / 1000", "time.perf_counter_ns()"),
+    ("object id", "(id(object()) // 16 % 1024) / 1024", "id()"),
+    ("address hash", "(hash(object()) % 1024) / 1024", "hash() of a value"),
+    ("process id", "(os.getpid() % 1024) / 1024", "os.getpid()"),
+    ("random device", "open('/dev/urandom', 'rb').read(1)[0] / 256",
+     "open() of a random device"),
 )
 NUMPY_ROUTES: tuple[tuple[str, str, str], ...] = (
     ("numpy global", "float(numpy.random.random())", "numpy.random.random()"),
@@ -76,8 +82,11 @@ def program(source: str, numpy: bool = False) -> Any:
 
 
 def audit(fn: Any) -> Any:
+    """The audit of one program, with no time limit: every program here returns at once,
+    and a limit on wall-clock time would make the verdict depend on the machine's load (a
+    call stalled past the limit is a ``timeout``, not the escape the row looks for)."""
     return whitebox_audit(facade_mechanism(fn, "random"), inputs=range(2), claimed_epsilon=1,
-                          kind="source", outputs=range(2))
+                          kind="source", outputs=range(2), time_limit=None)
 
 
 def _numpy() -> bool:

@@ -1,6 +1,8 @@
 """Audit targets whose randomness escapes the exploration: each draws a value the audit does
 not model (module ``random``, a generator of its own, numpy's globals or an unseeded
-``default_rng()``, ``secrets``, ``os.urandom``, ``uuid4``, the clock, a call counter).
+``default_rng()``, ``secrets``, ``os.urandom``, ``uuid4``, the clock, a call counter, values fixed
+per process or object: ids, address-based and string hashes, process and thread ids, the
+interpreter's counters; a random device or ``/proc`` read as a file, ``ssl``'s generator).
 
 ``make(route, shape, form)`` builds one: ``shape`` ``"rare"`` returns ``c`` when the escaped
 value is below 1/1000 (infinite privacy loss, seen by an audit only on the runs where the
@@ -12,10 +14,19 @@ randomness patched in).  (Floats here are the audited code's own.)"""
 
 from __future__ import annotations
 
+import _random
 import datetime
+import gc
+import hashlib
 import os
+import posix
 import random
+import resource
 import secrets
+import ssl
+import sys
+import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -29,10 +40,43 @@ ROUTES = ("random", "imported", "own", "own_inner", "system", "numpy", "default_
           "secrets", "urandom", "uuid4", "clock", "clock_ns", "counter", "closure_counter",
           "datetime_now", "datetime_imported", "datetime_utcnow", "date_today", "time_ns",
           "monotonic_ns", "process_time", "thread_time", "uuid1", "getrandom",
-          "seed_sequence", "seeded_from_clock")
+          "seed_sequence", "seeded_from_clock", "id", "id_function", "hash_object",
+          "hash_class", "getpid", "thread_ident", "native_id", "getrusage", "os_times",
+          "dev_urandom", "proc_stat", "os_open", "ssl_rand", "gc_count", "allocated_blocks",
+          "system_subclass", "tempfile", "hashlib_time", "random_state", "posix_urandom",
+          "c_random", "readlink_pid", "repr_address", "id_in_hash")
+#: under hash randomization (the default), a string's hash differs between processes
+ROUTES += ("hash_str",) if sys.flags.hash_randomization else ()
 
 _OWN = random.Random()
 _CALLS = 0
+
+
+class _Subclass(random.SystemRandom):
+    """A SystemRandom subclass with its own bits (from os.urandom)."""
+
+    def getrandbits(self, k: int) -> int:
+        return int.from_bytes(os.urandom((k + 7) // 8), "big") >> (-k % 8)
+
+
+class _ByAddress:
+    """Hashed by its address, through a ``__hash__`` of its own."""
+
+    def __hash__(self) -> int:
+        return id(self) // 16
+
+
+def _read_device(path: str, k: int) -> int:
+    with open(path, "rb") as f:
+        return f.read(k)[0]
+
+
+def _os_read(path: str) -> int:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(fd, 1)[0]
+    finally:
+        os.close(fd)
 
 
 def _counter() -> float:
@@ -80,6 +124,31 @@ def escaped(route: str) -> Callable[[], float]:
         "getrandom": lambda: int.from_bytes(os.getrandom(7), "big") / (1 << 56),
         "seed_sequence": lambda: (np.random.SeedSequence().entropy % 1000) / 1000,
         "seeded_from_clock": lambda: random.Random(time.time()).random(),
+        "id": lambda: (id(object()) // 16 % 1000) / 1000,
+        "id_function": lambda: (id(lambda: 0) // 16 % 1000) / 1000,
+        "hash_object": lambda: (hash(object()) % 1000) / 1000,
+        "hash_class": lambda: (hash(_Subclass) % 1000) / 1000,
+        "hash_str": lambda: (hash("escape") % 1000) / 1000,
+        "getpid": lambda: (os.getpid() % 1000) / 1000,
+        "thread_ident": lambda: (threading.get_ident() // 64 % 1000) / 1000,
+        "native_id": lambda: (threading.get_native_id() % 1000) / 1000,
+        "getrusage": lambda: resource.getrusage(resource.RUSAGE_SELF).ru_utime % 1,
+        "os_times": lambda: os.times().elapsed % 1,
+        "dev_urandom": lambda: _read_device("/dev/urandom", 1) / 256,
+        "proc_stat": lambda: (_read_device("/proc/self/stat", 1) % 7) / 7,
+        "os_open": lambda: _os_read("/dev/urandom") / 256,
+        "ssl_rand": lambda: ssl.RAND_bytes(1)[0] / 256,
+        "gc_count": lambda: (gc.get_count()[0] % 100) / 100,
+        "allocated_blocks": lambda: (sys.getallocatedblocks() % 1000) / 1000,
+        "system_subclass": lambda: _Subclass().getrandbits(16) / (1 << 16),
+        "tempfile": lambda: (ord(next(tempfile._get_candidate_names())[0]) % 16) / 16,
+        "hashlib_time": lambda: hashlib.sha256(str(time.time_ns()).encode()).digest()[0] / 256,
+        "random_state": lambda: float(np.random.RandomState().random_sample()),
+        "posix_urandom": lambda: posix.urandom(1)[0] / 256,
+        "c_random": lambda: _random.Random().random(),
+        "readlink_pid": lambda: (int(os.readlink("/proc/self")) % 1000) / 1000,
+        "repr_address": lambda: (int(repr(_OWN)[-5:-1], 16) % 1000) / 1000,
+        "id_in_hash": lambda: (hash(_ByAddress()) % 1000) / 1000,
     }[route]
 
 

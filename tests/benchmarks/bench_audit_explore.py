@@ -9,12 +9,16 @@ twice, the rng passed in (:mod:`tests.audit_targets.timing_targets`).  ``--searc
 each of its values, instead of branching on their comparisons, for comparison; ``--cases`` picks cases by name.
 
     python tests/benchmarks/bench_audit_explore.py [--search] [--cases loop10,svt1] [--record]
+
+Each line also shows the CPU seconds of the same case in the run recorded before
+(``results/bench_audit_explore.md``, or ``--before FILE``) and the ratio before / now.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 import time
 import types
@@ -57,11 +61,25 @@ WITH_RNG = {
 CASES.update(WITH_RNG)
 
 
+RECORDED = Path(__file__).resolve().parent / "results" / "bench_audit_explore.md"
+
+
+def recorded(path: Path) -> dict[str, str]:
+    """The CPU seconds per case in a recorded run (none when there is no such file)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    return {m[1]: m[2] for m in re.finditer(r"^(\w+) +([0-9.]+) s CPU", text, re.MULTILINE)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--search", action="store_true")
     parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--before", type=Path, default=RECORDED)
     args = parser.parse_args()
+    before = recorded(args.before)
     for name in args.cases.split(","):
         fn, kwargs = CASES[name]
         mech = facade_mechanism(fn, "random", lazy=not args.search) if name in WITH_RNG else \
@@ -74,7 +92,10 @@ def main() -> None:
                                         else " (timing)")
         except FacadeRefusal as exc:
             verdict = f"refused: {str(exc)[:60]}"
-        print(f"{name:17s} {time.process_time() - start:8.2f} s CPU  {verdict}", flush=True)
+        now = time.process_time() - start
+        was = before.get(name)
+        ratio = f"  (before: {was} s, {float(was) / max(now, 0.01):.1f}x)" if was else ""
+        print(f"{name:17s} {now:8.2f} s CPU  {verdict}{ratio}", flush=True)
 
 
 if __name__ == "__main__":
