@@ -166,3 +166,21 @@ def test_figure_8_quick(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     for i in range(len(data["p"])):
         assert Fraction(row["s=1 (exact)"][i]) < Fraction(row["s=10 (exact)"][i])
     assert (tmp_path / "f8" / "proj_fig08_p_plus_w.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_experiments_are_estimated_and_refused_past_max_seconds(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    exp = pytest.importorskip("exactdp.plot.paper001_experiments")
+    if exp.missing_extra() is not None:
+        pytest.skip(exp.missing_extra())
+    assert exp.REPS == 10  # the paper's repetitions by default
+    out = tmp_path / "refused"
+    rc, stdout, err = run(capsys, "figures", "--paper", "001", "--quick", "--max-seconds", "8",
+                          "--output", str(out), "--quiet")
+    assert rc == 2 and stdout == "", err
+    one_line_error(err, "over --max-seconds 8")
+    assert not out.exists()  # nothing written, not even the formula figures
+    # a formula figure alone is not estimated (no experiments): it runs under any limit
+    rc, _, err = run(capsys, "figures", "--paper", "001", "--figure", "6", "--max-seconds",
+                     "1", "--output", str(tmp_path / "six"), "--quiet")
+    assert rc == 0, err

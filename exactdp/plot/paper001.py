@@ -30,9 +30,27 @@ from typing import Any
 
 from exactdp.files import OutputPath
 
-__all__ = ["DELTA", "EXPERIMENT_FILES", "K_OVER_P", "PS", "SENS_KS", "SENS_PS", "SIGMAS", "SPARSITY", "TITLE",
-           "figure", "files", "gaussian_bound", "ratio_rows", "sensitivity_rows",
-           "sparse_support_bound", "tables", "variance_ratio", "write"]
+__all__ = [
+    "DELTA",
+    "EXPERIMENT_FILES",
+    "K_OVER_P",
+    "PS",
+    "SENS_KS",
+    "SENS_PS",
+    "SIGMAS",
+    "SPARSITY",
+    "TITLE",
+    "estimate_ns",
+    "figure",
+    "files",
+    "gaussian_bound",
+    "ratio_rows",
+    "sensitivity_rows",
+    "sparse_support_bound",
+    "tables",
+    "variance_ratio",
+    "write",
+]
 
 TITLE = "Li & Li, differentially private random projections (paper 001): analytic curves"
 SIGMAS = [Fraction(1, 100), Fraction(1, 20), Fraction(1, 10), Fraction(1, 5), Fraction(1, 2),
@@ -200,6 +218,19 @@ FIGURE_FILES: dict[int, tuple[str, ...]] = {
     **{n: (*EXPERIMENT_FILES, "proj_p_at_10.png", "proj_p_at_50.png", "proj_r_at_100.png",
            "proj_svm.png") for n in (10, 11, 12, 13, 14, 15, 16)},
 }
+
+
+def estimate_ns(quick: bool, names: Sequence[str]) -> int:
+    """Processor nanoseconds of the experiments among ``names`` (timed on a sample; the
+    formula figures take seconds to a minute and are not counted)."""
+    from exactdp.plot import paper001_experiments as exp
+
+    if "proj_experiments.md" not in names:
+        return 0
+    eps = exp.EPS_QUICK if quick else exp.EPS_DEFAULT
+    return exp.estimate_ns([Fraction(e) for e in eps.split(",")],
+                           [exp.KS[0]] if quick else list(exp.KS), exp.T_VALUES,
+                           1 if quick else exp.REPS)
 
 
 def write(outputs: Mapping[str, OutputPath], quick: bool,
