@@ -72,3 +72,43 @@ def test_a_one_argument_target_is_told_where_its_randomness_is(
     rc, out, err = run(capsys, "audit", target, *advice, *base, "--json")  # the advice works
     data = json.loads(out)
     assert (rc, data["verdict"], data["worst_ratio"]["ratio"]) == (0, "pass", "3"), err
+
+
+STATDP = ["--rng", "numpy", "--rng-arg", "prng", "--bind", "epsilon=1", "--claimed-epsilon",
+          "1", "--inputs", "vectors(3, 0..1, 1, linf)", "--quiet"]
+BLACKBOX = ["--kind", "blackbox", "--draws", "400", "--alpha", "1/1000000000"]
+
+
+def test_code_the_facade_refuses_is_audited_black_box_in_the_same_form(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("numpy")
+    rc, out, err = run(capsys, "audit", f"{T}:noisy_max_laplace", "--kind", "whitebox", *STATDP)
+    assert rc == 2 and "black-box" in err
+    rc, out, err = run(capsys, "audit", f"{T}:noisy_max_laplace", *BLACKBOX, *STATDP, "--json")
+    assert (rc, json.loads(out)["verdict"]) == (0, "no violation detected"), err
+    rc, out, err = run(capsys, "audit", f"{T}:noisy_max_laplace_unused", *BLACKBOX, *STATDP,
+                       "--json")
+    assert (rc, json.loads(out)["verdict"]) == (1, "violation"), err
+
+
+def test_black_box_one_argument_code_draws_its_own_module_randomness(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = run(capsys, "audit", f"{T}:rr_module", *BLACKBOX, "--rng", "random",
+                       "--patch", "random", "--ratio-bound", "3", "--inputs", "0..1",
+                       "--quiet", "--json")
+    assert (rc, json.loads(out)["verdict"]) == (0, "no violation detected"), err
+    rc, out, err = run(capsys, "audit", f"{T}:rr_module", *BLACKBOX, "--rng", "random",
+                       "--inputs", "0..1", "--ratio-bound", "3", "--quiet")
+    assert rc == 2 and "--patch random" in err  # the same advice as white-box
+
+
+def test_a_per_record_loop_under_add_remove_is_timing_and_says_why(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--kind", "whitebox", "--rng", "random", "--claimed-epsilon", "ln 5", "--quiet"]
+    rc, out, _ = run(capsys, "audit", f"{T}:bounded_sum", *argv,
+                     "--inputs", "datasets(0..1, 2, add-remove)")
+    assert rc == 1 and "SEVERITY: TIMING" in out and "worst privacy-loss ratio: 5" in out
+    assert "datasets of 0 and 1 records" in out or "datasets of 1 and 2 records" in out
+    rc, out, _ = run(capsys, "audit", f"{T}:bounded_sum", *argv,
+                     "--inputs", "datasets(0..1, 2, replace-one)")  # the size is public
+    assert rc == 0 and "verdict: PASS" in out and "records" not in out

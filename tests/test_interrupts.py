@@ -339,13 +339,15 @@ def _start(args: list[str], cwd: Path, **env: str) -> subprocess.Popen[str]:
 
 
 def _cpu_so_far(pid: int) -> float | None:
-    """The processor seconds a running process (all its threads) has used, from
-    ``/proc/PID/stat`` (None where there is no /proc)."""
+    """The processor seconds a running process (all its threads, and the children it has
+    waited for, as its rusage on exit will count them) has used, from ``/proc/PID/stat``
+    (None where there is no /proc)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    # utime, stime, cutime, cstime: fields 14-17 of proc(5), after the name's ")"
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 def _children_cpu() -> float:

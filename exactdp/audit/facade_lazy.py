@@ -163,8 +163,9 @@ class LazyUnit:
 
     def _compare(self, other: Any, op: str) -> bool:
         t = type(other)  # a plain int or a finite float: read here, as _exact reads it
+        is_float = t is float  # float-ok: the user's operand, read exactly (as_integer_ratio)
         x = ((other, 1) if t is int else other.as_integer_ratio()
-             if t is float and -_MAX_FLOAT <= other <= _MAX_FLOAT else _exact(other))
+             if is_float and -_MAX_FLOAT <= other <= _MAX_FLOAT else _exact(other))
         if x is None:
             return bool(self._escape(f"compared ({op}) with {type(other).__name__}"))
         if isinstance(x, float):  # inf or nan: the same answer for every j

@@ -240,7 +240,25 @@ def _trace_lines(t: TraceResult) -> list[str]:
                     f"TIMING: DIFFER across inputs: {dict(t.witness)}")]
     if t.randomness_note and not t.randomness_note.startswith("not judged"):
         lines.append(f"    note: {t.randomness_note}")
+    sizes = _sizes(t.witness.get("inputs") if not t.same and t.witness else None)
+    if sizes is not None:
+        lines.append(f"    note: the two inputs are datasets of {sizes[0]} and {sizes[1]} "
+                     f"records: code that does work per record shows the size in its "
+                     f"operations, and add-remove neighbours keep the size private; do the "
+                     f"same work for every size (a fixed bound), or audit under replace-one "
+                     f"if the size is public")
     return lines
+
+
+def _sizes(inputs: Any) -> tuple[int, int] | None:
+    """The lengths of a timing witness's two inputs when both are tuples of different
+    lengths (datasets of different sizes), else None."""
+    if not isinstance(inputs, (list, tuple)) or len(inputs) != 2:
+        return None
+    a, b = inputs
+    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) != len(b):
+        return len(a), len(b)
+    return None
 
 
 def _approximate_text(hs: Interval, pair: Any, delta: Fraction) -> str:

@@ -57,8 +57,8 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                     "FILE.py:CALLABLE) against a claimed epsilon on the inputs RANGE. "
                     "whitebox: f(c, u) with u in [D]_+, f(c, source) (--source) or f(c, rng) "
                     "(--rng): the exact law on every input, the exact worst privacy-loss "
-                    "ratio and its witness, the operation traces. blackbox: sampler(c), "
-                    "tested against a reference at false-alarm probability --alpha. "
+                    "ratio and its witness, the operation traces. blackbox: sampler(c) (--rng: "
+                    "f(c, rng), a real rng), tested at false-alarm probability --alpha. "
                     + _VERDICTS,
         epilog=EPILOG)
     p.add_argument("target", metavar="TARGET")
@@ -101,7 +101,8 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help=f"refuse more than N estimated calls (default {MAX_CALLS})")
     p.add_argument("--rng", choices=("random", "secrets", "numpy", "numpy-legacy"),
                    metavar="KIND",
-                   help="whitebox: f(c, rng); random, secrets, numpy(-legacy)")
+                   help="f(c, rng); random, secrets, numpy(-legacy): a facade "
+                        "(whitebox), a fresh generator (blackbox)")
     p.add_argument("--patch", metavar="MODULES",
                    help="with --rng: patch these modules' functions too")
     p.add_argument("--patch-attr", metavar="NAME",
@@ -134,9 +135,8 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 _WHITEBOX_ONLY = (("randomness_size", "--randomness-size"),
-                  ("source", "--source"), ("monotone", "--monotone"), ("rng", "--rng"),
-                  ("patch", "--patch"), ("patch_attr", "--patch-attr"),
-                  ("rng_arg", "--rng-arg"), ("max_paths", "--max-paths"),
+                  ("source", "--source"), ("monotone", "--monotone"),
+                  ("max_paths", "--max-paths"),
                   ("time_budget", "--time-budget"),
                   ("max_draws_per_path", "--max-draws-per-path"))
 _BLACKBOX_ONLY = (("draws", "--draws"), ("alpha", "--alpha"))
@@ -192,6 +192,42 @@ def load_mechanism(spec: str, time_limit: int | None, rng: str | None,
     if rng is None:
         return functools.partial(target, **kw) if kw else target
     return _facade(target, spec, rng, patch, patch_attr, rng_arg, kw)
+
+
+#: The generator a black-box audit hands the code for ``--rng KIND``: the real one, seeded
+#: by the operating system (what the code would get in use).
+_REAL_GENERATORS = {"random": ("random", "Random"), "secrets": ("secrets", "SystemRandom"),
+                    "numpy": ("numpy.random", "default_rng"),
+                    "numpy-legacy": ("numpy.random", "RandomState")}
+
+
+def load_sampler(spec: str, time_limit: int | None, rng: str | None, patch: str | None,
+                 patch_attr: str | None, rng_arg: str | None, bind: str | None) -> Any:
+    """TARGET as a black-box audit samples it: ``sampler(c)``; with ``--rng``, called in
+    the form ``--rng-arg`` / ``--bind`` say with one real generator of that kind (seeded by
+    the operating system), or as ``f(c)`` when ``--patch`` / ``--patch-attr`` say the code
+    draws from a module or its instance (left as they are: their own randomness is
+    sampled)."""
+    import importlib
+
+    from exactdp.audit import load_target
+    from exactdp.audit.callforms import call_form, parse_rng_arg
+    from exactdp.audit.targets import parse_bind
+
+    if rng is None:
+        return load_mechanism(spec, time_limit, rng, patch, patch_attr, rng_arg, bind)
+    target = load_target(spec, time_limit, what="target")
+    kw = parse_bind(bind) if bind else {}
+    fn = call_form(target, parse_rng_arg(rng_arg), kw, patching=bool(patch or patch_attr),
+                   name=spec.rpartition(":")[2])
+    module, maker = _REAL_GENERATORS[rng]
+    generator = getattr(importlib.import_module(module), maker)()
+
+    def sampler(c: Any) -> Any:
+        return fn(c, generator)
+
+    sampler.__qualname__ = sampler.__name__ = spec.rpartition(":")[2]
+    return sampler
 
 
 def _spread(args: argparse.Namespace, time_limit: int | None, progress: Any) -> Any:
@@ -305,8 +341,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     with contextlib.redirect_stdout(sys.stderr), contextlib.ExitStack() as closing:
         if spread is not None:
             closing.callback(spread.close)  # the Dask client, also when the audit raises
-        target = load_mechanism(args.target, time_limit, args.rng, args.patch,
-                                args.patch_attr, args.rng_arg, args.bind)
+        target = (load_mechanism if args.kind == "whitebox" else load_sampler)(
+            args.target, time_limit, args.rng, args.patch, args.patch_attr, args.rng_arg,
+            args.bind)
         reference = load_target(args.reference, time_limit, what="--reference",
                                 allow_mapping=True) if args.reference else None
         # Documented default: the input range, for f(c, u) and samplers; code audited through

@@ -47,7 +47,8 @@ FastSample at eps <= 1 are >= n, i.e. vacuous; so the grid adds a low-noise M (e
 probability 1/32 on each side; Theorem 6.10 ii-iii uses only BasicHistogram's accuracy, not
 M's privacy), where 2 a2 = 0 < n = 2.  The row counts the non-vacuous bounds and fails if
 there are none.  Figure 5's closed forms stay >= n at every n this row explores; they bite
-from n = 65 (|X| = 131), where the row "Theorem 6.11 (ii) at large n" checks them."""
+from n = 65 (|X| = 131), where the rows "Theorem 6.11 (ii) at large n" and "Theorem 6.11
+(iii) at large n" check them."""
 
 BETAS = [Fraction(1, 2), Fraction(1, 4), Fraction(1, 10)]
 

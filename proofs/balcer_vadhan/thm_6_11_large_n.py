@@ -1,4 +1,5 @@
-"""Theorem 6.11 (ii) / Figure 5 where its threshold is below n: exact, from M's laws, at n ~ 65."""
+"""Theorem 6.11 (ii)-(iii) / Figure 5 where its bounds are below n: exact, from M's laws, at
+n ~ 65."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from exactdp.proofs._histograms import Distributions
 from exactdp.proofs.balcer_vadhan._accuracy import error_laws, nonvacuous_certificate
 
 CLAIM = "Theorem 6.11 (ii) at large n"
+CLAIM_SIM = "Theorem 6.11 (iii) at large n"
 STATEMENT = """Theorem 6.11 (ii) / Figure 5: PureSparseHistogram_{M,eps,beta0/4} with M =
 GeoSample_{n,eps} has (a, beta)-per-query accuracy on counts larger than t for every beta >=
 beta0, a = ceil(9/(2 eps) ln(4/beta)), t = 2 ceil(9/(2 eps) ln(4|X|/beta)) (FastSample with
@@ -30,8 +32,14 @@ Pr[|h_x - n| <= a] = sum_{|v - n| <= a} Pr[M(n, U) = v] Pr[Bin(|X| - 1, Pr[M(0, 
 implementation's KeepHeavy explored at small n (GeoSample and FastSample, several |X|); then,
 at the large n, with M's laws read off the implementation (threshold search) and PureSparse's
 own beta1 and delta, (1 - beta1)(Pr_KH[|h_x - n| <= a] - delta) >= 1 - beta at Figure 5's a --
-a non-vacuous instance of the claim (t < n, a < n).  The simultaneous bound and other datasets
-stay with the small-n rows."""
+a non-vacuous instance of the claim (t < n, a < n).  Theorem 6.11 (iii), Figure 5's
+simultaneous (a_s, beta) with a_s < t < n, on the same D: every bin's error is at most a_s when
+a_s < v = M(n, U) and every other bin's noise M(0, U) is at most a_s (then x is the strict
+maximum, kept, with error n - v; a zero bin errs by its noisy count if kept and by 0 if
+dropped), an event of probability L = Pr[a_s < v, n - v <= a_s] Pr[M(0, U) <= a_s]^(|X| - 1)
+by independence of the bins.  L is checked against the explored KeepHeavy (Pr[max error <= a]
+>= L for every a < n, at n <= 3), then (1 - beta1)(L - delta) >= 1 - beta at the large n.
+Other datasets stay with the small-n rows."""
 
 
 def _binomial_cdf(m: int, top: int, low: int, k_max: int) -> Fraction:
@@ -70,6 +78,16 @@ def _heavy_bin_law(m_n: Distribution, m_0: Distribution, n: int, size: int,
     if dropped and within is None:
         law[n] = law.get(n, Fraction(0)) + dropped
     return law
+
+
+def simultaneous_lower(m_n: Distribution, m_0: Distribution, n: int, size: int,
+                       a: int) -> Fraction:
+    """A lower bound on ``Pr[max_y |h_y - c_y| <= a]`` for KeepHeavy on ``D = (x, ..., x)``
+    (``n`` rows): x's noisy count ``v`` in ``(a, n]`` within ``a`` of ``n``, and every other
+    bin's ``M(0, U)`` at most ``a`` (then x is the strict maximum and kept)."""
+    p_x = sum((Fraction(p) for v, p in m_n.items() if a < v and n - v <= a), Fraction(0))
+    f_0 = sum((Fraction(p) for w, p in m_0.items() if w <= a), Fraction(0))
+    return p_x * f_0 ** (size - 1)
 
 
 def _down(q: Fraction) -> Fraction:
@@ -156,3 +174,55 @@ def check(full: bool) -> ClaimReport:
         f"{bounds} "
         f"with t < n)", "Figure 5's per-query bound, via the inequality the small-n rows check",
         certs)
+
+
+def check_simultaneous(full: bool) -> ClaimReport:
+    certs: list[Certificate] = []
+    for mech, size in _validation(full):
+        n = mech.n
+        alg = KeepHeavy(mech, Universe(size))
+        rows = (1,) * n
+        explored = error_laws(Distributions(alg.release, alg.universe)(rows), rows, size)
+        m_n, m_0 = counting_distribution(mech, n), counting_distribution(mech, 0)
+        below = [(a, sum((p for e, p in explored.maximum.items() if e <= a), Fraction(0)),
+                  simultaneous_lower(m_n, m_0, n, size, a)) for a in range(n)]
+        certs.append(Certificate(
+            CLAIM_SIM + " (formula)", repr(alg), {"n": n, "|X|": size},
+            "D = (1, ..., 1): the explored law of max |h_y - c_y|", None,
+            ">= the lower bound L at every a < n, and > 0 somewhere",
+            all(p >= low for _, p, low in below) and any(low > 0 for _, _, low in below),
+            {"explored_vs_lower": [(a, brief(p), brief(low)) for a, p, low in below]}))
+    bounds = biting = 0
+    slack_min: Fraction | None = None
+    for kind, counting, beta0, beta in _large(full):
+        n = _least_n(kind, beta)
+        size = 2 * n + 1
+        alg = PureSparseHistogram.theorem_6_11(Universe(size), n, 1, beta0, counting)
+        a_s, b_s = figure_5(kind, 1, beta, size).simultaneous
+        mech = alg.mechanism
+        low = simultaneous_lower(counting_distribution(mech, n), counting_distribution(mech, 0),
+                                 n, size, a_s)
+        guaranteed = (1 - alg.beta1) * (low - alg.delta)
+        slack = guaranteed - (1 - b_s)
+        slack_min = slack if slack_min is None else min(slack_min, slack)
+        bounds += 1
+        biting += a_s < n
+        certs.append(Certificate(
+            CLAIM_SIM, repr(alg), {"n": n, "|X|": size, "beta0": beta0, "beta": b_s,
+                                   "beta_1": alg.beta1, "a_sim": a_s},
+            f"D = ({n} rows of x): every bin's error at most a = {a_s}", _down(slack),
+            "(1 - beta1)(L - delta) - (1 - beta) >= 0 (rounded down)",
+            slack >= 0 and a_s < n, {"L": brief(low), "guaranteed": brief(guaranteed)}))
+    certs.append(nonvacuous_certificate(CLAIM_SIM, biting, bounds, "with a < n"))
+    return ClaimReport(
+        CLAIM_SIM, "lower bound L against KeepHeavy explored at n <= 3; Figure 5 (eps = 1) "
+        "simultaneous at the least n with t < n, |X| = 2n + 1: " + ", ".join(
+            f"{k} beta0={b0} beta={b}" for k, _, b0, b in _large(full)),
+        f"min guaranteed - (1 - beta) >= {brief(_down(slack_min or Fraction(0)))} ({biting} of "
+        f"{bounds} with a < n)",
+        "Figure 5's simultaneous bound, via the inequality the small-n rows check", certs)
+
+
+check.CLAIM = CLAIM  # type: ignore[attr-defined]
+check_simultaneous.CLAIM = CLAIM_SIM  # type: ignore[attr-defined]
+CHECKS = [check, check_simultaneous]

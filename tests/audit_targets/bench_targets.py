@@ -82,3 +82,27 @@ def rr_uniform_rounded(bit, rng):
 def rr_uniform_reversed(bit, rng):
     """``uniform(4, 0)``: decreasing in u, keep when 4 - 4 u > 1 iff u < 3/4: ratio 3."""
     return bit if rng.uniform(4, 0) > 1 else 1 - bit
+
+
+def noisy_max_laplace(prng, queries, epsilon):
+    """StatDP's noisy max with continuous Laplace noise (numpy Generator first)."""
+    import numpy as np
+
+    return int((np.asarray(queries, dtype=np.float64)
+                + prng.laplace(scale=2.0 / epsilon, size=len(queries))).argmax())
+
+
+def noisy_max_laplace_unused(prng, queries, epsilon):
+    """The noise drawn and not added: the argmax of the queries, infinite loss."""
+    import numpy as np
+
+    prng.laplace(scale=2.0 / epsilon, size=len(queries))
+    return int(np.asarray(queries).argmax())
+
+
+def bounded_sum(data, rng):
+    """Records clipped to [0, 1], summed, noise z1 + z2 (P(-2..2) = (1, 4, 6, 4, 1) / 16),
+    clamped to [0, 2]: sums 0 and 1 give output 2 with 1/16 and 5/16, worst ratio 5.  The
+    loop runs once per record: under add-remove its length shows the dataset's size."""
+    s = sum(min(max(x, 0), 1) for x in data)
+    return min(max(s + _noise(rng) + _noise(rng), 0), 2)
