@@ -95,3 +95,74 @@ def test_every_formula_figure_full_size(capsys: pytest.CaptureFixture[str], tmp_
                          str(tmp_path / "all"), "--quiet")
         assert rc == 0, err
     assert len(list((tmp_path / "all").iterdir())) == 2 * len(theory.available())
+
+
+# --------------------------------------------------------------- Figures 8 and 9: five laws of w
+
+
+def test_sum_counts_by_enumerating_every_sparse_w() -> None:
+    from exactdp.plot import paper001_wlaws as wl
+
+    u = (3, -1, 0, 4, -2, 2)
+    for s in (1, 3, 10):
+        counts, total = wl.sum_counts(u, s)
+        want: dict[int, Fraction] = {}
+        for w in itertools.product((-1, 0, 1), repeat=len(u)):
+            weight = Fraction(1)
+            for wi in w:
+                weight *= Fraction(1, 2 * s) if wi else Fraction(s - 1, s)
+            if weight:
+                t = sum(wi * ui for wi, ui in zip(w, u, strict=True))
+                want[t] = want.get(t, Fraction(0)) + weight
+        assert {t: Fraction(c, total) for t, c in counts.items()} == want
+        # eq. 30 straight from its definition: beta max|w_i| >= |w^T u|
+        assert wl.p_plus_exact(u, 2, s) == sum(
+            (Fraction(1, 2 * s) ** sum(map(abs, w)) * Fraction(s - 1, s) ** w.count(0)
+             for w in itertools.product((-1, 0, 1), repeat=len(u))
+             if 2 * max(map(abs, w)) >= abs(sum(a * b for a, b in zip(w, u, strict=True)))),
+            Fraction(0))
+        law = wl.level_law_exact(u, 2, s)
+        assert sum(law.values()) == 1 and law.get(0, 0) == want.get(0, 0)
+
+
+def test_rademacher_p_plus_is_the_fragile_probability_at_fig8_sizes() -> None:
+    from exactdp.plot import paper001_wlaws as wl
+    from exactdp.projections.nplus import fragile_probability
+
+    for p in (10, 57):
+        u = wl.data_vector(p, 10, "test")
+        for beta in (1, 10):
+            assert wl.p_plus_exact(u, beta, 1) == fragile_probability(u, beta)
+
+
+def test_eq31_eq32_brackets_and_the_simulation() -> None:
+    stats = pytest.importorskip("scipy.stats")
+    integrate = pytest.importorskip("scipy.integrate")
+    from exactdp.plot import paper001_wlaws as wl
+
+    u = wl.data_vector(50, 10, "test")
+    norm = math.sqrt(sum(v * v for v in u)) / 10
+    box31 = wl.eq31(u, 10, Fraction(1))
+    assert box31.lo <= 2 * stats.norm.cdf(1 / norm) - 1 <= box31.hi
+    box32 = wl.eq32(u, 10, Fraction(1))
+    r = 1 / norm
+    val, _ = integrate.quad(lambda t: 2 * 50 * (2 * stats.norm.cdf(t) - 1) ** 49
+                            * (2 * stats.norm.cdf(r * t) - 1) * stats.norm.pdf(t), 0, 12)
+    assert box32.lo <= val <= box32.hi
+    # eq. 32 bounds the Gaussian w's P+ (a simulation, 20000 draws: 4 standard errors)
+    sim = wl.simulate(u, 10, "Gaussian", 20000, 1, Fraction(1))
+    assert sim <= float(box32.hi) + 4 * math.sqrt(sim * (1 - sim) / 20000)
+
+
+def test_figure_8_quick(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    rc, _, err = run(capsys, "figures", "--paper", "001", "--figure", "8", "--quick",
+                          "--output", str(tmp_path / "f8"), "--quiet")
+    assert rc == 0, err
+    data = json.loads((tmp_path / "f8" / "proj_fig08_p_plus_w.json").read_text())["values"]
+    row = data["beta"]["1"]
+    assert set(row) == {"s=1 (exact)", "s=3 (exact)", "s=10 (exact)", "Gaussian (simulated)",
+                        "uniform (simulated)", "eq. 31", "eq. 32"}
+    # Rademacher has the smallest P+ at every p (the paper's conclusion), exact values
+    for i in range(len(data["p"])):
+        assert Fraction(row["s=1 (exact)"][i]) < Fraction(row["s=10 (exact)"][i])
+    assert (tmp_path / "f8" / "proj_fig08_p_plus_w.png").read_bytes()[:4] == b"\x89PNG"

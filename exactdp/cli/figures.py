@@ -41,8 +41,10 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                     "perturbation and the spectral lower bound (xor N = 8..64, cyclic 8, 16; "
                     "--quick xor N = 4, 8). --paper 001 (Li & Li): the analytic curves "
                     "(eq. 23 variance ratios, l2 sensitivity per matrix type), Figures 1, 4, "
-                    "5, 6 and 9 (sigma* of eq. 14, P(r, p) and N+ as certified brackets, "
-                    "flip probabilities and the law of Alg. 7's levels exactly) "
+                    "5, 6, 8 and 9 (sigma* of eq. 14, P(r, p) and N+ as certified brackets, "
+                    "flip probabilities, eq. 30's P+ and the law of Alg. 7's levels for "
+                    "five distributions of w: exact for very sparse w, simulated for "
+                    "Gaussian and uniform w) "
                     "and, with the "
                     "[experiments] extra (scikit-learn), precision@10/@50, recall@100 and "
                     "linear-SVM accuracy against eps on load_digits for the exact "
@@ -57,7 +59,7 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                         "is checked before any work")
     p.add_argument("--force", action="store_true", help="replace existing files in DIR")
     p.add_argument("--figure", metavar="N",
-                   help="draw only the paper's Figure N (paper 001: 1-6, 9-14)")
+                   help="draw only the paper's Figure N (paper 001: 1-6, 8-16)")
     p.add_argument("--quick", action="store_true",
                    help="smaller runs (seconds instead of a minute or a few)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")

@@ -195,6 +195,7 @@ FIGURE_FILES: dict[int, tuple[str, ...]] = {
     4: ("proj_fig04_p_plus.png", "proj_fig04_p_plus.json"),
     5: ("proj_fig05_n_plus.png", "proj_fig05_n_plus.json"),
     6: ("proj_fig06_flip.png", "proj_fig06_flip.json"),
+    8: ("proj_fig08_p_plus_w.png", "proj_fig08_p_plus_w.json"),
     9: ("proj_fig09_levels.png", "proj_fig09_levels.json"),
     **{n: (*EXPERIMENT_FILES, "proj_p_at_10.png", "proj_p_at_50.png", "proj_r_at_100.png",
            "proj_svm.png") for n in (10, 11, 12, 13, 14, 15, 16)},

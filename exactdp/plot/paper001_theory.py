@@ -12,11 +12,15 @@
   the value a mechanism would use.
 * **Figure 6**: the smooth, local and global flipping probabilities of one sign (``k = 1``,
   ``eps = 1``), exactly: exactdp's rational base ``rho <= e`` and its SmoothFlipper.
-* **Figure 9**: the distribution of the levels ``L_j`` of Algorithm 7 for Rademacher ``w``,
-  EXACT (the law of ``w^T u`` over the draw of ``w`` for one fixed data vector, not a
-  512-sample histogram), both the proof's unscaled level (exactdp) and the printed level of
-  the scaled projection ``W^T u/sqrt(k)``, ``k = 512``; data: one seeded vector of
-  ``{-4..4}^p`` (``[-1, 1]`` in steps of 1/4), ``beta = 1`` = 4 steps; ``p = 100, 1000``.
+* **Figure 8**: eq. 30's ``P+`` against ``p`` for five distributions of ``w``, exact for the
+  very sparse ``s = 1, 3, 10``, simulated for Gaussian and uniform ``w``, beside eqs. 31 and
+  32 as certified brackets (:mod:`exactdp.plot.paper001_wlaws`).
+* **Figure 9**: the distribution of the levels ``L_j`` of Algorithm 7 for the five ``w``:
+  EXACT for ``s = 1, 3, 10`` (the law over the draw of ``w`` for one fixed data vector, not a
+  512-sample histogram), simulated for Gaussian and uniform ``w``; for Rademacher ``w`` also
+  the printed level of the scaled projection ``W^T u/sqrt(k)``, ``k = 512``; data: one seeded
+  vector of ``{-4..4}^p`` (``[-1, 1]`` in steps of 1/4), ``beta = 1`` = 4 steps;
+  ``p = 100, 1000``.
 """
 
 from __future__ import annotations
@@ -33,7 +37,8 @@ __all__ = ["FILES", "JSONS", "available", "fig1_values", "fig4_values", "fig5_va
            "fig9_values", "level_law", "write"]
 
 FILES = {1: "proj_fig01_sigma_star.png", 4: "proj_fig04_p_plus.png",
-         5: "proj_fig05_n_plus.png", 6: "proj_fig06_flip.png", 9: "proj_fig09_levels.png"}
+         5: "proj_fig05_n_plus.png", 6: "proj_fig06_flip.png", 8: "proj_fig08_p_plus_w.png",
+         9: "proj_fig09_levels.png"}
 #: Each figure's exact (or labelled float) values, beside its picture.
 JSONS = {n: name.replace(".png", ".json") for n, name in FILES.items()}
 DELTA = Fraction(1, 10**6)
@@ -231,32 +236,29 @@ def _fig6(v: Mapping[str, Any]) -> Any:
     return fig
 
 
-def _fig9(vals: Mapping[int, Mapping[str, Mapping[int, Fraction]]]) -> Any:
+def _fig9(vals: Mapping[int, Mapping[str, Mapping[int, Fraction]]],
+          five: Mapping[int, Mapping[str, Mapping[int, Any]]], draws: int) -> Any:
     from exactdp.plot.draw import new_figure
+    from exactdp.plot.paper001_wlaws import figure9_panel
 
-    fig, axes = new_figure(6.5 * len(vals), 5, 1, len(vals))
+    fig, axes = new_figure(6.8 * len(vals), 5.6, 1, len(vals))
     axes = axes if len(vals) > 1 else [axes]
     for a, (p, law) in zip(axes, vals.items(), strict=True):
-        proof, printed = law["proof"], law["printed"]
-        mass, top = Fraction(0), 0
-        for lv, q in proof.items():  # show 99.9 % of the proof's law
-            mass, top = mass + q, lv
-            if mass >= Fraction(999, 1000):
-                break
-        a.step(list(proof), [float(q) for q in proof.values()], where="mid",
-               label="proof's L = ceil(|w^T u|/beta) (exactdp)")
-        a.bar(list(printed), [float(q) for q in printed.values()], width=0.6, alpha=0.6,
-              color="C1", label="printed L of W^T u/sqrt(k), k = 512")
-        a.set_xlim(-0.5, top + 1)
+        printed = law["printed"]
+        a.bar(list(printed), [float(q) for q in printed.values()], width=0.6, alpha=0.25,
+              color="0.4", label="Rademacher, printed L of W^T u/sqrt(k), k = 512 (exact)")
+        figure9_panel(a, five[p], draws)
         a.set_yscale("log")
         a.set_ylim(1e-4, 1.1)
-        a.set_xlabel("L_j")
-        a.set_ylabel("probability (exact law over Rademacher w)")
-        a.set_title(f"Fig. 9, p = {p}: exact law of L_j, Rademacher w (s = 1)\n"
-                    "one seeded u in [-1, 1]^p (steps 1/4), beta = 1; Gaussian and very "
-                    "sparse w not drawn", fontsize=9)
-        a.legend(fontsize=8)
+        a.set_xlabel("L_j = ceil(|w^T u| / (beta max_i |w_i|))")
+        a.set_ylabel("proportion of projections with this level")
+        a.set_title(f"p = {p}: law of L_j; exact for very sparse w (s = 1 Rademacher, 3, 10),"
+                    f"\nsimulated for Gaussian / uniform w; one seeded u in [-1, 1]^p (steps "
+                    f"1/4), beta = 1", fontsize=9)
+        a.legend(fontsize=7)
         a.grid(True, alpha=0.3)
+    fig.suptitle("Paper 001 Fig. 9: levels of Algorithm 7 for five distributions of w "
+                 "(larger L: fewer flips)", fontsize=10)
     return fig
 
 
@@ -300,10 +302,26 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
         v6 = fig6_values()
         outputs[FILES[6]].write_bytes(figure_bytes(_fig6(v6), "png"))
         save(6, v6, "smooth / local / global flip probabilities (exact)")
+    if FILES[8] in outputs:
+        from exactdp.plot import paper001_wlaws as wl
+
+        draws8 = 5000 if quick else 100_000
+        v8 = wl.fig8_values(wl.FIG8_PS_QUICK if quick else wl.FIG8_PS, draws8,
+                            progress=progress)
+        outputs[FILES[8]].write_bytes(figure_bytes(wl.figure8(v8), "png"))
+        save(8, v8, "P+ of eq. 30 for five w (exact for s = 1, 3, 10; simulated Gaussian "
+                    "and uniform) beside eqs. 31, 32 (certified)")
     if FILES[9] in outputs:
-        progress("paper 001 Fig. 9: exact law of L_j")
-        v9 = fig9_values((100,) if quick else (100, 1000))
-        outputs[FILES[9]].write_bytes(figure_bytes(_fig9(v9), "png"))
-        save(9, {str(p): v for p, v in v9.items()},
-             "exact law of Alg. 7's levels, proof's vs printed")
+        from exactdp.plot import paper001_wlaws as wl
+
+        progress("paper 001 Fig. 9: law of L_j for five w")
+        ps9 = (100,) if quick else (100, 1000)
+        draws9 = 5000 if quick else 100_000
+        v9 = fig9_values(ps9)
+        five = wl.fig9_values({p: data_vector(p) for p in ps9}, 4, draws9)
+        outputs[FILES[9]].write_bytes(figure_bytes(_fig9(v9, five, draws9), "png"))
+        save(9, {"rademacher_proof_vs_printed": {str(p): v for p, v in v9.items()},
+                 "five_w": {str(p): v for p, v in five.items()}, "draws": draws9},
+             "law of Alg. 7's levels for five w (exact for s = 1, 3, 10; simulated "
+             "Gaussian and uniform), and Rademacher's proof's vs printed level")
     return lines
