@@ -162,7 +162,10 @@ class GuardedSource(RandomSource):
         """The exploring source's :meth:`~exactdp.explore.ExploringSource.explore_coin` (plain ints
         ``0 < num < den``, no event), charged like :meth:`bernoulli`."""
         self._charge(den)
-        coin = getattr(self.inner, "explore_coin", None)
+        inner = self.inner
+        if type(inner) is ExploringSource:  # its explore_coin, without the call
+            return inner._take(2, den, [num, den - num]) == 0
+        coin = getattr(inner, "explore_coin", None)
         if coin is not None:
             return bool(coin(num, den))
         token = pause()
