@@ -208,3 +208,15 @@ def test_figure_11_on_image_patches_quick(capsys: pytest.CaptureFixture[str],
     for r in data["rows"]:
         assert 0 <= r["P@10"] <= 1 and r["R@100"] == pytest.approx(r["P@100"] * 2)
     assert (tmp_path / "f11" / "proj_fig11_patches.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_sparse_stand_in_for_webspam() -> None:
+    pytest.importorskip("sklearn")
+    from exactdp.plot import paper001_data as pdata
+    from exactdp.plot import paper001_sparse as sparse
+
+    x, y = pdata.sparse_text()
+    assert x.shape[0] == 2000 and x.shape[1] % 32 == 0 and x.min() == 0
+    assert (x.max(axis=0) == 16).all()  # max-normalised: every column reaches the top
+    assert (x > 0).mean() < 0.1 and set(y) == {0, 1}  # sparse, two classes
+    assert "WEBSPAM" in sparse.DATA and set(sparse.PANELS) == {12, 14, 16}

@@ -66,7 +66,7 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     p.add_argument("--quick", action="store_true",
                    help="smaller runs (seconds instead of a minute or a few)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    add_max_seconds(p)
+    add_max_seconds(p, default=300)
     p.set_defaults(func=_cmd_figures)
 
 

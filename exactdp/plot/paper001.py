@@ -202,8 +202,9 @@ def files(quick: bool) -> Sequence[str]:
     if exp.missing_extra() is not None:
         return analytic
     from exactdp.plot import paper001_fig11 as fig11
+    from exactdp.plot import paper001_sparse as sparse
 
-    return (*analytic, *EXPERIMENT_FILES, *exp.METRICS.values(), *fig11.FILES)
+    return (*analytic, *EXPERIMENT_FILES, *exp.METRICS.values(), *fig11.FILES, *sparse.FILES)
 
 
 #: ``--figure N``: the files that draw the paper's Figure N (2 and 3 share the analytic page;
@@ -218,7 +219,9 @@ FIGURE_FILES: dict[int, tuple[str, ...]] = {
     8: ("proj_fig08_p_plus_w.png", "proj_fig08_p_plus_w.json"),
     9: ("proj_fig09_levels.png", "proj_fig09_levels.json"),
     **{n: (*EXPERIMENT_FILES, "proj_p_at_10.png", "proj_p_at_50.png", "proj_r_at_100.png",
-           "proj_svm.png") for n in (10, 12, 13, 14, 15, 16)},
+           "proj_svm.png") for n in (10, 13, 15)},
+    **{n: ("proj_fig12_14_16_sparse.png", "proj_fig12_14_16_sparse.md",
+           "proj_fig12_14_16_sparse.json") for n in (12, 14, 16)},
     11: ("proj_fig11_patches.png", "proj_fig11_patches.md", "proj_fig11_patches.json"),
 }
 
@@ -235,6 +238,8 @@ def estimate_ns(quick: bool, names: Sequence[str]) -> int:
         total += exp.estimate_ns(eps, ks, exp.T_VALUES, reps)
     if "proj_fig11_patches.png" in names:
         total += exp.estimate_ns(eps, ks, (1,), reps, dataset="patches", dense_only=True)
+    if "proj_fig12_14_16_sparse.png" in names:
+        total += exp.estimate_ns(eps, ks, (1,), reps, dataset="sparse")
     return total
 
 
@@ -266,6 +271,13 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
         command = "exactdp figures --paper 001" + (" --quick" if quick else "")
         lines += fig11.write(outputs, eps, [exp.KS[0]] if quick else list(exp.KS),
                              1 if quick else exp.REPS, exp.SEED, command, progress)
+    if "proj_fig12_14_16_sparse.png" in outputs:
+        from exactdp.plot import paper001_sparse as sparse
+
+        eps = [Fraction(e) for e in (exp.EPS_QUICK if quick else exp.EPS_DEFAULT).split(",")]
+        command = "exactdp figures --paper 001" + (" --quick" if quick else "")
+        lines += sparse.write(outputs, eps, [exp.KS[0]] if quick else list(exp.KS),
+                              1 if quick else exp.REPS, exp.SEED, command, progress)
     if "proj_experiments.md" not in outputs:  # files() found the extra missing, or not asked
         missing = exp.missing_extra()
         return [*lines, missing] if missing and "proj_analytic.png" in outputs else lines

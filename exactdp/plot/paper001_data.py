@@ -23,8 +23,19 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["TOP", "Split", "digits", "load", "patches", "precision_at", "similarity", "split", "svm_accuracy",
-           "true_neighbours"]
+__all__ = [
+    "TOP",
+    "Split",
+    "digits",
+    "load",
+    "patches",
+    "precision_at",
+    "similarity",
+    "sparse_text",
+    "split",
+    "svm_accuracy",
+    "true_neighbours",
+]
 
 TOP = 50  # ground truth: top-50 cosine neighbours (the paper's Figs 10-13)
 
@@ -63,13 +74,46 @@ def patches(n: int = 1797, side: int = 8, seed: int = 2024) -> tuple[np.ndarray,
     return x[pick], y[pick]
 
 
+def sparse_text(n: int = 2000, features: int = 256, seed: int = 2024
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(X, y): a seeded synthetic stand-in for WEBSPAM (not downloadable here): ``n``
+    documents of 20-80 tokens over ``features`` hashed token ids, half from each of two
+    classes; a class draws a token from the shared Zipf law (exponent 1.1) with probability
+    1/2, else from its own Zipf law over another permutation of the ids.  Counts per
+    document, max-normalised per column to ``0..16`` (``ceil(16 c / max)``: a present
+    feature stays non-zero), empty columns removed, then the rarest dropped to a multiple
+    of 32 columns: sparse, non-negative, like WEBSPAM's 3-gram counts scaled to [0, 1]."""
+    import numpy as np
+
+    rng = np.random.default_rng([seed, n, features])
+    zipf = 1.0 / np.arange(1, features + 1) ** 1.1
+    zipf /= zipf.sum()
+    shared, own = rng.permutation(features), [rng.permutation(features) for _ in range(2)]
+    y = np.arange(n) % 2
+    counts = np.zeros((n, features), dtype=np.int64)
+    for i in range(n):
+        length = int(rng.integers(20, 81))
+        from_own = rng.random(length) < 0.5
+        ranks = rng.choice(features, size=length, p=zipf)
+        ids = np.where(from_own, own[y[i]][ranks], shared[ranks])
+        np.add.at(counts[i], ids, 1)
+    top = counts.max(axis=0)
+    keep = np.flatnonzero(top > 0)
+    keep = keep[np.argsort(-(counts[:, keep] > 0).sum(axis=0), kind="stable")]
+    keep = np.sort(keep[: len(keep) // 32 * 32])
+    x = -(-counts[:, keep] * 16 // top[keep])
+    return x, y
+
+
 def load(name: str) -> tuple[np.ndarray, np.ndarray]:
-    """A dataset by name: ``digits`` or ``patches``."""
+    """A dataset by name: ``digits``, ``patches`` or ``sparse``."""
     if name == "digits":
         return digits()
     if name == "patches":
         return patches()
-    raise ValueError(f"dataset {name!r}: digits or patches")
+    if name == "sparse":
+        return sparse_text()
+    raise ValueError(f"dataset {name!r}: digits, patches or sparse")
 
 
 @dataclass(frozen=True)
