@@ -22,7 +22,7 @@ FILES = ("proj_fig12_14_16_sparse.png", "proj_fig12_14_16_sparse.md",
          "proj_fig12_14_16_sparse.json")
 DATA = ("synthetic sparse counts standing in for WEBSPAM (not downloadable here): 2,000 "
         "documents of 20-80 hashed tokens, two classes with different Zipf token laws, "
-        "max-normalised per column to 0..16, empty columns removed (~7 % non-zeros)")
+        "max-normalised per column to 0..16, empty columns removed (256 columns, ~12 % non-zeros)")
 _DENSE = ("DP-OPORP-L", "Raw-data-L", "DP-OPORP-G", "Raw-data-G", "float DP-OPORP-G",
           "float Raw-data-G")
 #: figure number -> (title, methods drawn)
