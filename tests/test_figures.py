@@ -348,7 +348,8 @@ def test_paper_001_experiments(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert sorted(p.name for p in out.iterdir()) == sorted([
         "proj_analytic.json", "proj_analytic.md", "proj_analytic.png", "proj_experiments.json",
         "proj_experiments.md", "proj_p_at_10.png", "proj_p_at_50.png", "proj_r_at_100.png",
-        "proj_svm.png",
+        "proj_svm.png", "proj_fig11_patches.png", "proj_fig11_patches.md",
+        "proj_fig11_patches.json",
         *(f for n in theory.available() for f in (theory.FILES[n], theory.JSONS[n]))])
     for png in ("proj_p_at_10.png", "proj_p_at_50.png", "proj_svm.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

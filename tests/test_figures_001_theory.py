@@ -166,3 +166,45 @@ def test_figure_8_quick(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     for i in range(len(data["p"])):
         assert Fraction(row["s=1 (exact)"][i]) < Fraction(row["s=10 (exact)"][i])
     assert (tmp_path / "f8" / "proj_fig08_p_plus_w.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_experiments_are_estimated_and_refused_past_max_seconds(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    exp = pytest.importorskip("exactdp.plot.paper001_experiments")
+    if exp.missing_extra() is not None:
+        pytest.skip(exp.missing_extra())
+    assert exp.REPS == 10  # the paper's repetitions by default
+    out = tmp_path / "refused"
+    rc, stdout, err = run(capsys, "figures", "--paper", "001", "--quick", "--max-seconds", "8",
+                          "--output", str(out), "--quiet")
+    assert rc == 2 and stdout == "", err
+    one_line_error(err, "over --max-seconds 8")
+    assert not out.exists()  # nothing written, not even the formula figures
+    # a formula figure alone is not estimated (no experiments): it runs under any limit
+    rc, _, err = run(capsys, "figures", "--paper", "001", "--figure", "6", "--max-seconds",
+                     "1", "--output", str(tmp_path / "six"), "--quiet")
+    assert rc == 0, err
+
+
+def test_figure_11_on_image_patches_quick(capsys: pytest.CaptureFixture[str],
+                                          tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    exp = pytest.importorskip("exactdp.plot.paper001_experiments")
+    if exp.missing_extra() is not None:
+        pytest.skip(exp.missing_extra())
+    from exactdp.plot import paper001_data as pdata
+
+    x, y = pdata.patches()
+    assert x.shape == (1797, 64) and x.min() == 0 and x.max() == 16 and set(y) == {0, 1}
+    assert (x.max(axis=1) > 0).all()  # every patch has a cosine
+    monkeypatch.setattr(exp, "EPS_QUICK", "5")
+    rc, _, err = run(capsys, "figures", "--paper", "001", "--figure", "11", "--quick",
+                     "--output", str(tmp_path / "f11"), "--quiet")
+    assert rc == 0, err
+    data = json.loads((tmp_path / "f11" / "proj_fig11_patches.json").read_text())
+    assert "CIFAR" in data["data"] and "china.jpg" in data["data"]
+    assert not [r for r in data["rows"] if "Sign" in r["method"]]  # the paper's Fig. 11 methods
+    assert {r["method"] for r in data["rows"]} >= {"DP-OPORP-L", "Raw-data-L", "DP-OPORP-G"}
+    for r in data["rows"]:
+        assert 0 <= r["P@10"] <= 1 and r["R@100"] == pytest.approx(r["P@100"] * 2)
+    assert (tmp_path / "f11" / "proj_fig11_patches.png").read_bytes()[:4] == b"\x89PNG"

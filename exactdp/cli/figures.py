@@ -13,6 +13,8 @@ from exactdp.cli._common import (
     EPILOG,
     OK,
     add_max_seconds,
+    max_seconds,
+    refuse_if_slow,
 )
 from exactdp.cli._common import progress as _progress
 
@@ -49,8 +51,9 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                     "[experiments] extra (scikit-learn), precision@10/@50, recall@100 and "
                     "linear-SVM accuracy against eps on load_digits for the exact "
                     "SignOPORP-smooth and -RR (t = 1, 2, 4), SignRP-RR, iDP-SignRP-RR, "
-                    "DP-OPORP and raw-data mechanisms (--quick: 3 eps, k = 16, one "
-                    "repetition). Needs matplotlib: pip install 'exactdp[plot]'.",
+                    "DP-OPORP and raw-data mechanisms, 10 repetitions as in the paper (about "
+                    "an hour of processor time: estimated first, refused past --max-seconds; "
+                    "--quick: 3 eps, k = 16, one repetition). Needs matplotlib: pip install 'exactdp[plot]'.",
         epilog=EPILOG)
     p.add_argument("--paper", required=True, metavar="P",
                    help="the paper: 001 (Li & Li), 002 (Fawaz, Muthukrishnan & Nikolov), 003 (Aumuller, Lebeda & Pagh) or 004 (Balcer & Vadhan)")
@@ -78,6 +81,11 @@ def _cmd_figures(args: argparse.Namespace) -> int:
             raise ParameterError(f"--figure {args.figure!r} must be a figure number (e.g. 6)")
         figure = int(args.figure)
     require_matplotlib()
+    from exactdp.plot.figures import estimate_ns
+
+    limit = max_seconds(args)
+    refuse_if_slow(f"figures --paper {args.paper}", estimate_ns(args.paper, args.quick, figure),
+                   limit, "pass --quick (one repetition, 3 eps, k = 16) or --figure N")
     for line in write_figures(args.paper, args.output, quick=args.quick, force=args.force,
                               progress=None if args.quiet else _progress, figure=figure):
         print(line)

@@ -27,6 +27,7 @@ from exactdp.plot.tables import html_page, html_table, markdown_table
 __all__ = [
     "PAPERS",
     "Paper",
+    "estimate_ns",
     "html_page",
     "html_table",
     "markdown_table",
@@ -47,6 +48,9 @@ class Paper:
     write: Callable[[Mapping[str, OutputPath], bool, Progress], Sequence[str]]
     #: ``--figure N``: the files that draw the paper's Figure N (None: no per-figure choice).
     figure_files: Mapping[int, Sequence[str]] | None = None
+    #: ``estimate(quick, names)``: processor nanoseconds writing ``names`` would take, timed
+    #: on a sample before any work (None: not estimated).
+    estimate: Callable[[bool, Sequence[str]], int] | None = None
 
 
 def _paper_004() -> Paper:
@@ -70,7 +74,8 @@ def _paper_002() -> Paper:
 def _paper_001() -> Paper:
     from exactdp.plot import paper001
 
-    return Paper(paper001.TITLE, paper001.files, paper001.write, paper001.FIGURE_FILES)
+    return Paper(paper001.TITLE, paper001.files, paper001.write, paper001.FIGURE_FILES,
+                 paper001.estimate_ns)
 
 
 #: Paper number (001 Li & Li, 002 convolution, 003 ALP, 004 Balcer & Vadhan) -> its figures,
@@ -95,6 +100,16 @@ def _names(entry: Paper, paper: str, quick: bool, figure: int | None) -> list[st
         raise ParameterError(f"--figure {figure} of paper {paper} needs the [experiments] extra "
                              f"(scikit-learn): pip install 'exactdp[experiments]'")
     return chosen
+
+
+def estimate_ns(paper: str, quick: bool = False, figure: int | None = None) -> int:
+    """Processor nanoseconds ``write_figures`` would take (0 where not estimated); usage
+    errors as :func:`write_figures` raises them."""
+    if paper not in PAPERS:
+        return 0  # write_figures says why
+    entry = PAPERS[paper]()
+    names = _names(entry, paper, quick, figure)
+    return entry.estimate(quick, names) if entry.estimate is not None else 0
 
 
 def write_figures(paper: str, output_dir: str, quick: bool = False, force: bool = False,

@@ -30,9 +30,27 @@ from typing import Any
 
 from exactdp.files import OutputPath
 
-__all__ = ["DELTA", "EXPERIMENT_FILES", "K_OVER_P", "PS", "SENS_KS", "SENS_PS", "SIGMAS", "SPARSITY", "TITLE",
-           "figure", "files", "gaussian_bound", "ratio_rows", "sensitivity_rows",
-           "sparse_support_bound", "tables", "variance_ratio", "write"]
+__all__ = [
+    "DELTA",
+    "EXPERIMENT_FILES",
+    "K_OVER_P",
+    "PS",
+    "SENS_KS",
+    "SENS_PS",
+    "SIGMAS",
+    "SPARSITY",
+    "TITLE",
+    "estimate_ns",
+    "figure",
+    "files",
+    "gaussian_bound",
+    "ratio_rows",
+    "sensitivity_rows",
+    "sparse_support_bound",
+    "tables",
+    "variance_ratio",
+    "write",
+]
 
 TITLE = "Li & Li, differentially private random projections (paper 001): analytic curves"
 SIGMAS = [Fraction(1, 100), Fraction(1, 20), Fraction(1, 10), Fraction(1, 5), Fraction(1, 2),
@@ -183,7 +201,9 @@ def files(quick: bool) -> Sequence[str]:
                 *(f for n in theory.available() for f in (theory.FILES[n], theory.JSONS[n])))
     if exp.missing_extra() is not None:
         return analytic
-    return (*analytic, *EXPERIMENT_FILES, *exp.METRICS.values())
+    from exactdp.plot import paper001_fig11 as fig11
+
+    return (*analytic, *EXPERIMENT_FILES, *exp.METRICS.values(), *fig11.FILES)
 
 
 #: ``--figure N``: the files that draw the paper's Figure N (2 and 3 share the analytic page;
@@ -198,8 +218,24 @@ FIGURE_FILES: dict[int, tuple[str, ...]] = {
     8: ("proj_fig08_p_plus_w.png", "proj_fig08_p_plus_w.json"),
     9: ("proj_fig09_levels.png", "proj_fig09_levels.json"),
     **{n: (*EXPERIMENT_FILES, "proj_p_at_10.png", "proj_p_at_50.png", "proj_r_at_100.png",
-           "proj_svm.png") for n in (10, 11, 12, 13, 14, 15, 16)},
+           "proj_svm.png") for n in (10, 12, 13, 14, 15, 16)},
+    11: ("proj_fig11_patches.png", "proj_fig11_patches.md", "proj_fig11_patches.json"),
 }
+
+
+def estimate_ns(quick: bool, names: Sequence[str]) -> int:
+    """Processor nanoseconds of the experiments among ``names`` (timed on a sample; the
+    formula figures take seconds to a minute and are not counted)."""
+    from exactdp.plot import paper001_experiments as exp
+
+    eps = [Fraction(e) for e in (exp.EPS_QUICK if quick else exp.EPS_DEFAULT).split(",")]
+    ks, reps = [exp.KS[0]] if quick else list(exp.KS), 1 if quick else exp.REPS
+    total = 0
+    if "proj_experiments.md" in names:
+        total += exp.estimate_ns(eps, ks, exp.T_VALUES, reps)
+    if "proj_fig11_patches.png" in names:
+        total += exp.estimate_ns(eps, ks, (1,), reps, dataset="patches", dense_only=True)
+    return total
 
 
 def write(outputs: Mapping[str, OutputPath], quick: bool,
@@ -223,6 +259,13 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
         lines.append("proj_analytic.png/.md/.json: eq. 23 variance ratios (exact) and l2 "
                      "sensitivity per matrix type")
     lines += theory.write(outputs, quick, progress)
+    if "proj_fig11_patches.png" in outputs:
+        from exactdp.plot import paper001_fig11 as fig11
+
+        eps = [Fraction(e) for e in (exp.EPS_QUICK if quick else exp.EPS_DEFAULT).split(",")]
+        command = "exactdp figures --paper 001" + (" --quick" if quick else "")
+        lines += fig11.write(outputs, eps, [exp.KS[0]] if quick else list(exp.KS),
+                             1 if quick else exp.REPS, exp.SEED, command, progress)
     if "proj_experiments.md" not in outputs:  # files() found the extra missing, or not asked
         missing = exp.missing_extra()
         return [*lines, missing] if missing and "proj_analytic.png" in outputs else lines

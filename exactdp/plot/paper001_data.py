@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["TOP", "Split", "digits", "precision_at", "similarity", "split", "svm_accuracy",
+__all__ = ["TOP", "Split", "digits", "load", "patches", "precision_at", "similarity", "split", "svm_accuracy",
            "true_neighbours"]
 
 TOP = 50  # ground truth: top-50 cosine neighbours (the paper's Figs 10-13)
@@ -38,6 +38,38 @@ def digits() -> tuple[np.ndarray, np.ndarray]:
     x = d.data.astype(np.int64)
     assert np.array_equal(x, d.data) and x.min() == 0 and x.max() == 16
     return x, d.target.astype(np.int64)
+
+
+def patches(n: int = 1797, side: int = 8, seed: int = 2024) -> tuple[np.ndarray, np.ndarray]:
+    """(X, y): ``n`` seeded ``side x side`` gray patches of scikit-learn's two bundled
+    photographs (``load_sample_images``: china.jpg, flower.jpg; natural images standing in
+    for CIFAR, which cannot be downloaded here), pixels quantised to ``0..16`` like digits;
+    ``y`` the photograph a patch comes from.  Patches that quantise to all zeros (no cosine)
+    are skipped."""
+    import numpy as np
+    from sklearn.datasets import load_sample_images
+
+    rows, labels = [], []
+    for label, image in enumerate(load_sample_images().images):
+        gray = image.astype(np.int64).sum(axis=2)  # 0..765
+        h, w = (gray.shape[0] // side) * side, (gray.shape[1] // side) * side
+        blocks = gray[:h, :w].reshape(h // side, side, w // side, side).swapaxes(1, 2)
+        q = (blocks.reshape(-1, side * side) * 16 + 382) // 765  # round(g * 16 / 765)
+        keep = q.max(axis=1) > 0
+        rows.append(q[keep])
+        labels.append(np.full(int(keep.sum()), label))
+    x, y = np.concatenate(rows), np.concatenate(labels)
+    pick = np.sort(np.random.default_rng(seed).choice(len(x), size=n, replace=False))
+    return x[pick], y[pick]
+
+
+def load(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """A dataset by name: ``digits`` or ``patches``."""
+    if name == "digits":
+        return digits()
+    if name == "patches":
+        return patches()
+    raise ValueError(f"dataset {name!r}: digits or patches")
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["BETA", "DELTA", "EPS_DEFAULT", "EPS_QUICK", "KS", "METRICS", "REPS", "RS", "SEED",
-           "T_VALUES", "Results", "evaluate", "exact_methods", "experiments", "figure",
+           "T_VALUES", "Results", "estimate_ns", "evaluate", "exact_methods", "experiments", "figure",
            "float_methods", "gaussian_references", "markdown", "missing_extra", "non_private",
            "parameters", "report", "run", "verdict"]
 
@@ -57,7 +57,7 @@ EPS_DEFAULT = "0.1,0.2,0.5,1,2,5,10,15,20"
 EPS_QUICK = "0.5,5,20"
 KS = (16, 32)
 T_VALUES = (1, 2, 4)
-REPS = 2
+REPS = 10  # the paper's repetitions
 SEED = 2024
 DELTA = Fraction(1, 10**6)
 BETA = 16
@@ -169,6 +169,41 @@ def run(methods: dict[str, Method], eps_list: list[Fraction], ks: list[int], rep
                 log(f"  k={k} {name} eps={eps}: " + ", ".join(
                     f"{key} {row[key]:.3f}" for key in scores) + f" ({row['seconds']:.1f} s)")
     return rows
+
+
+def estimate_ns(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ...],
+                reps: int, seed: int = SEED, sample: int = 30, dataset: str = "digits",
+                dense_only: bool = False) -> int:
+    """Processor time the sweep :func:`experiments` would take, in nanoseconds: every method
+    timed on ``sample`` and ``3 sample`` images at every k (one eps: a release's cost does not
+    depend on eps), the cost per image and per call read off the two and scaled to all
+    images, eps and repetitions; plus one evaluation timed and counted."""
+    x, y = pdata.load(dataset)
+    sp = pdata.split(y, seed=seed)
+    truth = pdata.true_neighbours(x, sp)
+    methods = {**exact_methods(seed, t_values), **gaussian_references(seed)}
+    if dense_only:
+        methods = {n: m for n, m in methods.items() if "Sign" not in n}
+
+    def cpu(method: Method, n: int, k: int) -> int:
+        start = time.process_time_ns()
+        method(x[:n], eps_list[0], k, 0)
+        return time.process_time_ns() - start
+
+    total = 0
+    for k in ks:
+        for name, method in methods.items():
+            if "Raw-data" in name and k != ks[0]:
+                continue
+            small, big = cpu(method, sample, k), cpu(method, 3 * sample, k)
+            per_image = max(big - small, 0) / (2 * sample)
+            per_call = max(small - per_image * sample, 0)
+            total += int((per_call + per_image * len(x)) * len(eps_list) * reps)
+    feats, kind = methods["DP-OPORP-L"](x, eps_list[0], ks[0], 0)
+    start = time.process_time_ns()
+    evaluate(feats, kind, y, sp, truth, seed)
+    runs = sum(1 for k in ks for name in methods if "Raw-data" not in name or k == ks[0])
+    return total + (time.process_time_ns() - start) * runs * len(eps_list) * reps
 
 
 def non_private(x: np.ndarray, y: np.ndarray, sp: pdata.Split, truth: np.ndarray,
@@ -299,11 +334,12 @@ class Results:
 
 def experiments(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ...], reps: int,
                 seed: int, float_reference: bool = False, no_exact: bool = False,
-                log: Callable[[str], None] = lambda line: None) -> Results:
+                log: Callable[[str], None] = lambda line: None, dataset: str = "digits",
+                dense_only: bool = False) -> Results:
     """Run every method at every (k, eps) on digits: the exact ones unless ``no_exact``, the
     float Gaussian references always, the float sign mechanisms with ``float_reference``."""
     cpu = time.process_time()
-    x, y = pdata.digits()
+    x, y = pdata.load(dataset)
     sp = pdata.split(y, seed=seed)
     truth = pdata.true_neighbours(x, sp)
     methods: dict[str, Method] = {}
@@ -312,6 +348,8 @@ def experiments(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ..
     methods.update(gaussian_references(seed))
     if float_reference or no_exact:
         methods.update(float_methods(seed, t_values))
+    if dense_only:  # the paper's Figs 10-12: noisy projections and raw data, no signs
+        methods = {n: m for n, m in methods.items() if "Sign" not in n}
     rows = run(methods, eps_list, ks, reps, x, y, sp, truth, log)
     refs = non_private(x, y, sp, truth, ks, seed)
     return Results(eps_list, ks, t_values, rows, refs, reps, time.process_time() - cpu)
