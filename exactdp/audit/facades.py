@@ -40,9 +40,11 @@ the piece's first ``j``.  The exploring source's per-path budget (draw cap, dead
 :meth:`~exactdp.explore.ExploringSource.check_budget`) is checked before a search and
 every :data:`BUDGET_EVERY` probe draws, so a costly search cannot overrun it.
 
-One module past 600 lines on purpose: the facades of ``random``, ``secrets`` and numpy and
-the breakpoint search they share must model each call's draw the same way, so they are read
-and changed together (the floats they return are in :mod:`exactdp.audit.facade_floats`).
+The facades of ``random`` and ``secrets`` are in :mod:`exactdp.audit.facade_random`, numpy's
+in :mod:`exactdp.audit.facade_numpy`, the draw engine they share (exact branching, probes,
+lazy values) in :mod:`exactdp.audit.facade_engine` and the floats they return in
+:mod:`exactdp.audit.facade_floats`; this module installs them and holds the breakpoint
+search.
 """
 
 from __future__ import annotations
@@ -50,42 +52,34 @@ from __future__ import annotations
 import bisect
 import contextlib
 import random
-import secrets
 import sys
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
-from exactdp.audit import facade_floats as ff
-from exactdp.audit.bytecode import suspended, untraced
-from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
-from exactdp.audit.facade_lazy import LazyInt, LazyUnit, Parts
-from exactdp.audit.facade_monotone import LazyIncreasing
-from exactdp.explore import ExplorationLimitError, NondeterminismError, RestartExploration
+from exactdp.audit.facade_engine import (
+    BUDGET_EVERY,
+    ESCAPED_NOTE,
+    EXACT_LIMIT,
+    GRID,
+    LAZY_NOTE,
+    MAX_PIECES,
+    PROBE_MAX_DRAWS,
+    SPOT_CHECKS,
+    FacadeRefusal,
+    _Engine,
+    _Pieces,
+)
+from exactdp.audit.facade_lazy import LazyUnit
+from exactdp.audit.facade_numpy import LegacyNumpyFacade, NumpyFacade
+from exactdp.audit.facade_random import RandomFacade, SecretsFacade
+from exactdp.explore import RestartExploration
 from exactdp.params import ParameterError
 from exactdp.randomness import RandomSource
-from exactdp.trace import pause, record, resume
 
-__all__ = ["EXACT_LIMIT", "FACADE_KINDS", "FacadeMechanism", "FacadeRefusal",
+__all__ = ["BUDGET_EVERY", "EXACT_LIMIT", "FACADE_KINDS", "GRID", "MAX_PIECES",
+           "PROBE_MAX_DRAWS", "SPOT_CHECKS", "FacadeMechanism", "FacadeRefusal",
            "LegacyNumpyFacade", "NumpyFacade", "RandomFacade", "SecretsFacade",
            "facade_mechanism"]
-
-#: Notes (among the large draws' notes, which workers send back) that a random() value was
-#: handed out lazily, and that one escaped (:mod:`exactdp.audit.facade_lazy`).
-LAZY_NOTE, ESCAPED_NOTE = "(lazy random() values)", "(a lazy random() value escaped)"
-#: Draws on ``[0, n)`` with ``n`` at most this branch exactly, ``n`` ways.
-EXACT_LIMIT = 1 << 8
-#: Most pieces one large draw may split into before the audit is refused.
-MAX_PIECES = 1 << 12
-#: A large draw's ``[0, n)`` is first cut into this many equal intervals (so that a turn
-#: at a dyadic point such as ``random() == 1/2`` is a breakpoint candidate), then bisected.
-GRID = 1 << 8
-#: Pseudo-random spot checks of the piecewise-constant assumption per large draw.
-SPOT_CHECKS = 32
-#: Most draws a probe may make before its effect is recorded as "too many draws".
-PROBE_MAX_DRAWS = 1 << 12
-#: A probe checks the exploring source's budget (deadline) every this many draws.
-BUDGET_EVERY = 1 << 8
 
 #: How many draws have been explored by their effect in this process (a law resting on
 #: the search's assumption: :attr:`FacadeMechanism.unverified`).
@@ -107,472 +101,6 @@ MODULE_FUNCTIONS: dict[str, tuple[str, ...]] = {
     "numpy": ("integers", "random", "choice"),
     "numpy-legacy": LEGACY_FUNCTIONS,
 }
-
-
-class FacadeRefusal(ExplorationLimitError):
-    """The facade cannot explore this code exactly (assumption refuted by a check, too many
-    pieces, an unsupported call): nothing is concluded; audit it black-box."""
-
-
-class _ProbeOverflow(Exception):
-    """A probe made more than :data:`PROBE_MAX_DRAWS` draws."""
-
-
-@dataclass(frozen=True)
-class _Pieces:
-    """The breakpoints of one large draw: ``starts[i]`` is the first ``j`` of piece ``i``."""
-
-    n: int
-    starts: tuple[int, ...]
-
-    def end(self, i: int) -> int:
-        return self.starts[i + 1] if i + 1 < len(self.starts) else self.n
-
-
-class _PieceDraw:
-    """The pieces as an inverse-CDF draw over ``[n]_+``: output ``i`` has ``F(i)`` = the end
-    of piece ``i``, so the exploring source weighs it ``(length of piece i) / n``."""
-
-    def __init__(self, pieces: _Pieces) -> None:
-        self.pieces = pieces
-
-    @property
-    def n(self) -> int:
-        return len(self.pieces.starts) - 1
-
-    @property
-    def d(self) -> int:
-        return self.pieces.n
-
-    def cdf(self, z: int) -> int:
-        return self.pieces.end(z) if z >= 0 else 0
-
-    def search(self, u: int) -> int:
-        return bisect.bisect_right(self.pieces.starts, u - 1) - 1
-
-
-class _Engine:
-    """The draws of one live run of ``fn(c, facade)`` and its probes."""
-
-    def __init__(self, mech: FacadeMechanism, c: Any, source: RandomSource) -> None:
-        self.mech, self.c, self.source = mech, c, source
-        self.history: list[tuple[int, int]] = []
-        self.probing: tuple[tuple[int, int], ...] | None = None
-        self.forced = 0
-        self.later: str | int = "zero"
-        self.count = 0
-        #: lazy random() values and integer draws handed out on this run; whether one
-        #: escaped; whether the run is over
-        self.lazy = self.lazy_ints = 0
-        self.escaped = ""
-        self.done = False
-        #: the source's event-free coin (the exploring source's, through the audit's
-        #: guarded source), for a comparison's two parts
-        self._coin = getattr(source, "explore_coin", None)
-
-    def draw(self, n: int) -> int:
-        """``j`` uniform on ``[0, n)``."""
-        if self.probing is not None:
-            return self._probe_draw(n)
-        if n <= self.mech.exact_limit:
-            j = self.source.uniform(n) - 1
-        else:
-            if self.lazy or self.lazy_ints:  # the search replays the draws: lazy values
-                self.escape("followed by a draw explored by its effect",  # have none
-                            unit=bool(self.lazy), integer=bool(self.lazy_ints))
-            self._check_budget()  # the search is costly: not past the path's budget
-            with suspended():  # the search's probes are not the run's bytecode
-                pieces = self.mech.pieces(self, n)
-            j = pieces.starts[self.source.inverse_cdf(_PieceDraw(pieces))]
-        self.history.append((n, j))
-        return j
-
-    def unit(self) -> Any:
-        """A ``random()`` value: lazy (:mod:`exactdp.audit.facade_lazy`) when the mechanism
-        allows it and this is a live run, else the float ``j / 2**53`` of :meth:`draw`."""
-        if self.probing is not None or not self.mech.lazy:
-            return as_unit_float(self.draw(1 << FLOAT_BITS))
-        record("uniform", 1 << FLOAT_BITS)  # the draw sequence, as an explored draw has it
-        self.lazy += 1
-        if not self.mech.lazy_used:
-            self.mech.lazy_used = True
-            self.mech._large.append(LAZY_NOTE)
-        return LazyUnit(1 << FLOAT_BITS, self._branch, self.escape)
-
-    def integer(self, n: int) -> Any:
-        """``j`` uniform on ``[0, n)``: a :class:`LazyInt` when the mechanism allows it and
-        this is a live run (:mod:`exactdp.audit.facade_lazy`), else :meth:`draw`'s int."""
-        if self.probing is not None or not self.mech.lazy_ints or n < 2:
-            return self.draw(n)
-        record("uniform", n)  # the draw sequence, as an explored draw has it
-        self.lazy_ints += 1
-        return LazyInt(n, self._branch, self._escape_int)
-
-    def _escape_int(self, what: str) -> Any:
-        return self.escape(what, unit=False, integer=True)
-
-    def _branch(self, lengths: tuple[int, ...]) -> int:
-        if self.done:
-            self.escape("used after the call that drew it returned")
-        if len(lengths) == 2 and self._coin is not None:  # no event: as paused below
-            return 0 if self._coin(lengths[0], lengths[0] + lengths[1]) else 1
-        token = pause()  # branching on a comparison is not a draw of the traced code
-        try:
-            if len(lengths) == 2:
-                return 0 if self.source.bernoulli(lengths[0], lengths[0] + lengths[1]) else 1
-            return self.source.inverse_cdf(Parts(lengths))
-        finally:
-            resume(token)
-
-    def escape(self, what: str, unit: bool = True, integer: bool = False) -> Any:
-        """A lazy value was used otherwise than compared: explore without them (lazy
-        ``random()`` values when ``unit``, lazy integer draws when ``integer``)."""
-        if unit and self.mech.lazy:
-            self.mech.lazy = False
-            self.mech._large.append(ESCAPED_NOTE)
-        if integer:
-            self.mech.lazy_ints = False
-        what = ("an integer draw was " if integer and not unit else "a random() value was ") \
-            + what
-        self.escaped = self.escaped or what
-        raise RestartExploration(f"{what}; explored by its effect instead")
-
-    def _check_budget(self) -> None:
-        check = getattr(self.source, "check_budget", None)
-        if check is not None:
-            check()
-
-    def _probe_draw(self, n: int) -> int:
-        assert self.probing is not None
-        i = self.count
-        self.count += 1
-        if not i % BUDGET_EVERY:
-            self._check_budget()  # a deadline passed during the search cuts the path
-        if i < len(self.probing):
-            if self.probing[i][0] != n:
-                raise NondeterminismError(
-                    f"on input {self.c!r}, draw {i} was on [0, {self.probing[i][0]}) and, "
-                    f"replayed, on [0, {n}); the code must be a function of its draws")
-            return self.probing[i][1]
-        if i == len(self.probing):
-            return self.forced
-        if self.count > PROBE_MAX_DRAWS:
-            raise _ProbeOverflow
-        if self.later == "zero":
-            return 0
-        if self.later == "max":
-            return n - 1
-        return random.Random(f"{self.later}/{i}/{n}").randrange(n)
-
-    def effect(self, j: int, later: str | int = "zero") -> tuple[Hashable, int]:
-        """The rest of the run with the next draw forced to ``j`` (a probe) and the draws
-        after it at ``later``: ``"zero"``, ``"max"`` (``n - 1``) or an int seed of
-        pseudo-random values; the result and the number of later draws."""
-        saved = (self.probing, self.forced, self.later, self.count)
-        self.probing, self.forced, self.later, self.count = tuple(self.history), j, later, 0
-        try:
-            out: Hashable = ("returned", _key(self.mech.invoke(self.c)))
-        except _ProbeOverflow:
-            out = ("more draws than", PROBE_MAX_DRAWS)
-        except (ExplorationLimitError, NondeterminismError):
-            raise
-        except Exception as exc:  # noqa: BLE001 - the audited code's failure is an effect
-            out = ("raised", type(exc).__name__)
-        finally:
-            extra = self.count - len(self.history) - 1
-            self.probing, self.forced, self.later, self.count = saved
-        return (out, extra)
-
-
-def _key(value: Any) -> Hashable:
-    try:
-        hash(value)
-    except TypeError:
-        return ("unhashable", repr(value))
-    return value  # type: ignore[no-any-return]
-
-
-#: the code of ``random.Random.randrange``, which returns its ``_randbelow`` value (shifted)
-_RANDRANGE_FN = getattr(random.Random.randrange, "__wrapped__", random.Random.randrange)
-_RANDRANGE = _RANDRANGE_FN.__code__
-_RANDINT_FN = getattr(random.Random.randint, "__wrapped__", random.Random.randint)
-
-
-class RandomFacade(random.Random):
-    """Behaves like ``random.Random`` (every method built on ``random``, ``getrandbits`` and
-    ``_randbelow``: ``randrange``, ``randint``, ``choice``, ``shuffle``, ``sample``,
-    ``uniform``...); each draw goes to the audit's exploring source."""
-
-    def __init__(self, engine: _Engine) -> None:
-        self._engine = engine
-        super().__init__()
-
-    def seed(self, *args: Any, **kwargs: Any) -> None:
-        """Seeding is ignored: the audit takes every value of every draw."""
-
-    def _reset(self) -> None:
-        """A fresh generator's state for each run (``gauss`` keeps a second value)."""
-        self.gauss_next = None
-
-    def random(self) -> Any:
-        frame = sys._getframe(1)
-        while frame.f_back is not None and \
-                frame.f_globals.get("__name__") == "exactdp.audit.guarded_sources":
-            frame = frame.f_back  # a name bound before the audit, forwarded by its guard
-        caller = frame.f_globals.get("__name__", "")
-        # the draw runs with tracing off (as untraced() would, inlined: once per draw)
-        old = sys.gettrace()
-        if old is not None:
-            sys.settrace(None)
-        try:
-            return self._unit(caller == "random" or caller.startswith("exactdp."))
-        finally:
-            if old is not None:
-                sys.settrace(old)
-
-    def _unit(self, concrete: bool) -> Any:
-        if concrete:  # Random's own methods (expovariate...) compute with the float
-            return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
-        return self._engine.unit()
-
-    @untraced
-    def getrandbits(self, k: int) -> int:
-        if k < 0:
-            raise ValueError("number of bits must be non-negative")
-        return self._engine.draw(1 << k) if k else 0
-
-    # randrange and randint are random.Random's own, run with tracing off: the facade's
-    # work, not the audited code's (with the escape guards installed, as in every white-box
-    # run, the guard's wrapper calls them from exactdp's frames, which are not counted
-    # either); each is one call of the audited code, with one trace event
-    # (randrange(n) and randint(a, b) with plain ints, the commonest calls, go straight
-    # where random.Random's own code goes: _randbelow(n), resp. a + _randbelow(b - a + 1),
-    # the value handed out lazily)
-    def randrange(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        old = sys.gettrace()
-        if old is not None:
-            sys.settrace(None)
-        try:
-            if len(args) == 1 and not kwargs and type(args[0]) is int and args[0] > 0:
-                return self._engine.integer(args[0])
-            return _RANDRANGE_FN(self, *args, **kwargs)
-        finally:
-            if old is not None:
-                sys.settrace(old)
-
-    def randint(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        old = sys.gettrace()
-        if old is not None:
-            sys.settrace(None)
-        try:
-            if len(args) == 2 and not kwargs and type(args[0]) is int \
-                    and type(args[1]) is int and args[1] >= args[0]:
-                return args[0] + self._engine.integer(args[1] - args[0] + 1)
-            return _RANDINT_FN(self, *args, **kwargs)
-        finally:
-            if old is not None:
-                sys.settrace(old)
-
-    def _randbelow(self, n: int) -> int:  # type: ignore[override]
-        # randrange hands the value to the code (lazily); choice, shuffle... index with it
-        return self._below(n, sys._getframe(1).f_code is _RANDRANGE)
-
-    @untraced
-    def _below(self, n: int, lazy: bool) -> Any:
-        return self._engine.integer(n) if lazy else self._engine.draw(n)
-
-    def uniform(self, a: Any, b: Any) -> Any:
-        value = _lazy_uniform(self._engine, a, b)  # never truth-tested: that compares it
-        return uniform_from(a, b, self) if value is None else value
-
-
-class SecretsFacade(secrets.SystemRandom, RandomFacade):
-    """Behaves like ``secrets.SystemRandom`` (an instance of it, for code that checks) and
-    like the ``secrets`` module's ``randbelow``, ``randbits`` and ``choice``."""
-
-    def __init__(self, engine: _Engine) -> None:
-        RandomFacade.__init__(self, engine)
-
-    random = RandomFacade.random
-    getrandbits = RandomFacade.getrandbits
-    seed = RandomFacade.seed
-    _randbelow = RandomFacade._randbelow
-
-    def randbelow(self, n: int) -> int:
-        if n <= 0:
-            raise ValueError("Upper bound must be positive.")
-        return self._below(n, True)
-
-    def randbits(self, k: int) -> int:
-        return self.getrandbits(k)
-
-
-def _continuous(name: str, **options: Any) -> None:
-    """Continuous draws are modelled one scalar at a time; array parameters are not."""
-    for k, v in options.items():
-        if isinstance(v, (list, tuple)) or getattr(v, "ndim", 0) != 0:
-            raise FacadeRefusal(f"the numpy facade models {name} with scalar parameters only "
-                                f"({k} = {v!r:.40}); audit this code black-box")
-
-
-class NumpyFacade:
-    """Behaves like ``numpy.random.Generator``: ``integers(low, high=None, endpoint=False)``,
-    ``random()``, ``choice(a)`` (uniform, with replacement), and the continuous draws whose
-    algorithm is a function of 53-bit doubles (:mod:`exactdp.audit.facade_floats`):
-    ``laplace``, ``uniform``, ``geometric`` (``p >= 1/3``), each also with ``size``.
-    numpy's ziggurat draws (``Generator.normal``, ``exponential``, ``standard_normal``,
-    ``geometric`` with ``p < 1/3``) work on 64-bit integers through tables and are refused
-    (:class:`FacadeRefusal`), as are integer/choice draws with ``size``/``p``."""
-
-    legacy = False
-
-    def __init__(self, engine: _Engine) -> None:
-        self._engine = engine
-
-    def _reset(self) -> None:
-        """A fresh generator's state for each run."""
-
-    @staticmethod
-    def _refuse(call: str, **options: Any) -> None:
-        used = {k: v for k, v in options.items() if v is not None}
-        if used:
-            raise FacadeRefusal(f"the numpy facade does not model {call} with {used} (only "
-                                f"scalar uniform draws); audit this code black-box")
-
-    def _double(self) -> Any:
-        return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
-
-    def _positive_double(self) -> Any:
-        """A double drawn until it is not 0 (numpy's laplace rejects 0), as one draw of
-        ``j`` uniform on ``[1, 2**53)``: the same law of the value, exactly, without the
-        path of probability 0 that redraws forever."""
-        return as_unit_float(self._engine.draw((1 << FLOAT_BITS) - 1) + 1)
-
-    def _unit(self) -> Any:
-        """A scalar ``random()``: lazy, branched on each comparison, like ``random.random()``
-        (:meth:`_Engine.unit`)."""
-        return self._engine.unit()
-
-    def _sized(self, draw: Callable[[], Any], size: Any) -> Any:
-        return draw() if size is None else ff.filled(draw, size)
-
-    def integers(self, low: int, high: int | None = None, size: Any = None, dtype: Any = None,
-                 endpoint: bool = False) -> int:
-        self._refuse("integers", size=size)
-        lo, hi = (0, int(low)) if high is None else (int(low), int(high))
-        hi += 1 if endpoint else 0
-        if hi <= lo:
-            raise ValueError("low >= high")
-        return lo + self._engine.draw(hi - lo)
-
-    def random(self, size: Any = None, dtype: Any = None, out: Any = None) -> Any:
-        self._refuse("random", out=out)
-        scalar = dtype is None or str(dtype) in ("float64", "d")  # the default double
-        return self._sized(self._unit if scalar and size is None else self._double, size)
-
-    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None,
-               axis: int = 0, shuffle: bool = True) -> Any:
-        self._refuse("choice", size=size, p=p)
-        if isinstance(a, int):
-            return self.integers(a)
-        if not len(a):
-            raise ValueError("a cannot be empty unless no samples are taken")
-        return a[self._engine.draw(len(a))]
-
-    def laplace(self, loc: Any = 0, scale: Any = 1, size: Any = None) -> Any:
-        _continuous("laplace", loc=loc, scale=scale)
-        return self._sized(lambda: ff.laplace(self._positive_double, loc, scale), size)
-
-    def uniform(self, low: Any = 0, high: Any = 1, size: Any = None) -> Any:
-        _continuous("uniform", low=low, high=high)
-        if size is None and type(self) is NumpyFacade:  # Generator: random() is lazy too
-            value = _lazy_uniform(self._engine, low, high)
-            if value is not None:
-                return value
-        return self._sized(lambda: ff.uniform_range(self._double, low, high), size)
-
-    def geometric(self, p: Any, size: Any = None) -> Any:
-        _continuous("geometric", p=p)
-        if not ff.geometric_search_applies(p):
-            raise FacadeRefusal(f"geometric(p = {p!r:.20}) with p < 1/3 is drawn by numpy "
-                                f"through its ziggurat exponential, which the facade does not "
-                                f"model; audit this code black-box")
-        return self._sized(lambda: ff.geometric_search(self._double, p), size)
-
-    def _ziggurat(self, name: str) -> Any:
-        raise FacadeRefusal(f"numpy's Generator.{name} uses the ziggurat algorithm on 64-bit "
-                            f"draws, which the facade does not model exactly; audit this code "
-                            f"black-box (np.random.{name} and RandomState.{name}, the legacy "
-                            f"algorithms, are modelled: --rng numpy-legacy)")
-
-    def normal(self, *args: Any, **kwargs: Any) -> Any:
-        return self._ziggurat("normal")
-
-    def standard_normal(self, *args: Any, **kwargs: Any) -> Any:
-        return self._ziggurat("standard_normal")
-
-    def exponential(self, *args: Any, **kwargs: Any) -> Any:
-        return self._ziggurat("exponential")
-
-    def standard_exponential(self, *args: Any, **kwargs: Any) -> Any:
-        return self._ziggurat("standard_exponential")
-
-
-class LegacyNumpyFacade(NumpyFacade):
-    """Behaves like ``numpy.random.RandomState`` (and so like the module functions
-    ``np.random.laplace``, ``np.random.normal``...): its ``exponential`` is ``-log(1 - U)``
-    and its ``normal`` the polar method, keeping the second value of each pair for the next
-    call (:mod:`exactdp.audit.facade_floats`); ``randint``/``random_sample`` are uniform."""
-
-    legacy = True
-
-    def __init__(self, engine: _Engine) -> None:
-        super().__init__(engine)
-        self._gauss: Any = None
-
-    def _reset(self) -> None:
-        self._gauss = None
-
-    def random_sample(self, size: Any = None) -> Any:
-        return self._unit() if size is None else self._sized(self._double, size)
-
-    def random(self, size: Any = None) -> Any:  # type: ignore[override]
-        return self.random_sample(size)
-
-    sample = random_sample
-
-    def rand(self, *shape: int) -> Any:
-        return self.random_sample(shape or None)
-
-    def randint(self, low: int, high: int | None = None, size: Any = None,
-                dtype: Any = None) -> int:
-        return self.integers(low, high, size=size)
-
-    def _gauss_draw(self) -> Any:
-        if self._gauss is not None:
-            value, self._gauss = self._gauss, None
-            return value
-        value, self._gauss = ff.legacy_gauss_pair(self._double)
-        return value
-
-    def standard_normal(self, size: Any = None) -> Any:
-        return self._sized(self._gauss_draw, size)
-
-    def randn(self, *shape: int) -> Any:
-        return self.standard_normal(shape or None)
-
-    def normal(self, loc: Any = 0, scale: Any = 1, size: Any = None) -> Any:
-        _continuous("normal", loc=loc, scale=scale)
-        ff.legacy_normal(0, loc, scale)  # parameters checked before any draw, as numpy does
-        return self._sized(lambda: ff.legacy_normal(self._gauss_draw(), loc, scale), size)
-
-    def exponential(self, scale: Any = 1, size: Any = None) -> Any:
-        _continuous("exponential", scale=scale)
-        ff.legacy_exponential(lambda: 0, scale)  # parameters checked before any draw
-        return self._sized(lambda: ff.legacy_exponential(self._double, scale), size)
-
-    def standard_exponential(self, size: Any = None) -> Any:
-        return self._sized(lambda: ff.legacy_exponential(self._double, 1), size)
 
 
 _FACADES: dict[str, Callable[[_Engine], Any]] = {
@@ -804,17 +332,6 @@ class FacadeMechanism:
                     f"{first!r} but j = {j} in the same piece gives {second!r}{joint}); the "
                     f"facade cannot explore it exactly: audit this code black-box")
 
-
-def _lazy_uniform(engine: _Engine, a: Any, b: Any) -> Any:
-    """``uniform(a, b)`` as a :class:`~exactdp.audit.facade_monotone.LazyIncreasing` when
-    the draw is lazy and ``a + (b - a) * u`` is non-decreasing in ``u`` for sure; else None
-    (the caller computes the double)."""
-    g = ff.affine_unit(a, b)
-    mech = getattr(engine, "mech", None)  # (an engine of plain draws has neither)
-    if g is None or getattr(engine, "probing", None) is not None or not getattr(mech, "lazy",
-                                                                                False):
-        return None
-    return LazyIncreasing(engine.unit(), g)  # unit(): a LazyUnit on a live, lazy run
 
 
 def _settled(value: Any, depth: int) -> None:

@@ -218,8 +218,8 @@ DEVICES = ("/dev/urandom", "/dev/random", "/dev/arandom", "/dev/hwrng", "/proc/"
 def _device(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     """``open(path)`` / ``os.open(path)`` of a random device or of ``/proc``."""
     path = args[0] if args else kwargs.get("file", kwargs.get("path"))
-    if isinstance(path, int):
-        return False  # a file descriptor already open
+    if path is None or isinstance(path, int):
+        return False  # no path, or a file descriptor already open
     if getattr(_local, "resolving", False):
         return False  # realpath's own readlink calls, while resolving the path below
     _local.resolving = True
