@@ -348,7 +348,7 @@ def test_paper_001_experiments(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert sorted(p.name for p in out.iterdir()) == sorted([
         "proj_analytic.json", "proj_analytic.md", "proj_analytic.png", "proj_experiments.json",
         "proj_experiments.md", "proj_p_at_10.png", "proj_p_at_50.png", "proj_r_at_100.png",
-        "proj_svm.png", "proj_fig11_patches.png", "proj_fig11_patches.md",
+        "proj_svm.png", "proj_fig15_idp.png", "proj_fig11_patches.png", "proj_fig11_patches.md",
         "proj_fig11_patches.json", "proj_fig12_14_16_sparse.png", "proj_fig12_14_16_sparse.md",
         "proj_fig12_14_16_sparse.json",
         *(f for n in theory.available() for f in (theory.FILES[n], theory.JSONS[n]))])

@@ -9,7 +9,7 @@ float Gaussian calibration as a labelled reference (:mod:`exactdp.plot.paper001_
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -23,16 +23,18 @@ DATA = ("8 x 8 gray patches of scikit-learn's bundled photographs china.jpg and 
         "(1,797 seeded patches, pixels 0..16), standing in for CIFAR (not downloadable here)")
 
 
-def figure(res: Any) -> Any:
+def figure(res: Any, methods: Sequence[str] | None = None, head: str | None = None) -> Any:
     """One row per metric, one column per k: exact mechanisms solid, float references
-    dashed, raw pixels without noise dotted."""
+    dashed, raw pixels without noise dotted (only ``methods`` if given; ``head``: the title's
+    first lines instead of Figure 11's)."""
     from exactdp.plot.draw import new_figure
     from exactdp.plot.paper001_experiments import _TITLES, _reference, require_matplotlib_colours
 
     fig, axes = new_figure(max(11, 6 * len(res.ks)), 4.3 * len(METRICS), len(METRICS), len(res.ks))
     grid = [[axes[i][j] if len(res.ks) > 1 else axes[i] for j in range(len(res.ks))]
             for i in range(len(METRICS))]
-    names = list(dict.fromkeys(r["method"] for r in res.rows))
+    names = [n for n in dict.fromkeys(r["method"] for r in res.rows)
+             if methods is None or n in methods]
     colours = require_matplotlib_colours(len(names))
     for i, metric in enumerate(METRICS):
         raw = _reference(res.refs, "Raw-data", None, metric)
@@ -47,17 +49,18 @@ def figure(res: Any) -> Any:
                 ax.axhline(raw, color="black", linewidth=1.2, linestyle=":",
                            label=f"no privacy: raw pixels ({raw:.3f})")
             ax.set_xscale("log")
-            ax.set_xlabel("eps (pure eps-DP per patch; G rows: (eps, 1e-6))")
+            ax.set_xlabel("eps (pure eps-DP per vector; G rows: (eps, 1e-6))")
             ax.set_ylabel(_TITLES[metric][1])
             ax.set_title(f"k = {k}", fontsize=9)
             ax.grid(True, alpha=0.3)
     grid[0][0].legend(fontsize=7)
-    fig.suptitle("Paper 001 Fig. 11 (the paper: CIFAR): retrieval of the true top-50 cosine "
-                 "neighbours on natural-image patches\n" + DATA.replace(" (1,797", "\n(1,797") + "\n"
+    fig.suptitle((head or "Paper 001 Fig. 11 (the paper: CIFAR): retrieval of the true top-50 "
+                  "cosine neighbours on natural-image patches\n"
+                  + DATA.replace(" (1,797", "\n(1,797")) + "\n"
                  f"{res.reps} repetition(s) per point (the paper: 10); solid: exact "
-                 "mechanisms; dashed: float references, not exact;\ntied cosines (flat "
-                 "patches) are broken at random, so raw pixels without noise stay below 1",
-                 fontsize=9)
+                 "mechanisms; dashed: float references, not exact"
+                 + ("" if head else ";\ntied cosines (flat patches) are broken at random, so "
+                    "raw pixels without noise stay below 1"), fontsize=9)
     return fig
 
 
