@@ -53,7 +53,9 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                     "SignOPORP-smooth and -RR (t = 1, 2, 4), SignRP-RR, iDP-SignRP-RR, "
                     "DP-OPORP and raw-data mechanisms, 10 repetitions as in the paper (about "
                     "an hour of processor time: estimated first, refused past --max-seconds; "
-                    "--quick: 3 eps, k = 16, one repetition). Needs matplotlib: pip install 'exactdp[plot]'.",
+                    "--quick: 3 eps, k = 16, one repetition); Figure 11 on gray patches of the "
+                    "bundled photographs (for CIFAR) and Figures 12, 14, 16 on synthetic sparse "
+                    "counts (for WEBSPAM). Needs matplotlib: pip install 'exactdp[plot]'.",
         epilog=EPILOG)
     p.add_argument("--paper", required=True, metavar="P",
                    help="the paper: 001 (Li & Li), 002 (Fawaz, Muthukrishnan & Nikolov), 003 (Aumuller, Lebeda & Pagh) or 004 (Balcer & Vadhan)")
