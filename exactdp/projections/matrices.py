@@ -43,8 +43,17 @@ def _int(value: object, name: str) -> int:
     return value
 
 
+#: the last few matrices this module built, by identity: a tuple of int tuples it returned is
+#: immutable and already valid, so handing it back in (as every mechanism's calibration and
+#: ``__post_init__`` do) skips the per-entry checks; a strong reference keeps each id unique
+_BUILT: dict[int, IntMatrix] = {}
+_BUILT_MAX = 8
+
+
 def int_matrix(rows: Sequence[Sequence[int]], name: str = "W") -> IntMatrix:
     """``rows`` validated as a non-empty ``p x k`` integer matrix (all rows of one length)."""
+    if _BUILT.get(id(rows)) is rows:
+        return rows  # type: ignore[return-value]  # the very tuple built and checked below
     if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence) or not rows:
         raise ParameterTypeError(f"{name} must be a non-empty sequence of rows of ints")
     out = []
@@ -56,7 +65,11 @@ def int_matrix(rows: Sequence[Sequence[int]], name: str = "W") -> IntMatrix:
     if k == 0 or any(len(r) != k for r in out):
         raise ParameterError(f"{name} must have rows of one positive length k (got lengths "
                              f"{sorted({len(r) for r in out})})")
-    return tuple(out)
+    mat = tuple(out)
+    if len(_BUILT) >= _BUILT_MAX:
+        del _BUILT[next(iter(_BUILT))]
+    _BUILT[id(mat)] = mat
+    return mat
 
 
 def sample_rademacher(p: int, k: int, source: RandomSource | None = None) -> IntMatrix:
