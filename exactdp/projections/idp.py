@@ -82,8 +82,25 @@ def release_rr(x: Sequence[int], active: frozenset[int], flipper: SmoothFlipper 
     return tuple(out)
 
 
+class FrozenRR:
+    """What the frozen randomized-response releases (Algorithm 11 on SRP or on OPORP) share:
+    the frozen set ``active`` and its per-bit ``base``."""
+
+    active: frozenset[int]
+    base: Base | None
+
+    @property
+    def privacy_ratio(self) -> Fraction:
+        """``rho_|A|^|A|`` (1 when ``A`` is empty), at most ``total``."""
+        return self.base.ratio ** len(self.active) if self.base else Fraction(1)
+
+    @cached_property
+    def _flipper(self) -> SmoothFlipper | None:
+        return SmoothFlipper(self.base, 1) if self.base else None
+
+
 @dataclass(frozen=True)
-class IDPSignRPRR:
+class IDPSignRPRR(FrozenRR):
     """iDP-SignRP-RR (Algorithm 11) with parameters frozen at a reference vector.
 
     ``active`` is the set ``A`` computed at the reference (Alg 10); ``base`` is
@@ -114,15 +131,6 @@ class IDPSignRPRR:
         active = noise_indicators(project(u_ref, mat), mat, beta)
         base = dyadic_root_base(total, len(active), bits) if active else None
         return cls(mat, beta, active, base, total)
-
-    @property
-    def privacy_ratio(self) -> Fraction:
-        """``rho_|A|^|A|`` (1 when ``A`` is empty), at most ``total``."""
-        return self.base.ratio ** len(self.active) if self.base else Fraction(1)
-
-    @cached_property
-    def _flipper(self) -> SmoothFlipper | None:
-        return SmoothFlipper(self.base, 1) if self.base else None
 
     def sample(self, u: Sequence[int], source: RandomSource | None = None) -> tuple[int, ...]:
         return release_rr(project(u, self.W), self.active, self._flipper,

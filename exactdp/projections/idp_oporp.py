@@ -12,22 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
-from functools import cached_property
 
 from exactdp.params import ParameterTypeError
-from exactdp.projections.idp import IDPSignRPRR, release_rr
+from exactdp.projections.idp import FrozenRR, IDPSignRPRR, release_rr
 from exactdp.projections.idp_gauss import oporp_matrix
 from exactdp.projections.matrices import OPORPPlan
 from exactdp.projections.project import oporp
-from exactdp.projections.rr import Base, SmoothFlipper
+from exactdp.projections.rr import Base
 from exactdp.randomness import RandomSource, default_source
 
 __all__ = ["IDPSignOPORPRR"]
 
 
 @dataclass(frozen=True)
-class IDPSignOPORPRR:
+class IDPSignOPORPRR(FrozenRR):
     """iDP-SignOPORP-RR frozen at a reference vector: ``active`` is ``A`` computed there,
     ``base`` is ``rho_|A| <= (a/b)^(1/|A|)`` (``None`` when ``A`` is empty).  :meth:`sample`
     releases ``sign(x_j)`` (``+1`` for 0) outside ``A`` and randomized response with ``base``
@@ -57,15 +55,6 @@ class IDPSignOPORPRR:
         inner = IDPSignRPRR.calibrate(u_ref, oporp_matrix(plan, len(plan.perm)), beta, total,
                                       bits)
         return cls(plan, beta, inner.active, inner.base, total)
-
-    @property
-    def privacy_ratio(self) -> Fraction:
-        """``rho_|A|^|A|`` (1 when ``A`` is empty), at most ``total``."""
-        return self.base.ratio ** len(self.active) if self.base else Fraction(1)
-
-    @cached_property
-    def _flipper(self) -> SmoothFlipper | None:
-        return SmoothFlipper(self.base, 1) if self.base else None
 
     def sample(self, u: Sequence[int], source: RandomSource | None = None) -> tuple[int, ...]:
         return release_rr(oporp(u, self.plan), self.active, self._flipper,
