@@ -3,6 +3,7 @@ n ~ 65."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 from math import comb
 
@@ -13,7 +14,7 @@ from exactdp.histograms.accuracy import figure_5
 from exactdp.histograms.data import Universe
 from exactdp.histograms.sparse import KeepHeavy, PureSparseHistogram
 from exactdp.proofs._histograms import Distributions
-from exactdp.proofs.balcer_vadhan._accuracy import error_laws, nonvacuous_certificate
+from exactdp.proofs.balcer_vadhan._accuracy import ErrorLaws, error_laws, nonvacuous_certificate
 
 CLAIM = "Theorem 6.11 (ii) at large n"
 CLAIM_SIM = "Theorem 6.11 (iii) at large n"
@@ -125,13 +126,32 @@ def _large(full: bool) -> list[tuple[str, str, Fraction, Fraction]]:
     return out
 
 
+def _explored_validation(full: bool) -> Iterator[tuple[InverseCDFSampler, int, KeepHeavy,
+                                                       ErrorLaws]]:
+    """Each validation point ``(M, |X|)`` with KeepHeavy on it and its error laws, explored
+    at ``D = (1, ..., 1)``."""
+    for mech, size in _validation(full):
+        alg = KeepHeavy(mech, Universe(size))
+        rows = (1,) * mech.n
+        yield mech, size, alg, error_laws(Distributions(alg.release, alg.universe)(rows),
+                                          rows, size)
+
+
+def _large_points(full: bool) -> Iterator[tuple[str, Fraction, Fraction, int, int,
+                                                PureSparseHistogram]]:
+    """Each large-n point: ``(kind, beta0, beta, n, |X| = 2n + 1, the Theorem 6.11 release)``
+    at the least n with a threshold below n."""
+    for kind, counting, beta0, beta in _large(full):
+        n = _least_n(kind, beta)
+        size = 2 * n + 1
+        yield (kind, beta0, beta, n, size,
+               PureSparseHistogram.theorem_6_11(Universe(size), n, 1, beta0, counting))
+
+
 def check(full: bool) -> ClaimReport:
     certs: list[Certificate] = []
-    for mech, size in _validation(full):
+    for mech, size, alg, explored in _explored_validation(full):
         n = mech.n
-        alg = KeepHeavy(mech, Universe(size))
-        rows = (1,) * n
-        explored = error_laws(Distributions(alg.release, alg.universe)(rows), rows, size)
         formula = _heavy_bin_law(counting_distribution(mech, n), counting_distribution(mech, 0),
                                  n, size)
         certs.append(Certificate(
@@ -141,26 +161,23 @@ def check(full: bool) -> ClaimReport:
             {"explored": explored.per_bin[1], "formula": formula}))
     bounds = biting = 0
     slack_min: Fraction | None = None
-    for kind, counting, beta0, beta in _large(full):
-        n = _least_n(kind, beta)
-        size = 2 * n + 1
-        alg = PureSparseHistogram.theorem_6_11(Universe(size), n, 1, beta0, counting)
+    for kind, beta0, beta, n, size, hist in _large_points(full):
         g = figure_5(kind, 1, beta, size)
         a, t = g.per_query[0], g.per_query_threshold
         assert t is not None
-        mech = alg.mechanism
+        mech = hist.mechanism
         assert a < n
         law = _heavy_bin_law(counting_distribution(mech, n), counting_distribution(mech, 0),
                              n, size, within=a)
         p_kh = sum((p for e, p in law.items() if e <= a), Fraction(0))
-        guaranteed = (1 - alg.beta1) * (p_kh - alg.delta)
+        guaranteed = (1 - hist.beta1) * (p_kh - hist.delta)
         slack = guaranteed - (1 - beta)
         slack_min = slack if slack_min is None else min(slack_min, slack)
         bounds += 1
         biting += t < n and a < n
         certs.append(Certificate(
-            CLAIM, repr(alg), {"n": n, "|X|": size, "beta0": beta0, "beta": beta,
-                               "beta_1": alg.beta1, "a": a, "t": t},
+            CLAIM, repr(hist), {"n": n, "|X|": size, "beta0": beta0, "beta": beta,
+                               "beta_1": hist.beta1, "a": a, "t": t},
             f"D = ({n} rows of x): the only count above t = {t}", _down(slack),
             "(1 - beta1)(Pr_KH[|h_x - n| <= a] - delta) - (1 - beta) >= 0 (rounded down)",
             slack >= 0 and t == n - 1,  # t = n - 1: c_x = n is the only count above t
@@ -178,11 +195,8 @@ def check(full: bool) -> ClaimReport:
 
 def check_simultaneous(full: bool) -> ClaimReport:
     certs: list[Certificate] = []
-    for mech, size in _validation(full):
+    for mech, size, alg, explored in _explored_validation(full):
         n = mech.n
-        alg = KeepHeavy(mech, Universe(size))
-        rows = (1,) * n
-        explored = error_laws(Distributions(alg.release, alg.universe)(rows), rows, size)
         m_n, m_0 = counting_distribution(mech, n), counting_distribution(mech, 0)
         below = [(a, sum((p for e, p in explored.maximum.items() if e <= a), Fraction(0)),
                   simultaneous_lower(m_n, m_0, n, size, a)) for a in range(n)]
@@ -194,22 +208,19 @@ def check_simultaneous(full: bool) -> ClaimReport:
             {"explored_vs_lower": [(a, brief(p), brief(low)) for a, p, low in below]}))
     bounds = biting = 0
     slack_min: Fraction | None = None
-    for kind, counting, beta0, beta in _large(full):
-        n = _least_n(kind, beta)
-        size = 2 * n + 1
-        alg = PureSparseHistogram.theorem_6_11(Universe(size), n, 1, beta0, counting)
+    for kind, beta0, beta, n, size, hist in _large_points(full):
         a_s, b_s = figure_5(kind, 1, beta, size).simultaneous
-        mech = alg.mechanism
+        mech = hist.mechanism
         low = simultaneous_lower(counting_distribution(mech, n), counting_distribution(mech, 0),
                                  n, size, a_s)
-        guaranteed = (1 - alg.beta1) * (low - alg.delta)
+        guaranteed = (1 - hist.beta1) * (low - hist.delta)
         slack = guaranteed - (1 - b_s)
         slack_min = slack if slack_min is None else min(slack_min, slack)
         bounds += 1
         biting += a_s < n
         certs.append(Certificate(
-            CLAIM_SIM, repr(alg), {"n": n, "|X|": size, "beta0": beta0, "beta": b_s,
-                                   "beta_1": alg.beta1, "a_sim": a_s},
+            CLAIM_SIM, repr(hist), {"n": n, "|X|": size, "beta0": beta0, "beta": b_s,
+                                   "beta_1": hist.beta1, "a_sim": a_s},
             f"D = ({n} rows of x): every bin's error at most a = {a_s}", _down(slack),
             "(1 - beta1)(L - delta) - (1 - beta) >= 0 (rounded down)",
             slack >= 0 and a_s < n, {"L": brief(low), "guaranteed": brief(guaranteed)}))
