@@ -41,7 +41,7 @@ from exactdp.audit.guard import (
     Finding,
     Guard,
     Progress,
-    check_outcome,
+    check_observed,
     describe,
     elapsed,
     say,
@@ -101,7 +101,7 @@ def _draw(sampler: Callable[[Any], Any], c: Any, k: int, guard: Guard,
     call = f"sampler({show(c)})"
 
     def check(v: Any, j: int = 0) -> Any:
-        return check_outcome(v, outputs, call, {"c": c, "draw": done + j})
+        return check_observed(v, outputs, call, {"c": c, "draw": done + j})
 
     while done < k:
         m = min(step, k - done)
