@@ -1,0 +1,125 @@
+"""Generator methods and helpers the facades do not model are usage refusals (audit
+black-box), never a broken mechanism; ``random.choices`` is patched with ``random``."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import types
+from typing import Any
+
+import numpy as np
+import pytest
+
+from exactdp.audit import facades, whitebox_audit
+from exactdp.audit.facade_numpy import NumpyFacade
+from exactdp.audit.facades import FacadeRefusal, facade_mechanism
+from exactdp.audit.log_clock import private_log_time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def rr_binomial(bit: int, rng: Any) -> int:
+    return bit if rng.binomial(1, 0.75) else 1 - bit
+
+
+def rr_module_binomial(bit: int, rng: Any) -> int:
+    return bit if np.random.binomial(1, 0.75) else 1 - bit
+
+
+def audit(f: Any, rng: str, **kw: Any) -> Any:
+    return whitebox_audit(facade_mechanism(f, rng, **kw), inputs=range(2),
+                          claimed_epsilon="ln 3", kind="source")
+
+
+@pytest.mark.parametrize("rng", ["numpy", "numpy-legacy"])
+def test_an_unmodelled_generator_method_is_refused(rng: str) -> None:
+    with pytest.raises(FacadeRefusal, match=r"binomial.*black-box"):
+        audit(rr_binomial, rng)
+    with pytest.raises(FacadeRefusal, match=r"permutation.*black-box"):
+        audit(lambda bit, g: int(g.permutation(2)[0]) ^ bit, rng)
+
+
+def test_the_module_function_is_refused_too() -> None:
+    original = np.random.binomial
+    with pytest.raises(FacadeRefusal, match=r"binomial.*black-box"):
+        audit(rr_module_binomial, "numpy-legacy", patch_modules=[np.random])
+    assert np.random.binomial is original
+
+
+def test_without_the_refusal_the_mechanism_was_broken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The planted gap: no refusal for an unmodelled method -> AttributeError, BROKEN."""
+    monkeypatch.delattr(NumpyFacade, "__getattr__")
+    assert audit(rr_binomial, "numpy").verdict == "broken"
+
+
+def test_a_missing_private_or_unknown_attribute_is_still_an_attribute_error() -> None:
+    g = NumpyFacade.__new__(NumpyFacade)
+    assert not hasattr(g, "no_such_method") and not hasattr(g, "_private")
+    assert callable(g.binomial) and not hasattr(g, "get_state")
+
+
+def choices_weighted(bit: int) -> int:
+    return random.choices([bit, 1 - bit], weights=[3, 1])[0]
+
+
+def test_random_choices_is_patched_like_the_instance_method(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    module = audit(lambda bit, g: choices_weighted(bit), "random", patch_modules=[random])
+    method = audit(lambda bit, g: g.choices([bit, 1 - bit], weights=[3, 1])[0], "random")
+    for report in (module, method):
+        assert report.verdict == "incomplete"  # drawn by CPython's own code: by its effect
+        assert report.worst is not None and report.worst.ratio == 3
+    planted = dict(facades.MODULE_FUNCTIONS)  # the gap: choices not patched -> an escape
+    planted["random"] = tuple(f for f in planted["random"] if f != "choices")
+    monkeypatch.setattr(facades, "MODULE_FUNCTIONS", planted)
+    escaped = audit(lambda bit, g: choices_weighted(bit), "random", patch_modules=[random])
+    assert escaped.verdict == "broken" and escaped.findings[0].kind == "escaped"
+
+
+def seeds_a_generator(bit: int, random_state: Any = None) -> int:
+    rng = np.random.default_rng(random_state)
+    return bit if rng.random() < 0.75 else 1 - bit
+
+
+def checks_random_state(bit: int, seed: Any = None) -> int:
+    """sklearn's check_random_state, as it reads: real generators only."""
+    if not isinstance(seed, (np.random.RandomState, np.random.Generator)):
+        raise ValueError(  # noqa: TRY004 - as sklearn raises it
+            f"{seed!r} cannot be used to seed a numpy.random.RandomState instance")
+    return bit
+
+
+def test_a_facade_handed_to_a_seeding_helper_is_refused() -> None:
+    with pytest.raises(FacadeRefusal, match="takes only a real one") as info:
+        audit(seeds_a_generator, "numpy")
+    assert " at 0x" not in str(info.value)  # no address: the same text on every run
+    with pytest.raises(FacadeRefusal, match="numpy RandomState"):
+        audit(checks_random_state, "numpy-legacy")
+    other = audit(lambda bit, g: int("x") if g.random() < 0.5 else bit, "numpy")
+    assert other.verdict == "broken"  # an error not naming the facade: the code's own
+
+
+def test_a_half_imported_logging_is_not_the_log_record_clock(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """logging's module body reads the clock before LogRecord exists: that read is an
+    escape, not an AttributeError out of the guard."""
+    monkeypatch.setitem(sys.modules, "logging", types.ModuleType("logging"))
+    assert private_log_time(sys._getframe()) is False
+
+
+def test_importing_logging_inside_the_mechanism_is_a_clock_escape(tmp_path: Any) -> None:
+    (tmp_path / "lazy_logging.py").write_text(
+        "def rr(bit, rng):\n"
+        "    import logging\n"
+        "    logging.getLogger('x').debug('draw')\n"
+        "    return bit if rng.random() < 0.75 else 1 - bit\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "exactdp.cli", "audit", "lazy_logging:rr", "--kind",
+         "whitebox", "--rng", "random", "--claimed-epsilon", "ln 3", "--inputs", "0..1"],
+        check=False, capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), ROOT])})
+    assert done.returncode == 3, done.stderr
+    assert "clock read" in done.stdout and "AttributeError" not in done.stdout
