@@ -44,6 +44,7 @@ from exactdp.audit.guard import (
     check_observed,
     describe,
     elapsed,
+    only_none,
     say,
     show,
 )
@@ -334,6 +335,7 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
     try:
         for c in ins:
             counts[c] = _draw(sampler, c, K, guard, allowed, progress, "selection/fit")
+        only_none(counts, "sampler({c})")
         rejections: list[FitResult] = []
         fit_power = ""
         tests = 0

@@ -28,13 +28,14 @@ from types import FrameType
 from typing import Any
 
 from exactdp.audit.facade_floats import exact_outcome
+from exactdp.audit.outcomes import NONE as _NONE
 from exactdp.audit.outcomes import observed
 from exactdp.certificate import exact_json
 from exactdp.explore import ExplorationLimitError, NondeterminismError
 
 __all__ = ["DEFAULT_TIME_LIMIT", "Abort", "Finding", "Guard", "Progress", "Timeout", "as_int",
-           "check_observed", "check_outcome", "describe", "elapsed", "exception_text", "say", "show",
-           "time_limit"]
+           "check_observed", "check_outcome", "describe", "elapsed", "exception_text",
+           "only_none", "say", "show", "time_limit"]
 
 #: Default limit, in whole seconds, on one call of the audited code (and on its import).
 DEFAULT_TIME_LIMIT = 10
@@ -218,6 +219,17 @@ def check_observed(value: object, allowed: range | frozenset[Any] | None, call: 
     ``[1]`` is not ``(1,)``).  The key of an audit's law."""
     check_outcome(value, allowed, call, witness, where)
     return observed(value)
+
+
+def only_none(laws: Mapping[Any, Mapping[Any, Any]], call: str) -> None:
+    """Stop the audit (``bad_output``) when every outcome on every input is ``None``: code
+    whose only outcome is ``None`` lacks a ``return`` (``call``: how it is called, with
+    ``{c}`` for the first input)."""
+    if laws and all(law and all(o == _NONE for o in law) for law in laws.values()):
+        first = next(iter(laws))
+        raise Abort(Finding("bad_output", f"{call.format(c=show(first))} returned None on "
+                            f"every input: None is an outcome, but never anything else "
+                            f"(a missing return?)", {"c": first}))
 
 
 def _declared(allowed: range | frozenset[Any]) -> str:

@@ -30,7 +30,7 @@ import numbers
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["Truth", "Typed", "observed"]
+__all__ = ["NONE", "Truth", "Typed", "observed"]
 
 
 class Truth:
@@ -112,7 +112,8 @@ class Typed:
         return exact_json(self.value)
 
 
-_NONE = Typed("None", 0, None, "None")
+#: The outcome ``None``.
+NONE = Typed("None", 0, None, "None")
 
 
 def _numpy_name(value: Any) -> str:
@@ -135,7 +136,7 @@ def observed(value: Any) -> Any:
     if t is frozenset:
         return frozenset(observed(v) for v in value)
     if value is None:
-        return _NONE
+        return NONE
     if t is list:
         items = tuple(observed(v) for v in value)
         return Typed("list", items, items, "[" + ", ".join(map(repr, items)) + "]")
