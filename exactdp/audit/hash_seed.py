@@ -1,0 +1,420 @@
+"""A pass confirmed in other processes: the law must not depend on the process's hash seed.
+
+A white-box law is computed in one process, whose hash seed (``PYTHONHASHSEED``, random by
+default) fixes the iteration order of every set and frozenset of strings or bytes (and of a
+dict or list built from one).  Code that branches on that order -- ``next(iter({"keep",
+"flip"}))`` -- is a fixed function of its draws within the process, so the re-run of every
+path and every guard agree, yet another process computes another law.  Before a white-box
+verdict (or an :mod:`exactdp.testing` assertion) passes, :func:`confirm` therefore replays
+the audit in :data:`SEEDS` more processes, each started with another fixed hash seed (run at
+the same time): every explored path's recorded draws run again there (nothing is explored
+anew), and each must give the same output, the same draws (choices and domains) and the same
+trace (operation count, trace events, sleep/clock/output calls) that the law and the
+timing verdict were computed from; a counting mechanism's distribution is computed again
+there and must be equal.  A difference is a ``"nondeterministic"`` finding naming the
+input, the path's draws and the two results (white-box verdict ``"broken"``, exit status
+3, as for the other escapes).  Equal replays in every process make the law the same law
+there: the same choices with the same domains and no draw more or less is the same tree of
+paths with the same masses.
+
+How a second process rebuilds the mechanism: the command line's TARGET text and options
+(the :class:`~exactdp.audit.parallel.Loader` of ``--workers``); a Python object is pickled
+*before* the audit calls it (:func:`recipe`; with ``cloudpickle`` where installed, which
+also carries lambdas and closures by value, else :mod:`pickle`, which needs a module-level
+function or an object of an importable class).  A mechanism that cannot be pickled, or
+that the second process cannot rebuild, is not confirmed: the white-box verdict is
+``"incomplete"`` (exit status 2) and an assertion fails, saying why -- never a pass.  Asked
+to skip the confirmation (``hash_seed_check=False``, ``--no-hash-seed-check``), a pass
+says it holds in this process only.
+
+What it cannot promise: a dependence that shows under none of the seeds tried.  The order
+of a small set of strings is close to a fresh random permutation for each seed, so code
+choosing by it behaves like a choice among ``m`` orders; with three seeds in all (this
+process's and two more) the replays all agree only if the three seeds fall on the same
+choice, about ``m**-2`` of the time (1/4 for a choice between two strings, 1/9 among
+three) -- and less as the choice repeats over inputs.  A test of hash-dependent code
+should therefore run under a fixed ``PYTHONHASHSEED`` chosen apart from these, or the
+code should sort what it iterates (``sorted(names)``): sorted iteration is the same in
+every process, and the only sound fix.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import marshal
+import os
+import pickle
+import resource
+import subprocess
+import sys
+import tempfile
+import types
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from exactdp.audit.guard import Finding, show
+
+__all__ = ["SEEDS", "Confirmation", "Path", "confirm", "recipe", "unconfirmed_note"]
+
+#: The fixed hash seeds of the processes a pass is confirmed in (one process each, run at
+#: the same time).  A seed equal to this process's ``PYTHONHASHSEED`` is replaced by the
+#: next of :data:`_SPARE`.
+SEEDS = ("1", "2")
+_SPARE = ("3", "4", "5")
+
+#: One explored path: its choices, its draws ``(options, den)`` and its result.
+Path = tuple[tuple[int, ...], tuple[tuple[int, int], ...], Any]
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How another process rebuilds the mechanism: ``loader`` (``fn(*args)``, picklable by
+    name) or ``blob`` (the pickled object); ``why`` when neither is possible."""
+
+    loader: Any = None
+    blob: bytes | None = None
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The outcome of :func:`confirm`: ``finding`` (a difference: ``"nondeterministic"``),
+    ``unconfirmed`` (why nothing was confirmed), or neither (confirmed); ``line``: what was
+    done, for the report; ``cpu``: the CPU seconds of the processes."""
+
+    finding: Finding | None = None
+    unconfirmed: str = ""
+    line: str = ""
+    cpu: float = 0.0
+    seeds: tuple[str, ...] = field(default_factory=tuple)
+
+
+def recipe(mechanism: Any, loader: Any = None) -> Recipe:
+    """How another process rebuilds ``mechanism``: ``loader`` when given, else the object
+    pickled now (before the audit calls it: a cache it fills is not carried over)."""
+    if loader is not None:
+        return Recipe(loader=loader)
+    try:
+        return Recipe(blob=_dumps(mechanism))
+    except Exception as exc:  # noqa: BLE001 - any pickling failure: not rebuildable
+        return Recipe(why=f"it cannot be pickled ({type(exc).__name__}: {_cut(str(exc))})")
+
+
+def _dumps(value: Any) -> bytes:
+    try:
+        import cloudpickle
+    except ImportError:  # pragma: no cover - cloudpickle ships with dask; pickle by name
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+    class Pickler(cloudpickle.Pickler):  # type: ignore[misc,name-defined]
+        def reducer_override(self, obj: Any) -> Any:
+            if isinstance(obj, types.FunctionType) and _in_module(obj):
+                return _function_reduce(obj)
+            return super().reducer_override(obj)
+
+    buffer = io.BytesIO()
+    Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return buffer.getvalue()
+
+
+def _in_module(fn: types.FunctionType) -> bool:
+    """Whether ``fn`` is a nested function or lambda whose globals are an importable
+    module's (not ``__main__``) and that is not reachable by its name: rebuilt from its
+    code in that module's own namespace (cloudpickle would give it a copy of the globals
+    and another file name, which the operation count reads)."""
+    home = fn.__globals__.get("__name__")
+    module = sys.modules.get(home) if isinstance(home, str) else None
+    if module is None or home == "__main__" or fn.__globals__ is not vars(module):
+        return False
+    named = sys.modules.get(fn.__module__) if isinstance(fn.__module__, str) else None
+    found: Any = named
+    for part in fn.__qualname__.split("."):
+        found = getattr(found, part, None)
+    return found is not fn
+
+
+def _function_reduce(fn: types.FunctionType) -> tuple[Any, ...]:
+    cells = len(fn.__closure__ or ())
+    state = ([c.cell_contents if _filled(c) else _EMPTY for c in fn.__closure__ or ()],
+             fn.__defaults__, fn.__kwdefaults__, dict(vars(fn)), fn.__module__, fn.__doc__)
+    return (_make_function, (marshal.dumps(fn.__code__), fn.__globals__["__name__"],
+                             fn.__name__, fn.__qualname__, cells), state, None, None,
+            _fill_function)
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018 - an empty cell raises
+    except ValueError:
+        return False
+    return True
+
+
+class _Empty:
+    pass
+
+
+_EMPTY = _Empty()
+
+
+def _make_function(code: bytes, module: str, name: str, qualname: str,
+                   cells: int) -> types.FunctionType:
+    import importlib
+
+    fn = types.FunctionType(marshal.loads(code), vars(importlib.import_module(module)), name,
+                            None, tuple(types.CellType() for _ in range(cells)) or None)
+    fn.__qualname__ = qualname
+    return fn
+
+
+def _fill_function(fn: types.FunctionType, state: tuple[Any, ...]) -> types.FunctionType:
+    contents, defaults, kwdefaults, attributes, fn.__module__, fn.__doc__ = state
+    for cell, value in zip(fn.__closure__ or (), contents, strict=True):
+        if not isinstance(value, _Empty):
+            cell.cell_contents = value
+    fn.__defaults__, fn.__kwdefaults__ = defaults, kwdefaults
+    vars(fn).update(attributes)
+    return fn
+
+
+def _cut(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def seeds() -> tuple[str, ...]:
+    """:data:`SEEDS`, each different from this process's fixed ``PYTHONHASHSEED``."""
+    mine = os.environ.get("PYTHONHASHSEED", "") if sys.flags.hash_randomization == 0 or \
+        os.environ.get("PYTHONHASHSEED", "random") != "random" else ""
+    spare = iter(s for s in _SPARE if s != mine)
+    return tuple(next(spare) if s == mine else s for s in SEEDS)
+
+
+def unconfirmed_note(why: str) -> str:
+    return (f"not confirmed in another process: {why}; the law was computed under this "
+            f"process's hash seed only, and code whose output depends on the iteration order "
+            f"of a set of strings gives another law in another process")
+
+
+def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
+            inputs: Sequence[tuple[Any, Any]], progress: Callable[[str], None] | None = None
+            ) -> Confirmation:
+    """Replay ``inputs`` -- per input ``(c, paths)``: a list of :data:`Path` (``mode``
+    ``"audit"``, ``"oracle"``, ``"traced"``) or the exact distribution (``"counting"``,
+    ``"counting_oracle"``) -- in one process per seed of :func:`seeds`, all at once; the
+    first difference is the finding."""
+    if rebuild.why:
+        return Confirmation(unconfirmed=rebuild.why)
+    try:
+        job = _dumps({"mode": mode, "params": dict(params), "inputs": list(inputs)})
+    except Exception as exc:  # noqa: BLE001 - an output that does not pickle
+        return Confirmation(unconfirmed=f"its outputs cannot be pickled "
+                                        f"({type(exc).__name__}: {_cut(str(exc))})")
+    head = pickle.dumps({"loader": rebuild.loader, "blob": rebuild.blob, "path": sys.path,
+                         "cwd": os.getcwd()}, protocol=pickle.HIGHEST_PROTOCOL)
+    used = seeds()
+    count = sum(len(p) if mode in ("audit", "oracle", "traced") else 1 for _, p in inputs)
+    what = ("paths" if mode in ("audit", "oracle", "traced") else "distributions")
+    if progress is not None:
+        progress(f"  confirming in {len(used)} more processes (hash seeds "
+                 f"{', '.join(used)}): replaying {count} {what}")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryDirectory(prefix="exactdp-hash-seed-") as tmp:
+        name = os.path.join(tmp, "job")
+        with open(name, "wb") as fh:
+            pickle.dump((head, job), fh, protocol=pickle.HIGHEST_PROTOCOL)
+        runs = []
+        for seed in used:
+            env = dict(os.environ, PYTHONHASHSEED=seed)
+            err = open(os.path.join(tmp, f"err{seed}"), "w+b")  # noqa: SIM115 - closed below
+            runs.append((seed, err, subprocess.Popen(
+                [sys.executable, "-c", _BOOT, name], env=env, stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=err)))
+        results = []
+        for seed, err, proc in runs:
+            out, _ = proc.communicate()
+            err.seek(0)
+            results.append((seed, proc.returncode, out, err.read().decode(errors="replace")))
+            err.close()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    for seed, code, out, err in results:
+        try:
+            answer = pickle.loads(out) if code == 0 else None
+        except Exception:  # noqa: BLE001 - a garbled answer: not confirmed
+            answer = None
+        if answer is None:
+            tail = err.strip().splitlines()[-1:] or [f"exit status {code}"]
+            return Confirmation(unconfirmed=f"the process with hash seed {seed} failed "
+                                            f"({_cut(tail[0])})", cpu=cpu, seeds=used)
+        if "unbuilt" in answer:
+            return Confirmation(unconfirmed=f"another process could not rebuild it "
+                                            f"({_cut(answer['unbuilt'])})", cpu=cpu, seeds=used)
+        if "differ" in answer:
+            return Confirmation(finding=_finding(seed, answer["differ"]), cpu=cpu, seeds=used)
+    line = (f"confirmed in {len(used)} more processes (hash seeds {', '.join(used)}): the "
+            f"same outputs, draws and traces on all {count} {what}" if what == "paths" else
+            f"confirmed in {len(used)} more processes (hash seeds {', '.join(used)}): the "
+            f"same distribution on all {count} inputs")
+    return Confirmation(line=line, cpu=cpu, seeds=used)
+
+
+def _finding(seed: str, differ: Mapping[str, Any]) -> Finding:
+    c = differ["c"]
+    where = ("" if differ.get("choices") is None else
+             f", on the path with draws {_cut(str(list(differ['choices'])), 120)}")
+    return Finding(
+        "nondeterministic",
+        f"the output depends on the process's hash seed: on input {show(c)}{where}, this "
+        f"process got {differ['first']} and a process started with PYTHONHASHSEED={seed} "
+        f"{differ['second']} (same draws): the code depends on the iteration order of a set "
+        f"(or a dict or list built from one) of strings or bytes, or on another value "
+        f"fixed per process; its law differs between processes. Iterate in a fixed order "
+        f"(sorted(...)), or audit it black-box (--kind blackbox)",
+        {"c": c, "choices": None if differ.get("choices") is None else
+         list(differ["choices"]), "hash_seed": seed})
+
+
+# --------------------------------------------------------------------------- the other process
+
+_BOOT = ("import sys, pickle; h, j = pickle.load(open(sys.argv[1], 'rb')); "
+         "sys.path[:] = pickle.loads(h)['path']; "
+         "from exactdp.audit.hash_seed import main; main(h, j)")
+
+
+def main(head: bytes, job: bytes) -> None:
+    """The other process: rebuild the mechanism, replay, answer on stdout (pickled)."""
+    real = sys.stdout.buffer
+    with contextlib.redirect_stdout(io.StringIO()):  # the audited code's prints
+        answer = _answer(head, job)
+    real.write(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
+    real.flush()
+
+
+def _answer(head: bytes, job: bytes) -> dict[str, Any]:
+    spec = pickle.loads(head)
+    try:
+        os.chdir(spec["cwd"])
+        if spec["loader"] is not None:
+            from exactdp.audit.parallel import _mechanism
+
+            mechanism = _mechanism(spec["loader"])
+        else:
+            mechanism = pickle.loads(spec["blob"])
+        task = pickle.loads(job)
+    except Exception as exc:  # noqa: BLE001 - the target does not rebuild here
+        return {"unbuilt": f"{type(exc).__name__}: {exc}"}
+    mode, params = task["mode"], task["params"]
+    for c, expected in task["inputs"]:
+        differ = (_counting(mechanism, mode, params, c, expected)
+                  if mode in ("counting", "counting_oracle") else
+                  _paths(mechanism, mode, params, c, expected))
+        if differ is not None:
+            return {"differ": differ}
+    return {"ok": True}
+
+
+def _paths(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
+           paths: Sequence[Path]) -> dict[str, Any] | None:
+    from exactdp.explore import ExploringSource, PathCut
+
+    run = _runner(mechanism, mode, params, c)
+    memo: dict[Any, Any] = {}
+    for choices, draws, first in paths:
+        n = len(choices)
+        for attempt in (0, 1):  # a difference of trace alone: once more, warm
+            src = ExploringSource(tuple(choices), params["max_uniform"], max_draws=n,
+                                  memo=memo, weigh=False)
+            try:
+                second = run(src)
+            except PathCut:
+                return _differ(c, choices, first, "made more draws")
+            except Exception as exc:  # noqa: BLE001 - it raised here, not there
+                return _differ(c, choices, first, f"raised {type(exc).__name__}: "
+                                                  f"{_cut(str(exc))}")
+            got = tuple((size, den) for size, (den, _) in zip(src.sizes, src.masses,
+                                                               strict=True))
+            if tuple(src.choices) != tuple(choices) or got != tuple(draws):
+                return _differ(c, choices, first, f"made draws {_cut(str(list(got)))} "
+                                                  f"instead of {_cut(str(list(draws)))}")
+            if second == first:
+                break
+            if _head(second) != _head(first) or attempt == 1:
+                return _differ(c, choices, first, _shown(second, first))
+    return None
+
+
+def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any
+            ) -> Callable[[Any], Any]:
+    if mode == "audit":
+        from exactdp.audit.bytecode import Counting
+        from exactdp.audit.guard import Guard
+        from exactdp.audit.per_input import run_once
+
+        guard = Guard(params["time_limit"])
+        counting = Counting(mechanism)
+        return lambda src: run_once(mechanism, c, src, guard, params["randomness_size"],
+                                    params["allowed"], counting)
+    if mode == "traced":
+        from exactdp.trace import recording
+
+        def traced(src: Any) -> Any:
+            with recording() as events:
+                mechanism(c, src)
+            return tuple(events)
+        return traced
+    if params.get("sampler"):
+        return lambda src: mechanism(src)
+    return lambda src: mechanism(c, src)
+
+
+def _counting(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
+              expected: Any) -> dict[str, Any] | None:
+    try:
+        if mode == "counting":
+            from exactdp.audit.guard import Guard
+            from exactdp.audit.per_input import CountingAdapter, counting_input
+
+            adapter = CountingAdapter(mechanism, params["d"], params["allowed"],
+                                      Guard(params["time_limit"]))
+            got = counting_input(adapter, c, params["enumerate_all"],
+                                 params["enumeration_limit"])
+        else:
+            from exactdp.checker import counting_distribution
+
+            got = counting_distribution(mechanism, c)
+    except Exception as exc:  # noqa: BLE001 - it raised here, not there
+        return {"c": c, "choices": None, "first": "a distribution",
+                "second": f"raised {type(exc).__name__}: {_cut(str(exc))}"}
+    if dict(got) == dict(expected):
+        return None
+    return {"c": c, "choices": None, "first": f"the distribution {_cut(_law(expected))}",
+            "second": f"the distribution {_cut(_law(got))}"}
+
+
+def _law(dist: Mapping[Any, Any]) -> str:
+    return "{" + ", ".join(f"{show(o)}: {p}" for o, p in dist.items()) + "}"
+
+
+def _head(result: Any) -> Any:
+    """The output of a white-box result ``(output, trace)``; other results whole."""
+    return result[0] if _pair(result) else result
+
+
+def _pair(result: Any) -> bool:
+    return isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], tuple)
+
+
+def _shown(second: Any, first: Any) -> str:
+    if _pair(second) and _pair(first):
+        if second[0] == first[0]:
+            return (f"the same output {show(first[0])} with another trace "
+                    f"({_cut(repr(second[1]))} instead of {_cut(repr(first[1]))})")
+        return f"output {show(second[0])}"
+    return f"output {show(second)}"
+
+
+def _differ(c: Any, choices: Sequence[int], first: Any, what: str) -> dict[str, Any]:
+    shown = f"output {show(_head(first))}"
+    return {"c": c, "choices": tuple(choices), "first": shown, "second": what}

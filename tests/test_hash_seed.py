@@ -1,0 +1,182 @@
+"""A PASS that depends on the process's hash seed: confirmed in other processes or refused.
+
+The mechanisms below are fixed functions of their draws within one process (every guard and
+the re-run of every path agree), but choose by the iteration order of a set of strings or
+bytes, which the hash seed fixes: another process computes another law.  Each must get a
+non-PASS verdict (BROKEN, exit status 3) from the command line and fail the exactdp.testing
+assertions; the twins that sort first pass.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from exactdp.audit import hash_seed
+from exactdp.audit.whitebox import whitebox_audit
+from exactdp.testing import OracleAssertionError, assert_pure_dp
+
+ROOT = Path(__file__).resolve().parents[1]
+
+MECHANISMS = textwrap.dedent('''
+    import random
+
+    def rr(c):  # the task's route: the first of a set of three strings
+        names = {"keep", "flip", "x%d" % c}
+        first = next(iter(names))
+        return c if (first == "keep") == (random.random() < 0.75) else 1 - c
+
+    def branch(c):  # a branch chosen by the set's order, over many strings
+        names = {"n%d" % i for i in range(12)} | {"c%d" % c}
+        order = list(names)
+        if order.index("n3") < order.index("n7"):
+            return c if random.random() < 0.75 else 1 - c
+        return 1 - c if random.random() < 0.75 else c
+
+    def bytes_set(c):  # a frozenset of bytes; the output relabelled by its order
+        flip = list(frozenset(b"k%d" % i for i in range(10))).index(b"k4") % 2
+        return c ^ flip if random.random() < 0.75 else 1 - (c ^ flip)
+
+    def dict_keys(c):  # a dict built from a set keeps the set's order
+        table = dict.fromkeys({"a", "b", "c", "d", "e", "f", "g", "h"}, 0)
+        flip = int(list(table)[0] in "aceg")
+        return c ^ flip if random.random() < 0.75 else 1 - (c ^ flip)
+
+    def twin(c):  # sorted: the same order in every process
+        names = sorted({"keep", "flip", "x%d" % c})
+        return c if (names[0] == "flip") == (random.random() < 0.75) else 1 - c
+
+    def rr_source(c, source):
+        names = {"keep", "flip", "x%d" % c}
+        return c if (next(iter(names)) == "keep") == source.bernoulli(3, 4) else 1 - c
+
+    def twin_source(c, source):
+        return c if source.bernoulli(3, 4) else 1 - c
+''')
+
+ROUTES = ("rr", "branch", "bytes_set", "dict_keys")
+
+
+@pytest.fixture(scope="module")
+def mechs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = tmp_path_factory.mktemp("hashseed")
+    (where / "hsmechs.py").write_text(MECHANISMS)
+    return where
+
+
+def _cli(where: Path, name: str, seed: str | None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("PYTHONHASHSEED", None)
+    if seed is not None:
+        env["PYTHONHASHSEED"] = seed
+    return subprocess.run(
+        [sys.executable, "-m", "exactdp.cli", "audit", f"hsmechs:{name}", "--kind",
+         "whitebox", "--rng", "random", "--patch", "random", "--ratio-bound", "3",
+         "--inputs", "0..1", "--quiet"], cwd=where, env=env, capture_output=True, text=True,
+        timeout=120)
+
+
+@pytest.mark.parametrize("seed", ["11", "12"])
+def test_cli_routes_are_broken_under_two_fixed_seeds(mechs: Path, seed: str) -> None:
+    for name in ROUTES:
+        done = _cli(mechs, name, seed)
+        assert done.returncode == 3, (name, done.stdout, done.stderr)
+        assert "depends on the process's hash seed" in done.stdout, name
+        assert "PASS" not in done.stdout
+
+
+def test_cli_sorted_twin_passes_confirmed(mechs: Path) -> None:
+    done = _cli(mechs, "twin", "11")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "confirmed in 2 more processes" in done.stdout
+
+
+def test_cli_no_hash_seed_check_qualifies_the_pass(mechs: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="11")
+    done = subprocess.run(
+        [sys.executable, "-m", "exactdp.cli", "audit", "hsmechs:rr", "--kind", "whitebox",
+         "--rng", "random", "--patch", "random", "--ratio-bound", "3", "--inputs", "0..1",
+         "--quiet", "--no-hash-seed-check"], cwd=mechs, env=env, capture_output=True,
+        text=True, timeout=120)
+    assert done.returncode == 0
+    assert "verdict: PASS (in this process only" in done.stdout
+
+
+def _oracle(where: Path, code: str, seed: str | None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{where}")
+    env.pop("PYTHONHASHSEED", None)
+    if seed is not None:
+        env["PYTHONHASHSEED"] = seed
+    return subprocess.run([sys.executable, "-c", code], cwd=where, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+ORACLE = ("from exactdp.testing import assert_pure_dp, OracleAssertionError\n"
+          "import hsmechs\n"
+          "try:\n"
+          "    assert_pure_dp({target}, [(0, 1)], ratio_bound=3)\n"
+          "except OracleAssertionError as exc:\n"
+          "    print('FAILED', exc)\n"
+          "else:\n"
+          "    print('PASSED')\n")
+
+
+@pytest.mark.parametrize("seed", ["11", "12"])
+def test_oracle_fails_under_two_fixed_seeds(mechs: Path, seed: str) -> None:
+    for target in ("hsmechs.rr_source", "lambda c, s: hsmechs.rr_source(c, s)"):
+        done = _oracle(mechs, ORACLE.format(target=target), seed)
+        assert done.stdout.startswith("FAILED"), (target, done.stdout, done.stderr)
+        assert "hash seed" in done.stdout
+
+
+def test_oracle_twin_passes(mechs: Path) -> None:
+    done = _oracle(mechs, ORACLE.format(target="hsmechs.twin_source"), "11")
+    assert done.stdout.startswith("PASSED"), done.stdout + done.stderr
+
+
+def test_oracle_unpicklable_mechanism_is_not_passed() -> None:
+    import threading
+
+    lock = threading.Lock()
+
+    def mechanism(c: int, source: object) -> int:
+        with lock:
+            return c if source.bernoulli(3, 4) else 1 - c  # type: ignore[attr-defined]
+
+    with pytest.raises(OracleAssertionError, match="not confirmed in another process"):
+        assert_pure_dp(mechanism, [(0, 1)], ratio_bound=3)
+    assert_pure_dp(mechanism, [(0, 1)], ratio_bound=3, hash_seed_check=False)
+
+
+def test_planted_bug_confirmation_skipped_passes(mechs: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the confirmation planted away, the route passes: the check above is what
+    catches it (in this process the law is a fixed, private function of the draws)."""
+    sys.path.insert(0, str(mechs))
+    try:
+        import hsmechs  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(mechs))
+    from exactdp.audit import whitebox
+    from exactdp.audit.facades import facade_mechanism
+
+    mechanism = facade_mechanism(lambda c, rng: hsmechs.rr(c), "random",
+                                 patch_modules=[__import__("random")])
+    monkeypatch.setattr(whitebox, "confirm",
+                        lambda *args, **kw: hash_seed.Confirmation(line="planted"))
+    report = whitebox_audit(mechanism, inputs=range(2), claimed_epsilon="ln 3")
+    assert report.verdict == "pass"
+
+
+@pytest.mark.slow
+def test_twenty_processes_never_pass(mechs: Path) -> None:
+    for _ in range(20):
+        done = _cli(mechs, "rr", None)
+        assert done.returncode == 3, done.stdout + done.stderr
+        oracle = _oracle(mechs, ORACLE.format(target="hsmechs.rr_source"), None)
+        assert oracle.stdout.startswith("FAILED"), oracle.stdout + oracle.stderr
