@@ -31,7 +31,13 @@ from exactdp.audit.per_input import path_record
 from exactdp.audit.replay import replay_path
 from exactdp.checker import counting_distribution, thresholds
 from exactdp.counting import InverseCDFSampler
-from exactdp.explore import MAX_RUNS, MAX_UNIFORM, NondeterminismError, explore
+from exactdp.explore import (
+    MAX_RUNS,
+    MAX_UNIFORM,
+    ExploringSource,
+    NondeterminismError,
+    explore,
+)
 from exactdp.params import ParameterError, ParameterTypeError, positive_int
 from exactdp.randomness import RandomSource
 
@@ -137,9 +143,14 @@ def explore_law(fn: Callable[[RandomSource], Any], what: str, key: Any, *, max_u
                 first = replay_path(once, src, first, key, timed=False)
             replay_path(once, src, first, key)
             if record is not None:
-                record.append(path_record(src, first))  # type: ignore[arg-type]
+                assert isinstance(src, ExploringSource), "explore() runs every path on one"
+                if not memo or src.memo is not memo[0]:  # a restart: the paths before go
+                    record.clear()
+                    memo[:] = [src.memo]
+                record.append(path_record(src, first))
             return first
 
+        memo: list[Any] = []
         searched = _searches()
         try:
             dist = explore(run, max_uniform=max_uniform, max_runs=max_runs)

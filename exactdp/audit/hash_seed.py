@@ -54,7 +54,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from exactdp.audit.guard import Finding, show
+from exactdp.audit.guard import Abort, Finding, show
 
 __all__ = ["SEEDS", "Confirmation", "Path", "confirm", "recipe", "unconfirmed_note"]
 
@@ -225,11 +225,11 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
         with open(name, "wb") as fh:
             pickle.dump((head, job), fh, protocol=pickle.HIGHEST_PROTOCOL)
         runs = []
-        for seed in used:
+        for i, seed in enumerate(used):
             env = dict(os.environ, PYTHONHASHSEED=seed)
             err = open(os.path.join(tmp, f"err{seed}"), "w+b")  # noqa: SIM115 - closed below
             runs.append((seed, err, subprocess.Popen(
-                [sys.executable, "-c", _BOOT, name], env=env, stdin=subprocess.DEVNULL,
+                [sys.executable, "-c", _BOOT, name, "traced" if i == 0 else "plain"], env=env, stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE, stderr=err)))
         results = []
         for seed, err, proc in runs:
@@ -280,19 +280,20 @@ def _finding(seed: str, differ: Mapping[str, Any]) -> Finding:
 
 _BOOT = ("import sys, pickle; h, j = pickle.load(open(sys.argv[1], 'rb')); "
          "sys.path[:] = pickle.loads(h)['path']; "
-         "from exactdp.audit.hash_seed import main; main(h, j)")
+         "from exactdp.audit.hash_seed import main; main(h, j, sys.argv[2] == 'traced')")
 
 
-def main(head: bytes, job: bytes) -> None:
-    """The other process: rebuild the mechanism, replay, answer on stdout (pickled)."""
+def main(head: bytes, job: bytes, traced: bool = True) -> None:
+    """The other process: rebuild the mechanism, replay, answer on stdout (pickled).
+    ``traced=False``: a white-box path's output and draws only, not its operation count."""
     real = sys.stdout.buffer
     with contextlib.redirect_stdout(io.StringIO()):  # the audited code's prints
-        answer = _answer(head, job)
+        answer = _answer(head, job, traced)
     real.write(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
     real.flush()
 
 
-def _answer(head: bytes, job: bytes) -> dict[str, Any]:
+def _answer(head: bytes, job: bytes, traced: bool = True) -> dict[str, Any]:
     spec = pickle.loads(head)
     try:
         os.chdir(spec["cwd"])
@@ -305,21 +306,46 @@ def _answer(head: bytes, job: bytes) -> dict[str, Any]:
         task = pickle.loads(job)
     except Exception as exc:  # noqa: BLE001 - the target does not rebuild here
         return {"unbuilt": f"{type(exc).__name__}: {exc}"}
+    from exactdp.audit.escape import watching
+
     mode, params = task["mode"], task["params"]
-    for c, expected in task["inputs"]:
-        differ = (_counting(mechanism, mode, params, c, expected)
-                  if mode in ("counting", "counting_oracle") else
-                  _paths(mechanism, mode, params, c, expected))
-        if differ is not None:
-            return {"differ": differ}
+    if mode == "audit" and not traced:
+        mode = "audit_plain"
+    with watching(mechanism) as watch:  # the guards installed as there (they wrap, e.g.,
+        for c, expected in task["inputs"]:  # random.Random: the operation count sees it)
+            differ = (_counting(mechanism, mode, params, c, expected, watch)
+                      if mode in ("counting", "counting_oracle") else
+                      _paths(mechanism, mode, params, c, expected, watch))
+            if differ is not None:
+                return {"differ": differ}
     return {"ok": True}
 
 
 def _paths(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
-           paths: Sequence[Path]) -> dict[str, Any] | None:
-    from exactdp.explore import ExploringSource, PathCut
+           paths: Sequence[Path], watch: Any) -> dict[str, Any] | None:
+    """Replay one input's paths; a facade that gives up lazy values restarts the
+    exploration (:class:`~exactdp.explore.RestartExploration`), as it did there: the
+    input's paths are replayed again from the first, in its new mode."""
+    from exactdp.explore import RestartExploration
 
-    run = _runner(mechanism, mode, params, c)
+    for _ in range(_RESTARTS):
+        try:
+            return _replayed(mechanism, mode, params, c, paths, watch)
+        except RestartExploration:
+            continue
+    return _differ(c, paths[0][0] if paths else (), paths[0][2] if paths else None,
+                   f"restarted the exploration more than {_RESTARTS} times")
+
+
+#: restarts of one input's replay (a facade's modes: lazy values, lazy integers)
+_RESTARTS = 4
+
+
+def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
+              paths: Sequence[Path], watch: Any) -> dict[str, Any] | None:
+    from exactdp.explore import ExploringSource, PathCut, RestartExploration
+
+    run = _runner(mechanism, mode, params, c, watch)
     memo: dict[Any, Any] = {}
     for choices, draws, first in paths:
         n = len(choices)
@@ -328,8 +354,12 @@ def _paths(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
                                   memo=memo, weigh=False)
             try:
                 second = run(src)
+            except RestartExploration:
+                raise
             except PathCut:
                 return _differ(c, choices, first, "made more draws")
+            except Abort as abort:  # the guard's finding (it raised, hung, left its range)
+                return _differ(c, choices, first, _cut(abort.finding.message, 300))
             except Exception as exc:  # noqa: BLE001 - it raised here, not there
                 return _differ(c, choices, first, f"raised {type(exc).__name__}: "
                                                   f"{_cut(str(exc))}")
@@ -338,6 +368,10 @@ def _paths(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
             if tuple(src.choices) != tuple(choices) or got != tuple(draws):
                 return _differ(c, choices, first, f"made draws {_cut(str(list(got)))} "
                                                   f"instead of {_cut(str(list(draws)))}")
+            if mode == "audit_plain":
+                if second == _head(first):
+                    break
+                return _differ(c, choices, first, f"output {show(second)}")
             if second == first:
                 break
             if _head(second) != _head(first) or attempt == 1:
@@ -345,45 +379,62 @@ def _paths(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
     return None
 
 
-def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any
+def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch: Any
             ) -> Callable[[Any], Any]:
     if mode == "audit":
         from exactdp.audit.bytecode import Counting
         from exactdp.audit.guard import Guard
         from exactdp.audit.per_input import run_once
 
-        guard = Guard(params["time_limit"])
+        guard = Guard(params["time_limit"], watch)
         counting = Counting(mechanism)
         return lambda src: run_once(mechanism, c, src, guard, params["randomness_size"],
                                     params["allowed"], counting)
+    from exactdp.audit.escape import armed
+
+    if mode == "audit_plain":
+        from exactdp.audit.guard import Guard
+        from exactdp.audit.outcomes import observed
+
+        plain = Guard(params["time_limit"], watch)
+        return lambda src: observed(plain.call(mechanism, (c, src), f"f({show(c)}, source)",
+                                               {"c": c}))
+
     if mode == "traced":
         from exactdp.trace import recording
 
         def traced(src: Any) -> Any:
-            with recording() as events:
+            with recording() as events, armed(watch):
                 mechanism(c, src)
             return tuple(events)
         return traced
-    if params.get("sampler"):
-        return lambda src: mechanism(src)
-    return lambda src: mechanism(c, src)
+
+    def call(src: Any) -> Any:
+        with armed(watch):
+            return mechanism(src) if params.get("sampler") else mechanism(c, src)
+    return call
 
 
 def _counting(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
-              expected: Any) -> dict[str, Any] | None:
+              expected: Any, watch: Any) -> dict[str, Any] | None:
     try:
         if mode == "counting":
             from exactdp.audit.guard import Guard
             from exactdp.audit.per_input import CountingAdapter, counting_input
 
             adapter = CountingAdapter(mechanism, params["d"], params["allowed"],
-                                      Guard(params["time_limit"]))
+                                      Guard(params["time_limit"], watch))
             got = counting_input(adapter, c, params["enumerate_all"],
                                  params["enumeration_limit"])
         else:
+            from exactdp.audit.escape import armed
             from exactdp.checker import counting_distribution
 
-            got = counting_distribution(mechanism, c)
+            with armed(watch):
+                got = counting_distribution(mechanism, c)
+    except Abort as abort:
+        return {"c": c, "choices": None, "first": "a distribution",
+                "second": _cut(abort.finding.message, 300)}
     except Exception as exc:  # noqa: BLE001 - it raised here, not there
         return {"c": c, "choices": None, "first": "a distribution",
                 "second": f"raised {type(exc).__name__}: {_cut(str(exc))}"}

@@ -297,6 +297,7 @@ def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
         return run_once(f, c, src, guard, randomness_size, allowed, counting)
 
     warm: list[bool] = []
+    memo: list[Any] = []  # the exploration's memo (a new one: it restarted)
 
     def run(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
         used[0] += 1
@@ -316,6 +317,9 @@ def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
             paths[first] = tuple(src.choices)
         if every is not None:
             assert isinstance(src, ExploringSource), "explore() runs every path on one"
+            if not memo or src.memo is not memo[0]:  # a restart: the paths before it go
+                every.clear()
+                memo[:] = [src.memo]
             every.append(path_record(src, first))
         return first
 

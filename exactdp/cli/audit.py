@@ -41,13 +41,9 @@ _VERDICTS = ("Verdicts (exit status): PASS, or NO VIOLATION DETECTED in black-bo
              "audit does not model (random, secrets, os.urandom, uuid4, random devices, clocks "
              "of time and datetime, numpy's globals and unseeded generators, id(), "
              "address-based and string hashes, process and thread ids, state kept between "
-             "calls) and re-run every path: an escape is BROKEN, named. A PASS is confirmed by "
-             "replaying every path in two more processes with other hash seeds (a set of "
-             "strings iterated in another order: BROKEN; skipped with --no-hash-seed-check: "
-             "PASS in this process only). Not guarded: a C extension's own generator, an "
-             "address shown by str() or an f-string, a hash-seed dependence that no seed "
-             "tried shows: audit such code black-box. The "
-             "user guide's pages on auditing say more.")
+             "calls), re-run every path and replay a PASS under two more hash seeds (an escape "
+             "or a set order: BROKEN). Not guarded (use black-box): C extensions' "
+             "generators, addresses in str(), set orders no seed tried shows. See the guide.")
 
 
 def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
