@@ -13,7 +13,9 @@ usually far too low for a loop: the probes rarely go deep (a geometric loop to N
 estimated 7 paths per input instead of about 100); the first-choice decomposition counts a
 loop exactly whichever option continues it.  The estimate is still only that, and the
 limit is also enforced while the exploration runs (:func:`exploration_deadline`, the
-white-box audit's ``max_seconds``).
+white-box audit's ``max_seconds``): on the command line as processor time, the estimate's
+unit (:func:`cpu_limit`), so that an audit that fits is neither refused nor stopped when
+other processes share the processors; elsewhere on the wall clock.
 
 A probe is the audited code's run like any other: an escape, a failure or a timeout stops
 the audit as it would in the exploration.  A probe that restarts (a lazy value used
@@ -28,6 +30,8 @@ from __future__ import annotations
 import copy
 import math
 import random
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -44,8 +48,8 @@ from exactdp.explore import (
 from exactdp.params import ResourceLimitError
 from exactdp.randomness import RandomSource
 
-__all__ = ["PROBES", "Estimate", "estimate", "exploration_deadline", "over_deadline",
-           "unchanged"]
+__all__ = ["PROBES", "Estimate", "OverLimit", "cpu_limit", "estimate", "exploration_deadline",
+           "over_deadline", "unchanged"]
 
 NS = 10**9
 #: Descents per sampled input.
@@ -251,14 +255,75 @@ def unchanged(mechanism: Any) -> Iterator[None]:
             setattr(mechanism, name, value)
 
 
+class OverLimit(BaseException):
+    """Raised by :func:`cpu_limit`'s timer wherever the process is, the audited code
+    included.  A BaseException, so that an ``except Exception`` does not swallow it; the
+    guard reports it as the code raising, but :func:`cpu_limit` turns whatever the audit
+    ended with into the one over-limit error once it has fired."""
+
+
+#: The limit :func:`cpu_limit` holds, while it holds one (None: none).
+_CPU_LIMIT: list[int | None] = [None]
+
+
+@contextmanager
+def cpu_limit(limit: int | None) -> Iterator[bool]:
+    """Hold the block to ``limit`` seconds of this process's processor time (user and
+    system, the unit of :func:`estimate`): past it, :class:`OverLimit` is raised where the
+    process is, and again every further second of processor time (code that catches it
+    meets it again), and the block ends with :func:`over_deadline`'s error whatever it
+    returned or raised -- a law computed while the limit interrupted it is never reported.
+    Yields whether the limit is held (the ``SIGPROF`` timer: main thread only, and only when
+    nobody else holds that signal); while it is, :func:`exploration_deadline` gives no
+    wall-clock deadline.  Work on other processes (``--workers``) is not counted here."""
+    if (limit is None or threading.current_thread() is not threading.main_thread()
+            or not hasattr(signal, "setitimer")
+            or signal.getsignal(signal.SIGPROF) not in (signal.SIG_DFL, None)):
+        yield False
+        return
+    armed, fired = [True], [False]
+
+    def expired(signum: int, frame: object) -> None:
+        if armed[0]:
+            fired[0] = True
+            raise OverLimit
+
+    old = signal.signal(signal.SIGPROF, expired)
+    _CPU_LIMIT[0] = limit
+    signal.setitimer(signal.ITIMER_PROF, limit, 1)
+    try:
+        try:
+            yield True
+        finally:
+            while True:  # the timer may fire here: stop it before anything else
+                try:
+                    armed[0] = False
+                    signal.setitimer(signal.ITIMER_PROF, 0)
+                    break
+                except OverLimit:
+                    continue
+            signal.signal(signal.SIGPROF, old)
+            _CPU_LIMIT[0] = None
+    except BaseException as exc:
+        if not fired[0] or isinstance(exc, KeyboardInterrupt):
+            raise
+    if fired[0]:
+        raise over_deadline(limit, None, None) from None
+
+
 def exploration_deadline(limit: int | None) -> int | None:
-    """The monotonic-clock deadline of an exploration allowed ``limit`` seconds."""
-    return None if limit is None else time.monotonic_ns() + limit * NS
+    """The monotonic-clock deadline of an exploration allowed ``limit`` seconds; None when
+    there is no limit, or when :func:`cpu_limit` holds the processor time instead."""
+    return None if limit is None or _CPU_LIMIT[0] is not None else \
+        time.monotonic_ns() + limit * NS
 
 
-def over_deadline(limit: int, done: int, inputs: int) -> ResourceLimitError:
-    """The error of an exploration that ran past ``--max-seconds`` (nothing concluded)."""
+def over_deadline(limit: int, done: int | None, inputs: int | None) -> ResourceLimitError:
+    """The error of an exploration that ran past ``--max-seconds`` (nothing concluded):
+    ``done`` of ``inputs`` explored on the wall clock, or (None) processor time."""
+    where = ("of processor time" if done is None else
+             f"of wall-clock time ({done} of {inputs} inputs explored)")
     return ResourceLimitError(
-        f"the white-box exploration ran past --max-seconds {limit} ({done} of {inputs} inputs "
-        f"explored); nothing is concluded: pass a larger --max-seconds, audit fewer inputs, "
-        f"or pass --time-budget S for a partial verdict")
+        f"the white-box exploration ran past --max-seconds {limit} {where}; nothing is "
+        f"concluded: pass a larger --max-seconds, audit fewer inputs, or pass "
+        f"--time-budget S for a partial verdict")
