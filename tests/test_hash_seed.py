@@ -57,6 +57,13 @@ MECHANISMS = textwrap.dedent('''
 
     def twin_source(c, source):
         return c if source.bernoulli(3, 4) else 1 - c
+
+    def counting(c, u):  # f(c, u), u in [4]_+, shifted by a position in a set's order
+        shift = 2 * list({"s%d" % i for i in range(60)}).index("s7")
+        return shift + (c if u <= 3 else 1 - c)
+
+    def counting_twin(c, u):
+        return 2 * sorted("s%d" % i for i in range(60)).index("s7") + (c if u <= 3 else 1 - c)
 ''')
 
 ROUTES = ("rr", "branch", "bytes_set", "dict_keys")
@@ -90,6 +97,38 @@ def test_cli_routes_are_broken_under_two_fixed_seeds(mechs: Path, seed: str) -> 
         assert "PASS" not in done.stdout
 
 
+@pytest.mark.parametrize("seed", ["11", "12"])
+def test_cli_counting_kind(mechs: Path, seed: str) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED=seed)
+    runs = {name: subprocess.run(
+        [sys.executable, "-m", "exactdp.cli", "audit", f"hsmechs:{name}", "--kind",
+         "whitebox", "--randomness-size", "4", "--ratio-bound", "3", "--inputs", "0..1",
+         "--outputs", "0..127", "--quiet"], cwd=mechs, env=env, capture_output=True, text=True, timeout=120,
+        check=False) for name in ("counting", "counting_twin")}
+    assert runs["counting"].returncode == 3, runs["counting"].stdout
+    assert "depends on the process's hash seed" in runs["counting"].stdout
+    assert runs["counting_twin"].returncode == 0, runs["counting_twin"].stdout
+    assert "the same distribution on all 2 inputs" in runs["counting_twin"].stdout
+
+
+def test_skipped_confirmation_says_so_in_every_form() -> None:
+    from exactdp.audit.html import html_report
+
+    def mechanism(c: int, source: object) -> int:
+        return c if source.bernoulli(3, 4) else 1 - c  # type: ignore[attr-defined]
+
+    report = whitebox_audit(mechanism, inputs=range(2), claimed_epsilon="ln 3",
+                            kind="source", hash_seed_check=False)
+    assert report.verdict == "pass" and "in this process only" in report.scope
+    assert "verdict: PASS (in this process only" in report.summary()
+    assert report.to_json()["pass_scope"] == report.scope
+    assert "in this process only" in html_report(report)
+    confirmed = whitebox_audit(mechanism, inputs=range(2), claimed_epsilon="ln 3",
+                               kind="source")
+    assert confirmed.verdict == "pass" and not confirmed.scope
+    assert "confirmed in 2 more processes" in confirmed.method
+
+
 def test_cli_sorted_twin_passes_confirmed(mechs: Path) -> None:
     done = _cli(mechs, "twin", "11")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -101,7 +140,7 @@ def test_cli_no_hash_seed_check_qualifies_the_pass(mechs: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "exactdp.cli", "audit", "hsmechs:rr", "--kind", "whitebox",
          "--rng", "random", "--patch", "random", "--ratio-bound", "3", "--inputs", "0..1",
-         "--quiet", "--no-hash-seed-check"], cwd=mechs, env=env, capture_output=True,
+         "--quiet", "--hash-seeds", "0"], cwd=mechs, env=env, capture_output=True,
         text=True, timeout=120, check=False)
     assert done.returncode == 0
     assert "verdict: PASS (in this process only" in done.stdout
@@ -151,6 +190,24 @@ def test_oracle_unpicklable_mechanism_is_not_passed() -> None:
     with pytest.raises(OracleAssertionError, match="not confirmed in another process"):
         assert_pure_dp(mechanism, [(0, 1)], ratio_bound=3)
     assert_pure_dp(mechanism, [(0, 1)], ratio_bound=3, hash_seed_check=False)
+
+
+def test_more_seeds_replay_in_more_processes(mechs: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="3")
+    done = subprocess.run(
+        [sys.executable, "-m", "exactdp.cli", "audit", "hsmechs:twin", "--kind", "whitebox",
+         "--rng", "random", "--patch", "random", "--ratio-bound", "3", "--inputs", "0..1",
+         "--quiet", "--hash-seeds", "4"], cwd=mechs, env=env, capture_output=True,
+        text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "confirmed in 4 more processes (hash seeds 1, 2, 4, 5)" in done.stdout
+
+
+def test_seeds_skip_this_process_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHONHASHSEED", "2")
+    assert hash_seed.seeds(3) == ("1", "3", "4")
+    monkeypatch.delenv("PYTHONHASHSEED")
+    assert hash_seed.seeds(2) == ("1", "2")
 
 
 def test_planted_bug_confirmation_skipped_passes(mechs: Path,

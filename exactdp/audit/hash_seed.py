@@ -6,11 +6,11 @@ dict or list built from one).  Code that branches on that order -- ``next(iter({
 "flip"}))`` -- is a fixed function of its draws within the process, so the re-run of every
 path and every guard agree, yet another process computes another law.  Before a white-box
 verdict (or an :mod:`exactdp.testing` assertion) passes, :func:`confirm` therefore replays
-the audit in :data:`SEEDS` more processes, each started with another fixed hash seed (run at
+the audit in :data:`SEEDS` (two) more processes, each started with another fixed hash seed (run at
 the same time): every explored path's recorded draws run again there (nothing is explored
-anew), and each must give the same output, the same draws (choices and domains) and the same
-trace (operation count, trace events, sleep/clock/output calls) that the law and the
-timing verdict were computed from; a counting mechanism's distribution is computed again
+anew), and each must give the same output and the same draws (choices and domains) and, in
+the first of them, the same trace (operation count, trace events, sleep/clock/output calls)
+that the timing verdict was computed from; a counting mechanism's distribution is computed again
 there and must be equal.  A difference is a ``"nondeterministic"`` finding naming the
 input, the path's draws and the two results (white-box verdict ``"broken"``, exit status
 3, as for the other escapes).  Equal replays in every process make the law the same law
@@ -24,7 +24,7 @@ also carries lambdas and closures by value, else :mod:`pickle`, which needs a mo
 function or an object of an importable class).  A mechanism that cannot be pickled, or
 that the second process cannot rebuild, is not confirmed: the white-box verdict is
 ``"incomplete"`` (exit status 2) and an assertion fails, saying why -- never a pass.  Asked
-to skip the confirmation (``hash_seed_check=False``, ``--no-hash-seed-check``), a pass
+to skip the confirmation (``hash_seed_check=False``, ``--hash-seeds 0``), a pass
 says it holds in this process only.
 
 What it cannot promise: a dependence that shows under none of the seeds tried.  The order
@@ -32,10 +32,9 @@ of a small set of strings is close to a fresh random permutation for each seed, 
 choosing by it behaves like a choice among ``m`` orders; with three seeds in all (this
 process's and two more) the replays all agree only if the three seeds fall on the same
 choice, about ``m**-2`` of the time (1/4 for a choice between two strings, 1/9 among
-three) -- and less as the choice repeats over inputs.  A test of hash-dependent code
-should therefore run under a fixed ``PYTHONHASHSEED`` chosen apart from these, or the
-code should sort what it iterates (``sorted(names)``): sorted iteration is the same in
-every process, and the only sound fix.
+three) -- and less as the choice repeats over inputs; ``k`` more seeds (``hash_seeds``,
+``--hash-seeds``) make it ``m**-k``.  The only sound fix is in the code: sort what it
+iterates (``sorted(names)``), which is the same in every process.
 """
 
 from __future__ import annotations
@@ -45,10 +44,10 @@ import io
 import marshal
 import os
 import pickle
-import resource
 import subprocess
 import sys
 import tempfile
+import time
 import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -58,11 +57,10 @@ from exactdp.audit.guard import Abort, Finding, show
 
 __all__ = ["SEEDS", "Confirmation", "Path", "confirm", "recipe", "unconfirmed_note"]
 
-#: The fixed hash seeds of the processes a pass is confirmed in (one process each, run at
-#: the same time).  A seed equal to this process's ``PYTHONHASHSEED`` is replaced by the
-#: next of :data:`_SPARE`.
-SEEDS = ("1", "2")
-_SPARE = ("3", "4", "5")
+#: How many more processes a pass is confirmed in, by default (one per hash seed, run at
+#: the same time); their seeds are 1, 2, 3, ..., skipping this process's own
+#: ``PYTHONHASHSEED``.
+SEEDS = 2
 
 #: One explored path: its choices, its draws ``(options, den)`` and its result.
 Path = tuple[tuple[int, ...], tuple[tuple[int, int], ...], Any]
@@ -183,12 +181,17 @@ def _cut(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def seeds() -> tuple[str, ...]:
-    """:data:`SEEDS`, each different from this process's fixed ``PYTHONHASHSEED``."""
-    mine = os.environ.get("PYTHONHASHSEED", "") if sys.flags.hash_randomization == 0 or \
-        os.environ.get("PYTHONHASHSEED", "random") != "random" else ""
-    spare = iter(s for s in _SPARE if s != mine)
-    return tuple(next(spare) if s == mine else s for s in SEEDS)
+def seeds(count: int = SEEDS) -> tuple[str, ...]:
+    """The fixed hash seeds 1, 2, ... of ``count`` processes, skipping this process's own
+    ``PYTHONHASHSEED``."""
+    mine = os.environ.get("PYTHONHASHSEED", "")
+    out: list[str] = []
+    seed = 1
+    while len(out) < count:
+        if str(seed) != mine.strip():
+            out.append(str(seed))
+        seed += 1
+    return tuple(out)
 
 
 def unconfirmed_note(why: str) -> str:
@@ -198,12 +201,14 @@ def unconfirmed_note(why: str) -> str:
 
 
 def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
-            inputs: Sequence[tuple[Any, Any]], progress: Callable[[str], None] | None = None
-            ) -> Confirmation:
+            inputs: Sequence[tuple[Any, Any]], progress: Callable[[str], None] | None = None,
+            timeout: float = 600, count: int = SEEDS) -> Confirmation:
     """Replay ``inputs`` -- per input ``(c, paths)``: a list of :data:`Path` (``mode``
     ``"audit"``, ``"oracle"``, ``"traced"``) or the exact distribution (``"counting"``,
-    ``"counting_oracle"``) -- in one process per seed of :func:`seeds`, all at once; the
-    first difference is the finding."""
+    ``"counting_oracle"``) -- in one process for each of ``count`` seeds (:func:`seeds`),
+    all at once; the first difference is the finding.  The first process compares a
+    white-box path's trace too, the others its output and draws.  Processes still running after ``timeout`` seconds
+    are stopped: nothing is confirmed."""
     if rebuild.why:
         return Confirmation(unconfirmed=rebuild.why)
     try:
@@ -213,13 +218,14 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
                                         f"({type(exc).__name__}: {_cut(str(exc))})")
     head = pickle.dumps({"loader": rebuild.loader, "blob": rebuild.blob, "path": sys.path,
                          "cwd": os.getcwd()}, protocol=pickle.HIGHEST_PROTOCOL)
-    used = seeds()
+    used = seeds(count)
     count = sum(len(p) if mode in ("audit", "oracle", "traced") else 1 for _, p in inputs)
     what = ("paths" if mode in ("audit", "oracle", "traced") else "distributions")
     if progress is not None:
         progress(f"  confirming in {len(used)} more processes (hash seeds "
                  f"{', '.join(used)}): replaying {count} {what}")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = _children_cpu()
+    end = time.monotonic() + timeout
     with tempfile.TemporaryDirectory(prefix="exactdp-hash-seed-") as tmp:
         name = os.path.join(tmp, "job")
         with open(name, "wb") as fh:
@@ -233,12 +239,20 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
                 stdout=subprocess.PIPE, stderr=err)))
         results = []
         for seed, err, proc in runs:
-            out, _ = proc.communicate()
+            try:
+                out, _ = proc.communicate(timeout=max(1.0, end - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                for _, other_err, other in runs:
+                    other.kill()
+                    other.communicate()
+                    other_err.close()
+                return Confirmation(unconfirmed=f"the replays did not finish within "
+                                                f"{timeout:.0f} s",
+                                    cpu=_children_cpu() - before, seeds=used)
             err.seek(0)
             results.append((seed, proc.returncode, out, err.read().decode(errors="replace")))
             err.close()
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    cpu = _children_cpu() - before
     for seed, code, out, err in results:
         try:
             answer = pickle.loads(out) if code == 0 else None
@@ -258,6 +272,16 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
             f"confirmed in {len(used)} more processes (hash seeds {', '.join(used)}): the "
             f"same distribution on all {count} inputs")
     return Confirmation(line=line, cpu=cpu, seeds=used)
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished children (0 where not known)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on this platform
+        return 0.0
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return float(used.ru_utime + used.ru_stime)
 
 
 def _finding(seed: str, differ: Mapping[str, Any]) -> Finding:

@@ -59,7 +59,7 @@ from exactdp.audit.guard import (
     say,
     show,
 )
-from exactdp.audit.hash_seed import confirm, recipe, unconfirmed_note
+from exactdp.audit.hash_seed import SEEDS, confirm, recipe, unconfirmed_note
 from exactdp.audit.judge import HOCKEY_STICK_MAX_BITS, _judge
 from exactdp.audit.parallel import Spread, absorb_notes, unwrap
 from exactdp.audit.per_input import (
@@ -380,7 +380,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                    max_draws: int | None = MAX_DRAWS_PER_PATH,
                    spread: Spread | None = None, max_seconds: int | None = None,
                    notice: Progress = None, hash_seed_check: bool = True,
-                   rebuild: Any = None) -> WhiteBoxReport:
+                   rebuild: Any = None, hash_seeds: int = SEEDS) -> WhiteBoxReport:
     """Audit ``mechanism`` exactly: its output distribution on every input, its worst
     privacy-loss ratio over neighbours against ``e**claimed_epsilon``, and more.
 
@@ -435,8 +435,9 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     process's hash seed).  ``rebuild``: how those processes rebuild the mechanism (a
     :class:`~exactdp.audit.parallel.Loader`; default: the mechanism pickled before the
     audit calls it, with cloudpickle where installed); one that cannot be rebuilt there
-    is not confirmed and the verdict is ``"incomplete"``.  ``hash_seed_check=False`` skips
-    the confirmation: a pass then says it holds in this process only (``scope``).
+    is not confirmed and the verdict is ``"incomplete"``.  ``hash_seeds``: how many more
+    processes (default 2); ``hash_seed_check=False`` (or ``hash_seeds=0``) skips the
+    confirmation: a pass then says it holds in this process only (``scope``).
     """
     start = time.monotonic_ns()
     check_callable(mechanism, "mechanism", "f(c, u) or f(c, source)")
@@ -477,7 +478,10 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
             else sampler_name(mechanism))
     guard = Guard(limit)
     # taken before the first call: a cache the audit fills is not carried to the others
-    rebuilt = None if not hash_seed_check else recipe(
+    if isinstance(hash_seeds, bool) or not isinstance(hash_seeds, int) or hash_seeds < 0:
+        raise ParameterError(f"hash_seeds = {hash_seeds!r} must be an int >= 0 (the number "
+                             f"of other processes a pass is confirmed in)")
+    rebuilt = None if not hash_seed_check or not hash_seeds else recipe(
         mechanism, rebuild if rebuild is not None else None if spread is None else spread.loader)
     every: dict[Any, tuple[tuple[Any, ...], ...]] | None = \
         None if rebuilt is None or kind == "counting" else {}
@@ -602,13 +606,20 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
         confirmation = confirm(rebuilt, "counting", {
             "d": d, "allowed": allowed, "time_limit": limit,
             "enumerate_all": d <= enumeration_limit, "enumeration_limit": enumeration_limit},
-            [(c, dists[c]) for c in ins], progress)
+            [(c, dists[c]) for c in ins], progress, _replay_limit(start), hash_seeds)
     else:
         assert every is not None
         confirmation = confirm(rebuilt, "audit", {
             "time_limit": limit, "randomness_size": randomness_size, "allowed": allowed,
-            "max_uniform": max_uniform}, [(c, every[c]) for c in ins], progress)
+            "max_uniform": max_uniform}, [(c, every[c]) for c in ins], progress,
+            _replay_limit(start), hash_seeds)
     return _confirmed(report, confirmation, common, d, start)
+
+
+def _replay_limit(start: int) -> float:
+    """Seconds the replays in other processes may take: three times the audit so far (a
+    replay runs each path once, the audit at least twice), and at least two minutes."""
+    return max(120.0, 3 * (time.monotonic_ns() - start) / 10**9)
 
 
 def _confirmed(report: WhiteBoxReport, confirmation: Any, common: dict[str, Any],
@@ -627,7 +638,7 @@ def _confirmed(report: WhiteBoxReport, confirmation: Any, common: dict[str, Any]
                            "hash_seed_unconfirmed",
                            f"{note}. Define the mechanism at module level (or as an object "
                            f"of an importable class) so that another process can rebuild "
-                           f"it, or pass hash_seed_check=False (--no-hash-seed-check) to "
+                           f"it, or pass hash_seed_check=False (--hash-seeds 0) to "
                            f"accept a pass in this process only"),))
     return replace(report, method=f"{report.method}; {confirmation.line}",
                    seconds=elapsed(start))
