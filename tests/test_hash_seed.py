@@ -58,6 +58,12 @@ MECHANISMS = textwrap.dedent('''
     def twin_source(c, source):
         return c if source.bernoulli(3, 4) else 1 - c
 
+    def timed(c):  # the output private, the running time following the set's order
+        for name in {"n%d" % i for i in range(6)} | {"x%d" % c}:
+            if name == "n3":
+                break
+        return c if random.random() < 0.75 else 1 - c
+
     def counting(c, u):  # f(c, u), u in [4]_+, shifted by a position in a set's order
         shift = 2 * list({"s%d" % i for i in range(60)}).index("s7")
         return shift + (c if u <= 3 else 1 - c)
@@ -127,6 +133,24 @@ def test_skipped_confirmation_says_so_in_every_form() -> None:
                                kind="source")
     assert confirmed.verdict == "pass" and not confirmed.scope
     assert "confirmed in 2 more processes" in confirmed.method
+
+
+def test_cli_timing_verdict_judged_again_on_the_other_traces(mechs: Path) -> None:
+    """Running time that follows a set's order, the output not: the timing verdict is
+    judged again on the operation counts of the process with hash seed 1 (a count that
+    differs between processes by the same amount on every path, such as a library's
+    bookkeeping, changes nothing an observer learns).  Over these seeds the parent sees
+    TIMING (exit 1) or the other process does (BROKEN, exit 3), and a pass says the
+    timing verdict held there."""
+    codes = []
+    for seed in ("11", "12", "13", "14", "15", "16"):
+        done = _cli(mechs, "timed", seed)
+        codes.append(done.returncode)
+        if done.returncode == 3:
+            assert "the timing verdict depends on the process's hash seed" in done.stdout
+        elif done.returncode == 0:
+            assert "the timing verdict holds on the traces counted there" in done.stdout
+    assert 3 in codes and set(codes) <= {0, 1, 3}, codes
 
 
 def test_cli_sorted_twin_passes_confirmed(mechs: Path) -> None:

@@ -62,7 +62,8 @@ __all__ = ["SEEDS", "Confirmation", "Path", "confirm", "recipe", "unconfirmed_no
 #: ``PYTHONHASHSEED``.
 SEEDS = 2
 
-#: One explored path: its choices, its draws ``(options, den)`` and its result.
+#: One explored path: its choices, its draws ``(options, den, numerators or None)`` and its
+#: result.
 Path = tuple[tuple[int, ...], tuple[tuple[int, int], ...], Any]
 
 
@@ -87,6 +88,9 @@ class Confirmation:
     line: str = ""
     cpu: float = 0.0
     seeds: tuple[str, ...] = field(default_factory=tuple)
+    #: per input, the trace of each path in the first other process (white-box paths), in
+    #: the order given: the timing verdict is judged on them again (:func:`joint_laws`)
+    traces: dict[Any, list[Any]] = field(default_factory=dict)
 
 
 def recipe(mechanism: Any, loader: Any = None) -> Recipe:
@@ -267,11 +271,32 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
                                             f"({_cut(answer['unbuilt'])})", cpu=cpu, seeds=used)
         if "differ" in answer:
             return Confirmation(finding=_finding(seed, answer["differ"]), cpu=cpu, seeds=used)
+    traces = dict(results and pickle.loads(results[0][2]).get("traces") or {})
     line = (f"confirmed in {len(used)} more processes (hash seeds {', '.join(used)}): the "
-            f"same outputs, draws and traces on all {count} {what}" if what == "paths" else
+            f"same outputs and draws on all {count} {what}" if what == "paths" else
             f"confirmed in {len(used)} more processes (hash seeds {', '.join(used)}): the "
             f"same distribution on all {count} inputs")
-    return Confirmation(line=line, cpu=cpu, seeds=used)
+    return Confirmation(line=line, cpu=cpu, seeds=used, traces=traces)
+
+
+def joint_laws(inputs: Sequence[tuple[Any, Sequence[Path]]], traces: Mapping[Any, list[Any]]
+               ) -> dict[Any, dict[Any, Any]]:
+    """Per input, the joint law of (output, trace) with the traces another process gave for
+    the same paths (the paths' exact probabilities from their recorded draws)."""
+    from fractions import Fraction
+
+    laws: dict[Any, dict[Any, Any]] = {}
+    for c, paths in inputs:
+        law: dict[Any, Any] = {}
+        for (choices, draws, first), trace in zip(paths, traces[c], strict=True):
+            num, den = 1, 1
+            for choice, (_, d, nums) in zip(choices, draws, strict=True):
+                num *= 1 if nums is None else nums[choice]
+                den *= d
+            key = (first[0], trace)
+            law[key] = law.get(key, Fraction(0)) + Fraction(num, den)
+        laws[c] = law
+    return laws
 
 
 def _children_cpu() -> float:
@@ -335,26 +360,31 @@ def _answer(head: bytes, job: bytes, traced: bool = True) -> dict[str, Any]:
     mode, params = task["mode"], task["params"]
     if mode == "audit" and not traced:
         mode = "audit_plain"
+    traces: dict[Any, list[Any]] = {}
     with watching(mechanism) as watch:  # the guards installed as there (they wrap, e.g.,
         for c, expected in task["inputs"]:  # random.Random: the operation count sees it)
+            kept = traces.setdefault(c, []) if mode == "audit" else None
             differ = (_counting(mechanism, mode, params, c, expected, watch)
                       if mode in ("counting", "counting_oracle") else
-                      _paths(mechanism, mode, params, c, expected, watch))
+                      _paths(mechanism, mode, params, c, expected, watch, kept))
             if differ is not None:
                 return {"differ": differ}
-    return {"ok": True}
+    return {"ok": True, "traces": traces}
 
 
 def _paths(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
-           paths: Sequence[Path], watch: Any) -> dict[str, Any] | None:
+           paths: Sequence[Path], watch: Any, kept: list[Any] | None = None
+           ) -> dict[str, Any] | None:
     """Replay one input's paths; a facade that gives up lazy values restarts the
     exploration (:class:`~exactdp.explore.RestartExploration`), as it did there: the
     input's paths are replayed again from the first, in its new mode."""
     from exactdp.explore import RestartExploration
 
     for _ in range(_RESTARTS):
+        if kept is not None:
+            kept.clear()
         try:
-            return _replayed(mechanism, mode, params, c, paths, watch)
+            return _replayed(mechanism, mode, params, c, paths, watch, kept)
         except RestartExploration:
             continue
     return _differ(c, paths[0][0] if paths else (), paths[0][2] if paths else None,
@@ -366,11 +396,18 @@ _RESTARTS = 4
 
 
 def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
-              paths: Sequence[Path], watch: Any) -> dict[str, Any] | None:
+              paths: Sequence[Path], watch: Any, kept: list[Any] | None
+              ) -> dict[str, Any] | None:
+    """Replay ``paths``: the same output and draws, else the difference; ``kept``
+    (white-box paths): filled with each path's trace, compared by the timing verdict
+    instead of one by one (a library's bookkeeping, such as a logger's cache, may count
+    differently in a fresh process without changing what an observer can learn)."""
     from exactdp.explore import ExploringSource, PathCut, RestartExploration
 
     run = _runner(mechanism, mode, params, c, watch)
     memo: dict[Any, Any] = {}
+    from exactdp.audit.per_input import draw_record
+
     for choices, draws, first in paths:
         n = len(choices)
         for attempt in (0, 1):  # a difference of trace alone: once more, warm
@@ -387,8 +424,7 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
             except Exception as exc:  # noqa: BLE001 - it raised here, not there
                 return _differ(c, choices, first, f"raised {type(exc).__name__}: "
                                                   f"{_cut(str(exc))}")
-            got = tuple((size, den) for size, (den, _) in zip(src.sizes, src.masses,
-                                                               strict=True))
+            got = draw_record(src)
             if tuple(src.choices) != tuple(choices) or got != tuple(draws):
                 return _differ(c, choices, first, f"made draws {_cut(str(list(got)))} "
                                                   f"instead of {_cut(str(list(draws)))}")
@@ -396,6 +432,13 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
                 if second == _head(first):
                     break
                 return _differ(c, choices, first, f"output {show(second)}")
+            if kept is not None:
+                if _head(second) != _head(first):
+                    return _differ(c, choices, first, _shown(second, first))
+                if second == first or attempt == 1:
+                    kept.append(second[1])
+                    break
+                continue
             if second == first:
                 break
             if _head(second) != _head(first) or attempt == 1:

@@ -327,11 +327,16 @@ def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
 
 
 def path_record(src: ExploringSource, result: Any) -> tuple[Any, ...]:
-    """A path as another process replays it: its choices, its draws ``(options, den)``
-    (the domains :func:`~exactdp.audit.replay.replay_path` compares) and its result."""
-    return (tuple(src.choices),
-            tuple((size, den) for size, (den, _) in zip(src.sizes, src.masses, strict=True)),
-            result)
+    """A path as another process replays it: its choices, its draws ``(options, den,
+    numerators or None)`` (the exact weights of each draw's options, the path's probability
+    follows) and its result."""
+    return tuple(src.choices), draw_record(src), result
+
+
+def draw_record(src: ExploringSource) -> tuple[tuple[Any, ...], ...]:
+    """Each draw of ``src``'s path: ``(options, den, numerators or None)``."""
+    return tuple((size, den, None if nums is None else tuple(nums))
+                 for size, (den, nums) in zip(src.sizes, src.masses, strict=True))
 
 
 def calls_exceeded(inputs: int, max_calls: int, c: Any) -> ResourceLimitError:

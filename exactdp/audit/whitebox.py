@@ -60,7 +60,7 @@ from exactdp.audit.guard import (
     say,
     show,
 )
-from exactdp.audit.hash_seed import SEEDS, confirm, recipe, unconfirmed_note
+from exactdp.audit.hash_seed import SEEDS, confirm, joint_laws, recipe, unconfirmed_note
 from exactdp.audit.judge import HOCKEY_STICK_MAX_BITS, _judge
 from exactdp.audit.parallel import Spread, absorb_notes, unwrap
 from exactdp.audit.per_input import (
@@ -613,6 +613,24 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
             "time_limit": limit, "randomness_size": randomness_size, "allowed": allowed,
             "max_uniform": max_uniform}, [(c, every[c]) for c in ins], progress,
             _replay_limit(start), hash_seeds)
+    if confirmation.traces and trace is not None and every is not None:
+        # the timing verdict again, on the traces the first other process counted
+        again = timing_result(joint_laws([(c, every[c]) for c in ins], confirmation.traces),
+                              ins, pairs, eps, delta)
+        if not again.same:
+            confirmation = replace(confirmation, finding=Finding(
+                "nondeterministic",
+                f"the timing verdict depends on the process's hash seed: on the operation "
+                f"traces counted in a process started with PYTHONHASHSEED="
+                f"{confirmation.seeds[0]} (the same outputs and draws), the joint law of "
+                f"(output, trace) breaks the claim ({again.examined}); the code's running "
+                f"time follows the iteration order of a set (or a dict or list built from "
+                f"one) of strings or bytes. Iterate in a fixed order (sorted(...))",
+                {"hash_seed": confirmation.seeds[0], "witness": again.witness}))
+        else:
+            confirmation = replace(confirmation, line=confirmation.line + (
+                f"; the timing verdict holds on the traces counted there (hash seed "
+                f"{confirmation.seeds[0]})"))
     return _confirmed(report, confirmation, common, d, start)
 
 
