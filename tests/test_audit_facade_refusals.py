@@ -162,6 +162,14 @@ def test_choices_takes_cpythons_index_at_every_double(weights: Any, n: int, j: i
             assert choose(u, population, cum, total) == _Fixed(u).choices(population, weights)[0]
 
 
+def test_choices_compares_as_bisect_does_even_with_nan() -> None:
+    cum = [float("nan"), 1, 2]
+    for j in (0, 2**52, 2**53 - 1):
+        u = math.ldexp(j, -53)
+        expected = _Fixed(u).choices([0, 1, 2], cum_weights=cum)[0]
+        assert choose(u, [0, 1, 2], *prepared(3, None, cum, 1)) == expected
+
+
 def test_choices_thresholds_off_by_one_are_caught() -> None:
     weights = [1, 2, 3.3]
     cum, total = prepared(3, weights, None, 1)

@@ -8,7 +8,8 @@ every number ``w`` the set of doubles ``u = j / 2**53`` with ``fl(u * total) >= 
 CPython makes with the product (``x < cum_weights[mid]`` in ``bisect``, ``floor(x) >= i``)
 is therefore the exact comparison ``u < b / 2**53``, which a lazy ``random()`` value
 branches on exactly: the law of the index is CPython's, found without exploring the
-``2**53`` doubles one by one.
+``2**53`` doubles one by one.  (The ``u < b / 2**53`` reads ``fl(u * total) < w``, the
+comparison ``bisect`` makes, so that a nan among ``cum_weights`` behaves as in CPython.)
 """
 
 from __future__ import annotations
@@ -26,14 +27,15 @@ _N = 1 << 53
 
 @lru_cache(maxsize=4096)
 def threshold(total: float, w: Any) -> float:
-    """``b / 2**53`` for the least ``b`` in ``[0, 2**53]`` with ``fl(b / 2**53 * total) >=
-    w`` (``2**53`` -- the value 1.0, which ``random()`` never gives -- when there is none):
-    ``u * total >= w`` exactly when ``u >= threshold(total, w)``, for every double ``u`` in
-    ``[0, 1)`` (``total > 0``; the product is monotone in ``u``)."""
+    """``b / 2**53`` for the least ``b`` in ``[0, 2**53]`` with ``not fl(b / 2**53 * total)
+    < w`` (``2**53`` -- the value 1.0, which ``random()`` never gives -- when there is none):
+    ``u * total < w`` exactly when ``u < threshold(total, w)``, for every double ``u`` in
+    ``[0, 1)`` (``total > 0``: the product is monotone in ``u``; a nan ``w``, which no
+    product is below, gives 0)."""
     lo, hi = 0, _N
     while lo < hi:
         mid = (lo + hi) // 2
-        if math.ldexp(mid, -53) * total >= w:  # float-ok: the double product CPython computes
+        if not math.ldexp(mid, -53) * total < w:  # the double product CPython takes
             hi = mid
         else:
             lo = mid + 1

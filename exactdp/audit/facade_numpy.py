@@ -24,18 +24,6 @@ def _continuous(name: str, **options: Any) -> None:
                                 f"({k} = {v!r:.40}); audit this code black-box")
 
 
-def _unmodelled(legacy: bool) -> frozenset[str]:
-    """The public methods of numpy's ``Generator`` (``RandomState`` if ``legacy``)."""
-    import numpy as np
-
-    real = np.random.RandomState if legacy else np.random.Generator
-    return frozenset(n for n in dir(real) if not n.startswith("_") and n not in _STATE
-                     and callable(getattr(real, n)))
-
-
-#: Methods that set or read the generator's state, not draws: left to the code's own errors.
-_STATE = frozenset({"seed", "get_state", "set_state", "spawn", "bit_generator"})
-
 #: numpy's module-level draws that no facade models (``np.random.binomial``...): patched
 #: with the facade's refusal when ``numpy.random`` is patched, so that the code is refused
 #: (audit black-box) rather than reported as escaping to the global generator.
@@ -46,6 +34,13 @@ UNMODELLED_FUNCTIONS = (
     "pareto", "permutation", "poisson", "power", "random_integers", "ranf", "rayleigh",
     "shuffle", "standard_cauchy", "standard_gamma", "standard_t", "triangular",
     "vonmises", "wald", "weibull", "zipf")
+
+
+#: The public draws of numpy's ``Generator`` and ``RandomState`` the facades do not define
+#: (:meth:`NumpyFacade.__getattr__` refuses them).
+_GENERATOR_DRAWS = frozenset(UNMODELLED_FUNCTIONS) - {"random_integers", "ranf"} | {
+    "multivariate_hypergeometric", "permuted"}
+_LEGACY_DRAWS = frozenset(UNMODELLED_FUNCTIONS) | {"tomaxint"}
 
 
 class NumpyFacade:
@@ -68,8 +63,7 @@ class NumpyFacade:
     def __getattr__(self, name: str) -> Any:
         """A public method of numpy's generator that the facade does not model: a callable
         that refuses (:class:`FacadeRefusal`, audit black-box) when the code calls it."""
-        if name.startswith("_") or name not in _unmodelled(self.legacy) and not (
-                self.legacy and name in UNMODELLED_FUNCTIONS):
+        if name not in (_LEGACY_DRAWS if self.legacy else _GENERATOR_DRAWS):
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         real = "RandomState" if self.legacy else "Generator"
 

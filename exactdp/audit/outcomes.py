@@ -25,10 +25,11 @@ between processes).
 
 from __future__ import annotations
 
-import math
 import numbers
 from fractions import Fraction
 from typing import Any
+
+from exactdp.audit.facade_floats import exact_outcome
 
 __all__ = ["NONE", "Truth", "Typed", "observed"]
 
@@ -78,7 +79,7 @@ class Typed:
 
     def __init__(self, kind: str, key: Any, value: Any, text: str) -> None:
         self.kind = kind    # the type an observer sees, e.g. "float", "list", "numpy.int64"
-        self.key = key      # the identity within the kind (a float's hex: -0.0 is not 0.0)
+        self.key = key      # the identity within the kind (a float: -0.0 is not 0.0)
         self.value = value  # the exact value (ordering, JSON): a Fraction, int or tuple
         self.text = text    # how it prints
 
@@ -161,11 +162,14 @@ def observed(value: Any) -> Any:
         q = Fraction(int(value.numerator), int(value.denominator))
         name = t.__qualname__ if t is Fraction else f"{t.__module__}.{t.__qualname__}"
         return Typed(name, q, q, repr(value) if t is Fraction else f"{name}({q})")
-    if isinstance(value, numbers.Real):
-        x = float(value)  # a float's value (a numpy float32 or float16 widens exactly)
-        if not math.isfinite(x):
-            raise TypeError(f"{t.__name__} {x!r} has no exact value")
-        name = _numpy_name(value) if numpy else ("float" if t is float else
-                                                  f"{t.__module__}.{t.__qualname__}")
-        return Typed(name, x.hex(), Fraction(x), repr(x) if t is float else f"{name}({x!r})")
+    if isinstance(value, numbers.Real):  # a float: its exact value, the sign of zero kept
+        exact = exact_outcome(value)  # (a numpy float32 or float16 widens exactly)
+        if exact is None:
+            raise TypeError(f"{t.__name__} {value!r} has no exact value")
+        builtin = t.__module__ == "builtins"
+        name = _numpy_name(value) if numpy else t.__qualname__ if builtin else \
+            f"{t.__module__}.{t.__qualname__}"
+        negative_zero = exact == 0 and str(value).startswith("-")
+        return Typed(name, (exact, negative_zero), exact,
+                     repr(value) if builtin else f"{name}({value})")
     raise TypeError(f"{t.__name__} is not an outcome")
