@@ -191,3 +191,16 @@ def test_random_choices_is_exact_and_passes() -> None:
     assert tight.verdict == "violation"
     zero = audit(lambda bit, g: g.choices([0, 1], [0, 0])[0], "random")  # CPython's error
     assert zero.verdict == "broken" and "Total of weights" in zero.findings[0].message
+
+
+@pytest.mark.parametrize(("real", "legacy"), [(np.random.Generator, False),
+                                              (np.random.RandomState, True)])
+def test_every_numpy_draw_is_modelled_or_refused(real: type, legacy: bool) -> None:
+    from exactdp.audit.facade_numpy import LegacyNumpyFacade
+
+    facade = (LegacyNumpyFacade if legacy else NumpyFacade).__new__(
+        LegacyNumpyFacade if legacy else NumpyFacade)
+    state = {"seed", "get_state", "set_state", "spawn", "bit_generator"}
+    for name in dir(real):
+        if not name.startswith("_") and name not in state and callable(getattr(real, name)):
+            assert callable(getattr(facade, name)), name  # modelled, or a refusing callable
