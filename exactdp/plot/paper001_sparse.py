@@ -77,8 +77,8 @@ def write(outputs: Mapping[str, OutputPath], eps: list[Fraction], ks: list[int],
     from exactdp.plot import paper001_experiments as exp
     from exactdp.plot.draw import figure_bytes
 
-    progress(f"paper 001 Figs 12, 14, 16: SVM on sparse counts, eps {eps}, k {ks}, {reps} "
-             f"repetition(s)")
+    progress(f"paper 001 Figs 12, 14, 16: SVM on sparse counts, eps "
+             f"{','.join(map(str, eps))}, k {ks}, {reps} repetition(s)")
     res = exp.experiments(eps, ks, (1,), reps, seed, log=progress, dataset="sparse",
                           workers=workers)
     seconds = res.cpu_seconds
