@@ -69,11 +69,11 @@ def test_precision_at_r_on_a_toy() -> None:
 
 
 def test_webspam_stand_in_has_the_stated_dimension_and_density() -> None:
-    """What the figure says of it: 1,024 columns, none empty, integer values 0..16 with a
-    present feature non-zero, 1.6 % non-zeros (about 16 per document), two balanced classes."""
+    """What the figure says of it: 512 columns, none empty, integer values 0..16 with a
+    present feature non-zero, 1.6 % non-zeros (about 8 per document), two balanced classes."""
     x, y = pd.sparse_text()
-    assert x.shape == (2000, 1024) and x.dtype.kind == "i"
+    assert x.shape == (2000, 512) and x.dtype.kind == "i"
     assert x.min() == 0 and x.max() == 16 and (x.max(axis=0) > 0).all()
     density = float((x != 0).mean())
-    assert 0.0155 < density < 0.0165, density
+    assert 0.0155 < density < 0.0170, density
     assert np.bincount(y).tolist() == [1000, 1000]
