@@ -262,3 +262,39 @@ def test_a_limit_that_does_not_void_would_be_caught(capsys: pytest.CaptureFixtur
     except cost.OverLimit:
         return  # escaped the command line altogether: caught
     assert not (code == 2 and "ran past --max-seconds 1 of processor time" in err)
+
+
+def _svt_limited(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str, str]:
+    return run(capsys, "audit", SVT, "--kind", "whitebox", "--rng", "random",
+               "--ratio-bound", "12", "--inputs", "vectors(3, 0..1, 1, linf)", "--json",
+               "--quiet", "--max-seconds", "1", *extra)
+
+
+def test_a_budget_that_fits_the_limit_is_not_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """Refused at --max-seconds 1 in full (test_refused_before_exploring), the same audit
+    asked for a partial verdict (--max-paths 3 per input) runs and ends INCOMPLETE: the
+    estimate counts what the budget lets the exploration run."""
+    code, out, err = _svt_limited(capsys, "--max-paths", "3")
+    assert code == 2, err
+    assert json.loads(out)["verdict"] == "incomplete"
+
+
+def test_an_estimate_ignoring_the_budget_would_refuse_it(capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    plant(monkeypatch, cost.Estimate, "capped", "max_paths=max_paths", "max_paths=None")
+    code, out, err = _svt_limited(capsys, "--max-paths", "3")
+    assert code == 2 and out == ""
+    one_line_error(err, "would take about", "over --max-seconds 1",
+                   "--max-paths N or --time-budget S for a partial verdict")
+
+
+def test_the_estimate_counts_the_budgets() -> None:
+    ns = cost.NS
+    full = cost.Estimate(paths=1000, ns_per_path=ns // 100, inputs=4, probes=1)
+    assert full.ns == 40 * ns  # 4000 paths of 10 ms
+    assert full.capped(10, None).ns == 4 * ns // 10  # 10 paths per input
+    assert full.capped(None, 5 * ns).ns == 5 * ns  # stopped after 5 s
+    assert full.capped(5000, 100 * ns).ns == 40 * ns  # budgets it does not reach
+    assert "--time-budget 5 s" in full.capped(None, 5 * ns).line()
+    assert "--max-paths" not in full.capped(5000, None).line()

@@ -28,6 +28,7 @@ without the estimate.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import random
 import signal
@@ -49,7 +50,7 @@ from exactdp.params import ResourceLimitError
 from exactdp.randomness import RandomSource
 
 __all__ = ["PROBES", "Estimate", "OverLimit", "cpu_limit", "estimate", "exploration_deadline",
-           "over_deadline", "unchanged"]
+           "over_deadline", "over_estimate", "unchanged"]
 
 NS = 10**9
 #: Descents per sampled input.
@@ -74,23 +75,59 @@ class _Spine(ExploringSource):
 class Estimate:
     """Paths per input (the mean over ``probes`` descents), CPU nanoseconds per path (its
     re-run included), and the whole exploration's CPU nanoseconds over ``inputs``
-    inputs."""
+    inputs -- at most what the exploration's budget lets it run (:meth:`capped`)."""
 
     paths: int
     ns_per_path: int
     inputs: int
     probes: int
+    #: ``--max-paths``: each input's exploration stops after this many paths.
+    max_paths: int | None = None
+    #: ``--time-budget``: the whole exploration stops after this many nanoseconds (of
+    #: wall-clock time, which bounds its processor time).
+    budget_ns: int | None = None
 
     @property
     def ns(self) -> int:
-        return self.paths * self.inputs * self.ns_per_path
+        paths = self.paths if self.max_paths is None else min(self.paths, self.max_paths)
+        ns = paths * self.inputs * self.ns_per_path
+        return ns if self.budget_ns is None else min(ns, self.budget_ns)
+
+    def capped(self, max_paths: int | None, budget_ns: int | None) -> Estimate:
+        """This estimate of an exploration that stops at ``max_paths`` paths per input and
+        after ``budget_ns`` nanoseconds (None: no such budget)."""
+        return dataclasses.replace(self, max_paths=max_paths, budget_ns=budget_ns)
+
+    def _stopped(self) -> str:
+        """The budgets that stop the exploration before it ends, in words ("" if none)."""
+        full = self.paths * self.inputs * self.ns_per_path
+        stops = []
+        if self.max_paths is not None and self.paths > self.max_paths:
+            stops.append(f"--max-paths {self.max_paths} per input")
+        if self.budget_ns is not None and self.budget_ns < full:
+            stops.append(f"--time-budget {_seconds(self.budget_ns)}")
+        return (f"; stopped sooner by {' and '.join(stops)} (a partial verdict)"
+                if stops else "")
 
     def line(self) -> str:
         """The estimate in words, for stderr."""
         return (f"estimate: about {self.paths} paths per input (the larger of Knuth's "
                 f"estimators along first-choice paths and on the draws, {self.probes} "
                 f"tries), "
-                f"{_seconds(self.ns)} CPU for {self.inputs} inputs")
+                f"{_seconds(self.ns)} CPU for {self.inputs} inputs{self._stopped()}")
+
+
+def over_estimate(guess: Estimate, limit: int) -> ResourceLimitError:
+    """The refusal of an exploration estimated past ``--max-seconds`` ``limit`` (nothing
+    explored): the estimate, and what to pass -- a budget for a partial verdict, or the
+    limit that lets it run."""
+    return ResourceLimitError(
+        f"the white-box exploration would take about {guess.ns // NS} s CPU "
+        f"({guess.paths} paths per input, estimated from {guess.probes} probe paths"
+        f"{guess._stopped()}), over --max-seconds {limit}; audit fewer inputs, pass "
+        f"--max-paths N or --time-budget S for a partial verdict (INCOMPLETE, or a "
+        f"VIOLATION certain from the mass covered), or pass --max-seconds "
+        f"{2 * guess.ns // NS + 1} to run it anyway")
 
 
 def _seconds(ns: int) -> str:
@@ -268,14 +305,17 @@ _CPU_LIMIT: list[int | None] = [None]
 
 @contextmanager
 def cpu_limit(limit: int | None) -> Iterator[bool]:
-    """Hold the block to ``limit`` seconds of this process's processor time (user and
-    system, the unit of :func:`estimate`): past it, :class:`OverLimit` is raised where the
-    process is, and again every further second of processor time (code that catches it
-    meets it again), and the block ends with :func:`over_deadline`'s error whatever it
-    returned or raised -- a law computed while the limit interrupted it is never reported.
-    Yields whether the limit is held (the ``SIGPROF`` timer: main thread only, and only when
-    nobody else holds that signal); while it is, :func:`exploration_deadline` gives no
-    wall-clock deadline.  Work on other processes (``--workers``) is not counted here."""
+    """Hold the white-box exploration inside the block to ``limit`` seconds of this
+    process's processor time (user and system, the unit of :func:`estimate`), counted from
+    its start (:func:`exploration_deadline`, called once the estimate is made: the estimate
+    is bounded by itself, :data:`PROBE_NS` per sampled input).  Past it,
+    :class:`OverLimit` is raised where the process is, and again every further second of
+    processor time (code that catches it meets it again), and the block ends with
+    :func:`over_deadline`'s error whatever it returned or raised -- a law computed while the
+    limit interrupted it is never reported.  Yields whether the limit is held (the
+    ``SIGPROF`` timer: main thread only, and only when nobody else holds that signal);
+    while it is, :func:`exploration_deadline` gives no wall-clock deadline.  Work on other
+    processes (``--workers``) is not counted here."""
     if (limit is None or threading.current_thread() is not threading.main_thread()
             or not hasattr(signal, "setitimer")
             or signal.getsignal(signal.SIGPROF) not in (signal.SIG_DFL, None)):
@@ -290,7 +330,6 @@ def cpu_limit(limit: int | None) -> Iterator[bool]:
 
     old = signal.signal(signal.SIGPROF, expired)
     _CPU_LIMIT[0] = limit
-    signal.setitimer(signal.ITIMER_PROF, limit, 1)
     try:
         try:
             yield True
@@ -312,10 +351,15 @@ def cpu_limit(limit: int | None) -> Iterator[bool]:
 
 
 def exploration_deadline(limit: int | None) -> int | None:
-    """The monotonic-clock deadline of an exploration allowed ``limit`` seconds; None when
-    there is no limit, or when :func:`cpu_limit` holds the processor time instead."""
-    return None if limit is None or _CPU_LIMIT[0] is not None else \
-        time.monotonic_ns() + limit * NS
+    """The monotonic-clock deadline of an exploration allowed ``limit`` seconds, starting
+    now; None when there is no limit, or when :func:`cpu_limit` holds the processor time
+    instead (its timer starts now)."""
+    if limit is None:
+        return None
+    if _CPU_LIMIT[0] is not None:
+        signal.setitimer(signal.ITIMER_PROF, limit, 1)
+        return None
+    return time.monotonic_ns() + limit * NS
 
 
 def over_deadline(limit: int, done: int | None, inputs: int | None) -> ResourceLimitError:

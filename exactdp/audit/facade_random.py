@@ -16,7 +16,7 @@ import secrets
 import sys
 from typing import Any
 
-from exactdp.audit.bytecode import untraced
+from exactdp.audit.bytecode import gettrace, settrace, untraced
 from exactdp.audit.facade_engine import _Engine, _lazy_uniform
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
 
@@ -52,14 +52,14 @@ class RandomFacade(random.Random):
             frame = frame.f_back  # a name bound before the audit, forwarded by its guard
         caller = frame.f_globals.get("__name__", "")
         # the draw runs with tracing off (as untraced() would, inlined: once per draw)
-        old = sys.gettrace()
+        old = gettrace()
         if old is not None:
-            sys.settrace(None)
+            settrace(None)
         try:
             return self._unit(caller == "random" or caller.startswith("exactdp."))
         finally:
             if old is not None:
-                sys.settrace(old)
+                settrace(old)
 
     def _unit(self, concrete: bool) -> Any:
         if concrete:  # Random's own methods (expovariate...) compute with the float
@@ -80,21 +80,21 @@ class RandomFacade(random.Random):
     # where random.Random's own code goes: _randbelow(n), resp. a + _randbelow(b - a + 1),
     # the value handed out lazily)
     def randrange(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        old = sys.gettrace()
+        old = gettrace()
         if old is not None:
-            sys.settrace(None)
+            settrace(None)
         try:
             if len(args) == 1 and not kwargs and type(args[0]) is int and args[0] > 0:
                 return self._engine.integer(args[0])
             return _RANDRANGE_FN(self, *args, **kwargs)
         finally:
             if old is not None:
-                sys.settrace(old)
+                settrace(old)
 
     def randint(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        old = sys.gettrace()
+        old = gettrace()
         if old is not None:
-            sys.settrace(None)
+            settrace(None)
         try:
             if len(args) == 2 and not kwargs and type(args[0]) is int \
                     and type(args[1]) is int and args[1] >= args[0]:
@@ -102,7 +102,7 @@ class RandomFacade(random.Random):
             return _RANDINT_FN(self, *args, **kwargs)
         finally:
             if old is not None:
-                sys.settrace(old)
+                settrace(old)
 
     def _randbelow(self, n: int) -> int:  # type: ignore[override]
         # randrange hands the value to the code (lazily); choice, shuffle... index with it
