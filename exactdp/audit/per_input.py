@@ -266,16 +266,18 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
 
 def run_once(f: Callable[[Any, RandomSource], Any], c: Any, src: RandomSource, guard: Guard,
              randomness_size: int | None, allowed: range | frozenset[Any] | None,
-             counting: Counting) -> tuple[Any, tuple[Any, ...]]:
+             counting: Counting, call: str | None = None) -> tuple[Any, tuple[Any, ...]]:
     """One run of ``f(c, source)`` on ``src``: guarded, its draws charged, its operations
-    counted; ``(output, trace)``."""
-    call = f"f({show(c)}, source)"
+    counted; ``(output, trace)``.  ``call``: how messages name the call (made once per
+    input by :func:`path_runner`)."""
+    if call is None:
+        call = f"f({show(c)}, source)"
     gs = GuardedSource(src, randomness_size, c)
     with recording() as events, counting.run(armed=False) as counter:
         out = guard.call(counter.traced_call, (f, c, gs), call, {"c": c, "draws": gs.draws},
                          check=lambda v: check_outcome(
                              v, allowed, call, {"c": c, "draw_sizes": gs.draws},
-                             f" (draws {gs.draws})"))
+                             lambda: f" (draws {gs.draws})"))
     return observed(out), (tuple(events), *counter.observed())  # False is not 0
 
 
@@ -292,9 +294,10 @@ def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
     (:mod:`exactdp.audit.hash_seed`)."""
     used = [0]
     counting = Counting(f)  # set up once, entered for every run
+    call = f"f({show(c)}, source)"
 
     def once(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
-        return run_once(f, c, src, guard, randomness_size, allowed, counting)
+        return run_once(f, c, src, guard, randomness_size, allowed, counting, call)
 
     warm: list[bool] = []
     memo: list[Any] = []  # the exploration's memo (a new one: it restarted)
