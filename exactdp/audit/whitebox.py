@@ -60,7 +60,7 @@ from exactdp.audit.guard import (
     say,
     show,
 )
-from exactdp.audit.hash_seed import SEEDS, confirm, joint_laws, recipe, unconfirmed_note
+from exactdp.audit.hash_seed import SEEDS, confirm, recipe, unconfirmed_note
 from exactdp.audit.judge import HOCKEY_STICK_MAX_BITS, _judge
 from exactdp.audit.parallel import Spread, absorb_notes, unwrap
 from exactdp.audit.per_input import (
@@ -611,12 +611,12 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
         assert every is not None
         confirmation = confirm(rebuilt, "audit", {
             "time_limit": limit, "randomness_size": randomness_size, "allowed": allowed,
-            "max_uniform": max_uniform}, [(c, every[c]) for c in ins], progress,
+            "max_uniform": max_uniform},  # outputs only: traces are judged by their law
+            [(c, [(ch, dr, res[0]) for ch, dr, res in every[c]]) for c in ins], progress,
             _replay_limit(start), hash_seeds)
-    if confirmation.traces and trace is not None and every is not None:
+    if confirmation.laws and trace is not None:
         # the timing verdict again, on the traces the first other process counted
-        again = timing_result(joint_laws([(c, every[c]) for c in ins], confirmation.traces),
-                              ins, pairs, eps, delta)
+        again = timing_result(confirmation.laws, ins, pairs, eps, delta)
         if not again.same:
             confirmation = replace(confirmation, finding=Finding(
                 "nondeterministic",
