@@ -146,11 +146,14 @@ def observed(value: Any) -> Any:
         return Typed("dict", pairs, pairs,
                      "{" + ", ".join(f"{k!r}: {v!r}" for k, v in pairs) + "}")
     numpy = t.__module__ == "numpy"
-    if numpy and hasattr(value, "dtype") and hasattr(value, "shape") and \
-            not isinstance(value, numbers.Number) and value.shape != ():
-        items = observed(value.tolist())  # an array: its dtype and its items
+    if numpy and t.__name__ == "ndarray":  # an array: its dtype and its items
+        items = observed(value.tolist())
         name = f"numpy.ndarray[{value.dtype}]"
-        return Typed(name, items, items.value, f"array({items!r}, dtype={value.dtype})")
+        return Typed(name, items, items, f"array({items!r}, dtype={value.dtype})")
+    if isinstance(value, (str, bytes)):  # a subclass (numpy.str_...): its type and text
+        name = _numpy_name(value) if numpy else f"{t.__module__}.{t.__qualname__}"
+        plain = str(value) if isinstance(value, str) else bytes(value)
+        return Typed(name, plain, plain, f"{name}({plain!r})")
     if numpy and hasattr(value, "item") and type(value.item()) is bool:
         truth = bool(value.item())
         return Typed(_numpy_name(value), truth, truth, f"{_numpy_name(value)}({truth})")
