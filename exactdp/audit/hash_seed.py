@@ -453,16 +453,15 @@ def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch:
     from exactdp.audit.escape import armed
 
     if mode == "audit_plain":
-        from exactdp.audit.guard import Guard, check_outcome
-        from exactdp.audit.outcomes import observed
+        from exactdp.audit.guard import Guard, check_observed
 
         plain = Guard(params["time_limit"], watch)
         call = f"f({show(c)}, source)"
-        # the output as the audit normalised it (a list is the tuple of its items, a float
-        # its exact value): else a list returned here differs from the tuple recorded there
-        return lambda src: observed(plain.call(
+        # the output keyed as the audit keys it (its type and exact value: a list stays a
+        # list, a float its exact value): else it differs from the one recorded there
+        return lambda src: plain.call(
             mechanism, (c, src), call, {"c": c},
-            check=lambda v: check_outcome(v, params["allowed"], call, {"c": c})))
+            check=lambda v: check_observed(v, params["allowed"], call, {"c": c}))
 
     if mode == "traced":
         from exactdp.trace import recording

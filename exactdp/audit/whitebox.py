@@ -57,6 +57,7 @@ from exactdp.audit.guard import (
     as_int,
     describe,
     elapsed,
+    only_none,
     say,
     show,
 )
@@ -545,6 +546,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                     max_runs, max_calls, None if budget is None else start + budget * 10**9,
                     max_draws, spread, max_seconds, notice, paths, every)
                 watch.check()
+                only_none(dists, "f({c}, source)")
                 method = "explored every path of draws (exploring source)"
                 assumed = getattr(mechanism, "assumption", "")
                 if assumed and isinstance(assumed, str):
