@@ -51,6 +51,7 @@ import time
 import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from exactdp.audit.guard import Abort, Finding, show
@@ -86,7 +87,7 @@ class Confirmation:
     finding: Finding | None = None
     unconfirmed: str = ""
     line: str = ""
-    cpu: float = 0.0
+    cpu: Fraction = field(default_factory=Fraction)
     seeds: tuple[str, ...] = field(default_factory=tuple)
     #: per input, the joint law of (output, trace) with the traces counted in the first
     #: other process (white-box paths): the timing verdict is judged on it again
@@ -244,7 +245,7 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
         results = []
         for seed, err, proc in runs:
             try:
-                out, _ = proc.communicate(timeout=max(1.0, end - time.monotonic()))
+                out, _ = proc.communicate(timeout=max(1, end - time.monotonic()))
             except subprocess.TimeoutExpired:
                 for _, other_err, other in runs:
                     other.kill()
@@ -281,8 +282,6 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
 
 def _weight(choices: Sequence[int], draws: Sequence[tuple[Any, ...]]) -> Any:
     """A path's exact probability from its recorded draws."""
-    from fractions import Fraction
-
     num, den = 1, 1
     for choice, (_, d, nums) in zip(choices, draws, strict=True):
         num *= 1 if nums is None else nums[choice]
@@ -290,14 +289,15 @@ def _weight(choices: Sequence[int], draws: Sequence[tuple[Any, ...]]) -> Any:
     return Fraction(num, den)
 
 
-def _children_cpu() -> float:
-    """CPU seconds of this process's finished children (0 where not known)."""
+def _children_cpu() -> Fraction:
+    """CPU seconds of this process's finished children (0 where not known), exactly as the
+    system reports them."""
     try:
         import resource
     except ImportError:  # pragma: no cover - not on this platform
-        return 0.0
+        return Fraction(0)
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return float(used.ru_utime + used.ru_stime)
+    return Fraction(used.ru_utime) + Fraction(used.ru_stime)
 
 
 def _finding(seed: str, differ: Mapping[str, Any]) -> Finding:

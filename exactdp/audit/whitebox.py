@@ -636,10 +636,10 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     return _confirmed(report, confirmation, common, d, start)
 
 
-def _replay_limit(start: int) -> float:
+def _replay_limit(start: int) -> int:
     """Seconds the replays in other processes may take: three times the audit so far (a
     replay runs each path once, the audit at least twice), and at least two minutes."""
-    return max(120.0, 3 * (time.monotonic_ns() - start) / 10**9)
+    return max(120, -(-3 * (time.monotonic_ns() - start) // 10**9))
 
 
 def _confirmed(report: WhiteBoxReport, confirmation: Any, common: dict[str, Any],
