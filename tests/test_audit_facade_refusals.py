@@ -12,7 +12,6 @@ import types
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,6 +21,8 @@ from exactdp.audit.facade_choices import choose, prepared, threshold
 from exactdp.audit.facade_numpy import NumpyFacade
 from exactdp.audit.facades import FacadeRefusal, facade_mechanism
 from exactdp.audit.log_clock import private_log_time
+
+np = pytest.importorskip("numpy")  # the [test] extra has no numpy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

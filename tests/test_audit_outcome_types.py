@@ -9,7 +9,6 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +16,8 @@ from hypothesis import strategies as st
 from exactdp.audit import whitebox_audit
 from exactdp.audit.facades import facade_mechanism
 from exactdp.audit.outcomes import Typed, observed
+
+np = pytest.importorskip("numpy")  # the [test] extra has no numpy
 
 _CONV = {0: int, 1: float}
 

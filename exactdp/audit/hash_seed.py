@@ -102,13 +102,20 @@ def recipe(mechanism: Any, loader: Any = None) -> Recipe:
     try:
         return Recipe(blob=_dumps(mechanism))
     except Exception as exc:  # noqa: BLE001 - any pickling failure: not rebuildable
-        return Recipe(why=f"it cannot be pickled ({type(exc).__name__}: {_cut(str(exc))})")
+        hint = ""
+        try:
+            import cloudpickle  # noqa: F401
+        except ImportError:
+            hint = ("; lambdas and closures need cloudpickle: pip install "
+                    "'exactdp[testing]'")
+        return Recipe(why=f"it cannot be pickled ({type(exc).__name__}: "
+                          f"{_cut(str(exc))}){hint}")
 
 
 def _dumps(value: Any) -> bytes:
     try:
         import cloudpickle
-    except ImportError:  # pragma: no cover - cloudpickle ships with dask; pickle by name
+    except ImportError:  # pragma: no cover - the testing extra installs it; pickle by name
         return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
     class Pickler(cloudpickle.Pickler):  # type: ignore[misc,name-defined]
