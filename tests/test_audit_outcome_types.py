@@ -87,6 +87,7 @@ def test_observed_tells_types_apart() -> None:
         "0.5", "-0.0", "[1, None]", "Fraction(1, 2)", "None"]
     assert sorted([observed(1.5), observed(-2.0)]) == [observed(-2.0), observed(1.5)]
     assert isinstance(observed(2.0), Typed) and type(observed(2)) is int
+    assert abs(observed(-0.5)) == Fraction(1, 2) and float(observed(Fraction(1, 4))) == 0.25
     assert observed(np.str_("a")) != observed("a") and observed(np.array(3)) != observed(3)
     assert observed(np.array(3)) == observed(np.array(3)) != observed(np.array(3.0))
     assert observed(np.bytes_(b"x")) == observed(np.bytes_(b"x")) != observed(b"x")

@@ -112,6 +112,14 @@ class Typed:
         from exactdp.certificate import exact_json
         return exact_json(self.value)
 
+    # A number keeps its numeric reading for code that plots or orders outcomes by value
+    # (sorted(law, key=abs), float(z) for a label): the exact value's.
+    def __abs__(self) -> Any:
+        return abs(self.value)
+
+    def __float__(self) -> Any:
+        return self.value.__float__()
+
 
 #: The outcome ``None``.
 NONE = Typed("None", 0, None, "None")
