@@ -56,15 +56,13 @@ class RandomFacade(random.Random):
         if old is not None:
             sys.settrace(None)
         try:
-            return self._unit(caller == "random" or caller.startswith("exactdp."))
+            if caller == "random" or caller.startswith("exactdp."):
+                # Random's own methods (expovariate...) compute with the float
+                return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
+            return self._engine.unit()
         finally:
             if old is not None:
                 sys.settrace(old)
-
-    def _unit(self, concrete: bool) -> Any:
-        if concrete:  # Random's own methods (expovariate...) compute with the float
-            return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
-        return self._engine.unit()
 
     @untraced
     def getrandbits(self, k: int) -> int:
