@@ -24,7 +24,17 @@ from typing import TYPE_CHECKING, Any
 from exactdp.audit import facade_floats as ff
 from exactdp.audit.bytecode import suspended
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float
-from exactdp.audit.facade_lazy import BRANCH, COIN, LazyInt, LazyUnit, Parts, context, fresh
+from exactdp.audit.facade_lazy import (
+    BRANCH,
+    COIN,
+    LazyInt,
+    LazyUnit,
+    Parts,
+    _set_cell,
+    _set_ctx,
+    _set_offset,
+    context,
+)
 from exactdp.audit.facade_monotone import LazyIncreasing
 from exactdp.explore import ExplorationLimitError, NondeterminismError, RestartExploration
 from exactdp.randomness import RandomSource
@@ -39,6 +49,7 @@ __all__ = ["BUDGET_EVERY", "ESCAPED_NOTE", "EXACT_LIMIT", "GRID", "LAZY_NOTE", "
 #: Notes (among the large draws' notes, which workers send back) that a random() value was
 #: handed out lazily, and that one escaped (:mod:`exactdp.audit.facade_lazy`).
 LAZY_NOTE, ESCAPED_NOTE = "(lazy random() values)", "(a lazy random() value escaped)"
+_new = object.__new__
 #: The trace event of a ``random()`` draw (one tuple, shared).
 _UNIT_EVENT = ("uniform", 1 << FLOAT_BITS)
 #: Draws on ``[0, n)`` with ``n`` at most this branch exactly, ``n`` ways.
@@ -164,7 +175,11 @@ class _Engine:
         if not mech.lazy_used:
             mech.lazy_used = True
             mech._large.append(LAZY_NOTE)
-        return fresh(LazyUnit, [0, 1 << FLOAT_BITS], self._units)
+        value = _new(LazyUnit)  # fresh(LazyUnit, [0, 2**53], self._units), inlined
+        _set_cell(value, [0, 1 << FLOAT_BITS])
+        _set_ctx(value, self._units)
+        _set_offset(value, 0)
+        return value
 
     def integer(self, n: int) -> Any:
         """``j`` uniform on ``[0, n)``: a :class:`LazyInt` when the mechanism allows it and
@@ -175,7 +190,11 @@ class _Engine:
         if events is not None:
             events.append(("uniform", n))
         self.lazy_ints += 1
-        return fresh(LazyInt, [0, n], self._ints)
+        value = _new(LazyInt)  # fresh(LazyInt, [0, n], self._ints), inlined
+        _set_cell(value, [0, n])
+        _set_ctx(value, self._ints)
+        _set_offset(value, 0)
+        return value
 
     def _escape_int(self, what: str) -> Any:
         return self.escape(what, unit=False, integer=True)

@@ -27,6 +27,9 @@ __all__ = ["RandomFacade", "SecretsFacade"]
 _RANDRANGE_FN = getattr(random.Random.randrange, "__wrapped__", random.Random.randrange)
 _RANDRANGE = _RANDRANGE_FN.__code__
 _RANDINT_FN = getattr(random.Random.randint, "__wrapped__", random.Random.randint)
+#: the module of the escape guards' forwarders (a name bound before the audit)
+_GUARDS = "exactdp.audit.guarded_sources"
+_getframe, gettrace, settrace = sys._getframe, sys.gettrace, sys.settrace
 
 
 class RandomFacade(random.Random):
@@ -46,15 +49,15 @@ class RandomFacade(random.Random):
         self.gauss_next = None
 
     def random(self) -> Any:
-        frame = sys._getframe(1)
-        while frame.f_back is not None and \
-                frame.f_globals.get("__name__") == "exactdp.audit.guarded_sources":
-            frame = frame.f_back  # a name bound before the audit, forwarded by its guard
+        frame = _getframe(1)
         caller = frame.f_globals.get("__name__", "")
+        while caller == _GUARDS and frame.f_back is not None:
+            frame = frame.f_back  # a name bound before the audit, forwarded by its guard
+            caller = frame.f_globals.get("__name__", "")
         # the draw runs with tracing off (as untraced() would, inlined: once per draw)
-        old = sys.gettrace()
+        old = gettrace()
         if old is not None:
-            sys.settrace(None)
+            settrace(None)
         try:
             if caller == "random" or caller.startswith("exactdp."):
                 # Random's own methods (expovariate...) compute with the float
@@ -62,7 +65,7 @@ class RandomFacade(random.Random):
             return self._engine.unit()
         finally:
             if old is not None:
-                sys.settrace(old)
+                settrace(old)
 
     @untraced
     def getrandbits(self, k: int) -> int:
