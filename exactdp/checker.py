@@ -30,6 +30,7 @@ from math import gcd, lcm
 from types import FrameType
 from typing import Any, Literal
 
+from exactdp import ratio_bounds
 from exactdp.certificate import Certificate, brief, brief_apart, exact_json
 from exactdp.certified import MAX_PRECISION_BITS, Interval, exp_interval
 from exactdp.claims import RatioClaim, exp_bounds
@@ -42,6 +43,7 @@ from exactdp.params import (
     to_fraction,
 )
 from exactdp.randomness import RandomSource, check_domain_size
+from exactdp.ratio_bounds import BoundsCache, NotScreened
 from exactdp.trace import Event, record, recording
 
 __all__ = [
@@ -275,11 +277,34 @@ def statistical_distance(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -
     return Fraction(total, 2 * da * db)
 
 
-def hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], ratio: object) -> Fraction:
+def hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], ratio: object,
+                 cache: BoundsCache | None = None) -> Fraction:
     """``sup_S P(S) - ratio * Q(S) = sum_r max(0, P(r) - ratio Q(r))``, exactly.
 
     ``P`` is ``(ln ratio, delta)``-indistinguishable from ``Q`` (one direction) iff this is
-    at most ``delta``.
+    at most ``delta``.  For ``ratio > 0`` and nonnegative laws the outcomes that count are
+    screened by short bounds (:func:`~exactdp.ratio_bounds.hockey_sticks_screened`; pass a
+    ``cache`` shared by calls on the same laws to read each law once); otherwise
+    :func:`_hockey_stick_direct`.  Both give the same Fraction.
+    """
+    return _hockey_sticks(p, q, (to_fraction(ratio, "ratio"),), cache)[0]
+
+
+def _hockey_sticks(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction],
+                   ratios: Sequence[Fraction], cache: BoundsCache | None) -> list[Fraction]:
+    """:func:`hockey_stick` at each of ``ratios`` (Fractions), one pass when screened."""
+    if all(r > 0 for r in ratios):
+        try:
+            return ratio_bounds.hockey_sticks_screened(p, q, ratios,
+                                          BoundsCache() if cache is None else cache)
+        except NotScreened:  # a negative mass
+            pass
+    return [_hockey_stick_direct(p, q, r) for r in ratios]
+
+
+def _hockey_stick_direct(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction],
+                         r: Fraction) -> Fraction:
+    """:func:`hockey_stick` for any exact laws and ratio (negative masses too), directly.
 
     Computed over integers: with ``P(o) = a_o / A``, ``Q(o) = b_o / B`` over the least
     common denominators and ``ratio = rn / rd``, the sum is ``sum_o max(0, a_o rd B - rn b_o
@@ -287,7 +312,6 @@ def hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], ratio: ob
     loop runs over ``P``'s outcomes (one lookup in ``Q`` each); an outcome of ``Q`` alone
     contributes ``max(0, -ratio Q(o))``, which is 0 unless ``ratio < 0``.
     """
-    r = to_fraction(ratio, "ratio")
     _check_exact(p)
     _check_exact(q)
     rn, rd = r.numerator, r.denominator
@@ -311,7 +335,7 @@ def hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], ratio: ob
 
 
 def hockey_stick_eps(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], epsilon: object,
-                     bits: int = 128) -> Interval:
+                     bits: int = 128, cache: BoundsCache | None = None) -> Interval:
     """An interval containing ``delta(eps) = sum_r max(0, P(r) - e**eps Q(r))``.
 
     The divergence is non-increasing in the ratio, so ``[hs(e_hi), hs(e_lo)]`` with
@@ -319,7 +343,7 @@ def hockey_stick_eps(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], epsil
     """
     box = exp_bounds(epsilon if isinstance(epsilon, RatioClaim) else
                      to_fraction(epsilon, "epsilon"), bits)
-    return Interval(hockey_stick(p, q, box.hi), hockey_stick(p, q, box.lo))
+    return Interval(*_hockey_sticks(p, q, (box.hi, box.lo), cache))
 
 
 @dataclass(frozen=True)
@@ -348,12 +372,32 @@ class RatioWitness:
                 "p": str(self.p), "q": str(self.q)}
 
 
-def worst_ratio(pairs: Iterable[tuple[Any, Mapping[Any, Fraction], Any, Mapping[Any, Fraction]]]
-                ) -> RatioWitness:
+def worst_ratio(pairs: Iterable[tuple[Any, Mapping[Any, Fraction], Any, Mapping[Any, Fraction]]],
+                cache: BoundsCache | None = None) -> RatioWitness:
     """The largest ``P_a(o) / P_b(o)`` over the given ordered pairs ``(a, P_a, b, P_b)``.
 
     Pass both orders of each neighbouring pair for the two-sided DP ratio.  Outcomes with
-    ``P_a(o) = 0`` are skipped; ``P_a(o) > 0 = P_b(o)`` is an infinite ratio and wins.
+    ``P_a(o) = 0`` are skipped; ``P_a(o) > 0 = P_b(o)`` is an infinite ratio and wins.  The
+    witness is the first pair and outcome (pairs in the order given, outcomes in ``P_a``'s
+    order) attaining the worst ratio.  Nonnegative laws are screened by short bounds
+    (:func:`~exactdp.ratio_bounds.worst_ratio_screened`; pass a ``cache`` shared by calls on
+    the same laws to read each law once); others take :func:`_worst_ratio_direct`, with the
+    same result.
+    """
+    pairs = list(pairs)
+    try:
+        got = ratio_bounds.worst_ratio_screened(pairs, BoundsCache() if cache is None else cache)
+    except NotScreened:  # a negative mass
+        return _worst_ratio_direct(pairs)
+    if got is None:
+        raise ParameterError("worst_ratio: no outcome with positive probability was examined")
+    return RatioWitness(*got)
+
+
+def _worst_ratio_direct(pairs: Iterable[tuple[Any, Mapping[Any, Fraction], Any,
+                                              Mapping[Any, Fraction]]]) -> RatioWitness:
+    """:func:`worst_ratio` for any exact laws (negative masses too), directly.
+
     Each ratio ``x / y`` is kept as the unreduced pair of ints ``(rn, rd)``, ``rd > 0``, and
     compared by cross products (no gcd per outcome; each distribution's probabilities read
     once as integers over their common denominator); the winner is reduced once.

@@ -4,6 +4,8 @@ an exploration that runs past the limit (exit status 2, one line, nothing on std
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any
 
 import pytest
@@ -171,3 +173,128 @@ def test_the_estimate_leaves_the_report_unchanged(program: Any) -> None:
     assert reports[0].method == reports[1].method and reports[0].method
     assert reports[0].distributions == reports[1].distributions
     assert reports[0].verdict == reports[1].verdict
+
+
+WAITS = "tests.audit_targets.limit_targets:rr_waits"
+SWALLOWS = "tests.audit_targets.limit_targets:rr_busy_swallowing"
+
+
+def _waits_audit(capsys: pytest.CaptureFixture[str],
+                 monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    # (the estimate's probes would wait too: skipped, the refusal is tested above)
+    monkeypatch.setattr("exactdp.audit.whitebox.estimate",
+                        lambda runner, inputs, **kw: cost.Estimate(1, 1, len(inputs), 1))
+    return run(capsys, "audit", WAITS, "--kind", "whitebox", "--rng", "random", "--patch",
+               "random", "--claimed-epsilon", "ln 3", "--inputs", "0..15", "--json",
+               "--quiet", "--max-seconds", "1")
+
+
+def test_the_limit_counts_processor_time_not_waiting(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """An audit that waits (0.03 s per run, about 2 s in all) but computes for well under a
+    second is neither refused nor stopped by --max-seconds 1: the limit is the estimate's
+    unit, processor time, so a loaded machine does not stop an audit that fits."""
+    start = time.monotonic()
+    code, out, err = _waits_audit(capsys, monkeypatch)
+    assert time.monotonic() - start > 1.5  # it did run past 1 s of wall-clock time
+    assert code == 0, err
+    assert json.loads(out)["verdict"] == "pass"
+
+
+def test_a_wall_clock_limit_would_have_stopped_it(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test above can fail: the limit planted back on the wall clock stops that audit."""
+    plant(monkeypatch, cost, "exploration_deadline", "_CPU_LIMIT[0] is not None",
+          "_CPU_LIMIT[0] is None")
+    code, out, err = _waits_audit(capsys, monkeypatch)
+    assert code == 2 and out == ""
+    one_line_error(err, "ran past --max-seconds 1", "wall-clock")
+
+
+def _swallowing_audit(capsys: pytest.CaptureFixture[str],
+                      monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    monkeypatch.setattr("exactdp.audit.whitebox.estimate",
+                        lambda runner, inputs, **kw: cost.Estimate(1, 1, len(inputs), 1))
+    return run(capsys, "audit", SWALLOWS, "--kind", "whitebox", "--rng", "random", "--patch",
+               "random", "--claimed-epsilon", "ln 3", "--inputs", "0..40", "--json",
+               "--quiet", "--max-seconds", "1")
+
+
+def test_a_limit_reached_voids_whatever_the_audit_ended_with(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the limit the interruption lands anywhere, the audited code included (here code
+    that swallows it and returns 0, a law that is not the code's): whatever the audit then
+    ends with -- a report, BROKEN, the interruption itself -- the command says only that it
+    ran past the limit (status 2, nothing on stdout)."""
+    start = time.process_time()
+    code, out, err = _swallowing_audit(capsys, monkeypatch)
+    assert code == 2 and out == "", err
+    one_line_error(err, "ran past --max-seconds 1 of processor time", "nothing is concluded")
+    assert time.process_time() - start < 20  # stopped, not run to the end (about 33 s)
+
+
+def test_a_limit_that_does_not_void_would_be_caught(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test above can fail: a naive limit (the same timer, raising the same exception,
+    without voiding what it interrupted) lets the swallowed interruption through as a
+    finding of the code or a crash, not as the limit."""
+    import signal
+    from contextlib import contextmanager
+
+    @contextmanager
+    def naive(limit: int | None) -> Any:
+        def expired(signum: int, frame: object) -> None:
+            raise cost.OverLimit
+
+        old = signal.signal(signal.SIGPROF, expired)
+        cost._CPU_LIMIT[0] = limit
+        signal.setitimer(signal.ITIMER_PROF, limit or 0, 1)
+        try:
+            yield True
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, old)
+            cost._CPU_LIMIT[0] = None
+
+    monkeypatch.setattr(cost, "cpu_limit", naive)
+    try:
+        code, _out, err = _swallowing_audit(capsys, monkeypatch)
+    except cost.OverLimit:
+        return  # escaped the command line altogether: caught
+    assert not (code == 2 and "ran past --max-seconds 1 of processor time" in err)
+
+
+def _svt_limited(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str, str]:
+    return run(capsys, "audit", SVT, "--kind", "whitebox", "--rng", "random",
+               "--ratio-bound", "12", "--inputs", "vectors(3, 0..1, 1, linf)", "--json",
+               "--quiet", "--max-seconds", "1", *extra)
+
+
+def test_a_budget_that_fits_the_limit_is_not_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """Refused at --max-seconds 1 in full (test_refused_before_exploring), the same audit
+    asked for a partial verdict (--max-paths 3 per input) runs and ends INCOMPLETE: the
+    estimate counts what the budget lets the exploration run."""
+    code, out, err = _svt_limited(capsys, "--max-paths", "3")
+    assert code == 2, err
+    assert json.loads(out)["verdict"] == "incomplete"
+
+
+def test_an_estimate_ignoring_the_budget_would_refuse_it(capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    plant(monkeypatch, cost.Estimate, "capped", "max_paths=max_paths", "max_paths=None")
+    code, out, err = _svt_limited(capsys, "--max-paths", "3")
+    assert code == 2 and out == ""
+    one_line_error(err, "would take about", "over --max-seconds 1",
+                   "--max-paths N or --time-budget S for a partial verdict")
+
+
+def test_the_estimate_counts_the_budgets() -> None:
+    ns = cost.NS
+    full = cost.Estimate(paths=1000, ns_per_path=ns // 100, inputs=4, probes=1)
+    assert full.ns == 40 * ns  # 4000 paths of 10 ms
+    assert full.capped(10, None).ns == 4 * ns // 10  # 10 paths per input
+    assert full.capped(None, 5 * ns).ns == 5 * ns  # stopped after 5 s
+    assert full.capped(5000, 100 * ns).ns == 40 * ns  # budgets it does not reach
+    assert "--time-budget 5 s" in full.capped(None, 5 * ns).line()
+    assert "--max-paths" not in full.capped(5000, None).line()

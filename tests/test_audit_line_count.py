@@ -21,8 +21,9 @@ from exactdp.audit.guard import Guard
 from tests.audit_targets import timing_targets as tt
 
 
-def _count(fn: Callable[..., Any], args: tuple[Any, ...], opcodes: bool) -> int:
-    counting = Counting(None, detail=opcodes)  # detail: opcode events only
+def _count(fn: Callable[..., Any], args: tuple[Any, ...], opcodes: bool,
+           native: bool | None = None) -> int:
+    counting = Counting(None, detail=opcodes, native=native)  # detail: opcode events only
     with counting.run() as counter:
         try:
             Guard(None).call(fn, args, "f", {})
@@ -114,8 +115,11 @@ CASES = [loops, caught, uses_gen, with_blocks, recursive, one_line, stdlib, rng_
          tt.geometric_loop_for(7), tt.cdf_walk, lambda n: [loops(n), caught(n)][n % 2]]
 
 
+@pytest.mark.parametrize("native", [False, True], ids=["python", "c"])
 @pytest.mark.parametrize("fn", CASES, ids=lambda f: getattr(f, "__name__", "f"))
-def test_line_counts_equal_opcode_counts(fn: Callable[..., Any]) -> None:
+def test_line_counts_equal_opcode_counts(fn: Callable[..., Any], native: bool) -> None:
+    if native and not bytecode.available():
+        pytest.skip(f"C operation count: {bytecode.status()}")
     counts = []
     for n in range(9):
         args = (n % 2,) if fn is tt.cdf_walk else (n,)
@@ -123,7 +127,7 @@ def test_line_counts_equal_opcode_counts(fn: Callable[..., Any]) -> None:
         random.seed(n)  # (the loop and the walk draw from module random)
         by_opcode = _count(fn, args, True)
         random.seed(n)
-        by_line = _count(fn, args, False)
+        by_line = _count(fn, args, False, native)
         assert by_line == by_opcode, (fn, n, by_line, by_opcode)
         counts.append(by_opcode)
     assert max(counts) > 0
@@ -141,17 +145,20 @@ def test_line_tables_leave_out_what_they_cannot_count() -> None:
     assert not starts <= set(table)  # the while line with its call after a jump
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    ("if leaves and later_ops:", "if False:"),
-    ("count[0] -= _ops_after(code, frame.f_lasti)", "pass"),
+@pytest.mark.parametrize(("old", "new", "native"), [
+    ("if leaves and later_ops:", "if False:", False),
+    ("if leaves and later_ops:", "if False:", True),
+    ("count[0] -= _ops_after(code, frame.f_lasti)", "pass", False),
 ])
 def test_planted_line_count_bug_is_caught(monkeypatch: pytest.MonkeyPatch, old: str,
-                                          new: str) -> None:
+                                          new: str, native: bool) -> None:
+    if native and not bytecode.available():
+        pytest.skip(f"C operation count: {bytecode.status()}")
     from _plant import plant
     target = bytecode if "count[0]" not in old else bytecode.Counter
     plant(monkeypatch, target, "_line_table" if "count[0]" not in old else "_tracer", old,
           new)
-    bytecode._LINES.clear()
+    bytecode._forget()
     try:
         differ = []
         for fn in (loops, caught, with_blocks, one_line, stdlib):
@@ -160,8 +167,8 @@ def test_planted_line_count_bug_is_caught(monkeypatch: pytest.MonkeyPatch, old: 
                 random.seed(3)
                 a = _count(fn, (n,), True)
                 random.seed(3)
-                b = _count(fn, (n,), False)
+                b = _count(fn, (n,), False, native)
                 differ.append(a != b)
         assert any(differ)
     finally:
-        bytecode._LINES.clear()
+        bytecode._forget()

@@ -335,7 +335,8 @@ def test_worst_ratio_compares_signed_ratios_exactly(monkeypatch: pytest.MonkeyPa
     ties = [("a", {0: Fraction(1, 2)}, "b", {0: Fraction(1, 4)}),
             ("c", {0: Fraction(2, 4)}, "d", {0: Fraction(2, 8)})]
     assert worst_ratio(ties).numerator_input == "a"
-    plant(monkeypatch, checker_mod, "worst_ratio", "rn, rd = -rn, -rd", "pass")
+    # a negative mass takes the direct path (the screened one takes nonnegative laws)
+    plant(monkeypatch, checker_mod, "_worst_ratio_direct", "rn, rd = -rn, -rd", "pass")
     assert checker_mod.worst_ratio(pairs).ratio != Fraction(2, 3)  # the sign fix matters
 
 
@@ -687,7 +688,7 @@ def test_hockey_stick_planted_missing_q_only_outcomes_is_caught() -> None:
     from test_checker_mutants import planted
 
     from exactdp import checker
-    with planted(checker, "hockey_stick", "if rn < 0:", "if False:"):
+    with planted(checker, "_hockey_stick_direct", "if rn < 0:", "if False:"):
         bad = [c for c in _random_hs_cases(1)
                if checker.hockey_stick(*c) != _hockey_stick_by_fractions(*c)]
     assert bad and all(r < 0 for _, _, r in bad)

@@ -13,10 +13,15 @@ that passes on the mutant means the bug would go unseen).
 Mutants deliberately absent, because they change no behaviour the specification fixes
 (equivalent mutants):
 
-* ``worst_ratio``: ``rn * bd > bn * rd`` to ``>=`` (``r > best ratio``) -- another witness of the same
+* ``worst_ratio_screened``: ``rn * bd > bn * rd`` to ``>=`` (``r > best ratio``) -- another witness of the same
   worst ratio; ``exact_accuracy``: ``a > best_a`` to ``a >= best_a`` -- another count that
   needs the same ``a`` (the properties accept any true witness);
 * ``hockey_stick`` over ``p``'s outcomes only: outcomes of ``q`` alone add ``max(0, -rQ) = 0``;
+* the short-bound screen of ``worst_ratio_screened`` keeping more outcomes than it must (a
+  weaker lower bound, a larger upper bound): the exact comparisons that follow decide the
+  same.  Its mutants that keep too few, and the exact stage's ``min`` for ``max`` (the
+  screen alone leaves near-ties to it), are caught in ``test_ratio_bounds.py`` on laws
+  with ties and near-ties, against the direct computation;
 * ``check_strict_time`` without ``d`` in its explicit draw list: ``F_c(n) = d`` is always
   among the thresholds added next to it;
 * ``ln_interval`` with ``y <= 1`` for ``y < 1``: a power of two then reduces to ``y = 2``,
@@ -37,7 +42,7 @@ from typing import Any
 
 import pytest
 
-from exactdp import certified, checker, explore, trace
+from exactdp import certified, checker, explore, ratio_bounds, trace
 from exactdp.proofs.balcer_vadhan import _checker_props as props
 
 
@@ -72,15 +77,17 @@ MUTANTS: list[tuple[str, Any, str, str, str, list[Callable[[], None]]]] = [
      "range(len(dists) - 1)", "range(len(dists) - 2)", [props.prop_ratio]),
     ("ratio-skip-first-pair", checker, "worst_neighbour_ratio",
      "range(len(dists) - 1)", "range(1, len(dists) - 1)", [props.prop_ratio]),
-    ("ratio-min-for-max", checker, "worst_ratio", "rn * bd > bn * rd", "rn * bd < bn * rd",
-     [props.prop_ratio]),
-    ("ratio-ignore-infinite-loss", checker, "worst_ratio",
-     "return RatioWitness(None, a, b, o, pa.get(o, zero), pb.get(o, zero))", "continue",
-     [props.prop_ratio]),
-    ("ratio-zero-over-zero-counted", checker, "worst_ratio", "if x == 0:", "if x < 0:",
-     [props.prop_ratio]),
-    ("ratio-inverted", checker, "worst_ratio",
-     "rn, rd = x * db, da * y", "rn, rd = da * y, x * db", [props.prop_ratio]),
+    ("ratio-screen-inverted", ratio_bounds, "worst_ratio_screened",
+     "if _above(best_lo, best_s, hi, s):\n            continue",
+     "if not _above(best_lo, best_s, hi, s):\n            continue", [props.prop_ratio]),
+    ("ratio-ignore-infinite-loss", ratio_bounds, "worst_ratio_screened",
+     "return None, a, b, o, pa[o], pb.get(o, Fraction(0))", "continue", [props.prop_ratio]),
+    ("ratio-zero-over-zero-counted", ratio_bounds.LawBounds, "__init__", "if n > 0:",
+     "if n >= 0:", [props.prop_ratio]),
+    ("ratio-inverted", ratio_bounds, "worst_ratio_screened",
+     "rn, rd = xn * yd, xd * yn", "rn, rd = xd * yn, xn * yd", [props.prop_ratio]),
+    ("ratio-screen-keeps-nothing", ratio_bounds, "worst_ratio_screened",
+     "kept.append((i, o, hi, s))", "pass", [props.prop_ratio]),
     # --- certify_ratio and the certified bounds on e**eps
     ("certify-infinite-passes", checker, "certify_ratio",
      'return False, f"infinite ratio', 'return True, f"infinite ratio', [props.prop_certify]),
@@ -125,16 +132,18 @@ MUTANTS: list[tuple[str, Any, str, str, str, list[Callable[[], None]]]] = [
      [props.prop_distances]),
     ("sd-common-denominator", checker, "_over_common", "a * (den // b)", "a * (den // b) + 1",
      [props.prop_distances]),
-    ("hs-ratio-dropped", checker, "hockey_stick",
-     "rn, rd = r.numerator, r.denominator", "rn, rd = 1, 1",
+    ("hs-ratio-dropped", ratio_bounds, "hockey_sticks_screened",
+     "rn, rd = mpz(r.numerator), mpz(r.denominator)", "rn, rd = mpz(1), mpz(1)",
      [props.prop_distances, props.prop_hockey_stick_eps]),
-    ("hs-min-for-max", checker, "hockey_stick", "if t > 0:", "if t < 0:",
+    ("hs-min-for-max", ratio_bounds, "hockey_sticks_screened",
+     "if _above(lo, s, rhi, rs_):", "if _above(rlo, rs_, hi, s):", [props.prop_distances]),
+    ("hs-outcomes-of-q-only", ratio_bounds, "hockey_sticks_screened",
+     "            for c in counted:\n                c.append(o)\n", "",
      [props.prop_distances]),
-    ("hs-outcomes-of-q-only", checker, "hockey_stick", "w = qget(o, 0)",
-     "w = qget(o)\n        if w is None:\n            continue",
-     [props.prop_distances]),
+    ("hs-mass-sum-common-denominator", ratio_bounds, "_mass_sum",
+     "num += n * (den // d)", "num += n", [props.prop_distances]),
     ("hs-eps-interval-one-end", checker, "hockey_stick_eps",
-     "hockey_stick(p, q, box.lo))", "hockey_stick(p, q, box.hi))",
+     "(box.hi, box.lo)", "(box.hi, box.hi)",
      [props.prop_hockey_stick_eps]),
     ("hs-eps-half-epsilon", checker, "hockey_stick_eps",
      'to_fraction(epsilon, "epsilon"), bits)', 'to_fraction(epsilon, "epsilon") / 2, bits)',
@@ -236,10 +245,10 @@ def test_every_property_has_its_baseline_test() -> None:
 
 
 def test_planted_restores_the_original() -> None:
-    before = checker.worst_ratio
-    with planted(checker, "worst_ratio", "rn * bd > bn * rd", "rn * bd < bn * rd"):
-        assert checker.worst_ratio is not before
-    assert checker.worst_ratio is before
+    before = ratio_bounds.worst_ratio_screened
+    with planted(ratio_bounds, "worst_ratio_screened", "rn * bd > bn * rd", "rn * bd < bn * rd"):
+        assert ratio_bounds.worst_ratio_screened is not before
+    assert ratio_bounds.worst_ratio_screened is before
     with pytest.raises(AssertionError, match="not found"), \
             planted(checker, "worst_ratio", "no such text", ""):
         pass

@@ -72,3 +72,16 @@ def test_a_sampler_narrower_than_its_calibration_fails(
 def test_options_of_the_geometric_noise_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     rc, out, err = run(capsys, *ARGS, "--accounting", "zcdp")
     assert rc == 2 and out == "" and "--accounting zcdp applies to --noise geometric" in err
+
+
+def test_tiny_delta_printed_in_scientific_notation():
+    """A delta of a few 1e-12 is shown as such (nine fixed places printed it as
+    [0.000000000, 0.000000001]); an exact zero as '= 0'."""
+    from fractions import Fraction
+
+    from exactdp.cli.convolution_check import _delta
+
+    target = Fraction(1, 10**6)
+    assert _delta(Fraction(3, 10**12), Fraction(4, 10**12), target) == \
+        "in [3.000e-12, 4.000e-12]"
+    assert _delta(Fraction(0), Fraction(0), target) == "= 0"

@@ -347,12 +347,14 @@ def test_paper_001_experiments(capsys: pytest.CaptureFixture[str], tmp_path: Pat
 
     assert sorted(p.name for p in out.iterdir()) == sorted([
         "proj_analytic.json", "proj_analytic.md", "proj_analytic.png", "proj_experiments.json",
-        "proj_experiments.md", "proj_p_at_10.png", "proj_p_at_50.png", "proj_r_at_100.png",
-        "proj_svm.png", "proj_fig15_idp.png", "proj_fig11_patches.png", "proj_fig11_patches.md",
+        "proj_experiments.md", "proj_svm.png",
+        *(f"proj_fig{n}.{ext}" for n in ("10_digits", "13_digits_signs", "15_idp")
+          for ext in ("png", "md", "json")),
+        "proj_fig11_patches.png", "proj_fig11_patches.md",
         "proj_fig11_patches.json", "proj_fig12_14_16_sparse.png", "proj_fig12_14_16_sparse.md",
         "proj_fig12_14_16_sparse.json",
         *(f for n in theory.available() for f in (theory.FILES[n], theory.JSONS[n]))])
-    for png in ("proj_p_at_10.png", "proj_p_at_50.png", "proj_svm.png"):
+    for png in ("proj_fig10_digits.png", "proj_fig13_digits_signs.png", "proj_svm.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "precision@10/@50" in stdout
     data = json.loads((out / "proj_experiments.json").read_text())
@@ -369,6 +371,65 @@ def test_paper_001_experiments(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     md = (out / "proj_experiments.md").read_text()
     assert "Command: `exactdp figures --paper 001 --quick`" in md
     assert "| Raw-data-L |  | " in md and "### Exact parameters" in md
+    fig13 = json.loads((out / "proj_fig13_digits_signs.json").read_text())
+    assert fig13["figure"] == 13 and fig13["rows"] == [
+        r for r in data["rows"] if r["method"].startswith("SignOPORP")
+        or r["method"] in ("SignRP-RR", "DP-OPORP-L", "DP-OPORP-G", "Raw-data-G",
+                           "float DP-OPORP-G")]
+    fig10 = json.loads((out / "proj_fig10_digits.json").read_text())
+    assert [r["method"] for r in fig10["rows"]] == [
+        "DP-OPORP-L", "Raw-data-L", "DP-OPORP-G", "Raw-data-G", "float DP-OPORP-G",
+        "float Raw-data-G"]
+
+
+def test_paper_001_figures_10_and_13_have_their_own_files(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """--figure 10 and --figure 13 write files named by their number, no shared file, and
+    run only the methods their picture draws (Figure 10: no sign method; 13: no iDP)."""
+    exp = pytest.importorskip("exactdp.plot.paper001_experiments")
+    if exp.missing_extra() is not None:
+        pytest.skip(exp.missing_extra())
+    from exactdp.plot import paper001
+
+    assert not set(paper001.FIGURE_FILES[10]) & set(paper001.FIGURE_FILES[13])
+    monkeypatch.setattr(exp, "EPS_QUICK", "5")
+    monkeypatch.setattr(exp, "T_VALUES", (1,))
+    for n, stem in ((10, "proj_fig10_digits"), (13, "proj_fig13_digits_signs")):
+        out = tmp_path / str(n)
+        rc, _, err = run(capsys, "figures", "--paper", "001", "--output", str(out), "--quick",
+                         "--quiet", "--figure", str(n))
+        assert rc == 0, err
+        assert sorted(p.name for p in out.iterdir()) == sorted(
+            f"{stem}.{ext}" for ext in ("json", "md", "png"))
+        methods = {r["method"] for r in json.loads((out / f"{stem}.json").read_text())["rows"]}
+        assert ("SignOPORP-smooth t=1" in methods) == (n == 13)
+        assert "iDP-SignRP-RR" not in methods and ("Raw-data-L" in methods) == (n == 10)
+
+
+def test_paper_001_rows_do_not_depend_on_the_worker_count() -> None:
+    """The same sweep (real exact methods, a slice of digits, 2 repetitions) in one process
+    and in two forked workers: every row equal but the processor seconds."""
+    exp = pytest.importorskip("exactdp.plot.paper001_experiments")
+    if exp.missing_extra() is not None:
+        pytest.skip(exp.missing_extra())
+    from exactdp.plot import paper001_data as pdata
+
+    x, y = pdata.digits()
+    x, y = x[:400], y[:400]
+    sp = pdata.split(y, n_queries=100, n_train=200, seed=1)
+    truth = pdata.true_neighbours(x, sp)
+    methods = {n: m for n, m in exp.exact_methods(7, (1, 2)).items()
+               if n in ("SignOPORP-smooth t=2", "iDP-SignRP-RR", "DP-OPORP-L", "Raw-data-G")}
+    eps = [Fraction(1), Fraction(5)]
+
+    def strip(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+    one = exp.run(methods, eps, [16], 2, x, y, sp, truth, lambda line: None, workers=1)
+    two = exp.run(methods, eps, [16], 2, x, y, sp, truth, lambda line: None, workers=2)
+    assert len(one) == 8 and strip(one) == strip(two)
+    assert len({r["P@10"] for r in one}) > 1  # the rows differ from each other
 
 
 def test_section_7_errors_are_exact_and_above_the_bounds(written: Path) -> None:

@@ -21,6 +21,14 @@ audit of code drawing through a facade or an exactdp source counts, on every exp
   forms, ``print``, ``sys.stdout.write`` / ``sys.stderr.write``), recorded in order
   (``time.sleep`` with its argument; it still sleeps).
 
+The trace function is written twice, with the same rules: in C (``_ctrace.c``, an optional
+extension for CPython 3.11: an event costs a C call, not a call of a Python function), used
+where it was built (:func:`status`), and in Python (the functions below), used otherwise and
+for the per-operation detail; the tests compare the two on every run of many programs.
+Tracing is switched off and on around exactdp's own work with this module's
+:func:`gettrace` / :func:`settrace` (``sys.settrace`` would put the C tracer back as a
+Python-level one, which still counts the same, only slowly).
+
 Not covered, and said so in every report that uses the count: the time one instruction
 takes (a big-integer multiplication costs more with larger operands; the count does not
 see operand sizes), C code (a C function such as ``math.log`` or a numpy routine counts
@@ -35,6 +43,7 @@ import builtins
 import dis
 import functools
 import gc
+import importlib.util
 import os
 import sys
 import time
@@ -44,7 +53,8 @@ from fractions import Fraction
 from types import FrameType
 from typing import Any
 
-__all__ = ["CLOCKS", "NOT_COVERED", "Counter", "Counting", "counting", "suspended", "untraced"]
+__all__ = ["CLOCKS", "NOT_COVERED", "Counter", "Counting", "available", "counting", "gettrace",
+           "settrace", "status", "suspended", "untraced"]
 
 #: The exactdp package's directory: frames of code under it are not counted.
 _OWN = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -62,6 +72,54 @@ NOT_COVERED = ("big-integer operand sizes (one instruction whatever its operands
                "the time spent in C code (a C call is the one instruction that makes it)")
 
 
+def _load_native() -> tuple[Any, str]:
+    """The C trace function (``_ctrace.c``) and its status line; ``(None, why)`` when
+    disabled (``EXACTDP_NATIVE=0``), not built, or built for another Python."""
+    from exactdp.native_library import candidates
+
+    if os.environ.get("EXACTDP_NATIVE", "1") == "0":
+        return None, "disabled (EXACTDP_NATIVE=0)"
+    paths = candidates(__file__, "_ctrace")
+    if not paths:
+        return None, ("not built (the optional C extension failed to compile or was not "
+                      "installed)")
+    try:
+        spec = importlib.util.spec_from_file_location("exactdp.audit._ctrace", paths[0])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except ImportError as exc:
+        return None, f"could not be loaded: {exc}"
+    if module.version() != _NATIVE_VERSION:
+        return None, f"{paths[0].name} is a different version: reinstall the package"
+    return module, f"native ({paths[0].name})"
+
+
+_NATIVE_VERSION = 1
+_C, _STATUS = _load_native()
+
+
+def available() -> bool:
+    """Whether the operation count runs as a C trace function (else the Python one: the
+    same counts, more slowly)."""
+    return _C is not None
+
+
+def status() -> str:
+    """Which operation count is in use, and why not the C one."""
+    return _STATUS
+
+
+if _C is not None:
+    #: The trace function now, as :func:`settrace` puts it back (the C tracer's own
+    #: functions: ``sys.settrace`` would put a C tracer back as a Python-level one).
+    gettrace: Callable[[], Any] = _C.gettrace
+    #: Tracing off (None), or what :func:`gettrace` gave back.
+    settrace: Callable[[Any], Any] = _C.settrace
+else:
+    gettrace, settrace = sys.gettrace, sys.settrace
+
+
 def _exact(value: Any) -> Any:
     """A sleep argument as an exact value where it is a number (a float is exact)."""
     if isinstance(value, bool):
@@ -74,42 +132,45 @@ def _exact(value: Any) -> Any:
     return repr(value)
 
 
-_KINDS: dict[Any, str] = {}
-_OPS: dict[Any, frozenset[int]] = {}
+#: Caches per code object, by identity (two code objects of two files that compare equal
+#: -- same name, line and instructions -- are two), holding the code object (its id is
+#: not reused while it is cached).
+_KINDS: dict[int, tuple[Any, str]] = {}
+_OPS: dict[int, tuple[Any, frozenset[int]]] = {}
 
 
 def _kind(code: Any) -> str:
     """``"own"`` (exactdp's), ``"entry"`` (exactdp code that calls the audited code),
     ``"with"`` (contextlib's) or ``"other"``; cached per code object."""
-    kind = _KINDS.get(code)
-    if kind is None:
+    hit = _KINDS.get(id(code))
+    if hit is None or hit[0] is not code:
         path = os.path.abspath(code.co_filename)
         if path.startswith(_OWN):
             name = os.path.basename(path), code.co_name
             kind = "entry" if name in _ENTRIES or name[0] == "callforms.py" else "own"
         else:
             kind = "with" if os.path.basename(path) == "contextlib.py" else "other"
-        _KINDS[code] = kind
-    return kind
+        hit = _KINDS[id(code)] = (code, kind)
+    return hit[1]
 
 
 def _operations(code: Any) -> frozenset[int]:
     """The offsets of ``code``'s calls and of its loops' first instructions (the targets of
     its backward jumps: one execution per iteration, whatever branch the body took);
     cached."""
-    ops = _OPS.get(code)
-    if ops is None:
+    hit = _OPS.get(id(code))
+    if hit is None or hit[0] is not code:
         found = set()
         for i in dis.get_instructions(code):
             if "BACKWARD" in i.opname:  # a loop's back edge: its target starts an iteration
                 found.add(i.argval)
             elif i.opname in _CALLS:
                 found.add(i.offset)
-        ops = _OPS[code] = frozenset(found)
-    return ops
+        hit = _OPS[id(code)] = (code, frozenset(found))
+    return hit[1]
 
 
-_LINES: dict[Any, dict[int, int] | None] = {}
+_LINES: dict[int, tuple[Any, dict[int, int] | None]] = {}
 #: instructions after which control may not go on to the next one
 _EXITS = frozenset({"RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "YIELD_VALUE", "SEND"})
 _JUMPS = frozenset(dis.opname[o] for o in dis.hasjrel + dis.hasjabs)
@@ -128,8 +189,9 @@ def _line_table(code: Any) -> dict[int, int] | None:
     gives a line event (another line, or a jump backward).  None: the code is counted by
     opcode events only (a generator or coroutine, which resumes mid-line; an operation
     without a line number).  Cached per code object."""
-    if code in _LINES:
-        return _LINES[code]
+    hit = _LINES.get(id(code))
+    if hit is not None and hit[0] is code:
+        return hit[1]
     table: dict[int, int] | None = {}
     ops = _operations(code)
     instrs = list(dis.get_instructions(code))
@@ -158,51 +220,100 @@ def _line_table(code: Any) -> dict[int, int] | None:
                 later_ops += 1
             if straight:
                 table[ins.offset] = later_ops
-    _LINES[code] = table
+    _LINES[id(code)] = (code, table)
     return table
 
 
 def _ops_after(code: Any, offset: int) -> int:
     """The operations of the segment holding ``offset`` after it (not executed when an
     exception leaves at ``offset``)."""
-    table = _LINES.get(code)
+    table = _line_table(code)
     if not table or offset not in table:
         return 0
     ops = _operations(code)
     return table[offset] - (1 if offset in ops else 0)
 
 
+#: The kinds of :func:`_kind` as the C tracer numbers them.
+_KIND_NUMBERS = {"own": 0, "entry": 1, "with": 2, "other": 3}
+
+
+def _describe(code: Any) -> tuple[int, int, bytes | None, list[int] | None]:
+    """What the C tracer needs of ``code``: its kind, its mode (0: never counted, 1: by
+    opcode events, 2: by line where :func:`_line_table` allows), and per code unit (offset
+    ``2 i``) whether it is an operation and its line table's entry (-1: none)."""
+    kind = _kind(code)
+    if kind == "own":
+        return 0, 0, None, None
+    n = len(code.co_code) // 2
+    flags = bytearray(n)
+    for offset in _operations(code):
+        flags[offset // 2] = 1
+    table = _line_table(code)
+    entries = [-1] * n
+    for offset, later in (table or {}).items():
+        entries[offset // 2] = later
+    return _KIND_NUMBERS[kind], 1 if table is None else 2, bytes(flags), entries
+
+
+def _forget() -> None:
+    """Every code object described again (a test that changes the rules)."""
+    _KINDS.clear()
+    _OPS.clear()
+    _LINES.clear()
+    if _C is not None:
+        _C.forget()
+
+
 class Counter:
     """The operation count and the recorded calls of one run (see the module docstring).
 
     One counter serves every run of a :class:`Counting` (its per-code-object trace
-    functions are made once); :meth:`reset` starts a run's count and calls afresh."""
+    functions are made once); :meth:`reset` starts a run's count and calls afresh.
+    ``native``: count with the C trace function (the default where it is available,
+    except with ``detail``); False: with the Python trace functions (the same counts)."""
 
-    def __init__(self, detail: bool = False) -> None:
+    def __init__(self, detail: bool = False, native: bool | None = None) -> None:
         self.calls: list[tuple[Any, ...]] = []
         self._count = [0]
         #: with ``detail``: every operation counted, as ``(code, offset, line)`` in order
         #: (what :mod:`exactdp.audit.divergence` compares)
         self.detail: list[tuple[Any, int, int]] | None = [] if detail else None
-        #: the local trace function of each audited code object (frames are recognised
-        #: as audited by their f_trace being one of these)
-        self._tracers: dict[Any, Callable[..., Any]] = {}
+        if native and (_C is None or detail):
+            raise ValueError(f"native = True needs the C operation count without detail "
+                             f"(C tracer: {_STATUS}; detail = {detail})")
+        #: the C tracer (None: the Python trace functions count)
+        self._c = _C.Tracer(_describe) if _C is not None and not detail \
+            and native is not False else None
+        #: what counts the audited code's frames, as :func:`settrace` takes it
+        self.trace: Any = self._c if self._c is not None else self._global
+        #: the local trace function of each audited code object, by code object identity
+        #: (frames are recognised as audited by their f_trace being one of these)
+        self._tracers: dict[int, tuple[Any, Callable[..., Any]]] = {}
         self._known: set[Any] = set()
+
+    @property
+    def native(self) -> bool:
+        """Whether the C trace function counts."""
+        return self._c is not None
 
     def reset(self) -> None:
         """A new run: no operation counted, no call recorded."""
         self.calls = []
         self._count[0] = 0
+        if self._c is not None:
+            self._c.count = 0
         if self.detail is not None:
             self.detail.clear()
 
     @property
     def operations(self) -> int:
         """Loop iterations (backward jumps) and calls executed by the audited code."""
-        return self._count[0]
+        return self._c.count if self._c is not None else self._count[0]
 
     def _tracer(self, code: Any) -> Callable[..., Any]:
-        tracer = self._tracers.get(code)
+        hit = self._tracers.get(id(code))
+        tracer = hit[1] if hit is not None and hit[0] is code else None
         if tracer is None:
             ops, count, detail = _operations(code), self._count, self.detail
             table = None if detail is not None else _line_table(code)
@@ -242,7 +353,7 @@ class Counter:
                         detail.append((code, frame.f_lasti, frame.f_lineno))
                     return tracer
 
-            self._tracers[code] = tracer
+            self._tracers[id(code)] = (code, tracer)
             self._known.add(tracer)
         return tracer
 
@@ -253,12 +364,10 @@ class Counter:
         if back is None:
             return None
         code = frame.f_code
-        if back.f_trace not in self._known:  # (the kinds cached: no call on this hot path)
-            caller = back.f_code
-            if (_KINDS.get(caller) or _kind(caller)) != "entry" \
-                    or (_KINDS.get(code) or _kind(code)) != "other":
+        if back.f_trace not in self._known:
+            if _kind(back.f_code) != "entry" or _kind(code) != "other":
                 return None
-        elif (_KINDS.get(code) or _kind(code)) == "own":
+        elif _kind(code) == "own":
             return None
         # opcode events until the first line event (a lambda's body is on the line of its
         # first instruction: no line event may come); then by line where straight
@@ -270,21 +379,25 @@ class Counter:
         """``fn(*args)`` counted: the trace function is set for this call alone (inside
         :meth:`Counting.run` with ``armed=False``), so that the code around it -- the
         guard's time limit, the output's checks -- runs without a trace event per frame."""
-        old = sys.gettrace()
-        sys.settrace(self._global)
+        old = gettrace()
+        settrace(self.trace)
         try:
             return fn(*args)
         finally:
-            sys.settrace(old)
+            settrace(old)
 
     def audited(self, frame: FrameType | None) -> bool:
         """Whether ``frame`` is the audited code's (its calls are recorded)."""
-        return frame is not None and frame.f_trace in self._known
+        if frame is None:
+            return False
+        if self._c is not None:
+            return frame.f_trace is self._c
+        return frame.f_trace in self._known
 
     def observed(self) -> tuple[int, tuple[tuple[Any, ...], ...]]:
         """``(operations, calls)``: the loop iterations and calls the audited code executed,
         and its sleep/clock/output calls -- what the timing verdict compares."""
-        return self._count[0], tuple(self.calls)
+        return self.operations, tuple(self.calls)
 
 
 def _recorder(counter: Counter, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -301,9 +414,10 @@ class Counting:
     functions are built on the first run and kept while the functions they stand for are
     the same objects (a changed ``sys.stdout`` or ``time.sleep`` builds them again)."""
 
-    def __init__(self, globals_of: Any = None, detail: bool = False) -> None:
+    def __init__(self, globals_of: Any = None, detail: bool = False,
+                 native: bool | None = None) -> None:
         self.globals_of = globals_of
-        self.counter = Counter(detail)
+        self.counter = Counter(detail, native)
         self._key: tuple[Any, ...] | None = None
         self._patches: list[tuple[Any, str, Any]] = []
         self._originals: dict[int, Any] = {}
@@ -355,7 +469,7 @@ class Counting:
             patches += [(module, k, originals[id(v)]) for k, v in list(module.items())
                         if id(v) in originals and callable(v)]
         saved: list[tuple[Any, str, Any]] = []
-        old = sys.gettrace()
+        old = gettrace()
         # no cyclic garbage collection inside the count: a collection runs finalizers
         # (``__del__``, weakref callbacks) of earlier objects in the middle of the audited
         # frame, which would count as its own operations and differ from one run of the
@@ -370,10 +484,10 @@ class Counting:
                 else:
                     saved.append((obj, name, getattr(obj, name)))
                     setattr(obj, name, value)
-            sys.settrace(counter._global if armed else None)
+            settrace(counter.trace if armed else None)
             yield counter
         finally:
-            sys.settrace(old)
+            settrace(old)
             if collecting:
                 gc.enable()
             for obj, name, value in reversed(saved):
@@ -408,15 +522,15 @@ class _Stream:
 def suspended() -> Iterator[None]:
     """Count nothing inside the block (work the audit does for a draw, such as a facade's
     probes re-running the code, is not the run's own); a no-op when nothing is counted."""
-    old = sys.gettrace()
+    old = gettrace()
     if old is None:
         yield
         return
-    sys.settrace(None)
+    settrace(None)
     try:
         yield
     finally:
-        sys.settrace(old)
+        settrace(old)
 
 
 def untraced(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -424,13 +538,13 @@ def untraced(fn: Callable[..., Any]) -> Callable[..., Any]:
     draw is not the audited code's work, and its frames need no trace events)."""
 
     def run(*args: Any, **kwargs: Any) -> Any:
-        old = sys.gettrace()
+        old = gettrace()
         if old is None:
             return fn(*args, **kwargs)
-        sys.settrace(None)
+        settrace(None)
         try:
             return fn(*args, **kwargs)
         finally:
-            sys.settrace(old)
+            settrace(old)
 
     return functools.wraps(fn)(run)

@@ -13,7 +13,9 @@ usually far too low for a loop: the probes rarely go deep (a geometric loop to N
 estimated 7 paths per input instead of about 100); the first-choice decomposition counts a
 loop exactly whichever option continues it.  The estimate is still only that, and the
 limit is also enforced while the exploration runs (:func:`exploration_deadline`, the
-white-box audit's ``max_seconds``).
+white-box audit's ``max_seconds``): on the command line as processor time, the estimate's
+unit (:func:`cpu_limit`), so that an audit that fits is neither refused nor stopped when
+other processes share the processors; elsewhere on the wall clock.
 
 A probe is the audited code's run like any other: an escape, a failure or a timeout stops
 the audit as it would in the exploration.  A probe that restarts (a lazy value used
@@ -26,8 +28,11 @@ without the estimate.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import random
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -44,8 +49,8 @@ from exactdp.explore import (
 from exactdp.params import ResourceLimitError
 from exactdp.randomness import RandomSource
 
-__all__ = ["PROBES", "Estimate", "estimate", "exploration_deadline", "over_deadline",
-           "unchanged"]
+__all__ = ["PROBES", "Estimate", "OverLimit", "cpu_limit", "estimate", "exploration_deadline",
+           "over_deadline", "over_estimate", "unchanged"]
 
 NS = 10**9
 #: Descents per sampled input.
@@ -70,23 +75,59 @@ class _Spine(ExploringSource):
 class Estimate:
     """Paths per input (the mean over ``probes`` descents), CPU nanoseconds per path (its
     re-run included), and the whole exploration's CPU nanoseconds over ``inputs``
-    inputs."""
+    inputs -- at most what the exploration's budget lets it run (:meth:`capped`)."""
 
     paths: int
     ns_per_path: int
     inputs: int
     probes: int
+    #: ``--max-paths``: each input's exploration stops after this many paths.
+    max_paths: int | None = None
+    #: ``--time-budget``: the whole exploration stops after this many nanoseconds (of
+    #: wall-clock time, which bounds its processor time).
+    budget_ns: int | None = None
 
     @property
     def ns(self) -> int:
-        return self.paths * self.inputs * self.ns_per_path
+        paths = self.paths if self.max_paths is None else min(self.paths, self.max_paths)
+        ns = paths * self.inputs * self.ns_per_path
+        return ns if self.budget_ns is None else min(ns, self.budget_ns)
+
+    def capped(self, max_paths: int | None, budget_ns: int | None) -> Estimate:
+        """This estimate of an exploration that stops at ``max_paths`` paths per input and
+        after ``budget_ns`` nanoseconds (None: no such budget)."""
+        return dataclasses.replace(self, max_paths=max_paths, budget_ns=budget_ns)
+
+    def _stopped(self) -> str:
+        """The budgets that stop the exploration before it ends, in words ("" if none)."""
+        full = self.paths * self.inputs * self.ns_per_path
+        stops = []
+        if self.max_paths is not None and self.paths > self.max_paths:
+            stops.append(f"--max-paths {self.max_paths} per input")
+        if self.budget_ns is not None and self.budget_ns < full:
+            stops.append(f"--time-budget {_seconds(self.budget_ns)}")
+        return (f"; stopped sooner by {' and '.join(stops)} (a partial verdict)"
+                if stops else "")
 
     def line(self) -> str:
         """The estimate in words, for stderr."""
         return (f"estimate: about {self.paths} paths per input (the larger of Knuth's "
                 f"estimators along first-choice paths and on the draws, {self.probes} "
                 f"tries), "
-                f"{_seconds(self.ns)} CPU for {self.inputs} inputs")
+                f"{_seconds(self.ns)} CPU for {self.inputs} inputs{self._stopped()}")
+
+
+def over_estimate(guess: Estimate, limit: int) -> ResourceLimitError:
+    """The refusal of an exploration estimated past ``--max-seconds`` ``limit`` (nothing
+    explored): the estimate, and what to pass -- a budget for a partial verdict, or the
+    limit that lets it run."""
+    return ResourceLimitError(
+        f"the white-box exploration would take about {guess.ns // NS} s CPU "
+        f"({guess.paths} paths per input, estimated from {guess.probes} probe paths"
+        f"{guess._stopped()}), over --max-seconds {limit}; audit fewer inputs, pass "
+        f"--max-paths N or --time-budget S for a partial verdict (INCOMPLETE, or a "
+        f"VIOLATION certain from the mass covered), or pass --max-seconds "
+        f"{2 * guess.ns // NS + 1} to run it anyway")
 
 
 def _seconds(ns: int) -> str:
@@ -251,14 +292,82 @@ def unchanged(mechanism: Any) -> Iterator[None]:
             setattr(mechanism, name, value)
 
 
+class OverLimit(BaseException):
+    """Raised by :func:`cpu_limit`'s timer wherever the process is, the audited code
+    included.  A BaseException, so that an ``except Exception`` does not swallow it; the
+    guard reports it as the code raising, but :func:`cpu_limit` turns whatever the audit
+    ended with into the one over-limit error once it has fired."""
+
+
+#: The limit :func:`cpu_limit` holds, while it holds one (None: none).
+_CPU_LIMIT: list[int | None] = [None]
+
+
+@contextmanager
+def cpu_limit(limit: int | None) -> Iterator[bool]:
+    """Hold the white-box exploration inside the block to ``limit`` seconds of this
+    process's processor time (user and system, the unit of :func:`estimate`), counted from
+    its start (:func:`exploration_deadline`, called once the estimate is made: the estimate
+    is bounded by itself, :data:`PROBE_NS` per sampled input).  Past it,
+    :class:`OverLimit` is raised where the process is, and again every further second of
+    processor time (code that catches it meets it again), and the block ends with
+    :func:`over_deadline`'s error whatever it returned or raised -- a law computed while the
+    limit interrupted it is never reported.  Yields whether the limit is held (the
+    ``SIGPROF`` timer: main thread only, and only when nobody else holds that signal);
+    while it is, :func:`exploration_deadline` gives no wall-clock deadline.  Work on other
+    processes (``--workers``) is not counted here."""
+    if (limit is None or threading.current_thread() is not threading.main_thread()
+            or not hasattr(signal, "setitimer")
+            or signal.getsignal(signal.SIGPROF) not in (signal.SIG_DFL, None)):
+        yield False
+        return
+    armed, fired = [True], [False]
+
+    def expired(signum: int, frame: object) -> None:
+        if armed[0]:
+            fired[0] = True
+            raise OverLimit
+
+    old = signal.signal(signal.SIGPROF, expired)
+    _CPU_LIMIT[0] = limit
+    try:
+        try:
+            yield True
+        finally:
+            while True:  # the timer may fire here: stop it before anything else
+                try:
+                    armed[0] = False
+                    signal.setitimer(signal.ITIMER_PROF, 0)
+                    break
+                except OverLimit:
+                    continue
+            signal.signal(signal.SIGPROF, old)
+            _CPU_LIMIT[0] = None
+    except BaseException as exc:
+        if not fired[0] or isinstance(exc, KeyboardInterrupt):
+            raise
+    if fired[0]:
+        raise over_deadline(limit, None, None) from None
+
+
 def exploration_deadline(limit: int | None) -> int | None:
-    """The monotonic-clock deadline of an exploration allowed ``limit`` seconds."""
-    return None if limit is None else time.monotonic_ns() + limit * NS
+    """The monotonic-clock deadline of an exploration allowed ``limit`` seconds, starting
+    now; None when there is no limit, or when :func:`cpu_limit` holds the processor time
+    instead (its timer starts now)."""
+    if limit is None:
+        return None
+    if _CPU_LIMIT[0] is not None:
+        signal.setitimer(signal.ITIMER_PROF, limit, 1)
+        return None
+    return time.monotonic_ns() + limit * NS
 
 
-def over_deadline(limit: int, done: int, inputs: int) -> ResourceLimitError:
-    """The error of an exploration that ran past ``--max-seconds`` (nothing concluded)."""
+def over_deadline(limit: int, done: int | None, inputs: int | None) -> ResourceLimitError:
+    """The error of an exploration that ran past ``--max-seconds`` (nothing concluded):
+    ``done`` of ``inputs`` explored on the wall clock, or (None) processor time."""
+    where = ("of processor time" if done is None else
+             f"of wall-clock time ({done} of {inputs} inputs explored)")
     return ResourceLimitError(
-        f"the white-box exploration ran past --max-seconds {limit} ({done} of {inputs} inputs "
-        f"explored); nothing is concluded: pass a larger --max-seconds, audit fewer inputs, "
-        f"or pass --time-budget S for a partial verdict")
+        f"the white-box exploration ran past --max-seconds {limit} {where}; nothing is "
+        f"concluded: pass a larger --max-seconds, audit fewer inputs, or pass "
+        f"--time-budget S for a partial verdict")

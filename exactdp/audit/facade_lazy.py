@@ -38,10 +38,9 @@ from __future__ import annotations
 import numbers
 import sys
 from collections.abc import Callable
-from sys import gettrace, settrace
 from typing import Any
 
-from exactdp.audit.bytecode import untraced
+from exactdp.audit.bytecode import gettrace, settrace, untraced
 
 __all__ = ["BRANCH", "COIN", "ESCAPE", "SCALE", "LazyInt", "LazyUnit", "Parts", "context", "fresh"]
 

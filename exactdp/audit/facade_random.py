@@ -16,7 +16,7 @@ import secrets
 import sys
 from typing import Any
 
-from exactdp.audit.bytecode import untraced
+from exactdp.audit.bytecode import gettrace, settrace, untraced
 from exactdp.audit.facade_engine import _Engine, _lazy_uniform
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
 
@@ -29,7 +29,7 @@ _RANDRANGE = _RANDRANGE_FN.__code__
 _RANDINT_FN = getattr(random.Random.randint, "__wrapped__", random.Random.randint)
 #: the module of the escape guards' forwarders (a name bound before the audit)
 _GUARDS = "exactdp.audit.guarded_sources"
-_getframe, gettrace, settrace = sys._getframe, sys.gettrace, sys.settrace
+_getframe = sys._getframe
 
 
 class RandomFacade(random.Random):
@@ -81,21 +81,21 @@ class RandomFacade(random.Random):
     # where random.Random's own code goes: _randbelow(n), resp. a + _randbelow(b - a + 1),
     # the value handed out lazily)
     def randrange(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        old = sys.gettrace()
+        old = gettrace()
         if old is not None:
-            sys.settrace(None)
+            settrace(None)
         try:
             if len(args) == 1 and not kwargs and type(args[0]) is int and args[0] > 0:
                 return self._engine.integer(args[0])
             return _RANDRANGE_FN(self, *args, **kwargs)
         finally:
             if old is not None:
-                sys.settrace(old)
+                settrace(old)
 
     def randint(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        old = sys.gettrace()
+        old = gettrace()
         if old is not None:
-            sys.settrace(None)
+            settrace(None)
         try:
             if len(args) == 2 and not kwargs and type(args[0]) is int \
                     and type(args[1]) is int and args[1] >= args[0]:
@@ -103,7 +103,7 @@ class RandomFacade(random.Random):
             return _RANDINT_FN(self, *args, **kwargs)
         finally:
             if old is not None:
-                sys.settrace(old)
+                settrace(old)
 
     def _randbelow(self, n: int) -> int:  # type: ignore[override]
         # randrange hands the value to the code (lazily); choice, shuffle... index with it

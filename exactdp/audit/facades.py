@@ -52,10 +52,10 @@ from __future__ import annotations
 import bisect
 import contextlib
 import random
-import sys
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
+from exactdp.audit.bytecode import gettrace, settrace
 from exactdp.audit.facade_engine import (
     BUDGET_EVERY,
     ESCAPED_NOTE,
@@ -212,7 +212,7 @@ class FacadeMechanism:
         for facade in self._facades:  # each run (and each probe) from a fresh state
             facade._reset()
         if tracer is not None:
-            sys.settrace(tracer)
+            settrace(tracer)
         try:
             return self.fn(c, self._facade)
         except tuple(self.raises) as exc:
@@ -220,20 +220,20 @@ class FacadeMechanism:
                 v for t, v in self.raises.items() if isinstance(exc, t))
         finally:
             if tracer is not None:
-                sys.settrace(None)
+                settrace(None)
 
     def __call__(self, c: Any, source: RandomSource) -> Any:
         # The operation count (:mod:`exactdp.audit.bytecode`) counts only frames called by
         # :meth:`invoke`: its trace function is set around that call alone, so that the
         # set-up here and the checks after it run without a trace event per frame.
-        tracer = sys.gettrace()
+        tracer = gettrace()
         if tracer is not None:
-            sys.settrace(None)
+            settrace(None)
         try:
             return self._run(c, source, tracer)
         finally:
             if tracer is not None:
-                sys.settrace(tracer)
+                settrace(tracer)
 
     def _run(self, c: Any, source: RandomSource, tracer: Any) -> Any:
         engine = _Engine(self, c, source)

@@ -27,6 +27,7 @@ from exactdp.audit.report import (
 from exactdp.certified import Interval
 from exactdp.checker import certify_ratio, hockey_stick_eps, worst_ratio
 from exactdp.claims import Claim, exp_bounds
+from exactdp.ratio_bounds import BoundsCache
 
 __all__ = ["HOCKEY_STICK_MAX_BITS", "HockeyStatus"]
 
@@ -38,18 +39,19 @@ HOCKEY_STICK_MAX_BITS = 4096
 
 
 def _decide_hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], eps: Claim,
-                         delta: Fraction, box: Interval | None = None
-                         ) -> tuple[HockeyStatus, Interval]:
+                         delta: Fraction, box: Interval | None = None,
+                         cache: BoundsCache | None = None) -> tuple[HockeyStatus, Interval]:
     """Decide ``delta(eps) <= delta`` for one ordered pair with certified bounds, refining
     ``e**eps`` (starting from ``box``, the 128-bit interval, when given).
 
     ``"holds"``: the interval's upper end is ``<= delta``; ``"exceeds"``: its lower end is
     ``> delta``; ``"undecided"``: it still straddles ``delta`` at
     :data:`HOCKEY_STICK_MAX_BITS` bits.  Returns the status and the last interval.
+    ``cache``: the laws' short bounds, shared with the other pairs.
     """
     bits = 128
     if box is None:
-        box = hockey_stick_eps(p, q, eps, bits)
+        box = hockey_stick_eps(p, q, eps, bits, cache)
     while True:
         if box.hi <= delta:
             return "holds", box
@@ -58,7 +60,7 @@ def _decide_hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], e
         if bits >= HOCKEY_STICK_MAX_BITS:
             return "undecided", box
         bits *= 2
-        box = hockey_stick_eps(p, q, eps, bits)
+        box = hockey_stick_eps(p, q, eps, bits, cache)
 
 
 def _judge(common: dict[str, Any], dists: dict[Any, Distribution],
@@ -70,16 +72,24 @@ def _judge(common: dict[str, Any], dists: dict[Any, Distribution],
     for a, b in pairs:
         ordered.append((a, dists[a], b, dists[b]))
         ordered.append((b, dists[b], a, dists[a]))
-    worst = worst_ratio(ordered)
+    cache = BoundsCache()  # each law read once for all its pairs
+    worst = worst_ratio(ordered, cache)
     ok, bound = certify_ratio(worst, eps)
     excess = None if ok or worst.ratio is None else _excess(worst.ratio, eps)
     infinite: list[InfiniteLoss] = []
     zero = Fraction(0)
     for a, pa, b, pb in ordered:
+        la, lb = cache(pa), cache(pb)
+        if la.nonnegative and lb.nonnegative:  # the positive masses are those with bounds
+            positive = lb.bounds
+            infinite.extend(InfiniteLoss(o, a, b, pa[o]) for o in la.bounds
+                            if o not in positive)
+            continue
         for o, x in pa.items():
             if x > 0 and pb.get(o, zero) == 0:
                 infinite.append(InfiniteLoss(o, a, b, x))
-    boxes = [(hockey_stick_eps(pa, pb, eps), a, pa, b, pb) for a, pa, b, pb in ordered]
+    boxes = [(hockey_stick_eps(pa, pb, eps, cache=cache), a, pa, b, pb)
+             for a, pa, b, pb in ordered]
     top = max(boxes, key=lambda t: t[0].hi)
     hs: Interval = top[0]
     hs_pair: tuple[Any, Any] = (top[1], top[3])
@@ -87,7 +97,7 @@ def _judge(common: dict[str, Any], dists: dict[Any, Distribution],
     if delta > 0:
         # Every ordered pair is decided on its own (certified): a pair whose 128-bit
         # interval straddles delta need not be the one with the largest upper end.
-        decided = [(*_decide_hockey_stick(pa, pb, eps, delta, box), (a, b))
+        decided = [(*_decide_hockey_stick(pa, pb, eps, delta, box, cache), (a, b))
                    for box, a, pa, b, pb in boxes]
         failing = [t for t in decided if t[0] != "holds"]
         if failing:

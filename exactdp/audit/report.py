@@ -227,7 +227,7 @@ def _trace_lines(t: TraceResult) -> list[str]:
                    t.randomness_note.startswith("not judged") else
                    "meets the claim" if t.same else
                    f"TIMING: breaks the claim (the output alone does not say as much): "
-                   f"{dict(t.witness)}")
+                   f"{_joint_witness(t.witness)}")
         lines = [f"  timing: {t.examined}", f"    {verdict}"]
     elif t.length == 0:
         lines = [f"  operation traces ({t.examined}): empty on every run examined, nothing "
@@ -248,6 +248,34 @@ def _trace_lines(t: TraceResult) -> list[str]:
                      f"same work for every size (a fixed bound), or audit under replace-one "
                      f"if the size is public")
     return lines
+
+
+def _joint_witness(w: Mapping[str, Any]) -> str:
+    """A joint-law TIMING witness (:func:`exactdp.audit.timing.timing_result`) in words: the
+    two inputs, the output, the draws, the two operation counts (and calls), the two exact
+    probabilities and their ratio, and where the operations first differ."""
+    try:
+        a, b = w["inputs"]
+        counts = w["operation_counts_other"]["counts"]
+        draws = ", ".join(w["draws"]) or "none"
+        calls = f" and the calls {', '.join(w['calls'])}" if w["calls"] else ""
+        others = [c for c in w["calls_other"] if c]
+        other_calls = f" and the calls {' or '.join(others)}" if others else ""
+        same = (f"the same output after the same draws takes "
+                f"{' or '.join(map(str, counts))} operations{other_calls}" if counts else
+                "no run gives the same output after the same draws")
+        ratio = "infinite" if w["ratio"] == "infinite" else w["ratio"]
+        text = (f"on input {show(a)}, the output {show(w['output'])} after the draws "
+                f"[{draws}] and {w['operation_count']['count']} operations{calls} has "
+                f"probability {w['probability']}; on input {show(b)}, that output with that "
+                f"trace has probability {w['other_probability']} ({same}): ratio {ratio}")
+    except (KeyError, TypeError, ValueError):  # another shape of witness: shown as it is
+        return str(dict(w))
+    if "hockey_stick" in w:
+        text += f", hockey-stick delta at least {w['hockey_stick']}"
+    if w.get("first_difference"):
+        text += f"; first difference: {w['first_difference']}"
+    return text
 
 
 def _sizes(inputs: Any) -> tuple[int, int] | None:

@@ -32,6 +32,7 @@ from typing import Any
 from exactdp.audit.bytecode import NOT_COVERED
 from exactdp.audit.report import Distribution, TraceResult
 from exactdp.checker import certify_ratio, hockey_stick_eps, worst_ratio
+from exactdp.ratio_bounds import BoundsCache
 
 __all__ = ["COMPARED", "timing_result"]
 
@@ -54,10 +55,16 @@ def timing_result(joints: Mapping[Any, Mapping[Any, Fraction]], inputs: Sequence
     """The claim ``(eps, delta)`` checked on the joint law of (output, trace) of each input:
     ``joints[c]`` maps ``(output, trace)`` to its exact probability, a trace being ``(draw
     events, operation count, calls)``."""
-    traces = {t for c in inputs for (_, t) in joints[c]}
-    empty = all(not t[0] and not t[1] and not t[2] for t in traces)
-    lengths = {len(t[0]) for t in traces}
-    counts = sorted({t[1] for t in traces})
+    lengths: set[int] = set()
+    count_set: set[Any] = set()
+    empty = True
+    for c in inputs:  # over the keys, without hashing each trace (long for a deep path)
+        for _, t in joints[c]:
+            lengths.add(len(t[0]))
+            count_set.add(t[1])
+            if empty and (t[0] or t[1] or t[2]):
+                empty = False
+    counts = sorted(count_set)
     examined = (f"the joint law of (output, trace) per input against the claim, exactly; "
                 f"trace = {COMPARED}; not covered: {NOT_COVERED}")
     if empty:
@@ -67,11 +74,12 @@ def timing_result(joints: Mapping[Any, Mapping[Any, Fraction]], inputs: Sequence
     for a, b in pairs:
         ordered.append((a, joints[a], b, joints[b]))
         ordered.append((b, joints[b], a, joints[a]))
-    worst = worst_ratio(ordered)
+    cache = BoundsCache()  # each joint law read once for all its pairs
+    worst = worst_ratio(ordered, cache)
     ok, _ = certify_ratio(worst, eps)
     if delta > 0:
         from exactdp.audit.judge import _decide_hockey_stick  # judge imports this module
-        ok = all(_decide_hockey_stick(pa, pb, eps, delta)[0] == "holds"
+        ok = all(_decide_hockey_stick(pa, pb, eps, delta, cache=cache)[0] == "holds"
                  for _, pa, _, pb in ordered)
     one = lengths.pop() if len(lengths) == 1 else None
     note = "" if len(counts) <= 1 else (
@@ -98,7 +106,8 @@ def timing_result(joints: Mapping[Any, Mapping[Any, Fraction]], inputs: Sequence
                "probability": str(worst.p), "other_probability": str(worst.q),
                "ratio": "infinite" if worst.ratio is None else str(worst.ratio)}
     if delta > 0:
-        witness["hockey_stick"] = str(hockey_stick_eps(joints[a], joints[b], eps).lo)
+        witness["hockey_stick"] = str(hockey_stick_eps(joints[a], joints[b], eps,
+                                                       cache=cache).lo)
     return TraceResult(False, examined, one, witness)
 
 
@@ -106,6 +115,8 @@ def output_law(joint: Mapping[Any, Fraction]) -> Distribution:
     """The law of the output alone from the joint law of (output, trace)."""
     dist: Distribution = {}
     for (out, _), p in joint.items():
-        dist[out] = dist.get(out, Fraction(0)) + p
+        was = dist.get(out)
+        # the first trace of an output: Fraction(0) + p without the addition
+        dist[out] = (p if type(p) is Fraction else Fraction(0) + p) if was is None else was + p
     return dist
 

@@ -42,6 +42,7 @@ from exactdp.audit.cost import (
     estimate,
     exploration_deadline,
     over_deadline,
+    over_estimate,
     unchanged,
 )
 from exactdp.audit.divergence import located
@@ -99,7 +100,7 @@ from exactdp.checker import (
 )
 from exactdp.claims import Claim
 from exactdp.counting import InverseCDFSampler
-from exactdp.params import DomainError, ParameterError, ResourceLimitError, positive_int
+from exactdp.params import DomainError, ParameterError, positive_int
 from exactdp.randomness import RandomSource
 from exactdp.trace import Event, recording
 
@@ -309,12 +310,11 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
         with unchanged(f):  # the probes leave no trace in the mechanism or its report
             guess = estimate(lambda c: path_runner(f, c, guard, randomness_size, allowed)[0],
                              inputs, max_draws=max_draws)
+        # what the budgets let it run (--max-paths, --time-budget): a partial verdict
+        guess = guess.capped(max_runs, None if deadline_ns is None else
+                             max(deadline_ns - time.monotonic_ns(), 0))
         if guess.ns > max_seconds * NS:  # (the estimate is in the one-line refusal)
-            raise ResourceLimitError(
-                f"the white-box exploration would take about {guess.ns // NS} s CPU "
-                f"({guess.paths} paths per input, estimated from {guess.probes} probe "
-                f"paths), over --max-seconds {max_seconds}; audit fewer inputs, or pass "
-                f"--max-seconds {2 * guess.ns // NS + 1} to run it anyway")
+            raise over_estimate(guess, max_seconds)
         say(notice if guess.ns >= LONG * NS else progress, "  " + guess.line())
     stop_ns = exploration_deadline(max_seconds)
 

@@ -116,7 +116,7 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--time-budget", metavar="S",
                    help="whitebox: seconds of exploration in all")
     p.add_argument("--max-seconds", metavar="S", default=str(AUDIT_MAX_SECONDS),
-                   help=f"whitebox: refuse or stop past S s (default {AUDIT_MAX_SECONDS})")
+                   help=f"whitebox: refuse or stop past S s CPU (default {AUDIT_MAX_SECONDS})")
     p.add_argument("--wall-clock-test", metavar="N", dest="wall_clock_test",
                    help="time N calls per neighbour, KS test at --alpha (finding)")
     p.add_argument("--max-draws-per-path", metavar="N",
@@ -328,6 +328,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     max_inputs = positive_int(args.max_inputs, "--max-inputs")
     max_calls = positive_int(args.max_calls, "--max-calls")
     budget = _budget(args)
+    max_seconds = positive_int(args.max_seconds, "--max-seconds")
     spread = _spread(args, time_limit, progress)
     size = positive_int(args.randomness_size, "--randomness-size") \
         if args.randomness_size else None
@@ -354,6 +355,10 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 and not (args.rng or args.source):
             outputs = inputs
         if args.kind == "whitebox":
+            if spread is None:  # --max-seconds: this process's processor time
+                from exactdp.audit.cost import cpu_limit
+
+                closing.enter_context(cpu_limit(max_seconds))
             report = whitebox_audit(
                 target, inputs=inputs, neighbours=neighbours, claimed_epsilon=eps,
                 claimed_delta=delta, kind="source" if args.source else "auto",
@@ -361,7 +366,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 randomness_size=size if args.source else None, outputs=outputs,
                 monotone=True if args.monotone else None, reference=reference,
                 progress=progress, spread=spread, **budget, **limits,
-                max_seconds=positive_int(args.max_seconds, "--max-seconds"),
+                max_seconds=max_seconds,
                 notice=lambda line: print(line, file=sys.stderr, flush=True))
         else:
             report = blackbox_audit(

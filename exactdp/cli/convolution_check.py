@@ -28,7 +28,6 @@ from exactdp.cli.convolution import (
     NEIGHBOURS,
     _add_mechanism_args,
     _epsilon_delta,
-    _iv,
     _jsonable,
     _q,
     build_mechanism,
@@ -40,6 +39,22 @@ from exactdp.params import ParameterError, ResourceLimitError, positive_int, to_
 from exactdp.spend import compact
 
 __all__ = ["add_check_convolution", "cmd_check_convolution"]
+
+
+def _delta(lo: Fraction, hi: Fraction, target: Fraction) -> str:
+    """``"= d"`` or ``"in [lo, hi]"``: a certified enclosure of a hockey-stick delta in
+    scientific notation, ends rounded outwards, with enough digits to show on which side of
+    ``target`` it lies (a delta of 1e-12 stays visible)."""
+    from exactdp.audit.severity import decimal_against
+    from exactdp.certified import Interval
+
+    return decimal_against(Interval(Fraction(lo), Fraction(hi)), Fraction(target))
+
+
+def _is(q: Fraction) -> str:
+    """``"= q"`` for a short exact number, ``"in [lo, hi]"`` (decimals) for a long one."""
+    text = _q(q)
+    return text if text.startswith("in ") else f"= {text}"
 
 
 def add_check_convolution(targets: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -253,8 +268,8 @@ def _print_check(report: dict[str, Any], ok: bool) -> None:
     pure = g["pure_ratio"]
     print("  profile: " + ("no pure ratio (the truncated noise has outputs a neighbour "
                             "cannot produce)" if pure is None else f"pure ratio {_q(pure)}")
-          + "; delta(e^eps) in "
-          + (_iv(d[0], d[1]) if d is not None else "(not computed)")
+          + "; delta(e^eps) "
+          + (_delta(d[0], d[1], g["delta"]) if d is not None else "(not computed)")
           + f" ({g['how']})")
     e = report.get("explored")
     if e is not None:
@@ -271,12 +286,12 @@ def _print_check(report: dict[str, Any], ok: bool) -> None:
         at_r = e.get("delta_at_R_lo")
         if at_r is not None:
             print(f"  delta(R_lo) over every pair: {_q(at_r['worst'])} (worst at x = "
-                  f"{at_r['x']}, x' = {at_r['x_prime']}; R_lo = {_q(at_r['R_lo'])} <= e^eps): "
+                  f"{at_r['x']}, x' = {at_r['x_prime']}; R_lo {_is(at_r['R_lo'])} <= e^eps): "
                   f"{'within' if at_r['within_bound'] else 'ABOVE'} the calibration's "
-                  f"certified bound {_q(at_r['certified_bound'])}")
+                  f"certified bound {_is(at_r['certified_bound'])}")
         dp = e["delta_pair"]
         lo, hi = e["delta_at_e_eps"]
-        print(f"  delta(e^eps) in {_iv(lo, hi)} at x = {dp['x']}, x' = "
+        print(f"  delta(e^eps) {_delta(lo, hi, g['delta'])} at x = {dp['x']}, x' = "
               f"{dp['x_prime']} (exactly A - e^eps B, A = {_q(dp['A'])}, B = {_q(dp['B'])})")
         cov = report["coverage"]
         print(f"  non-vacuous: {cov['non_vacuous_pairs']} of {cov['pairs']} ordered pairs "

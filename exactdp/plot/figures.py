@@ -51,6 +51,8 @@ class Paper:
     #: ``estimate(quick, names)``: processor nanoseconds writing ``names`` would take, timed
     #: on a sample before any work (None: not estimated).
     estimate: Callable[[bool, Sequence[str]], int] | None = None
+    #: ``set_workers(n)``: run the paper's repetitions in ``n`` processes (None: one only).
+    set_workers: Callable[[int], None] | None = None
 
 
 def _paper_004() -> Paper:
@@ -75,7 +77,7 @@ def _paper_001() -> Paper:
     from exactdp.plot import paper001
 
     return Paper(paper001.TITLE, paper001.files, paper001.write, paper001.FIGURE_FILES,
-                 paper001.estimate_ns)
+                 paper001.estimate_ns, paper001.set_workers)
 
 
 #: Paper number (001 Li & Li, 002 convolution, 003 ALP, 004 Balcer & Vadhan) -> its figures,
@@ -113,15 +115,24 @@ def estimate_ns(paper: str, quick: bool = False, figure: int | None = None) -> i
 
 
 def write_figures(paper: str, output_dir: str, quick: bool = False, force: bool = False,
-                  progress: Progress | None = None, figure: int | None = None) -> list[str]:
+                  progress: Progress | None = None, figure: int | None = None,
+                  workers: int = 1) -> list[str]:
     """Regenerate ``paper``'s figures (or only its Figure ``figure``) into ``output_dir``
     (created if its parent exists); every file is checked first (never over an existing one
-    without ``force``).  Returns one line per file written."""
+    without ``force``).  ``workers``: processes for the repetitions of the papers that run
+    experiments (the same results for every count).  Returns one line per file written."""
     if paper not in PAPERS:
         raise ParameterError(f"--paper {paper!r}: exactdp regenerates the figures of paper "
                              f"{', '.join(sorted(PAPERS))} (others join as they land)")
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
+        raise ParameterError(f"--workers {workers!r} must be an integer in 1..64")
     entry = PAPERS[paper]()
+    if workers != 1 and entry.set_workers is None:
+        raise ParameterError(f"--workers {workers}: paper {paper} has no repetitions to share "
+                             f"out (only paper 001's experiments do)")
     names = _names(entry, paper, quick, figure)
+    if entry.set_workers is not None:
+        entry.set_workers(workers)
     directory = Path(output_dir)
     if directory.exists() and not directory.is_dir():
         raise OutputFileError(f"--output {output_dir!r} exists and is not a directory")

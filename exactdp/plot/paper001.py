@@ -189,8 +189,42 @@ def figure() -> Any:
     return fig
 
 
-#: The experiment files (written only with the ``[experiments]`` extra).
-EXPERIMENT_FILES = ("proj_experiments.md", "proj_experiments.json")
+#: The digits sweep's combined files (every method, every metric, the exact parameters;
+#: written by the full run, with the ``[experiments]`` extra).
+EXPERIMENT_FILES = ("proj_experiments.md", "proj_experiments.json", "proj_svm.png")
+
+
+def _fig10(name: str) -> bool:  # noisy projections and raw data (the paper's DP-RP family)
+    return "Sign" not in name
+
+
+def _fig13(name: str) -> bool:  # SignOPORP-RR and -smooth beside DP-OPORP and raw data
+    return name.startswith("SignOPORP") or name in (
+        "SignRP-RR", "DP-OPORP-L", "DP-OPORP-G", "Raw-data-G", "float DP-OPORP-G")
+
+
+def _fig15(name: str) -> bool:  # iDP-SignRP-RR beside eps-DP methods
+    return name in ("iDP-SignRP-RR", "SignRP-RR", "DP-OPORP-G", "Raw-data-G")
+
+
+#: The paper's digits figures: number -> (file stem, methods drawn, title's first lines).
+DIGITS_FIGURES: dict[int, tuple[str, Callable[[str], bool], str]] = {
+    10: ("proj_fig10_digits", _fig10,
+         ("Paper 001 Fig. 10 (the paper: MNIST): retrieval with noisy projections and raw "
+         "data on scikit-learn's digits")),
+    13: ("proj_fig13_digits_signs", _fig13,
+         ("Paper 001 Fig. 13 (the paper: MNIST): DP-SignOPORP-RR and -smooth (t = 1, 2, 4) "
+         "beside DP-OPORP and raw data on scikit-learn's digits")),
+    15: ("proj_fig15_idp", _fig15,
+         ("Paper 001 Fig. 15 (the paper: MNIST): retrieval with iDP-SignRP-RR on "
+         "scikit-learn's digits\niDP-SignRP-RR is eps-iDP per image, NOT eps-DP; beside it "
+         "the eps-DP SignRP-RR, DP-OPORP-G and Raw-data-G")),
+}
+
+
+def _digits_files(n: int) -> tuple[str, str, str]:
+    stem = DIGITS_FIGURES[n][0]
+    return (f"{stem}.png", f"{stem}.md", f"{stem}.json")
 
 
 def files(quick: bool) -> Sequence[str]:
@@ -204,12 +238,13 @@ def files(quick: bool) -> Sequence[str]:
     from exactdp.plot import paper001_fig11 as fig11
     from exactdp.plot import paper001_sparse as sparse
 
-    return (*analytic, *EXPERIMENT_FILES, *exp.METRICS.values(), "proj_fig15_idp.png",
+    return (*analytic, *EXPERIMENT_FILES, *(f for n in DIGITS_FIGURES
+                                           for f in _digits_files(n)),
             *fig11.FILES, *sparse.FILES)
 
 
 #: ``--figure N``: the files that draw the paper's Figure N (2 and 3 share the analytic page;
-#: 10-16 are the experiments' pictures on digits, every method in each).
+#: 12, 14 and 16 share the sparse-data page, one panel row each).
 FIGURE_FILES: dict[int, tuple[str, ...]] = {
     1: ("proj_fig01_sigma_star.png", "proj_fig01_sigma_star.json"),
     2: ("proj_analytic.png", "proj_analytic.md", "proj_analytic.json"),
@@ -219,13 +254,27 @@ FIGURE_FILES: dict[int, tuple[str, ...]] = {
     6: ("proj_fig06_flip.png", "proj_fig06_flip.json"),
     8: ("proj_fig08_p_plus_w.png", "proj_fig08_p_plus_w.json"),
     9: ("proj_fig09_levels.png", "proj_fig09_levels.json"),
-    **{n: (*EXPERIMENT_FILES, "proj_p_at_10.png", "proj_p_at_50.png", "proj_r_at_100.png",
-           "proj_svm.png") for n in (10, 13)},
-    15: (*EXPERIMENT_FILES, "proj_fig15_idp.png"),
+    **{n: _digits_files(n) for n in DIGITS_FIGURES},
     **{n: ("proj_fig12_14_16_sparse.png", "proj_fig12_14_16_sparse.md",
            "proj_fig12_14_16_sparse.json") for n in (12, 14, 16)},
     11: ("proj_fig11_patches.png", "proj_fig11_patches.md", "proj_fig11_patches.json"),
 }
+
+#: Worker processes for the experiments' repetitions (``figures --workers``).
+_WORKERS = [1]
+
+
+def set_workers(n: int) -> None:
+    """Run the experiments' repetitions in ``n`` forked processes (same rows for every n)."""
+    _WORKERS[0] = n
+
+
+def _digits_filter(names: Sequence[str]) -> Callable[[str], bool] | None:
+    """The methods the requested digits files need (None: every method)."""
+    if EXPERIMENT_FILES[0] in names:
+        return None
+    wanted = [DIGITS_FIGURES[n][1] for n in DIGITS_FIGURES if _digits_files(n)[0] in names]
+    return lambda name: any(f(name) for f in wanted)
 
 
 def estimate_ns(quick: bool, names: Sequence[str]) -> int:
@@ -236,8 +285,9 @@ def estimate_ns(quick: bool, names: Sequence[str]) -> int:
     eps = [Fraction(e) for e in (exp.EPS_QUICK if quick else exp.EPS_DEFAULT).split(",")]
     ks, reps = [exp.KS[0]] if quick else list(exp.KS), 1 if quick else exp.REPS
     total = 0
-    if "proj_experiments.md" in names:
-        total += exp.estimate_ns(eps, ks, exp.T_VALUES, reps)
+    if EXPERIMENT_FILES[0] in names or any(_digits_files(n)[0] in names
+                                          for n in DIGITS_FIGURES):
+        total += exp.estimate_ns(eps, ks, exp.T_VALUES, reps, only=_digits_filter(names))
     if "proj_fig11_patches.png" in names:
         total += exp.estimate_ns(eps, ks, (1,), reps, dataset="patches", dense_only=True)
     if "proj_fig12_14_16_sparse.png" in names:
@@ -272,16 +322,19 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
         eps = [Fraction(e) for e in (exp.EPS_QUICK if quick else exp.EPS_DEFAULT).split(",")]
         command = "exactdp figures --paper 001" + (" --quick" if quick else "")
         lines += fig11.write(outputs, eps, [exp.KS[0]] if quick else list(exp.KS),
-                             1 if quick else exp.REPS, exp.SEED, command, progress)
+                             1 if quick else exp.REPS, exp.SEED, command, progress,
+                             _WORKERS[0])
     if "proj_fig12_14_16_sparse.png" in outputs:
         from exactdp.plot import paper001_sparse as sparse
 
         eps = [Fraction(e) for e in (exp.EPS_QUICK if quick else exp.EPS_DEFAULT).split(",")]
         command = "exactdp figures --paper 001" + (" --quick" if quick else "")
         lines += sparse.write(outputs, eps, [exp.KS[0]] if quick else list(exp.KS),
-                              1 if quick else exp.REPS, exp.SEED, command, progress)
-    if "proj_experiments.md" not in outputs:  # files() found the extra missing, or not asked
-        missing = exp.missing_extra()
+                              1 if quick else exp.REPS, exp.SEED, command, progress,
+                              _WORKERS[0])
+    if not any(n in outputs for n in (EXPERIMENT_FILES[0], *(_digits_files(f)[0]
+                                                            for f in DIGITS_FIGURES))):
+        missing = exp.missing_extra()  # files() found the extra missing, or not asked
         return [*lines, missing] if missing and "proj_analytic.png" in outputs else lines
     return [*lines, *_write_experiments(outputs, quick, progress)]
 
@@ -289,10 +342,10 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
 def _write_experiments(outputs: Mapping[str, OutputPath], quick: bool,
                        progress: Callable[[str], None]) -> list[str]:
     """The digits experiments (float metrics of exact releases, labelled; see
-    :mod:`exactdp.plot.paper001_experiments`)."""
-    import time
-
+    :mod:`exactdp.plot.paper001_experiments`): one sweep of the methods the requested files
+    need, then each figure's own picture, Markdown and JSON."""
     from exactdp.plot import paper001_experiments as exp
+    from exactdp.plot import paper001_fig11 as fig11
     from exactdp.plot.draw import figure_bytes
 
     eps = exp.EPS_QUICK if quick else exp.EPS_DEFAULT
@@ -300,30 +353,38 @@ def _write_experiments(outputs: Mapping[str, OutputPath], quick: bool,
     reps = 1 if quick else exp.REPS
     progress(f"paper 001: retrieval and SVM on digits, eps {eps}, k {ks}, {reps} "
              f"repetition(s)")
-    start = time.perf_counter()
-    res = exp.experiments([Fraction(e) for e in eps.split(",")], ks, exp.T_VALUES, reps,
-                          exp.SEED, log=progress)
-    seconds = time.perf_counter() - start
+    eps_list = [Fraction(e) for e in eps.split(",")]
+    res = exp.experiments(eps_list, ks, exp.T_VALUES, reps, exp.SEED, log=progress,
+                          workers=_WORKERS[0], only=_digits_filter(list(outputs)))
+    seconds = res.cpu_seconds
     command = "exactdp figures --paper 001" + (" --quick" if quick else "")
-    head = (f"## Li & Li on digits: retrieval and SVM against eps\n\nCommand: `{command}` "
-            f"({seconds:.0f} s; eps {eps}, k {', '.join(map(str, ks))}, t "
-            f"{', '.join(map(str, exp.T_VALUES))}, {reps} repetition(s), seed {exp.SEED})\n")
-    md = [head, *exp.report(res)]
-    outputs["proj_experiments.md"].write("\n".join(md))
-    outputs["proj_experiments.json"].write(json.dumps(
-        {"command": command, "seconds": seconds, "rows": res.rows, "no_privacy": res.refs},
-        indent=1) + "\n")
-    for metric, name in exp.METRICS.items():
-        if name in outputs:
-            outputs[name].write_bytes(figure_bytes(exp.figure(res, metric), "png"))
-    if "proj_fig15_idp.png" in outputs:
-        from exactdp.plot import paper001_fig11 as fig11
-
-        outputs["proj_fig15_idp.png"].write_bytes(figure_bytes(fig11.figure(
-            res, ("iDP-SignRP-RR", "DP-OPORP-G", "Raw-data-G", "SignRP-RR"),
-            "Paper 001 Fig. 15 (the paper: MNIST): retrieval with iDP-SignRP-RR on "
-            "scikit-learn's digits\niDP-SignRP-RR is eps-iDP per image, NOT eps-DP; beside it "
-            "the eps-DP SignRP-RR, DP-OPORP-G and Raw-data-G"), "png"))
-    return [(f"proj_experiments.md/.json, {', '.join(exp.METRICS.values())}: precision@10/@50, recall@100 "
-             f"of the true top-50 cosine neighbours and linear-SVM accuracy against eps on "
-             f"digits (exact mechanisms, float metrics; {seconds:.0f} s)")]
+    setting = (f"eps {eps}, k {', '.join(map(str, ks))}, t "
+               f"{', '.join(map(str, exp.T_VALUES))}, {reps} repetition(s), seed {exp.SEED}")
+    lines = []
+    if EXPERIMENT_FILES[0] in outputs:
+        head = (f"## Li & Li on digits: retrieval and SVM against eps, every method\n\n"
+                f"Command: `{command}` ({seconds:.0f} s CPU for the digits sweep; {setting})\n")
+        outputs["proj_experiments.md"].write("\n".join([head, *exp.report(res)]))
+        outputs["proj_experiments.json"].write(json.dumps(
+            {"command": command, "seconds": seconds, "rows": res.rows,
+             "no_privacy": res.refs}, indent=1) + "\n")
+        outputs["proj_svm.png"].write_bytes(figure_bytes(exp.figure(res, "SVM"), "png"))
+        lines.append(f"proj_experiments.md/.json, proj_svm.png: every method on digits "
+                     f"(precision@10/@50, recall@100, linear-SVM accuracy; {seconds:.0f} s "
+                     f"CPU)")
+    for n, (stem, wanted, title) in DIGITS_FIGURES.items():
+        png, md, js = _digits_files(n)
+        if png not in outputs:
+            continue
+        rows = [r for r in res.rows if wanted(r["method"])]
+        methods = list(dict.fromkeys(r["method"] for r in rows))
+        outputs[png].write_bytes(figure_bytes(fig11.figure(res, methods, title), "png"))
+        text = [f"## {title}\n\nCommand: `{command}` ({setting})\n"]
+        for metric in fig11.METRICS:
+            text.append(f"### {metric}\n\n" + exp.markdown(rows, res.refs, metric, eps_list))
+        outputs[md].write("\n".join(text))
+        outputs[js].write(json.dumps({"command": command, "figure": n, "rows": rows,
+                                      "no_privacy": res.refs}, indent=1) + "\n")
+        lines.append(f"{stem}.png/.md/.json: Figure {n}, precision@10/@50 and recall@100 "
+                     f"on digits")
+    return lines

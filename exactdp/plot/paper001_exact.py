@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 from exactdp.certified import compare_exp
 from exactdp.discrete_gaussian import DiscreteGaussian, calibrate_sigma2
 from exactdp.noise import ClampedGeometric
-from exactdp.projections.idp import IDPSignRPRR
-from exactdp.projections.matrices import OPORPPlan, sample_rademacher
+from exactdp.plot import paper001_batch as batch
+from exactdp.projections.matrices import OPORPPlan, int_matrix, sample_rademacher
 from exactdp.projections.rp import DPOPORP, RawData
 from exactdp.projections.rr import Base, largest_l_max
 from exactdp.projections.signs import DPSignOPORP, DPSignRPRR
@@ -72,8 +72,22 @@ def achieved_eps(eps: Fraction, k: int) -> float:
 
 
 def _release(mech: Any, x: np.ndarray, src: SeededSource) -> np.ndarray:
+    """Every row of ``x`` through ``mech``: the same draws in the same order, hence the same
+    releases, as ``mech.sample(row, src)`` row after row (:mod:`exactdp.plot.paper001_batch`;
+    tests/test_paper001_batch.py compares the two)."""
     import numpy as np
 
+    if isinstance(mech, DPSignOPORP):
+        data = np.ascontiguousarray(x, dtype=np.int32)
+        return np.asarray(mech.sample_batch(data, src), dtype=np.int64)
+    if isinstance(mech, DPSignRPRR):
+        return batch.sign_rows(batch.rp_rows(x, mech.W), mech.flipper, 1, src)
+    if isinstance(mech, DPOPORP) and isinstance(mech.noise, (ClampedGeometric,
+                                                               DiscreteGaussian)):
+        return batch.add_noise_rows(batch.oporp_rows(x, mech.plan), mech.noise, src)
+    if isinstance(mech, RawData) and isinstance(mech.noise, (ClampedGeometric,
+                                                             DiscreteGaussian)):
+        return batch.add_noise_rows(x, mech.noise, src)
     return np.array([mech.sample(tuple(int(v) for v in row), src) for row in x],
                     dtype=np.int64)
 
@@ -117,16 +131,11 @@ def idp_sign_rp(seed: int, beta: int):  # type: ignore[no-untyped-def]
     """iDP-SignRP-RR (Algorithms 10/11): Rademacher ``W``; each image's mechanism calibrated
     at that image (frozen, Theorem 6.2): eps-iDP per image, NOT eps-DP."""
     def method(x: np.ndarray, eps: Fraction, k: int, rep: int) -> tuple[np.ndarray, str]:
-        import numpy as np
-
-        w = sample_rademacher(x.shape[1], k, source(seed, "idp-sign-rp", k, rep, "plan"))
+        w = int_matrix(sample_rademacher(x.shape[1], k,
+                                         source(seed, "idp-sign-rp", k, rep, "plan")))
         total = base(eps, 1)
         src = source(seed, "idp-sign-rp", k, rep, eps, "noise")
-        rows = []
-        for row in x:
-            u = tuple(int(v) for v in row)
-            rows.append(IDPSignRPRR.calibrate(u, w, beta, total).sample(u, src))
-        return np.array(rows, dtype=np.int64), "signs"
+        return batch.idp_sign_rp_rows(x, w, beta, total, src), "signs"
     return method
 
 

@@ -145,35 +145,70 @@ def evaluate(features: np.ndarray, kind: str, y: np.ndarray, sp: pdata.Split,
     return out
 
 
+#: What the worker processes of :func:`run` read (set before they are forked).
+_JOB: dict[str, Any] = {}
+
+
+def _task(task: tuple[int, str, Fraction, int]) -> tuple[dict[str, float], float]:
+    """One repetition of one (k, method, eps): its scores and its processor seconds."""
+    k, name, eps, rep = task
+    start = time.process_time()
+    feats, kind = _JOB["methods"][name](_JOB["x"], eps, k, rep)
+    scores = evaluate(feats, kind, _JOB["y"], _JOB["sp"], _JOB["truth"], rep)
+    return scores, time.process_time() - start
+
+
 def run(methods: dict[str, Method], eps_list: list[Fraction], ks: list[int], reps: int,
         x: np.ndarray, y: np.ndarray, sp: pdata.Split, truth: np.ndarray,
-        log: Callable[[str], None]) -> list[dict[str, Any]]:
+        log: Callable[[str], None], workers: int = 1) -> list[dict[str, Any]]:
+    """Every (k, method, eps), ``reps`` repetitions each, averaged.  Each repetition draws
+    from sources named by (seed, method, k, rep, eps) and ranks ties by ``rep``, so it is a
+    function of its task alone: ``workers`` processes (forked) give the same rows as one
+    (only the ``seconds``, the processor time summed over the repetitions, vary)."""
+    cells = [(k, name, eps) for k in ks for name in methods
+             if "Raw-data" not in name or k == ks[0] for eps in eps_list]
+    tasks = [(k, name, eps, rep) for k, name, eps in cells for rep in range(reps)]
+    _JOB.update(methods=methods, x=x, y=y, sp=sp, truth=truth)
+    try:
+        if workers > 1 and len(tasks) > 1:
+            import multiprocessing
+
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                results = iter(pool.imap(_task, tasks, chunksize=1))
+                rows = _rows(cells, reps, results, log)
+        else:
+            rows = _rows(cells, reps, map(_task, tasks), log)
+    finally:
+        _JOB.clear()
+    return rows
+
+
+def _rows(cells: list[tuple[int, str, Fraction]], reps: int, results: Any,
+          log: Callable[[str], None]) -> list[dict[str, Any]]:
+    """The averaged row of each cell from its ``reps`` results (in task order)."""
     import numpy as np
 
     rows = []
-    for k in ks:
-        for name, method in methods.items():
-            if "Raw-data" in name and k != ks[0]:
-                continue  # does not depend on k
-            for eps in eps_list:
-                start = time.perf_counter()
-                scores: dict[str, list[float]] = {}
-                for rep in range(reps):
-                    feats, kind = method(x, eps, k, rep)
-                    for key, v in evaluate(feats, kind, y, sp, truth, rep).items():
-                        scores.setdefault(key, []).append(v)
-                row = {"method": name, "k": None if "Raw-data" in name else k,
-                       "eps": str(eps), "reps": reps, "seconds": time.perf_counter() - start}
-                row.update({key: float(np.mean(v)) for key, v in scores.items()})
-                rows.append(row)
-                log(f"  k={k} {name} eps={eps}: " + ", ".join(
-                    f"{key} {row[key]:.3f}" for key in scores) + f" ({row['seconds']:.1f} s)")
+    for k, name, eps in cells:
+        scores: dict[str, list[float]] = {}
+        seconds = 0.0
+        for _ in range(reps):
+            got, cpu = next(results)
+            seconds += cpu
+            for key, v in got.items():
+                scores.setdefault(key, []).append(v)
+        row = {"method": name, "k": None if "Raw-data" in name else k,
+               "eps": str(eps), "reps": reps, "seconds": seconds}
+        row.update({key: float(np.mean(v)) for key, v in scores.items()})
+        rows.append(row)
+        log(f"  k={k} {name} eps={eps}: " + ", ".join(
+            f"{key} {row[key]:.3f}" for key in scores) + f" ({row['seconds']:.1f} s CPU)")
     return rows
 
 
 def estimate_ns(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ...],
                 reps: int, seed: int = SEED, sample: int = 30, dataset: str = "digits",
-                dense_only: bool = False) -> int:
+                dense_only: bool = False, only: Callable[[str], bool] | None = None) -> int:
     """Processor time the sweep :func:`experiments` would take, in nanoseconds: every method
     timed on ``sample`` and ``3 sample`` images at every k (one eps: a release's cost does not
     depend on eps), the cost per image and per call read off the two and scaled to all
@@ -184,6 +219,8 @@ def estimate_ns(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ..
     methods = {**exact_methods(seed, t_values), **gaussian_references(seed)}
     if dense_only:
         methods = {n: m for n, m in methods.items() if "Sign" not in n}
+    if only is not None:
+        methods = {n: m for n, m in methods.items() if only(n)}
 
     def cpu(method: Method, n: int, k: int) -> int:
         start = time.process_time_ns()
@@ -199,7 +236,7 @@ def estimate_ns(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ..
             per_image = max(big - small, 0) / (2 * sample)
             per_call = max(small - per_image * sample, 0)
             total += int((per_call + per_image * len(x)) * len(eps_list) * reps)
-    feats, kind = methods["DP-OPORP-L"](x, eps_list[0], ks[0], 0)
+    feats, kind = next(iter(methods.values()))(x, eps_list[0], ks[0], 0)
     start = time.process_time_ns()
     evaluate(feats, kind, y, sp, truth, seed)
     runs = sum(1 for k in ks for name in methods if "Raw-data" not in name or k == ks[0])
@@ -335,7 +372,8 @@ class Results:
 def experiments(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ...], reps: int,
                 seed: int, float_reference: bool = False, no_exact: bool = False,
                 log: Callable[[str], None] = lambda line: None, dataset: str = "digits",
-                dense_only: bool = False) -> Results:
+                dense_only: bool = False, workers: int = 1,
+                only: Callable[[str], bool] | None = None) -> Results:
     """Run every method at every (k, eps) on digits: the exact ones unless ``no_exact``, the
     float Gaussian references always, the float sign mechanisms with ``float_reference``."""
     cpu = time.process_time()
@@ -350,9 +388,14 @@ def experiments(eps_list: list[Fraction], ks: list[int], t_values: tuple[int, ..
         methods.update(float_methods(seed, t_values))
     if dense_only:  # the paper's Figs 10-12: noisy projections and raw data, no signs
         methods = {n: m for n, m in methods.items() if "Sign" not in n}
-    rows = run(methods, eps_list, ks, reps, x, y, sp, truth, log)
+    if only is not None:
+        methods = {n: m for n, m in methods.items() if only(n)}
+    rows = run(methods, eps_list, ks, reps, x, y, sp, truth, log, workers)
     refs = non_private(x, y, sp, truth, ks, seed)
-    return Results(eps_list, ks, t_values, rows, refs, reps, time.process_time() - cpu)
+    cpu = time.process_time() - cpu  # this process; the workers' time is in the rows
+    if workers > 1:
+        cpu += sum(r["seconds"] for r in rows)
+    return Results(eps_list, ks, t_values, rows, refs, reps, cpu)
 
 
 def report(res: Results) -> list[str]:

@@ -65,18 +65,16 @@ def figure(res: Any, methods: Sequence[str] | None = None, head: str | None = No
 
 
 def write(outputs: Mapping[str, OutputPath], eps: list[Fraction], ks: list[int], reps: int,
-          seed: int, command: str, progress: Callable[[str], None]) -> list[str]:
-    import time
-
+          seed: int, command: str, progress: Callable[[str], None], workers: int = 1
+          ) -> list[str]:
     from exactdp.plot import paper001_experiments as exp
     from exactdp.plot.draw import figure_bytes
 
     progress(f"paper 001 Fig. 11: retrieval on image patches, eps {eps}, k {ks}, {reps} "
              f"repetition(s)")
-    start = time.process_time()
     res = exp.experiments(eps, ks, (1,), reps, seed, log=progress, dataset="patches",
-                          dense_only=True)
-    seconds = time.process_time() - start
+                          dense_only=True, workers=workers)
+    seconds = res.cpu_seconds
     md = [(f"## Li & Li Figure 11 on image patches: retrieval against eps\n\nData: {DATA}.\n\n"
           f"Command: `{command}` ({seconds:.0f} s CPU; {reps} repetition(s), seed {seed})\n")]
     for metric in METRICS:
