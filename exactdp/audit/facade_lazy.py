@@ -154,6 +154,48 @@ def _ordered(op: str, ceiling: bool, answer: bool) -> Callable[[Any, Any], bool]
     return compare
 
 
+def _equality(op: str) -> Callable[[Any, Any], bool]:
+    """``self == other`` or ``self != other``, run with tracing off (as :func:`_ordered`):
+    ``(offset + j) / scale == x`` holds for the one ``j = x * scale - offset`` when that is
+    an integer -- the parts ``[lo, j)``, ``[j, j + 1)``, ``[j + 1, hi)`` of the cell, the
+    empty ones left out (one cut at an end of the cell: a coin).  A plain int or finite
+    float is read here; any other operand goes through :meth:`LazyUnit._compare`."""
+    want = op == "=="
+
+    def compare(self: Any, other: Any) -> bool:
+        old = gettrace()
+        if old is not None:
+            settrace(None)
+        try:
+            t = type(other)
+            if t is int:
+                j = other * self._ctx[0] - self._offset
+            elif t is float and -_MAX_FLOAT <= other <= _MAX_FLOAT:  # float-ok: read exactly
+                x0, x1 = other.as_integer_ratio()
+                num = x0 * self._ctx[0] - self._offset * x1
+                if num % x1:  # a value no j gives
+                    return not want
+                j = num // x1
+            else:
+                return self._compare(other, op)  # type: ignore[no-any-return]
+            lo, hi = self._cell
+            if j < lo or j >= hi:
+                same = False
+            elif j == lo:
+                same = self._below(lo + 1, True)
+            elif j == hi - 1:
+                same = self._below(hi - 1, False)
+            else:
+                same = self._split((j, j + 1), (False, True, False))
+            return same if want else not same
+        finally:
+            if old is not None:
+                settrace(old)
+
+    compare.__name__ = compare.__qualname__ = "__eq__" if want else "__ne__"
+    return compare
+
+
 def _comparison(op: str) -> Callable[[Any, Any], bool]:
     """``self OP other`` by :meth:`LazyUnit._compare`, run with tracing off (as
     :func:`_ordered`)."""
@@ -279,8 +321,8 @@ class LazyUnit:
     __le__ = _ordered("<=", False, True)
     __gt__ = _ordered(">", False, False)
     __ge__ = _ordered(">=", True, False)
-    __eq__ = _comparison("==")  # type: ignore[assignment]
-    __ne__ = _comparison("!=")  # type: ignore[assignment]
+    __eq__ = _equality("==")  # type: ignore[assignment]
+    __ne__ = _equality("!=")  # type: ignore[assignment]
     __bool__ = untraced(lambda self: self._compare(0, "!="))
 
     def __getattr__(self, name: str) -> Any:

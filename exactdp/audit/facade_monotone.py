@@ -68,3 +68,6 @@ class LazyIncreasing(LazyUnit):
     __le__ = _comparison("<=")
     __gt__ = _comparison(">")
     __ge__ = _comparison(">=")
+    __eq__ = _comparison("==")  # type: ignore[assignment]
+    __ne__ = _comparison("!=")  # type: ignore[assignment]
+    __hash__ = LazyUnit.__hash__  # (an __eq__ in the class body would make it None)
