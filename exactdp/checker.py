@@ -285,7 +285,7 @@ def hockey_stick(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction], ratio: ob
     at most ``delta``.  For ``ratio > 0`` and nonnegative laws the outcomes that count are
     screened by short bounds (:func:`~exactdp.ratio_bounds.hockey_sticks_screened`; pass a
     ``cache`` shared by calls on the same laws to read each law once); otherwise
-    :func:`_hockey_stick_direct`.  Both give the same Fraction.
+    ``_hockey_stick_direct``.  Both give the same Fraction.
     """
     return _hockey_sticks(p, q, (to_fraction(ratio, "ratio"),), cache)[0]
 
@@ -381,7 +381,7 @@ def worst_ratio(pairs: Iterable[tuple[Any, Mapping[Any, Fraction], Any, Mapping[
     witness is the first pair and outcome (pairs in the order given, outcomes in ``P_a``'s
     order) attaining the worst ratio.  Nonnegative laws are screened by short bounds
     (:func:`~exactdp.ratio_bounds.worst_ratio_screened`; pass a ``cache`` shared by calls on
-    the same laws to read each law once); others take :func:`_worst_ratio_direct`, with the
+    the same laws to read each law once); others take ``_worst_ratio_direct``, with the
     same result.
     """
     pairs = list(pairs)

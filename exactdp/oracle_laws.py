@@ -8,6 +8,13 @@ its randomness came from the source it was given: the entropy sources the explor
 not model are guarded during each run (:mod:`exactdp.audit.escape`), every path is re-run
 with the same draws, and a counting mechanism's law is computed twice.  An escape fails the
 assertion with :class:`OracleAssertionError`, on every run.
+
+Before an assertion passes, the laws are confirmed in two more processes started with other
+hash seeds (:mod:`exactdp.audit.hash_seed`): every explored path replayed there must give
+the same output and draws (a counting law: the same distribution).  A difference fails the
+assertion (the law depends on the iteration order of a set of strings); a mechanism that
+cannot be pickled into another process fails it too, saying so, unless the assertion is
+told ``hash_seed_check=False`` (then it passes on this process's law alone).
 """
 
 from __future__ import annotations
@@ -19,10 +26,18 @@ from typing import Any
 
 from exactdp.audit.escape import watching
 from exactdp.audit.guard import Abort
+from exactdp.audit.hash_seed import confirm, recipe, unconfirmed_note
+from exactdp.audit.per_input import path_record
 from exactdp.audit.replay import replay_path
 from exactdp.checker import counting_distribution, thresholds
 from exactdp.counting import InverseCDFSampler
-from exactdp.explore import MAX_RUNS, MAX_UNIFORM, NondeterminismError, explore
+from exactdp.explore import (
+    MAX_RUNS,
+    MAX_UNIFORM,
+    ExploringSource,
+    NondeterminismError,
+    explore,
+)
 from exactdp.params import ParameterError, ParameterTypeError, positive_int
 from exactdp.randomness import RandomSource
 
@@ -95,12 +110,14 @@ def fail_escape(abort: Abort, what: str) -> OracleAssertionError:
 
 
 def explore_law(fn: Callable[[RandomSource], Any], what: str, key: Any, *, max_uniform: int,
-             max_runs: int, target: object = None) -> dict[Any, Fraction]:
+             max_runs: int, target: object = None,
+             record: list[tuple[Any, ...]] | None = None) -> dict[Any, Fraction]:
     """``explore(fn)`` with the white-box audit's escape checks
     (:mod:`exactdp.audit.escape`): the entropy sources the exploration does not model are
     guarded during each run, every path is re-run with the same draws and must give the
     same output and draws, and the global generators and the code's state must not change.
-    An escape fails the assertion (:class:`OracleAssertionError`), every time."""
+    An escape fails the assertion (:class:`OracleAssertionError`), every time.  ``record``:
+    filled with every path run (choices, draws, output), for :func:`confirmed`."""
     with watching(fn if target is None else target) as watch:
         watch.advice = ADVICE
 
@@ -125,8 +142,15 @@ def explore_law(fn: Callable[[RandomSource], Any], what: str, key: Any, *, max_u
             if cold:
                 first = replay_path(once, src, first, key, timed=False)
             replay_path(once, src, first, key)
+            if record is not None:
+                assert isinstance(src, ExploringSource), "explore() runs every path on one"
+                if not memo or src.memo is not memo[0]:  # a restart: the paths before go
+                    record.clear()
+                    memo[:] = [src.memo]
+                record.append(path_record(src, first))
             return first
 
+        memo: list[Any] = []
         searched = _searches()
         try:
             dist = explore(run, max_uniform=max_uniform, max_runs=max_runs)
@@ -183,16 +207,32 @@ def _counting(mechanism: InverseCDFSampler, c: int) -> dict[Any, Fraction]:
 # --------------------------------------------------------------------------- exact helpers
 
 def exact_distribution(sampler: Sampler, *, max_uniform: int = MAX_UNIFORM,
-                       max_runs: int = MAX_RUNS) -> dict[Any, Fraction]:
-    """The exact output distribution of ``sampler(source)`` (every path of its draws)."""
+                       max_runs: int = MAX_RUNS, hash_seed_check: bool = True
+                       ) -> dict[Any, Fraction]:
+    """The exact output distribution of ``sampler(source)`` (every path of its draws),
+    confirmed in other processes with other hash seeds (``hash_seed_check``)."""
     if not callable(sampler):
         raise ParameterTypeError(f"sampler = {sampler!r} must be a function of a RandomSource")
-    return explore_law(sampler, "the sampler", None, max_uniform=max_uniform, max_runs=max_runs)
+    rebuild = recipe(sampler) if hash_seed_check else None  # before any call
+    paths: list[tuple[Any, ...]] = []
+    dist = explore_law(sampler, "the sampler", None, max_uniform=max_uniform,
+                       max_runs=max_runs, record=paths)
+    if rebuild is not None:
+        confirmed(rebuild, "oracle", {"max_uniform": max_uniform, "sampler": True},
+                  [(None, paths)], "the sampler")
+    return dist
 
 
 def distributions(mechanism: Mechanism | InverseCDFSampler, pairs: Sequence[tuple[Any, Any]],
-                   max_uniform: int, max_runs: int) -> dict[Any, dict[Any, Fraction]]:
+                   max_uniform: int, max_runs: int,
+                   pending: list[Callable[[], None]] | None = None
+                   ) -> dict[Any, dict[Any, Fraction]]:
+    """The law of ``mechanism`` on every input of ``pairs``; ``pending``: given a call that
+    confirms them in other processes (:func:`confirmed`), to make before a pass."""
+    rebuild = None if pending is None else recipe(mechanism)  # before any call
     cache: dict[Any, dict[Any, Fraction]] = {}
+    replays: list[tuple[Any, Any]] = []
+    counting = isinstance(mechanism, InverseCDFSampler)
     for x, y in pairs:
         for v in (x, y):
             key = input_key(v)
@@ -200,11 +240,34 @@ def distributions(mechanism: Mechanism | InverseCDFSampler, pairs: Sequence[tupl
                 continue
             if isinstance(mechanism, InverseCDFSampler):
                 cache[key] = _counting(mechanism, _count(mechanism, v))
+                replays.append((v, cache[key]))
             else:
+                paths: list[tuple[Any, ...]] = []
                 cache[key] = explore_law(_bind(mechanism, v), f"the mechanism on input {v!r}", v,
                                       max_uniform=max_uniform, max_runs=max_runs,
-                                      target=mechanism)
+                                      target=mechanism, record=paths)
+                replays.append((v, paths))
+    if pending is not None:
+        assert rebuild is not None
+        mode = "counting_oracle" if counting else "oracle"
+        pending.append(lambda: confirmed(rebuild, mode, {"max_uniform": max_uniform},
+                                         replays, "the mechanism"))
     return cache
+
+
+def confirmed(rebuild: Any, mode: str, params: dict[str, Any],
+              replays: Sequence[tuple[Any, Any]], what: str) -> None:
+    """Confirm laws in other processes (:func:`exactdp.audit.hash_seed.confirm`), or fail the
+    assertion (:class:`OracleAssertionError`)."""
+    outcome = confirm(rebuild, mode, params, replays)
+    if outcome.finding is not None:
+        raise OracleAssertionError(f"{what}: no exact law: {outcome.finding.message}")
+    if outcome.unconfirmed:
+        raise OracleAssertionError(
+            f"{what}: {unconfirmed_note(outcome.unconfirmed)}. Define it at module level (or "
+            f"as an object of an importable class, or a lambda over picklable values) so "
+            f"that another process can rebuild it, or pass hash_seed_check=False to accept "
+            f"this process's law")
 
 
 def _count(mechanism: InverseCDFSampler, v: Any) -> int:

@@ -6,7 +6,7 @@ draws).  Most comparisons are decided by far less: each positive probability
 ``P(o) = n / d`` gets a *short bound*, integers ``lo <= hi`` of about ``2 BITS`` bits and an
 exponent ``s`` with ``lo 2^s <= P(o) <= hi 2^s``, read off the top :data:`BITS` bits of
 ``n`` and ``d`` (:func:`short_bound`).  A ratio of two probabilities then has a short bound
-too (:func:`_ratio_bound`), and a comparison that the bounds separate is decided by
+too, and a comparison that the bounds separate is decided by
 them; exact products of ``n`` and ``d`` (gmpy2 integers) decide every other one, so the
 results -- ratios, witnesses, divergences -- are exactly those of comparing everything
 exactly, in the same order.

@@ -55,6 +55,7 @@ from typing import Any
 
 from exactdp.audit.escape import watching
 from exactdp.audit.guard import Abort
+from exactdp.audit.hash_seed import recipe
 from exactdp.audit.severity import separated_decimals
 from exactdp.binomial import critical_counts
 from exactdp.certified import Interval, exp_interval
@@ -75,6 +76,7 @@ from exactdp.oracle_laws import (
     Mechanism,
     OracleAssertionError,
     Sampler,
+    confirmed,
     distributions,
     exact_distribution,
     explore_law,
@@ -264,18 +266,21 @@ def _ratio_vs_claim(ratio: Fraction, eps: Fraction) -> str:
 def assert_pure_dp(mechanism: Mechanism | InverseCDFSampler,
                    neighbours: Iterable[tuple[Any, Any]], epsilon: object = None, *,
                    ratio_bound: object = None, max_uniform: int = MAX_UNIFORM,
-                   max_runs: int = MAX_RUNS) -> RatioWitness:
+                   max_runs: int = MAX_RUNS, hash_seed_check: bool = True) -> RatioWitness:
     """Assert ``Pr[M(x) = o] <= e**eps Pr[M(x') = o]`` for every given pair, both orders,
     and every outcome, exactly; return the worst ratio's witness.
 
     The claim is ``epsilon`` (compared with certified bounds on ``e**eps``) or
     ``ratio_bound`` (``Pr[M(x) = o] <= ratio_bound * Pr[M(x') = o]``, exactly).
     ``mechanism(x, source)`` is run under the exploring source for each input; an
-    :class:`~exactdp.counting.InverseCDFSampler` is read through its thresholds.
+    :class:`~exactdp.counting.InverseCDFSampler` is read through its thresholds.  Before it
+    passes, the laws are confirmed in two more processes with other hash seeds
+    (:mod:`exactdp.oracle_laws`; ``hash_seed_check=False``: this process's laws alone).
     """
     eps, r = _claim(epsilon, ratio_bound)
     pairs = _pairs(neighbours)
-    dists = distributions(mechanism, pairs, max_uniform, max_runs)
+    pending: list[Callable[[], None]] | None = [] if hash_seed_check else None
+    dists = distributions(mechanism, pairs, max_uniform, max_runs, pending)
     ordered = []
     for x, y in pairs:
         px, py = dists[input_key(x)], dists[input_key(y)]
@@ -285,19 +290,28 @@ def assert_pure_dp(mechanism: Mechanism | InverseCDFSampler,
         if worst.ratio is None or worst.ratio > r:
             raise OracleAssertionError(f"not {_claim_text(None, r, Fraction(0))}: "
                                        f"{_witness_text(worst)} > {r}")
+        _confirm(pending)
         return worst
     assert eps is not None
     ok, _ = certify_ratio(worst, eps)
     if not ok:
         how = "" if worst.ratio is None else f"; {_ratio_vs_claim(worst.ratio, eps)}"
         raise OracleAssertionError(f"not ({eps}, 0)-DP: {_witness_text(worst)}{how}")
+    _confirm(pending)
     return worst
+
+
+def _confirm(pending: Sequence[Callable[[], None]] | None) -> None:
+    """Confirm the laws in other processes before a pass (:func:`exactdp.oracle_laws.confirmed`)."""
+    for call in pending or ():
+        call()
 
 
 def assert_approx_dp(mechanism: Mechanism | InverseCDFSampler,
                      neighbours: Iterable[tuple[Any, Any]], epsilon: object = None,
                      delta: object = None, *, ratio_bound: object = None,
-                     max_uniform: int = MAX_UNIFORM, max_runs: int = MAX_RUNS) -> Fraction:
+                     max_uniform: int = MAX_UNIFORM, max_runs: int = MAX_RUNS,
+                     hash_seed_check: bool = True) -> Fraction:
     """Assert ``sup_S Pr[M(x) in S] - e**eps Pr[M(x') in S] <= delta`` for every given pair,
     both orders, exactly (certified bounds on ``e**eps``); return the largest upper bound
     found on the divergence.  (A divergence within ``2**-4096`` of ``delta`` that the
@@ -310,7 +324,8 @@ def assert_approx_dp(mechanism: Mechanism | InverseCDFSampler,
     if not 0 <= dlt <= 1:
         raise ParameterError(f"delta = {dlt} must lie in [0, 1]")
     pairs = _pairs(neighbours)
-    dists = distributions(mechanism, pairs, max_uniform, max_runs)
+    pending: list[Callable[[], None]] | None = [] if hash_seed_check else None
+    dists = distributions(mechanism, pairs, max_uniform, max_runs, pending)
     worst_hi = Fraction(0)
     for x0, y0 in pairs:
         for x, y in ((x0, y0), (y0, x0)):
@@ -335,13 +350,14 @@ def assert_approx_dp(mechanism: Mechanism | InverseCDFSampler,
                     f"not {_claim_text(eps, r, dlt)}: for inputs x = {x!r}, x' = {y!r} the "
                     f"hockey-stick divergence at {at} {value}, above delta = {dlt}; largest "
                     f"contributions: {detail}")
+    _confirm(pending)
     return worst_hi
 
 
 def assert_strict_time(mechanism: Mechanism | InverseCDFSampler,
                        inputs: Iterable[Any] | None = None, *,
                        us: Iterable[int] | None = None, max_uniform: int = MAX_UNIFORM,
-                       max_runs: int = MAX_RUNS) -> int | None:
+                       max_runs: int = MAX_RUNS, hash_seed_check: bool = True) -> int | None:
     """Assert that the operation traces do not depend on the input (strict time; the paper's
     Theorem 4.7 ii / 4.10 ii form for counting samplers).
 
@@ -384,9 +400,12 @@ def assert_strict_time(mechanism: Mechanism | InverseCDFSampler,
     xs = list(inputs) if inputs is not None else []
     if len(xs) < 2:
         raise ParameterError("assert_strict_time needs inputs: two or more values of x")
+    rebuild = recipe(mechanism) if hash_seed_check else None  # before any call
+    replays: list[tuple[Any, Any]] = [(x, []) for x in xs]
     laws = [explore_law(_traced(mechanism, x), f"the mechanism on input {x!r}", x,
-                     max_uniform=max_uniform, max_runs=max_runs, target=mechanism)
-            for x in xs]
+                     max_uniform=max_uniform, max_runs=max_runs, target=mechanism,
+                     record=paths)
+            for x, (_, paths) in zip(xs, replays, strict=True)]
     for x, law in zip(xs[1:], laws[1:], strict=True):
         if law != laws[0]:
             t = next(t for t in _ordered(set(law) | set(laws[0]))
@@ -395,6 +414,8 @@ def assert_strict_time(mechanism: Mechanism | InverseCDFSampler,
                 f"operation traces differ between inputs x = {xs[0]!r} and x' = {x!r}: the "
                 f"trace {_trace_text(t)} has probability {laws[0].get(t, Fraction(0))} on x "
                 f"and {law.get(t, Fraction(0))} on x'")
+    if rebuild is not None:
+        confirmed(rebuild, "traced", {"max_uniform": max_uniform}, replays, "the mechanism")
     lengths = {len(t) for t in laws[0]}
     return lengths.pop() if len(laws[0]) == 1 else None
 

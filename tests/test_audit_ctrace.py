@@ -18,7 +18,7 @@ import sysconfig
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given, settings
@@ -252,3 +252,84 @@ def bytecode_user(n):
         with contextlib.suppress(KeyError):
             total += {0: i}[i % 2]
     return total
+
+
+class _EqualToAll:
+    """A stream that says it equals every object (its ``__eq__`` must not hide it), with a
+    ``write`` that is one object for every such stream."""
+
+    written: ClassVar[list[str]] = []
+
+    write = staticmethod(written.append)
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+def _writes(counting: Counting) -> Any:
+    with counting.run() as counter:
+        Guard(None).call(lambda: sys.stdout.write("x"), (), "f", {})
+    return counter.observed()[1]
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_a_run_puts_back_the_very_objects_it_found(planted: bool,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each run starts from what it finds and leaves it as found: what the audited code
+    replaced is put back, a stream swapped between two runs is the one recorded and put
+    back (even one that says it equals the old one); a planted key check by equality
+    alone puts the old stream back."""
+    if planted:
+        monkeypatch.setattr(Counting, "_changed",
+                            lambda self, key: self._key is None or key != self._key)
+    counting = Counting(None)
+    sleep = time.sleep
+    with counting.run():
+        time.sleep = print  # the audited code replacing a patched function
+    assert time.sleep is sleep
+    first, second = _EqualToAll(), _EqualToAll()
+    with contextlib.redirect_stdout(first):  # type: ignore[type-var]
+        assert _writes(counting) == (("stdout.write",),)
+        assert sys.stdout is first
+    with contextlib.redirect_stdout(second):  # type: ignore[type-var]
+        assert _writes(counting) == (("stdout.write",),)
+        swapped_back = sys.stdout
+    assert (swapped_back is second) is not planted
+    assert _EqualToAll.written[-2:] == ["x", "x"]
+
+
+def test_a_failing_set_up_puts_everything_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    counting = Counting(None)
+    with counting.run():
+        pass
+    before = (time.sleep, time.time, sys.stdout, sys.gettrace())
+    monkeypatch.setattr(counting, "_patches", [
+        p if p[1] != "print" else (_Refusing(), "print", p[2]) for p in counting._patches])
+    with pytest.raises(RuntimeError), counting.run():
+        pass
+    assert (time.sleep, time.time, sys.stdout, sys.gettrace()) == before
+
+
+class _Refusing:
+    """An object whose attribute cannot be set."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise RuntimeError(name)
+
+
+def test_the_time_limit_interrupts_and_puts_the_handler_back() -> None:
+    import signal
+
+    from exactdp.audit.guard import Timeout, time_limit
+
+    before = signal.getsignal(signal.SIGALRM)
+    with pytest.raises(Timeout), time_limit(1):
+        while True:
+            pass
+    assert signal.getsignal(signal.SIGALRM) is before
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    with time_limit(1):
+        pass
+    assert signal.getsignal(signal.SIGALRM) is before

@@ -318,3 +318,70 @@ def test_bounds_cache_reads_each_law_once_and_never_confuses_two() -> None:
     laws = [{0: Fraction(1, k)} for k in range(2, 200)]  # ids reused after collection
     for law in laws:
         assert cache(law).law is law
+
+
+# --------------------------------------------------------------------------- the judge
+
+def _judged(dists: dict[Any, Law], eps: Fraction, delta: Fraction) -> tuple[Any, ...]:
+    from exactdp.audit.judge import _judge
+
+    common = {"mechanism": "m", "kind": "source", "inputs": tuple(dists),
+              "claimed_epsilon": eps, "claimed_delta": delta, "environment": {"at": "test"}}
+    pairs = [(c, c + 1) for c in range(len(dists) - 1)]
+    r = _judge(common, dists, pairs, eps, delta, None, None, "m", None, "", None, 0)
+    return (r.verdict, r.worst, r.bound, r.infinite, r.hockey_stick, r.hockey_stick_pair,
+            r.excess)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_judge_report_equals_the_direct_paths(monkeypatch: pytest.MonkeyPatch,
+                                              seed: int) -> None:
+    """A white-box judgement (worst ratio, infinite losses, hockey-stick deltas decided
+    pair by pair) is the same with the screen as with the direct computation forced."""
+    rng = random.Random(seed)
+    pairs = tricky_pairs(seed, rng.randint(2, 4), rng.randint(1, 6))
+    dists = {a: pa for a, pa, _, _ in pairs} | {b: pb for _, _, b, pb in pairs}
+    dists = {c: dists[c] for c in sorted(dists)}
+    if len(dists) < 2 or any(c not in dists for c in range(len(dists))):
+        return
+    eps = rng.choice([Fraction(1, 2), Fraction(1), Fraction(3)])
+    delta = rng.choice([Fraction(0), Fraction(1, 10), Fraction(1, 1000)])
+    try:
+        screened = _judged(dists, eps, delta)
+    except ParameterError:
+        screened = ("refused",)
+
+    def unscreened(*args: Any) -> Any:
+        raise ratio_bounds.NotScreened
+
+    monkeypatch.setattr(ratio_bounds, "worst_ratio_screened", unscreened)
+    monkeypatch.setattr(ratio_bounds, "hockey_sticks_screened", unscreened)
+    monkeypatch.setattr(ratio_bounds.LawBounds, "__init__", _no_bounds)
+    try:
+        direct = _judged(dists, eps, delta)
+    except ParameterError:
+        direct = ("refused",)
+    assert screened == direct
+
+
+def _no_bounds(self: Any, law: Mapping[Any, Any]) -> None:
+    """LawBounds of a law said to have a negative mass: the judge's direct loops."""
+    self.law, self.nonnegative, self.bounds = law, False, {}
+
+
+def test_judge_infinite_losses_with_and_without_negative_masses() -> None:
+    from exactdp.audit.judge import _infinite_losses
+
+    signed = {0: Fraction(-1, 2), 1: Fraction(3, 2), 2: Fraction(0)}
+    plain = {0: Fraction(1, 2), 2: Fraction(1, 2), 3: 1}
+    ordered = [(0, signed, 1, plain), (1, plain, 0, signed)]
+    got = _infinite_losses(ordered, BoundsCache())
+    # plain(0) > 0 > signed(0) is not an infinite ratio: only a zero on the other side is
+    assert [(i.outcome, i.possible_on, i.impossible_on, i.probability) for i in got] == [
+        (1, 0, 1, Fraction(3, 2)), (2, 1, 0, Fraction(1, 2)), (3, 1, 0, 1)]
+    for seed in range(60):
+        pairs = tricky_pairs(seed)
+        want = [(o, a, b, x) for a, pa, b, pb in pairs for o, x in pa.items()
+                if x > 0 and pb.get(o, 0) == 0]
+        got = _infinite_losses(pairs, BoundsCache())
+        assert [(i.outcome, i.possible_on, i.impossible_on, i.probability) for i in got] == want

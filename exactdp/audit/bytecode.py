@@ -44,6 +44,7 @@ import dis
 import functools
 import gc
 import importlib.util
+import operator
 import os
 import sys
 import time
@@ -408,6 +409,12 @@ def _recorder(counter: Counter, name: str, fn: Callable[..., Any]) -> Callable[.
     return recorded
 
 
+#: the patched functions of :mod:`time` (sleep and the clocks), read in one call
+_TIME_FUNCTIONS = operator.attrgetter("sleep", *CLOCKS)
+#: the patched objects among :meth:`Counting._current`'s values (not the bound methods)
+_PATCHED = operator.itemgetter(*range(len(CLOCKS) + 3), len(CLOCKS) + 4)
+
+
 class Counting:
     """The set-up of :func:`counting`, made once and entered for every run (:meth:`run`):
     the recorders of the sleep/clock/output functions and the per-code-object trace
@@ -421,6 +428,9 @@ class Counting:
         self._key: tuple[Any, ...] | None = None
         self._patches: list[tuple[Any, str, Any]] = []
         self._originals: dict[int, Any] = {}
+        #: the patched attributes' values when the recorders were built, in patch order
+        #: (what a run puts back while :meth:`_current` finds the same objects)
+        self._restore: list[tuple[Any, str, Any]] = []
 
     def _build(self) -> None:
         counter = self.counter
@@ -443,40 +453,57 @@ class Counting:
                 patches.append((sys, stream, _Stream(s, _recorder(counter, f"{stream}.write",
                                                                    write))))
         self._originals = {id(getattr(obj, name)): value for obj, name, value in patches}
+        self._restore = [(obj, name, getattr(obj, name)) for obj, name, _ in patches]
         self._patches = patches
 
     def _current(self) -> tuple[Any, ...]:
         """What the recorders stand for: rebuilt when one of these changed."""
-        return (time.sleep, *(getattr(time, n) for n in CLOCKS), builtins.print,
-                sys.stdout, getattr(sys.stdout, "write", None), sys.stderr,
+        return (*_TIME_FUNCTIONS(time), builtins.print, sys.stdout,
+                getattr(sys.stdout, "write", None), sys.stderr,
                 getattr(sys.stderr, "write", None))
 
-    @contextmanager
-    def run(self, armed: bool = True) -> Iterator[Counter]:
-        """Count one run (see :func:`counting`); the counter is reset on entry.
-        ``armed=False``: the block's code is not traced; only the calls made through the
-        counter's :meth:`Counter.traced_call` are counted."""
+    def _changed(self, key: tuple[Any, ...]) -> bool:
+        """Whether ``key`` (:meth:`_current`) differs from the recorders' one: the patched
+        objects by identity (what a run puts back must be the very object it found), the
+        streams' bound ``write`` methods (made afresh on each access) by equality."""
+        old = self._key
+        return old is None or key != old \
+            or not all(map(operator.is_, _PATCHED(key), _PATCHED(old)))
+
+    def run(self, armed: bool = True) -> _Run:
+        """Count one run (see :func:`counting`): a context manager whose value is the
+        counter, reset on entry.  ``armed=False``: the block's code is not traced; only the
+        calls made through the counter's :meth:`Counter.traced_call` are counted."""
+        return _Run(self, armed)
+
+    def _enter(self, run: _Run) -> Counter:
+        run.old = gettrace()  # (first: what a failure below puts back)
         key = self._current()
-        if key != self._key or len(key) != len(self._key or ()):
+        if self._changed(key):
             self._build()
             self._key = key
         counter = self.counter
         counter.reset()
-        patches = list(self._patches)
+        patches = self._patches
         module = getattr(self.globals_of, "__globals__", None)
-        if isinstance(module, dict):
-            originals = self._originals
-            patches += [(module, k, originals[id(v)]) for k, v in list(module.items())
-                        if id(v) in originals and callable(v)]
-        saved: list[tuple[Any, str, Any]] = []
-        old = gettrace()
         # no cyclic garbage collection inside the count: a collection runs finalizers
         # (``__del__``, weakref callbacks) of earlier objects in the middle of the audited
         # frame, which would count as its own operations and differ from one run of the
         # same path to the next
-        collecting = gc.isenabled()
+        run.collecting = gc.isenabled()
         gc.disable()
-        try:
+        if not isinstance(module, dict):
+            # the patched attributes hold the objects read when the recorders were built
+            # (:meth:`_changed`): those are what the run puts back
+            run.saved = self._restore
+            run.plain = True
+            for obj, name, value in patches:
+                setattr(obj, name, value)
+        else:
+            originals = self._originals
+            patches = patches + [(module, k, originals[id(v)]) for k, v in list(module.items())
+                                 if id(v) in originals and callable(v)]
+            saved = run.saved
             for obj, name, value in patches:
                 if isinstance(obj, dict):
                     saved.append((obj, name, obj[name]))
@@ -484,17 +511,47 @@ class Counting:
                 else:
                     saved.append((obj, name, getattr(obj, name)))
                     setattr(obj, name, value)
-            settrace(counter.trace if armed else None)
-            yield counter
-        finally:
-            settrace(old)
-            if collecting:
-                gc.enable()
-            for obj, name, value in reversed(saved):
+        settrace(counter.trace if run.armed else None)
+        return counter
+
+
+class _Run:
+    """One run of a :class:`Counting` (its :meth:`~Counting.run`): the patches and the
+    trace function set on entry, everything restored on exit, errors and interrupts
+    included (a failure half-way through the set-up too).  (A class rather than a
+    generator: entered once per explored path.)"""
+
+    __slots__ = ("armed", "collecting", "counting", "old", "plain", "saved")
+
+    def __init__(self, counting: Counting, armed: bool) -> None:
+        self.counting, self.armed = counting, armed
+        self.saved: list[tuple[Any, str, Any]] = []
+        self.old: Any = None
+        self.collecting = False
+        #: the saved values are attributes, each once (put back in any order)
+        self.plain = False
+
+    def __enter__(self) -> Counter:
+        try:
+            return self.counting._enter(self)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        settrace(self.old)
+        if self.collecting:
+            gc.enable()
+        if self.plain:
+            for obj, name, value in self.saved:
+                setattr(obj, name, value)
+        else:
+            for obj, name, value in reversed(self.saved):
                 if isinstance(obj, dict):
                     obj[name] = value
                 else:
                     setattr(obj, name, value)
+        self.saved = []  # (not cleared: it may be the counting's list of originals)
 
 
 @contextmanager

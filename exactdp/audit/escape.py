@@ -28,12 +28,16 @@ command line, :func:`~exactdp.audit.whitebox_audit`, the assertions of
 Either way the audit stops with a finding (``"escaped"`` or ``"nondeterministic"``):
 white-box verdict ``"broken"`` (exit status 3), never ``"pass"``.
 
+A pass is moreover confirmed in two more processes with other hash seeds
+(:mod:`exactdp.audit.hash_seed`): the iteration order of a set of strings, fixed per
+process, is caught when one of those seeds changes a path's output, draws or trace.
+
 Not guarded (say so, and audit such code black-box): a C extension's own generator or
 clock (native code does not call these Python functions), a hardware generator read
-directly, values fixed per process that reach the code without a guarded call (the
-iteration order of a set of strings under ``PYTHONHASHSEED``, an address shown by
-``str()`` or an f-string), and state that changes only between two paths in a way that no path's re-run
-sees.
+directly, values fixed per process that reach the code without a guarded call (an address
+shown by ``str()`` or an f-string; a dependence on the hash seed that none of the seeds
+tried shows), and state that changes only between two paths in a way that no path's
+re-run sees.
 """
 
 from __future__ import annotations

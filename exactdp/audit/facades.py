@@ -250,8 +250,15 @@ class FacadeMechanism:
         self._facade = facade
         self._facades = list(facades.values())
         try:
-            with _patched(patches):
+            saved: list[tuple[object, str, Any]] = []  # (_patched, inlined: once per run)
+            try:
+                for obj, name, value in patches:
+                    saved.append((obj, name, getattr(obj, name)))
+                    setattr(obj, name, value)
                 result = self.invoke(c, tracer)
+            finally:
+                for obj, name, value in reversed(saved):
+                    setattr(obj, name, value)
             if engine.lazy or engine.lazy_ints:
                 _settled(result, 0)  # a lazy value returned: explored without them
             return result
@@ -337,7 +344,10 @@ class FacadeMechanism:
 def _settled(value: Any, depth: int) -> None:
     """Escape (restart without lazy values) when ``value`` is, or holds in a tuple, list or
     dict, a lazy value: an output must be a value, not a draw still to be made."""
-    if issubclass(type(value), LazyUnit):  # LazyInt, LazyIncreasing too
+    kind = type(value)
+    if kind is int or kind is bool or kind is str:  # (the commonest outputs: settled)
+        return
+    if issubclass(kind, LazyUnit):  # LazyInt, LazyIncreasing too
         object.__getattribute__(value, "_escape")("returned by the mechanism")
     elif isinstance(value, (tuple, list)) and depth < 8:
         for v in value:

@@ -16,12 +16,12 @@ interrupted only when it does return (the elapsed time is still measured after t
 
 from __future__ import annotations
 
+import _signal
 import numbers
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import FrameType
@@ -72,29 +72,49 @@ def _on_alarm(signum: int, frame: FrameType | None) -> None:
     raise Timeout
 
 
-@contextmanager
-def time_limit(seconds: int | None) -> Iterator[None]:
+def time_limit(seconds: int | None) -> _TimeLimit:
     """Raise :class:`Timeout` in the block after ``seconds`` (main thread, POSIX only).
 
     The alarm repeats every second after the first expiry, so that code which catches
     the first :class:`Timeout` (an ``except BaseException``) is interrupted again.
     """
-    if not seconds or threading.current_thread() is not threading.main_thread() \
-            or not hasattr(signal, "setitimer"):
-        yield
-        return
-    old = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 1)
-    try:
-        yield
-    finally:
+    return _TimeLimit(seconds)
+
+
+class _TimeLimit:
+    """:func:`time_limit`'s context manager (a class rather than a generator: entered
+    around every call of the audited code)."""
+
+    __slots__ = ("old", "seconds")
+
+    def __init__(self, seconds: int | None) -> None:
+        self.seconds = seconds
+        self.old: Any = _OFF
+
+    def __enter__(self) -> None:
+        if not self.seconds or threading.current_thread() is not threading.main_thread() \
+                or not hasattr(signal, "setitimer"):
+            return
+        # (signal's C functions: the handlers as they are, without signal.signal's
+        # conversion of each to an enum, which costs more than the rest of a short call)
+        self.old = _signal.signal(_ALARM, _on_alarm)
+        _signal.setitimer(_REAL, self.seconds, 1)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.old is _OFF:
+            return
         while True:  # an alarm may land here: cancel the timer before anything else
             try:
-                signal.setitimer(signal.ITIMER_REAL, 0)
+                _signal.setitimer(_REAL, 0)
                 break
             except Timeout:
                 continue
-        signal.signal(signal.SIGALRM, old)
+        _signal.signal(_ALARM, self.old)
+
+
+_OFF = object()
+_ALARM = int(getattr(signal, "SIGALRM", 14))
+_REAL = int(getattr(signal, "ITIMER_REAL", 0))
 
 
 def show(value: object, limit: int = 80) -> str:
@@ -138,6 +158,11 @@ def _plain(value: object, depth: int = 0) -> object:
     are then one outcome exactly when they are equal as numbers: ``0.5`` and ``1/2`` are
     one outcome, ``-0.0`` and ``0.0`` too), a list or numpy array to the tuple of its
     items (nested lists to nested tuples).  nan, infinities and anything else raise."""
+    kind = type(value)  # (the commonest outcomes first, by their exact type)
+    if kind is int or kind is bool or kind is str:
+        return value
+    if kind is tuple and depth < 8 and len(value) <= 1000:  # type: ignore[arg-type]
+        return tuple([_plain(v, depth + 1) for v in value])  # type: ignore[attr-defined]
     if isinstance(value, bool):
         return value
     if isinstance(value, numbers.Integral):
@@ -164,7 +189,7 @@ def _plain(value: object, depth: int = 0) -> object:
 
 
 def check_outcome(value: object, allowed: range | frozenset[Any] | None, call: str,
-                  witness: Mapping[str, Any], where: str = "") -> Any:
+                  witness: Mapping[str, Any], where: str | Callable[[], str] = "") -> Any:
     """Validate one value the audited code returned; return it normalised.
 
     An outcome must be an exact, safely hashable value: an int, a string, bytes, a
@@ -174,15 +199,16 @@ def check_outcome(value: object, allowed: range | frozenset[Any] | None, call: s
     ``return``), ``nan`` (not even equal to itself) or an infinity, an object whose
     ``__hash__`` or ``__eq__`` may do anything.  When ``allowed`` (the declared
     outputs) is given, the value must lie in it (``out_of_range`` otherwise); an int range
-    takes ints only (``True`` is not the outcome 1).
+    takes ints only (``True`` is not the outcome 1).  ``where``: said after an
+    ``out_of_range`` message (a function: called only then).
     """
-    what = f"{call} returned {show(value)}"
     if value is None:
-        raise Abort(Finding("bad_output", f"{what}, not an outcome (a missing return?)",
-                            dict(witness)))
+        raise Abort(Finding("bad_output", f"{call} returned None, not an outcome (a missing "
+                            f"return?)", dict(witness)))
     try:
         plain = _plain(value)
     except TypeError:
+        what = f"{call} returned {show(value)}"
         raise Abort(Finding(
             "bad_output", f"{what} of type {type(value).__name__}; outcomes must be exact "
             f"values: ints, strings, bytes, Fractions, bools, finite floats (their exact "
@@ -194,6 +220,7 @@ def check_outcome(value: object, allowed: range | frozenset[Any] | None, call: s
         return plain
     if isinstance(allowed, range):
         if isinstance(plain, bool) or not isinstance(plain, int):
+            what = f"{call} returned {show(value)}"
             raise Abort(Finding("bad_output", f"{what} of type {type(value).__name__}, not an "
                                 f"int; the declared outputs are {_declared(allowed)}",
                                 dict(witness)))
@@ -202,8 +229,10 @@ def check_outcome(value: object, allowed: range | frozenset[Any] | None, call: s
         ok = plain in allowed and (not isinstance(plain, bool) or any(
             isinstance(a, bool) and a is plain for a in allowed))
     if not ok:
+        what = f"{call} returned {show(value)}"
         raise Abort(Finding("out_of_range", f"{what}, outside the declared outputs "
-                            f"{_declared(allowed)}{where}", {**witness, "value": plain}))
+                            f"{_declared(allowed)}{where() if callable(where) else where}",
+                            {**witness, "value": plain}))
     return plain
 
 

@@ -104,6 +104,8 @@ def html_report(report: WhiteBoxReport | BlackBoxReport, command: str = "") -> s
     css, word = _BADGE[report.verdict]
     sev = report.severity if isinstance(report, WhiteBoxReport) else None
     level = f" (severity: {sev.level})" if sev is not None and sev.level != "none" else ""
+    if isinstance(report, WhiteBoxReport) and report.scope and report.verdict == "pass":
+        level += f" ({report.scope})"  # a pass not confirmed in another process
     head = [f"<h1>exactdp {kind} audit of {_e(report.mechanism)}</h1>",
             (f"<p><span class=\"verdict {css}\">{word}{_e(level)}</span> "
              f"{_e(_MEANING[report.verdict])}</p>")]

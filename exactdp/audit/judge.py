@@ -76,18 +76,7 @@ def _judge(common: dict[str, Any], dists: dict[Any, Distribution],
     worst = worst_ratio(ordered, cache)
     ok, bound = certify_ratio(worst, eps)
     excess = None if ok or worst.ratio is None else _excess(worst.ratio, eps)
-    infinite: list[InfiniteLoss] = []
-    zero = Fraction(0)
-    for a, pa, b, pb in ordered:
-        la, lb = cache(pa), cache(pb)
-        if la.nonnegative and lb.nonnegative:  # the positive masses are those with bounds
-            positive = lb.bounds
-            infinite.extend(InfiniteLoss(o, a, b, pa[o]) for o in la.bounds
-                            if o not in positive)
-            continue
-        for o, x in pa.items():
-            if x > 0 and pb.get(o, zero) == 0:
-                infinite.append(InfiniteLoss(o, a, b, x))
+    infinite = _infinite_losses(ordered, cache)
     boxes = [(hockey_stick_eps(pa, pb, eps, cache=cache), a, pa, b, pb)
              for a, pa, b, pb in ordered]
     top = max(boxes, key=lambda t: t[0].hi)
@@ -134,6 +123,25 @@ def _judge(common: dict[str, Any], dists: dict[Any, Distribution],
                           infinite=tuple(infinite), hockey_stick=hs, hockey_stick_pair=hs_pair,
                           reference=ref_name, distance=dist_val, distance_input=dist_in,
                           trace=trace, seconds=elapsed(start), excess=excess)
+
+
+def _infinite_losses(ordered: Sequence[tuple[Any, Mapping[Any, Fraction], Any,
+                                              Mapping[Any, Fraction]]],
+                     cache: BoundsCache) -> list[InfiniteLoss]:
+    """Every outcome ``o`` and ordered pair ``(a, b)`` with ``P_a(o) > 0 = P_b(o)``."""
+    infinite: list[InfiniteLoss] = []
+    zero = Fraction(0)
+    for a, pa, b, pb in ordered:
+        la, lb = cache(pa), cache(pb)
+        if la.nonnegative and lb.nonnegative:  # the positive masses are those with bounds
+            positive = lb.bounds
+            infinite.extend(InfiniteLoss(o, a, b, pa[o]) for o in la.bounds
+                            if o not in positive)
+            continue
+        for o, x in pa.items():
+            if x > 0 and pb.get(o, zero) == 0:
+                infinite.append(InfiniteLoss(o, a, b, x))
+    return infinite
 
 
 def _excess(ratio: Fraction, eps: Claim) -> Fraction | None:

@@ -167,7 +167,7 @@ def run_input(loader: Loader, task: str, c: Any, i: int, n: int, params: dict[st
             explored = explore_input(mechanism, c, i, n, guard, params["randomness_size"],
                                      params["allowed"], progress, params["max_uniform"],
                                      params["max_runs"], cap, params["max_calls"], share,
-                                     params["max_draws"])
+                                     params["max_draws"], record=params.get("record", False))
             # A stopped exploration makes the whole audit INCOMPLETE, which never reads the
             # traces: not sending them saves pickling one event tuple per draw of every path.
             return dataclasses.replace(explored, notes=() if kept is None else

@@ -224,19 +224,25 @@ class Explored:
     #: the draws (choices) of one path per key ``(output, trace)`` of ``traces``: a path to
     #: run again to show where two traces differ (:mod:`exactdp.audit.divergence`)
     paths: dict[Any, tuple[int, ...]] = field(default_factory=dict)
+    #: every path run (when asked: ``record``): its choices, its draws ``(options, den)``
+    #: and its result, to replay in another process (:mod:`exactdp.audit.hash_seed`)
+    every: tuple[tuple[Any, ...], ...] = ()
 
 
 def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int, guard: Guard,
                   randomness_size: int | None, allowed: range | frozenset[Any] | None,
                   progress: Progress, max_uniform: int, max_runs: int, cap: int,
-                  max_calls: int, share: int | None, max_draws: int | None) -> Explored:
+                  max_calls: int, share: int | None, max_draws: int | None,
+                  record: bool = False) -> Explored:
     """Explore ``f(c, source)`` (input ``c``, the ``i``-th of ``n``) in at most ``cap`` runs
     (``max_runs``, or fewer when the calls left of ``max_calls`` are fewer: past them,
     :class:`ResourceLimitError`) and until ``share`` (monotonic ns) -- one input's share of
-    the white-box audit's exploration, also run alone on a worker (:mod:`exactdp.audit.parallel`)."""
+    the white-box audit's exploration, also run alone on a worker (:mod:`exactdp.audit.parallel`).
+    ``record``: keep every path run (:attr:`Explored.every`)."""
     say(progress, f"  input {show(c)} ({i + 1}/{n}): exploring every path of draws")
     paths: dict[Any, tuple[int, ...]] = {}
-    run, used = path_runner(f, c, guard, randomness_size, allowed, paths)
+    every: list[tuple[Any, ...]] | None = [] if record else None
+    run, used = path_runner(f, c, guard, randomness_size, allowed, paths, every)
     stopped = ""
     try:
         joint = explore(run, max_uniform=max_uniform, max_runs=cap,
@@ -265,40 +271,47 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     if guard.watch is not None:
         guard.watch.check()
     return Explored(sorted_distribution(output_law(joint)), dict(joint), covered, stopped,
-                    used[0], paths={k: paths[k] for k in joint if k in paths})
+                    used[0], paths={k: paths[k] for k in joint if k in paths},
+                    every=() if every is None else tuple(every))
 
 
 def run_once(f: Callable[[Any, RandomSource], Any], c: Any, src: RandomSource, guard: Guard,
              randomness_size: int | None, allowed: range | frozenset[Any] | None,
-             counting: Counting) -> tuple[Any, tuple[Any, ...]]:
+             counting: Counting, call: str | None = None) -> tuple[Any, tuple[Any, ...]]:
     """One run of ``f(c, source)`` on ``src``: guarded, its draws charged, its operations
-    counted; ``(output, trace)``."""
-    call = f"f({show(c)}, source)"
+    counted; ``(output, trace)``.  ``call``: how messages name the call (made once per
+    input by :func:`path_runner`)."""
+    if call is None:
+        call = f"f({show(c)}, source)"
     gs = GuardedSource(src, randomness_size, c)
     with recording() as events, counting.run(armed=False) as counter:
         out = guard.call(counter.traced_call, (f, c, gs), call, {"c": c, "draws": gs.draws},
                          check=lambda v: check_outcome(
                              v, allowed, call, {"c": c, "draw_sizes": gs.draws},
-                             f" (draws {gs.draws})"))
+                             lambda: f" (draws {gs.draws})"))
     return observed(out), (tuple(events), *counter.observed())  # False is not 0
 
 
 def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
                 randomness_size: int | None, allowed: range | frozenset[Any] | None,
-                paths: dict[Any, tuple[int, ...]] | None = None
+                paths: dict[Any, tuple[int, ...]] | None = None,
+                every: list[tuple[Any, ...]] | None = None
                 ) -> tuple[Callable[[RandomSource], tuple[Any, tuple[Any, ...]]], list[int]]:
     """``run(source)``: one path of ``f(c, source)`` -- guarded, its draws charged, its
     operations counted (the result is ``(output, trace)``) and, in a white-box audit, run
     again with the same draws (:func:`~exactdp.audit.replay.replay_path`); and the list
     whose one item counts the paths run.  ``paths``: filled with the draws of the first
-    path run per result."""
+    path run per result; ``every``: with ``(choices, draws, result)`` of every path run
+    (:mod:`exactdp.audit.hash_seed`)."""
     used = [0]
     counting = Counting(f)  # set up once, entered for every run
+    call = f"f({show(c)}, source)"
 
     def once(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
-        return run_once(f, c, src, guard, randomness_size, allowed, counting)
+        return run_once(f, c, src, guard, randomness_size, allowed, counting, call)
 
     warm: list[bool] = []
+    memo: list[Any] = []  # the exploration's memo (a new one: it restarted)
 
     def run(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
         used[0] += 1
@@ -316,9 +329,28 @@ def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
         if paths is not None and first not in paths:
             assert isinstance(src, ExploringSource), "explore() runs every path on one"
             paths[first] = tuple(src.choices)
+        if every is not None:
+            assert isinstance(src, ExploringSource), "explore() runs every path on one"
+            if not memo or src.memo is not memo[0]:  # a restart: the paths before it go
+                every.clear()
+                memo[:] = [src.memo]
+            every.append(path_record(src, first))
         return first
 
     return run, used
+
+
+def path_record(src: ExploringSource, result: Any) -> tuple[Any, ...]:
+    """A path as another process replays it: its choices, its draws ``(options, den,
+    numerators or None)`` (the exact weights of each draw's options, the path's probability
+    follows) and its result."""
+    return tuple(src.choices), draw_record(src), result
+
+
+def draw_record(src: ExploringSource) -> tuple[tuple[Any, ...], ...]:
+    """Each draw of ``src``'s path: ``(options, den, numerators or None)``."""
+    return tuple((size, den, None if nums is None else tuple(nums))
+                 for size, (den, nums) in zip(src.sizes, src.masses, strict=True))
 
 
 def calls_exceeded(inputs: int, max_calls: int, c: Any) -> ResourceLimitError:

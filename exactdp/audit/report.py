@@ -119,6 +119,9 @@ class WhiteBoxReport:
     #: the neighbour relation's name when the inputs came from one
     #: (:func:`exactdp.audit.inputs.audit_relation`, ``--inputs datasets(...)``...)
     relation: str = ""
+    #: a pass's qualification when it was not confirmed in another process (the hash-seed
+    #: confirmation skipped, :mod:`exactdp.audit.hash_seed`): "" for a confirmed pass
+    scope: str = ""
 
     def __post_init__(self) -> None:
         if not self.environment:
@@ -156,6 +159,7 @@ class WhiteBoxReport:
             "claimed_epsilon": str(self.claimed_epsilon),
             "claimed_delta": str(self.claimed_delta),
             "verdict": self.verdict,
+            "pass_scope": self.scope or None,
             "method": self.method,
             "d": None if self.d is None else str(self.d),
             "monotone": self.monotone,
@@ -216,7 +220,9 @@ class WhiteBoxReport:
                          f"{_fmt_value(self.distance)} (max, at input {show(self.distance_input)})")
         if self.trace is not None:
             lines.extend(_trace_lines(self.trace))
-        lines.append(f"  verdict: {self.verdict.upper()}  ({_seconds_str(self.seconds)} s)")
+        scope = f" ({self.scope})" if self.scope and self.verdict == "pass" else ""
+        lines.append(f"  verdict: {self.verdict.upper()}{scope}  "
+                     f"({_seconds_str(self.seconds)} s)")
         return "\n".join(lines)
 
 

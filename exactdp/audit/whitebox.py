@@ -60,6 +60,7 @@ from exactdp.audit.guard import (
     say,
     show,
 )
+from exactdp.audit.hash_seed import SEEDS, confirm, joint_laws, recipe, unconfirmed_note
 from exactdp.audit.judge import HOCKEY_STICK_MAX_BITS, _judge
 from exactdp.audit.parallel import Spread, absorb_notes, unwrap
 from exactdp.audit.per_input import (
@@ -282,7 +283,8 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
                           max_draws: int | None = MAX_DRAWS_PER_PATH,
                           spread: Spread | None = None, max_seconds: int | None = None,
                           notice: Progress = None,
-                          paths: dict[Any, dict[Any, tuple[int, ...]]] | None = None
+                          paths: dict[Any, dict[Any, tuple[int, ...]]] | None = None,
+                          every: dict[Any, tuple[tuple[Any, ...], ...]] | None = None
                           ) -> tuple[dict[Any, Distribution], dict[Any, dict[Any, Fraction]],
                                      dict[Any, Fraction], str, dict[Any, str]]:
     """Explore ``f(c, source)`` on every input; at most ``max_runs`` runs per input and
@@ -326,7 +328,8 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
     spread_out = None if spread is None else spread.source(
         inputs, {"randomness_size": randomness_size, "allowed": allowed,
                  "time_limit": guard.time_limit, "max_uniform": max_uniform,
-                 "max_runs": max_runs, "max_calls": max_calls, "max_draws": max_draws},
+                 "max_runs": max_runs, "max_calls": max_calls, "max_draws": max_draws,
+                 "record": every is not None},
         [share(i) for i in range(len(inputs))])
     for i, c in enumerate(inputs):
         cap = min(max_runs, max_calls - used)
@@ -335,7 +338,8 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
                                         max_calls))
         if spread_out is None:
             r = explore_input(f, c, i, len(inputs), guard, randomness_size, allowed, progress,
-                              max_uniform, max_runs, cap, max_calls, share(i), max_draws)
+                              max_uniform, max_runs, cap, max_calls, share(i), max_draws,
+                              record=every is not None)
         elif (why := unwrap(spread_out[i])) is not None:
             not_run[c] = why
             covered[c] = Fraction(0)
@@ -353,6 +357,8 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
         dists[c], traces[c], covered[c] = r.dist, r.traces, r.covered
         if paths is not None:
             paths[c] = r.paths
+        if every is not None:
+            every[c] = r.every
         stopped = r.stopped or stopped
     return dists, traces, covered, stopped, not_run
 
@@ -373,7 +379,8 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                    progress: Progress = None,
                    max_draws: int | None = MAX_DRAWS_PER_PATH,
                    spread: Spread | None = None, max_seconds: int | None = None,
-                   notice: Progress = None) -> WhiteBoxReport:
+                   notice: Progress = None, hash_seed_check: bool = True,
+                   rebuild: Any = None, hash_seeds: int = SEEDS) -> WhiteBoxReport:
     """Audit ``mechanism`` exactly: its output distribution on every input, its worst
     privacy-loss ratio over neighbours against ``e**claimed_epsilon``, and more.
 
@@ -420,6 +427,17 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     refused past ``max_seconds`` CPU seconds, and an exploration still running
     ``max_seconds`` seconds after it started stops; both raise
     :class:`~exactdp.params.ResourceLimitError` (nothing is concluded).
+
+    A pass is confirmed in other processes started with other hash seeds
+    (:mod:`exactdp.audit.hash_seed`): every explored path replayed there (counting kind:
+    the distributions computed again) must give the same output, draws and trace, else the
+    verdict is ``"broken"`` (a ``"nondeterministic"`` finding: the law depends on the
+    process's hash seed).  ``rebuild``: how those processes rebuild the mechanism (a
+    :class:`~exactdp.audit.parallel.Loader`; default: the mechanism pickled before the
+    audit calls it, with cloudpickle where installed); one that cannot be rebuilt there
+    is not confirmed and the verdict is ``"incomplete"``.  ``hash_seeds``: how many more
+    processes (default 2); ``hash_seed_check=False`` (or ``hash_seeds=0``) skips the
+    confirmation: a pass then says it holds in this process only (``scope``).
     """
     start = time.monotonic_ns()
     check_callable(mechanism, "mechanism", "f(c, u) or f(c, source)")
@@ -459,6 +477,14 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     name = (describe(mechanism) if not isinstance(mechanism, InverseCDFSampler)
             else sampler_name(mechanism))
     guard = Guard(limit)
+    # taken before the first call: a cache the audit fills is not carried to the others
+    if isinstance(hash_seeds, bool) or not isinstance(hash_seeds, int) or hash_seeds < 0:
+        raise ParameterError(f"hash_seeds = {hash_seeds!r} must be an int >= 0 (the number "
+                             f"of other processes a pass is confirmed in)")
+    rebuilt = None if not hash_seed_check or not hash_seeds else recipe(
+        mechanism, rebuild if rebuild is not None else None if spread is None else spread.loader)
+    every: dict[Any, tuple[tuple[Any, ...], ...]] | None = \
+        None if rebuilt is None or kind == "counting" else {}
     common: dict[str, Any] = {"mechanism": name, "kind": kind, "inputs": tuple(ins),
                               "claimed_epsilon": eps, "claimed_delta": delta}
     if neighbours is not None:  # the report must not say "c and c+1" for other pairs
@@ -517,7 +543,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                 dists, traces, covered, stopped, not_run = _source_distributions(
                     mechanism, ins, guard, randomness_size, allowed, progress, max_uniform,
                     max_runs, max_calls, None if budget is None else start + budget * 10**9,
-                    max_draws, spread, max_seconds, notice, paths)
+                    max_draws, spread, max_seconds, notice, paths, every)
                 watch.check()
                 method = "explored every path of draws (exploring source)"
                 assumed = getattr(mechanism, "assumption", "")
@@ -569,7 +595,71 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     searched = getattr(mechanism, "unverified", "")
     if not isinstance(searched, str) or not searched and _searches() != searches:
         searched = "by a facade inside the mechanism"  # a facade wrapped in other code
-    return _no_pass_on_assumption(report, searched)
+    report = _no_pass_on_assumption(report, searched)
+    if report.verdict != "pass":
+        return report
+    if rebuilt is None:
+        return replace(report, scope="in this process only: the hash-seed confirmation was "
+                                     "skipped")
+    if kind == "counting":
+        assert d is not None
+        confirmation = confirm(rebuilt, "counting", {
+            "d": d, "allowed": allowed, "time_limit": limit,
+            "enumerate_all": d <= enumeration_limit, "enumeration_limit": enumeration_limit},
+            [(c, dists[c]) for c in ins], progress, _replay_limit(start), hash_seeds)
+    else:
+        assert every is not None
+        confirmation = confirm(rebuilt, "audit", {
+            "time_limit": limit, "randomness_size": randomness_size, "allowed": allowed,
+            "max_uniform": max_uniform}, [(c, every[c]) for c in ins], progress,
+            _replay_limit(start), hash_seeds)
+    if confirmation.traces and trace is not None and every is not None:
+        # the timing verdict again, on the traces the first other process counted
+        again = timing_result(joint_laws([(c, every[c]) for c in ins], confirmation.traces),
+                              ins, pairs, eps, delta)
+        if not again.same:
+            confirmation = replace(confirmation, finding=Finding(
+                "nondeterministic",
+                f"the timing verdict depends on the process's hash seed: on the operation "
+                f"traces counted in a process started with PYTHONHASHSEED="
+                f"{confirmation.seeds[0]} (the same outputs and draws), the joint law of "
+                f"(output, trace) breaks the claim ({again.examined}); the code's running "
+                f"time follows the iteration order of a set (or a dict or list built from "
+                f"one) of strings or bytes. Iterate in a fixed order (sorted(...))",
+                {"hash_seed": confirmation.seeds[0], "witness": again.witness}))
+        else:
+            confirmation = replace(confirmation, line=confirmation.line + (
+                f"; the timing verdict holds on the traces counted there (hash seed "
+                f"{confirmation.seeds[0]})"))
+    return _confirmed(report, confirmation, common, d, start)
+
+
+def _replay_limit(start: int) -> float:
+    """Seconds the replays in other processes may take: three times the audit so far (a
+    replay runs each path once, the audit at least twice), and at least two minutes."""
+    return max(120.0, 3 * (time.monotonic_ns() - start) / 10**9)
+
+
+def _confirmed(report: WhiteBoxReport, confirmation: Any, common: dict[str, Any],
+               d: int | None, start: int) -> WhiteBoxReport:
+    """A pass as :func:`~exactdp.audit.hash_seed.confirm` left it: confirmed (said in the
+    method), ``"broken"`` on a difference, ``"incomplete"`` when not confirmed."""
+    if confirmation.finding is not None:
+        return WhiteBoxReport(**common, verdict="broken", d=d,
+                              findings=(confirmation.finding,), seconds=elapsed(start))
+    if confirmation.unconfirmed:
+        note = unconfirmed_note(confirmation.unconfirmed)
+        return replace(report, verdict="incomplete", seconds=elapsed(start),
+                       bound="undecided: the claim held on the law computed in this process, "
+                             "which was not confirmed in another process (see the finding)",
+                       findings=report.findings + (Finding(
+                           "hash_seed_unconfirmed",
+                           f"{note}. Define the mechanism at module level (or as an object "
+                           f"of an importable class) so that another process can rebuild "
+                           f"it, or pass hash_seed_check=False (--hash-seeds 0) to "
+                           f"accept a pass in this process only"),))
+    return replace(report, method=f"{report.method}; {confirmation.line}",
+                   seconds=elapsed(start))
 
 
 def _searches() -> int:

@@ -41,11 +41,10 @@ _VERDICTS = ("Verdicts (exit status): PASS, or NO VIOLATION DETECTED in black-bo
              "audit does not model (random, secrets, os.urandom, uuid4, random devices, clocks "
              "of time and datetime, numpy's globals and unseeded generators, id(), "
              "address-based and string hashes, process and thread ids, state kept between "
-             "calls) and re-run every path: an escape is BROKEN, named. Not guarded: a C "
-             "extension's own generator, the order of a set of strings under hash "
-             "randomization, an address shown by str() or an f-string: audit such code "
-             "black-box. The "
-             "user guide's pages on auditing say more.")
+             "calls), re-run every path and replay a PASS under --hash-seeds more seeds (an "
+             "escape or a set order: BROKEN; 0: PASS in this process only). Not guarded (use "
+             "black-box): C extensions' generators, addresses in str(), set orders no seed "
+             "tried shows.")
 
 
 def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -121,6 +120,8 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="time N calls per neighbour, KS test at --alpha (finding)")
     p.add_argument("--max-draws-per-path", metavar="N",
                    help="whitebox: cut a path after N draws (default 10000)")
+    p.add_argument("--hash-seeds", metavar="N", dest="hash_seeds",
+                   help="whitebox: replay a PASS under N more hash seeds (2)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", metavar="N",
                        help="whitebox: one input per job on N local processes")
@@ -138,7 +139,8 @@ _WHITEBOX_ONLY = (("randomness_size", "--randomness-size"),
                   ("source", "--source"), ("monotone", "--monotone"),
                   ("max_paths", "--max-paths"),
                   ("time_budget", "--time-budget"),
-                  ("max_draws_per_path", "--max-draws-per-path"))
+                  ("max_draws_per_path", "--max-draws-per-path"),
+                  ("hash_seeds", "--hash-seeds"))
 _BLACKBOX_ONLY = (("draws", "--draws"), ("alpha", "--alpha"))
 
 
@@ -244,10 +246,9 @@ def _spread(args: argparse.Namespace, time_limit: int | None, progress: Any) -> 
                              "split among processes and merged into the serial report "
                              "(run it serially)")
     from exactdp import workers
-    from exactdp.audit.parallel import Loader, Spread
+    from exactdp.audit.parallel import Spread
 
-    loader = Loader(load_mechanism, (args.target, time_limit, args.rng, args.patch,
-                                     args.patch_attr, args.rng_arg, args.bind))
+    loader = _loader(args, time_limit)
     if args.workers is not None:
         from exactdp.cli._common import worker_count
 
@@ -255,6 +256,29 @@ def _spread(args: argparse.Namespace, time_limit: int | None, progress: Any) -> 
                       progress=progress)
     return Spread(loader, client=workers.dask_client(args.dask), code=workers.code_hash(),
                   progress=progress)
+
+
+def _hash_seeds(args: argparse.Namespace) -> int:
+    """``--hash-seeds N`` (default 2; 0: a PASS in this process only)."""
+    from exactdp.audit.hash_seed import SEEDS
+    from exactdp.params import ParameterError
+
+    if args.hash_seeds is None:
+        return SEEDS
+    text = str(args.hash_seeds).strip()
+    if not text.isdigit() or int(text) > 64:
+        raise ParameterError(f"--hash-seeds {args.hash_seeds!r} must be an int from 0 to 64 "
+                             f"(the number of other processes a PASS is replayed in)")
+    return int(text)
+
+
+def _loader(args: argparse.Namespace, time_limit: int | None) -> Any:
+    """How another process rebuilds TARGET: its text and options, by
+    :func:`load_mechanism` (the workers; the hash-seed confirmation)."""
+    from exactdp.audit.parallel import Loader
+
+    return Loader(load_mechanism, (args.target, time_limit, args.rng, args.patch,
+                                   args.patch_attr, args.rng_arg, args.bind))
 
 
 def _facade(target: Any, spec: str, rng: str, patch: str | None, patch_attr: str | None,
@@ -367,6 +391,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 monotone=True if args.monotone else None, reference=reference,
                 progress=progress, spread=spread, **budget, **limits,
                 max_seconds=max_seconds,
+                hash_seeds=_hash_seeds(args), rebuild=_loader(args, time_limit),
                 notice=lambda line: print(line, file=sys.stderr, flush=True))
         else:
             report = blackbox_audit(
