@@ -14,6 +14,10 @@ sums the weights of the paths per output:
   default of every source that overrides ``inverse_cdf``).
 
 Every path re-runs the code from its start, so the same draw is usually met on many paths.
+Each replayed draw is compared with the draw of the run the path branches from: it must
+make the same request -- as many options, the same weights over the same denominator --
+or :class:`NondeterminismError` is raised (naming the draw and both requests); a draw that
+matches takes that run's record, weight included, with no arithmetic.
 The options of an ``inverse_cdf`` draw (its outputs with ``F(z) > F(z-1)`` and their
 masses) are computed once per :func:`explore` call for a draw with a key that determines
 its CDF exactly: ``(type(draw), draw.explore_key)`` when its class defines
