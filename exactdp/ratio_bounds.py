@@ -3,11 +3,11 @@
 Comparing two probability ratios ``P(o) / Q(o)`` exactly multiplies integers as long as
 the probabilities' denominators (thousands of bits for the law of a loop of ``random()``
 draws).  Most comparisons are decided by far less: each positive probability
-``P(o) = n / d`` gets a *short bound*, integers ``lo <= hi`` of about ``2 BITS`` bits and an
-exponent ``s`` with ``lo 2^s <= P(o) <= hi 2^s``, read off the top :data:`BITS` bits of
-``n`` and ``d`` (:func:`short_bound`).  A ratio of two probabilities then has a short bound
-too, and a comparison that the bounds separate is decided by
-them; exact products of ``n`` and ``d`` (gmpy2 integers) decide every other one, so the
+``P(o) = n / d`` gets a *short bound*, integers ``lo <= hi`` of about :data:`BITS` bits
+(``hi - lo <= 10``) and an exponent ``s`` with ``lo 2^s <= P(o) <= hi 2^s``, read off the
+top :data:`BITS` bits of ``n`` and ``d`` (:func:`short_bound`).  A ratio of two
+probabilities then has a short bound too, and a comparison that the bounds separate is
+decided by them; exact products of ``n`` and ``d`` (gmpy2 integers) decide every other one, so the
 results -- ratios, witnesses, divergences -- are exactly those of comparing everything
 exactly, in the same order.
 
@@ -75,7 +75,7 @@ def _above(a: int, sa: int, b: int, sb: int) -> bool:
 
 
 class LawBounds:
-    """One law read once: its positive masses' numerators, denominators and short bounds.
+    """One law read once: the short bound of each positive mass (its masses checked exact).
 
     ``nonnegative`` is False when some mass is negative (then nothing else is kept: the
     screened functions do not apply).
@@ -141,9 +141,10 @@ Pair = tuple[Any, Mapping[Any, Any], Any, Mapping[Any, Any]]
 def worst_ratio_screened(pairs: Sequence[Pair], cache: BoundsCache
                          ) -> tuple[Fraction | None, Any, Any, Any, Any, Any] | None:
     """The largest ``P_a(o) / P_b(o)`` over the ordered pairs ``(a, P_a, b, P_b)`` (all laws
-    nonnegative, else :class:`NotScreened`): ``(ratio, a, b, o, P_a(o), P_b(o))`` for the first pair and outcome (pairs
-    in order, outcomes in ``P_a``'s order) that attains it; ``ratio`` None for the first
-    outcome with ``P_a(o) > 0 = P_b(o)``; None when no outcome has ``P_a(o) > 0``.
+    nonnegative, else :class:`NotScreened`): ``(ratio, a, b, o, P_a(o), P_b(o))`` for the
+    first pair and outcome (pairs in order, outcomes in ``P_a``'s order) that attains it;
+    ``ratio`` None for the first outcome with ``P_a(o) > 0 = P_b(o)``; None when no outcome
+    has ``P_a(o) > 0``.
 
     Screening: a pass computes each ratio's short bound, keeps the best lower bound seen
     and every outcome whose upper bound reaches it (the first outcome attaining the
@@ -226,10 +227,10 @@ def hockey_sticks_screened(p: Mapping[Any, Any], q: Mapping[Any, Any],
                 c.append(o)
             continue
         lo, hi, s = _ratio_bound(pb, qb)
-        for (r, (rlo, rhi, rs_)), c in zip(rs, counted, strict=True):
-            if _above(lo, s, rhi, rs_):
+        for (r, (rlo, rhi, rexp)), c in zip(rs, counted, strict=True):
+            if _above(lo, s, rhi, rexp):
                 c.append(o)
-            elif not _above(hi, s, rlo, rs_):
+            elif not _above(hi, s, rlo, rexp):
                 continue
             else:
                 (xn, xd), (yn, yd) = _exact(p[o]), _exact(q[o])

@@ -136,7 +136,7 @@ MUTANTS: list[tuple[str, Any, str, str, str, list[Callable[[], None]]]] = [
      "rn, rd = mpz(r.numerator), mpz(r.denominator)", "rn, rd = mpz(1), mpz(1)",
      [props.prop_distances, props.prop_hockey_stick_eps]),
     ("hs-min-for-max", ratio_bounds, "hockey_sticks_screened",
-     "if _above(lo, s, rhi, rs_):", "if _above(rlo, rs_, hi, s):", [props.prop_distances]),
+     "if _above(lo, s, rhi, rexp):", "if _above(rlo, rexp, hi, s):", [props.prop_distances]),
     ("hs-outcomes-of-q-only", ratio_bounds, "hockey_sticks_screened",
      "            for c in counted:\n                c.append(o)\n", "",
      [props.prop_distances]),

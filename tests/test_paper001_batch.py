@@ -110,3 +110,18 @@ def test_batch_refuses_centres_outside_the_range() -> None:
     noise = ClampedGeometric(Fraction(1, 2), -6, 9, -2, 5)
     with pytest.raises(DomainError, match="centres outside"):
         batch.add_noise_rows(np.array([[6]]), noise, _src("x"))
+
+
+def test_level_law_and_flip_shares_by_hand() -> None:
+    """Bins (u0 + u1, u2 + u3), beta = 16, rho = 3/2: rows (16, 16, 0, 0) -> x = (32, 0),
+    levels 2 and 0; (5, 0, 0, -3) -> x = (5, -3), levels 1 and 1.  RR flips 1/2 (coin),
+    2/5, 2/5, 2/5; smooth 1/2, 2/5, 2/5 and f_2 = 4/13."""
+    from exactdp.plot.paper001_levels import flip_shares, level_law
+
+    plan = OPORPPlan((0, 1, 2, 3), (1, 1, 1, 1), 2)
+    law = level_law([(16, 16, 0, 0), (5, 0, 0, -3)], plan, 16)
+    assert law == {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)}
+    rr, smooth = flip_shares(law, Base(3, 2), 5)
+    assert rr == Fraction(1, 8) + Fraction(1, 5) + Fraction(1, 10) == Fraction(17, 40)
+    assert smooth == Fraction(1, 8) + Fraction(1, 5) + Fraction(1, 13)
+    assert flip_shares(law, Base(3, 2), 1) == (rr, rr)  # L_max = 1 is RR

@@ -66,3 +66,14 @@ def test_precision_at_r_on_a_toy() -> None:
     assert out == {1: 0.5, 2: 0.5, 4: 0.5}
     signs = np.array([[1, -1, 1], [1, 1, 1]])
     assert pd.similarity(signs[:1], signs, "signs").tolist() == [[3, 2]]
+
+
+def test_webspam_stand_in_has_the_stated_dimension_and_density() -> None:
+    """What the figure says of it: 512 columns, none empty, integer values 0..16 with a
+    present feature non-zero, 1.6 % non-zeros (about 8 per document), two balanced classes."""
+    x, y = pd.sparse_text()
+    assert x.shape == (2000, 512) and x.dtype.kind == "i"
+    assert x.min() == 0 and x.max() == 16 and (x.max(axis=0) > 0).all()
+    density = float((x != 0).mean())
+    assert 0.0155 < density < 0.0170, density
+    assert np.bincount(y).tolist() == [1000, 1000]

@@ -460,12 +460,16 @@ def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch:
     from exactdp.audit.escape import armed
 
     if mode == "audit_plain":
-        from exactdp.audit.guard import Guard
+        from exactdp.audit.guard import Guard, check_outcome
         from exactdp.audit.outcomes import observed
 
         plain = Guard(params["time_limit"], watch)
-        return lambda src: observed(plain.call(mechanism, (c, src), f"f({show(c)}, source)",
-                                               {"c": c}))
+        call = f"f({show(c)}, source)"
+        # the output as the audit normalised it (a list is the tuple of its items, a float
+        # its exact value): else a list returned here differs from the tuple recorded there
+        return lambda src: observed(plain.call(
+            mechanism, (c, src), call, {"c": c},
+            check=lambda v: check_outcome(v, params["allowed"], call, {"c": c})))
 
     if mode == "traced":
         from exactdp.trace import recording

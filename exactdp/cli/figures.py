@@ -57,7 +57,7 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                     "estimated first, refused past --max-seconds; "
                     "--quick: 3 eps, k = 16, one repetition); Figure 11 on gray patches of the "
                     "bundled photographs (for CIFAR) and Figures 12, 14, 16 on synthetic sparse "
-                    "counts (for WEBSPAM: 1,024 columns, 1.6 % non-zeros). Needs matplotlib: "
+                    "counts (for WEBSPAM: 512 columns, 1.6 % non-zeros). Needs matplotlib: "
                     "pip install 'exactdp[plot]'.",
         epilog=EPILOG)
     p.add_argument("--paper", required=True, metavar="P",

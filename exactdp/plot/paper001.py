@@ -291,7 +291,10 @@ def estimate_ns(quick: bool, names: Sequence[str]) -> int:
     if "proj_fig11_patches.png" in names:
         total += exp.estimate_ns(eps, ks, (1,), reps, dataset="patches", dense_only=True)
     if "proj_fig12_14_16_sparse.png" in names:
-        total += exp.estimate_ns(eps, ks, (1,), reps, dataset="sparse")
+        from exactdp.plot import paper001_sparse as sparse
+
+        total += exp.estimate_ns(eps, ks, (1,), reps, dataset="sparse",
+                                 only=lambda name: name not in sparse.LEFT_OUT)
     return total
 
 

@@ -74,18 +74,19 @@ def patches(n: int = 1797, side: int = 8, seed: int = 2024) -> tuple[np.ndarray,
     return x[pick], y[pick]
 
 
-def sparse_text(n: int = 2000, features: int = 1024, seed: int = 2024,
-                vocabulary: int = 8192) -> tuple[np.ndarray, np.ndarray]:
+def sparse_text(n: int = 2000, features: int = 512, seed: int = 2024,
+                vocabulary: int = 4096) -> tuple[np.ndarray, np.ndarray]:
     """(X, y): a seeded synthetic stand-in for WEBSPAM (not downloadable here): ``n``
-    documents of 10-40 tokens over ``vocabulary`` hashed token ids, half from each of two
-    classes; a class draws a token from the shared Zipf law (exponent 1.1) with probability
-    1/2, else from its own Zipf law over another permutation of the ids.  Counts per
+    documents of 5-20 tokens over ``vocabulary`` hashed token ids, half from each of two
+    classes; a class draws a token from its own Zipf law (exponent 1.1, over its own
+    permutation of the ids) with probability 0.6, else from a shared one.  Counts per
     document, max-normalised per column to ``0..16`` (``ceil(16 c / max)``: a present
-    feature stays non-zero), empty columns removed as the paper does (about 5,800 remain),
-    then only the ``features`` most frequent kept: 1,024 columns with about 16 non-zeros per
+    feature stays non-zero), empty columns removed as the paper does (about 3,000 remain),
+    then only the ``features`` most frequent kept: 512 columns with about 8 non-zeros per
     document (1.6 %), the density of WEBSPAM's 3-gram data in the paper's 250,000 columns
     (about 3,700 non-zeros per document, 1.5 %), at a dimension the exact raw-data baseline
-    (one exact noise draw per coordinate of every vector) can afford."""
+    (one exact noise draw per coordinate of every vector, 10 repetitions of 9 eps) can
+    afford."""
     import numpy as np
 
     rng = np.random.default_rng([seed, n, vocabulary])
@@ -95,8 +96,8 @@ def sparse_text(n: int = 2000, features: int = 1024, seed: int = 2024,
     y = np.arange(n) % 2
     counts = np.zeros((n, vocabulary), dtype=np.int64)
     for i in range(n):
-        length = int(rng.integers(10, 41))
-        from_own = rng.random(length) < 0.5
+        length = int(rng.integers(5, 21))
+        from_own = rng.random(length) < 0.6
         ranks = rng.choice(vocabulary, size=length, p=zipf)
         ids = np.where(from_own, own[y[i]][ranks], shared[ranks])
         np.add.at(counts[i], ids, 1)

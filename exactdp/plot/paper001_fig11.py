@@ -70,8 +70,8 @@ def write(outputs: Mapping[str, OutputPath], eps: list[Fraction], ks: list[int],
     from exactdp.plot import paper001_experiments as exp
     from exactdp.plot.draw import figure_bytes
 
-    progress(f"paper 001 Fig. 11: retrieval on image patches, eps {eps}, k {ks}, {reps} "
-             f"repetition(s)")
+    progress(f"paper 001 Fig. 11: retrieval on image patches, eps "
+             f"{','.join(map(str, eps))}, k {ks}, {reps} repetition(s)")
     res = exp.experiments(eps, ks, (1,), reps, seed, log=progress, dataset="patches",
                           dense_only=True, workers=workers)
     seconds = res.cpu_seconds
