@@ -20,6 +20,7 @@ from exactdp.audit import whitebox_audit
 from exactdp.audit.callforms import call_form, parse_rng_arg
 from exactdp.audit.facades import facade_mechanism
 from exactdp.audit.inputs import parse_inputs
+from exactdp.audit.outcomes import observed
 from exactdp.claims import RatioClaim, parse_claim
 from exactdp.neighbours import vectors
 from exactdp.params import ExactDPError, ParameterError
@@ -175,8 +176,9 @@ def test_reports_state_the_relation_in_words(capsys: pytest.CaptureFixture[str])
 
 
 def test_outcomes_as_code_returns_them() -> None:
-    """Lists and arrays are the tuples of their items; a float is its exact value (equal
-    numbers are one outcome); nan is not an outcome."""
+    """check_outcome validates an output as its exact value (lists and arrays as the tuples
+    of their items, a float as its exact value); the audit's law keeps the type too (a
+    list is not a tuple, 0.5 is not Fraction(1, 2)); nan is not an outcome."""
     import numpy as np
     from audit_targets import realcode_targets as targets
 
@@ -189,16 +191,22 @@ def test_outcomes_as_code_returns_them() -> None:
                                                                        "f", {}) is True
     pair = facade_mechanism(lambda c, rng: [c, rng.randrange(2)])
     r = whitebox_audit(pair, inputs=range(2), claimed_epsilon=1)
-    assert r.distributions[0] == {(0, 0): Fraction(1, 2), (0, 1): Fraction(1, 2)}
+    assert r.distributions[0] == {observed([0, 0]): Fraction(1, 2),
+                                  observed([0, 1]): Fraction(1, 2)}
     halves = facade_mechanism(lambda c, rng: 0.5 if rng.randrange(2) else Fraction(1, 2))
     r = whitebox_audit(halves, inputs=range(2), claimed_epsilon=0)
-    assert r.distributions[0] == {Fraction(1, 2): 1} and r.verdict == "pass"
+    assert r.distributions[0] == {observed(0.5): Fraction(1, 2),
+                                  observed(Fraction(1, 2)): Fraction(1, 2)}
+    assert r.verdict == "pass"  # the same two outcomes on both inputs
     # np.sign(q + laplace) as an array: for q = 0 the double U = 1/2 gives -0.0 (sign 0),
     # the 2^52 - 1 nonzero doubles below it -1, the 2^52 - 1 above it +1 (0 is redrawn)
     signs = facade_mechanism(call_form(targets.noisy_values, "prng"), "numpy")
     r = whitebox_audit(signs, inputs=[(0,), (1,)], claimed_epsilon=1, kind="source")
     half = Fraction(2**52 - 1, TWO53 - 1)
-    assert r.distributions[(0,)] == {(-1,): half, (0,): Fraction(1, TWO53 - 1), (1,): half}
+    assert r.distributions[(0,)] == {observed(np.array([-1.0])): half,
+                                     observed(np.array([0.0])): Fraction(1, TWO53 - 1),
+                                     observed(np.array([1.0])): half}
+    assert repr(observed(np.array([0.0]))) == "array([0.0], dtype=float64)"
     nan = whitebox_audit(facade_mechanism(lambda c, rng: float("nan")), inputs=range(2),
                          claimed_epsilon=1)
     assert nan.verdict == "broken" and nan.findings[0].kind == "bad_output"

@@ -80,6 +80,9 @@ ALLOWED: dict[str, str] = {
     "exactdp/audit/facade_floats.py": "hands audited code the float j / 2**53 its random() "
                                       "expects (exact, j < 2**53); weights and verdicts come "
                                       "from the integer j",
+    "exactdp/audit/facade_choices.py": "emulates CPython's double product random() * "
+                                       "total to find the integer j where random.choices' "
+                                       "index changes; the law comes from those integers",
     "exactdp/column_input.py": "reads integer columns with numpy (validation and "
                                      "numpy.unique on integer dtypes only); a float column "
                                      "is refused naming its first row, so no float reaches "

@@ -41,9 +41,10 @@ from exactdp.audit.guard import (
     Finding,
     Guard,
     Progress,
-    check_outcome,
+    check_observed,
     describe,
     elapsed,
+    only_none,
     say,
     show,
 )
@@ -101,7 +102,7 @@ def _draw(sampler: Callable[[Any], Any], c: Any, k: int, guard: Guard,
     call = f"sampler({show(c)})"
 
     def check(v: Any, j: int = 0) -> Any:
-        return check_outcome(v, outputs, call, {"c": c, "draw": done + j})
+        return check_observed(v, outputs, call, {"c": c, "draw": done + j})
 
     while done < k:
         m = min(step, k - done)
@@ -334,6 +335,7 @@ def blackbox_audit(sampler: Callable[[Any], Any], *, inputs: Sequence[Any] | ran
     try:
         for c in ins:
             counts[c] = _draw(sampler, c, K, guard, allowed, progress, "selection/fit")
+        only_none(counts, "sampler({c})")
         rejections: list[FitResult] = []
         fit_power = ""
         tests = 0

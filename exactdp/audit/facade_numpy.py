@@ -13,7 +13,7 @@ from exactdp.audit import facade_floats as ff
 from exactdp.audit.facade_engine import FacadeRefusal, _Engine, _lazy_uniform
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float
 
-__all__ = ["LegacyNumpyFacade", "NumpyFacade"]
+__all__ = ["UNMODELLED_FUNCTIONS", "LegacyNumpyFacade", "NumpyFacade"]
 
 
 def _continuous(name: str, **options: Any) -> None:
@@ -22,6 +22,25 @@ def _continuous(name: str, **options: Any) -> None:
         if isinstance(v, (list, tuple)) or getattr(v, "ndim", 0) != 0:
             raise FacadeRefusal(f"the numpy facade models {name} with scalar parameters only "
                                 f"({k} = {v!r:.40}); audit this code black-box")
+
+
+#: numpy's module-level draws that no facade models (``np.random.binomial``...): patched
+#: with the facade's refusal when ``numpy.random`` is patched, so that the code is refused
+#: (audit black-box) rather than reported as escaping to the global generator.
+UNMODELLED_FUNCTIONS = (
+    "beta", "binomial", "bytes", "chisquare", "dirichlet", "f", "gamma", "gumbel",
+    "hypergeometric", "logistic", "lognormal", "logseries", "multinomial",
+    "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f",
+    "pareto", "permutation", "poisson", "power", "random_integers", "ranf", "rayleigh",
+    "shuffle", "standard_cauchy", "standard_gamma", "standard_t", "triangular",
+    "vonmises", "wald", "weibull", "zipf")
+
+
+#: The public draws of numpy's ``Generator`` and ``RandomState`` the facades do not define
+#: (:meth:`NumpyFacade.__getattr__` refuses them).
+_GENERATOR_DRAWS = frozenset(UNMODELLED_FUNCTIONS) - {"random_integers", "ranf"} | {
+    "multivariate_hypergeometric", "permuted"}
+_LEGACY_DRAWS = frozenset(UNMODELLED_FUNCTIONS) | {"tomaxint"}
 
 
 class NumpyFacade:
@@ -40,6 +59,18 @@ class NumpyFacade:
 
     def _reset(self) -> None:
         """A fresh generator's state for each run."""
+
+    def __getattr__(self, name: str) -> Any:
+        """A public method of numpy's generator that the facade does not model: a callable
+        that refuses (:class:`FacadeRefusal`, audit black-box) when the code calls it."""
+        if name not in (_LEGACY_DRAWS if self.legacy else _GENERATOR_DRAWS):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        real = "RandomState" if self.legacy else "Generator"
+
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise FacadeRefusal(f"the numpy facade does not model {real}.{name} (np.random."
+                                f"{name}); audit this code black-box")
+        return refuse
 
     @staticmethod
     def _refuse(call: str, **options: Any) -> None:

@@ -17,6 +17,7 @@ import sys
 from typing import Any
 
 from exactdp.audit.bytecode import gettrace, settrace, untraced
+from exactdp.audit.facade_choices import choose, prepared
 from exactdp.audit.facade_engine import _Engine, _lazy_uniform
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
 
@@ -112,6 +113,14 @@ class RandomFacade(random.Random):
     @untraced
     def _below(self, n: int, lazy: bool) -> Any:
         return self._engine.integer(n) if lazy else self._engine.draw(n)
+
+    @untraced
+    def choices(self, population: Any, weights: Any = None, *, cum_weights: Any = None,
+                k: int = 1) -> list[Any]:
+        """CPython's ``choices``, its ``random() * total`` compared exactly
+        (:mod:`exactdp.audit.facade_choices`)."""
+        cum, total = prepared(len(population), weights, cum_weights, k)
+        return [choose(self._unit(False), population, cum, total) for _ in range(k)]
 
     def uniform(self, a: Any, b: Any) -> Any:
         value = _lazy_uniform(self._engine, a, b)  # never truth-tested: that compares it

@@ -52,6 +52,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import random
+import re
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
@@ -70,7 +71,7 @@ from exactdp.audit.facade_engine import (
     _Pieces,
 )
 from exactdp.audit.facade_lazy import LazyUnit
-from exactdp.audit.facade_numpy import LegacyNumpyFacade, NumpyFacade
+from exactdp.audit.facade_numpy import UNMODELLED_FUNCTIONS, LegacyNumpyFacade, NumpyFacade
 from exactdp.audit.facade_random import RandomFacade, SecretsFacade
 from exactdp.explore import RestartExploration
 from exactdp.params import ParameterError
@@ -94,9 +95,11 @@ LEGACY_FUNCTIONS = ("random", "random_sample", "sample", "rand", "randint", "cho
                     "standard_normal", "randn", "geometric")
 #: Module-level functions a facade replaces when a module is patched, per kind.
 MODULE_FUNCTIONS: dict[str, tuple[str, ...]] = {
-    "random": ("random", "getrandbits", "randrange", "randint", "choice", "shuffle",
-               "uniform", "sample", "expovariate", "gauss", "normalvariate",
-               "lognormvariate", "triangular", "paretovariate", "weibullvariate"),
+    "random": ("random", "getrandbits", "randrange", "randint", "choice", "choices",
+               "shuffle", "uniform", "sample", "expovariate", "gauss", "normalvariate",
+               "lognormvariate", "triangular", "paretovariate", "weibullvariate",
+               "betavariate", "gammavariate", "vonmisesvariate", "randbytes",
+               "binomialvariate"),
     "secrets": ("randbelow", "randbits", "choice"),
     "numpy": ("integers", "random", "choice"),
     "numpy-legacy": LEGACY_FUNCTIONS,
@@ -106,6 +109,26 @@ MODULE_FUNCTIONS: dict[str, tuple[str, ...]] = {
 _FACADES: dict[str, Callable[[_Engine], Any]] = {
     "random": RandomFacade, "secrets": SecretsFacade, "numpy": NumpyFacade,
     "numpy-legacy": LegacyNumpyFacade}
+
+
+def _handed_over(exc: BaseException, facade: object) -> FacadeRefusal | None:
+    """The refusal to give when the code handed the facade to a function that takes only
+    a real generator (``np.random.default_rng(rng)``, sklearn's ``check_random_state``):
+    the error it raised names the facade's type.  None for any other error."""
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - a third party's __str__ may raise anything
+        return None
+    if type(facade).__name__ not in text:
+        return None
+    real = {"NumpyFacade": "numpy Generator", "LegacyNumpyFacade": "numpy RandomState"}.get(
+        type(facade).__name__, "random.Random")
+    return FacadeRefusal(
+        f"the code handed the audit's generator (a facade behaving like a {real}, not one) "
+        f"to a function that takes only a real one or a seed ({type(exc).__name__}: "
+        f"{re.sub(r' at 0x[0-9a-fA-F]+', '', ' '.join(text.split()))[:160]}); let the code draw from the generator it is "
+        f"passed (e.g. rng = random_state if random_state is not None else "
+        f"np.random.default_rng()), or audit it black-box")
 
 
 def _module_kind(module: object, kind: str) -> str:
@@ -218,6 +241,11 @@ class FacadeMechanism:
         except tuple(self.raises) as exc:
             return self.raises[type(exc)] if type(exc) in self.raises else next(
                 v for t, v in self.raises.items() if isinstance(exc, t))
+        except (TypeError, ValueError) as exc:
+            refused = _handed_over(exc, self._facade)
+            if refused is not None:
+                raise refused from None
+            raise
         finally:
             if tracer is not None:
                 settrace(None)
@@ -244,8 +272,9 @@ class FacadeMechanism:
             kind = _module_kind(m, self.rng)
             if kind not in facades:  # numpy.random's functions: a legacy facade, same draws
                 facades[kind] = _FACADES[kind](engine)
-            patches += [(m, f, getattr(facades[kind], f)) for f in MODULE_FUNCTIONS[kind]
-                        if hasattr(m, f)]
+            names = MODULE_FUNCTIONS[kind] + (  # numpy's other draws: refused when called
+                UNMODELLED_FUNCTIONS if _name(m) == "numpy.random" else ())
+            patches += [(m, f, getattr(facades[kind], f)) for f in names if hasattr(m, f)]
         patches += [(o, a, facade) for o, a in self.patch_attributes]
         self._facade = facade
         self._facades = list(facades.values())

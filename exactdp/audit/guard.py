@@ -28,12 +28,14 @@ from types import FrameType
 from typing import Any
 
 from exactdp.audit.facade_floats import exact_outcome
+from exactdp.audit.outcomes import NONE as _NONE
+from exactdp.audit.outcomes import observed
 from exactdp.certificate import exact_json
 from exactdp.explore import ExplorationLimitError, NondeterminismError
 
 __all__ = ["DEFAULT_TIME_LIMIT", "Abort", "Finding", "Guard", "Progress", "Timeout", "as_int",
-           "check_outcome", "describe", "elapsed", "exception_text", "say", "show",
-           "time_limit"]
+           "check_observed", "check_outcome", "describe", "elapsed", "exception_text",
+           "only_none", "say", "show", "time_limit"]
 
 #: Default limit, in whole seconds, on one call of the audited code (and on its import).
 DEFAULT_TIME_LIMIT = 10
@@ -157,9 +159,12 @@ def _plain(value: object, depth: int = 0) -> object:
     numpy scalars to ints/bools, a finite float to its exact rational value (two outputs
     are then one outcome exactly when they are equal as numbers: ``0.5`` and ``1/2`` are
     one outcome, ``-0.0`` and ``0.0`` too), a list or numpy array to the tuple of its
-    items (nested lists to nested tuples).  nan, infinities and anything else raise."""
+    items (nested lists to nested tuples), a dict to the tuple of its ``(key, value)``
+    pairs in their order.  ``None`` is itself (a bottom value: "no answer").  nan,
+    infinities and anything else raise.  The type an observer sees is kept apart by
+    :func:`exactdp.audit.outcomes.observed` (:func:`check_observed`)."""
     kind = type(value)  # (the commonest outcomes first, by their exact type)
-    if kind is int or kind is bool or kind is str:
+    if kind is int or kind is bool or kind is str or value is None:
         return value
     if kind is tuple and depth < 8 and len(value) <= 1000:  # type: ignore[arg-type]
         return tuple([_plain(v, depth + 1) for v in value])  # type: ignore[attr-defined]
@@ -182,6 +187,8 @@ def _plain(value: object, depth: int = 0) -> object:
             return _plain(listed(), depth)
     if isinstance(value, list) and depth < 8 and len(value) <= 1000:
         return tuple(_plain(v, depth + 1) for v in value)
+    if isinstance(value, dict) and depth < 8 and len(value) <= 1000:
+        return tuple((_plain(k, depth + 1), _plain(v, depth + 1)) for k, v in value.items())
     if isinstance(value, (tuple, frozenset)) and depth < 8 and len(value) <= 1000:
         items = [_plain(v, depth + 1) for v in value]
         return tuple(items) if isinstance(value, tuple) else frozenset(items)
@@ -193,26 +200,25 @@ def check_outcome(value: object, allowed: range | frozenset[Any] | None, call: s
     """Validate one value the audited code returned; return it normalised.
 
     An outcome must be an exact, safely hashable value: an int, a string, bytes, a
-    Fraction, a bool, or a tuple/frozenset of these; a finite float, a list or a numpy
-    array or scalar counts as its exact value (:func:`_plain`).  Everything else is garbage
-    for an audit and stops it with a ``bad_output`` finding: ``None`` (a forgotten
-    ``return``), ``nan`` (not even equal to itself) or an infinity, an object whose
-    ``__hash__`` or ``__eq__`` may do anything.  When ``allowed`` (the declared
-    outputs) is given, the value must lie in it (``out_of_range`` otherwise); an int range
-    takes ints only (``True`` is not the outcome 1).  ``where``: said after an
-    ``out_of_range`` message (a function: called only then).
+    Fraction, a bool, ``None``, or a tuple/frozenset of these; a finite float, a list, a
+    dict or a numpy array or scalar counts as its exact value (:func:`_plain`).  Everything
+    else is garbage for an audit and stops it with a ``bad_output`` finding: ``nan`` (not
+    even equal to itself) or an infinity, an object whose ``__hash__`` or ``__eq__`` may do
+    anything.  ``None`` is an outcome ("no answer", as an above-threshold query returns
+    when no query is above; a forgotten ``return`` is caught by :func:`only_none`).  When
+    ``allowed`` (the declared outputs) is given, the value must lie in it
+    (``out_of_range`` otherwise); an int range takes ints only (``True`` is not the
+    outcome 1).  ``where``: said after an ``out_of_range`` message (a function: called
+    only then).
     """
-    if value is None:
-        raise Abort(Finding("bad_output", f"{call} returned None, not an outcome (a missing "
-                            f"return?)", dict(witness)))
     try:
         plain = _plain(value)
     except TypeError:
         what = f"{call} returned {show(value)}"
         raise Abort(Finding(
             "bad_output", f"{what} of type {type(value).__name__}; outcomes must be exact "
-            f"values: ints, strings, bytes, Fractions, bools, finite floats (their exact "
-            f"value) or tuples/lists of these"
+            f"values: ints, strings, bytes, Fractions, bools, None, finite floats (their "
+            f"exact value) or tuples/lists/dicts of these"
             + (" (nan and infinities have no exact value)"
                if isinstance(value, numbers.Number) else ""),
             dict(witness))) from None
@@ -234,6 +240,26 @@ def check_outcome(value: object, allowed: range | frozenset[Any] | None, call: s
                             f"{_declared(allowed)}{where() if callable(where) else where}",
                             {**witness, "value": plain}))
     return plain
+
+
+def check_observed(value: object, allowed: range | frozenset[Any] | None, call: str,
+                   witness: Mapping[str, Any], where: str | Callable[[], str] = "") -> Any:
+    """:func:`check_outcome`, then the outcome as an observer tells it apart: its type
+    kept with its value (:func:`exactdp.audit.outcomes.observed`: ``0.0`` is not ``0``,
+    ``[1]`` is not ``(1,)``).  The key of an audit's law."""
+    check_outcome(value, allowed, call, witness, where)
+    return observed(value)
+
+
+def only_none(laws: Mapping[Any, Mapping[Any, Any]], call: str) -> None:
+    """Stop the audit (``bad_output``) when every outcome on every input is ``None``: code
+    whose only outcome is ``None`` lacks a ``return`` (``call``: how it is called, with
+    ``{c}`` for the first input)."""
+    if laws and all(law and all(o == _NONE for o in law) for law in laws.values()):
+        first = next(iter(laws))
+        raise Abort(Finding("bad_output", f"{call.format(c=show(first))} returned None on "
+                            f"every input: None is an outcome, but never anything else "
+                            f"(a missing return?)", {"c": first}))
 
 
 def _declared(allowed: range | frozenset[Any]) -> str:

@@ -51,6 +51,7 @@ import time
 import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from exactdp.audit.guard import Abort, Finding, show
@@ -86,11 +87,11 @@ class Confirmation:
     finding: Finding | None = None
     unconfirmed: str = ""
     line: str = ""
-    cpu: float = 0.0
+    cpu: Fraction = field(default_factory=Fraction)
     seeds: tuple[str, ...] = field(default_factory=tuple)
-    #: per input, the trace of each path in the first other process (white-box paths), in
-    #: the order given: the timing verdict is judged on them again (:func:`joint_laws`)
-    traces: dict[Any, list[Any]] = field(default_factory=dict)
+    #: per input, the joint law of (output, trace) with the traces counted in the first
+    #: other process (white-box paths): the timing verdict is judged on it again
+    laws: dict[Any, dict[Any, Any]] = field(default_factory=dict)
 
 
 def recipe(mechanism: Any, loader: Any = None) -> Recipe:
@@ -101,13 +102,20 @@ def recipe(mechanism: Any, loader: Any = None) -> Recipe:
     try:
         return Recipe(blob=_dumps(mechanism))
     except Exception as exc:  # noqa: BLE001 - any pickling failure: not rebuildable
-        return Recipe(why=f"it cannot be pickled ({type(exc).__name__}: {_cut(str(exc))})")
+        hint = ""
+        try:
+            import cloudpickle  # noqa: F401
+        except ImportError:
+            hint = ("; lambdas and closures need cloudpickle: pip install "
+                    "'exactdp[testing]'")
+        return Recipe(why=f"it cannot be pickled ({type(exc).__name__}: "
+                          f"{_cut(str(exc))}){hint}")
 
 
 def _dumps(value: Any) -> bytes:
     try:
         import cloudpickle
-    except ImportError:  # pragma: no cover - cloudpickle ships with dask; pickle by name
+    except ImportError:  # pragma: no cover - the testing extra installs it; pickle by name
         return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
     class Pickler(cloudpickle.Pickler):  # type: ignore[misc,name-defined]
@@ -244,7 +252,7 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
         results = []
         for seed, err, proc in runs:
             try:
-                out, _ = proc.communicate(timeout=max(1.0, end - time.monotonic()))
+                out, _ = proc.communicate(timeout=max(1, end - time.monotonic()))
             except subprocess.TimeoutExpired:
                 for _, other_err, other in runs:
                     other.kill()
@@ -271,42 +279,32 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
                                             f"({_cut(answer['unbuilt'])})", cpu=cpu, seeds=used)
         if "differ" in answer:
             return Confirmation(finding=_finding(seed, answer["differ"]), cpu=cpu, seeds=used)
-    traces = dict(results and pickle.loads(results[0][2]).get("traces") or {})
+    laws = dict(pickle.loads(results[0][2]).get("laws") or {}) if results else {}
     line = (f"confirmed in {len(used)} more processes (hash seeds {', '.join(used)}): the "
             f"same outputs and draws on all {count} {what}" if what == "paths" else
             f"confirmed in {len(used)} more processes (hash seeds {', '.join(used)}): the "
             f"same distribution on all {count} inputs")
-    return Confirmation(line=line, cpu=cpu, seeds=used, traces=traces)
+    return Confirmation(line=line, cpu=cpu, seeds=used, laws=laws)
 
 
-def joint_laws(inputs: Sequence[tuple[Any, Sequence[Path]]], traces: Mapping[Any, list[Any]]
-               ) -> dict[Any, dict[Any, Any]]:
-    """Per input, the joint law of (output, trace) with the traces another process gave for
-    the same paths (the paths' exact probabilities from their recorded draws)."""
-    from fractions import Fraction
-
-    laws: dict[Any, dict[Any, Any]] = {}
-    for c, paths in inputs:
-        law: dict[Any, Any] = {}
-        for (choices, draws, first), trace in zip(paths, traces[c], strict=True):
-            num, den = 1, 1
-            for choice, (_, d, nums) in zip(choices, draws, strict=True):
-                num *= 1 if nums is None else nums[choice]
-                den *= d
-            key = (first[0], trace)
-            law[key] = law.get(key, Fraction(0)) + Fraction(num, den)
-        laws[c] = law
-    return laws
+def _weight(choices: Sequence[int], draws: Sequence[tuple[Any, ...]]) -> Any:
+    """A path's exact probability from its recorded draws."""
+    num, den = 1, 1
+    for choice, (_, d, nums) in zip(choices, draws, strict=True):
+        num *= 1 if nums is None else nums[choice]
+        den *= d
+    return Fraction(num, den)
 
 
-def _children_cpu() -> float:
-    """CPU seconds of this process's finished children (0 where not known)."""
+def _children_cpu() -> Fraction:
+    """CPU seconds of this process's finished children (0 where not known), exactly as the
+    system reports them."""
     try:
         import resource
     except ImportError:  # pragma: no cover - not on this platform
-        return 0.0
+        return Fraction(0)
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return float(used.ru_utime + used.ru_stime)
+    return Fraction(used.ru_utime) + Fraction(used.ru_stime)
 
 
 def _finding(seed: str, differ: Mapping[str, Any]) -> Finding:
@@ -360,20 +358,20 @@ def _answer(head: bytes, job: bytes, traced: bool = True) -> dict[str, Any]:
     mode, params = task["mode"], task["params"]
     if mode == "audit" and not traced:
         mode = "audit_plain"
-    traces: dict[Any, list[Any]] = {}
+    laws: dict[Any, dict[Any, Any]] = {}
     with watching(mechanism) as watch:  # the guards installed as there (they wrap, e.g.,
         for c, expected in task["inputs"]:  # random.Random: the operation count sees it)
-            kept = traces.setdefault(c, []) if mode == "audit" else None
+            kept = laws.setdefault(c, {}) if mode == "audit" else None
             differ = (_counting(mechanism, mode, params, c, expected, watch)
                       if mode in ("counting", "counting_oracle") else
                       _paths(mechanism, mode, params, c, expected, watch, kept))
             if differ is not None:
                 return {"differ": differ}
-    return {"ok": True, "traces": traces}
+    return {"ok": True, "laws": laws}
 
 
 def _paths(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
-           paths: Sequence[Path], watch: Any, kept: list[Any] | None = None
+           paths: Sequence[Path], watch: Any, kept: dict[Any, Any] | None = None
            ) -> dict[str, Any] | None:
     """Replay one input's paths; a facade that gives up lazy values restarts the
     exploration (:class:`~exactdp.explore.RestartExploration`), as it did there: the
@@ -396,12 +394,14 @@ _RESTARTS = 4
 
 
 def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
-              paths: Sequence[Path], watch: Any, kept: list[Any] | None
+              paths: Sequence[Path], watch: Any, kept: dict[Any, Any] | None
               ) -> dict[str, Any] | None:
-    """Replay ``paths``: the same output and draws, else the difference; ``kept``
-    (white-box paths): filled with each path's trace, compared by the timing verdict
-    instead of one by one (a library's bookkeeping, such as a logger's cache, may count
-    differently in a fresh process without changing what an observer can learn)."""
+    """Replay ``paths``: the same output and draws, else the difference.  White-box paths
+    carry their output alone; ``kept`` (the first process): filled with the joint law of
+    (output, trace) with the traces counted here, for the timing verdict to be judged
+    again -- not compared path by path: a library's bookkeeping (a logger's cache) may
+    count differently in a fresh process without changing what an observer learns.  The
+    first path runs twice, its trace the warm one's, as in the audit."""
     from exactdp.explore import ExploringSource, PathCut, RestartExploration
 
     run = _runner(mechanism, mode, params, c, watch)
@@ -410,7 +410,7 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
 
     for choices, draws, first in paths:
         n = len(choices)
-        for attempt in (0, 1):  # a difference of trace alone: once more, warm
+        for attempt in (0, 1):  # the first white-box path: once more, warm
             src = ExploringSource(tuple(choices), params["max_uniform"], max_draws=n,
                                   memo=memo, weigh=False)
             try:
@@ -429,20 +429,20 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
                 return _differ(c, choices, first, f"made draws {_cut(str(list(got)))} "
                                                   f"instead of {_cut(str(list(draws)))}")
             if mode == "audit_plain":
-                if second == _head(first):
+                if second == first:
                     break
                 return _differ(c, choices, first, f"output {show(second)}")
             if kept is not None:
-                if _head(second) != _head(first):
-                    return _differ(c, choices, first, _shown(second, first))
-                if second == first or attempt == 1:
-                    kept.append(second[1])
+                if second[0] != first:
+                    return _differ(c, choices, first, f"output {show(second[0])}")
+                if attempt == 1 or kept:
+                    key = (first, second[1])
+                    kept[key] = kept.get(key, 0) + _weight(choices, draws)
                     break
                 continue
             if second == first:
                 break
-            if _head(second) != _head(first) or attempt == 1:
-                return _differ(c, choices, first, _shown(second, first))
+            return _differ(c, choices, first, f"output {show(second)}")
     return None
 
 
@@ -460,16 +460,15 @@ def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch:
     from exactdp.audit.escape import armed
 
     if mode == "audit_plain":
-        from exactdp.audit.guard import Guard, check_outcome
-        from exactdp.audit.outcomes import observed
+        from exactdp.audit.guard import Guard, check_observed
 
         plain = Guard(params["time_limit"], watch)
         call = f"f({show(c)}, source)"
-        # the output as the audit normalised it (a list is the tuple of its items, a float
-        # its exact value): else a list returned here differs from the tuple recorded there
-        return lambda src: observed(plain.call(
+        # the output keyed as the audit keys it (its type and exact value: a list stays a
+        # list, a float its exact value): else it differs from the one recorded there
+        return lambda src: plain.call(
             mechanism, (c, src), call, {"c": c},
-            check=lambda v: check_outcome(v, params["allowed"], call, {"c": c})))
+            check=lambda v: check_observed(v, params["allowed"], call, {"c": c}))
 
     if mode == "traced":
         from exactdp.trace import recording
@@ -519,24 +518,6 @@ def _law(dist: Mapping[Any, Any]) -> str:
     return "{" + ", ".join(f"{show(o)}: {p}" for o, p in dist.items()) + "}"
 
 
-def _head(result: Any) -> Any:
-    """The output of a white-box result ``(output, trace)``; other results whole."""
-    return result[0] if _pair(result) else result
-
-
-def _pair(result: Any) -> bool:
-    return isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], tuple)
-
-
-def _shown(second: Any, first: Any) -> str:
-    if _pair(second) and _pair(first):
-        if second[0] == first[0]:
-            return (f"the same output {show(first[0])} with another trace "
-                    f"({_cut(repr(second[1]))} instead of {_cut(repr(first[1]))})")
-        return f"output {show(second[0])}"
-    return f"output {show(second)}"
-
-
 def _differ(c: Any, choices: Sequence[int], first: Any, what: str) -> dict[str, Any]:
-    shown = f"output {show(_head(first))}"
+    shown = f"output {show(first)}"
     return {"c": c, "choices": tuple(choices), "first": shown, "second": what}

@@ -31,8 +31,9 @@ def private_log_time(frame: FrameType | None) -> bool:
     while frame is not None and kind(frame.f_code.co_filename) == "implementation":
         frame = frame.f_back  # the timing count's recorder of the clock
     logging = sys.modules.get("logging")
-    if logging is None or frame is None or \
-            frame.f_code is not logging.LogRecord.__init__.__code__:
+    record = getattr(logging, "LogRecord", None)  # None while logging is being imported:
+    if record is None or frame is None or \
+            frame.f_code is not record.__init__.__code__:  # its body's read is an escape
         return False
     make = frame.f_back
     log = make.f_back if make is not None else None

@@ -8,13 +8,30 @@ neighbour would have the same "law" on both) and mixing the traces of two outcom
 timing verdict.  :func:`observed` replaces every ``bool`` inside an output (itself, or in
 tuples, recursively) by a :class:`Truth`, which equals only a ``bool`` of the same value
 (or another ``Truth``), prints like it and is written to JSON as it.
+
+The same holds for every type an observer tells apart: ``0`` and ``0.0`` are equal numbers,
+but ``print`` shows them differently, and so do ``[1]`` and ``(1,)``, ``1`` and
+``Fraction(1)`` (``repr``), ``0.0`` and ``-0.0``, ``1`` and ``numpy.int64(1)`` (``repr`` and
+``type``).  :func:`observed` therefore also wraps every output that is not an ``int``, a
+``str``, ``bytes`` or a tuple/frozenset of outcomes in a :class:`Typed`: its type (numpy
+scalars and arrays by their own type and dtype) together with its exact value, so that two
+outputs are one outcome exactly when they have the same type and the same value (a float by
+its exact binary value, the sign of zero included; a dict by its items in their order, as it
+prints).  A mechanism that always returns floats, or numpy scalars of one dtype, has the same
+outcomes as before; one whose output type depends on its input has outcomes no neighbour
+can produce.  ``None`` is an outcome too (wrapped, so that no hash of an outcome varies
+between processes).
 """
 
 from __future__ import annotations
 
+import numbers
+from fractions import Fraction
 from typing import Any
 
-__all__ = ["Truth", "observed"]
+from exactdp.audit.facade_floats import exact_outcome
+
+__all__ = ["NONE", "Truth", "Typed", "observed"]
 
 
 class Truth:
@@ -54,12 +71,108 @@ class Truth:
         return self.value
 
 
+class Typed:
+    """An output that is not an ``int``, ``str``, ``bytes`` or tuple: its type and its
+    exact value (``key``), equal only to an output of the same type and value."""
+
+    __slots__ = ("key", "kind", "text", "value")
+
+    def __init__(self, kind: str, key: Any, value: Any, text: str) -> None:
+        self.kind = kind    # the type an observer sees, e.g. "float", "list", "numpy.int64"
+        self.key = key      # the identity within the kind (a float: -0.0 is not 0.0)
+        self.value = value  # the exact value (ordering, JSON): a Fraction, int or tuple
+        self.text = text    # how it prints
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Typed and self.kind == other.kind and self.key == other.key
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.key))
+
+    def _order(self, other: object) -> Any:
+        if type(other) is not Typed or other.kind != self.kind:
+            raise TypeError("outcomes of different types have no order")
+        return other.value
+
+    def __lt__(self, other: object) -> bool:  # sorting outcomes of one type by value
+        return bool(self.value < self._order(other))
+
+    def __gt__(self, other: object) -> bool:
+        return bool(self.value > self._order(other))
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+    def to_json(self) -> Any:
+        from exactdp.certificate import exact_json
+        return exact_json(self.value)
+
+
+#: The outcome ``None``.
+NONE = Typed("None", 0, None, "None")
+
+
+def _numpy_name(value: Any) -> str:
+    return f"numpy.{type(value).__name__}"
+
+
 def observed(value: Any) -> Any:
-    """``value`` with every ``bool`` in it (itself, or inside tuples) a :class:`Truth`;
-    anything else unchanged (the same object when it holds no ``bool``)."""
-    if type(value) is bool:
+    """``value`` as an outcome told apart as an observer tells it apart: a ``bool`` as a
+    :class:`Truth`, an ``int``, ``str`` or ``bytes`` as itself, a tuple or frozenset item
+    by item, anything else (a value :func:`exactdp.audit.guard.check_outcome` accepted) as
+    a :class:`Typed`; the same object when nothing in it changes."""
+    t = type(value)
+    if t is int or t is str or t is bytes or t is Truth or t is Typed:
+        return value
+    if t is bool:
         return Truth(value)
-    if type(value) is tuple:
+    if t is tuple:
         items = tuple(observed(v) for v in value)
         return items if any(a is not b for a, b in zip(items, value)) else value
-    return value
+    if t is frozenset:
+        return frozenset(observed(v) for v in value)
+    if value is None:
+        return NONE
+    if t is list:
+        items = tuple(observed(v) for v in value)
+        return Typed("list", items, items, "[" + ", ".join(map(repr, items)) + "]")
+    if t is dict:
+        pairs = tuple((observed(k), observed(v)) for k, v in value.items())
+        return Typed("dict", pairs, pairs,
+                     "{" + ", ".join(f"{k!r}: {v!r}" for k, v in pairs) + "}")
+    numpy = t.__module__ == "numpy"
+    if numpy and t.__name__ == "ndarray":  # an array: its dtype and its items
+        items = observed(value.tolist())
+        name = f"numpy.ndarray[{value.dtype}]"
+        return Typed(name, items, items, f"array({items!r}, dtype={value.dtype})")
+    if isinstance(value, (str, bytes)):  # a subclass (numpy.str_...): its type and text
+        name = _numpy_name(value) if numpy else f"{t.__module__}.{t.__qualname__}"
+        plain = str(value) if isinstance(value, str) else bytes(value)
+        return Typed(name, plain, plain, f"{name}({plain!r})")
+    if numpy and hasattr(value, "item") and type(value.item()) is bool:
+        truth = bool(value.item())
+        return Typed(_numpy_name(value), truth, truth, f"{_numpy_name(value)}({truth})")
+    if isinstance(value, numbers.Integral):
+        n = int(value)
+        name = _numpy_name(value) if numpy else t.__qualname__
+        return Typed(name, n, n, f"{name}({n})")
+    if isinstance(value, numbers.Rational):
+        q = Fraction(int(value.numerator), int(value.denominator))
+        name = t.__qualname__ if t is Fraction else f"{t.__module__}.{t.__qualname__}"
+        return Typed(name, q, q, repr(value) if t is Fraction else f"{name}({q})")
+    if isinstance(value, numbers.Real):  # a float: its exact value, the sign of zero kept
+        exact = exact_outcome(value)  # (a numpy float32 or float16 widens exactly)
+        if exact is None:
+            raise TypeError(f"{t.__name__} {value!r} has no exact value")
+        builtin = t.__module__ == "builtins"
+        name = _numpy_name(value) if numpy else t.__qualname__ if builtin else \
+            f"{t.__module__}.{t.__qualname__}"
+        negative_zero = exact == 0 and str(value).startswith("-")
+        return Typed(name, (exact, negative_zero), exact,
+                     repr(value) if builtin else f"{name}({value})")
+    raise TypeError(f"{t.__name__} is not an outcome")

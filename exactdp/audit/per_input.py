@@ -26,11 +26,11 @@ from exactdp.audit.guard import (
     Guard,
     Progress,
     as_int,
+    check_observed,
     check_outcome,
     say,
     show,
 )
-from exactdp.audit.outcomes import observed
 from exactdp.audit.replay import replay_path
 from exactdp.audit.report import (
     Distribution,
@@ -286,10 +286,10 @@ def run_once(f: Callable[[Any, RandomSource], Any], c: Any, src: RandomSource, g
     gs = GuardedSource(src, randomness_size, c)
     with recording() as events, counting.run(armed=False) as counter:
         out = guard.call(counter.traced_call, (f, c, gs), call, {"c": c, "draws": gs.draws},
-                         check=lambda v: check_outcome(
+                         check=lambda v: check_observed(
                              v, allowed, call, {"c": c, "draw_sizes": gs.draws},
                              lambda: f" (draws {gs.draws})"))
-    return observed(out), (tuple(events), *counter.observed())  # False is not 0
+    return out, (tuple(events), *counter.observed())  # False is not 0, 0.0 is not 0
 
 
 def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,

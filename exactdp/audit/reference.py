@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from exactdp.audit.guard import Abort, Guard, check_outcome, describe, show
+from exactdp.audit.guard import Abort, Guard, check_observed, describe, show
 from exactdp.certified import Interval
 from exactdp.checker import counting_distribution, statistical_distance
 from exactdp.counting import GeometricMechanism, InverseCDFSampler
@@ -89,7 +89,7 @@ def _validated(raw: object, name: str, c: Any) -> RefDistribution:
     exact = True
     for o, p in raw.items():
         try:
-            key = check_outcome(o, None, f"{where}: an outcome", {})
+            key = check_observed(o, None, f"{where}: an outcome", {})
         except Abort as abort:
             raise ParameterError(abort.finding.message) from None
         if isinstance(p, Interval):

@@ -57,10 +57,11 @@ from exactdp.audit.guard import (
     as_int,
     describe,
     elapsed,
+    only_none,
     say,
     show,
 )
-from exactdp.audit.hash_seed import SEEDS, confirm, joint_laws, recipe, unconfirmed_note
+from exactdp.audit.hash_seed import SEEDS, confirm, recipe, unconfirmed_note
 from exactdp.audit.judge import HOCKEY_STICK_MAX_BITS, _judge
 from exactdp.audit.parallel import Spread, absorb_notes, unwrap
 from exactdp.audit.per_input import (
@@ -545,6 +546,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                     max_runs, max_calls, None if budget is None else start + budget * 10**9,
                     max_draws, spread, max_seconds, notice, paths, every)
                 watch.check()
+                only_none(dists, "f({c}, source)")
                 method = "explored every path of draws (exploring source)"
                 assumed = getattr(mechanism, "assumption", "")
                 if assumed and isinstance(assumed, str):
@@ -611,12 +613,12 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
         assert every is not None
         confirmation = confirm(rebuilt, "audit", {
             "time_limit": limit, "randomness_size": randomness_size, "allowed": allowed,
-            "max_uniform": max_uniform}, [(c, every[c]) for c in ins], progress,
+            "max_uniform": max_uniform},  # outputs only: traces are judged by their law
+            [(c, [(ch, dr, res[0]) for ch, dr, res in every[c]]) for c in ins], progress,
             _replay_limit(start), hash_seeds)
-    if confirmation.traces and trace is not None and every is not None:
+    if confirmation.laws and trace is not None:
         # the timing verdict again, on the traces the first other process counted
-        again = timing_result(joint_laws([(c, every[c]) for c in ins], confirmation.traces),
-                              ins, pairs, eps, delta)
+        again = timing_result(confirmation.laws, ins, pairs, eps, delta)
         if not again.same:
             confirmation = replace(confirmation, finding=Finding(
                 "nondeterministic",
@@ -634,10 +636,10 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
     return _confirmed(report, confirmation, common, d, start)
 
 
-def _replay_limit(start: int) -> float:
+def _replay_limit(start: int) -> int:
     """Seconds the replays in other processes may take: three times the audit so far (a
     replay runs each path once, the audit at least twice), and at least two minutes."""
-    return max(120.0, 3 * (time.monotonic_ns() - start) / 10**9)
+    return max(120, -(-3 * (time.monotonic_ns() - start) // 10**9))
 
 
 def _confirmed(report: WhiteBoxReport, confirmation: Any, common: dict[str, Any],

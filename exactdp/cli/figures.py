@@ -52,7 +52,7 @@ def _add_figures(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                     "linear-SVM accuracy against eps on load_digits for the exact "
                     "SignOPORP-smooth and -RR (t = 1, 2, 4), SignRP-RR, iDP-SignRP-RR, "
                     "DP-OPORP and raw-data mechanisms, 10 repetitions as in the paper "
-                    "(Figures 10, 13 and 15 one set of files each; about 40 minutes of "
+                    "(Figures 10, 13 and 15 one set of files each; about 20 minutes of "
                     "processor time, --workers 2 shares it between two processes: "
                     "estimated first, refused past --max-seconds; "
                     "--quick: 3 eps, k = 16, one repetition); Figure 11 on gray patches of the "
