@@ -14,6 +14,10 @@ sums the weights of the paths per output:
   default of every source that overrides ``inverse_cdf``).
 
 Every path re-runs the code from its start, so the same draw is usually met on many paths.
+Each replayed draw is compared with the draw of the run the path branches from: it must
+make the same request -- as many options, the same weights over the same denominator --
+or :class:`NondeterminismError` is raised (naming the draw and both requests); a draw that
+matches takes that run's record, weight included, with no arithmetic.
 The options of an ``inverse_cdf`` draw (its outputs with ``F(z) > F(z-1)`` and their
 masses) are computed once per :func:`explore` call for a draw with a key that determines
 its CDF exactly: ``(type(draw), draw.explore_key)`` when its class defines
@@ -89,6 +93,11 @@ MAX_RESTARTS = 8
 #: ``masses[j] / d``, only the outputs of positive mass, in increasing order.
 Options = tuple[int, tuple[int, ...], list[int]]
 
+#: One draw of a path (:attr:`ExploringSource.log`): its number of options, the path's
+#: weight ``num / den`` before it, the draw's denominator and its options' numerators (None:
+#: 1 each).
+Entry = tuple[int, int, int, int, list[int] | None]
+
 #: Per draw class: the function giving the part of a draw's key after its class
 #: (``attrgetter``: no Python frame), or None (not memoised).
 _KEYERS: dict[type, Callable[[Any], Hashable] | None] = {}
@@ -145,6 +154,13 @@ def _options(draw: Any, d: int) -> Options:
     if prev != d:
         raise DomainError(f"inverse_cdf: F({draw.n}) = {prev} differs from d = {d}")
     return d, tuple(outputs), masses
+
+
+def _reduced(num: int, den: int) -> tuple[int, int]:
+    """``num / den`` in lowest terms (a path's weight, once ``den`` passes
+    :data:`REDUCE_BITS` bits)."""
+    g = math.gcd(num, den)
+    return num // g, den // g
 
 
 class ExplorationLimitError(ResourceLimitError):
@@ -208,8 +224,17 @@ class ExploringSource(RandomSource):
     def __init__(self, prefix: tuple[int, ...] = (), max_uniform: int = MAX_UNIFORM,
                  max_draws: int | None = None, deadline_ns: int | None = None,
                  chooser: random.Random | None = None,
-                 memo: dict[Hashable, Options] | None = None, weigh: bool = True) -> None:
+                 memo: dict[Hashable, Options] | None = None, weigh: bool = True,
+                 recorded: list[Entry] | None = None) -> None:
         self.prefix = prefix
+        #: the draws of a run that took the same choices over ``prefix`` (its :attr:`log`):
+        #: a replayed draw must make the same request (options, their weights and
+        #: denominator) as there -- then its entry is that run's, with no product of big
+        #: integers -- else :attr:`mismatch` is set (:func:`explore` raises
+        #: :class:`NondeterminismError`, :mod:`exactdp.audit.replay` reports it)
+        self.recorded = recorded if prefix else None
+        #: the first replayed draw whose request differed from ``recorded``'s, or None
+        self.mismatch: int | None = None
         #: False: the path's weight is not kept (``num / den`` stays 1, ``before`` is not
         #: the weight): a re-run that compares only the choices and draws it makes
         #: (:mod:`exactdp.audit.replay`), with no product of big integers per draw
@@ -222,7 +247,7 @@ class ExploringSource(RandomSource):
         self._replayed = len(prefix)
         self.choices: list[int] = []
         #: per draw: (options, path weight's num and den before it, its den, numerators)
-        self.log: list[tuple[int, int, int, int, list[int] | None]] = []
+        self.log: list[Entry] = []
         self.num, self.den = 1, 1
 
     @property
@@ -275,13 +300,28 @@ class ExploringSource(RandomSource):
             self.check_budget()
         if i < self._replayed:
             idx = self.prefix[i]
+            recorded = self.recorded
+            if recorded is not None:
+                entry = recorded[i]
+                if entry[0] == size and entry[3] == den and entry[4] == masses:
+                    choices.append(idx)
+                    self.log.append(entry)
+                    if i + 1 == self._replayed:
+                        self._enter(entry, idx)
+                    return idx
+                if self.mismatch is None:
+                    self.mismatch = i
         else:
             idx = 0 if self.chooser is None else self._choose(size, den, masses)
+        return self._record(i, idx, size, den, masses)
+
+    def _record(self, i: int, idx: int, size: int, den: int, masses: list[int] | None) -> int:
+        """Take option ``idx`` at draw ``i``: record it, weigh the path by it."""
         if idx >= size:
             raise NondeterminismError(
                 f"draw {i} offered {size} options on replay, fewer than before; the explored "
                 f"code must be a deterministic function of its draws")
-        choices.append(idx)
+        self.choices.append(idx)
         num, wden = self.num, self.den
         self.log.append((size, num, wden, den, masses))
         if not self.weigh:
@@ -289,10 +329,21 @@ class ExploringSource(RandomSource):
         # times masses[idx] / den, unreduced: one gcd only once den passes REDUCE_BITS bits
         num, wden = (num if masses is None else num * masses[idx]), wden * den
         if wden.bit_length() > REDUCE_BITS:
-            g = math.gcd(num, wden)
-            num, wden = num // g, wden // g
+            num, wden = _reduced(num, wden)
         self.num, self.den = num, wden
         return idx
+
+    def _enter(self, entry: Entry, idx: int) -> None:
+        """The path's weight after its last replayed draw ``entry`` (option ``idx``): the
+        weight before it, recorded, times the option's."""
+        if not self.weigh:
+            return
+        masses = entry[4]
+        num, wden = (entry[1] if masses is None else entry[1] * masses[idx]), \
+            entry[2] * entry[3]
+        if wden.bit_length() > REDUCE_BITS:
+            num, wden = _reduced(num, wden)
+        self.num, self.den = num, wden
 
     def uniform(self, d: int) -> int:
         if type(d) is not int or d < 1:
@@ -336,8 +387,43 @@ class ExploringSource(RandomSource):
     def explore_coin(self, num: int, den: int) -> bool:
         """``bernoulli(num, den)`` for plain ints ``0 < num < den``, recording no event: a
         branch the caller makes for itself (:mod:`exactdp.audit.facade_lazy`'s
-        comparisons), not a draw of the traced code."""
-        return self._take(2, den, [num, den - num]) == 0
+        comparisons), not a draw of the traced code.  (:meth:`_take` of the two options
+        ``[num, den - num]``, inlined: made once per comparison of the explored code.)"""
+        choices = self.choices
+        i = len(choices)
+        if self._budgeted and (  # (check_budget's test inlined: it raises which cut)
+                (self.max_draws is not None and i >= self.max_draws)
+                or (self.deadline_ns is not None and _now() > self.deadline_ns)):
+            self.check_budget()
+        if i < self._replayed:
+            idx = self.prefix[i]
+            recorded = self.recorded
+            if recorded is not None:
+                entry = recorded[i]
+                masses = entry[4]
+                if entry[0] == 2 and masses is not None and entry[3] == den \
+                        and masses[0] == num and masses[1] == den - num:
+                    choices.append(idx)
+                    self.log.append(entry)
+                    if i + 1 == self._replayed:
+                        self._enter(entry, idx)
+                    return idx == 0
+                if self.mismatch is None:
+                    self.mismatch = i
+            return self._record(i, idx, 2, den, [num, den - num]) == 0
+        if self.chooser is not None:
+            masses = [num, den - num]
+            return self._record(i, self._choose(2, den, masses), 2, den, masses) == 0
+        choices.append(0)  # (_record of option 0, inlined)
+        wnum, wden = self.num, self.den
+        self.log.append((2, wnum, wden, den, [num, den - num]))
+        if self.weigh:
+            wnum *= num
+            wden *= den
+            if wden.bit_length() > REDUCE_BITS:
+                wnum, wden = _reduced(wnum, wden)
+            self.num, self.den = wnum, wden
+        return True
 
     def bernoulli(self, num: int, den: int) -> bool:
         if type(num) is not int or type(den) is not int or not 0 < num < den:
@@ -352,11 +438,16 @@ class ExploringSource(RandomSource):
         return options[self._take(len(options), den, [w for _, w in options])][0]
 
 
+#: A prefix to run: its choices, its exact weight as an unreduced pair ``(num, den)``, and
+#: the draws of the run it branches from (:attr:`ExploringSource.recorded`).
+Pending = tuple[tuple[int, ...], tuple[int, int], list[Entry]]
+
+
 def _push_alternatives(src: ExploringSource, start: int,
-                       push: Callable[[tuple[tuple[int, ...], tuple[int, int]]], None]) -> None:
-    """``push(prefix, (num, den))`` for every prefix taking another option at a draw ``i >=
-    start`` of the path ``src`` ran (with its exact weight as an unreduced pair): draw by
-    draw, and at each draw the last option first."""
+                       push: Callable[[Pending], None]) -> None:
+    """``push((prefix, (num, den), src.log))`` for every prefix taking another option at a
+    draw ``i >= start`` of the path ``src`` ran (with its exact weight as an unreduced
+    pair): draw by draw, and at each draw the last option first."""
     choices, log = src.choices, src.log
     path = tuple(choices)
     for i in range(start, len(choices)):
@@ -367,13 +458,32 @@ def _push_alternatives(src: ExploringSource, start: int,
         den *= draw_den
         for j in range(size - 1, -1, -1):
             if j != taken:
-                push((base + (j,), (num, den) if masses is None else (num * masses[j], den)))
+                push((base + (j,), (num, den) if masses is None else (num * masses[j], den),
+                      log))
 
 
-def _push_heaviest(heap: list[tuple[Fraction, int, tuple[int, ...]]],
-                   order: Iterator[int], alt: tuple[tuple[int, ...], tuple[int, int]]) -> None:
+def _push_heaviest(heap: list[tuple[Fraction, int, Pending]], order: Iterator[int],
+                   alt: Pending) -> None:
     """Push a pending prefix on the heap of :func:`explore` (heaviest first, then FIFO)."""
-    heapq.heappush(heap, (-Fraction(*alt[1]), next(order), alt[0]))
+    heapq.heappush(heap, (-Fraction(*alt[1]), next(order), alt))
+
+
+def _mismatch(src: ExploringSource) -> str:
+    """What a replayed draw of ``src`` requested otherwise than the run it replays."""
+    i = src.mismatch
+    assert i is not None and src.recorded is not None
+    size, _, _, den, masses = src.recorded[i]
+    now = (f"{src.log[i][0]} options of weights {_weights(src.log[i][4], src.log[i][0])} / "
+           f"{src.log[i][3]}" if i < len(src.log) else "other options")
+    return (f"draw {i} offered {now} on replay, {size} of weights "
+            f"{_weights(masses, size)} / {den} before; the explored code must be a "
+            f"deterministic function of its draws")
+
+
+def _weights(masses: list[int] | None, size: int) -> str:
+    shown = ", ".join(map(str, masses[:4])) + (", ..." if len(masses) > 4 else "") \
+        if masses is not None else f"1 each ({size})"
+    return f"[{shown}]"
 
 
 def _sum(parts: dict[int, int]) -> Fraction:
@@ -413,15 +523,15 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
     # sum per denominator at the end).
     dist: dict[T, dict[int, int]] = {}
     covered: dict[int, int] = {}
-    stack: list[tuple[tuple[int, ...], tuple[int, int]]] = [((), (1, 1))]
-    heap: list[tuple[Fraction, int, tuple[int, ...]]] = []  # after a cut: heaviest first
+    stack: list[Pending] = [((), (1, 1), [])]
+    heap: list[tuple[Fraction, int, Pending]] = []  # after a cut: heaviest first
     runs = cut = 0
     memo: dict[Hashable, Options] = {}  # options of value draws, shared by every path
     order = itertools.count()
     report_at = _now() + 10**9
     restarts = 0
     while stack or heap:
-        prefix = stack.pop()[0] if not cut else heapq.heappop(heap)[2]
+        prefix, _, recorded = stack.pop() if not cut else heapq.heappop(heap)[2]
         runs += 1
         now = _now() if deadline_ns is not None or progress is not None else 0
         if runs > max_runs or (deadline_ns is not None and now > deadline_ns):
@@ -437,7 +547,7 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
             path_end = _now() + path_ns
             end = path_end if end is None else min(end, path_end)
         src = ExploringSource(prefix, max_uniform, max_draws, end,
-                              random.Random(runs) if cut else None, memo)
+                              random.Random(runs) if cut else None, memo, recorded=recorded)
         try:
             out = fn(src)
             finished = True
@@ -447,7 +557,7 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
                 raise ExplorationLimitError(f"the exploration restarted more than "
                                             f"{MAX_RESTARTS} times ({exc})") from None
             dist, covered, heap, cut, memo = {}, {}, [], 0, {}
-            stack = [((), (1, 1))]
+            stack = [((), (1, 1), [])]
             continue
         except PathCut:  # cut even during the replay (path_ns): its prefix's mass uncovered
             finished = False
@@ -456,7 +566,7 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
                                             f"during path {runs})", _sums(dist), _sum(covered),
                                             runs - 1, cut, "deadline") from None
             if not cut:  # from now on: the heaviest pending prefix first, random endings
-                heap = [(-Fraction(*w), k, p) for k, (p, w) in enumerate(stack)]
+                heap = [(-Fraction(*e[1]), k, e) for k, e in enumerate(stack)]
                 heapq.heapify(heap)
                 stack = []
             cut += 1
@@ -465,6 +575,8 @@ def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,
             covered[den] = covered.get(den, 0) + num
             parts = dist.setdefault(out, {})
             parts[den] = parts.get(den, 0) + num
+        if src.mismatch is not None:
+            raise NondeterminismError(_mismatch(src))
         if len(src.choices) < len(prefix) and finished:
             raise NondeterminismError(
                 f"a replayed path made {len(src.choices)} draws, fewer than the "

@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 from _plant import plant
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from exactdp.audit import whitebox_audit
+from exactdp.audit import facade_lazy, whitebox_audit
 from exactdp.audit.facade_lazy import LazyInt, LazyUnit
 from exactdp.audit.facades import facade_mechanism
 from exactdp.claims import ratio_claim
@@ -166,15 +168,79 @@ def test_audit_verdict_and_ratio_equal_brute_force() -> None:
     assert reports[0].trace.same == reports[1].trace.same
 
 
-@pytest.mark.parametrize(("owner", "name", "old", "new"), [
-    (LazyInt, "_shifted", "self._offset + sign * int(k)", "self._offset + sign * int(k) + 1"),
-    (LazyUnit, "_compare", "ceil = -(-num // den)", "ceil = -(-num // den) + 1"),
+@pytest.mark.parametrize(("owner", "name", "old", "new", "bound"), [
+    (LazyInt, "_shifted", "self._offset + sign * int(k)", "self._offset + sign * int(k) + 1",
+     4),
+    (LazyUnit, "_compare", "ceil = -(-num // den)", "ceil = -(-num // den) + 1", Fraction(4)),
+    (facade_lazy, "_ordered", "cut = other * ctx[0] - self._offset",
+     "cut = other * ctx[0] - self._offset + 1", 4),
 ])
 def test_planted_lazy_bug_is_caught(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str,
-                                    old: str, new: str) -> None:
-    """A shifted integer draw off by one, and a ``<`` comparison cut one value late: the
-    law no longer equals the brute-force one."""
+                                    old: str, new: str, bound: Any) -> None:
+    """A shifted integer draw off by one, and a ``<`` comparison cut one value late (with
+    a ``Fraction``, or with an int read by the comparison itself): the law no longer
+    equals the brute-force one."""
     plant(monkeypatch, owner, name, old, new)
-    program = (lambda c, r: r.randint(1, 6) < 4)
+    if owner is facade_lazy:
+        monkeypatch.setattr(LazyUnit, "__lt__", facade_lazy._ordered("<", True, True))
+    program = (lambda c, r: r.randint(1, 6) < bound)
+    mech = facade_mechanism(program, "random")
+    assert explore(lambda source: mech(0, source)) != brute_force(program, (6,))
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_a_float_comparison_cuts_at_the_threshold(monkeypatch: pytest.MonkeyPatch,
+                                                  planted: bool) -> None:
+    """``random() < x`` for a float ``x`` holds for the ``j`` with ``j / 2**53 < x``: a
+    cut one value late (planted in the comparison's float reading) changes the law."""
+    if planted:
+        plant(monkeypatch, facade_lazy, "_ordered", "cut = -(-num // x1) if ceiling",
+              "cut = -(-num // x1) + 1 if ceiling")
+        monkeypatch.setattr(LazyUnit, "__lt__", facade_lazy._ordered("<", True, True))
+    x = 0.3
+    below = -(-Fraction(x).numerator * 2**53 // Fraction(x).denominator)  # j < x * 2**53
+    want = {False: 1 - Fraction(below, 2**53), True: Fraction(below, 2**53)}
+    mech = facade_mechanism(lambda c, r: r.random() < x, "random")
+    assert (explore(lambda source: mech(0, source)) == want) is not planted
+
+
+_OPS = {"<": lambda v, x: v < x, "<=": lambda v, x: v <= x, ">": lambda v, x: v > x,
+        ">=": lambda v, x: v >= x, "==": lambda v, x: v == x, "!=": lambda v, x: v != x}
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 9), shift=st.integers(-3, 3),
+       steps=st.lists(st.tuples(st.sampled_from(sorted(_OPS)),
+                                st.integers(-4, 12), st.sampled_from([0, 1, 2, 4])),
+                      min_size=1, max_size=5))
+def test_chains_of_comparisons_equal_brute_force(n: int, shift: int,
+                                                 steps: list[tuple[str, int, int]]) -> None:
+    """One integer draw (shifted), compared several times with ints and floats (``k / d``,
+    ``d = 0``: the int ``k``) by every operator -- the comparisons read a plain int or
+    float operand themselves: the law equals the brute-force one."""
+    def program(c: Any, rng: Any) -> tuple[bool, ...]:
+        v = rng.randrange(n) + shift
+        return tuple(_OPS[op](v, k if d == 0 else k / d) for op, k, d in steps)
+
+    mech = facade_mechanism(program, "random")
+    assert explore(lambda source: mech(0, source)) == brute_force(program, (n,))
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("same = self._below(lo + 1, True)", "same = self._below(lo + 2, True)"),
+    ("same = self._below(hi - 1, False)", "same = self._below(hi - 1, True)"),
+    ("return not want", "return want"),
+])
+def test_planted_equality_bug_is_caught(monkeypatch: pytest.MonkeyPatch, old: str,
+                                        new: str) -> None:
+    """``==`` at the low end of the cell, at its high end, and with a float no value
+    equals, each planted wrong in the comparison's own reading: the law differs."""
+    plant(monkeypatch, facade_lazy, "_equality", old, new)
+    monkeypatch.setattr(LazyUnit, "__eq__", facade_lazy._equality("=="))
+
+    def program(c: Any, rng: Any) -> tuple[bool, ...]:
+        v = rng.randint(1, 6)
+        return v == 1, v == 6, v == 2.5, v == 3
+
     mech = facade_mechanism(program, "random")
     assert explore(lambda source: mech(0, source)) != brute_force(program, (6,))

@@ -66,19 +66,33 @@ def test_rows_do_not_depend_on_speed(monkeypatch: pytest.MonkeyPatch, module: An
     # random() explored by its effect (the lazy values off): (j + 1)/2^53
     (facades._Engine, "unit", "as_unit_float(self.draw(1 << FLOAT_BITS))",
      "as_unit_float(self.draw(1 << FLOAT_BITS) + 1)", "(random facade, laws)"),
-    # a lazily compared random() read as (j + 1)/2^53
-    (facade_lazy.LazyUnit, "_compare", "num, den = x[0] * self._scale - self._offset * x[1], x[1]",
-     "num, den = x[0] * self._scale - (self._offset + 1) * x[1], x[1]",
+    # a lazily compared random() read as (j + 1)/2^53: compared with a Fraction
+    (facade_lazy.LazyUnit, "_compare",
+     "num, den = x[0] * self._ctx[SCALE] - self._offset * x[1], x[1]",
+     "num, den = x[0] * self._ctx[SCALE] - (self._offset + 1) * x[1], x[1]",
      "(random facade, laws)"),
+    # ... compared (<, <=, >, >=) with an int or a float, read by the comparison itself
+    (facade_lazy, "_ordered", "num = x0 * ctx[0] - self._offset * x1",
+     "num = x0 * ctx[0] - (self._offset + 1) * x1", "(random facade, laws)"),
+    # ... compared (==, !=) with an int or a float
+    (facade_lazy, "_equality", "j = other * self._ctx[0] - self._offset",
+     "j = other * self._ctx[0] - self._offset - 1", "(random facade, laws)"),
     # a lazily compared random() whose j starts at 1
-    (facade_lazy.LazyUnit, "__init__", "[0, n] if cell is None else cell",
-     "[1, n] if cell is None else cell", "(random facade, laws)"),
+    (facades._Engine, "unit", "_set_cell(value, [0, 1 << FLOAT_BITS])",
+     "_set_cell(value, [1, 1 << FLOAT_BITS])", "(random facade, laws)"),
 ])
 def test_random_never_drawing_zero_fails(monkeypatch: pytest.MonkeyPatch, owner: Any,
                                          name: str, old: str, new: str,
                                          failing_part: str) -> None:
     """random() that never returns 0: j + 1 in place of j, on each of its paths."""
     plant(monkeypatch, owner, name, old, new)
+    for op, made in (("__lt__", ("<", True, True)), ("__le__", ("<=", False, True)),
+                     ("__gt__", (">", False, False)), ("__ge__", (">=", True, False))):
+        if owner is facade_lazy and name == "_ordered":  # the comparisons it made, again
+            monkeypatch.setattr(facade_lazy.LazyUnit, op, facade_lazy._ordered(*made))
+    if owner is facade_lazy and name == "_equality":
+        monkeypatch.setattr(facade_lazy.LazyUnit, "__eq__", facade_lazy._equality("=="))
+        monkeypatch.setattr(facade_lazy.LazyUnit, "__ne__", facade_lazy._equality("!="))
     report = row(audit_facade_laws)
     assert not report.verdict
     assert any(c.endswith(failing_part) for c in failing(report)), failing(report)
@@ -86,12 +100,9 @@ def test_random_never_drawing_zero_fails(monkeypatch: pytest.MonkeyPatch, owner:
 
 def test_concrete_random_never_drawing_zero_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """random() as a float (for Random's own methods) read as (j + 1)/2^53."""
-    def shifted(self: Any, concrete: bool) -> Any:
-        if concrete:
-            return facade_floats.as_unit_float(self._engine.draw(1 << 53) + 1)  # planted
-        return self._engine.unit()
-
-    monkeypatch.setattr(facades.RandomFacade, "_unit", shifted)
+    plant(monkeypatch, facades.RandomFacade, "random",
+          "as_unit_float(self._engine.draw(1 << FLOAT_BITS))",
+          "as_unit_float(self._engine.draw(1 << FLOAT_BITS) + 1)")
     report = row(audit_facade_laws)
     assert not report.verdict
     assert any(c.endswith("(random facade, values)") for c in failing(report))
@@ -175,7 +186,7 @@ def test_datasets_replace_one_allowing_equal_fails(monkeypatch: pytest.MonkeyPat
 # --------------------------------------------------------------------------- guard
 
 def test_halved_randomness_domain_guard_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    plant(monkeypatch, GuardedSource, "_charge", "self.size > self.limit",
+    plant(monkeypatch, GuardedSource, "_over", "self.size > self.limit",
           "self.size > self.limit // 2")
     report = row(audit_randomness_domain)
     assert not report.verdict
@@ -184,10 +195,9 @@ def test_halved_randomness_domain_guard_fails(monkeypatch: pytest.MonkeyPatch) -
 
 def test_guard_one_draw_late_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """The product checked before the draw is charged (one draw late)."""
-    plant(monkeypatch, GuardedSource, "_charge",
-          "self.size *= d\n    self.draws.append(d)\n    if self.limit is not None and "
-          "self.size > self.limit:",
-          "self.draws.append(d)\n    if self.limit is not None and self.size > self.limit:")
+    plant(monkeypatch, GuardedSource, "_over",
+          "self.size *= d\n    if self.size > self.limit:",
+          "self.size, before = self.size * d, self.size\n    if before > self.limit:")
     assert not row(audit_randomness_domain).verdict
 
 

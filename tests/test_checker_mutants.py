@@ -206,7 +206,7 @@ MUTANTS: list[tuple[str, Any, str, str, str, list[Callable[[], None]]]] = [
      "return self._take(d, d)", [props.prop_explore]),
     ("explore-uniform-weight", ES, "uniform", "return self._take(d, d) + 1",
      "return self._take(d, d + 1) + 1", [props.prop_explore]),
-    ("explore-path-weight-not-multiplied", ES, "_take",
+    ("explore-path-weight-not-multiplied", ES, "_record",
      "(num if masses is None else num * masses[idx]), wden * den",
      "(1 if masses is None else masses[idx]), den", [props.prop_explore]),
     ("explore-skips-a-branch", explore, "_push_alternatives", "range(size - 1, -1, -1)",

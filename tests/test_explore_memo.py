@@ -189,5 +189,6 @@ def test_replay_that_changes_a_value_draw_still_raises() -> None:
         table = (1, 2, 3) if runs == 1 else (3, 3, 3)  # the replay offers one option only
         return src.inverse_cdf(_Table(table)) + src.uniform(2)
 
-    with pytest.raises(NondeterminismError, match="fewer than before"):
+    with pytest.raises(NondeterminismError, match=r"draw 0 offered 1 options of weights \[3\] "
+                       r"/ 3 on replay, 3 of weights \[1, 1, 1\] / 3 before"):
         explore(fn)

@@ -24,11 +24,21 @@ from typing import TYPE_CHECKING, Any
 from exactdp.audit import facade_floats as ff
 from exactdp.audit.bytecode import suspended
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float
-from exactdp.audit.facade_lazy import LazyInt, LazyUnit, Parts
+from exactdp.audit.facade_lazy import (
+    BRANCH,
+    COIN,
+    LazyInt,
+    LazyUnit,
+    Parts,
+    _set_cell,
+    _set_ctx,
+    _set_offset,
+    context,
+)
 from exactdp.audit.facade_monotone import LazyIncreasing
 from exactdp.explore import ExplorationLimitError, NondeterminismError, RestartExploration
 from exactdp.randomness import RandomSource
-from exactdp.trace import pause, record, resume
+from exactdp.trace import active, pause, resume
 
 if TYPE_CHECKING:
     from exactdp.audit.facades import FacadeMechanism
@@ -39,6 +49,9 @@ __all__ = ["BUDGET_EVERY", "ESCAPED_NOTE", "EXACT_LIMIT", "GRID", "LAZY_NOTE", "
 #: Notes (among the large draws' notes, which workers send back) that a random() value was
 #: handed out lazily, and that one escaped (:mod:`exactdp.audit.facade_lazy`).
 LAZY_NOTE, ESCAPED_NOTE = "(lazy random() values)", "(a lazy random() value escaped)"
+_new = object.__new__
+#: The trace event of a ``random()`` draw (one tuple, shared).
+_UNIT_EVENT = ("uniform", 1 << FLOAT_BITS)
 #: Draws on ``[0, n)`` with ``n`` at most this branch exactly, ``n`` ways.
 EXACT_LIMIT = 1 << 8
 #: Most pieces one large draw may split into before the audit is refused.
@@ -110,10 +123,27 @@ class _Engine:
         #: escaped; whether the run is over
         self.lazy = self.lazy_ints = 0
         self.escaped = ""
-        self.done = False
+        self._done = False
         #: the source's event-free coin (the exploring source's, through the audit's
         #: guarded source), for a comparison's two parts
         self._coin = getattr(source, "explore_coin", None)
+        coin = self._two = self._coin if self._coin is not None else self._coin_drawn
+        #: the contexts of this run's lazy random() values and integer draws
+        #: (:func:`~exactdp.audit.facade_lazy.context`)
+        self._units = context(1 << FLOAT_BITS, self._branch, self.escape, coin)
+        self._ints = context(1, self._branch, self._escape_int, coin)
+
+    @property
+    def done(self) -> bool:
+        """Whether the run is over: a lazy value of it compared after that escapes."""
+        return self._done
+
+    @done.setter
+    def done(self, value: bool) -> None:
+        self._done = value
+        if value:
+            for ctx in (self._units, self._ints):
+                ctx[COIN], ctx[BRANCH] = self._after, self._after
 
     def draw(self, n: int) -> int:
         """``j`` uniform on ``[0, n)``."""
@@ -135,37 +165,61 @@ class _Engine:
     def unit(self) -> Any:
         """A ``random()`` value: lazy (:mod:`exactdp.audit.facade_lazy`) when the mechanism
         allows it and this is a live run, else the float ``j / 2**53`` of :meth:`draw`."""
-        if self.probing is not None or not self.mech.lazy:
+        mech = self.mech
+        if self.probing is not None or not mech.lazy:
             return as_unit_float(self.draw(1 << FLOAT_BITS))
-        record("uniform", 1 << FLOAT_BITS)  # the draw sequence, as an explored draw has it
+        events = active()  # the draw sequence, as an explored draw has it (record, inlined)
+        if events is not None:
+            events.append(_UNIT_EVENT)
         self.lazy += 1
-        if not self.mech.lazy_used:
-            self.mech.lazy_used = True
-            self.mech._large.append(LAZY_NOTE)
-        return LazyUnit(1 << FLOAT_BITS, self._branch, self.escape)
+        if not mech.lazy_used:
+            mech.lazy_used = True
+            mech._large.append(LAZY_NOTE)
+        value = _new(LazyUnit)  # fresh(LazyUnit, [0, 2**53], self._units), inlined
+        _set_cell(value, [0, 1 << FLOAT_BITS])
+        _set_ctx(value, self._units)
+        _set_offset(value, 0)
+        return value
 
     def integer(self, n: int) -> Any:
         """``j`` uniform on ``[0, n)``: a :class:`LazyInt` when the mechanism allows it and
         this is a live run (:mod:`exactdp.audit.facade_lazy`), else :meth:`draw`'s int."""
         if self.probing is not None or not self.mech.lazy_ints or n < 2:
             return self.draw(n)
-        record("uniform", n)  # the draw sequence, as an explored draw has it
+        events = active()  # the draw sequence, as an explored draw has it (record, inlined)
+        if events is not None:
+            events.append(("uniform", n))
         self.lazy_ints += 1
-        return LazyInt(n, self._branch, self._escape_int)
+        value = _new(LazyInt)  # fresh(LazyInt, [0, n], self._ints), inlined
+        _set_cell(value, [0, n])
+        _set_ctx(value, self._ints)
+        _set_offset(value, 0)
+        return value
 
     def _escape_int(self, what: str) -> Any:
         return self.escape(what, unit=False, integer=True)
 
+    def _after(self, *lengths: Any) -> Any:
+        """A lazy value's coin or branch once the run is over."""
+        return self.escape("used after the call that drew it returned")
+
     def _branch(self, lengths: tuple[int, ...]) -> int:
-        if self.done:
+        if self._done:
             self.escape("used after the call that drew it returned")
-        if len(lengths) == 2 and self._coin is not None:  # no event: as paused below
-            return 0 if self._coin(lengths[0], lengths[0] + lengths[1]) else 1
+        if len(lengths) == 2:
+            return 0 if self._two(lengths[0], lengths[0] + lengths[1]) else 1
         token = pause()  # branching on a comparison is not a draw of the traced code
         try:
-            if len(lengths) == 2:
-                return 0 if self.source.bernoulli(lengths[0], lengths[0] + lengths[1]) else 1
             return self.source.inverse_cdf(Parts(lengths))
+        finally:
+            resume(token)
+
+    def _coin_drawn(self, num: int, den: int) -> bool:
+        """The coin of a source without an event-free one: its ``bernoulli``, recording
+        nothing (branching on a comparison is not a draw of the traced code)."""
+        token = pause()
+        try:
+            return bool(self.source.bernoulli(num, den))
         finally:
             resume(token)
 

@@ -42,7 +42,7 @@ from typing import Any
 
 from exactdp.audit.bytecode import gettrace, settrace, untraced
 
-__all__ = ["LazyInt", "LazyUnit", "Parts"]
+__all__ = ["BRANCH", "COIN", "ESCAPE", "SCALE", "LazyInt", "LazyUnit", "Parts", "context", "fresh"]
 
 
 class Parts:
@@ -86,11 +86,119 @@ def _exact(other: Any) -> tuple[int, int] | float | None:
 #: the largest finite float (a float within +-this is finite and not nan)
 _MAX_FLOAT = sys.float_info.max
 
+#: The parts of a value's context (:func:`context`), shared by the values of one run: the
+#: value's scale (``j / scale``), the event-free coin ``coin(num, den)`` (True: the part
+#: of length ``num`` out of ``den``), the branch over several parts ``branch(lengths)``
+#: (the index of the part taken) and ``escape(what)``.
+SCALE, COIN, BRANCH, ESCAPE = range(4)
+
+
+def context(scale: int, branch: Callable[[tuple[int, ...]], int], escape: Callable[[str], Any],
+            coin: Callable[[int, int], bool] | None = None) -> list[Any]:
+    """A lazy value's context: a list (the facade's engine replaces its coin and branch
+    when its run is over, for every value of the run at once); ``coin`` defaults to
+    ``branch`` over two parts."""
+    if coin is None:
+        def coin(num: int, den: int) -> bool:
+            return branch((num, den - num)) == 0
+    return [scale, coin, branch, escape]
+
+
+_new = object.__new__
+
+
+def _ordered(op: str, ceiling: bool, answer: bool) -> Callable[[Any, Any], bool]:
+    """``self OP other`` for ``OP`` in ``<, <=, >, >=``, run with tracing off (what
+    :func:`~exactdp.audit.bytecode.untraced` does, inlined: a comparison is made once per
+    branch of the explored code).  ``(offset + j) / scale OP x`` holds for ``j`` in
+    ``[lo, cut)`` (``answer``) or ``[cut, hi)`` (not ``answer``), with ``cut`` the ceiling
+    of ``(x * scale - offset)`` (``ceiling``: ``<``, ``>=``) or its floor plus one
+    (``<=``, ``>``).  A plain int or finite float is read here; any other operand goes
+    through :meth:`LazyUnit._compare`."""
+
+    def compare(self: Any, other: Any) -> bool:
+        old = gettrace()
+        if old is not None:
+            settrace(None)
+        try:
+            t = type(other)
+            if t is int:
+                ctx = self._ctx
+                cut = other * ctx[0] - self._offset
+                if not ceiling:
+                    cut += 1
+            elif t is float and -_MAX_FLOAT <= other <= _MAX_FLOAT:  # float-ok: read exactly
+                x0, x1 = other.as_integer_ratio()
+                ctx = self._ctx
+                num = x0 * ctx[0] - self._offset * x1
+                cut = -(-num // x1) if ceiling else num // x1 + 1
+            else:
+                return self._compare(other, op)  # type: ignore[no-any-return]
+            cell = self._cell
+            lo, hi = cell
+            if cut <= lo:
+                return not answer
+            if cut >= hi:
+                return answer
+            if ctx[1](cut - lo, hi - lo):
+                cell[1] = cut
+                return answer
+            cell[0] = cut
+            return not answer
+        finally:
+            if old is not None:
+                settrace(old)
+
+    compare.__name__ = compare.__qualname__ = {
+        "<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__"}[op]
+    return compare
+
+
+def _equality(op: str) -> Callable[[Any, Any], bool]:
+    """``self == other`` or ``self != other``, run with tracing off (as :func:`_ordered`):
+    ``(offset + j) / scale == x`` holds for the one ``j = x * scale - offset`` when that is
+    an integer -- the parts ``[lo, j)``, ``[j, j + 1)``, ``[j + 1, hi)`` of the cell, the
+    empty ones left out (one cut at an end of the cell: a coin).  A plain int or finite
+    float is read here; any other operand goes through :meth:`LazyUnit._compare`."""
+    want = op == "=="
+
+    def compare(self: Any, other: Any) -> bool:
+        old = gettrace()
+        if old is not None:
+            settrace(None)
+        try:
+            t = type(other)
+            if t is int:
+                j = other * self._ctx[0] - self._offset
+            elif t is float and -_MAX_FLOAT <= other <= _MAX_FLOAT:  # float-ok: read exactly
+                x0, x1 = other.as_integer_ratio()
+                num = x0 * self._ctx[0] - self._offset * x1
+                if num % x1:  # a value no j gives
+                    return not want
+                j = num // x1
+            else:
+                return self._compare(other, op)  # type: ignore[no-any-return]
+            lo, hi = self._cell
+            if j < lo or j >= hi:
+                same = False
+            elif j == lo:
+                same = self._below(lo + 1, True)
+            elif j == hi - 1:
+                same = self._below(hi - 1, False)
+            else:
+                same = self._split((j, j + 1), (False, True, False))
+            return same if want else not same
+        finally:
+            if old is not None:
+                settrace(old)
+
+    compare.__name__ = compare.__qualname__ = "__eq__" if want else "__ne__"
+    return compare
+
 
 def _comparison(op: str) -> Callable[[Any, Any], bool]:
-    """``self OP other`` by :meth:`LazyUnit._compare`, run with tracing off (what
-    :func:`~exactdp.audit.bytecode.untraced` does, without a call of a wrapped lambda: a
-    comparison is made once per branch of the explored code)."""
+    """``self OP other`` by :meth:`LazyUnit._compare`, run with tracing off (as
+    :func:`_ordered`)."""
 
     def compare(self: Any, other: Any) -> bool:
         old = gettrace()
@@ -114,19 +222,31 @@ class LazyUnit:
     with the exploring source; ``escape(what)`` restarts the exploration without lazy
     values."""
 
-    __slots__ = ("_branch", "_cell", "_escape", "_offset", "_scale")
+    __slots__ = ("_cell", "_ctx", "_offset")
 
     def __init__(self, n: int, branch: Callable[[tuple[int, ...]], int],
                  escape: Callable[[str], Any], scale: int | None = None, offset: int = 0,
-                 cell: list[int] | None = None) -> None:
+                 cell: list[int] | None = None, ctx: list[Any] | None = None) -> None:
         """The value ``(offset + j) / scale`` (``scale`` defaults to ``n``: ``j / n``), ``j``
         in ``cell = [lo, hi)`` (at first ``[0, n)``; shared by the shifted values of one
-        draw)."""
-        object.__setattr__(self, "_scale", n if scale is None else scale)
+        draw); ``ctx``: a :func:`context` to share (then ``scale``, ``branch`` and
+        ``escape`` are its own)."""
         object.__setattr__(self, "_offset", offset)
         object.__setattr__(self, "_cell", [0, n] if cell is None else cell)
-        object.__setattr__(self, "_branch", branch)
-        object.__setattr__(self, "_escape", escape)
+        object.__setattr__(self, "_ctx", ctx if ctx is not None else context(
+            n if scale is None else scale, branch, escape))
+
+    @property
+    def _scale(self) -> int:
+        return self._ctx[SCALE]  # type: ignore[no-any-return]
+
+    @property
+    def _branch(self) -> Callable[[tuple[int, ...]], int]:
+        return self._ctx[BRANCH]  # type: ignore[no-any-return]
+
+    @property
+    def _escape(self) -> Callable[[str], Any]:
+        return self._ctx[ESCAPE]  # type: ignore[no-any-return]
 
     def _split(self, cuts: tuple[int, ...], truth: tuple[bool, ...]) -> bool:
         """The parts ``[lo, c1), [c1, c2), ..., [ck, hi)`` (cuts clamped to the interval)
@@ -139,9 +259,10 @@ class LazyUnit:
         if len(live) == 1:
             i = live[0]
         elif len(live) == 2:  # two parts left (== on an end of the cell): a coin
-            i = live[self._branch((lengths[live[0]], lengths[live[1]]))]
+            first = lengths[live[0]]
+            i = live[0] if self._ctx[COIN](first, first + lengths[live[1]]) else live[1]
         else:
-            i = self._branch(lengths)
+            i = self._ctx[BRANCH](lengths)
         cell[0], cell[1] = bounds[i], bounds[i + 1]
         return truth[i]
 
@@ -154,7 +275,7 @@ class LazyUnit:
             return not answer
         if cut >= hi:
             return answer
-        if self._branch((cut - lo, hi - cut)) == 0:
+        if self._ctx[COIN](cut - lo, hi - lo):
             cell[1] = cut
             return answer
         cell[0] = cut
@@ -166,7 +287,7 @@ class LazyUnit:
         x = ((other, 1) if t is int else other.as_integer_ratio()
              if is_float and -_MAX_FLOAT <= other <= _MAX_FLOAT else _exact(other))
         if x is None:
-            return bool(self._escape(f"compared ({op}) with {type(other).__name__}"))
+            return bool(self._ctx[ESCAPE](f"compared ({op}) with {type(other).__name__}"))
         if isinstance(x, float):  # inf or nan: the same answer for every j
             above, below = x > 0, x < 0  # the value is below +inf, above -inf
             if not (above or below):  # nan: unordered, unequal
@@ -174,7 +295,7 @@ class LazyUnit:
             return {"<": above, "<=": above, ">": not above, ">=": not above,
                     "==": False, "!=": True}[op]
         # (offset + j) / scale OP x  <=>  j OP num / den  (scale > 0, x = x0 / x1, x1 > 0)
-        num, den = x[0] * self._scale - self._offset * x[1], x[1]
+        num, den = x[0] * self._ctx[SCALE] - self._offset * x[1], x[1]
         floor = num // den
         ceil = -(-num // den)
         if op == "<":
@@ -196,28 +317,44 @@ class LazyUnit:
             same = self._split((floor, floor + 1), (False, True, False))
         return same if op == "==" else not same
 
-    __lt__ = _comparison("<")
-    __le__ = _comparison("<=")
-    __gt__ = _comparison(">")
-    __ge__ = _comparison(">=")
-    __eq__ = _comparison("==")  # type: ignore[assignment]
-    __ne__ = _comparison("!=")  # type: ignore[assignment]
+    __lt__ = _ordered("<", True, True)
+    __le__ = _ordered("<=", False, True)
+    __gt__ = _ordered(">", False, False)
+    __ge__ = _ordered(">=", True, False)
+    __eq__ = _equality("==")  # type: ignore[assignment]
+    __ne__ = _equality("!=")  # type: ignore[assignment]
     __bool__ = untraced(lambda self: self._compare(0, "!="))
 
     def __getattr__(self, name: str) -> Any:
-        return self._escape(f"asked for its attribute {name}")
+        return self._ctx[ESCAPE](f"asked for its attribute {name}")
 
     def __setattr__(self, name: str, value: Any) -> None:
-        self._escape(f"given the attribute {name}")
+        self._ctx[ESCAPE](f"given the attribute {name}")
 
     @property  # type: ignore[misc]
     def __class__(self) -> Any:  # isinstance(value, ...) and ABC checks read it
-        return self._escape("type-checked (isinstance)")
+        return self._ctx[ESCAPE]("type-checked (isinstance)")
+
+
+_set_cell = LazyUnit._cell.__set__  # type: ignore[attr-defined]
+_set_ctx = LazyUnit._ctx.__set__  # type: ignore[attr-defined]
+_set_offset = LazyUnit._offset.__set__  # type: ignore[attr-defined]
+
+
+def fresh(cls: type[LazyUnit], cell: list[int], ctx: list[Any], offset: int = 0) -> Any:
+    """A new lazy value of class ``cls`` (:class:`LazyUnit` or :class:`LazyInt`) on
+    ``cell``, with the run's ``ctx`` (:func:`context`), without a call of ``__init__``
+    (made once per draw)."""
+    value = _new(cls)
+    _set_cell(value, cell)
+    _set_ctx(value, ctx)
+    _set_offset(value, offset)
+    return value
 
 
 def _escaping(name: str) -> Callable[..., Any]:
     def escape(self: LazyUnit, *args: Any, **kwargs: Any) -> Any:
-        return object.__getattribute__(self, "_escape")(f"used by {name}")
+        return object.__getattribute__(self, "_ctx")[ESCAPE](f"used by {name}")
     escape.__name__ = name
     return escape
 
@@ -251,9 +388,8 @@ class LazyInt(LazyUnit):
 
     def _shifted(self, k: Any, sign: int, what: str) -> Any:
         if type(k) is not int and type(k) is not bool:
-            return self._escape(f"used by {what} with {type(k).__name__}")
-        return LazyInt(0, self._branch, self._escape, self._offset + sign * int(k),
-                       self._cell)
+            return self._ctx[ESCAPE](f"used by {what} with {type(k).__name__}")
+        return fresh(LazyInt, self._cell, self._ctx, self._offset + sign * int(k))
 
     __add__ = untraced(lambda self, k: self._shifted(k, 1, "__add__"))
     __radd__ = untraced(lambda self, k: self._shifted(k, 1, "__radd__"))

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from exactdp.audit.facade_lazy import LazyUnit
+from exactdp.audit.facade_lazy import BRANCH, ESCAPE, SCALE, LazyUnit, _comparison
 from exactdp.audit.facade_lazy import _exact as exact_number
 
 __all__ = ["LazyIncreasing"]
@@ -31,8 +31,9 @@ class LazyIncreasing(LazyUnit):
 
     def __init__(self, unit: LazyUnit, g: Callable[[int], Any]) -> None:
         get = object.__getattribute__
-        super().__init__(get(unit, "_scale"), get(unit, "_branch"), get(unit, "_escape"),
-                         cell=get(unit, "_cell"))
+        ctx = get(unit, "_ctx")
+        super().__init__(ctx[SCALE], ctx[BRANCH], ctx[ESCAPE], cell=get(unit, "_cell"),
+                         ctx=ctx)
         object.__setattr__(self, "_g", g)
 
     def _first(self, num: int, den: int, strict: bool) -> int:
@@ -61,3 +62,12 @@ class LazyIncreasing(LazyUnit):
         same = self._split((self._first(num, den, False), self._first(num, den, True)),
                            (False, True, False))
         return same if op == "==" else not same
+
+    # every comparison through _compare (LazyUnit's own read an int or a float directly)
+    __lt__ = _comparison("<")
+    __le__ = _comparison("<=")
+    __gt__ = _comparison(">")
+    __ge__ = _comparison(">=")
+    __eq__ = _comparison("==")  # type: ignore[assignment]
+    __ne__ = _comparison("!=")  # type: ignore[assignment]
+    __hash__ = LazyUnit.__hash__  # (an __eq__ in the class body would make it None)

@@ -28,6 +28,9 @@ __all__ = ["RandomFacade", "SecretsFacade"]
 _RANDRANGE_FN = getattr(random.Random.randrange, "__wrapped__", random.Random.randrange)
 _RANDRANGE = _RANDRANGE_FN.__code__
 _RANDINT_FN = getattr(random.Random.randint, "__wrapped__", random.Random.randint)
+#: the module of the escape guards' forwarders (a name bound before the audit)
+_GUARDS = "exactdp.audit.guarded_sources"
+_getframe = sys._getframe
 
 
 class RandomFacade(random.Random):
@@ -47,25 +50,23 @@ class RandomFacade(random.Random):
         self.gauss_next = None
 
     def random(self) -> Any:
-        frame = sys._getframe(1)
-        while frame.f_back is not None and \
-                frame.f_globals.get("__name__") == "exactdp.audit.guarded_sources":
-            frame = frame.f_back  # a name bound before the audit, forwarded by its guard
+        frame = _getframe(1)
         caller = frame.f_globals.get("__name__", "")
+        while caller == _GUARDS and frame.f_back is not None:
+            frame = frame.f_back  # a name bound before the audit, forwarded by its guard
+            caller = frame.f_globals.get("__name__", "")
         # the draw runs with tracing off (as untraced() would, inlined: once per draw)
         old = gettrace()
         if old is not None:
             settrace(None)
         try:
-            return self._unit(caller == "random" or caller.startswith("exactdp."))
+            if caller == "random" or caller.startswith("exactdp."):
+                # Random's own methods (expovariate...) compute with the float
+                return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
+            return self._engine.unit()
         finally:
             if old is not None:
                 settrace(old)
-
-    def _unit(self, concrete: bool) -> Any:
-        if concrete:  # Random's own methods (expovariate...) compute with the float
-            return as_unit_float(self._engine.draw(1 << FLOAT_BITS))
-        return self._engine.unit()
 
     @untraced
     def getrandbits(self, k: int) -> int:

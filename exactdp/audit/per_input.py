@@ -131,13 +131,22 @@ class GuardedSource(RandomSource):
         self.inner = inner
         self.limit = limit
         self.c = c
+        #: the product of the domain sizes drawn (kept only under a ``limit``)
         self.size = 1
         self.draws: list[int] = []
+        #: the inner source's event-free coin, bound once (an exploring source's own)
+        self._coin = inner.explore_coin if type(inner) is ExploringSource else None
 
     def _charge(self, d: int) -> None:
-        self.size *= d
         self.draws.append(d)
-        if self.limit is not None and self.size > self.limit:
+        if self.limit is not None:
+            self._over(d)
+
+    def _over(self, d: int) -> None:
+        """Charge ``d`` against the limit."""
+        assert self.limit is not None
+        self.size *= d
+        if self.size > self.limit:
             raise Abort(Finding(
                 "randomness_domain",
                 f"on input {self.c!r} the mechanism drew from domains of sizes {self.draws} "
@@ -161,11 +170,13 @@ class GuardedSource(RandomSource):
     def explore_coin(self, num: int, den: int) -> bool:
         """The exploring source's :meth:`~exactdp.explore.ExploringSource.explore_coin` (plain ints
         ``0 < num < den``, no event), charged like :meth:`bernoulli`."""
-        self._charge(den)
-        inner = self.inner
-        if type(inner) is ExploringSource:  # its explore_coin, without the call
-            return inner._take(2, den, [num, den - num]) == 0
-        coin = getattr(inner, "explore_coin", None)
+        self.draws.append(den)  # (_charge, inlined: once per comparison of a lazy value)
+        if self.limit is not None:
+            self._over(den)
+        coin = self._coin
+        if coin is not None:
+            return coin(num, den)
+        coin = getattr(self.inner, "explore_coin", None)
         if coin is not None:
             return bool(coin(num, den))
         token = pause()

@@ -19,14 +19,16 @@ def replay_path(run: Callable[[ExploringSource], T], src: RandomSource, first: T
                 c: Any, timed: bool = True) -> T:
     """Run ``run`` again on a source that replays the draws ``src`` made: the result must
     equal ``first`` and the draws must be the same (same number, same domains), else
-    :class:`Abort` with a ``"nondeterministic"`` finding; the re-run's result is returned.
+    :class:`Abort` with a ``"nondeterministic"`` finding (each draw must offer the same
+    options with the same weights); the re-run's result is returned.
     ``timed=False`` (``first`` ran cold, as the first call on an input: white-box results
     ``(output, trace)``): only the outputs must be equal.  A replay cut off by the deadline
     raises :class:`~exactdp.explore.PathCut` (the path's mass is uncovered)."""
     assert isinstance(src, ExploringSource), "explore() runs every path on one"
     n = len(src.choices)
     again = ExploringSource(tuple(src.choices), src.max_uniform, max_draws=n,
-                            deadline_ns=src.deadline_ns, memo=src.memo, weigh=False)
+                            deadline_ns=src.deadline_ns, memo=src.memo, weigh=False,
+                            recorded=src.log)
     try:
         second: Any = run(again)
     except PathCut:
@@ -37,11 +39,12 @@ def replay_path(run: Callable[[ExploringSource], T], src: RandomSource, first: T
     same = (second[0] == head[0] if not timed and _pair(second) and _pair(first)
             else second == first)
     if second is _MORE or not same or again.choices != src.choices \
-            or _draws(again) != _draws(src):
+            or again.mismatch is not None or _draws(again) != _draws(src):
         what = ("made more draws" if second is _MORE else
                 f"made {len(again.choices)} draws instead of {n}" if len(again.choices) != n
                 else "drew from other domains" if _draws(again) != _draws(src) else
-                _difference(second, first))
+                f"made draw {again.mismatch} with other options or weights"
+                if again.mismatch is not None else _difference(second, first))
         raise Abort(Finding(
             "nondeterministic",
             f"on input {show(c)}, a path with {n} draws, re-run with the same draws, {what}: "
