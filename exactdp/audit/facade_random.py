@@ -120,7 +120,7 @@ class RandomFacade(random.Random):
         """CPython's ``choices``, its ``random() * total`` compared exactly
         (:mod:`exactdp.audit.facade_choices`)."""
         cum, total = prepared(len(population), weights, cum_weights, k)
-        return [choose(self._unit(False), population, cum, total) for _ in range(k)]
+        return [choose(self._engine.unit(), population, cum, total) for _ in range(k)]
 
     def uniform(self, a: Any, b: Any) -> Any:
         value = _lazy_uniform(self._engine, a, b)  # never truth-tested: that compares it
