@@ -5,8 +5,10 @@ Static scan (``scan_source``), over every ``.py`` file under ``exactdp/`` and ``
 
 1. float (and complex) literals: ``0.5``, ``1e-9``, ``2j``;
 2. the name ``float`` used as a value -- ``float(x)``, ``map(float, xs)``, ``key=float``
-   -- except as the class argument of ``isinstance``/``issubclass`` (rejecting floats is
-   the point of exactdp.params) and inside type annotations;
+   -- except as the class argument of ``isinstance``/``issubclass`` or the right side of
+   an identity test ``type(x) is float`` (rejecting floats is the point of
+   exactdp.params; the audit reads a user's float operand exactly) and inside type
+   annotations;
 3. floating-point functions and constants of ``math`` (everything except the exact
    ``ceil floor trunc gcd lcm isqrt comb perm factorial prod``), however imported
    (``import math``, ``import math as m``, ``from math import log``);
@@ -233,6 +235,13 @@ class _Scanner(ast.NodeVisitor):
             self.flag(node, "pow with a negative exponent")
         self.generic_visit(node)
 
+    def visit_Compare(self, node: ast.Compare) -> None:
+        # ``t is float`` / ``t is not float``: a type identity test, like isinstance
+        for op, right in zip(node.ops, node.comparators, strict=True):
+            if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(right, ast.Name):
+                self._exempt.add(id(right))
+        self.generic_visit(node)
+
     def visit_BinOp(self, node: ast.BinOp) -> None:
         if isinstance(node.op, ast.Div) and _int_only(node.left) and _int_only(node.right):
             self.flag(node, "int / int true division")
@@ -316,6 +325,8 @@ def test_allow_list_is_justified_and_not_core() -> None:
     ("y = float(x)", "use of float"),
     ("y = list(map(float, xs))", "use of float"),
     ("y = sorted(xs, key=float)", "use of float"),
+    ("y = t is float or float(t)", "use of float"),   # the identity test exempts itself only
+    ("y = float is t", "use of float"),
     ("import math\ny = math.log(x)", "math.log"),
     ("import math\ny = math.log2(x)", "math.log2"),
     ("import math\ny = math.log10(x)", "math.log10"),
@@ -359,6 +370,7 @@ def test_scanner_flags_each_forbidden_construct(snippet: str, needle: str) -> No
     "import gmpy2\ny = gmpy2.mpz(3) * gmpy2.mpq(1, 2) + gmpy2.isqrt(9)",
     "if isinstance(value, float):\n    raise TypeError",
     "ok = isinstance(v, (int, float))",
+    "ok = type(v) is float or type(v) is not float",
     "def f(t: float) -> float:\n    return t",
     "rows: list[tuple[str, float]] = []",
     "y = 2 ** k",

@@ -127,7 +127,7 @@ def _ordered(op: str, ceiling: bool, answer: bool) -> Callable[[Any, Any], bool]
                 cut = other * ctx[0] - self._offset
                 if not ceiling:
                     cut += 1
-            elif t is float and -_MAX_FLOAT <= other <= _MAX_FLOAT:  # float-ok: read exactly
+            elif t is float and -_MAX_FLOAT <= other <= _MAX_FLOAT:
                 x0, x1 = other.as_integer_ratio()
                 ctx = self._ctx
                 num = x0 * ctx[0] - self._offset * x1
@@ -170,7 +170,7 @@ def _equality(op: str) -> Callable[[Any, Any], bool]:
             t = type(other)
             if t is int:
                 j = other * self._ctx[0] - self._offset
-            elif t is float and -_MAX_FLOAT <= other <= _MAX_FLOAT:  # float-ok: read exactly
+            elif t is float and -_MAX_FLOAT <= other <= _MAX_FLOAT:
                 x0, x1 = other.as_integer_ratio()
                 num = x0 * self._ctx[0] - self._offset * x1
                 if num % x1:  # a value no j gives
@@ -283,7 +283,7 @@ class LazyUnit:
 
     def _compare(self, other: Any, op: str) -> bool:
         t = type(other)  # a plain int or a finite float: read here, as _exact reads it
-        is_float = t is float  # float-ok: the user's operand, read exactly (as_integer_ratio)
+        is_float = t is float  # the user's operand, read exactly (as_integer_ratio)
         x = ((other, 1) if t is int else other.as_integer_ratio()
              if is_float and -_MAX_FLOAT <= other <= _MAX_FLOAT else _exact(other))
         if x is None:
