@@ -277,13 +277,23 @@ def _digits_filter(names: Sequence[str]) -> Callable[[str], bool] | None:
     return lambda name: any(f(name) for f in wanted)
 
 
+def _sweep(quick: bool) -> tuple[str, list[Fraction], list[int], int, str]:
+    """The experiments' setting: the eps list (text and values), the ks, the repetitions
+    and the command that reproduces them."""
+    from exactdp.plot import paper001_experiments as exp
+
+    eps = exp.EPS_QUICK if quick else exp.EPS_DEFAULT
+    return (eps, [Fraction(e) for e in eps.split(",")],
+            [exp.KS[0]] if quick else list(exp.KS), 1 if quick else exp.REPS,
+            "exactdp figures --paper 001" + (" --quick" if quick else ""))
+
+
 def estimate_ns(quick: bool, names: Sequence[str]) -> int:
     """Processor nanoseconds of the experiments among ``names`` (timed on a sample; the
     formula figures take seconds to a minute and are not counted)."""
     from exactdp.plot import paper001_experiments as exp
 
-    eps = [Fraction(e) for e in (exp.EPS_QUICK if quick else exp.EPS_DEFAULT).split(",")]
-    ks, reps = [exp.KS[0]] if quick else list(exp.KS), 1 if quick else exp.REPS
+    _, eps, ks, reps, _ = _sweep(quick)
     total = 0
     if EXPERIMENT_FILES[0] in names or any(_digits_files(n)[0] in names
                                           for n in DIGITS_FIGURES):
@@ -322,18 +332,14 @@ def write(outputs: Mapping[str, OutputPath], quick: bool,
     if "proj_fig11_patches.png" in outputs:
         from exactdp.plot import paper001_fig11 as fig11
 
-        eps = [Fraction(e) for e in (exp.EPS_QUICK if quick else exp.EPS_DEFAULT).split(",")]
-        command = "exactdp figures --paper 001" + (" --quick" if quick else "")
-        lines += fig11.write(outputs, eps, [exp.KS[0]] if quick else list(exp.KS),
-                             1 if quick else exp.REPS, exp.SEED, command, progress,
+        _, eps, ks, reps, command = _sweep(quick)
+        lines += fig11.write(outputs, eps, ks, reps, exp.SEED, command, progress,
                              _WORKERS[0])
     if "proj_fig12_14_16_sparse.png" in outputs:
         from exactdp.plot import paper001_sparse as sparse
 
-        eps = [Fraction(e) for e in (exp.EPS_QUICK if quick else exp.EPS_DEFAULT).split(",")]
-        command = "exactdp figures --paper 001" + (" --quick" if quick else "")
-        lines += sparse.write(outputs, eps, [exp.KS[0]] if quick else list(exp.KS),
-                              1 if quick else exp.REPS, exp.SEED, command, progress,
+        _, eps, ks, reps, command = _sweep(quick)
+        lines += sparse.write(outputs, eps, ks, reps, exp.SEED, command, progress,
                               _WORKERS[0])
     if not any(n in outputs for n in (EXPERIMENT_FILES[0], *(_digits_files(f)[0]
                                                             for f in DIGITS_FIGURES))):
@@ -351,16 +357,12 @@ def _write_experiments(outputs: Mapping[str, OutputPath], quick: bool,
     from exactdp.plot import paper001_fig11 as fig11
     from exactdp.plot.draw import figure_bytes
 
-    eps = exp.EPS_QUICK if quick else exp.EPS_DEFAULT
-    ks = [exp.KS[0]] if quick else list(exp.KS)
-    reps = 1 if quick else exp.REPS
+    eps, eps_list, ks, reps, command = _sweep(quick)
     progress(f"paper 001: retrieval and SVM on digits, eps {eps}, k {ks}, {reps} "
              f"repetition(s)")
-    eps_list = [Fraction(e) for e in eps.split(",")]
     res = exp.experiments(eps_list, ks, exp.T_VALUES, reps, exp.SEED, log=progress,
                           workers=_WORKERS[0], only=_digits_filter(list(outputs)))
     seconds = res.cpu_seconds
-    command = "exactdp figures --paper 001" + (" --quick" if quick else "")
     setting = (f"eps {eps}, k {', '.join(map(str, ks))}, t "
                f"{', '.join(map(str, exp.T_VALUES))}, {reps} repetition(s), seed {exp.SEED}")
     lines = []
