@@ -4,9 +4,12 @@ here, and a replay that differs in its draws, choices or output (type included) 
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +20,8 @@ from exactdp.audit import hash_seed, path_log, whitebox
 from exactdp.audit.outcomes import Truth, observed
 from exactdp.audit.path_log import PathLog, strict_key
 from exactdp.audit.whitebox import whitebox_audit
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def rr(c: int, source: Any) -> int:  # randomized response at ln 3
@@ -170,3 +175,64 @@ def test_a_log_iterates_and_pickles_back_its_paths(paths: list[tuple[Any, ...]])
         assert len(again) == len(paths)
         for path, path2 in zip(paths, again, strict=True):
             assert path2[0] == path[0] and path2[1] == path[1] and _same(path2[2], path[2])
+
+
+_table: dict[int, int] = {}
+
+
+def rr_memo(c: int, source: Any) -> int:  # ln 3, its noise kept in a memo keyed by the draw
+    u = source.uniform(4) - 1
+    if u not in _table:
+        _table[u] = (0, 0, 1, 1)[u]
+    return c if _table[u] == 0 else 1 - c
+
+
+@pytest.mark.parametrize("traced", [True, False])
+def test_a_memo_filled_on_every_path_is_confirmed(traced: bool,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memo gains an entry on most paths' runs; the audit resets it before each path (the
+    guard allows a memo that never grows on a re-run), and so must the replay: each path
+    runs once there, and a memo grown on two runs in a row reads as a counter."""
+    args = _recorded(rr_memo, monkeypatch)
+    _table.clear()  # as in a fresh process
+    assert "ok" in _answer(args, args[3], traced)
+
+
+@pytest.mark.parametrize("traced", [True, False])
+def test_planted_bug_replay_without_memo_reset_is_a_false_alarm(
+        traced: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.audit.escape import Watch
+
+    args = _recorded(rr_memo, monkeypatch)
+    monkeypatch.setattr(Watch, "restore", lambda self: False)
+    _table.clear()
+    answer = _answer(args, args[3], traced)
+    assert "gained entries in two calls in a row" in answer["differ"]["second"]
+
+
+MEMO = '''
+import random
+
+_table = {}
+
+
+def rr_memo(c):  # ln 3, its noise kept in a memo keyed by the draw
+    u = random.randrange(4)
+    if u not in _table:
+        _table[u] = (0, 0, 1, 1)[u]
+    return c if _table[u] == 0 else 1 - c
+'''
+
+
+def test_cli_memo_keyed_by_the_draw_passes_confirmed(tmp_path: Path) -> None:
+    (tmp_path / "memomech.py").write_text(MEMO, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("PYTHONHASHSEED", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "exactdp.cli", "audit", "memomech:rr_memo", "--kind",
+         "whitebox", "--rng", "random", "--patch", "random", "--claimed-epsilon", "ln 3",
+         "--inputs", "0..1", "--quiet"], cwd=tmp_path, env=env, capture_output=True,
+        text=True, timeout=300, check=False)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert "verdict: PASS" in done.stdout
+    assert "confirmed in 2 more processes" in done.stdout

@@ -454,9 +454,15 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
     sums: dict[Any, dict[int, int]] = {}
     from exactdp.audit.per_input import draw_record
 
+    started = False
     for choices, draws, first, entries in paths:
         n = len(choices)
-        for attempt in (0, 1):  # the first white-box path: once more, warm
+        # as the audit ran it (per_input.path_runner): the first path, and every path once
+        # a memo is in use (reset to its first content: Watch.restore), runs cold -- else
+        # a memo filled on two paths in a row (here each runs once) reads as a counter
+        cold = watch.restore() or not started
+        started = True
+        for attempt in (0, 1):  # a cold white-box path: once more, warm
             # each draw checked against the recorded one as it is made: a source whose log
             # is the list of those entries made the same draws (else compared in full)
             src = ExploringSource(choices, params["max_uniform"], max_draws=n,
@@ -484,7 +490,7 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
             if kept is not None:
                 if second[0] != first:
                     return _differ(c, choices, first, f"output {show(second[0])}")
-                if attempt == 1 or sums:
+                if attempt == 1 or not cold:
                     key = (first, second[1])
                     _add(sums, key, _weight(choices, draws))
                     break
