@@ -236,3 +236,17 @@ def test_cli_memo_keyed_by_the_draw_passes_confirmed(tmp_path: Path) -> None:
     assert done.returncode == 0, (done.stdout, done.stderr)
     assert "verdict: PASS" in done.stdout
     assert "confirmed in 2 more processes" in done.stdout
+
+
+@pytest.mark.parametrize("check", [True, False])
+def test_the_cost_estimate_says_a_pass_is_replayed(check: bool,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    said: list[str] = []
+    monkeypatch.setattr(whitebox, "confirm", lambda *args, **kw:
+                        hash_seed.Confirmation(line="recorded"))
+    report = whitebox_audit(rr, inputs=range(2), claimed_epsilon="ln 3", kind="source",
+                            max_seconds=60, progress=said.append, notice=said.append,
+                            hash_seed_check=check)
+    assert report.verdict == "pass"
+    [line] = [line for line in said if "estimate:" in line]
+    assert ("confirmed in other processes replaying every path" in line) == check

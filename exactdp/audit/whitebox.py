@@ -318,7 +318,10 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
                              max(deadline_ns - time.monotonic_ns(), 0))
         if guess.ns > max_seconds * NS:  # (the estimate is in the one-line refusal)
             raise over_estimate(guess, max_seconds)
-        say(notice if guess.ns >= LONG * NS else progress, "  " + guess.line())
+        # a PASS is confirmed in other processes: each path once more in each of them
+        after = ("; a PASS is then confirmed in other processes replaying every path (up "
+                 "to about as much CPU again, in parallel)" if every is not None else "")
+        say(notice if guess.ns >= LONG * NS else progress, "  " + guess.line() + after)
     stop_ns = exploration_deadline(max_seconds)
 
     def share(i: int) -> int | None:  # each input: an equal share of the time to the deadline
