@@ -250,3 +250,12 @@ def test_the_cost_estimate_says_a_pass_is_replayed(check: bool,
     assert report.verdict == "pass"
     [line] = [line for line in said if "estimate:" in line]
     assert ("confirmed in other processes replaying every path" in line) == check
+
+
+def test_a_path_weighs_the_product_of_its_options_weights() -> None:
+    # 1/4 (option 1 of 3/4, 1/4) * 1/3 (one of three) * 5/8 (option 0 of 5/8, 3/8) = 5/96
+    draws = ((2, 4, (3, 1)), (3, 3, None), (2, 8, (5, 3)))
+    num, den = hash_seed._weight((1, 2, 0), hash_seed._weights(draws))
+    assert Fraction(num, den) == Fraction(5, 96)
+    num, den = hash_seed._weight((0, 0, 1), hash_seed._weights(draws))
+    assert Fraction(num, den) == Fraction(3, 4) * Fraction(1, 3) * Fraction(3, 8)

@@ -308,13 +308,23 @@ def _job(mode: str, params: Mapping[str, Any], inputs: Sequence[tuple[Any, Any]]
         return _dumps(task)
 
 
-def _weight(choices: Sequence[int], draws: Sequence[tuple[Any, ...]]) -> tuple[int, int]:
-    """A path's exact probability from its recorded draws, ``(num, den)`` unreduced."""
-    num, den = 1, 1
-    for choice, (_, d, nums) in zip(choices, draws, strict=True):
-        num *= 1 if nums is None else nums[choice]
-        den *= d
+def _weight(choices: Sequence[int], weights: tuple[int, tuple[tuple[int, Any], ...]]
+            ) -> tuple[int, int]:
+    """A path's exact probability, ``(num, den)`` unreduced, from its draws' weights
+    (:func:`_weights`)."""
+    num, (den, coins) = 1, weights
+    for i, nums in coins:
+        num *= nums[choices[i]]
     return num, den
+
+
+def _weights(draws: Sequence[tuple[Any, ...]]) -> tuple[int, tuple[tuple[int, Any], ...]]:
+    """A draw sequence's weights: the product of its denominators, and the position and
+    numerators of each draw whose options are not equally likely (the others weigh 1)."""
+    den = 1
+    for _, d, _ in draws:
+        den *= d
+    return den, tuple((i, nums) for i, (_, _, nums) in enumerate(draws) if nums is not None)
 
 
 def _add(sums: dict[Any, dict[int, int]], key: Any, weight: tuple[int, int]) -> None:
@@ -412,7 +422,9 @@ def _replays(draws: Sequence[tuple[tuple[Any, ...], ...]], results: Sequence[Any
     checked against the recorded one as it is made)."""
     entries = [[(size, 1, 1, den, None if nums is None else list(nums))
                 for size, den, nums in sequence] for sequence in draws]
-    return [(tuple(choices), draws[d], results[r], entries[d]) for choices, d, r in rows]
+    weights = [_weights(sequence) for sequence in draws]
+    return [(tuple(choices), draws[d], results[r], entries[d], weights[d])
+            for choices, d, r in rows]
 
 
 def _paths(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
@@ -455,7 +467,7 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
     from exactdp.audit.per_input import draw_record
 
     started = False
-    for choices, draws, first, entries in paths:
+    for choices, draws, first, entries, weights in paths:
         n = len(choices)
         # as the audit ran it (per_input.path_runner): the first path, and every path once
         # a memo is in use (reset to its first content: Watch.restore), runs cold -- else
@@ -492,7 +504,7 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
                     return _differ(c, choices, first, f"output {show(second[0])}")
                 if attempt == 1 or not cold:
                     key = (first, second[1])
-                    _add(sums, key, _weight(choices, draws))
+                    _add(sums, key, _weight(choices, weights))
                     break
                 continue
             if second == first:
