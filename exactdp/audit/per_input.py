@@ -25,6 +25,7 @@ from exactdp.audit.guard import (
     Finding,
     Guard,
     Progress,
+    alarm_handler,
     as_int,
     check_observed,
     check_outcome,
@@ -242,13 +243,16 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     say(progress, f"  input {show(c)} ({i + 1}/{n}): exploring every path of draws")
     paths: dict[Any, tuple[int, ...]] = {}
     every: list[tuple[Any, ...]] | None = [] if record else None
-    run, used = path_runner(f, c, guard, randomness_size, allowed, paths, every)
+    counting = Counting(f)
+    run, used = path_runner(f, c, guard, randomness_size, allowed, paths, every, counting)
     stopped = ""
     try:
-        joint = explore(run, max_uniform=max_uniform, max_runs=cap,
-                        deadline_ns=share, progress=progress_printer(progress, c),
-                        max_draws=max_draws, path_ns=None if guard.time_limit is None
-                        else guard.time_limit * 10**9 * 3 // 4)
+        # (set once for the exploration, not per run: the alarm's handler, the recorders)
+        with alarm_handler(guard.time_limit), counting.held():
+            joint = explore(run, max_uniform=max_uniform, max_runs=cap,
+                            deadline_ns=share, progress=progress_printer(progress, c),
+                            max_draws=max_draws, path_ns=None if guard.time_limit is None
+                            else guard.time_limit * 10**9 * 3 // 4)
         covered = Fraction(1)
     except ExplorationIncomplete as exc:
         if cap < max_runs and exc.runs >= cap:
@@ -295,16 +299,18 @@ def run_once(f: Callable[[Any, RandomSource], Any], c: Any, src: RandomSource, g
 def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
                 randomness_size: int | None, allowed: range | frozenset[Any] | None,
                 paths: dict[Any, tuple[int, ...]] | None = None,
-                every: list[tuple[Any, ...]] | None = None
+                every: list[tuple[Any, ...]] | None = None, counting: Counting | None = None
                 ) -> tuple[Callable[[RandomSource], tuple[Any, tuple[Any, ...]]], list[int]]:
     """``run(source)``: one path of ``f(c, source)`` -- guarded, its draws charged, its
     operations counted (the result is ``(output, trace)``) and, in a white-box audit, run
     again with the same draws (:func:`~exactdp.audit.replay.replay_path`); and the list
     whose one item counts the paths run.  ``paths``: filled with the draws of the first
     path run per result; ``every``: with ``(choices, draws, result)`` of every path run
-    (:mod:`exactdp.audit.hash_seed`)."""
+    (:mod:`exactdp.audit.hash_seed`); ``counting``: the operation count's set-up (made
+    here when not given)."""
     used = [0]
-    counting = Counting(f)  # set up once, entered for every run
+    if counting is None:
+        counting = Counting(f)  # set up once, entered for every run
     call = f"f({show(c)}, source)"
 
     def once(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
