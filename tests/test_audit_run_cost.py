@@ -127,3 +127,33 @@ def test_outcomes_print_hash_and_pickle_as_their_values() -> None:
     array = observed(numpy.array([1, 2], dtype=numpy.int64))
     assert repr(array) == "array([1, 2], dtype=int64)"
     assert repr(pickle.loads(pickle.dumps(array))) == repr(array)
+
+
+def test_facade_patches_are_put_back_as_found() -> None:
+    """A patched module's functions are set and put back through its dict: what the code
+    replaced during the run is undone; an object that is not a module is patched and put
+    back attribute by attribute."""
+    import random
+    import types
+
+    from exactdp.audit.facades import FacadeMechanism
+    from exactdp.randomness import SeededSource
+
+    original = random.random
+
+    def replaces(c: int, rng: object) -> int:
+        x = random.random()
+        random.random = abs  # type: ignore[assignment]  # the code replacing a patched one
+        return int(x < 0.5)
+
+    assert FacadeMechanism(replaces, "random", patch_modules=[random])(0, SeededSource(1)) \
+        in (0, 1)
+    assert random.random is original
+    holder = types.SimpleNamespace(random=abs, randrange=abs)
+
+    def uses(c: int, rng: object) -> int:
+        return int(holder.randrange(3))
+
+    mech = FacadeMechanism(uses, "random", patch_modules=[holder], lazy=False)
+    assert [mech(0, SeededSource(s)) for s in range(40)] != [0] * 40
+    assert holder.randrange is abs and holder.random is abs

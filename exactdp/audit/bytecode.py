@@ -442,8 +442,8 @@ class Counting:
         self._set: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self._unset: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self._set_of: Any = None  # the patches grouped in _set
-        #: ``(module, getter of the patched names, single)``: reads what is there now
-        self._readers: list[tuple[Any, Callable[[Any], Any], bool]] = []
+        #: ``(object, getter of its patched names, the recorders expected there)``
+        self._readers: list[tuple[Any, Callable[[Any], Any], Any]] = []
         self._key: tuple[Any, ...] | None = None
         self._patches: list[tuple[Any, str, Any]] = []
         self._originals: dict[int, Any] = {}
@@ -477,19 +477,20 @@ class Counting:
         self._set, self._unset = _grouped(patches), _grouped(self._restore)
         self._set_of = patches
         self._readers = []
-        for obj, names in _names(patches):
-            self._readers.append((obj, operator.attrgetter(*names), len(names) == 1))
-        self._values = tuple(value for _, _, value in patches)
+        values = iter([value for _, _, value in patches])
+        for obj, names in _names(patches):  # the values expected, a tuple for 2 names or more
+            expected = tuple(next(values) for _ in names) if len(names) > 1 else next(values)
+            self._readers.append((obj, operator.attrgetter(*names), expected))
 
     def _intact(self) -> bool:
         """Whether every recorder is still in place (by identity)."""
-        now: list[Any] = []
-        for obj, get, single in self._readers:
-            if single:
-                now.append(get(obj))
-            else:
-                now.extend(get(obj))
-        return len(now) == len(self._values) and all(map(operator.is_, now, self._values))
+        for obj, get, expected in self._readers:
+            if type(expected) is tuple:
+                if not all(map(operator.is_, get(obj), expected)):
+                    return False
+            elif get(obj) is not expected:
+                return False
+        return True
 
     def held(self) -> _Held:
         """A context manager: the recorders stay in place between the runs inside it (see
@@ -588,7 +589,7 @@ def _grouped(patches: list[tuple[Any, str, Any]]) -> list[tuple[dict[str, Any], 
     when one of the objects is not a module or a name is patched twice."""
     groups: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
     for obj, name, value in patches:
-        if not isinstance(obj, ModuleType):
+        if type(obj) is not ModuleType:  # (a subclass may define __setattr__)
             return []
         values = groups.setdefault(id(obj), (vars(obj), {}))[1]
         if name in values:

@@ -51,7 +51,7 @@ from exactdp.explore import (
 )
 from exactdp.params import ResourceLimitError
 from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
-from exactdp.trace import pause, recording, resume
+from exactdp.trace import begin, pause, resume
 
 __all__ = ["CountingAdapter", "Explored", "GuardedSource", "calls_exceeded", "counting_input",
            "explore_input", "path_runner", "run_once", "sorted_distribution"]
@@ -288,11 +288,16 @@ def run_once(f: Callable[[Any, RandomSource], Any], c: Any, src: RandomSource, g
     if call is None:
         call = f"f({show(c)}, source)"
     gs = GuardedSource(src, randomness_size, c)
-    with recording() as events, counting.run(armed=False) as counter:
-        out = guard.call(counter.traced_call, (f, c, gs), call, {"c": c, "draws": gs.draws},
-                         check=lambda v: check_observed(
-                             v, allowed, call, {"c": c, "draw_sizes": gs.draws},
-                             lambda: f" (draws {gs.draws})"))
+    events, token = begin()  # (recording(), without a generator's frame: once per run)
+    try:
+        with counting.run(armed=False) as counter:
+            out = guard.call(counter.traced_call, (f, c, gs), call,
+                             {"c": c, "draws": gs.draws},
+                             check=lambda v: check_observed(
+                                 v, allowed, call, {"c": c, "draw_sizes": gs.draws},
+                                 lambda: f" (draws {gs.draws})"))
+    finally:
+        resume(token)
     return out, (tuple(events), *counter.observed())  # False is not 0, 0.0 is not 0
 
 
