@@ -19,6 +19,7 @@ from exactdp.audit.budget import (
     progress_printer,
 )
 from exactdp.audit.bytecode import Counting
+from exactdp.audit.draw_native import C as _C
 from exactdp.audit.facades import FacadeRefusal
 from exactdp.audit.guard import (
     Abort,
@@ -190,6 +191,10 @@ class GuardedSource(RandomSource):
             check_domain_size(den)
         self._charge(den)
         return self.inner.bernoulli(num, den)
+
+
+if _C is not None:  # the guarded coin, as the C comparisons call it
+    _C.setup_guarded(GuardedSource, GuardedSource.explore_coin)
 
 
 def counting_input(adapter: CountingAdapter, c: int, enumerate_all: bool,
