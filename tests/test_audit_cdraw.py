@@ -28,9 +28,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.audit import draw_native
+from exactdp.audit import draw_native, facade_lazy
+from exactdp.audit.bytecode import Counting
 from exactdp.audit.facade_lazy import LazyInt, LazyUnit, Parts, context, fresh
-from exactdp.audit.guard import Abort
+from exactdp.audit.guard import Abort, Guard
 from exactdp.audit.per_input import GuardedSource
 from exactdp.explore import (
     ExplorationIncomplete,
@@ -316,3 +317,77 @@ def test_planted_c_bug_is_caught(tmp_path: Path, python_reports: dict[str, Any],
         return
     assert planted.pop("status") == "native"
     assert any(planted[name] != python_reports[name] for name in cases.split(","))
+
+
+# ---- the operation count ----
+
+class _PythonLazy(LazyUnit):
+    """A LazyUnit whose comparisons are the Python ones (``_ordered`` / ``_equality``)
+    whatever its base: the reference of the operation count."""
+
+    __slots__ = ()
+    __lt__ = facade_lazy._ordered("<", True, True)
+    __le__ = facade_lazy._ordered("<=", False, True)
+    __gt__ = facade_lazy._ordered(">", False, False)
+    __ge__ = facade_lazy._ordered(">=", True, False)
+    __eq__ = facade_lazy._equality("==")  # type: ignore[assignment]
+    __ne__ = facade_lazy._equality("!=")  # type: ignore[assignment]
+    __hash__ = LazyUnit.__hash__
+
+
+def compares(u: Any) -> tuple[bool, ...]:
+    """Comparisons of every kind: ints, floats, a Fraction and a bool (the Python methods,
+    called from C), nan, ==, !=."""
+    third, nan = Fraction(1, 3), math.nan
+    return (u < third, u <= 0.5, u == 0.25, u != 1, u > nan, u >= True, 0.75 > u,
+            u < 0.75, u == 2**-53)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_operation_count_does_not_see_the_comparisons(seed: int) -> None:
+    """The audited code's operation count is the same whichever code compares (no Python
+    frame run for a comparison is counted: the coins here are this module's functions)."""
+    counts, answers = [], []
+    for cls in (LazyUnit, _PythonLazy):
+        u, _, log = _value(cls, 1 << 53, 0, 1 << 53, 0, seed)
+        with Counting(None).run() as counter:
+            answers.append(Guard(None).call(compares, (u,), "f", {}))
+        counts.append(counter.observed())
+        answers.append(log)
+    assert counts[0] == counts[1]
+    assert answers[0] == answers[2] and answers[1] == answers[3]
+    assert counts[0][0] > 0
+
+
+COUNTED = """
+import sys
+from pathlib import Path
+import exactdp.native_library as nl
+real = nl.candidates
+nl.candidates = lambda f, name: [Path(sys.argv[1])] if name == "_cdraw" else real(f, name)
+sys.path.insert(0, sys.argv[2])
+import test_audit_cdraw as t
+failed = 0
+for seed in range(6):
+    try:
+        t.test_the_operation_count_does_not_see_the_comparisons(seed)
+    except AssertionError:
+        failed += 1
+print(t.draw_native.status().split(" ")[0], failed)
+"""
+
+
+@native
+@pytest.mark.parametrize(("old", "new"), [
+    # a Python coin called with tracing on (the coins are the audited code's callees then)
+    ("PyObject *r = call_untraced(coin, args, 2);",
+     "PyObject *r = PyObject_Vectorcall(coin, args, 2, NULL);"),
+])
+def test_planted_counted_callback_is_caught(tmp_path: Path, old: str, new: str) -> None:
+    target = _planted(tmp_path, old, new)
+    if target is None:
+        pytest.skip("no C compiler or Python headers")
+    done = subprocess.run([sys.executable, "-c", COUNTED, str(target), str(ROOT / "tests")],
+                          capture_output=True, text=True, cwd=ROOT, check=True, timeout=300)
+    status, failed = done.stdout.split()
+    assert status == "native" and int(failed) > 0
