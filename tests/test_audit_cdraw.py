@@ -28,6 +28,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from exactdp import explore as explore_module
 from exactdp.audit import draw_native, facade_lazy
 from exactdp.audit.bytecode import Counting
 from exactdp.audit.facade_lazy import LazyInt, LazyUnit, Parts, context, fresh
@@ -391,3 +392,26 @@ def test_planted_counted_callback_is_caught(tmp_path: Path, old: str, new: str) 
                           capture_output=True, text=True, cwd=ROOT, check=True, timeout=300)
     status, failed = done.stdout.split()
     assert status == "native" and int(failed) > 0
+
+
+# ---- the exact sums of path weights (powers of two without a gcd) ----
+
+dens = st.one_of(st.integers(0, 300).map(lambda k: 1 << k), st.integers(1, 1 << 200))
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=st.one_of(st.integers(0, 1 << 400), st.integers(0, 300).map(lambda k: 1 << k),
+                   st.tuples(st.integers(1, 1 << 30), st.integers(0, 300)).map(
+                       lambda t: t[0] << t[1])), b=dens)
+def test_gcd_of_a_power_of_two_is_the_gcd(a: int, b: int) -> None:
+    assert explore_module._gcd(a, b) == math.gcd(a, b)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(dens, st.integers(0, 1 << 210), min_size=1, max_size=6))
+def test_sums_of_weights_are_exact_and_in_lowest_terms(parts: dict[int, int]) -> None:
+    got = explore_module._sum(parts)
+    want = sum((Fraction(n, d) for d, n in parts.items()), Fraction(0))
+    assert got == want
+    assert (got.numerator, got.denominator) == (want.numerator, want.denominator)
+    assert math.gcd(got.numerator, got.denominator) == 1 and got.denominator > 0
