@@ -27,6 +27,7 @@ from typing import Any
 from exactdp.audit.escape import watching
 from exactdp.audit.guard import Abort
 from exactdp.audit.hash_seed import confirm, recipe, unconfirmed_note
+from exactdp.audit.path_log import PathLog
 from exactdp.audit.per_input import path_record
 from exactdp.audit.replay import replay_path
 from exactdp.checker import counting_distribution, thresholds
@@ -111,7 +112,7 @@ def fail_escape(abort: Abort, what: str) -> OracleAssertionError:
 
 def explore_law(fn: Callable[[RandomSource], Any], what: str, key: Any, *, max_uniform: int,
              max_runs: int, target: object = None,
-             record: list[tuple[Any, ...]] | None = None) -> dict[Any, Fraction]:
+             record: PathLog | None = None) -> dict[Any, Fraction]:
     """``explore(fn)`` with the white-box audit's escape checks
     (:mod:`exactdp.audit.escape`): the entropy sources the exploration does not model are
     guarded during each run, every path is re-run with the same draws and must give the
@@ -214,7 +215,7 @@ def exact_distribution(sampler: Sampler, *, max_uniform: int = MAX_UNIFORM,
     if not callable(sampler):
         raise ParameterTypeError(f"sampler = {sampler!r} must be a function of a RandomSource")
     rebuild = recipe(sampler) if hash_seed_check else None  # before any call
-    paths: list[tuple[Any, ...]] = []
+    paths = PathLog()  # every path run, kept compactly (to replay them elsewhere)
     dist = explore_law(sampler, "the sampler", None, max_uniform=max_uniform,
                        max_runs=max_runs, record=paths)
     if rebuild is not None:
@@ -242,7 +243,7 @@ def distributions(mechanism: Mechanism | InverseCDFSampler, pairs: Sequence[tupl
                 cache[key] = _counting(mechanism, _count(mechanism, v))
                 replays.append((v, cache[key]))
             else:
-                paths: list[tuple[Any, ...]] = []
+                paths = PathLog()  # every path run, kept compactly (to replay them elsewhere)
                 cache[key] = explore_law(_bind(mechanism, v), f"the mechanism on input {v!r}", v,
                                       max_uniform=max_uniform, max_runs=max_runs,
                                       target=mechanism, record=paths)

@@ -56,6 +56,7 @@ from typing import Any
 from exactdp.audit.escape import watching
 from exactdp.audit.guard import Abort
 from exactdp.audit.hash_seed import recipe
+from exactdp.audit.path_log import PathLog
 from exactdp.audit.severity import separated_decimals
 from exactdp.binomial import critical_counts
 from exactdp.certified import Interval, exp_interval
@@ -401,7 +402,7 @@ def assert_strict_time(mechanism: Mechanism | InverseCDFSampler,
     if len(xs) < 2:
         raise ParameterError("assert_strict_time needs inputs: two or more values of x")
     rebuild = recipe(mechanism) if hash_seed_check else None  # before any call
-    replays: list[tuple[Any, Any]] = [(x, []) for x in xs]
+    replays: list[tuple[Any, Any]] = [(x, PathLog()) for x in xs]  # compactly kept
     laws = [explore_law(_traced(mechanism, x), f"the mechanism on input {x!r}", x,
                      max_uniform=max_uniform, max_runs=max_runs, target=mechanism,
                      record=paths)

@@ -55,6 +55,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactdp.audit.guard import Abort, Finding, show
+from exactdp.audit.path_log import PathLog
 
 __all__ = ["SEEDS", "Confirmation", "Path", "confirm", "recipe", "unconfirmed_note"]
 
@@ -224,7 +225,7 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
     if rebuild.why:
         return Confirmation(unconfirmed=rebuild.why)
     try:
-        job = _dumps({"mode": mode, "params": dict(params), "inputs": list(inputs)})
+        job = _job(mode, params, inputs)
     except Exception as exc:  # noqa: BLE001 - an output that does not pickle
         return Confirmation(unconfirmed=f"its outputs cannot be pickled "
                                         f"({type(exc).__name__}: {_cut(str(exc))})")
@@ -287,13 +288,46 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
     return Confirmation(line=line, cpu=cpu, seeds=used, laws=laws)
 
 
-def _weight(choices: Sequence[int], draws: Sequence[tuple[Any, ...]]) -> Any:
-    """A path's exact probability from its recorded draws."""
+#: the modes whose inputs are explored paths (the others: one distribution per input)
+_PATHS = ("audit", "oracle", "traced")
+
+
+def _job(mode: str, params: Mapping[str, Any], inputs: Sequence[tuple[Any, Any]]) -> bytes:
+    """The replays for the other processes, pickled.  Paths: per input, a
+    :class:`~exactdp.audit.path_log.PathLog`'s tables (the distinct draw sequences, the
+    distinct results) and its rows (each path's choices and two indices): plain
+    :mod:`pickle` of ints, bytes and a few shared objects, with cloudpickle only for
+    results that need it."""
+    if mode not in _PATHS:
+        return _dumps({"mode": mode, "params": dict(params), "inputs": list(inputs)})
+    task = {"mode": mode, "params": dict(params), "logs": True,
+            "inputs": [(c, PathLog.of(paths).state()) for c, paths in inputs]}
+    try:
+        return pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - a result or input that only cloudpickle carries
+        return _dumps(task)
+
+
+def _weight(choices: Sequence[int], draws: Sequence[tuple[Any, ...]]) -> tuple[int, int]:
+    """A path's exact probability from its recorded draws, ``(num, den)`` unreduced."""
     num, den = 1, 1
     for choice, (_, d, nums) in zip(choices, draws, strict=True):
         num *= 1 if nums is None else nums[choice]
         den *= d
-    return Fraction(num, den)
+    return num, den
+
+
+def _add(sums: dict[Any, dict[int, int]], key: Any, weight: tuple[int, int]) -> None:
+    """Add ``num / den`` to ``key``'s mass, kept as a sum of numerators per denominator
+    (the paths of one exploration share few): one exact sum per key at the end."""
+    num, den = weight
+    per = sums.setdefault(key, {})
+    per[den] = per.get(den, 0) + num
+
+
+def _masses(sums: Mapping[Any, Mapping[int, int]]) -> dict[Any, Fraction]:
+    return {key: sum((Fraction(num, den) for den, num in per.items()), Fraction(0))
+            for key, per in sums.items()}
 
 
 def _children_cpu() -> Fraction:
@@ -359,20 +393,31 @@ def _answer(head: bytes, job: bytes, traced: bool = True) -> dict[str, Any]:
     if mode == "audit" and not traced:
         mode = "audit_plain"
     laws: dict[Any, dict[Any, Any]] = {}
+    logs = task.get("logs", False)
     with watching(mechanism) as watch:  # the guards installed as there (they wrap, e.g.,
         for c, expected in task["inputs"]:  # random.Random: the operation count sees it)
             kept = laws.setdefault(c, {}) if mode == "audit" else None
-            differ = (_counting(mechanism, mode, params, c, expected, watch)
-                      if mode in ("counting", "counting_oracle") else
-                      _paths(mechanism, mode, params, c, expected, watch, kept))
+            differ = (_paths(mechanism, mode, params, c, _replays(*expected), watch, kept)
+                      if logs else _counting(mechanism, mode, params, c, expected, watch))
             if differ is not None:
                 return {"differ": differ}
     return {"ok": True, "laws": laws}
 
 
+def _replays(draws: Sequence[tuple[tuple[Any, ...], ...]], results: Sequence[Any],
+             rows: Sequence[tuple[Any, int, int]]) -> list[tuple[Any, ...]]:
+    """One input's paths from a :class:`~exactdp.audit.path_log.PathLog`'s state: per path
+    its choices, draws and result, and the log entries an unweighed source makes for
+    those draws (:class:`~exactdp.explore.ExploringSource`'s ``recorded``: each draw is
+    checked against the recorded one as it is made)."""
+    entries = [[(size, 1, 1, den, None if nums is None else list(nums))
+                for size, den, nums in sequence] for sequence in draws]
+    return [(tuple(choices), draws[d], results[r], entries[d]) for choices, d, r in rows]
+
+
 def _paths(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
-           paths: Sequence[Path], watch: Any, kept: dict[Any, Any] | None = None
-           ) -> dict[str, Any] | None:
+           paths: Sequence[tuple[Any, ...]], watch: Any,
+           kept: dict[Any, Any] | None = None) -> dict[str, Any] | None:
     """Replay one input's paths; a facade that gives up lazy values restarts the
     exploration (:class:`~exactdp.explore.RestartExploration`), as it did there: the
     input's paths are replayed again from the first, in its new mode."""
@@ -394,7 +439,7 @@ _RESTARTS = 4
 
 
 def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
-              paths: Sequence[Path], watch: Any, kept: dict[Any, Any] | None
+              paths: Sequence[tuple[Any, ...]], watch: Any, kept: dict[Any, Any] | None
               ) -> dict[str, Any] | None:
     """Replay ``paths``: the same output and draws, else the difference.  White-box paths
     carry their output alone; ``kept`` (the first process): filled with the joint law of
@@ -406,13 +451,22 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
 
     run = _runner(mechanism, mode, params, c, watch)
     memo: dict[Any, Any] = {}
+    sums: dict[Any, dict[int, int]] = {}
     from exactdp.audit.per_input import draw_record
 
-    for choices, draws, first in paths:
+    started = False
+    for choices, draws, first, entries in paths:
         n = len(choices)
-        for attempt in (0, 1):  # the first white-box path: once more, warm
-            src = ExploringSource(tuple(choices), params["max_uniform"], max_draws=n,
-                                  memo=memo, weigh=False)
+        # as the audit ran it (per_input.path_runner): the first path, and every path once
+        # a memo is in use (reset to its first content: Watch.restore), runs cold -- else
+        # a memo filled on two paths in a row (here each runs once) reads as a counter
+        cold = watch.restore() or not started
+        started = True
+        for attempt in (0, 1):  # a cold white-box path: once more, warm
+            # each draw checked against the recorded one as it is made: a source whose log
+            # is the list of those entries made the same draws (else compared in full)
+            src = ExploringSource(choices, params["max_uniform"], max_draws=n,
+                                  memo=memo, weigh=False, recorded=entries)
             try:
                 second = run(src)
             except RestartExploration:
@@ -424,10 +478,11 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
             except Exception as exc:  # noqa: BLE001 - it raised here, not there
                 return _differ(c, choices, first, f"raised {type(exc).__name__}: "
                                                   f"{_cut(str(exc))}")
-            got = draw_record(src)
-            if tuple(src.choices) != tuple(choices) or got != tuple(draws):
-                return _differ(c, choices, first, f"made draws {_cut(str(list(got)))} "
-                                                  f"instead of {_cut(str(list(draws)))}")
+            if src.log != entries or tuple(src.choices) != choices:
+                got = draw_record(src)
+                if tuple(src.choices) != choices or got != tuple(draws):
+                    return _differ(c, choices, first, f"made draws {_cut(str(list(got)))} "
+                                                      f"instead of {_cut(str(list(draws)))}")
             if mode == "audit_plain":
                 if second == first:
                     break
@@ -435,14 +490,16 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
             if kept is not None:
                 if second[0] != first:
                     return _differ(c, choices, first, f"output {show(second[0])}")
-                if attempt == 1 or kept:
+                if attempt == 1 or not cold:
                     key = (first, second[1])
-                    kept[key] = kept.get(key, 0) + _weight(choices, draws)
+                    _add(sums, key, _weight(choices, draws))
                     break
                 continue
             if second == first:
                 break
             return _differ(c, choices, first, f"output {show(second)}")
+    if kept is not None:
+        kept.update(_masses(sums))
     return None
 
 

@@ -19,6 +19,7 @@ from exactdp.audit.budget import (
     progress_printer,
 )
 from exactdp.audit.bytecode import Counting
+from exactdp.audit.draw_native import C as _C
 from exactdp.audit.facades import FacadeRefusal
 from exactdp.audit.guard import (
     Abort,
@@ -32,6 +33,7 @@ from exactdp.audit.guard import (
     say,
     show,
 )
+from exactdp.audit.path_log import PathLog
 from exactdp.audit.replay import replay_path
 from exactdp.audit.report import (
     Distribution,
@@ -193,6 +195,10 @@ class GuardedSource(RandomSource):
         return self.inner.bernoulli(num, den)
 
 
+if _C is not None:  # the guarded coin, as the C comparisons call it
+    _C.setup_guarded(GuardedSource, GuardedSource.explore_coin)
+
+
 def counting_input(adapter: CountingAdapter, c: int, enumerate_all: bool,
                    enumeration_limit: int) -> Distribution:
     """The exact distribution of ``f(c, u)``, ``u`` uniform on ``[d]_+``: every ``u``
@@ -225,9 +231,10 @@ class Explored:
     #: the draws (choices) of one path per key ``(output, trace)`` of ``traces``: a path to
     #: run again to show where two traces differ (:mod:`exactdp.audit.divergence`)
     paths: dict[Any, tuple[int, ...]] = field(default_factory=dict)
-    #: every path run (when asked: ``record``): its choices, its draws ``(options, den)``
-    #: and its result, to replay in another process (:mod:`exactdp.audit.hash_seed`)
-    every: tuple[tuple[Any, ...], ...] = ()
+    #: every path run (when asked: ``record``): its choices, its draws ``(options, den,
+    #: numerators or None)`` and its output, to replay in another process
+    #: (:mod:`exactdp.audit.hash_seed`), kept compactly (a :class:`PathLog`)
+    every: PathLog | tuple[()] = ()
 
 
 def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int, guard: Guard,
@@ -242,7 +249,8 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     ``record``: keep every path run (:attr:`Explored.every`)."""
     say(progress, f"  input {show(c)} ({i + 1}/{n}): exploring every path of draws")
     paths: dict[Any, tuple[int, ...]] = {}
-    every: list[tuple[Any, ...]] | None = [] if record else None
+    # the outputs only (traces are judged by their law there), kept compactly
+    every: Any = PathLog(part=_output) if record else None
     counting = Counting(f)
     run, used = path_runner(f, c, guard, randomness_size, allowed, paths, every, counting)
     stopped = ""
@@ -276,7 +284,11 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
         guard.watch.check()
     return Explored(sorted_distribution(output_law(joint)), dict(joint), covered, stopped,
                     used[0], paths={k: paths[k] for k in joint if k in paths},
-                    every=() if every is None else tuple(every))
+                    every=() if every is None else every)
+
+
+def _output(result: tuple[Any, tuple[Any, ...]]) -> Any:
+    return result[0]
 
 
 def run_once(f: Callable[[Any, RandomSource], Any], c: Any, src: RandomSource, guard: Guard,

@@ -285,7 +285,7 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
                           spread: Spread | None = None, max_seconds: int | None = None,
                           notice: Progress = None,
                           paths: dict[Any, dict[Any, tuple[int, ...]]] | None = None,
-                          every: dict[Any, tuple[tuple[Any, ...], ...]] | None = None
+                          every: dict[Any, Any] | None = None
                           ) -> tuple[dict[Any, Distribution], dict[Any, dict[Any, Fraction]],
                                      dict[Any, Fraction], str, dict[Any, str]]:
     """Explore ``f(c, source)`` on every input; at most ``max_runs`` runs per input and
@@ -484,7 +484,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
                              f"of other processes a pass is confirmed in)")
     rebuilt = None if not hash_seed_check or not hash_seeds else recipe(
         mechanism, rebuild if rebuild is not None else None if spread is None else spread.loader)
-    every: dict[Any, tuple[tuple[Any, ...], ...]] | None = \
+    every: dict[Any, Any] | None = \
         None if rebuilt is None or kind == "counting" else {}
     common: dict[str, Any] = {"mechanism": name, "kind": kind, "inputs": tuple(ins),
                               "claimed_epsilon": eps, "claimed_delta": delta}
@@ -614,7 +614,7 @@ def whitebox_audit(mechanism: Any, *, inputs: Sequence[Any] | range | None = Non
         confirmation = confirm(rebuilt, "audit", {
             "time_limit": limit, "randomness_size": randomness_size, "allowed": allowed,
             "max_uniform": max_uniform},  # outputs only: traces are judged by their law
-            [(c, [(ch, dr, res[0]) for ch, dr, res in every[c]]) for c in ins], progress,
+            [(c, every[c]) for c in ins], progress,
             _replay_limit(start), hash_seeds)
     if confirmation.laws and trace is not None:
         # the timing verdict again, on the traces the first other process counted

@@ -1,0 +1,238 @@
+"""The hash-seed confirmation's job: the explored paths as the other processes receive them
+(choices packed, draws and results in shared tables) must replay exactly the paths recorded
+here, and a replay that differs in its draws, choices or output (type included) is found."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactdp.audit import hash_seed, path_log, whitebox
+from exactdp.audit.outcomes import Truth, observed
+from exactdp.audit.path_log import PathLog, strict_key
+from exactdp.audit.whitebox import whitebox_audit
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def rr(c: int, source: Any) -> int:  # randomized response at ln 3
+    return c if source.bernoulli(3, 4) else 1 - c
+
+
+def wide(c: int, source: Any) -> int:  # a choice past 255: the choices as a tuple
+    return (source.uniform(300) + c) % 2
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal with the same type at every level."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is tuple:
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if type(a) is Truth:
+        return a.value is b.value
+    return bool(a == b)
+
+
+def _round_trip(paths: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    task = pickle.loads(hash_seed._job("oracle", {}, [("c", paths)]))
+    [(c, state)] = task["inputs"]
+    assert c == "c"
+    return [row[:3] for row in hash_seed._replays(*state)]
+
+
+def test_strict_keys_tell_apart_what_equality_merges() -> None:
+    # 1 == True == Truth(True) and (1,) == (True,) == (1.0,): never one key
+    assert strict_key(1) != strict_key(True)
+    assert strict_key(True) != strict_key(Truth(True))
+    assert strict_key(1) != strict_key(Fraction(1))
+    assert strict_key((1, 2)) != strict_key((True, 2))
+    assert strict_key(observed([1])) != strict_key(observed([True]))
+    assert strict_key(observed(1.0)) != strict_key(1)
+    assert strict_key(observed(0.0)) != strict_key(observed(-0.0))
+    # equal values of one type share a key
+    assert strict_key((1, "a", b"x")) == strict_key((1, "a", b"x"))
+    assert strict_key(Truth(False)) == strict_key(observed(False))
+    for unknown in (1.0, [1], {1: 2}, frozenset({1})):  # no key: never shared
+        with pytest.raises(TypeError):
+            strict_key(unknown)
+
+
+RESULTS = st.recursive(
+    st.one_of(st.integers(-3, 3), st.booleans(), st.sampled_from(["a", b"a", None]),
+              st.booleans().map(Truth), st.floats(-2, 2, allow_nan=False),
+              st.sampled_from([Fraction(1), Fraction(1, 2)]),
+              st.lists(st.integers(0, 1), max_size=2).map(observed)),
+    lambda inner: st.tuples(inner, inner), max_leaves=4)
+PATHS = st.lists(st.tuples(
+    st.lists(st.integers(0, 400), max_size=4).map(tuple),
+    st.lists(st.tuples(st.integers(1, 3), st.sampled_from([2, 4, 300]),
+                       st.one_of(st.none(), st.tuples(st.integers(1, 3), st.integers(1, 3)))),
+             max_size=3).map(tuple),
+    RESULTS), max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(PATHS)
+def test_the_job_replays_exactly_the_recorded_paths(paths: list[tuple[Any, ...]]) -> None:
+    again = _round_trip(paths)
+    assert len(again) == len(paths)
+    for (choices, draws, result), (choices2, draws2, result2) in zip(paths, again,
+                                                                     strict=True):
+        assert type(choices2) is tuple and choices2 == choices
+        assert all(type(x) is int for x in choices2)
+        assert draws2 == draws
+        assert _same(result2, result), (result, result2)
+
+
+def test_planted_bug_loose_table_merges_one_with_true(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A results table keyed by plain equality hands the other process True where 1 was
+    recorded; the round trip sees it (and the strict key does not merge them)."""
+    paths = [((0,), (), 1), ((1,), (), True)]
+    assert all(_same(a[2], b[2]) for a, b in zip(paths, _round_trip(paths), strict=True))
+    monkeypatch.setattr(path_log, "strict_key", lambda value: value)
+    assert not all(_same(a[2], b[2]) for a, b in zip(paths, _round_trip(paths), strict=True))
+
+
+def _recorded(mechanism: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, ...]:
+    """What the audit hands :func:`~exactdp.audit.hash_seed.confirm` for ``mechanism``."""
+    seen: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(whitebox, "confirm", lambda *args, **kw: seen.append(args) or
+                        hash_seed.Confirmation(line="recorded"))
+    report = whitebox_audit(mechanism, inputs=range(2), claimed_epsilon="ln 3",
+                            kind="source")
+    assert report.verdict == "pass"
+    [args] = seen
+    return args
+
+
+def _answer(args: tuple[Any, ...], inputs: Any, traced: bool) -> dict[str, Any]:
+    rebuild, mode, params = args[:3]
+    head = pickle.dumps({"loader": rebuild.loader, "blob": rebuild.blob, "path": sys.path,
+                         "cwd": "."})
+    return hash_seed._answer(head, hash_seed._job(mode, params, inputs), traced)
+
+
+@pytest.mark.parametrize("mechanism", [rr, wide])
+@pytest.mark.parametrize("traced", [True, False])
+def test_a_faithful_replay_confirms(mechanism: Any, traced: bool,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    args = _recorded(mechanism, monkeypatch)
+    answer = _answer(args, args[3], traced)
+    assert "ok" in answer, answer
+    if traced:  # the joint law of (output, trace) per input, its masses summing to 1
+        for c in (0, 1):
+            assert sum(answer["laws"][c].values()) == 1
+
+
+def _tampered(inputs: Any, change: Any) -> list[tuple[Any, Any]]:
+    (c, log), rest = inputs[0], inputs[1:]
+    paths = list(log)
+    return [(c, [change(*paths[0]), *paths[1:]]), *rest]
+
+
+@pytest.mark.parametrize("traced", [True, False])
+@pytest.mark.parametrize(("what", "change"), [
+    ("made draws", lambda ch, dr, out: (ch, ((dr[0][0], dr[0][1] * 2, dr[0][2]),) + dr[1:],
+                                        out)),
+    ("made draws", lambda ch, dr, out: (ch, ((dr[0][0], dr[0][1], None),) + dr[1:], out)),
+    ("output", lambda ch, dr, out: (ch, dr, Truth(bool(out)))),
+    ("output", lambda ch, dr, out: (ch, dr, 1 - out)),
+    ("made more draws", lambda ch, dr, out: (ch[:-1], dr[:-1], out)),
+])
+def test_a_replay_that_differs_is_found(what: str, change: Any, traced: bool,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    args = _recorded(rr, monkeypatch)
+    answer = _answer(args, _tampered(args[3], change), traced)
+    assert "differ" in answer, answer
+    assert what in answer["differ"]["second"]
+
+
+def test_a_replay_with_other_choices_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    args = _recorded(wide, monkeypatch)
+    c, paths = args[3][0][0], list(args[3][0][1])
+    (ch, dr, out), other = paths[0], max(paths, key=lambda path: path[0])
+    assert other[0] == (299,) and ch == (0,)  # uniform(300): options 0..299
+    assert "ok" in _answer(args, [(c, [other])], False)  # as recorded: confirmed
+    answer = _answer(args, [(c, [(other[0], dr, out), *paths[1:]])], False)
+    assert "differ" in answer, answer
+
+
+@settings(max_examples=30, deadline=None)
+@given(PATHS)
+def test_a_log_iterates_and_pickles_back_its_paths(paths: list[tuple[Any, ...]]) -> None:
+    log = PathLog.of(paths)
+    for again in (list(log), list(pickle.loads(pickle.dumps(log)))):
+        assert len(again) == len(paths)
+        for path, path2 in zip(paths, again, strict=True):
+            assert path2[0] == path[0] and path2[1] == path[1] and _same(path2[2], path[2])
+
+
+_table: dict[int, int] = {}
+
+
+def rr_memo(c: int, source: Any) -> int:  # ln 3, its noise kept in a memo keyed by the draw
+    u = source.uniform(4) - 1
+    if u not in _table:
+        _table[u] = (0, 0, 1, 1)[u]
+    return c if _table[u] == 0 else 1 - c
+
+
+@pytest.mark.parametrize("traced", [True, False])
+def test_a_memo_filled_on_every_path_is_confirmed(traced: bool,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memo gains an entry on most paths' runs; the audit resets it before each path (the
+    guard allows a memo that never grows on a re-run), and so must the replay: each path
+    runs once there, and a memo grown on two runs in a row reads as a counter."""
+    args = _recorded(rr_memo, monkeypatch)
+    _table.clear()  # as in a fresh process
+    assert "ok" in _answer(args, args[3], traced)
+
+
+@pytest.mark.parametrize("traced", [True, False])
+def test_planted_bug_replay_without_memo_reset_is_a_false_alarm(
+        traced: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.audit.escape import Watch
+
+    args = _recorded(rr_memo, monkeypatch)
+    monkeypatch.setattr(Watch, "restore", lambda self: False)
+    _table.clear()
+    answer = _answer(args, args[3], traced)
+    assert "gained entries in two calls in a row" in answer["differ"]["second"]
+
+
+MEMO = '''
+import random
+
+_table = {}
+
+
+def rr_memo(c):  # ln 3, its noise kept in a memo keyed by the draw
+    u = random.randrange(4)
+    if u not in _table:
+        _table[u] = (0, 0, 1, 1)[u]
+    return c if _table[u] == 0 else 1 - c
+'''
+
+
+def test_cli_memo_keyed_by_the_draw_passes_confirmed(tmp_path: Path) -> None:
+    (tmp_path / "memomech.py").write_text(MEMO, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("PYTHONHASHSEED", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "exactdp.cli", "audit", "memomech:rr_memo", "--kind",
+         "whitebox", "--rng", "random", "--patch", "random", "--claimed-epsilon", "ln 3",
+         "--inputs", "0..1", "--quiet"], cwd=tmp_path, env=env, capture_output=True,
+        text=True, timeout=300, check=False)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert "verdict: PASS" in done.stdout
+    assert "confirmed in 2 more processes" in done.stdout
