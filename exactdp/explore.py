@@ -156,10 +156,20 @@ def _options(draw: Any, d: int) -> Options:
     return d, tuple(outputs), masses
 
 
+def _gcd(a: int, b: int) -> int:
+    """``gcd(a, b)`` for ints ``a >= 0``, ``b > 0``; when ``b`` is a power of two (the
+    denominators of ``random()`` draws and their products), the power of two dividing ``a``
+    (at most ``b``) -- two bit operations instead of a gcd of numbers of thousands of
+    bits."""
+    if b & (b - 1) or a <= 0:
+        return math.gcd(a, b)
+    return min(a & -a, b)  # a & -a: 2 ** (the number of trailing zero bits of a)
+
+
 def _reduced(num: int, den: int) -> tuple[int, int]:
     """``num / den`` in lowest terms (a path's weight, once ``den`` passes
     :data:`REDUCE_BITS` bits)."""
-    g = math.gcd(num, den)
+    g = _gcd(num, den)
     return num // g, den // g
 
 
@@ -488,14 +498,20 @@ def _weights(masses: list[int] | None, size: int) -> str:
 
 def _sum(parts: dict[int, int]) -> Fraction:
     """``sum(num / den)`` over ``parts = {den: num}``, exactly: over the least common
-    denominator ``low`` of the parts seen so far (one gcd per part), reduced once."""
+    denominator ``low`` of the parts seen so far (one gcd per part), reduced once (by the
+    power of two dividing ``top`` when ``low`` is a power of two, :func:`_gcd`)."""
     top, low = 0, 1
     for den, num in parts.items():
-        g = math.gcd(low, den)
+        g = _gcd(low, den)
         m = den // g  # lcm(low, den) = low * m
         top = top * m + num * (low // g)
         low *= m
-    return Fraction(top, low)
+    if low & (low - 1):
+        return Fraction(top, low)
+    g = _gcd(top, low)  # a power of two: lowest terms without Fraction's own gcd
+    out = object.__new__(Fraction)
+    out._numerator, out._denominator = top // g, low // g  # type: ignore[attr-defined]
+    return out
 
 
 def explore(fn: Callable[[RandomSource], T], *, max_uniform: int = MAX_UNIFORM,

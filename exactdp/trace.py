@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 
-__all__ = ["Event", "active", "pause", "paused", "record", "recording", "resume"]
+__all__ = ["Event", "active", "begin", "pause", "paused", "record", "recording", "resume"]
 
 Event = tuple[object, ...]
 
@@ -56,6 +56,13 @@ def paused() -> Iterator[None]:
         yield
     finally:
         _EVENTS.reset(token)
+
+
+def begin() -> tuple[list[Event], Token[list[Event] | None]]:
+    """:func:`recording` without a ``with`` block: a new trace, collecting the events
+    recorded until :func:`resume` is called with the token returned (in a ``finally``)."""
+    events: list[Event] = []
+    return events, _EVENTS.set(events)
 
 
 def pause() -> Token[list[Event] | None]:

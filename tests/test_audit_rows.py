@@ -13,7 +13,15 @@ import pytest
 from _plant import plant
 
 from exactdp import explore, neighbours
-from exactdp.audit import facade_floats, facade_lazy, facades, guard, guarded_sources, per_input
+from exactdp.audit import (
+    facade_floats,
+    facade_lazy,
+    facade_random,
+    facades,
+    guard,
+    guarded_sources,
+    per_input,
+)
 from exactdp.audit.guard import Abort, Finding
 from exactdp.audit.per_input import GuardedSource
 from exactdp.certificate import ClaimReport
@@ -62,6 +70,13 @@ def test_rows_do_not_depend_on_speed(monkeypatch: pytest.MonkeyPatch, module: An
 
 # --------------------------------------------------------------------------- facades
 
+def python_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The facade's Python random() (where the C one is built: it hands the common case to
+    no Python method), so that a bug planted in the Python code is met."""
+    for cls in (facade_random.RandomFacade, facade_random.SecretsFacade):
+        monkeypatch.setattr(cls, "random", facade_random.PY_RANDOM)
+
+
 @pytest.mark.parametrize(("owner", "name", "old", "new", "failing_part"), [
     # random() explored by its effect (the lazy values off): (j + 1)/2^53
     (facades._Engine, "unit", "as_unit_float(self.draw(1 << FLOAT_BITS))",
@@ -85,6 +100,7 @@ def test_random_never_drawing_zero_fails(monkeypatch: pytest.MonkeyPatch, owner:
                                          name: str, old: str, new: str,
                                          failing_part: str) -> None:
     """random() that never returns 0: j + 1 in place of j, on each of its paths."""
+    python_random(monkeypatch)
     plant(monkeypatch, owner, name, old, new)
     for op, made in (("__lt__", ("<", True, True)), ("__le__", ("<=", False, True)),
                      ("__gt__", (">", False, False)), ("__ge__", (">=", True, False))):
@@ -100,6 +116,7 @@ def test_random_never_drawing_zero_fails(monkeypatch: pytest.MonkeyPatch, owner:
 
 def test_concrete_random_never_drawing_zero_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """random() as a float (for Random's own methods) read as (j + 1)/2^53."""
+    python_random(monkeypatch)
     plant(monkeypatch, facades.RandomFacade, "random",
           "as_unit_float(self._engine.draw(1 << FLOAT_BITS))",
           "as_unit_float(self._engine.draw(1 << FLOAT_BITS) + 1)")

@@ -51,7 +51,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from types import FrameType
+from types import FrameType, ModuleType
 from typing import Any
 
 __all__ = ["CLOCKS", "NOT_COVERED", "Counter", "Counting", "available", "counting", "gettrace",
@@ -419,12 +419,31 @@ class Counting:
     """The set-up of :func:`counting`, made once and entered for every run (:meth:`run`):
     the recorders of the sleep/clock/output functions and the per-code-object trace
     functions are built on the first run and kept while the functions they stand for are
-    the same objects (a changed ``sys.stdout`` or ``time.sleep`` builds them again)."""
+    the same objects (a changed ``sys.stdout`` or ``time.sleep`` builds them again).
+
+    Inside :meth:`held` (the runs of one exploration), the recorders of the ``time``,
+    ``builtins`` and ``sys`` functions stay in place from one run to the next instead of
+    being set and put back around each run: a run finding them all still in place (by
+    identity) sets nothing; one finding any replaced puts every original back first, as
+    the end of a run outside :meth:`held` does, and sets them again.  The originals are put
+    back when the block ends.  (The recorders record only calls from the audited code's
+    frames: exactdp's own code between two runs calls through them unrecorded.)  Code
+    whose module globals hold these functions (``globals_of``) is patched per run, as
+    outside :meth:`held`."""
 
     def __init__(self, globals_of: Any = None, detail: bool = False,
                  native: bool | None = None) -> None:
         self.globals_of = globals_of
         self.counter = Counter(detail, native)
+        #: inside :meth:`held`; and whether the recorders are in place from an earlier run
+        self._hold = False
+        self._installed = False
+        #: the patches and the originals grouped per module: ``(module dict, {name: value})``
+        self._set: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        self._unset: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        self._set_of: Any = None  # the patches grouped in _set
+        #: ``(object, getter of its patched names, the recorders expected there)``
+        self._readers: list[tuple[Any, Callable[[Any], Any], Any]] = []
         self._key: tuple[Any, ...] | None = None
         self._patches: list[tuple[Any, str, Any]] = []
         self._originals: dict[int, Any] = {}
@@ -455,6 +474,38 @@ class Counting:
         self._originals = {id(getattr(obj, name)): value for obj, name, value in patches}
         self._restore = [(obj, name, getattr(obj, name)) for obj, name, _ in patches]
         self._patches = patches
+        self._set, self._unset = _grouped(patches), _grouped(self._restore)
+        self._set_of = patches
+        self._readers = []
+        values = iter([value for _, _, value in patches])
+        for obj, names in _names(patches):  # the values expected, a tuple for 2 names or more
+            expected = tuple(next(values) for _ in names) if len(names) > 1 else next(values)
+            self._readers.append((obj, operator.attrgetter(*names), expected))
+
+    def _intact(self) -> bool:
+        """Whether every recorder is still in place (by identity)."""
+        for obj, get, expected in self._readers:
+            if type(expected) is tuple:
+                if not all(map(operator.is_, get(obj), expected)):
+                    return False
+            elif get(obj) is not expected:
+                return False
+        return True
+
+    def held(self) -> _Held:
+        """A context manager: the recorders stay in place between the runs inside it (see
+        the class); every original is put back on exit, errors and interrupts included."""
+        return _Held(self)
+
+    def _release(self) -> None:
+        """Put every original back (the recorders were left in place by a held run)."""
+        self._installed = False
+        if self._unset:
+            for space, values in self._unset:
+                space.update(values)
+        else:
+            for obj, name, value in self._restore:
+                setattr(obj, name, value)
 
     def _current(self) -> tuple[Any, ...]:
         """What the recorders stand for: rebuilt when one of these changed."""
@@ -478,6 +529,16 @@ class Counting:
 
     def _enter(self, run: _Run) -> Counter:
         run.old = gettrace()  # (first: what a failure below puts back)
+        if self._installed:  # a held run after another: the recorders are in place
+            if self._intact():
+                counter = self.counter
+                counter.reset()
+                run.collecting = gc.isenabled()  # (see below)
+                gc.disable()
+                run.plain = True  # run.saved is empty: nothing to put back on exit
+                settrace(counter.trace if run.armed else None)
+                return counter
+            self._release()  # one was replaced: the originals back, as after a run
         key = self._current()
         if self._changed(key):
             self._build()
@@ -494,11 +555,18 @@ class Counting:
         gc.disable()
         if not isinstance(module, dict):
             # the patched attributes hold the objects read when the recorders were built
-            # (:meth:`_changed`): those are what the run puts back
-            run.saved = self._restore
+            # (:meth:`_changed`): those are what the run puts back (held: the block's end)
             run.plain = True
-            for obj, name, value in patches:
-                setattr(obj, name, value)
+            if self._hold:
+                self._installed = True  # (first: a failure below puts them back too)
+            else:
+                run.saved = self._restore
+            if self._set and self._set_of is patches:  # (the modules' dicts, one update each)
+                for space, values in self._set:
+                    space.update(values)
+            else:
+                for obj, name, value in patches:
+                    setattr(obj, name, value)
         else:
             originals = self._originals
             patches = patches + [(module, k, originals[id(v)]) for k, v in list(module.items())
@@ -513,6 +581,54 @@ class Counting:
                     setattr(obj, name, value)
         settrace(counter.trace if run.armed else None)
         return counter
+
+
+def _grouped(patches: list[tuple[Any, str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """``patches`` as ``(module dict, {name: value})`` per module, in order of first
+    appearance -- setting a module's attribute is setting its dict's item -- or ``[]``
+    when one of the objects is not a module or a name is patched twice."""
+    groups: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+    for obj, name, value in patches:
+        if type(obj) is not ModuleType:  # (a subclass may define __setattr__)
+            return []
+        values = groups.setdefault(id(obj), (vars(obj), {}))[1]
+        if name in values:
+            return []
+        values[name] = value
+    return list(groups.values())
+
+
+def _names(patches: list[tuple[Any, str, Any]]) -> list[tuple[Any, list[str]]]:
+    """The patched names per object, in patch order (consecutive runs of one object)."""
+    out: list[tuple[Any, list[str]]] = []
+    for obj, name, _ in patches:
+        if out and out[-1][0] is obj:
+            out[-1][1].append(name)
+        else:
+            out.append((obj, [name]))
+    return out
+
+
+class _Held:
+    """:meth:`Counting.held`'s context manager."""
+
+    __slots__ = ("counting", "outer")
+
+    def __init__(self, counting: Counting) -> None:
+        self.counting = counting
+        self.outer = False
+
+    def __enter__(self) -> None:
+        self.outer = self.counting._hold
+        self.counting._hold = True
+
+    def __exit__(self, *exc: object) -> None:
+        counting = self.counting
+        if self.outer:
+            return
+        counting._hold = False
+        if counting._installed:
+            counting._release()
 
 
 class _Run:

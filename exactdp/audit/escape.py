@@ -254,7 +254,8 @@ class Watch:
         """Check this thread's calls of guarded functions against this watch (until
         :meth:`disarm` with the value returned)."""
         before = guarded_sources.set_watch(self)
-        self._seeded = weakref.WeakSet()  # a generator seeded in an earlier call: kept state
+        if len(self._seeded):  # a generator seeded in an earlier call: kept state
+            self._seeded = weakref.WeakSet()
         return before
 
     @staticmethod

@@ -21,8 +21,10 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from exactdp import explore as _explore
 from exactdp.audit import facade_floats as ff
 from exactdp.audit.bytecode import suspended
+from exactdp.audit.draw_native import C as _C
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float
 from exactdp.audit.facade_lazy import (
     BRANCH,
@@ -36,7 +38,12 @@ from exactdp.audit.facade_lazy import (
     context,
 )
 from exactdp.audit.facade_monotone import LazyIncreasing
-from exactdp.explore import ExplorationLimitError, NondeterminismError, RestartExploration
+from exactdp.explore import (
+    ExplorationLimitError,
+    ExploringSource,
+    NondeterminismError,
+    RestartExploration,
+)
 from exactdp.randomness import RandomSource
 from exactdp.trace import active, pause, resume
 
@@ -50,6 +57,9 @@ __all__ = ["BUDGET_EVERY", "ESCAPED_NOTE", "EXACT_LIMIT", "GRID", "LAZY_NOTE", "
 #: handed out lazily, and that one escaped (:mod:`exactdp.audit.facade_lazy`).
 LAZY_NOTE, ESCAPED_NOTE = "(lazy random() values)", "(a lazy random() value escaped)"
 _new = object.__new__
+if _C is not None:  # the exploring source's coin, as the C comparisons call it
+    _C.setup_exploring(ExploringSource, ExploringSource.explore_coin, vars(_explore),
+                       _explore.REDUCE_BITS)
 #: The trace event of a ``random()`` draw (one tuple, shared).
 _UNIT_EVENT = ("uniform", 1 << FLOAT_BITS)
 #: Draws on ``[0, n)`` with ``n`` at most this branch exactly, ``n`` ways.

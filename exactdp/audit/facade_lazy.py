@@ -31,6 +31,11 @@ exploration restarts with plain values, as without this
 (:class:`~exactdp.explore.RestartExploration`).  What is not intercepted: ``type(value)``
 (a ``LazyUnit`` or ``LazyInt``, not ``float`` or ``int``) and identity (``is``); code that
 branches on either is outside this exploration.
+
+The comparisons with an int or a finite float, and the exploring source's coin behind them,
+run in C where the optional extension is built (:mod:`exactdp.audit.draw_native`: the base
+class of :class:`LazyUnit`); the Python code here is the reference, used otherwise, and the
+tests compare the two.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from collections.abc import Callable
 from typing import Any
 
 from exactdp.audit.bytecode import gettrace, settrace, untraced
+from exactdp.audit.draw_native import C as _C
 
 __all__ = ["BRANCH", "COIN", "ESCAPE", "SCALE", "LazyInt", "LazyUnit", "Parts", "context", "fresh"]
 
@@ -216,13 +222,20 @@ def _comparison(op: str) -> Callable[[Any, Any], bool]:
     return compare
 
 
-class LazyUnit:
+#: The base of :class:`LazyUnit`: the C one (:mod:`exactdp.audit.draw_native`: its three
+#: members and the comparisons with an int or a finite float, the rules of
+#: :func:`_ordered` and :func:`_equality`, any other operand through
+#: :meth:`LazyUnit._compare`) or ``object``.
+_Base: type = object if _C is None else _C.Lazy
+
+
+class LazyUnit(_Base):  # type: ignore[valid-type,misc]
     """A ``random()`` value ``j / n`` (``n = 2**53``) with ``j`` known to lie in
     ``[lo, hi)``; see the module docstring.  ``branch(lengths)`` (the facade's) picks a part
     with the exploring source; ``escape(what)`` restarts the exploration without lazy
     values."""
 
-    __slots__ = ("_cell", "_ctx", "_offset")
+    __slots__ = ("_cell", "_ctx", "_offset") if _C is None else ()
 
     def __init__(self, n: int, branch: Callable[[tuple[int, ...]], int],
                  escape: Callable[[str], Any], scale: int | None = None, offset: int = 0,
@@ -317,12 +330,13 @@ class LazyUnit:
             same = self._split((floor, floor + 1), (False, True, False))
         return same if op == "==" else not same
 
-    __lt__ = _ordered("<", True, True)
-    __le__ = _ordered("<=", False, True)
-    __gt__ = _ordered(">", False, False)
-    __ge__ = _ordered(">=", True, False)
-    __eq__ = _equality("==")  # type: ignore[assignment]
-    __ne__ = _equality("!=")  # type: ignore[assignment]
+    if _C is None:  # (else the C base's comparisons, the same rules)
+        __lt__ = _ordered("<", True, True)
+        __le__ = _ordered("<=", False, True)
+        __gt__ = _ordered(">", False, False)
+        __ge__ = _ordered(">=", True, False)
+        __eq__ = _equality("==")  # type: ignore[assignment]
+        __ne__ = _equality("!=")  # type: ignore[assignment]
     __bool__ = untraced(lambda self: self._compare(0, "!="))
 
     def __getattr__(self, name: str) -> Any:
@@ -345,6 +359,8 @@ def fresh(cls: type[LazyUnit], cell: list[int], ctx: list[Any], offset: int = 0)
     """A new lazy value of class ``cls`` (:class:`LazyUnit` or :class:`LazyInt`) on
     ``cell``, with the run's ``ctx`` (:func:`context`), without a call of ``__init__``
     (made once per draw)."""
+    if _C is not None:
+        return _C.fresh(cls, cell, ctx, offset)
     value = _new(cls)
     _set_cell(value, cell)
     _set_ctx(value, ctx)

@@ -17,9 +17,12 @@ import sys
 from typing import Any
 
 from exactdp.audit.bytecode import gettrace, settrace, untraced
+from exactdp.audit.draw_native import C as _C
 from exactdp.audit.facade_choices import choose, prepared
-from exactdp.audit.facade_engine import _Engine, _lazy_uniform
+from exactdp.audit.facade_engine import _UNIT_EVENT, _Engine, _lazy_uniform
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float, uniform_from
+from exactdp.audit.facade_lazy import LazyInt, LazyUnit
+from exactdp.trace import _EVENTS
 
 __all__ = ["RandomFacade", "SecretsFacade"]
 
@@ -146,3 +149,16 @@ class SecretsFacade(secrets.SystemRandom, RandomFacade):
 
     def randbits(self, k: int) -> int:
         return self.getrandbits(k)
+
+
+#: The Python methods ``random`` and ``randrange`` (the reference of the C ones, which call
+#: them for every case they do not handle themselves).
+PY_RANDOM, PY_RANDRANGE = RandomFacade.random, RandomFacade.randrange
+
+if _C is not None:  # random() and randrange() in C: their common cases there, every other
+    # call the methods above (exactdp.audit.draw_native)
+    _C.setup_random(RandomFacade.random, LazyUnit, _EVENTS, _UNIT_EVENT,
+                    1 << FLOAT_BITS, _GUARDS)
+    _C.setup_integer(RandomFacade.randrange, LazyInt)
+    RandomFacade.random = SecretsFacade.random = _C.as_method(_C.random)  # type: ignore
+    RandomFacade.randrange = _C.as_method(_C.randrange)  # type: ignore[method-assign]

@@ -51,9 +51,11 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import operator
 import random
 import re
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from types import ModuleType
 from typing import Any, Literal
 
 from exactdp.audit.bytecode import gettrace, settrace
@@ -190,6 +192,7 @@ class FacadeMechanism:
         self._large: list[str] = []
         self._facade: Any = None
         self._facades: list[Any] = []
+        self._planned: list[tuple[Any, str, tuple[str, ...], Callable[[Any], Any]]] | None = None
         #: random() values are handed out lazily (:mod:`exactdp.audit.facade_lazy`) until
         #: one is used otherwise than compared; whether any was
         self.lazy = lazy
@@ -263,31 +266,60 @@ class FacadeMechanism:
             if tracer is not None:
                 settrace(tracer)
 
+    def _plan(self) -> list[tuple[Any, str, tuple[str, ...], Callable[[Any], Any]]]:
+        """Per patched module: the module, its facade's kind, the names replaced (those it
+        has) and a getter of them (on the module: the originals; on the facade: its
+        functions) -- made on the first run, read in one call per run."""
+        plan = self._planned
+        if plan is None:
+            plan = []
+            for m in self.patch_modules:
+                kind = _module_kind(m, self.rng)
+                names = tuple(f for f in MODULE_FUNCTIONS[kind] + (  # numpy's other draws:
+                    UNMODELLED_FUNCTIONS if _name(m) == "numpy.random" else ())  # refused
+                    if hasattr(m, f))
+                if names:
+                    get = operator.attrgetter(*names)
+                    plan.append((m, kind, names, get if len(names) > 1
+                                 else (lambda obj, get=get: (get(obj),))))
+            self._planned = plan
+        return plan
+
     def _run(self, c: Any, source: RandomSource, tracer: Any) -> Any:
         engine = _Engine(self, c, source)
         facade = _FACADES[self.rng](engine)
         facades = {self.rng: facade}
-        patches = []
-        for m in self.patch_modules:
-            kind = _module_kind(m, self.rng)
+        plan = self._plan() if self.patch_modules else ()
+        for _, kind, _, _ in plan:
             if kind not in facades:  # numpy.random's functions: a legacy facade, same draws
                 facades[kind] = _FACADES[kind](engine)
-            names = MODULE_FUNCTIONS[kind] + (  # numpy's other draws: refused when called
-                UNMODELLED_FUNCTIONS if _name(m) == "numpy.random" else ())
-            patches += [(m, f, getattr(facades[kind], f)) for f in names if hasattr(m, f)]
-        patches += [(o, a, facade) for o, a in self.patch_attributes]
         self._facade = facade
         self._facades = list(facades.values())
         try:
-            saved: list[tuple[object, str, Any]] = []  # (_patched, inlined: once per run)
+            # (_patched, inlined: once per run; a module's names set and put back through
+            # its dict, one update each, the originals read in one call)
+            saved: list[tuple[object, Any, Any]] = []
             try:
-                for obj, name, value in patches:
-                    saved.append((obj, name, getattr(obj, name)))
-                    setattr(obj, name, value)
+                for m, kind, names, get in plan:
+                    values = get(facades[kind])
+                    if type(m) is ModuleType:  # (a subclass may define __setattr__)
+                        space = vars(m)
+                        saved.append((space, names, get(m)))
+                        space.update(zip(names, values))
+                    else:
+                        for name, value in zip(names, values):
+                            saved.append((m, name, getattr(m, name)))
+                            setattr(m, name, value)
+                for o, a in self.patch_attributes:
+                    saved.append((o, a, getattr(o, a)))
+                    setattr(o, a, facade)
                 result = self.invoke(c, tracer)
             finally:
                 for obj, name, value in reversed(saved):
-                    setattr(obj, name, value)
+                    if type(name) is tuple:
+                        obj.update(zip(name, value))  # type: ignore[attr-defined]
+                    else:
+                        setattr(obj, name, value)
             if engine.lazy or engine.lazy_ints:
                 _settled(result, 0)  # a lazy value returned: explored without them
             return result

@@ -33,9 +33,25 @@ from exactdp.audit.outcomes import observed
 from exactdp.certificate import exact_json
 from exactdp.explore import ExplorationLimitError, NondeterminismError
 
-__all__ = ["DEFAULT_TIME_LIMIT", "Abort", "Finding", "Guard", "Progress", "Timeout", "as_int",
-           "check_observed", "check_outcome", "describe", "elapsed", "exception_text",
-           "only_none", "say", "show", "time_limit"]
+__all__ = [
+    "DEFAULT_TIME_LIMIT",
+    "Abort",
+    "Finding",
+    "Guard",
+    "Progress",
+    "Timeout",
+    "alarm_handler",
+    "as_int",
+    "check_observed",
+    "check_outcome",
+    "describe",
+    "elapsed",
+    "exception_text",
+    "only_none",
+    "say",
+    "show",
+    "time_limit",
+]
 
 #: Default limit, in whole seconds, on one call of the audited code (and on its import).
 DEFAULT_TIME_LIMIT = 10
@@ -94,12 +110,13 @@ class _TimeLimit:
         self.old: Any = _OFF
 
     def __enter__(self) -> None:
-        if not self.seconds or threading.current_thread() is not threading.main_thread() \
-                or not hasattr(signal, "setitimer"):
+        if not self.seconds or not _ITIMER or threading.get_ident() != _main_ident():
             return
         # (signal's C functions: the handlers as they are, without signal.signal's
-        # conversion of each to an enum, which costs more than the rest of a short call)
-        self.old = _signal.signal(_ALARM, _on_alarm)
+        # conversion of each to an enum, which costs more than the rest of a short call;
+        # the handler is set only when it is not already: :func:`alarm_handler`)
+        self.old = _KEPT if _signal.getsignal(_ALARM) is _on_alarm \
+            else _signal.signal(_ALARM, _on_alarm)
         _signal.setitimer(_REAL, self.seconds, 1)
 
     def __exit__(self, *exc: object) -> None:
@@ -111,10 +128,41 @@ class _TimeLimit:
                 break
             except Timeout:
                 continue
-        _signal.signal(_ALARM, self.old)
+        if self.old is not _KEPT:
+            _signal.signal(_ALARM, self.old)
+
+
+class alarm_handler:
+    """Keep :func:`time_limit`'s alarm handler installed for the block (the main thread
+    only, with a limit), so that the time limits inside it -- one per call of the audited
+    code, many thousands in an exploration -- only start and cancel the timer; the handler
+    before is put back on exit.  (No timer runs outside those limits: the handler is
+    called only when one of them expires.)"""
+
+    __slots__ = ("old", "seconds")
+
+    def __init__(self, seconds: int | None) -> None:
+        self.seconds = seconds
+        self.old: Any = _OFF
+
+    def __enter__(self) -> None:
+        if not self.seconds or not _ITIMER or threading.get_ident() != _main_ident() \
+                or _signal.getsignal(_ALARM) is _on_alarm:
+            return
+        self.old = _signal.signal(_ALARM, _on_alarm)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.old is not _OFF:
+            _signal.signal(_ALARM, self.old)
+
+
+def _main_ident() -> int | None:
+    return threading.main_thread().ident
 
 
 _OFF = object()
+_KEPT = object()  # the handler was already set: the limit's exit leaves it
+_ITIMER = hasattr(signal, "setitimer")
 _ALARM = int(getattr(signal, "SIGALRM", 14))
 _REAL = int(getattr(signal, "ITIMER_REAL", 0))
 
@@ -166,7 +214,7 @@ def _plain(value: object, depth: int = 0) -> object:
     kind = type(value)  # (the commonest outcomes first, by their exact type)
     if kind is int or kind is bool or kind is str or value is None:
         return value
-    if kind is tuple and depth < 8 and len(value) <= 1000:  # type: ignore[arg-type]
+    if (kind is tuple or kind is list) and depth < 8 and len(value) <= 1000:  # type: ignore[arg-type]
         return tuple([_plain(v, depth + 1) for v in value])  # type: ignore[attr-defined]
     if isinstance(value, bool):
         return value

@@ -25,13 +25,20 @@ between processes).
 
 from __future__ import annotations
 
+import builtins
 import numbers
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 from exactdp.audit.facade_floats import exact_outcome
 
 __all__ = ["NONE", "Truth", "Typed", "observed"]
+
+#: the builtin ``hash`` as it was when this module was loaded: while an audit runs,
+#: ``builtins.hash`` is a guard (:mod:`exactdp.audit.guarded_sources`) that looks at its
+#: caller's frame on every call, and an outcome is hashed several times per explored path
+_hash = getattr(builtins.hash, "__wrapped__", builtins.hash)
 
 
 class Truth:
@@ -51,7 +58,7 @@ class Truth:
         return not self == other
 
     def __hash__(self) -> int:
-        return hash(self.value)
+        return 1 if self.value else 0  # hash(True) and hash(False)
 
     def __lt__(self, other: object) -> bool:  # sorting outcomes: as the bools would
         return bool(self.value < (other.value if type(other) is Truth else other))  # type: ignore[operator]
@@ -60,7 +67,7 @@ class Truth:
         return bool(self.value > (other.value if type(other) is Truth else other))  # type: ignore[operator]
 
     def __repr__(self) -> str:
-        return repr(self.value)
+        return "True" if self.value else "False"
 
     __str__ = __repr__
 
@@ -73,15 +80,28 @@ class Truth:
 
 class Typed:
     """An output that is not an ``int``, ``str``, ``bytes`` or tuple: its type and its
-    exact value (``key``), equal only to an output of the same type and value."""
+    exact value (``key``), equal only to an output of the same type and value.  ``text``,
+    how it prints: a string, or a function making it (made when first printed: most
+    outcomes of an exploration are never printed)."""
 
-    __slots__ = ("key", "kind", "text", "value")
+    __slots__ = ("_text", "key", "kind", "value")
 
-    def __init__(self, kind: str, key: Any, value: Any, text: str) -> None:
+    def __init__(self, kind: str, key: Any, value: Any, text: str | Callable[[], str]) -> None:
         self.kind = kind    # the type an observer sees, e.g. "float", "list", "numpy.int64"
         self.key = key      # the identity within the kind (a float: -0.0 is not 0.0)
         self.value = value  # the exact value (ordering, JSON): a Fraction, int or tuple
-        self.text = text    # how it prints
+        self._text = text   # how it prints
+
+    def __reduce__(self) -> tuple[Any, ...]:  # (pickled to and from workers: the text made)
+        return Typed, (self.kind, self.key, self.value, self.text)
+
+    @property
+    def text(self) -> str:
+        """How the output prints."""
+        text = self._text
+        if not isinstance(text, str):
+            text = self._text = text()
+        return text
 
     def __eq__(self, other: object) -> bool:
         return type(other) is Typed and self.kind == other.kind and self.key == other.key
@@ -90,7 +110,7 @@ class Typed:
         return not self == other
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.key))
+        return _hash((self.kind, self.key))
 
     def _order(self, other: object) -> Any:
         if type(other) is not Typed or other.kind != self.kind:
@@ -148,16 +168,17 @@ def observed(value: Any) -> Any:
         return NONE
     if t is list:
         items = tuple(observed(v) for v in value)
-        return Typed("list", items, items, "[" + ", ".join(map(repr, items)) + "]")
+        return Typed("list", items, items, lambda: "[" + ", ".join(map(repr, items)) + "]")
     if t is dict:
         pairs = tuple((observed(k), observed(v)) for k, v in value.items())
         return Typed("dict", pairs, pairs,
-                     "{" + ", ".join(f"{k!r}: {v!r}" for k, v in pairs) + "}")
+                     lambda: "{" + ", ".join(f"{k!r}: {v!r}" for k, v in pairs) + "}")
     numpy = t.__module__ == "numpy"
     if numpy and t.__name__ == "ndarray":  # an array: its dtype and its items
         items = observed(value.tolist())
         name = f"numpy.ndarray[{value.dtype}]"
-        return Typed(name, items, items, f"array({items!r}, dtype={value.dtype})")
+        dtype = value.dtype
+        return Typed(name, items, items, lambda: f"array({items!r}, dtype={dtype})")
     if isinstance(value, (str, bytes)):  # a subclass (numpy.str_...): its type and text
         name = _numpy_name(value) if numpy else f"{t.__module__}.{t.__qualname__}"
         plain = str(value) if isinstance(value, str) else bytes(value)

@@ -19,12 +19,14 @@ from exactdp.audit.budget import (
     progress_printer,
 )
 from exactdp.audit.bytecode import Counting
+from exactdp.audit.draw_native import C as _C
 from exactdp.audit.facades import FacadeRefusal
 from exactdp.audit.guard import (
     Abort,
     Finding,
     Guard,
     Progress,
+    alarm_handler,
     as_int,
     check_observed,
     check_outcome,
@@ -51,7 +53,7 @@ from exactdp.explore import (
 )
 from exactdp.params import ResourceLimitError
 from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
-from exactdp.trace import pause, recording, resume
+from exactdp.trace import begin, pause, resume
 
 __all__ = ["CountingAdapter", "Explored", "GuardedSource", "calls_exceeded", "counting_input",
            "explore_input", "path_runner", "run_once", "sorted_distribution"]
@@ -193,6 +195,10 @@ class GuardedSource(RandomSource):
         return self.inner.bernoulli(num, den)
 
 
+if _C is not None:  # the guarded coin, as the C comparisons call it
+    _C.setup_guarded(GuardedSource, GuardedSource.explore_coin)
+
+
 def counting_input(adapter: CountingAdapter, c: int, enumerate_all: bool,
                    enumeration_limit: int) -> Distribution:
     """The exact distribution of ``f(c, u)``, ``u`` uniform on ``[d]_+``: every ``u``
@@ -245,13 +251,16 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     paths: dict[Any, tuple[int, ...]] = {}
     # the outputs only (traces are judged by their law there), kept compactly
     every: Any = PathLog(part=_output) if record else None
-    run, used = path_runner(f, c, guard, randomness_size, allowed, paths, every)
+    counting = Counting(f)
+    run, used = path_runner(f, c, guard, randomness_size, allowed, paths, every, counting)
     stopped = ""
     try:
-        joint = explore(run, max_uniform=max_uniform, max_runs=cap,
-                        deadline_ns=share, progress=progress_printer(progress, c),
-                        max_draws=max_draws, path_ns=None if guard.time_limit is None
-                        else guard.time_limit * 10**9 * 3 // 4)
+        # (set once for the exploration, not per run: the alarm's handler, the recorders)
+        with alarm_handler(guard.time_limit), counting.held():
+            joint = explore(run, max_uniform=max_uniform, max_runs=cap,
+                            deadline_ns=share, progress=progress_printer(progress, c),
+                            max_draws=max_draws, path_ns=None if guard.time_limit is None
+                            else guard.time_limit * 10**9 * 3 // 4)
         covered = Fraction(1)
     except ExplorationIncomplete as exc:
         if cap < max_runs and exc.runs >= cap:
@@ -291,27 +300,34 @@ def run_once(f: Callable[[Any, RandomSource], Any], c: Any, src: RandomSource, g
     if call is None:
         call = f"f({show(c)}, source)"
     gs = GuardedSource(src, randomness_size, c)
-    with recording() as events, counting.run(armed=False) as counter:
-        out = guard.call(counter.traced_call, (f, c, gs), call, {"c": c, "draws": gs.draws},
-                         check=lambda v: check_observed(
-                             v, allowed, call, {"c": c, "draw_sizes": gs.draws},
-                             lambda: f" (draws {gs.draws})"))
+    events, token = begin()  # (recording(), without a generator's frame: once per run)
+    try:
+        with counting.run(armed=False) as counter:
+            out = guard.call(counter.traced_call, (f, c, gs), call,
+                             {"c": c, "draws": gs.draws},
+                             check=lambda v: check_observed(
+                                 v, allowed, call, {"c": c, "draw_sizes": gs.draws},
+                                 lambda: f" (draws {gs.draws})"))
+    finally:
+        resume(token)
     return out, (tuple(events), *counter.observed())  # False is not 0, 0.0 is not 0
 
 
 def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
                 randomness_size: int | None, allowed: range | frozenset[Any] | None,
                 paths: dict[Any, tuple[int, ...]] | None = None,
-                every: list[tuple[Any, ...]] | None = None
+                every: list[tuple[Any, ...]] | None = None, counting: Counting | None = None
                 ) -> tuple[Callable[[RandomSource], tuple[Any, tuple[Any, ...]]], list[int]]:
     """``run(source)``: one path of ``f(c, source)`` -- guarded, its draws charged, its
     operations counted (the result is ``(output, trace)``) and, in a white-box audit, run
     again with the same draws (:func:`~exactdp.audit.replay.replay_path`); and the list
     whose one item counts the paths run.  ``paths``: filled with the draws of the first
     path run per result; ``every``: with ``(choices, draws, result)`` of every path run
-    (:mod:`exactdp.audit.hash_seed`)."""
+    (:mod:`exactdp.audit.hash_seed`); ``counting``: the operation count's set-up (made
+    here when not given)."""
     used = [0]
-    counting = Counting(f)  # set up once, entered for every run
+    if counting is None:
+        counting = Counting(f)  # set up once, entered for every run
     call = f"f({show(c)}, source)"
 
     def once(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:

@@ -39,7 +39,7 @@ def replay_path(run: Callable[[ExploringSource], T], src: RandomSource, first: T
     same = (second[0] == head[0] if not timed and _pair(second) and _pair(first)
             else second == first)
     if second is _MORE or not same or again.choices != src.choices \
-            or again.mismatch is not None or _draws(again) != _draws(src):
+            or again.mismatch is not None or _other_draws(again, src):
         what = ("made more draws" if second is _MORE else
                 f"made {len(again.choices)} draws instead of {n}" if len(again.choices) != n
                 else "drew from other domains" if _draws(again) != _draws(src) else
@@ -58,6 +58,13 @@ def replay_path(run: Callable[[ExploringSource], T], src: RandomSource, first: T
 
 
 _MORE = object()
+
+
+def _other_draws(again: ExploringSource, src: ExploringSource) -> bool:
+    """Whether ``again`` drew from other domains than ``src``: the same draws made the same
+    requests as recorded, so their records are the very entries of ``src``'s (a list of the
+    same objects compares equal at once); else each draw's options and denominator."""
+    return again.log != src.log and _draws(again) != _draws(src)
 
 
 def _draws(src: ExploringSource) -> list[tuple[int, int]]:

@@ -1,0 +1,66 @@
+"""The lazy draw chain's optional C accelerator (``_cdraw.c``) and whether it is in use.
+
+The comparisons of :class:`~exactdp.audit.facade_lazy.LazyUnit` with an int or a finite
+float, the exploring source's coin behind them (:meth:`GuardedSource.explore_coin
+<exactdp.audit.per_input.GuardedSource.explore_coin>`,
+:meth:`~exactdp.explore.ExploringSource.explore_coin`) and the ``random()`` of the facade
+of ``random`` (:meth:`~exactdp.audit.facade_random.RandomFacade.random`) are written twice,
+with the same rules: in Python (the reference, used everywhere else and whenever the C one
+is not) and in C, for CPython 3.11, where a draw compared once costs a few C calls instead
+of a dozen Python frames.  Every case the C code does not handle itself is handed to the
+Python code before anything is changed, so both give the same answers, cells, coins and
+records; the tests compare them.
+
+``EXACTDP_NATIVE=0`` (every optional kernel) or ``EXACTDP_CDRAW=0`` (this one) in the
+environment at import selects the Python code.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from typing import Any
+
+from exactdp.audit.bytecode import gettrace, settrace
+
+__all__ = ["C", "available", "status"]
+
+_VERSION = 1
+
+
+def _load() -> tuple[Any, str]:
+    from exactdp.native_library import candidates
+
+    if os.environ.get("EXACTDP_NATIVE", "1") == "0":
+        return None, "disabled (EXACTDP_NATIVE=0)"
+    if os.environ.get("EXACTDP_CDRAW", "1") == "0":
+        return None, "disabled (EXACTDP_CDRAW=0)"
+    paths = candidates(__file__, "_cdraw")
+    if not paths:
+        return None, ("not built (the optional C extension failed to compile or was not "
+                      "installed)")
+    try:
+        spec = importlib.util.spec_from_file_location("exactdp.audit._cdraw", paths[0])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except ImportError as exc:
+        return None, f"could not be loaded: {exc}"
+    if module.version() != _VERSION:
+        return None, f"{paths[0].name} is a different version: reinstall the package"
+    module.setup_trace(gettrace, settrace)
+    return module, f"native ({paths[0].name})"
+
+
+#: the C module, or None (the Python code is used)
+C, _STATUS = _load()
+
+
+def available() -> bool:
+    """Whether the lazy draw chain runs in C (else in Python: the same results, slower)."""
+    return C is not None
+
+
+def status() -> str:
+    """Which draw chain is in use, and why not the C one."""
+    return _STATUS

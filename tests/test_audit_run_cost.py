@@ -1,0 +1,159 @@
+"""The per-run set-up of a white-box exploration, made once where it is sound: the
+recorders of the sleep/clock/output functions held in place between the runs of one
+exploration (what the audited code replaced is still undone at the next run, every run is
+still recorded, the originals are back at the end), the alarm's handler set once (a time
+limit still interrupts), the re-run check's comparison of draws, and outcomes whose text
+is made when printed.  Each fast path is shown failing on a planted bug."""
+
+from __future__ import annotations
+
+import pickle
+import signal
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from exactdp.audit import bytecode
+from exactdp.audit.bytecode import Counting
+from exactdp.audit.guard import Guard, Timeout, alarm_handler, time_limit
+from exactdp.audit.outcomes import Truth, Typed, observed
+from exactdp.explore import ExploringSource
+
+
+def _calls(counting: Counting, fn: Any) -> Any:
+    with counting.run() as counter:
+        Guard(None).call(fn, (), "f", {})
+    return counter.observed()[1]
+
+
+@pytest.mark.skipif(not bytecode.available(), reason="C operation count unavailable")
+@pytest.mark.parametrize("planted", [False, True])
+def test_held_runs_record_every_run_and_undo_what_the_code_replaced(
+        planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside ``held()`` the second run finds the recorders in place and records as the
+    first did; a run after the audited code replaced ``time.sleep`` puts the recorder back
+    (a planted check that always finds them in place leaves the code's replacement, and
+    its sleep goes unrecorded); the originals are back after the block."""
+    if planted:
+        monkeypatch.setattr(Counting, "_intact", lambda self: True)
+    counting = Counting(None)
+    sleep, stdout, clock = time.sleep, sys.stdout, time.monotonic
+    with counting.held():
+        assert _calls(counting, lambda: sys.stdout.write("")) == (("stdout.write",),)
+        assert _calls(counting, lambda: sys.stdout.write("")) == (("stdout.write",),)
+        assert _calls(counting, lambda: time.monotonic()) == (("monotonic",),)
+        with counting.run():
+            time.sleep = abs  # the audited code replacing a patched function
+        slept = _calls(counting, lambda: time.sleep(0))
+    assert (slept == (("sleep", 0),)) is not planted
+    assert (time.sleep, sys.stdout, time.monotonic) == (sleep, stdout, clock)
+
+
+def test_held_recorders_are_put_back_after_an_error() -> None:
+    counting = Counting(None)
+    sleep, stdout = time.sleep, sys.stdout
+    with pytest.raises(KeyError), counting.held():
+        with counting.run():
+            pass
+        assert time.sleep is not sleep  # held: the recorder stays between runs
+        raise KeyError("stop")
+    assert (time.sleep, sys.stdout) == (sleep, stdout)
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX timers")
+def test_the_alarm_handler_kept_for_an_exploration_still_interrupts() -> None:
+    """Inside ``alarm_handler`` a time limit only starts and cancels the timer (the handler
+    stays), still interrupts a hang, and the handler before is back after the block."""
+    before = signal.getsignal(signal.SIGALRM)
+    with alarm_handler(1):
+        kept = signal.getsignal(signal.SIGALRM)
+        assert kept is not before
+        with time_limit(1):
+            pass
+        assert signal.getsignal(signal.SIGALRM) is kept
+        with pytest.raises(Timeout), time_limit(1):
+            while True:
+                pass
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is before
+
+
+def _drawn(sizes: list[int], prefix: tuple[int, ...] = (), weigh: bool = True,
+           recorded: Any = None) -> ExploringSource:
+    src = ExploringSource(prefix, max_draws=len(prefix) or None, weigh=weigh,
+                          recorded=recorded)
+    for d in sizes:
+        src.uniform(d)
+    return src
+
+
+@pytest.mark.parametrize("planted", ["", "log only", "never"])
+def test_the_re_run_compares_the_domains_drawn(planted: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The re-run's draws are compared by their domains: the very records of the first run
+    are the same draws, records equal in domains but not in weights too; another domain is
+    a difference.  Planted: a comparison of the records alone, or none."""
+    if planted == "log only":
+        monkeypatch.setattr("exactdp.audit.replay._other_draws",
+                            lambda again, src: again.log != src.log)
+    elif planted == "never":
+        monkeypatch.setattr("exactdp.audit.replay._other_draws", lambda again, src: False)
+    from exactdp.audit import replay
+    first = _drawn([3, 5])
+    same = _drawn([3, 5], (0, 0), recorded=first.log)  # the very records
+    unweighed = _drawn([3, 5], (0, 0), weigh=False)  # same domains, other records
+    assert unweighed.log != first.log
+    got = tuple(replay._other_draws(again, first) for again in (same, unweighed,
+                                                                  _drawn([3, 4])))
+    assert (got == (False, False, True)) is not bool(planted)
+
+
+def test_outcomes_print_hash_and_pickle_as_their_values() -> None:
+    """A list, dict or array outcome's text is made when printed, and survives pickling
+    (to and from worker processes); a bool outcome hashes as the bool."""
+    out = observed([True, 0, (False, "a")])
+    assert repr(out) == "[True, 0, (False, 'a')]"
+    again = pickle.loads(pickle.dumps(observed({"k": [1, False]})))
+    assert again == observed({"k": [1, False]})
+    assert repr(again) == "{'k': [1, False]}"
+    assert hash(Truth(True)) == hash(True) and hash(Truth(False)) == hash(False)
+    assert repr(Truth(False)) == "False" and str(Truth(True)) == "True"
+    plain = Typed("list", (1,), (1,), "[1]")
+    assert plain == observed([1]) and hash(plain) == hash(observed([1]))
+    assert repr(observed([1])) == "[1]"
+    numpy = pytest.importorskip("numpy")
+    array = observed(numpy.array([1, 2], dtype=numpy.int64))
+    assert repr(array) == "array([1, 2], dtype=int64)"
+    assert repr(pickle.loads(pickle.dumps(array))) == repr(array)
+
+
+def test_facade_patches_are_put_back_as_found() -> None:
+    """A patched module's functions are set and put back through its dict: what the code
+    replaced during the run is undone; an object that is not a module is patched and put
+    back attribute by attribute."""
+    import random
+    import types
+
+    from exactdp.audit.facades import FacadeMechanism
+    from exactdp.randomness import SeededSource
+
+    original = random.random
+
+    def replaces(c: int, rng: object) -> int:
+        x = random.random()
+        random.random = abs  # type: ignore[assignment]  # the code replacing a patched one
+        return int(x < 0.5)
+
+    assert FacadeMechanism(replaces, "random", patch_modules=[random])(0, SeededSource(1)) \
+        in (0, 1)
+    assert random.random is original
+    holder = types.SimpleNamespace(random=abs, randrange=abs)
+
+    def uses(c: int, rng: object) -> int:
+        return int(holder.randrange(3))
+
+    mech = FacadeMechanism(uses, "random", patch_modules=[holder], lazy=False)
+    assert [mech(0, SeededSource(s)) for s in range(40)] != [0] * 40
+    assert holder.randrange is abs and holder.random is abs
