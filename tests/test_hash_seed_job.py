@@ -258,7 +258,8 @@ def test_the_cost_estimate_says_a_pass_is_replayed(check: bool,
 def test_a_path_weighs_the_product_of_its_options_weights() -> None:
     # 1/4 (option 1 of 3/4, 1/4) * 1/3 (one of three) * 5/8 (option 0 of 5/8, 3/8) = 5/96
     draws = ((2, 4, (3, 1)), (3, 3, None), (2, 8, (5, 3)))
-    num, den = hash_seed._weight((1, 2, 0), hash_seed._weights(draws))
-    assert Fraction(num, den) == Fraction(5, 96)
-    num, den = hash_seed._weight((0, 0, 1), hash_seed._weights(draws))
-    assert Fraction(num, den) == Fraction(3, 4) * Fraction(1, 3) * Fraction(3, 8)
+    den, coins = hash_seed._weights(draws)
+    assert den == 4 * 3 * 8
+    assert Fraction(hash_seed._numerator((1, 2, 0), coins), den) == Fraction(5, 96)
+    assert (Fraction(hash_seed._numerator((0, 0, 1), coins), den)
+            == Fraction(3, 4) * Fraction(1, 3) * Fraction(3, 8))

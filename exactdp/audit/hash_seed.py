@@ -308,16 +308,6 @@ def _job(mode: str, params: Mapping[str, Any], inputs: Sequence[tuple[Any, Any]]
         return _dumps(task)
 
 
-def _weight(choices: Sequence[int], weights: tuple[int, tuple[tuple[int, Any], ...]]
-            ) -> tuple[int, int]:
-    """A path's exact probability, ``(num, den)`` unreduced, from its draws' weights
-    (:func:`_weights`)."""
-    num, (den, coins) = 1, weights
-    for i, nums in coins:
-        num *= nums[choices[i]]
-    return num, den
-
-
 def _weights(draws: Sequence[tuple[Any, ...]]) -> tuple[int, tuple[tuple[int, Any], ...]]:
     """A draw sequence's weights: the product of its denominators, and the position and
     numerators of each draw whose options are not equally likely (the others weigh 1)."""
@@ -327,10 +317,18 @@ def _weights(draws: Sequence[tuple[Any, ...]]) -> tuple[int, tuple[tuple[int, An
     return den, tuple((i, nums) for i, (_, _, nums) in enumerate(draws) if nums is not None)
 
 
-def _add(sums: dict[Any, dict[int, int]], key: Any, weight: tuple[int, int]) -> None:
+def _numerator(choices: Sequence[int], coins: tuple[tuple[int, Any], ...]) -> int:
+    """A path's exact probability's numerator over its draw sequence's denominator
+    (:func:`_weights`): the product of the numerators of its unequally likely draws."""
+    num = 1
+    for i, nums in coins:
+        num *= nums[choices[i]]
+    return num
+
+
+def _add(sums: dict[Any, dict[int, int]], key: Any, num: int, den: int) -> None:
     """Add ``num / den`` to ``key``'s mass, kept as a sum of numerators per denominator
     (the paths of one exploration share few): one exact sum per key at the end."""
-    num, den = weight
     per = sums.setdefault(key, {})
     per[den] = per.get(den, 0) + num
 
@@ -422,7 +420,9 @@ def _replays(draws: Sequence[tuple[tuple[Any, ...], ...]], results: Sequence[Any
     checked against the recorded one as it is made)."""
     entries = [[(size, 1, 1, den, None if nums is None else list(nums))
                 for size, den, nums in sequence] for sequence in draws]
-    weights = [_weights(sequence) for sequence in draws]
+    # per sequence, shared by its paths: its index and weights (the paths' masses are
+    # summed per sequence, then once per denominator)
+    weights = [(d, *_weights(sequence)) for d, sequence in enumerate(draws)]
     return [(tuple(choices), draws[d], results[r], entries[d], weights[d])
             for choices, d, r in rows]
 
@@ -463,7 +463,11 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
 
     run = _runner(mechanism, mode, params, c, watch)
     memo: dict[Any, Any] = {}
-    sums: dict[Any, dict[int, int]] = {}
+    # per (output and trace, draw sequence): the sum of its paths' numerators over the
+    # sequence's denominator (the product of the numerators of its unequally likely draws;
+    # 1 per path when all are equally likely)
+    per_sequence: dict[tuple[Any, int], int] = {}
+    dens: dict[int, int] = {}
     from exactdp.audit.per_input import draw_record
 
     started = False
@@ -503,14 +507,20 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
                 if second[0] != first:
                     return _differ(c, choices, first, f"output {show(second[0])}")
                 if attempt == 1 or not (cold or watch.grew):  # (a memo first grown here)
-                    key = (first, second[1])
-                    _add(sums, key, _weight(choices, weights))
+                    d, den, coins = weights
+                    at = ((first, second[1]), d)
+                    per_sequence[at] = (per_sequence.get(at, 0)
+                                        + (_numerator(choices, coins) if coins else 1))
+                    dens[d] = den
                     break
                 continue
             if second == first:
                 break
             return _differ(c, choices, first, f"output {show(second)}")
     if kept is not None:
+        sums: dict[Any, dict[int, int]] = {}
+        for (key, d), num in per_sequence.items():
+            _add(sums, key, num, dens[d])
         kept.update(_masses(sums))
     return None
 
@@ -524,8 +534,9 @@ def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch:
 
         guard = Guard(params["time_limit"], watch)
         counting = Counting(mechanism)
+        call = f"f({show(c)}, source)"  # how messages name the call: once per input
         return lambda src: run_once(mechanism, c, src, guard, params["randomness_size"],
-                                    params["allowed"], counting)
+                                    params["allowed"], counting, call)
     from exactdp.audit.escape import armed
 
     if mode == "audit_plain":
