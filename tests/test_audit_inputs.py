@@ -125,3 +125,28 @@ def test_blackbox_with_given_pairs_does_not_claim_consecutive_neighbours() -> No
                             draws=50, neighbours=[(0, 2)])
     assert "neighbours: the 1 given pairs (both orders)" in report.summary()
     assert "c and c+1" not in report.summary()
+
+
+def test_a_pair_naming_an_input_not_audited_is_a_usage_error() -> None:
+    # the linf relation of all of {0,1}^3 with only some of its vectors audited: a pair reaching
+    # past them names no explored law, and must be refused before any work, naming the pair
+    relation = parse_inputs("vectors(3, 0..1, 1, linf)")
+    some = list(relation.inputs)[:3]
+    pairs = relation.kwargs()["neighbours"]
+    first = next(p for p in pairs if p[0] not in some or p[1] not in some)
+    named = first[0] if first[0] not in some else first[1]
+    for audit in (lambda **kw: whitebox_audit(targets.ones_count, claimed_epsilon=1,
+                                              kind="source", **kw),
+                  lambda **kw: blackbox_audit(lambda c: 0, claimed_epsilon=1, draws=10, **kw)):
+        with pytest.raises(ParameterError, match="not among the audited inputs") as err:
+            audit(inputs=some, neighbours=pairs)
+        assert f"names {named!r}," in str(err.value)
+    with pytest.raises(ParameterError, match="must be a pair"):
+        whitebox_audit(targets.ones_count, claimed_epsilon=1, kind="source", inputs=[0, 1],
+                       neighbours=[(0, 1, 2)])
+    # the pairs within the audited inputs are accepted as before
+    inside = [p for p in pairs if p[0] in some and p[1] in some]
+    assert inside
+    report = blackbox_audit(lambda c: 0, claimed_epsilon=1, draws=10, inputs=some,
+                            neighbours=inside)
+    assert report.verdict == "no violation detected"

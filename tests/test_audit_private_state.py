@@ -21,7 +21,7 @@ def _audit(fn: Any) -> Any:
     """The audit, with only the targets' own handlers on their loggers (the test runner
     attaches handlers of its own for each test phase, code other than logging's that would
     see the records)."""
-    for memo in (pt._MEMO, pt._GROWING, pt._SEEN, pt._ORDER):  # as in a fresh process
+    for memo in (pt._MEMO, pt._BY_DRAW, pt._GROWING, pt._SEEN, pt._ORDER):  # as in a fresh process
         memo.clear()
     saved = [(log, log.handlers) for log in (pt.QUIET, pt.TIMED, pt.HANDED)]
     pt.QUIET.handlers, pt.TIMED.handlers, pt.HANDED.handlers = \
@@ -34,7 +34,7 @@ def _audit(fn: Any) -> Any:
             log.handlers = handlers
 
 
-@pytest.mark.parametrize("fn", [pt.logged, pt.memoised, pt.constant_seed])
+@pytest.mark.parametrize("fn", [pt.logged, pt.memoised, pt.memoised_by_draw, pt.constant_seed])
 def test_private_code_passes(fn: Any) -> None:
     report = _audit(fn)
     assert report.verdict == "pass", report.summary()

@@ -166,6 +166,11 @@ class Watch:
             grew = True
         self._grew_last = grew
 
+    @property
+    def grew(self) -> bool:
+        """Whether the last call grew a memo (a container that only gained entries)."""
+        return self._grew_last
+
     def restore(self) -> bool:
         """Reset every memo (a container that only gained entries) to its content before
         the first call, in place; whether there is one.  The path about to run then runs

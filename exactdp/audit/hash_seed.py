@@ -502,7 +502,7 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
             if kept is not None:
                 if second[0] != first:
                     return _differ(c, choices, first, f"output {show(second[0])}")
-                if attempt == 1 or not cold:
+                if attempt == 1 or not (cold or watch.grew):  # (a memo first grown here)
                     key = (first, second[1])
                     _add(sums, key, _weight(choices, weights))
                     break

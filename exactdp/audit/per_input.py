@@ -349,7 +349,7 @@ def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
         cold = watch is not None and (not warm or watch.restore())
         first = once(src)
         if watch is not None:  # the same draws again: the same output and draws
-            if cold:
+            if cold or watch.grew:  # (a memo first grown on this path: it ran cold)
                 warm.append(True)
                 first = replay_path(once, src, first, c, timed=False)
             replay_path(once, src, first, c)

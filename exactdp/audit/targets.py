@@ -462,12 +462,40 @@ def _call_factory(factory: Any, args: tuple[Any, ...], kwargs: dict[str, Any], s
 
 def neighbour_pairs(inputs: Sequence[Any],
                     pairs: Sequence[tuple[Any, Any]] | None) -> list[tuple[Any, Any]]:
-    """The given neighbouring pairs, else consecutive inputs (at least two needed)."""
+    """The given neighbouring pairs (each side one of ``inputs``), else consecutive inputs
+    (at least two needed)."""
     if pairs is not None:
-        return list(pairs)
+        given = list(pairs)
+        index = {c for c in inputs if _hashable(c)}
+        for pair in given:
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise ParameterError(f"neighbours: each entry must be a pair (a, b) of inputs, "
+                                     f"got {pair!r}")
+            for side in pair:
+                if not _among(side, inputs, index):
+                    raise ParameterError(
+                        f"neighbours: the pair {pair!r} names {side!r}, which is not among the "
+                        f"audited inputs; add it to the inputs or leave the pair out")
+        return given
     if len(inputs) < 2:
         raise ParameterError("inputs must contain at least two values (a neighbouring pair)")
     return [(inputs[i], inputs[i + 1]) for i in range(len(inputs) - 1)]
+
+
+def _among(x: Any, inputs: Sequence[Any], index: set[Any]) -> bool:
+    """``x`` equal to one of ``inputs`` (``index``: the hashable ones)."""
+    try:
+        return x in index or any(x == c for c in inputs if not _hashable(c))
+    except TypeError:  # x itself unhashable
+        return any(x == c for c in inputs)
+
+
+def _hashable(x: Any) -> bool:
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
 
 
 #: Largest collection of declared outputs that is not a range.
