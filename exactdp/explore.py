@@ -365,7 +365,39 @@ class ExploringSource(RandomSource):
             raise ExplorationLimitError(
                 f"uniform({d}) under exploration would branch {d} ways (limit "
                 f"{self.max_uniform}); draw through inverse_cdf or bernoulli instead")
-        return self._take(d, d) + 1
+        # (_take(d, d) + 1, inlined: made once per draw of the explored code)
+        choices = self.choices
+        i = len(choices)
+        if self._budgeted and (  # (check_budget's test inlined: it raises which cut)
+                (self.max_draws is not None and i >= self.max_draws)
+                or (self.deadline_ns is not None and _now() > self.deadline_ns)):
+            self.check_budget()
+        if i < self._replayed:
+            idx = self.prefix[i]
+            recorded = self.recorded
+            if recorded is not None:
+                entry = recorded[i]
+                if entry[0] == d and entry[3] == d and entry[4] is None:
+                    choices.append(idx)
+                    self.log.append(entry)
+                    if i + 1 == self._replayed:
+                        self._enter(entry, idx)
+                    return idx + 1
+                if self.mismatch is None:
+                    self.mismatch = i
+        elif self.chooser is not None:
+            idx = self._choose(d, d, None)
+        else:
+            choices.append(0)  # (_record of option 0, inlined)
+            wnum, wden = self.num, self.den
+            self.log.append((d, wnum, wden, d, None))
+            if self.weigh:
+                wden *= d
+                if wden.bit_length() > REDUCE_BITS:
+                    wnum, wden = _reduced(wnum, wden)
+                self.num, self.den = wnum, wden
+            return 1
+        return self._record(i, idx, d, d, None) + 1
 
     def inverse_cdf(self, draw: InverseCDFDraw) -> int:
         d = draw.d

@@ -98,6 +98,10 @@ class NumpyFacade:
 
     def integers(self, low: int, high: int | None = None, size: Any = None, dtype: Any = None,
                  endpoint: bool = False) -> int:
+        if type(low) is int and high is None and size is None and not endpoint:
+            if low <= 0:  # the common ``integers(n)``: the checks below, for a plain int
+                raise ValueError("low >= high")
+            return self._engine.draw(low)
         self._refuse("integers", size=size)
         lo, hi = (0, int(low)) if high is None else (int(low), int(high))
         hi += 1 if endpoint else 0
@@ -106,13 +110,15 @@ class NumpyFacade:
         return lo + self._engine.draw(hi - lo)
 
     def random(self, size: Any = None, dtype: Any = None, out: Any = None) -> Any:
-        self._refuse("random", out=out)
+        if out is not None:
+            self._refuse("random", out=out)
         scalar = dtype is None or str(dtype) in ("float64", "d")  # the default double
         return self._sized(self._unit if scalar and size is None else self._double, size)
 
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None,
                axis: int = 0, shuffle: bool = True) -> Any:
-        self._refuse("choice", size=size, p=p)
+        if size is not None or p is not None:
+            self._refuse("choice", size=size, p=p)
         if isinstance(a, int):
             return self.integers(a)
         if not len(a):

@@ -163,7 +163,11 @@ class GuardedSource(RandomSource):
             check()
 
     def uniform(self, d: int) -> int:
-        self._charge(check_domain_size(d))
+        if type(d) is not int or d < 1:  # (a plain int >= 1 needs no call)
+            check_domain_size(d)
+        self.draws.append(d)  # (_charge, inlined: once per draw)
+        if self.limit is not None:
+            self._over(d)
         return self.inner.uniform(d)
 
     def inverse_cdf(self, draw: InverseCDFDraw) -> int:
