@@ -117,7 +117,7 @@ def _recorded(mechanism: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, ...
 
 def _answer(args: tuple[Any, ...], inputs: Any, traced: bool) -> dict[str, Any]:
     rebuild, mode, params = args[:3]
-    head = pickle.dumps({"loader": rebuild.loader, "blob": rebuild.blob, "path": sys.path,
+    head = pickle.dumps({"loader": rebuild.loader, "blob": rebuild.blob,
                          "cwd": "."})
     return hash_seed._answer(head, hash_seed._job(mode, params, inputs), traced)
 
@@ -263,3 +263,38 @@ def test_a_path_weighs_the_product_of_its_options_weights() -> None:
     assert Fraction(hash_seed._numerator((1, 2, 0), coins), den) == Fraction(5, 96)
     assert (Fraction(hash_seed._numerator((0, 0, 1), coins), den)
             == Fraction(3, 4) * Fraction(1, 3) * Fraction(3, 8))
+
+
+LOADED = '''
+import random
+
+
+def rr(c, rng):  # ln 3
+    return c if rng.randrange(4) != 0 else 1 - c
+
+
+def load():
+    from exactdp.audit.facades import facade_mechanism
+    return facade_mechanism(rr, "random")
+'''
+
+
+def test_the_other_processes_import_from_this_process_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A loader (pickled by name) from a module this process imports through an entry it
+    added to sys.path while running (not in PYTHONPATH): the other processes set the path
+    before they read the loader, so they rebuild it and confirm."""
+    from exactdp.audit.parallel import Loader
+
+    (tmp_path / "loadedmech.py").write_text(LOADED, encoding="utf-8")
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    import loadedmech  # type: ignore[import-not-found]
+
+    try:
+        report = whitebox_audit(loadedmech.load(), inputs=range(2), claimed_epsilon="ln 3",
+                                kind="source", rebuild=Loader(loadedmech.load, ()))
+    finally:
+        sys.modules.pop("loadedmech", None)
+    assert report.verdict == "pass", report.summary()
+    assert not report.scope and "confirmed in 2 more processes" in report.method

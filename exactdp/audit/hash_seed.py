@@ -229,7 +229,7 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
     except Exception as exc:  # noqa: BLE001 - an output that does not pickle
         return Confirmation(unconfirmed=f"its outputs cannot be pickled "
                                         f"({type(exc).__name__}: {_cut(str(exc))})")
-    head = pickle.dumps({"loader": rebuild.loader, "blob": rebuild.blob, "path": sys.path,
+    head = pickle.dumps({"loader": rebuild.loader, "blob": rebuild.blob,
                          "cwd": os.getcwd()}, protocol=pickle.HIGHEST_PROTOCOL)
     used = seeds(count)
     count = sum(len(p) if mode in ("audit", "oracle", "traced") else 1 for _, p in inputs)
@@ -242,7 +242,9 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
     with tempfile.TemporaryDirectory(prefix="exactdp-hash-seed-") as tmp:
         name = os.path.join(tmp, "job")
         with open(name, "wb") as fh:
-            pickle.dump((head, job), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            # this process's import path first, plain strings: set before anything that
+            # imports (the head's loader is pickled by name)
+            pickle.dump((list(sys.path), head, job), fh, protocol=pickle.HIGHEST_PROTOCOL)
         runs = []
         for i, seed in enumerate(used):
             env = dict(os.environ, PYTHONHASHSEED=seed)
@@ -367,8 +369,7 @@ def _finding(seed: str, differ: Mapping[str, Any]) -> Finding:
 
 # --------------------------------------------------------------------------- the other process
 
-_BOOT = ("import sys, pickle; h, j = pickle.load(open(sys.argv[1], 'rb')); "
-         "sys.path[:] = pickle.loads(h)['path']; "
+_BOOT = ("import sys, pickle; p, h, j = pickle.load(open(sys.argv[1], 'rb')); sys.path[:] = p; "
          "from exactdp.audit.hash_seed import main; main(h, j, sys.argv[2] == 'traced')")
 
 
