@@ -298,3 +298,31 @@ def test_the_estimate_counts_the_budgets() -> None:
     assert full.capped(5000, 100 * ns).ns == 40 * ns  # budgets it does not reach
     assert "--time-budget 5 s" in full.capped(None, 5 * ns).line()
     assert "--max-paths" not in full.capped(5000, None).line()
+
+
+def test_one_stretched_run_does_not_scale_the_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The time per path is what a typical run takes: one probe stretched a thousand times
+    (a collection, a preemption), and the input's first run (its once-per-input work, not
+    timed), leave it near the others'."""
+    probes = iter(range(10**6))
+
+    def probe(run: Any, seed: str, max_draws: int = cost.PROBE_DRAWS) -> tuple[int, int]:
+        return 2 ** 5, (10**9 if next(probes) == 0 else 10**5)
+
+    monkeypatch.setattr(cost, "_probe", probe)
+    spines: list[tuple[int, ...]] = []
+    real = cost._spine
+
+    def spine(run: Any, prefix: tuple[int, ...], max_draws: int = cost.PROBE_DRAWS) -> Any:
+        spines.append(prefix)
+        return real(run, prefix, max_draws)
+
+    monkeypatch.setattr(cost, "_spine", spine)
+    guess = cost.estimate(_coins(5), [0], budget_ns=0)
+    assert guess.paths == 2 ** 5
+    # knuth's estimator (12 probes, one stretched) against the descents' (real coins: far
+    # under 10^5 ns a path): the median keeps 10^5, the mean would be about 8.3 * 10^7
+    assert guess.ns_per_path == 10**5
+    # the descents start from the empty prefix (2 of them: budget_ns=0), after the
+    # untimed warm-up run of the same first path
+    assert spines.count(()) == 3

@@ -253,9 +253,14 @@ def estimate(runner: Callable[[Any], Callable[[RandomSource], Any]], inputs: Seq
     cap = PROBE_DRAWS if max_draws is None else min(PROBE_DRAWS, max_draws)
     sample = [inputs[i] for i in sorted({0, n // 2, n - 1})] if n else []
     paths, ns, descents = Fraction(0), Fraction(0), 0
-    leaves = runs = cpu = 0
+    leaves = 0
+    times: list[int] = []
     for c in sample:
         run = runner(c)
+        # the input's first run is not timed: it does once-per-input work (its first call
+        # runs cold and warm, the tracer and the facade are set up), which would be counted
+        # as if every path did it
+        _spine(run, (), cap)
         start = time.process_time_ns()
         for k in range(probes):
             if k >= 2 and time.process_time_ns() - start > budget_ns:
@@ -267,14 +272,16 @@ def estimate(runner: Callable[[Any], Callable[[RandomSource], Any]], inputs: Seq
         for k in range(probes):
             p_, t_ = _probe(run, f"{c!r}/{k}", cap)
             leaves += p_
-            cpu += t_
-            runs += 1
+            times.append(t_)
     if not descents:
         return Estimate(0, 0, n, 0)
     along = (math.ceil(paths / descents), math.floor(ns / max(paths, Fraction(1))))
-    knuth = (-(-leaves // runs), cpu // runs)
+    # the random paths' typical CPU time: their median (one run stretched by a collection
+    # or a preemption would otherwise weigh on every one of the paths counted)
+    times.sort()
+    knuth = (-(-leaves // len(times)), times[len(times) // 2])
     paths_, per_path = max(along, knuth, key=lambda e: e[0] * e[1])
-    return Estimate(paths_, per_path, n, descents + runs)
+    return Estimate(paths_, per_path, n, descents + len(times))
 
 
 #: What a mechanism (a :class:`~exactdp.audit.facades.FacadeMechanism`) learns while run.
