@@ -376,8 +376,9 @@ def path_record(src: ExploringSource, result: Any) -> tuple[Any, ...]:
 
 def draw_record(src: ExploringSource) -> tuple[tuple[Any, ...], ...]:
     """Each draw of ``src``'s path: ``(options, den, numerators or None)``."""
-    return tuple((size, den, None if nums is None else tuple(nums))
-                 for size, (den, nums) in zip(src.sizes, src.masses, strict=True))
+    # (from the log's entries (options, weight before, den, numerators) directly: made
+    # once per explored path)
+    return tuple([(e[0], e[3], None if e[4] is None else tuple(e[4])) for e in src.log])
 
 
 def calls_exceeded(inputs: int, max_calls: int, c: Any) -> ResourceLimitError:
