@@ -306,8 +306,8 @@ def test_one_stretched_run_does_not_scale_the_estimate(monkeypatch: pytest.Monke
     timed), leave it near the others'."""
     probes = iter(range(10**6))
 
-    def probe(run: Any, seed: str, max_draws: int = cost.PROBE_DRAWS) -> tuple[int, int]:
-        return 2 ** 5, (10**9 if next(probes) == 0 else 10**5)
+    def probe(run: Any, seed: str, max_draws: int = cost.PROBE_DRAWS) -> tuple[int, int, int]:
+        return 2 ** 5, (10**9 if next(probes) == 0 else 6 * 10**5), 5
 
     monkeypatch.setattr(cost, "_probe", probe)
     spines: list[tuple[int, ...]] = []
@@ -318,11 +318,14 @@ def test_one_stretched_run_does_not_scale_the_estimate(monkeypatch: pytest.Monke
         return real(run, prefix, max_draws)
 
     monkeypatch.setattr(cost, "_spine", spine)
-    guess = cost.estimate(_coins(5), [0], budget_ns=0)
-    assert guess.paths == 2 ** 5
-    # knuth's estimator (12 probes, one stretched) against the descents' (real coins: far
-    # under 10^5 ns a path): the median keeps 10^5, the mean would be about 8.3 * 10^7
-    assert guess.ns_per_path == 10**5
-    # the descents start from the empty prefix (2 of them: budget_ns=0), after the
-    # untimed warm-up run of the same first path
-    assert spines.count(()) == 3
+    # every spine's time: 10^5 ns a unit (1 + 5 draws: a path of 5 coins)
+    clock = iter(range(0, 10**15, 6 * 10**5)).__next__  # each reading 6 * 10^5 ns later
+    monkeypatch.setattr(cost.time, "process_time_ns", clock)
+    guess = cost.estimate(_coins(5), [0], budget_ns=10**9)
+    assert 2 ** 5 <= guess.paths <= 2 ** 6
+    # 12 probes (one stretched) and the descents' spines, 10^5 ns a unit each: the median
+    # keeps 6 * 10^5 ns a path; the probes' mean alone would be about 8.3 * 10^7
+    assert guess.ns_per_path == 6 * 10**5
+    # the descents (12) start from the empty prefix, after the untimed warm-up run of the
+    # same first path
+    assert spines.count(()) == 13

@@ -6,8 +6,9 @@ Exploring ``f(c, source)`` runs every path of its draws, twice (the re-run of
 estimator of the size of a tree, applied to the decomposition of the tree of paths into its
 first-choice path and the subtrees off it (:func:`_descent`; a seeded generator picks the
 subtrees: the same estimate every time).  Each path a descent runs is run as the
-exploration runs it (guarded, counted and re-run), and its CPU time, weighted like its
-count, estimates the CPU time of the paths it stands for (a long path costs more).  Knuth's
+exploration runs it (guarded, counted and re-run), and its draws, weighted like its count,
+estimate the work of the paths it stands for, in units of ``1 + draws`` (a long path costs
+more); a unit's CPU time is the median over every path run by the estimate.  Knuth's
 estimator on the draws themselves (one option uniformly at random at every draw) is
 usually far too low for a loop: the probes rarely go deep (a geometric loop to N = 100
 estimated 7 paths per input instead of about 100); the first-choice decomposition counts a
@@ -158,8 +159,11 @@ def _spine(run: Callable[[RandomSource], Any], prefix: tuple[int, ...],
 
 
 def _descent(run: Callable[[RandomSource], Any], rng: random.Random,
-             max_draws: int = PROBE_DRAWS) -> tuple[Fraction, Fraction]:
-    """One estimate of the number of paths and of their total CPU nanoseconds.
+             max_draws: int = PROBE_DRAWS, rates: list[Fraction] | None = None
+             ) -> tuple[Fraction, Fraction]:
+    """One estimate of the number of paths and of their total work, in runs' units of
+    ``1 + draws`` (a long path costs more); ``rates``: gets each path run's CPU nanoseconds
+    per unit.
 
     The paths of a tree are its first-choice path (choice 0 at every draw, the one the
     exploration runs first) and the paths of the subtrees rooted at each alternative
@@ -178,9 +182,11 @@ def _descent(run: Callable[[RandomSource], Any], rng: random.Random,
     weight, paths, ns = Fraction(1), Fraction(0), Fraction(0)
     for _ in range(MAX_DESCENT):
         src, cpu = _spine(run, prefix, max_draws)
-        paths += weight
-        ns += weight * cpu
         sizes = src.sizes
+        paths += weight
+        ns += weight * (1 + len(sizes))
+        if rates is not None:
+            rates.append(Fraction(cpu, 1 + len(sizes)))
         # per draw after the prefix: its alternatives and their size guess
         rest = 1
         spots: list[tuple[int, int, int]] = []  # (position, alternatives, guess)
@@ -216,10 +222,10 @@ class _Probe(ExploringSource):
 
 
 def _probe(run: Callable[[RandomSource], Any], seed: str,
-           max_draws: int = PROBE_DRAWS) -> tuple[int, int]:
+           max_draws: int = PROBE_DRAWS) -> tuple[int, int, int]:
     """Knuth's estimator on the draws themselves: one path taking an option uniformly at
     random at every draw; the product of the option counts along it (an unbiased estimate
-    of the number of paths) and its CPU nanoseconds."""
+    of the number of paths), its CPU nanoseconds and its draws."""
     src = None
     start = time.process_time_ns()
     for attempt in range(MAX_RESTARTS + 1):
@@ -232,7 +238,7 @@ def _probe(run: Callable[[RandomSource], Any], seed: str,
             pass  # cut off: the options met so far still estimate
         break
     assert src is not None
-    return math.prod(src.sizes), time.process_time_ns() - start
+    return math.prod(src.sizes), time.process_time_ns() - start, len(src.sizes)
 
 
 def estimate(runner: Callable[[Any], Callable[[RandomSource], Any]], inputs: Sequence[Any],
@@ -252,9 +258,9 @@ def estimate(runner: Callable[[Any], Callable[[RandomSource], Any]], inputs: Seq
     n = len(inputs)
     cap = PROBE_DRAWS if max_draws is None else min(PROBE_DRAWS, max_draws)
     sample = [inputs[i] for i in sorted({0, n // 2, n - 1})] if n else []
-    paths, ns, descents = Fraction(0), Fraction(0), 0
-    leaves = 0
-    times: list[int] = []
+    paths, units, descents = Fraction(0), Fraction(0), 0
+    leaves, probed, runs = 0, 0, 0
+    rates: list[Fraction] = []  # CPU nanoseconds per unit (1 + draws) of each path run
     for c in sample:
         run = runner(c)
         # the input's first run is not timed: it does once-per-input work (its first call
@@ -265,23 +271,27 @@ def estimate(runner: Callable[[Any], Callable[[RandomSource], Any]], inputs: Seq
         for k in range(probes):
             if k >= 2 and time.process_time_ns() - start > budget_ns:
                 break
-            p, t = _descent(run, random.Random(f"{c!r}/{k}"), cap)
+            p, u = _descent(run, random.Random(f"{c!r}/{k}"), cap, rates)
             paths += p
-            ns += t
+            units += u
             descents += 1
         for k in range(probes):
-            p_, t_ = _probe(run, f"{c!r}/{k}", cap)
+            p_, t_, d_ = _probe(run, f"{c!r}/{k}", cap)
             leaves += p_
-            times.append(t_)
+            probed += 1 + d_
+            runs += 1
+            rates.append(Fraction(t_, 1 + d_))
     if not descents:
         return Estimate(0, 0, n, 0)
-    along = (math.ceil(paths / descents), math.floor(ns / max(paths, Fraction(1))))
-    # the random paths' typical CPU time: their median (one run stretched by a collection
-    # or a preemption would otherwise weigh on every one of the paths counted)
-    times.sort()
-    knuth = (-(-leaves // len(times)), times[len(times) // 2])
+    # the time of a unit: the median of the runs' (one run stretched by a collection or a
+    # preemption would otherwise weigh on every path it stands for; the counts of paths and
+    # draws are the estimators' own, the same every time)
+    rates.sort()
+    rate = rates[len(rates) // 2]
+    along = (math.ceil(paths / descents), math.floor(units / max(paths, Fraction(1)) * rate))
+    knuth = (-(-leaves // runs), math.floor(Fraction(probed, runs) * rate))
     paths_, per_path = max(along, knuth, key=lambda e: e[0] * e[1])
-    return Estimate(paths_, per_path, n, descents + len(times))
+    return Estimate(paths_, per_path, n, descents + runs)
 
 
 #: What a mechanism (a :class:`~exactdp.audit.facades.FacadeMechanism`) learns while run.
