@@ -43,7 +43,6 @@ import builtins
 import dis
 import functools
 import gc
-import importlib.util
 import operator
 import os
 import sys
@@ -76,24 +75,9 @@ NOT_COVERED = ("big-integer operand sizes (one instruction whatever its operands
 def _load_native() -> tuple[Any, str]:
     """The C trace function (``_ctrace.c``) and its status line; ``(None, why)`` when
     disabled (``EXACTDP_NATIVE=0``), not built, or built for another Python."""
-    from exactdp.native_library import candidates
+    from exactdp.native_library import load_module
 
-    if os.environ.get("EXACTDP_NATIVE", "1") == "0":
-        return None, "disabled (EXACTDP_NATIVE=0)"
-    paths = candidates(__file__, "_ctrace")
-    if not paths:
-        return None, ("not built (the optional C extension failed to compile or was not "
-                      "installed)")
-    try:
-        spec = importlib.util.spec_from_file_location("exactdp.audit._ctrace", paths[0])
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    except ImportError as exc:
-        return None, f"could not be loaded: {exc}"
-    if module.version() != _NATIVE_VERSION:
-        return None, f"{paths[0].name} is a different version: reinstall the package"
-    return module, f"native ({paths[0].name})"
+    return load_module(__file__, "_ctrace", _NATIVE_VERSION)
 
 
 _NATIVE_VERSION = 1

@@ -17,8 +17,6 @@ environment at import selects the Python code.
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from typing import Any
 
 from exactdp.audit.bytecode import gettrace, settrace
@@ -29,27 +27,12 @@ _VERSION = 1
 
 
 def _load() -> tuple[Any, str]:
-    from exactdp.native_library import candidates
+    from exactdp.native_library import load_module
 
-    if os.environ.get("EXACTDP_NATIVE", "1") == "0":
-        return None, "disabled (EXACTDP_NATIVE=0)"
-    if os.environ.get("EXACTDP_CDRAW", "1") == "0":
-        return None, "disabled (EXACTDP_CDRAW=0)"
-    paths = candidates(__file__, "_cdraw")
-    if not paths:
-        return None, ("not built (the optional C extension failed to compile or was not "
-                      "installed)")
-    try:
-        spec = importlib.util.spec_from_file_location("exactdp.audit._cdraw", paths[0])
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    except ImportError as exc:
-        return None, f"could not be loaded: {exc}"
-    if module.version() != _VERSION:
-        return None, f"{paths[0].name} is a different version: reinstall the package"
-    module.setup_trace(gettrace, settrace)
-    return module, f"native ({paths[0].name})"
+    module, why = load_module(__file__, "_cdraw", _VERSION, switch="EXACTDP_CDRAW")
+    if module is not None:
+        module.setup_trace(gettrace, settrace)
+    return module, why
 
 
 #: the C module, or None (the Python code is used)
