@@ -4,8 +4,11 @@ The comparisons of :class:`~exactdp.audit.facade_lazy.LazyUnit` with an int or a
 float, the exploring source's coin behind them (:meth:`GuardedSource.explore_coin
 <exactdp.audit.per_input.GuardedSource.explore_coin>`,
 :meth:`~exactdp.explore.ExploringSource.explore_coin`) and the ``random()`` of the facade
-of ``random`` (:meth:`~exactdp.audit.facade_random.RandomFacade.random`) are written twice,
-with the same rules: in Python (the reference, used everywhere else and whenever the C one
+of ``random`` (:meth:`~exactdp.audit.facade_random.RandomFacade.random`, ``randrange``)
+and the facades' plain integer draws through :meth:`_Engine.draw
+<exactdp.audit.facade_engine._Engine.draw>` (the numpy facade's ``integers(n)`` and
+``choice`` of a list or tuple: :class:`~exactdp.audit.facade_numpy.NumpyFacade`) are
+written twice, with the same rules: in Python (the reference, used everywhere else and whenever the C one
 is not) and in C, for CPython 3.11, where a draw compared once costs a few C calls instead
 of a dozen Python frames.  Every case the C code does not handle itself is handed to the
 Python code before anything is changed, so both give the same answers, cells, coins and
@@ -23,7 +26,7 @@ from exactdp.audit.bytecode import gettrace, settrace
 
 __all__ = ["C", "available", "status"]
 
-_VERSION = 1
+_VERSION = 2
 
 
 def _load() -> tuple[Any, str]:
