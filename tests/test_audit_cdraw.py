@@ -300,8 +300,13 @@ PLANTED: list[tuple[str, ...]] = [
     # random's own methods handed lazy values
     ("    if (own || PyErr_Occurred()) {", "    if (PyErr_Occurred()) {", "own_methods"),
     # randrange(n) handed a draw on [0, 2) whatever n
+    ("lazy_draw(engine, 0, n, &value)", "lazy_draw(engine, 0, s_two, &value)",
+     "svt1_sym,equalities"),
+    # random() handed a value on [0, 2 / 2**53)
+    ("lazy_draw(engine, 1, s_unit_n, &value)", "lazy_draw(engine, 1, s_two, &value)", "rr"),
+    # a lazy value on [0, 2) whatever it is drawn on (random() and randrange)
     ("    Py_INCREF(n);\n    PyList_SET_ITEM(cell, 1, n);",
-     "    Py_INCREF(s_two);\n    PyList_SET_ITEM(cell, 1, s_two);", "svt1_sym,equalities"),
+     "    Py_INCREF(s_two);\n    PyList_SET_ITEM(cell, 1, s_two);", "rr,svt1_sym,equalities"),
     # numpy's choice(a) drawn on [0, len(a) - 1)
     ("PyObject *n = PyLong_FromSsize_t(Py_SIZE(args[1]));",
      "PyObject *n = PyLong_FromSsize_t(Py_SIZE(args[1]) - 1);", "np_choices"),
@@ -325,8 +330,8 @@ PLANTED: list[tuple[str, ...]] = [
     ("PyObject *product = PyNumber_Multiply(wden, n);",
      "PyObject *product = PyNumber_Multiply(wden, s_two);", "np_svt", "slow"),
     # randrange(n) drawn on [0, 2) when integer draws are not lazy
-    ("        int r = engine_draw(engine, n, &value);",
-     "        int r = engine_draw(engine, s_two, &value);", "plain_randrange"),
+    ("        r = engine_draw(engine, n, &value);",
+     "        r = engine_draw(engine, s_two, &value);", "plain_randrange"),
 ]
 
 

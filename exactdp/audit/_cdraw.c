@@ -1211,6 +1211,97 @@ facade_draw(PyObject *self, PyObject *n, PyObject **out)
     return r;
 }
 
+/* ---- the lazy draws of random() and randrange(n) ---- */
+
+/* The lazy value of engine.unit() (unit: n = 2**53, the flag mech.lazy with mech.lazy_used
+ * set, the count engine.lazy, the context engine._units, a LazyUnit, the event
+ * ("uniform", 2**53)) or of engine.integer(n) (mech.lazy_ints, engine.lazy_ints,
+ * engine._ints, a LazyInt, ("uniform", n)) on a live run (not a probe): the event, the
+ * count, the value on the cell [0, n], as the Python methods make them.  1: done, *out the
+ * value; 2: the flag is off (nothing changed, no error); 0: another case (nothing changed,
+ * no error: the Python method); -1: an error. */
+static int
+lazy_draw(PyObject *engine, int unit, PyObject *n, PyObject **out)
+{
+    PyObject *flag = unit ? str_lazy : str_lazy_ints;
+    PyObject *probing = NULL, *mech = NULL, *ctx = NULL, *count = NULL, *events = NULL;
+    PyObject *event = NULL, *cell = NULL;
+    int result = 0;
+    probing = PyObject_GetAttr(engine, str_probing);
+    mech = probing == NULL ? NULL : PyObject_GetAttr(engine, str_mech);
+    if (mech == NULL || probing != Py_None) {
+        goto python;
+    }
+    int on = truth_attr(mech, flag);
+    if (on == 0) {
+        result = 2;
+        goto done;
+    }
+    if (unit && on > 0) {  /* the first lazy value of the mechanism: the Python method */
+        on = truth_attr(mech, str_lazy_used);
+    }
+    if (on <= 0) {
+        goto python;
+    }
+    ctx = PyObject_GetAttr(engine, unit ? str_units : str_ints);
+    count = ctx == NULL ? NULL : PyObject_GetAttr(engine, flag);
+    if (count == NULL || !is_int(count)) {
+        goto python;
+    }
+    if (PyContextVar_Get(s_events, NULL, &events) < 0) {
+        goto python;
+    }
+    if (events != NULL && events != Py_None && !PyList_CheckExact(events)) {
+        goto python;
+    }
+    /* from here on, as engine.unit / engine.integer do: the event, the count, the value */
+    result = -1;
+    if (events != NULL && events != Py_None) {
+        if (unit) {
+            event = s_unit_event;
+            Py_INCREF(event);
+        }
+        else {
+            event = PyTuple_Pack(2, s_uniform, n);
+        }
+        if (event == NULL || PyList_Append(events, event) < 0) {
+            goto done;
+        }
+    }
+    PyObject *next = PyNumber_Add(count, s_one);
+    if (next == NULL) {
+        goto done;
+    }
+    int err = PyObject_SetAttr(engine, flag, next);
+    Py_DECREF(next);
+    if (err < 0) {
+        goto done;
+    }
+    cell = PyList_New(2);
+    if (cell == NULL) {
+        goto done;
+    }
+    Py_INCREF(s_zero);
+    PyList_SET_ITEM(cell, 0, s_zero);
+    Py_INCREF(n);
+    PyList_SET_ITEM(cell, 1, n);
+    *out = new_lazy((PyTypeObject *)(unit ? s_unit_type : s_int_type), cell, ctx, s_zero);
+    result = *out == NULL ? -1 : 1;
+    goto done;
+python:
+    PyErr_Clear();
+    result = 0;
+done:
+    Py_XDECREF(probing);
+    Py_XDECREF(mech);
+    Py_XDECREF(ctx);
+    Py_XDECREF(count);
+    Py_XDECREF(events);
+    Py_XDECREF(event);
+    Py_XDECREF(cell);
+    return result;
+}
+
 /* ---- RandomFacade.random ---- */
 
 /* The module name the Python method reads: frame.f_globals.get("__name__", ""), past the
@@ -1284,74 +1375,14 @@ cdraw_random(PyObject *module, PyObject *self)
         PyErr_Clear();
         return python_random(self);
     }
-    /* engine.unit()'s common case: a live run, lazy, a value handed out before */
-    PyObject *engine = NULL, *mech = NULL, *probing = NULL, *units = NULL, *count = NULL;
-    PyObject *events = NULL, *cell = NULL, *value = NULL;
-    int fast = 0;
-    engine = PyObject_GetAttr(self, str_engine);
-    if (engine == NULL) {
-        goto slow;
-    }
-    probing = PyObject_GetAttr(engine, str_probing);
-    mech = probing == NULL ? NULL : PyObject_GetAttr(engine, str_mech);
-    if (mech == NULL || probing != Py_None) {
-        goto slow;
-    }
-    int lazy = truth_attr(mech, str_lazy);
-    int used = lazy <= 0 ? lazy : truth_attr(mech, str_lazy_used);
-    if (used <= 0) {
-        goto slow;
-    }
-    units = PyObject_GetAttr(engine, str_units);
-    count = units == NULL ? NULL : PyObject_GetAttr(engine, str_lazy);
-    if (count == NULL || !is_int(count)) {
-        goto slow;
-    }
-    if (PyContextVar_Get(s_events, NULL, &events) < 0) {
-        goto slow;
-    }
-    if (events != NULL && events != Py_None && !PyList_CheckExact(events)) {
-        goto slow;
-    }
-    fast = 1;
-    /* from here on, as engine.unit does: the event, the count, the value */
-    if (events != NULL && events != Py_None && PyList_Append(events, s_unit_event) < 0) {
-        goto error;
-    }
-    PyObject *next = PyNumber_Add(count, s_one);
-    if (next == NULL) {
-        goto error;
-    }
-    int err = PyObject_SetAttr(engine, str_lazy, next);
-    Py_DECREF(next);
-    if (err < 0) {
-        goto error;
-    }
-    cell = PyList_New(2);
-    if (cell == NULL) {
-        goto error;
-    }
-    Py_INCREF(s_zero);
-    PyList_SET_ITEM(cell, 0, s_zero);
-    Py_INCREF(s_unit_n);
-    PyList_SET_ITEM(cell, 1, s_unit_n);
-    value = new_lazy((PyTypeObject *)s_unit_type, cell, units, s_zero);
-    goto done;
-slow:
-    PyErr_Clear();
-error:
-    if (!fast) {
-        value = python_random(self);
-    }
-done:
+    PyObject *engine = PyObject_GetAttr(self, str_engine), *value = NULL;
+    int r = engine == NULL ? 0 : lazy_draw(engine, 1, s_unit_n, &value);
     Py_XDECREF(engine);
-    Py_XDECREF(mech);
-    Py_XDECREF(probing);
-    Py_XDECREF(units);
-    Py_XDECREF(count);
-    Py_XDECREF(events);
-    Py_XDECREF(cell);
-    return value;
+    if (r == 1 || r < 0) {
+        return value;
+    }
+    PyErr_Clear();
+    return python_random(self);
 }
 
 /* ---- RandomFacade.randrange ---- */
@@ -1373,85 +1404,18 @@ cdraw_randrange(PyObject *module, PyObject *const *args, Py_ssize_t nargsf, PyOb
         PyErr_Clear();
         return PyObject_Vectorcall(s_py_randrange, args, nargsf, kwnames);
     }
-    PyObject *self = args[0], *n = args[1];
-    PyObject *engine = NULL, *mech = NULL, *probing = NULL, *ints = NULL, *count = NULL;
-    PyObject *events = NULL, *cell = NULL, *value = NULL, *event = NULL;
-    int fast = 0;
-    engine = PyObject_GetAttr(self, str_engine);
-    if (engine == NULL) {
-        goto slow;
+    PyObject *n = args[1], *value = NULL;
+    PyObject *engine = PyObject_GetAttr(args[0], str_engine);
+    int r = engine == NULL ? 0 : cmp(n, s_two, Py_GE) == 1 ? lazy_draw(engine, 0, n, &value) : 2;
+    if (r == 2) {  /* engine.integer(n) is draw(n): n < 2, or integer draws not lazy */
+        r = engine_draw(engine, n, &value);
     }
-    probing = PyObject_GetAttr(engine, str_probing);
-    mech = probing == NULL ? NULL : PyObject_GetAttr(engine, str_mech);
-    if (mech == NULL || probing != Py_None) {
-        goto slow;
-    }
-    int lazy_ints = truth_attr(mech, str_lazy_ints);
-    if (lazy_ints < 0) {
-        goto slow;
-    }
-    if (!lazy_ints || cmp(n, s_two, Py_LT) != 0) {  /* engine.integer(n) is draw(n) then */
-        int r = engine_draw(engine, n, &value);
-        if (r == 0) {
-            goto slow;
-        }
-        fast = 1;
-        goto done;  /* value, or NULL with the error */
-    }
-    ints = PyObject_GetAttr(engine, str_ints);
-    count = ints == NULL ? NULL : PyObject_GetAttr(engine, str_lazy_ints);
-    if (count == NULL || !is_int(count)) {
-        goto slow;
-    }
-    if (PyContextVar_Get(s_events, NULL, &events) < 0) {
-        goto slow;
-    }
-    if (events != NULL && events != Py_None && !PyList_CheckExact(events)) {
-        goto slow;
-    }
-    fast = 1;
-    /* from here on, as engine.integer does: the event, the count, the value */
-    if (events != NULL && events != Py_None) {
-        event = PyTuple_Pack(2, s_uniform, n);
-        if (event == NULL || PyList_Append(events, event) < 0) {
-            goto error;
-        }
-    }
-    PyObject *next = PyNumber_Add(count, s_one);
-    if (next == NULL) {
-        goto error;
-    }
-    int err = PyObject_SetAttr(engine, str_lazy_ints, next);
-    Py_DECREF(next);
-    if (err < 0) {
-        goto error;
-    }
-    cell = PyList_New(2);
-    if (cell == NULL) {
-        goto error;
-    }
-    Py_INCREF(s_zero);
-    PyList_SET_ITEM(cell, 0, s_zero);
-    Py_INCREF(n);
-    PyList_SET_ITEM(cell, 1, n);
-    value = new_lazy((PyTypeObject *)s_int_type, cell, ints, s_zero);
-    goto done;
-slow:
-    PyErr_Clear();
-error:
-    if (!fast) {
-        value = PyObject_Vectorcall(s_py_randrange, args, nargsf, kwnames);
-    }
-done:
     Py_XDECREF(engine);
-    Py_XDECREF(mech);
-    Py_XDECREF(probing);
-    Py_XDECREF(ints);
-    Py_XDECREF(count);
-    Py_XDECREF(events);
-    Py_XDECREF(cell);
-    Py_XDECREF(event);
-    return value;
+    if (r == 1 || r < 0) {
+        return value;
+    }
+    PyErr_Clear();
+    return PyObject_Vectorcall(s_py_randrange, args, nargsf, kwnames);
 }
 
 /* ---- NumpyFacade.integers and choice ---- */
