@@ -252,7 +252,7 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
             runs.append((seed, err, subprocess.Popen(
                 [sys.executable, "-c", _BOOT, name, "traced" if i == 0 else "plain"], env=env, stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE, stderr=err)))
-        results = []
+        results: list[tuple[str, int, bytes, str]] = []
         for seed, err, proc in runs:
             try:
                 out, _ = proc.communicate(timeout=max(1, end - time.monotonic()))
@@ -268,13 +268,13 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
             results.append((seed, proc.returncode, out, err.read().decode(errors="replace")))
             err.close()
     cpu = _children_cpu() - before
-    for seed, code, out, err in results:
+    for seed, code, out, text in results:
         try:
             answer = pickle.loads(out) if code == 0 else None
         except Exception:  # noqa: BLE001 - a garbled answer: not confirmed
             answer = None
         if answer is None:
-            tail = err.strip().splitlines()[-1:] or [f"exit status {code}"]
+            tail = text.strip().splitlines()[-1:] or [f"exit status {code}"]
             return Confirmation(unconfirmed=f"the process with hash seed {seed} failed "
                                             f"({_cut(tail[0])})", cpu=cpu, seeds=used)
         if "unbuilt" in answer:
@@ -560,10 +560,10 @@ def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch:
             return tuple(events)
         return traced
 
-    def call(src: Any) -> Any:
+    def plain_call(src: Any) -> Any:
         with armed(watch):
             return mechanism(src) if params.get("sampler") else mechanism(c, src)
-    return call
+    return plain_call
 
 
 def _counting(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
