@@ -98,6 +98,7 @@ class Watch:
         self.escaped: Finding | None = None
         self._states: list[tuple[str, Callable[[], Any], Any]] = []
         self._places: list[tuple[str, Callable[[], Mapping[str, Any]]]] = []
+        self._spaces: dict[str, Callable[[], Mapping[str, Any]]] = {}
         self._baseline: dict[tuple[str, str], Any] | None = None
         #: copies of the containers bound there (a counter kept in a list or dict changes
         #: the content, not the binding)
@@ -117,6 +118,7 @@ class Watch:
         """Watch the names the audited code can keep state in (:func:`_places`): one rebound
         after the first call is state kept between calls."""
         self._places = places(target)
+        self._spaces = dict(self._places)  # (read by label after every call)
         #: the containers' contents before any call: the cold state a memo is reset to
         self._initial = {key: snap for key, value in self._bindings().items()
                          if (snap := content_copy(value)) is not MISSING}
@@ -143,15 +145,21 @@ class Watch:
     def _grown(self) -> None:
         """Update the copies of the containers that only gained entries in this call."""
         grew = False
-        spaces = dict(self._places)
+        spaces = self._spaces
         read: dict[str, Mapping[str, Any]] = {}
         for key, before in self._contents.items():
             label = key[0]
-            if label not in read:  # only the namespaces holding a watched container
-                read[label] = spaces[label]() if label in spaces else {}
-            value = read[label].get(key[1], MISSING)
-            if same_content(value, before) or not only_gained(value, before):
-                continue  # unchanged, or changed otherwise: check() names it
+            space = read.get(label)
+            if space is None:  # only the namespaces holding a watched container
+                space = read[label] = spaces[label]() if label in spaces else {}
+            value = space.get(key[1], MISSING)
+            try:  # (same_content, inlined: once per watched container per call)
+                if bool(value == before):
+                    continue  # unchanged
+            except Exception:  # noqa: BLE001, S112 - content that cannot be compared: binding only
+                continue
+            if not only_gained(value, before):
+                continue  # changed otherwise: check() names it
             if self._grew_last:
                 where = key[0].format(key[1])
                 self.escape(Finding(
