@@ -42,7 +42,7 @@ from typing import Any
 
 import pytest
 
-from exactdp import certified, checker, explore, ratio_bounds, trace
+from exactdp import certified, checker, explore, ratio_bounds, strict_time, trace
 from exactdp.proofs.balcer_vadhan import _checker_props as props
 
 
@@ -188,7 +188,7 @@ MUTANTS: list[tuple[str, Any, str, str, str, list[Callable[[], None]]]] = [
      "if d < 256:", [props.prop_strict_time]),
     ("strict-time-thresholds-of-c0-only", checker, "check_strict_time",
      "sorted({0, n // 2, n})", "sorted({0, n // 2})", [props.prop_strict_time]),
-    ("trace-draw-not-recorded", checker._TracingSource, "uniform", 'record("uniform", d)',
+    ("trace-draw-not-recorded", strict_time._TracingSource, "uniform", 'record("uniform", d)',
      "pass", [props.prop_trace]),
     ("record-drops-events", trace, "record", "events.append(event)", "pass",
      [props.prop_trace, props.prop_strict_time]),
