@@ -54,39 +54,49 @@ def _planted_clock(planted: str, monkeypatch: pytest.MonkeyPatch) -> None:
                                      "no overdue check"])
 def test_the_exploration_clock_interrupts_each_call_past_its_limit(
         planted: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The exploration's timer (limit 10 s) fires 7 s into a call: the call runs on and the
-    timer is set for the 3 s left (rounded up to whole seconds); then the call is past its
-    limit: Timeout, and the timer again every second.  Between calls the alarm sets a full
-    limit; a call that begins after the timer failed to fire (the code cancelled it) sets it
-    again.  Planted: an alarm that interrupts any running call, one that leaves the timer
-    unset for the rest of a call, a call that does not notice a cancelled timer."""
+    """The exploration's timer (limit 10 s) fires 7 s into a guarded call: the call runs on
+    and the timer is set for the 3 s left (rounded up to whole seconds); then the call is
+    past its limit: Timeout (a timeout finding), and the timer again every second.  Between
+    calls the alarm sets a full limit; a call that begins after the timer failed to fire
+    (the code cancelled it) sets it again.  Planted: an alarm that interrupts any running
+    call, one that leaves the timer unset for the rest of a call, a call that does not
+    notice a cancelled timer."""
+    from exactdp.audit.guard import Abort, Guard
+
     _planted_clock(planted, monkeypatch)
     timer = _Timer(monkeypatch)
     clock = _Clock(10, threading.get_ident())
+    monkeypatch.setattr(guard_module, "_CLOCK", [clock])  # the exploration's clock, and
+    monkeypatch.setattr(guard_module, "_getsignal", lambda signum: guard_module._on_alarm)
     clock.arm(0, 10)
     assert timer.set == [(10, 0)]
-    timer.now = 3 * S
-    assert clock.begin(timer.now) is None  # a call begins at 3 s
-    timer.now = 10 * S
     caught: list[str] = []
-    try:
-        clock.expired()  # 7 s into the call: not past its limit
-    except Timeout:
-        caught.append("7 s")
-    timer.now = 13 * S
-    try:
+
+    def code() -> None:  # a call begun at 3 s, during which the alarm fires twice
+        timer.now = 10 * S
+        try:
+            clock.expired()  # 7 s into the call: not past its limit
+        except Timeout:
+            caught.append("7 s")
+        timer.now = 13 * S
         clock.expired()  # 10 s into the call
-    except Timeout:
-        caught.append("10 s")
-    ok = caught == ["10 s"] and timer.set[1:] == [(3, 0), (1, 1)]
-    clock.start = None  # the call ended (interrupted)
+        caught.append("not interrupted")
+
+    timer.now = 3 * S
+    try:
+        Guard(10).call(code, (), "f", {})
+        found = ""
+    except Abort as exc:
+        found = exc.finding.kind
+    ok = caught == [] and found == "timeout" and timer.set[1:] == [(3, 0), (1, 1)] \
+        and clock.start is None
     timer.now = 14 * S
     clock.expired()  # between calls: a full limit
     ok = ok and timer.set[-1] == (10, 0) and clock.due == 24 * S
     timer.set.clear()
     timer.now = 30 * S  # the timer did not fire at 24 s: cancelled
-    clock.begin(timer.now)
-    ok = ok and timer.set == [(10, 0)] and clock.due == 40 * S and clock.start == 30 * S
+    Guard(10).call(lambda: None, (), "f", {})
+    ok = ok and timer.set == [(10, 0)] and clock.due == 40 * S and clock.start is None
     assert ok is not bool(planted)
 
 
@@ -177,3 +187,31 @@ def test_outcome_items_are_told_apart_and_checked_without_a_call_each(
         nan_refused = True
     assert (apart and nan_refused and plain == (Fraction(1, 2), Fraction(1, 2), True, 1, "a",
                                                 None)) is not bool(planted)
+
+
+def test_call_forms_pass_the_input_generator_and_keywords_as_written() -> None:
+    """Each call form calls the code with what the user said, by name where it can (the
+    form that passes everything by keyword) and by position where it must: the arguments
+    the code receives, by hand."""
+    from exactdp.audit.callforms import call_form
+
+    got: list[Any] = []
+
+    def statdp(prng: Any, queries: Any, epsilon: Any, **extra: Any) -> None:
+        got.append(("statdp", prng, queries, epsilon, list(extra.items())))
+
+    def plain(c: Any, rng: Any, scale: int = 1) -> None:
+        got.append(("plain", c, rng, scale))
+
+    def patched(value: Any) -> None:
+        got.append(("patched", value))
+
+    def first(c: Any, /, rng: Any) -> None:
+        got.append(("first", c, rng))
+
+    call_form(statdp, "prng", {"epsilon": 1, "z": 2, "a": 3})((0, 1), "RNG")
+    call_form(plain, bind={"scale": 5})(7, "RNG")
+    call_form(patched, None, patching=True)(4, "RNG")
+    call_form(first)(6, "RNG")
+    assert got == [("statdp", "RNG", (0, 1), 1, [("z", 2), ("a", 3)]), ("plain", 7, "RNG", 5),
+                   ("patched", 4), ("first", 6, "RNG")]

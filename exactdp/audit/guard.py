@@ -247,6 +247,7 @@ def _main_ident() -> int | None:
 
 
 _get_ident = threading.get_ident
+_getsignal = _signal.getsignal
 _OFF = object()
 _KEPT = object()  # the handler was already set: the limit's exit leaves it
 _ITIMER = hasattr(signal, "setitimer")
@@ -387,6 +388,10 @@ def check_observed(value: object, allowed: range | frozenset[Any] | None, call: 
     """:func:`check_outcome`, then the outcome as an observer tells it apart: its type
     kept with its value (:func:`exactdp.audit.outcomes.observed`: ``0.0`` is not ``0``,
     ``[1]`` is not ``(1,)``).  The key of an audit's law."""
+    kind = type(value)
+    if allowed is None and (kind in _SIMPLE or (kind is list or kind is tuple) and len(value)  # type: ignore[arg-type]
+                            <= 1000 and _SIMPLE.issuperset(map(type, value))):  # type: ignore[call-overload]
+        return observed(value)  # (what check_outcome accepts as it is, without its calls)
     check_outcome(value, allowed, call, witness, where)
     return observed(value)
 
@@ -437,20 +442,35 @@ class Guard:
         """``fn(*args)``, then ``check(result)`` (inside the same time limit: a returned
         object's ``__hash__`` is the audited code's too)."""
         start = _now()
+        watch = self.watch
+        clock = _CLOCK[0]
         try:
-            with _TimeLimit(self.time_limit):  # (time_limit(), without its frame)
-                if self.watch is None:
+            # (:func:`time_limit` written out: called once per run of an exploration)
+            if clock is not None and clock.seconds == self.time_limit and \
+                    _get_ident() == clock.ident and _getsignal(_ALARM) is _on_alarm:
+                # inside an exploration: its timer runs; only this call's start is noted
+                limit = None
+                before = clock.begin(start)
+            else:
+                limit = _TimeLimit(self.time_limit)
+                limit.__enter__()
+            try:
+                if watch is None:
                     result = fn(*args)
                 else:
-                    before = self.watch.arm()
+                    armed = watch.arm()
                     try:
                         result = fn(*args)
                     finally:
-                        self.watch.disarm(before)
-                    self.watch.check_call()
-                    self.watch.called()
+                        watch.disarm(armed)
+                    watch.after_call()
                 if check is not None:
                     result = check(result)
+            finally:
+                if limit is not None:
+                    limit.__exit__(None, None, None)
+                elif clock is not None:
+                    clock.start = before
         except Timeout:
             raise Abort(Finding("timeout", f"{what} did not return within {self.time_limit} s "
                                 f"(interrupted)", dict(witness))) from None
@@ -462,7 +482,7 @@ class Guard:
             # SystemExit too: sys.exit(0) in the audited code must not end the audit "OK".
             raise Abort(Finding("raised", f"{what} raised {exception_text(exc)}",
                                 dict(witness))) from None
-        if self.time_limit and _now() - start > self.time_limit * 10**9:
+        if self.time_limit and _now() - start > self.time_limit * 10**9:  # (not interrupted)
             raise Abort(Finding("timeout", f"{what} took longer than {self.time_limit} s",
                                 dict(witness)))
         return result
