@@ -26,9 +26,14 @@ from exactdp.audit.facades import FacadeRefusal, facade_mechanism
 from exactdp.audit.inputs import parse_inputs
 from exactdp.explore import NondeterminismError
 from tests.audit_targets import draw_targets as dt
+from tests.audit_targets import numpy_draw_targets as nt
 from tests.audit_targets import timing_targets as tt
 
 SVT = parse_inputs("vectors(3, 0..1, 1, linf)")
+SVT2 = parse_inputs("vectors(2, 0..1, 1, linf)")
+#: two inputs, no confirmation in other processes (the cases that pass and are not the
+#: numpy sparse vector's, which is confirmed)
+QUICK = {"inputs": range(2), "hash_seed_check": False}
 _runs = [0]
 
 
@@ -38,8 +43,13 @@ def drifting(c):
     return c if random.random() < 0.5 + _runs[0] * 2**-40 else 1 - c
 
 
-def patched(fn):
-    return facade_mechanism(lambda c, rng: fn(c), "random", patch_modules=[random])
+def patched(fn, lazy=True):
+    return facade_mechanism(lambda c, rng: fn(c), "random", patch_modules=[random], lazy=lazy)
+
+
+def plain_randrange(c):
+    """randrange(n) drawn when integer draws are not lazy (and randrange(1))."""
+    return (c + (random.randrange(3) == 0) + random.randrange(1)) % 2
 
 
 CASES = [
@@ -57,6 +67,15 @@ CASES = [
     ("own_methods", lambda: patched(dt.own_methods), {"inputs": range(2)}),
     ("bound_name", lambda: patched(dt.bound_name), {"inputs": range(2)}),
     ("compared_twice", lambda: patched(dt.compared_twice), {"inputs": range(2)}),
+    ("np_svt", lambda: facade_mechanism(nt.svt2, "numpy"), SVT2.kwargs()),
+    ("np_choices", lambda: facade_mechanism(nt.choices, "numpy"), QUICK),
+    ("np_forms", lambda: facade_mechanism(nt.forms, "numpy"), QUICK),
+    ("np_refused", lambda: facade_mechanism(nt.refused, "numpy"), {"inputs": range(2)}),
+    ("np_limited", lambda: facade_mechanism(nt.limited, "numpy"),
+     {"inputs": range(2), "randomness_size": 16}),
+    ("np_large", lambda: facade_mechanism(nt.large, "numpy"), {"inputs": range(2)}),
+    ("np_drifting", lambda: facade_mechanism(nt.drifting, "numpy"), {"inputs": range(2)}),
+    ("plain_randrange", lambda: patched(plain_randrange, lazy=False), QUICK),
 ]
 
 

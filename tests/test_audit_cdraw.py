@@ -257,7 +257,8 @@ def test_c_and_python_give_the_same_reports(python_reports: dict[str, Any]) -> N
     verdicts = {name: r.get("verdict", r.get("raised")) for name, r in reports.items()}
     assert verdicts["rr"] == verdicts["svt1_sym"] == verdicts["compared_twice"] == "pass"
     assert verdicts["many_operands"] == verdicts["loop"] == "violation"
-    assert verdicts["drifting"] == "broken"
+    assert verdicts["drifting"] == verdicts["np_drifting"] == verdicts["np_limited"] == "broken"
+    assert verdicts["np_svt"] == verdicts["np_choices"] == verdicts["plain_randrange"] == "pass"
 
 
 def _planted(tmp_path: Path, old: str, new: str) -> Path | None:
@@ -274,7 +275,7 @@ def _planted(tmp_path: Path, old: str, new: str) -> Path | None:
     return target
 
 
-PLANTED = [
+PLANTED: list[tuple[str, ...]] = [
     # floor instead of ceiling for an int operand (<, >=)
     ("cut = ceiling ? (Py_INCREF(num), num) : PyNumber_Add(num, s_one);",
      "cut = !ceiling ? (Py_INCREF(num), num) : PyNumber_Add(num, s_one);", "walk,equalities"),
@@ -299,13 +300,44 @@ PLANTED = [
     # random's own methods handed lazy values
     ("    if (own || PyErr_Occurred()) {", "    if (PyErr_Occurred()) {", "own_methods"),
     # randrange(n) handed a draw on [0, 2) whatever n
+    ("lazy_draw(engine, 0, n, &value)", "lazy_draw(engine, 0, s_two, &value)",
+     "svt1_sym,equalities"),
+    # random() handed a value on [0, 2 / 2**53)
+    ("lazy_draw(engine, 1, s_unit_n, &value)", "lazy_draw(engine, 1, s_two, &value)", "rr"),
+    # a lazy value on [0, 2) whatever it is drawn on (random() and randrange)
     ("    Py_INCREF(n);\n    PyList_SET_ITEM(cell, 1, n);",
-     "    Py_INCREF(s_two);\n    PyList_SET_ITEM(cell, 1, s_two);", "svt1_sym,equalities"),
+     "    Py_INCREF(s_two);\n    PyList_SET_ITEM(cell, 1, s_two);", "rr,svt1_sym,equalities"),
+    # numpy's choice(a) drawn on [0, len(a) - 1)
+    ("PyObject *n = PyLong_FromSsize_t(Py_SIZE(args[1]));",
+     "PyObject *n = PyLong_FromSsize_t(Py_SIZE(args[1]) - 1);", "np_choices"),
+    # integers(0) drawn (numpy refuses it: low >= high)
+    ("&& PyLong_CheckExact(args[1]) && cmp(args[1], s_one, Py_GE) == 1) {",
+     "&& PyLong_CheckExact(args[1]) && cmp(args[1], s_zero, Py_GE) == 1) {", "np_refused"),
+    # a new draw takes option 1, not 0
+    ("        j = s_zero;\n        Py_INCREF(j);", "        j = s_one;\n        Py_INCREF(j);",
+     "np_svt", "slow"),
+    # a replayed draw that differs from the run it replays is accepted
+    (("                || cmp(PyTuple_GET_ITEM(entry, 0), n, Py_EQ) != 1\n"
+      "                || cmp(PyTuple_GET_ITEM(entry, 3), n, Py_EQ) != 1) {"), ") {",
+     "np_drifting"),
+    # the draw not charged against the declared domain
+    ("if (new_size != NULL && PyObject_SetAttr(gs, str_size, new_size) < 0) {", "if (0) {",
+     "np_limited"),
+    # the declared domain passed without the Python method's stop
+    ("if (new_size == NULL || cmp(new_size, limit, Py_GT) != 0) {", "if (new_size == NULL) {",
+     "np_limited"),
+    # the path's weight multiplied by 1/2 whatever the draw
+    ("PyObject *product = PyNumber_Multiply(wden, n);",
+     "PyObject *product = PyNumber_Multiply(wden, s_two);", "np_svt", "slow"),
+    # randrange(n) drawn on [0, 2) when integer draws are not lazy
+    ("        r = engine_draw(engine, n, &value);",
+     "        r = engine_draw(engine, s_two, &value);", "plain_randrange"),
 ]
 
 
 @native
-@pytest.mark.parametrize(("old", "new", "cases"), PLANTED, ids=[p[2] for p in PLANTED])
+@pytest.mark.parametrize(("old", "new", "cases"), [  # (a 4th item: a slow case, -m slow)
+    pytest.param(*p[:3], id=p[2], marks=[pytest.mark.slow] if p[3:] else []) for p in PLANTED])
 def test_planted_c_bug_is_caught(tmp_path: Path, python_reports: dict[str, Any], old: str,
                                  new: str, cases: str) -> None:
     target = _planted(tmp_path, old, new)

@@ -16,6 +16,7 @@ from exactdp import explore, neighbours
 from exactdp.audit import (
     facade_floats,
     facade_lazy,
+    facade_numpy,
     facade_random,
     facades,
     guard,
@@ -75,6 +76,14 @@ def python_random(monkeypatch: pytest.MonkeyPatch) -> None:
     no Python method), so that a bug planted in the Python code is met."""
     for cls in (facade_random.RandomFacade, facade_random.SecretsFacade):
         monkeypatch.setattr(cls, "random", facade_random.PY_RANDOM)
+
+
+def python_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The numpy facade's Python integers() and choice() (where the C ones are built, they
+    make the common draws without _Engine.draw), so that a bug planted in the Python code is
+    met."""
+    monkeypatch.setattr(facade_numpy.NumpyFacade, "integers", facade_numpy.PY_INTEGERS)
+    monkeypatch.setattr(facade_numpy.NumpyFacade, "choice", facade_numpy.PY_CHOICE)
 
 
 @pytest.mark.parametrize(("owner", "name", "old", "new", "failing_part"), [
@@ -137,6 +146,7 @@ def test_unit_float_shifted_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_numpy_integers_endpoint_off_by_one_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    python_numpy(monkeypatch)
     plant(monkeypatch, facades.NumpyFacade, "integers", "hi += 1 if endpoint else 0",
           "hi += 0")
     report = row(audit_facade_laws)
@@ -145,6 +155,7 @@ def test_numpy_integers_endpoint_off_by_one_fails(monkeypatch: pytest.MonkeyPatc
 
 def test_exact_branch_off_by_one_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """Small draws that never give 0 (their top value twice as likely)."""
+    python_numpy(monkeypatch)
     plant(monkeypatch, facades._Engine, "draw", "j = self.source.uniform(n) - 1",
           "j = min(self.source.uniform(n), n - 1)")
     assert not row(audit_facade_laws).verdict

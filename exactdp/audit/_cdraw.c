@@ -20,9 +20,19 @@
  *                 forwarders); the audited code's call gets a new LazyUnit here when the
  *                 engine's run is live and lazy (engine.unit's common case), every other
  *                 call runs the Python method.
- *   randrange     RandomFacade.randrange(n), n an int >= 2, on a live run with lazy
- *                 integer draws: a new LazyInt here (engine.integer's common case), every
- *                 other call the Python method.
+ *   randrange     RandomFacade.randrange(n), n an int >= 1: on a live run with lazy
+ *                 integer draws and n >= 2 a new LazyInt here (engine.integer's common
+ *                 case), else engine.integer's draw(n) as below; every other call the
+ *                 Python method.
+ *   the draw      _Engine.draw(n) on a live run, n <= exact_limit, through a GuardedSource
+ *                 of an ExploringSource or that source itself (a replay in another
+ *                 process; the facades' plain integer draws): the charge (if guarded),
+ *                 the event, the replayed draw that matches the run it replays or option
+ *                 0 of a new one, the record and the history here, for numpy's
+ *                 integers(n) and choice(list or tuple) (NumpyFacade) and randrange;
+ *                 every other case (a probe, the limit or the budget passed, a mismatch,
+ *                 a chooser, other arguments) runs the Python method before anything is
+ *                 changed.
  *
  * Nothing here runs Python code on the common paths, so the audited code's trace sees no
  * event from them; every call of Python code made from here runs with tracing off (the
@@ -34,7 +44,7 @@
 #include <Python.h>
 #include <structmember.h>
 
-#define CDRAW_VERSION 1
+#define CDRAW_VERSION 2
 
 #if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
 
@@ -53,13 +63,16 @@ static PyObject *s_guards;                       /* "exactdp.audit.guarded_sourc
 static PyObject *s_py_randrange;                 /* RandomFacade.randrange, the Python one */
 static PyObject *s_int_type;                     /* LazyInt */
 static PyObject *s_uniform;                      /* "uniform" */
+static PyObject *s_engine_type;                  /* facade_engine._Engine */
+static PyObject *s_py_integers, *s_py_choice;    /* NumpyFacade's, the Python ones */
 
 static PyObject *str_compare, *str_split, *str_draws, *str_limit, *str_over, *str_coin,
     *str_choices, *str_replayed, *str_recorded, *str_prefix, *str_log, *str_enter,
     *str_chooser, *str_num, *str_den, *str_weigh, *str_budgeted, *str_max_draws,
     *str_deadline_ns, *str_check_budget, *str_now, *str_reduced, *str_engine, *str_probing,
     *str_mech, *str_lazy, *str_lazy_used, *str_units, *str_name, *str_empty, *str_random,
-    *str_exactdp_dot, *str_ratio, *str_lazy_ints, *str_ints;
+    *str_exactdp_dot, *str_ratio, *str_lazy_ints, *str_ints, *str_exact_limit, *str_source,
+    *str_inner, *str_size, *str_max_uniform, *str_history;
 static PyObject *op_strings[6];
 static PyObject *s_zero, *s_one, *s_two;  /* 0, 1, 2 */
 
@@ -183,9 +196,10 @@ exploring_python(PyObject *src, PyObject *num, PyObject *den)
     return t;
 }
 
-/* The budget test of explore_coin (raises PathCut through check_budget), choices made: i. */
+/* The budget test of explore_coin, choices made: i -- 1 when past (check_budget raises
+ * which cut), 0 when not, -1 on an error. */
 static int
-budget(PyObject *src, Py_ssize_t i)
+budget_past(PyObject *src, Py_ssize_t i)
 {
     int b = truth_attr(src, str_budgeted);
     if (b <= 0) {
@@ -236,6 +250,17 @@ budget(PyObject *src, Py_ssize_t i)
         if (past < 0) {
             return -1;
         }
+    }
+    return past;
+}
+
+/* The budget test of explore_coin (raises PathCut through check_budget), choices made: i. */
+static int
+budget(PyObject *src, Py_ssize_t i)
+{
+    int past = budget_past(src, i);
+    if (past < 0) {
+        return -1;
     }
     if (past) {
         PyObject *r = method_untraced(src, str_check_budget, NULL, 0);
@@ -917,6 +942,375 @@ cdraw_fresh(PyObject *module, PyObject *args)
     return new_lazy((PyTypeObject *)cls, cell, ctx, offset);
 }
 
+/* ---- _Engine.draw(n): a plain draw of the exploring source ---- */
+
+/* The path's weight wnum / wden (borrowed) as ExploringSource._record keeps it: reduced by
+ * explore._reduced once wden passes REDUCE_BITS bits, then set on src. */
+static int
+set_weight(PyObject *src, PyObject *wnum, PyObject *wden)
+{
+    if (!is_int(wden)) {
+        PyErr_SetString(PyExc_TypeError, "a path weight is not an int");
+        return -1;
+    }
+    Py_INCREF(wnum);
+    Py_INCREF(wden);
+    int err = -1;
+    if ((long)_PyLong_NumBits(wden) > s_reduce_bits) {
+        PyObject *fn = PyDict_GetItemWithError(s_explore_globals, str_reduced);
+        if (fn == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_RuntimeError, "exactdp.explore._reduced is missing");
+            }
+            goto done;
+        }
+        PyObject *args[2] = {wnum, wden};
+        PyObject *pair = call_untraced(fn, args, 2);
+        if (pair == NULL) {
+            goto done;
+        }
+        PyObject *x, *y;
+        if (!PyArg_ParseTuple(pair, "OO", &x, &y)) {
+            Py_DECREF(pair);
+            goto done;
+        }
+        Py_INCREF(x);
+        Py_INCREF(y);
+        Py_DECREF(pair);
+        Py_SETREF(wnum, x);
+        Py_SETREF(wden, y);
+    }
+    if (PyObject_SetAttr(src, str_num, wnum) < 0 || PyObject_SetAttr(src, str_den, wden) < 0) {
+        goto done;
+    }
+    err = 0;
+done:
+    Py_DECREF(wnum);
+    Py_DECREF(wden);
+    return err;
+}
+
+/* _Engine.draw(engine, n) for an int n >= 1, its common case: a live run (not a probe),
+ * n <= the mechanism's exact_limit, the engine's source a GuardedSource (its charge: the
+ * draws, the limit) of an ExploringSource, or an ExploringSource, whose uniform(n) replays a draw that matches
+ * the run it replays or takes option 0 of a new draw with no chooser, within max_uniform
+ * and the path's budget.  1: done, *out the draw j on [0, n) (a new reference); 0: not
+ * this case, nothing changed and no error set (the Python method makes the draw); -1: an
+ * error. */
+static int
+engine_draw(PyObject *engine, PyObject *n, PyObject **out)
+{
+    PyObject *probing = NULL, *mech = NULL, *exact = NULL, *gs = NULL, *src = NULL;
+    PyObject *draws = NULL, *limit = NULL, *size = NULL, *new_size = NULL, *maxu = NULL;
+    PyObject *history = NULL, *events = NULL, *choices = NULL, *log = NULL;
+    PyObject *replayed = NULL, *recorded = NULL, *prefix = NULL, *entry = NULL, *idx = NULL;
+    PyObject *chooser = NULL, *wnum = NULL, *wden = NULL, *item = NULL, *j = NULL;
+    int result = 0, weigh = 0, replay = 0, enter = 0;
+    if (s_engine_type == NULL || s_guarded_type == NULL || s_exploring_type == NULL
+            || s_events == NULL || Py_TYPE(engine) != (PyTypeObject *)s_engine_type || !is_int(n)) {
+        goto python;
+    }
+    probing = PyObject_GetAttr(engine, str_probing);
+    if (probing != Py_None) {
+        goto python;
+    }
+    mech = PyObject_GetAttr(engine, str_mech);
+    exact = mech == NULL ? NULL : PyObject_GetAttr(mech, str_exact_limit);
+    if (exact == NULL || cmp(n, exact, Py_LE) != 1) {
+        goto python;
+    }
+    gs = PyObject_GetAttr(engine, str_source);
+    if (gs != NULL && Py_TYPE(gs) == (PyTypeObject *)s_exploring_type) {
+        src = gs;  /* the exploring source itself (a replay without the charge) */
+        gs = NULL;
+    }
+    else if (gs != NULL && Py_TYPE(gs) == (PyTypeObject *)s_guarded_type) {
+        src = PyObject_GetAttr(gs, str_inner);
+        if (src == NULL || Py_TYPE(src) != (PyTypeObject *)s_exploring_type) {
+            goto python;
+        }
+    }
+    else {
+        goto python;
+    }
+    /* GuardedSource.uniform: the draw charged (the limit not passed: else the Python) */
+    if (gs != NULL) {
+        draws = PyObject_GetAttr(gs, str_draws);
+        limit = draws == NULL ? NULL : PyObject_GetAttr(gs, str_limit);
+        if (limit == NULL || !PyList_CheckExact(draws)) {
+            goto python;
+        }
+    }
+    if (limit != NULL && limit != Py_None) {
+        size = PyObject_GetAttr(gs, str_size);
+        new_size = size == NULL ? NULL : PyNumber_Multiply(size, n);
+        if (new_size == NULL || cmp(new_size, limit, Py_GT) != 0) {
+            goto python;
+        }
+    }
+    /* ExploringSource.uniform: the event, the limit, the draw taken */
+    maxu = PyObject_GetAttr(src, str_max_uniform);
+    if (maxu == NULL || cmp(n, maxu, Py_GT) != 0) {
+        goto python;
+    }
+    history = PyObject_GetAttr(engine, str_history);
+    if (history == NULL || !PyList_CheckExact(history)) {
+        goto python;
+    }
+    if (PyContextVar_Get(s_events, NULL, &events) < 0) {
+        goto python;
+    }
+    if (events != NULL && events != Py_None && !PyList_CheckExact(events)) {
+        goto python;
+    }
+    choices = PyObject_GetAttr(src, str_choices);
+    log = choices == NULL ? NULL : PyObject_GetAttr(src, str_log);
+    replayed = log == NULL ? NULL : PyObject_GetAttr(src, str_replayed);
+    if (replayed == NULL || !PyList_CheckExact(choices) || !PyList_CheckExact(log)
+            || !is_int(replayed)) {
+        goto python;
+    }
+    Py_ssize_t i = PyList_GET_SIZE(choices);
+    Py_ssize_t n_replayed = PyLong_AsSsize_t(replayed);
+    if (n_replayed == -1 && PyErr_Occurred()) {
+        goto python;
+    }
+    if (budget_past(src, i) != 0) {  /* past (PathCut) or an error: the Python method */
+        goto python;
+    }
+    if (i < n_replayed) {
+        recorded = PyObject_GetAttr(src, str_recorded);
+        prefix = recorded == NULL ? NULL : PyObject_GetAttr(src, str_prefix);
+        if (prefix == NULL || !PyList_CheckExact(recorded) || PyList_GET_SIZE(recorded) <= i
+                || !PyTuple_CheckExact(prefix) || PyTuple_GET_SIZE(prefix) <= i) {
+            goto python;
+        }
+        entry = PyList_GET_ITEM(recorded, i);
+        Py_INCREF(entry);
+        idx = PyTuple_GET_ITEM(prefix, i);
+        Py_INCREF(idx);
+        if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 5 || !is_int(idx)) {
+            goto python;
+        }
+        /* the same request as the run replayed: n options, den n, equally likely */
+        if (PyTuple_GET_ITEM(entry, 4) != Py_None
+                || cmp(PyTuple_GET_ITEM(entry, 0), n, Py_EQ) != 1
+                || cmp(PyTuple_GET_ITEM(entry, 3), n, Py_EQ) != 1) {
+            goto python;  /* a mismatch: the Python method records it */
+        }
+        replay = 1;
+        enter = i + 1 == n_replayed;
+        j = idx;
+        Py_INCREF(j);
+    }
+    else {
+        chooser = PyObject_GetAttr(src, str_chooser);
+        if (chooser != Py_None) {
+            goto python;
+        }
+        wnum = PyObject_GetAttr(src, str_num);
+        wden = wnum == NULL ? NULL : PyObject_GetAttr(src, str_den);
+        weigh = wden == NULL ? -1 : truth_attr(src, str_weigh);
+        if (weigh < 0) {
+            goto python;
+        }
+        j = s_zero;
+        Py_INCREF(j);
+    }
+    /* from here on, as the Python methods do: charge, event, record, history */
+    result = -1;
+    if (draws != NULL && PyList_Append(draws, n) < 0) {
+        goto done;
+    }
+    if (new_size != NULL && PyObject_SetAttr(gs, str_size, new_size) < 0) {
+        goto done;
+    }
+    if (events != NULL && events != Py_None) {
+        item = PyTuple_Pack(2, s_uniform, n);
+        if (item == NULL || PyList_Append(events, item) < 0) {
+            goto done;
+        }
+        Py_CLEAR(item);
+    }
+    if (replay) {
+        if (PyList_Append(choices, idx) < 0 || PyList_Append(log, entry) < 0) {
+            goto done;
+        }
+        if (enter) {
+            PyObject *args[2] = {entry, idx};
+            PyObject *r = method_untraced(src, str_enter, args, 2);
+            if (r == NULL) {
+                goto done;
+            }
+            Py_DECREF(r);
+        }
+    }
+    else {
+        if (PyList_Append(choices, s_zero) < 0) {
+            goto done;
+        }
+        item = PyTuple_Pack(5, n, wnum, wden, n, Py_None);
+        if (item == NULL || PyList_Append(log, item) < 0) {
+            goto done;
+        }
+        Py_CLEAR(item);
+        if (weigh) {
+            PyObject *product = PyNumber_Multiply(wden, n);
+            if (product == NULL) {
+                goto done;
+            }
+            int err = set_weight(src, wnum, product);
+            Py_DECREF(product);
+            if (err < 0) {
+                goto done;
+            }
+        }
+    }
+    item = PyTuple_Pack(2, n, j);
+    if (item == NULL || PyList_Append(history, item) < 0) {
+        goto done;
+    }
+    *out = j;
+    j = NULL;
+    result = 1;
+    goto done;
+python:
+    PyErr_Clear();
+    result = 0;
+done:
+    Py_XDECREF(probing);
+    Py_XDECREF(mech);
+    Py_XDECREF(exact);
+    Py_XDECREF(gs);
+    Py_XDECREF(src);
+    Py_XDECREF(draws);
+    Py_XDECREF(limit);
+    Py_XDECREF(size);
+    Py_XDECREF(new_size);
+    Py_XDECREF(maxu);
+    Py_XDECREF(history);
+    Py_XDECREF(events);
+    Py_XDECREF(choices);
+    Py_XDECREF(log);
+    Py_XDECREF(replayed);
+    Py_XDECREF(recorded);
+    Py_XDECREF(prefix);
+    Py_XDECREF(entry);
+    Py_XDECREF(idx);
+    Py_XDECREF(chooser);
+    Py_XDECREF(wnum);
+    Py_XDECREF(wden);
+    Py_XDECREF(item);
+    Py_XDECREF(j);
+    return result;
+}
+
+/* A facade's draw j = engine.draw(n) for the int n >= 1 (borrowed): 1 with *out set, 0
+ * when the Python method is to be called (nothing changed), -1 on an error. */
+static int
+facade_draw(PyObject *self, PyObject *n, PyObject **out)
+{
+    PyObject *engine = PyObject_GetAttr(self, str_engine);
+    if (engine == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = engine_draw(engine, n, out);
+    Py_DECREF(engine);
+    return r;
+}
+
+/* ---- the lazy draws of random() and randrange(n) ---- */
+
+/* The lazy value of engine.unit() (unit: n = 2**53, the flag mech.lazy with mech.lazy_used
+ * set, the count engine.lazy, the context engine._units, a LazyUnit, the event
+ * ("uniform", 2**53)) or of engine.integer(n) (mech.lazy_ints, engine.lazy_ints,
+ * engine._ints, a LazyInt, ("uniform", n)) on a live run (not a probe): the event, the
+ * count, the value on the cell [0, n], as the Python methods make them.  1: done, *out the
+ * value; 2: the flag is off (nothing changed, no error); 0: another case (nothing changed,
+ * no error: the Python method); -1: an error. */
+static int
+lazy_draw(PyObject *engine, int unit, PyObject *n, PyObject **out)
+{
+    PyObject *flag = unit ? str_lazy : str_lazy_ints;
+    PyObject *probing = NULL, *mech = NULL, *ctx = NULL, *count = NULL, *events = NULL;
+    PyObject *event = NULL, *cell = NULL;
+    int result = 0;
+    probing = PyObject_GetAttr(engine, str_probing);
+    mech = probing == NULL ? NULL : PyObject_GetAttr(engine, str_mech);
+    if (mech == NULL || probing != Py_None) {
+        goto python;
+    }
+    int on = truth_attr(mech, flag);
+    if (on == 0) {
+        result = 2;
+        goto done;
+    }
+    if (unit && on > 0) {  /* the first lazy value of the mechanism: the Python method */
+        on = truth_attr(mech, str_lazy_used);
+    }
+    if (on <= 0) {
+        goto python;
+    }
+    ctx = PyObject_GetAttr(engine, unit ? str_units : str_ints);
+    count = ctx == NULL ? NULL : PyObject_GetAttr(engine, flag);
+    if (count == NULL || !is_int(count)) {
+        goto python;
+    }
+    if (PyContextVar_Get(s_events, NULL, &events) < 0) {
+        goto python;
+    }
+    if (events != NULL && events != Py_None && !PyList_CheckExact(events)) {
+        goto python;
+    }
+    /* from here on, as engine.unit / engine.integer do: the event, the count, the value */
+    result = -1;
+    if (events != NULL && events != Py_None) {
+        if (unit) {
+            event = s_unit_event;
+            Py_INCREF(event);
+        }
+        else {
+            event = PyTuple_Pack(2, s_uniform, n);
+        }
+        if (event == NULL || PyList_Append(events, event) < 0) {
+            goto done;
+        }
+    }
+    PyObject *next = PyNumber_Add(count, s_one);
+    if (next == NULL) {
+        goto done;
+    }
+    int err = PyObject_SetAttr(engine, flag, next);
+    Py_DECREF(next);
+    if (err < 0) {
+        goto done;
+    }
+    cell = PyList_New(2);
+    if (cell == NULL) {
+        goto done;
+    }
+    Py_INCREF(s_zero);
+    PyList_SET_ITEM(cell, 0, s_zero);
+    Py_INCREF(n);
+    PyList_SET_ITEM(cell, 1, n);
+    *out = new_lazy((PyTypeObject *)(unit ? s_unit_type : s_int_type), cell, ctx, s_zero);
+    result = *out == NULL ? -1 : 1;
+    goto done;
+python:
+    PyErr_Clear();
+    result = 0;
+done:
+    Py_XDECREF(probing);
+    Py_XDECREF(mech);
+    Py_XDECREF(ctx);
+    Py_XDECREF(count);
+    Py_XDECREF(events);
+    Py_XDECREF(event);
+    Py_XDECREF(cell);
+    return result;
+}
+
 /* ---- RandomFacade.random ---- */
 
 /* The module name the Python method reads: frame.f_globals.get("__name__", ""), past the
@@ -990,81 +1384,22 @@ cdraw_random(PyObject *module, PyObject *self)
         PyErr_Clear();
         return python_random(self);
     }
-    /* engine.unit()'s common case: a live run, lazy, a value handed out before */
-    PyObject *engine = NULL, *mech = NULL, *probing = NULL, *units = NULL, *count = NULL;
-    PyObject *events = NULL, *cell = NULL, *value = NULL;
-    int fast = 0;
-    engine = PyObject_GetAttr(self, str_engine);
-    if (engine == NULL) {
-        goto slow;
-    }
-    probing = PyObject_GetAttr(engine, str_probing);
-    mech = probing == NULL ? NULL : PyObject_GetAttr(engine, str_mech);
-    if (mech == NULL || probing != Py_None) {
-        goto slow;
-    }
-    int lazy = truth_attr(mech, str_lazy);
-    int used = lazy <= 0 ? lazy : truth_attr(mech, str_lazy_used);
-    if (used <= 0) {
-        goto slow;
-    }
-    units = PyObject_GetAttr(engine, str_units);
-    count = units == NULL ? NULL : PyObject_GetAttr(engine, str_lazy);
-    if (count == NULL || !is_int(count)) {
-        goto slow;
-    }
-    if (PyContextVar_Get(s_events, NULL, &events) < 0) {
-        goto slow;
-    }
-    if (events != NULL && events != Py_None && !PyList_CheckExact(events)) {
-        goto slow;
-    }
-    fast = 1;
-    /* from here on, as engine.unit does: the event, the count, the value */
-    if (events != NULL && events != Py_None && PyList_Append(events, s_unit_event) < 0) {
-        goto error;
-    }
-    PyObject *next = PyNumber_Add(count, s_one);
-    if (next == NULL) {
-        goto error;
-    }
-    int err = PyObject_SetAttr(engine, str_lazy, next);
-    Py_DECREF(next);
-    if (err < 0) {
-        goto error;
-    }
-    cell = PyList_New(2);
-    if (cell == NULL) {
-        goto error;
-    }
-    Py_INCREF(s_zero);
-    PyList_SET_ITEM(cell, 0, s_zero);
-    Py_INCREF(s_unit_n);
-    PyList_SET_ITEM(cell, 1, s_unit_n);
-    value = new_lazy((PyTypeObject *)s_unit_type, cell, units, s_zero);
-    goto done;
-slow:
-    PyErr_Clear();
-error:
-    if (!fast) {
-        value = python_random(self);
-    }
-done:
+    PyObject *engine = PyObject_GetAttr(self, str_engine), *value = NULL;
+    int r = engine == NULL ? 0 : lazy_draw(engine, 1, s_unit_n, &value);
     Py_XDECREF(engine);
-    Py_XDECREF(mech);
-    Py_XDECREF(probing);
-    Py_XDECREF(units);
-    Py_XDECREF(count);
-    Py_XDECREF(events);
-    Py_XDECREF(cell);
-    return value;
+    if (r == 1 || r < 0) {
+        return value;
+    }
+    PyErr_Clear();
+    return python_random(self);
 }
 
 /* ---- RandomFacade.randrange ---- */
 
-/* randrange(self, n) for an int n >= 2 on a live run with lazy integer draws (the common
- * case of the Python method, which calls engine.integer(n)): a new LazyInt here; every
- * other call runs the Python method. */
+/* randrange(self, n) for an int n >= 1 (the common case of the Python method, which calls
+ * engine.integer(n)): on a live run with lazy integer draws and n >= 2 a new LazyInt here,
+ * else (engine.integer's draw(n)) the draw of engine_draw when it takes it; every other
+ * call runs the Python method. */
 static PyObject *
 cdraw_randrange(PyObject *module, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwnames)
 {
@@ -1074,80 +1409,80 @@ cdraw_randrange(PyObject *module, PyObject *const *args, Py_ssize_t nargsf, PyOb
         return NULL;
     }
     if (nargs != 2 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0)
-            || !PyLong_CheckExact(args[1]) || cmp(args[1], s_two, Py_GE) != 1) {
+            || !PyLong_CheckExact(args[1]) || cmp(args[1], s_one, Py_GE) != 1) {
         PyErr_Clear();
         return PyObject_Vectorcall(s_py_randrange, args, nargsf, kwnames);
     }
-    PyObject *self = args[0], *n = args[1];
-    PyObject *engine = NULL, *mech = NULL, *probing = NULL, *ints = NULL, *count = NULL;
-    PyObject *events = NULL, *cell = NULL, *value = NULL, *event = NULL;
-    int fast = 0;
-    engine = PyObject_GetAttr(self, str_engine);
-    if (engine == NULL) {
-        goto slow;
+    PyObject *n = args[1], *value = NULL;
+    PyObject *engine = PyObject_GetAttr(args[0], str_engine);
+    int r = engine == NULL ? 0 : cmp(n, s_two, Py_GE) == 1 ? lazy_draw(engine, 0, n, &value) : 2;
+    if (r == 2) {  /* engine.integer(n) is draw(n): n < 2, or integer draws not lazy */
+        r = engine_draw(engine, n, &value);
     }
-    probing = PyObject_GetAttr(engine, str_probing);
-    mech = probing == NULL ? NULL : PyObject_GetAttr(engine, str_mech);
-    if (mech == NULL || probing != Py_None) {
-        goto slow;
+    Py_XDECREF(engine);
+    if (r == 1 || r < 0) {
+        return value;
     }
-    if (truth_attr(mech, str_lazy_ints) != 1) {
-        goto slow;
+    PyErr_Clear();
+    return PyObject_Vectorcall(s_py_randrange, args, nargsf, kwnames);
+}
+
+/* ---- NumpyFacade.integers and choice ---- */
+
+/* integers(self, n) for an int n >= 1 (numpy's integers(n): j on [0, n)): the draw here
+ * when engine_draw takes it; every other call (high, endpoint, size, dtype, a bool, a
+ * numpy int, n <= 0) runs the Python method. */
+static PyObject *
+cdraw_integers(PyObject *module, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (s_py_integers == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_cdraw.integers: setup_numpy() was not called");
+        return NULL;
     }
-    ints = PyObject_GetAttr(engine, str_ints);
-    count = ints == NULL ? NULL : PyObject_GetAttr(engine, str_lazy_ints);
-    if (count == NULL || !is_int(count)) {
-        goto slow;
-    }
-    if (PyContextVar_Get(s_events, NULL, &events) < 0) {
-        goto slow;
-    }
-    if (events != NULL && events != Py_None && !PyList_CheckExact(events)) {
-        goto slow;
-    }
-    fast = 1;
-    /* from here on, as engine.integer does: the event, the count, the value */
-    if (events != NULL && events != Py_None) {
-        event = PyTuple_Pack(2, s_uniform, n);
-        if (event == NULL || PyList_Append(events, event) < 0) {
-            goto error;
+    if (nargs == 2 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)
+            && PyLong_CheckExact(args[1]) && cmp(args[1], s_one, Py_GE) == 1) {
+        PyObject *value = NULL;
+        int r = facade_draw(args[0], args[1], &value);
+        if (r != 0) {
+            return r < 0 ? NULL : value;
         }
     }
-    PyObject *next = PyNumber_Add(count, s_one);
-    if (next == NULL) {
-        goto error;
-    }
-    int err = PyObject_SetAttr(engine, str_lazy_ints, next);
-    Py_DECREF(next);
-    if (err < 0) {
-        goto error;
-    }
-    cell = PyList_New(2);
-    if (cell == NULL) {
-        goto error;
-    }
-    Py_INCREF(s_zero);
-    PyList_SET_ITEM(cell, 0, s_zero);
-    Py_INCREF(n);
-    PyList_SET_ITEM(cell, 1, n);
-    value = new_lazy((PyTypeObject *)s_int_type, cell, ints, s_zero);
-    goto done;
-slow:
     PyErr_Clear();
-error:
-    if (!fast) {
-        value = PyObject_Vectorcall(s_py_randrange, args, nargsf, kwnames);
+    return PyObject_Vectorcall(s_py_integers, args, nargsf, kwnames);
+}
+
+/* choice(self, a) for a non-empty list or tuple a: a[j], j drawn here when engine_draw
+ * takes it on [0, len(a)); every other call runs the Python method. */
+static PyObject *
+cdraw_choice(PyObject *module, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (s_py_choice == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_cdraw.choice: setup_numpy() was not called");
+        return NULL;
     }
-done:
-    Py_XDECREF(engine);
-    Py_XDECREF(mech);
-    Py_XDECREF(probing);
-    Py_XDECREF(ints);
-    Py_XDECREF(count);
-    Py_XDECREF(events);
-    Py_XDECREF(cell);
-    Py_XDECREF(event);
-    return value;
+    if (nargs == 2 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)
+            && (PyList_CheckExact(args[1]) || PyTuple_CheckExact(args[1]))
+            && Py_SIZE(args[1]) >= 1) {
+        PyObject *n = PyLong_FromSsize_t(Py_SIZE(args[1]));
+        if (n == NULL) {
+            return NULL;
+        }
+        PyObject *j = NULL;
+        int r = facade_draw(args[0], n, &j);
+        Py_DECREF(n);
+        if (r < 0) {
+            return NULL;
+        }
+        if (r == 1) {
+            PyObject *value = PyObject_GetItem(args[1], j);  /* a[j], as the method does */
+            Py_DECREF(j);
+            return value;
+        }
+    }
+    PyErr_Clear();
+    return PyObject_Vectorcall(s_py_choice, args, nargsf, kwnames);
 }
 
 /* ---- set-up ---- */
@@ -1238,6 +1573,29 @@ cdraw_setup_integer(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *
+cdraw_setup_engine(PyObject *module, PyObject *engine_type)
+{
+    if (!PyType_Check(engine_type)) {
+        PyErr_SetString(PyExc_TypeError, "setup_engine: a class");
+        return NULL;
+    }
+    keep(&s_engine_type, engine_type);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+cdraw_setup_numpy(PyObject *module, PyObject *args)
+{
+    PyObject *py_integers, *py_choice;
+    if (!PyArg_ParseTuple(args, "OO:setup_numpy", &py_integers, &py_choice)) {
+        return NULL;
+    }
+    keep(&s_py_integers, py_integers);
+    keep(&s_py_choice, py_choice);
+    Py_RETURN_NONE;
+}
+
 /* as_method(f): f bound like a function when read from an instance (instancemethod). */
 static PyObject *
 cdraw_as_method(PyObject *module, PyObject *fn)
@@ -1260,6 +1618,13 @@ static PyMethodDef cdraw_methods[] = {
      "RandomFacade.randrange(self, *args, **kwargs)"},
     {"setup_integer", cdraw_setup_integer, METH_VARARGS,
      "setup_integer(RandomFacade.randrange, LazyInt)"},
+    {"integers", (PyCFunction)(void (*)(void))cdraw_integers, METH_FASTCALL | METH_KEYWORDS,
+     "NumpyFacade.integers(self, *args, **kwargs)"},
+    {"choice", (PyCFunction)(void (*)(void))cdraw_choice, METH_FASTCALL | METH_KEYWORDS,
+     "NumpyFacade.choice(self, *args, **kwargs)"},
+    {"setup_numpy", cdraw_setup_numpy, METH_VARARGS,
+     "setup_numpy(NumpyFacade.integers, NumpyFacade.choice)"},
+    {"setup_engine", cdraw_setup_engine, METH_O, "setup_engine(_Engine)"},
     {"setup_trace", cdraw_setup_trace, METH_VARARGS, "setup_trace(gettrace, settrace)"},
     {"setup_exploring", cdraw_setup_exploring, METH_VARARGS,
      "setup_exploring(ExploringSource, its explore_coin, exactdp.explore's dict, REDUCE_BITS)"},
@@ -1323,6 +1688,12 @@ PyInit__cdraw(void)
     INTERN(str_ratio, "as_integer_ratio");
     INTERN(str_lazy_ints, "lazy_ints");
     INTERN(str_ints, "_ints");
+    INTERN(str_exact_limit, "exact_limit");
+    INTERN(str_source, "source");
+    INTERN(str_inner, "inner");
+    INTERN(str_size, "size");
+    INTERN(str_max_uniform, "max_uniform");
+    INTERN(str_history, "history");
     INTERN(s_uniform, "uniform");
     const char *ops[6] = {"<", "<=", "==", "!=", ">", ">="};  /* Py_LT .. Py_GE */
     for (int i = 0; i < 6; i++) {

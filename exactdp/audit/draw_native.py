@@ -3,13 +3,16 @@
 The comparisons of :class:`~exactdp.audit.facade_lazy.LazyUnit` with an int or a finite
 float, the exploring source's coin behind them (:meth:`GuardedSource.explore_coin
 <exactdp.audit.per_input.GuardedSource.explore_coin>`,
-:meth:`~exactdp.explore.ExploringSource.explore_coin`) and the ``random()`` of the facade
-of ``random`` (:meth:`~exactdp.audit.facade_random.RandomFacade.random`) are written twice,
-with the same rules: in Python (the reference, used everywhere else and whenever the C one
-is not) and in C, for CPython 3.11, where a draw compared once costs a few C calls instead
-of a dozen Python frames.  Every case the C code does not handle itself is handed to the
-Python code before anything is changed, so both give the same answers, cells, coins and
-records; the tests compare them.
+:meth:`~exactdp.explore.ExploringSource.explore_coin`), the ``random()`` and
+``randrange(n)`` of the facade of ``random``
+(:meth:`~exactdp.audit.facade_random.RandomFacade.random`) and the facades' plain integer
+draws through the draw engine's ``draw(n)`` (the numpy facade's ``integers(n)`` and
+``choice`` of a list or tuple: :class:`~exactdp.audit.facade_numpy.NumpyFacade`) are
+written twice, with the same rules: in Python (the reference, used everywhere else and
+whenever the C one is not) and in C, for CPython 3.11, where a draw compared once costs a
+few C calls instead of a dozen Python frames.  Every case the C code does not handle itself
+is handed to the Python code before anything is changed, so both give the same answers,
+cells, coins and records; the tests compare them.
 
 ``EXACTDP_NATIVE=0`` (every optional kernel) or ``EXACTDP_CDRAW=0`` (this one) in the
 environment at import selects the Python code.
@@ -23,7 +26,7 @@ from exactdp.audit.bytecode import gettrace, settrace
 
 __all__ = ["C", "available", "status"]
 
-_VERSION = 1
+_VERSION = 2
 
 
 def _load() -> tuple[Any, str]:

@@ -293,6 +293,10 @@ class _Engine:
         return (out, extra)
 
 
+if _C is not None:  # draw(n)'s common case in C, for the facades' integer draws
+    _C.setup_engine(_Engine)
+
+
 def _key(value: Any) -> Hashable:
     try:
         hash(value)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from exactdp.audit import facade_floats as ff
+from exactdp.audit.draw_native import C as _C
 from exactdp.audit.facade_engine import FacadeRefusal, _Engine, _lazy_uniform
 from exactdp.audit.facade_floats import FLOAT_BITS, as_unit_float
 
@@ -162,6 +163,17 @@ class NumpyFacade:
 
     def standard_exponential(self, *args: Any, **kwargs: Any) -> Any:
         return self._ziggurat("standard_exponential")
+
+
+#: The Python methods ``integers`` and ``choice`` (the reference of the C ones, which call
+#: them for every case they do not handle themselves).
+PY_INTEGERS, PY_CHOICE = NumpyFacade.integers, NumpyFacade.choice
+
+if _C is not None:  # integers(n) and choice(list or tuple) in C: engine.draw's common case
+    # there, every other call the methods above (exactdp.audit.draw_native)
+    _C.setup_numpy(PY_INTEGERS, PY_CHOICE)
+    NumpyFacade.integers = _C.as_method(_C.integers)  # type: ignore[method-assign]
+    NumpyFacade.choice = _C.as_method(_C.choice)  # type: ignore[method-assign]
 
 
 class LegacyNumpyFacade(NumpyFacade):

@@ -40,6 +40,7 @@ iterates (``sorted(names)``), which is the same in every process.
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import marshal
 import os
@@ -252,7 +253,7 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
             runs.append((seed, err, subprocess.Popen(
                 [sys.executable, "-c", _BOOT, name, "traced" if i == 0 else "plain"], env=env, stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE, stderr=err)))
-        results = []
+        results: list[tuple[str, int, bytes, str]] = []
         for seed, err, proc in runs:
             try:
                 out, _ = proc.communicate(timeout=max(1, end - time.monotonic()))
@@ -268,13 +269,13 @@ def confirm(rebuild: Recipe, mode: str, params: Mapping[str, Any],
             results.append((seed, proc.returncode, out, err.read().decode(errors="replace")))
             err.close()
     cpu = _children_cpu() - before
-    for seed, code, out, err in results:
+    for seed, code, out, text in results:
         try:
             answer = pickle.loads(out) if code == 0 else None
         except Exception:  # noqa: BLE001 - a garbled answer: not confirmed
             answer = None
         if answer is None:
-            tail = err.strip().splitlines()[-1:] or [f"exit status {code}"]
+            tail = text.strip().splitlines()[-1:] or [f"exit status {code}"]
             return Confirmation(unconfirmed=f"the process with hash seed {seed} failed "
                                             f"({_cut(tail[0])})", cpu=cpu, seeds=used)
         if "unbuilt" in answer:
@@ -398,6 +399,9 @@ def _answer(head: bytes, job: bytes, traced: bool = True) -> dict[str, Any]:
         return {"unbuilt": f"{type(exc).__name__}: {exc}"}
     from exactdp.audit.escape import watching
 
+    # the job's paths and the rebuilt mechanism live to the end: out of the garbage
+    # collector's sight (it walked them at every full collection during the replays)
+    gc.freeze()
     mode, params = task["mode"], task["params"]
     if mode == "audit" and not traced:
         mode = "audit_plain"
@@ -463,6 +467,7 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
     from exactdp.explore import ExploringSource, PathCut, RestartExploration
 
     run = _runner(mechanism, mode, params, c, watch)
+    max_uniform = params["max_uniform"]
     memo: dict[Any, Any] = {}
     # per (output and trace, draw sequence): the sum of its paths' numerators over the
     # sequence's denominator (the product of the numerators of its unequally likely draws;
@@ -482,7 +487,7 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
         for attempt in (0, 1):  # a cold white-box path: once more, warm
             # each draw checked against the recorded one as it is made: a source whose log
             # is the list of those entries made the same draws (else compared in full)
-            src = ExploringSource(choices, params["max_uniform"], max_draws=n,
+            src = ExploringSource(choices, max_uniform, max_draws=n,
                                   memo=memo, weigh=False, recorded=entries)
             try:
                 second = run(src)
@@ -544,12 +549,13 @@ def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch:
         from exactdp.audit.guard import Guard, check_observed
 
         plain = Guard(params["time_limit"], watch)
-        call = f"f({show(c)}, source)"
-        # the output keyed as the audit keys it (its type and exact value: a list stays a
-        # list, a float its exact value): else it differs from the one recorded there
-        return lambda src: plain.call(
-            mechanism, (c, src), call, {"c": c},
-            check=lambda v: check_observed(v, params["allowed"], call, {"c": c}))
+        call, witness, allowed = f"f({show(c)}, source)", {"c": c}, params["allowed"]
+
+        def check(v: Any) -> Any:
+            # the output keyed as the audit keys it (its type and exact value: a list stays
+            # a list, a float its exact value): else it differs from the one recorded there
+            return check_observed(v, allowed, call, witness)
+        return lambda src: plain.call(mechanism, (c, src), call, witness, check=check)
 
     if mode == "traced":
         from exactdp.trace import recording
@@ -560,10 +566,10 @@ def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch:
             return tuple(events)
         return traced
 
-    def call(src: Any) -> Any:
+    def plain_call(src: Any) -> Any:
         with armed(watch):
             return mechanism(src) if params.get("sampler") else mechanism(c, src)
-    return call
+    return plain_call
 
 
 def _counting(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,

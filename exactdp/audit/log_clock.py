@@ -30,7 +30,7 @@ def private_log_time(frame: FrameType | None) -> bool:
     is a clock read like any other."""
     while frame is not None and kind(frame.f_code.co_filename) == "implementation":
         frame = frame.f_back  # the timing count's recorder of the clock
-    logging = sys.modules.get("logging")
+    logging: Any = sys.modules.get("logging")
     record = getattr(logging, "LogRecord", None)  # None while logging is being imported:
     if record is None or frame is None or \
             frame.f_code is not record.__init__.__code__:  # its body's read is an escape

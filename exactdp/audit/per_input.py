@@ -322,15 +322,15 @@ def run_once(f: Callable[[Any, RandomSource], Any], c: Any, src: RandomSource, g
 def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
                 randomness_size: int | None, allowed: range | frozenset[Any] | None,
                 paths: dict[Any, tuple[int, ...]] | None = None,
-                every: list[tuple[Any, ...]] | None = None, counting: Counting | None = None
+                every: PathLog | None = None, counting: Counting | None = None
                 ) -> tuple[Callable[[RandomSource], tuple[Any, tuple[Any, ...]]], list[int]]:
     """``run(source)``: one path of ``f(c, source)`` -- guarded, its draws charged, its
     operations counted (the result is ``(output, trace)``) and, in a white-box audit, run
     again with the same draws (:func:`~exactdp.audit.replay.replay_path`); and the list
     whose one item counts the paths run.  ``paths``: filled with the draws of the first
-    path run per result; ``every``: with ``(choices, draws, result)`` of every path run
-    (:mod:`exactdp.audit.hash_seed`); ``counting``: the operation count's set-up (made
-    here when not given)."""
+    path run per result; ``every``: a :class:`PathLog` given every path run (its choices,
+    draws and result: :mod:`exactdp.audit.hash_seed`); ``counting``: the operation
+    count's set-up (made here when not given)."""
     used = [0]
     if counting is None:
         counting = Counting(f)  # set up once, entered for every run
@@ -363,7 +363,7 @@ def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
             if not memo or src.memo is not memo[0]:  # a restart: the paths before it go
                 every.clear()
                 memo[:] = [src.memo]
-            every.append(path_record(src, first))
+            every.add(src, first)  # (packed only if read: a pass being confirmed)
         return first
 
     return run, used

@@ -1,0 +1,120 @@
+"""A path log fed the exploring sources themselves (:meth:`PathLog.add`: packed only when
+read, a path's first draws taken from the path it branched from) holds exactly the paths
+that recording each path whole (:func:`~exactdp.audit.per_input.path_record`) gives."""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactdp.audit import path_log
+from exactdp.audit.path_log import PathLog
+from exactdp.audit.per_input import path_record
+from exactdp.explore import explore
+
+#: a mechanism as a list of draws: (kind, k); a uniform draw of k + 1 options, a coin
+#: k / (k + 2) (weighed options), an event-free coin 1 / (k + 1); an odd k ends the path
+#: when option 0 is taken (paths of several lengths)
+SPECS = st.lists(st.tuples(st.sampled_from("ubc"), st.integers(1, 4)), min_size=1,
+                 max_size=5)
+
+
+def _mechanism(spec: list[tuple[str, int]]) -> Any:
+    def f(src: Any) -> Any:
+        out = 0
+        for kind, k in spec:
+            v = (src.uniform(k + 1) if kind == "u" else int(src.bernoulli(k, k + 2))
+                 if kind == "b" else int(src.explore_coin(1, k + 1)))
+            out = out * 7 + v
+            if v == 0 and k % 2:
+                break
+        return out
+    return f
+
+
+def _both(spec: list[tuple[str, int]]) -> tuple[PathLog, PathLog]:
+    """The paths of ``spec`` given whole to one log and as sources to another."""
+    added, whole = PathLog(), PathLog()
+    f = _mechanism(spec)
+
+    def run(src: Any) -> Any:
+        out = f(src)
+        added.add(src, out)
+        whole.append(path_record(src, out))
+        return out
+    explore(run)
+    return added, whole
+
+
+@settings(max_examples=40, deadline=None)
+@given(SPECS, st.sampled_from([path_log.PENDING_DRAWS, 0, 3]))
+def test_sources_pack_to_the_paths_recorded_whole(spec: list[tuple[str, int]],
+                                                  bound: int) -> None:
+    before = path_log._pending[0]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(path_log, "PENDING_DRAWS", bound)  # 0, 3: packed as they come
+        added, whole = _both(spec)
+        assert len(added) == len(whole)
+        assert added.state() == whole.state()
+        assert list(added) == list(whole)
+    assert path_log._pending[0] == before  # nothing left counted as waiting
+
+
+def test_waiting_draws_are_counted_until_packed_cleared_or_dropped() -> None:
+    before = path_log._pending[0]
+    spec = [("u", 2), ("b", 2), ("c", 2)]
+    added, _ = _both(spec)
+    waiting = path_log._pending[0] - before
+    assert waiting == sum(len(d) for d in (path[1] for path in added)) > 0  # (packs)
+    assert path_log._pending[0] == before
+    added, _ = _both(spec)
+    added.clear()
+    assert path_log._pending[0] == before and len(added) == 0
+    added, _ = _both(spec)
+    del added
+    gc.collect()
+    assert path_log._pending[0] == before
+
+
+class _Source:
+    """What :meth:`PathLog.add` reads of an exploring source after its run."""
+
+    def __init__(self, choices: list[int], log: list[Any], prefix: tuple[int, ...] = (),
+                 recorded: list[Any] | None = None, mismatch: int | None = None) -> None:
+        self.choices, self.log, self.prefix = choices, log, prefix
+        self.recorded, self.mismatch = recorded, mismatch
+
+
+def _entry(size: int, masses: list[int] | None = None) -> tuple[Any, ...]:
+    return (size, 1, 1, size if masses is None else sum(masses), masses)
+
+
+def _unshared(mismatch: int | None) -> PathLog:
+    """A path that replays one draw of the path before it but whose entry there is not
+    that path's (a request the replay did not match)."""
+    first = _Source([0, 0], [_entry(2), _entry(3)])
+    log = [_entry(5), _entry(2, [1, 3])]
+    second = _Source([1, 1], log, (1,), first.log, mismatch)
+    added = PathLog()
+    added.add(first, "a")
+    added.add(second, "b")
+    return added
+
+
+@pytest.mark.parametrize("mismatch", [None, 0])
+def test_a_path_whose_replayed_entries_differ_packs_its_own(mismatch: int | None) -> None:
+    added = _unshared(mismatch)
+    assert list(added)[1] == ((1, 1), ((5, 5, None), (2, 4, (1, 3))), "b")
+
+
+def test_planted_bug_shared_prefix_unchecked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Packing a path's first draws from the path before it without checking that its
+    entries there are that path's hands the other processes draws it did not make: the
+    check above sees it."""
+    monkeypatch.setattr(path_log, "_shared", lambda log, parent, n: True)
+    added = _unshared(None)
+    assert list(added)[1][1] != ((5, 5, None), (2, 4, (1, 3)))
