@@ -513,15 +513,8 @@ class Counting:
 
     def _enter(self, run: _Run) -> Counter:
         run.old = gettrace()  # (first: what a failure below puts back)
-        if self._installed:  # a held run after another: the recorders are in place
-            if self._intact():
-                counter = self.counter
-                counter.reset()
-                run.collecting = gc.isenabled()  # (see below)
-                gc.disable()
-                run.plain = True  # run.saved is empty: nothing to put back on exit
-                settrace(counter.trace if run.armed else None)
-                return counter
+        if self._installed:  # a held run after another whose recorders are not all in
+            # place (those that are: _Run.__enter__)
             self._release()  # one was replaced: the originals back, as after a run
         key = self._current()
         if self._changed(key):
@@ -632,8 +625,19 @@ class _Run:
         self.plain = False
 
     def __enter__(self) -> Counter:
+        counting = self.counting
         try:
-            return self.counting._enter(self)
+            if counting._installed:  # a held run after another: the recorders are in
+                self.old = gettrace()  # place (by identity), nothing to set (once per path)
+                if counting._intact():
+                    counter = counting.counter
+                    counter.reset()
+                    self.collecting = gc.isenabled()
+                    gc.disable()
+                    self.plain = True  # self.saved is empty: nothing to put back on exit
+                    settrace(counter.trace if self.armed else None)
+                    return counter
+            return counting._enter(self)
         except BaseException:
             self.__exit__(None, None, None)
             raise

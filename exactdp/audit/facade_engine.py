@@ -137,11 +137,33 @@ class _Engine:
         #: the source's event-free coin (the exploring source's, through the audit's
         #: guarded source), for a comparison's two parts
         self._coin = getattr(source, "explore_coin", None)
-        coin = self._two = self._coin if self._coin is not None else self._coin_drawn
+        self._two = self._coin if self._coin is not None else self._coin_drawn
         #: the contexts of this run's lazy random() values and integer draws
-        #: (:func:`~exactdp.audit.facade_lazy.context`)
-        self._units = context(1 << FLOAT_BITS, self._branch, self.escape, coin)
-        self._ints = context(1, self._branch, self._escape_int, coin)
+        #: (:func:`~exactdp.audit.facade_lazy.context`), made when the first is handed out
+        #: (:attr:`_units`, :attr:`_ints`): they hold the engine's methods, and a run that
+        #: hands out none leaves no cycle behind (its engine, facade and sources are freed
+        #: when it ends, not by the garbage collector)
+        self._contexts: list[Any] = [None, None]
+
+    def _context(self, i: int) -> list[Any]:
+        ctx = self._contexts[i]
+        if ctx is None:
+            ctx = self._contexts[i] = context(1 << FLOAT_BITS, self._branch, self.escape,
+                                              self._two) if i == 0 else \
+                context(1, self._branch, self._escape_int, self._two)
+            if self._done:  # (a value handed out after the run: it escapes when used)
+                ctx[COIN], ctx[BRANCH] = self._after, self._after
+        return ctx
+
+    @property
+    def _units(self) -> list[Any]:
+        """The context of this run's lazy random() values."""
+        return self._context(0)
+
+    @property
+    def _ints(self) -> list[Any]:
+        """The context of this run's lazy integer draws."""
+        return self._context(1)
 
     @property
     def done(self) -> bool:
@@ -151,9 +173,10 @@ class _Engine:
     @done.setter
     def done(self, value: bool) -> None:
         self._done = value
-        if value and (self.lazy or self.lazy_ints):  # (no lazy value handed out: none to stop)
-            for ctx in (self._units, self._ints):
-                ctx[COIN], ctx[BRANCH] = self._after, self._after
+        if value:
+            for ctx in self._contexts:
+                if ctx is not None:  # (none made: no lazy value handed out, none to stop)
+                    ctx[COIN], ctx[BRANCH] = self._after, self._after
 
     def draw(self, n: int) -> int:
         """``j`` uniform on ``[0, n)``."""

@@ -84,13 +84,15 @@ class Typed:
     how it prints: a string, or a function making it (made when first printed: most
     outcomes of an exploration are never printed)."""
 
-    __slots__ = ("_text", "key", "kind", "value")
+    __slots__ = ("_hash", "_text", "key", "kind", "value")
 
     def __init__(self, kind: str, key: Any, value: Any, text: str | Callable[[], str]) -> None:
         self.kind = kind    # the type an observer sees, e.g. "float", "list", "numpy.int64"
         self.key = key      # the identity within the kind (a float: -0.0 is not 0.0)
         self.value = value  # the exact value (ordering, JSON): a Fraction, int or tuple
         self._text = text   # how it prints
+        self._hash: int | None = None  # (made when first hashed: an explored path's output
+        # is hashed several times, and a tuple of bools hashes item by item in Python)
 
     def __reduce__(self) -> tuple[Any, ...]:  # (pickled to and from workers: the text made)
         return Typed, (self.kind, self.key, self.value, self.text)
@@ -110,7 +112,10 @@ class Typed:
         return not self == other
 
     def __hash__(self) -> int:
-        return _hash((self.kind, self.key))
+        h = self._hash
+        if h is None:
+            h = self._hash = _hash((self.kind, self.key))
+        return h
 
     def _order(self, other: object) -> Any:
         if type(other) is not Typed or other.kind != self.kind:
