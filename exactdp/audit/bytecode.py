@@ -393,6 +393,7 @@ def _recorder(counter: Counter, name: str, fn: Callable[..., Any]) -> Callable[.
     return recorded
 
 
+_is = operator.is_
 #: the patched functions of :mod:`time` (sleep and the clocks), read in one call
 _TIME_FUNCTIONS = operator.attrgetter("sleep", *CLOCKS)
 #: the patched objects among :meth:`Counting._current`'s values (not the bound methods)
@@ -462,17 +463,17 @@ class Counting:
         self._set_of = patches
         self._readers = []
         values = iter([value for _, _, value in patches])
-        for obj, names in _names(patches):  # the values expected, a tuple for 2 names or more
-            expected = tuple(next(values) for _ in names) if len(names) > 1 else next(values)
-            self._readers.append((obj, operator.attrgetter(*names), expected))
+        for obj, names in _names(patches):  # the values expected, a tuple per object
+            expected = tuple(next(values) for _ in names)
+            # (a getter giving a tuple for one name too: the name twice, the value twice)
+            get = operator.attrgetter(*names) if len(names) > 1 else \
+                operator.attrgetter(names[0], names[0])
+            self._readers.append((obj, get, expected if len(names) > 1 else expected * 2))
 
     def _intact(self) -> bool:
-        """Whether every recorder is still in place (by identity)."""
+        """Whether every recorder is still in place (by identity; once per run)."""
         for obj, get, expected in self._readers:
-            if type(expected) is tuple:
-                if not all(map(operator.is_, get(obj), expected)):
-                    return False
-            elif get(obj) is not expected:
+            if not all(map(_is, get(obj), expected)):
                 return False
         return True
 

@@ -119,8 +119,25 @@ class _PieceDraw:
         return bisect.bisect_right(self.pieces.starts, u - 1) - 1
 
 
+class _Context:
+    """An engine's context of lazy values, made on its first read and kept in the
+    instance (a non-data descriptor: the instance's attribute is read from then on, by the
+    Python draws and the C ones alike)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, engine: Any, owner: type | None = None) -> Any:
+        if engine is None:
+            return self
+        return engine._context(self.name)
+
+
 class _Engine:
     """The draws of one live run of ``fn(c, facade)`` and its probes."""
+
+    _units = _Context()  # the context of this run's lazy random() values
+    _ints = _Context()  # and of its lazy integer draws
 
     def __init__(self, mech: FacadeMechanism, c: Any, source: RandomSource) -> None:
         self.mech, self.c, self.source = mech, c, source
@@ -138,32 +155,20 @@ class _Engine:
         #: guarded source), for a comparison's two parts
         self._coin = getattr(source, "explore_coin", None)
         self._two = self._coin if self._coin is not None else self._coin_drawn
-        #: the contexts of this run's lazy random() values and integer draws
-        #: (:func:`~exactdp.audit.facade_lazy.context`), made when the first is handed out
-        #: (:attr:`_units`, :attr:`_ints`): they hold the engine's methods, and a run that
-        #: hands out none leaves no cycle behind (its engine, facade and sources are freed
-        #: when it ends, not by the garbage collector)
-        self._contexts: list[Any] = [None, None]
+        # The contexts of this run's lazy random() values and integer draws
+        # (:func:`~exactdp.audit.facade_lazy.context`), ``_units`` and ``_ints``, are made
+        # when the first value is handed out (:class:`_Context`): they hold the engine's
+        # methods, and a run that hands out none leaves no cycle behind (its engine,
+        # facade and sources are freed when it ends, not by the garbage collector).
 
-    def _context(self, i: int) -> list[Any]:
-        ctx = self._contexts[i]
-        if ctx is None:
-            ctx = self._contexts[i] = context(1 << FLOAT_BITS, self._branch, self.escape,
-                                              self._two) if i == 0 else \
-                context(1, self._branch, self._escape_int, self._two)
-            if self._done:  # (a value handed out after the run: it escapes when used)
-                ctx[COIN], ctx[BRANCH] = self._after, self._after
+    def _context(self, name: str) -> list[Any]:
+        """The context ``name`` (``"_units"`` or ``"_ints"``), made now."""
+        ctx = context(1 << FLOAT_BITS, self._branch, self.escape, self._two) \
+            if name == "_units" else context(1, self._branch, self._escape_int, self._two)
+        if self._done:  # (a value handed out after the run: it escapes when used)
+            ctx[COIN], ctx[BRANCH] = self._after, self._after
+        self.__dict__[name] = ctx  # (read from the instance from now on)
         return ctx
-
-    @property
-    def _units(self) -> list[Any]:
-        """The context of this run's lazy random() values."""
-        return self._context(0)
-
-    @property
-    def _ints(self) -> list[Any]:
-        """The context of this run's lazy integer draws."""
-        return self._context(1)
 
     @property
     def done(self) -> bool:
@@ -174,7 +179,9 @@ class _Engine:
     def done(self, value: bool) -> None:
         self._done = value
         if value:
-            for ctx in self._contexts:
+            made = self.__dict__
+            for name in ("_units", "_ints"):
+                ctx = made.get(name)
                 if ctx is not None:  # (none made: no lazy value handed out, none to stop)
                     ctx[COIN], ctx[BRANCH] = self._after, self._after
 
