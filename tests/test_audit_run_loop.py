@@ -281,3 +281,40 @@ def test_a_run_without_lazy_values_leaves_no_cycle_and_a_late_one_escapes(
     except RestartExploration:
         escaped = True
     assert (cycles == 0 and escaped) is not bool(planted)
+
+
+def _unsuspending_enter(self: Any) -> None:
+    """``_TimeLimit.__enter__`` as first written: a limit of its own inside an exploration
+    leaves the exploration's clock in charge of the alarm (planted bug)."""
+    clock = guard_module._CLOCK[0]
+    if clock is not None and self.seconds == clock.seconds:
+        self.before = clock.begin(guard_module._now())
+        self.old = clock
+        return
+    self.old = guard_module._KEPT
+    guard_module._signal.setitimer(guard_module._REAL, self.seconds, 1)
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX timers")
+@pytest.mark.parametrize("planted", [False, True])
+def test_a_limit_of_its_own_inside_an_exploration_still_interrupts(
+        planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real time: inside an exploration whose clock has a 3 s limit, a call under a 1 s limit
+    of its own that hangs is interrupted after about 1 s (the clock is suspended while that
+    limit holds the timer, and set again after it).  Planted: the clock left in charge (its
+    alarm finds no call of its own past its limit: the hang runs to its end)."""
+    import time
+    if planted:
+        monkeypatch.setattr(guard_module._TimeLimit, "__enter__", _unsuspending_enter)
+    with guard_module.alarm_handler(3):
+        start = time.monotonic()
+        try:
+            with guard_module.time_limit(1):
+                time.sleep(2.5)
+            interrupted = False
+        except Timeout:
+            interrupted = True
+        took = time.monotonic() - start
+        clock = guard_module._CLOCK[0]
+        timer = signal.getitimer(signal.ITIMER_REAL)[0]
+    assert (interrupted and took < 2 and clock is not None and 0 < timer <= 3) is not planted

@@ -131,6 +131,13 @@ class _Clock:
         left = self.limit if start is None else start + self.limit - now
         self.arm(now, -(-left // 10**9))
 
+    def resume(self, now: int) -> None:
+        """Set the timer again after a time limit of its own held it (:class:`_TimeLimit`),
+        for the rest of the current call's limit (at least a second) or a full limit."""
+        start = self.start
+        left = self.limit if start is None else start + self.limit - now
+        self.arm(now, max(1, -(-left // 10**9)))
+
     def begin(self, now: int) -> int | None:
         """A call begins at ``now``: the start before it (a call inside a call) is
         returned, to be put back at its end."""
@@ -160,12 +167,13 @@ class _TimeLimit:
     """:func:`time_limit`'s context manager (a class rather than a generator: entered
     around every call of the audited code)."""
 
-    __slots__ = ("before", "old", "seconds")
+    __slots__ = ("before", "old", "seconds", "suspended")
 
     def __init__(self, seconds: int | None) -> None:
         self.seconds = seconds
         self.old: Any = _OFF
         self.before: int | None = None
+        self.suspended: _Clock | None = None
 
     def __enter__(self) -> None:
         clock = _CLOCK[0]
@@ -182,6 +190,9 @@ class _TimeLimit:
         # the handler is set only when it is not already: :func:`alarm_handler`)
         self.old = _KEPT if _signal.getsignal(_ALARM) is _on_alarm \
             else _signal.signal(_ALARM, _on_alarm)
+        if clock is not None:  # an exploration's clock (another limit, or its handler
+            # replaced): suspended while this limit holds the timer (any alarm interrupts)
+            self.suspended, _CLOCK[0] = clock, None
         _signal.setitimer(_REAL, self.seconds, 1)
 
     def __exit__(self, *exc: object) -> None:
@@ -199,6 +210,10 @@ class _TimeLimit:
                 continue
         if self.old is not _KEPT:
             _signal.signal(_ALARM, self.old)
+        clock = self.suspended
+        if clock is not None:  # the exploration's clock back, its timer set again
+            self.suspended, _CLOCK[0] = None, clock
+            clock.resume(_now())
 
 
 class alarm_handler:
