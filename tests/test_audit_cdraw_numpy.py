@@ -26,16 +26,18 @@ native = pytest.mark.skipif(not draw_native.available(), reason=draw_native.stat
 
 def _numpy_calls(method: Any, calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]],
                  prefix: tuple[int, ...], recorded: list[Any] | None, limit: int | None,
-                 max_draws: int | None, weigh: bool, seed: int | None) -> tuple[Any, ...]:
+                 max_draws: int | None, weigh: bool, seed: int | None,
+                 guarded: bool = True) -> tuple[Any, ...]:
     """The calls made on a numpy facade whose engine draws from a guarded exploring source
-    (replaying ``prefix`` over ``recorded``): each call's value or exception, and all the
+    (``guarded``; else the exploring source itself, as a replay in another process)
+    replaying ``prefix`` over ``recorded``: each call's value or exception, and all the
     state the draws leave (events, charged draws, choices, records, weight, history)."""
     mech = facade_mechanism(lambda c, rng: None, "numpy")
     mech.exact_limit = 1 << 80  # (past it, the search probes a running audit's code)
     src = ExploringSource(prefix, max_draws=max_draws, weigh=weigh, recorded=recorded,
                           chooser=None if seed is None else random.Random(seed))
     gs = GuardedSource(src, limit, 0)
-    engine = _Engine(mech, 0, gs)
+    engine = _Engine(mech, 0, gs if guarded else src)
     facade = NumpyFacade(engine)
     out: list[Any] = []
     events, token = begin()
@@ -71,10 +73,10 @@ numpy_calls = st.lists(st.one_of(
 @given(first=numpy_calls, again=st.one_of(st.none(), numpy_calls),
        cut=st.integers(0, 6), limit=st.sampled_from([None, 64, 1 << 200]),
        max_draws=st.sampled_from([None, 2, 5]), weigh=st.booleans(),
-       seed=st.sampled_from([None, 7]))
+       seed=st.sampled_from([None, 7]), guarded=st.booleans())
 def test_numpy_integer_draws_in_c_are_the_python_ones(
         first: list[Any], again: list[Any] | None, cut: int, limit: int | None,
-        max_draws: int | None, weigh: bool, seed: int | None) -> None:
+        max_draws: int | None, weigh: bool, seed: int | None, guarded: bool) -> None:
     """integers/choice in C against the facade's Python methods, on a new path and on a
     replay of it (the same calls, or others: mismatches), every argument form: the same
     values or exceptions and the same state (n = 1, n past 2**63 and past max_uniform,
@@ -84,9 +86,9 @@ def test_numpy_integer_draws_in_c_are_the_python_ones(
     assert native_method["integers"] is not python_method["integers"]
     runs = []
     for method in (native_method, python_method):
-        run = _numpy_calls(method, first, (), None, limit, max_draws, weigh, seed)
+        run = _numpy_calls(method, first, (), None, limit, max_draws, weigh, seed, guarded)
         log = run[5]
         replay = _numpy_calls(method, first if again is None else again,
-                              tuple(run[4][:cut]), log, limit, max_draws, weigh, seed)
+                              tuple(run[4][:cut]), log, limit, max_draws, weigh, seed, guarded)
         runs.append((run, replay))
     assert runs[0] == runs[1]

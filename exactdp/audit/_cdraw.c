@@ -25,7 +25,8 @@
  *                 case), else engine.integer's draw(n) as below; every other call the
  *                 Python method.
  *   the draw      _Engine.draw(n) on a live run, n <= exact_limit, through a GuardedSource
- *                 of an ExploringSource (the facades' plain integer draws): the charge,
+ *                 of an ExploringSource or that source itself (a replay in another
+ *                 process; the facades' plain integer draws): the charge (if guarded),
  *                 the event, the replayed draw that matches the run it replays or option
  *                 0 of a new one, the record and the history here, for numpy's
  *                 integers(n) and choice(list or tuple) (NumpyFacade) and randrange;
@@ -991,7 +992,7 @@ done:
 
 /* _Engine.draw(engine, n) for an int n >= 1, its common case: a live run (not a probe),
  * n <= the mechanism's exact_limit, the engine's source a GuardedSource (its charge: the
- * draws, the limit) of an ExploringSource whose uniform(n) replays a draw that matches
+ * draws, the limit) of an ExploringSource, or an ExploringSource, whose uniform(n) replays a draw that matches
  * the run it replays or takes option 0 of a new draw with no chooser, within max_uniform
  * and the path's budget.  1: done, *out the draw j on [0, n) (a new reference); 0: not
  * this case, nothing changed and no error set (the Python method makes the draw); -1: an
@@ -1019,20 +1020,28 @@ engine_draw(PyObject *engine, PyObject *n, PyObject **out)
         goto python;
     }
     gs = PyObject_GetAttr(engine, str_source);
-    if (gs == NULL || Py_TYPE(gs) != (PyTypeObject *)s_guarded_type) {
-        goto python;
+    if (gs != NULL && Py_TYPE(gs) == (PyTypeObject *)s_exploring_type) {
+        src = gs;  /* the exploring source itself (a replay without the charge) */
+        gs = NULL;
     }
-    src = PyObject_GetAttr(gs, str_inner);
-    if (src == NULL || Py_TYPE(src) != (PyTypeObject *)s_exploring_type) {
+    else if (gs != NULL && Py_TYPE(gs) == (PyTypeObject *)s_guarded_type) {
+        src = PyObject_GetAttr(gs, str_inner);
+        if (src == NULL || Py_TYPE(src) != (PyTypeObject *)s_exploring_type) {
+            goto python;
+        }
+    }
+    else {
         goto python;
     }
     /* GuardedSource.uniform: the draw charged (the limit not passed: else the Python) */
-    draws = PyObject_GetAttr(gs, str_draws);
-    limit = draws == NULL ? NULL : PyObject_GetAttr(gs, str_limit);
-    if (limit == NULL || !PyList_CheckExact(draws)) {
-        goto python;
+    if (gs != NULL) {
+        draws = PyObject_GetAttr(gs, str_draws);
+        limit = draws == NULL ? NULL : PyObject_GetAttr(gs, str_limit);
+        if (limit == NULL || !PyList_CheckExact(draws)) {
+            goto python;
+        }
     }
-    if (limit != Py_None) {
+    if (limit != NULL && limit != Py_None) {
         size = PyObject_GetAttr(gs, str_size);
         new_size = size == NULL ? NULL : PyNumber_Multiply(size, n);
         if (new_size == NULL || cmp(new_size, limit, Py_GT) != 0) {
@@ -1110,7 +1119,7 @@ engine_draw(PyObject *engine, PyObject *n, PyObject **out)
     }
     /* from here on, as the Python methods do: charge, event, record, history */
     result = -1;
-    if (PyList_Append(draws, n) < 0) {
+    if (draws != NULL && PyList_Append(draws, n) < 0) {
         goto done;
     }
     if (new_size != NULL && PyObject_SetAttr(gs, str_size, new_size) < 0) {

@@ -151,7 +151,7 @@ class _Engine:
     @done.setter
     def done(self, value: bool) -> None:
         self._done = value
-        if value:
+        if value and (self.lazy or self.lazy_ints):  # (no lazy value handed out: none to stop)
             for ctx in (self._units, self._ints):
                 ctx[COIN], ctx[BRANCH] = self._after, self._after
 

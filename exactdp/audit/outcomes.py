@@ -33,7 +33,7 @@ from typing import Any
 
 from exactdp.audit.facade_floats import exact_outcome
 
-__all__ = ["NONE", "Truth", "Typed", "observed"]
+__all__ = ["FALSE", "NONE", "TRUE", "Truth", "Typed", "observed"]
 
 #: the builtin ``hash`` as it was when this module was loaded: while an audit runs,
 #: ``builtins.hash`` is a guard (:mod:`exactdp.audit.guarded_sources`) that looks at its
@@ -143,6 +143,16 @@ class Typed:
 
 #: The outcome ``None``.
 NONE = Typed("None", 0, None, "None")
+#: The outcomes ``True`` and ``False`` (one object each: an outcome holding them compares
+#: item by item by identity first, and none is made per run)
+TRUE, FALSE = Truth(True), Truth(False)
+
+
+def _items(value: tuple[Any, ...] | list[Any]) -> tuple[Any, ...]:
+    """The items of a tuple or list, each :func:`observed` (ints, strings and bools, the
+    commonest, without a call each)."""
+    return tuple([v if (t := type(v)) is int or t is str else (TRUE if v else FALSE)
+                  if t is bool else observed(v) for v in value])
 
 
 def _numpy_name(value: Any) -> str:
@@ -158,16 +168,16 @@ def observed(value: Any) -> Any:
     if t is int or t is str or t is bytes or t is Truth or t is Typed:
         return value
     if t is bool:
-        return Truth(value)
+        return TRUE if value else FALSE
     if t is tuple:
-        items = tuple(observed(v) for v in value)
+        items = _items(value)
         return items if any(a is not b for a, b in zip(items, value)) else value
     if t is frozenset:
         return frozenset(observed(v) for v in value)
     if value is None:
         return NONE
     if t is list:
-        items = tuple(observed(v) for v in value)
+        items = _items(value)
         return Typed("list", items, items, lambda: "[" + ", ".join(map(repr, items)) + "]")
     if t is dict:
         pairs = tuple((observed(k), observed(v)) for k, v in value.items())

@@ -73,3 +73,18 @@ def drifting(c, rng):
     """Not a function of its draws: the draw's size changes between calls."""
     _runs[0] += 1
     return (c + rng.integers(2 + _runs[0] % 2)) % 2
+
+
+def svt1(queries, rng):
+    """Sparse vector (threshold 1) halting after its first positive answer, each noise
+    ``SIGNS[rng.integers(4)]`` (-1, 0 or 1 with probabilities 1/4, 1/2, 1/4): the threshold's
+    once, two per query."""
+    rho = SIGNS[rng.integers(4)]
+    out = []
+    for q in queries:
+        nu = SIGNS[rng.integers(4)] + SIGNS[rng.integers(4)]
+        hit = q + nu >= 1 + rho
+        out.append(hit)
+        if hit:
+            break
+    return out

@@ -4,7 +4,8 @@ Cases: a truncated geometric on [0, N] written as a ``random()`` loop (N = 10 an
 0..1, and ``_all``: inputs 0..N)
 and sparse-vector variants on 3 queries over {0, 1} (l-infinity neighbours) with noise
 clamped to [-2, 2], or (``_sym``) noise in {-1, 0, 1} from ``rng.randrange(4)`` compared
-twice, the rng passed in (:mod:`tests.audit_targets.timing_targets`).  ``--search`` explores every
+twice, the rng passed in (:mod:`tests.audit_targets.timing_targets`), or (``_np``) noise
+in {-1, 0, 1} from a numpy Generator's ``integers(4)``.  ``--search`` explores every
 ``random()`` value by its effect (the facade's piecewise search) and every integer draw by
 each of its values, instead of branching on their comparisons, for comparison; ``--cases`` picks cases by name.
 
@@ -34,6 +35,7 @@ sys.modules["tests"] = _tests
 from exactdp.audit import whitebox_audit
 from exactdp.audit.facades import FacadeRefusal, facade_mechanism
 from exactdp.audit.inputs import parse_inputs
+from tests.audit_targets import numpy_draw_targets as nt
 from tests.audit_targets import timing_targets as tt
 
 SVT = parse_inputs("vectors(3, 0..1, 1, linf)")
@@ -59,7 +61,12 @@ WITH_RNG = {
     "svt_resample_sym": (tt.svt_resample_sym, SVT.kwargs()),
     "num_svt_sym": (tt.num_svt_sym, SVT.kwargs()),
 }
+#: the same shape with numpy's ``rng.integers(4)`` noise (the rng a numpy Generator)
+WITH_NUMPY = {
+    "svt1_np": (nt.svt1, SVT.kwargs()),
+}
 CASES.update(WITH_RNG)
+CASES.update(WITH_NUMPY)
 
 
 RECORDED = Path(__file__).resolve().parent / "results" / "bench_audit_explore.md"
@@ -83,9 +90,12 @@ def main() -> None:
     before = recorded(args.before)
     for name in args.cases.split(","):
         fn, kwargs = CASES[name]
-        mech = facade_mechanism(fn, "random", lazy=not args.search) if name in WITH_RNG else \
-            facade_mechanism(lambda c, rng, fn=fn: fn(c), "random", patch_modules=[random],
-                             lazy=not args.search)
+        if name in WITH_RNG or name in WITH_NUMPY:  # the rng passed in
+            mech = facade_mechanism(fn, "numpy" if name in WITH_NUMPY else "random",
+                                    lazy=not args.search)
+        else:
+            mech = facade_mechanism(lambda c, rng, fn=fn: fn(c), "random",
+                                    patch_modules=[random], lazy=not args.search)
         start, children = time.process_time(), _children_cpu()
         try:
             report = whitebox_audit(mech, claimed_epsilon=3, kind="source", **kwargs)
