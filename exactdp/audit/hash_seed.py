@@ -547,15 +547,20 @@ def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch:
 
     if mode == "audit_plain":
         from exactdp.audit.guard import Guard, check_observed
+        from exactdp.audit.per_input import GuardedSource
 
         plain = Guard(params["time_limit"], watch)
         call, witness, allowed = f"f({show(c)}, source)", {"c": c}, params["allowed"]
+        size = params["randomness_size"]
 
         def check(v: Any) -> Any:
             # the output keyed as the audit keys it (its type and exact value: a list stays
             # a list, a float its exact value): else it differs from the one recorded there
             return check_observed(v, allowed, call, witness)
-        return lambda src: plain.call(mechanism, (c, src), call, witness, check=check)
+        # the source the audit's runs draw from (per_input.run_once): its draws charged
+        # against the declared domain, the facades' draws in their native chain
+        return lambda src: plain.call(mechanism, (c, GuardedSource(src, size, c)), call,
+                                      witness, check=check)
 
     if mode == "traced":
         from exactdp.trace import recording
