@@ -64,8 +64,9 @@ def test_held_recorders_are_put_back_after_an_error() -> None:
 
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX timers")
 def test_the_alarm_handler_kept_for_an_exploration_still_interrupts() -> None:
-    """Inside ``alarm_handler`` a time limit only starts and cancels the timer (the handler
-    stays), still interrupts a hang, and the handler before is back after the block."""
+    """Inside ``alarm_handler`` a time limit neither sets the handler nor starts a timer
+    (the block's runs), still interrupts a hang, and the handler before is back and no
+    timer runs after the block."""
     before = signal.getsignal(signal.SIGALRM)
     with alarm_handler(1):
         kept = signal.getsignal(signal.SIGALRM)
@@ -76,7 +77,7 @@ def test_the_alarm_handler_kept_for_an_exploration_still_interrupts() -> None:
         with pytest.raises(Timeout), time_limit(1):
             while True:
                 pass
-        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) is before
 
 

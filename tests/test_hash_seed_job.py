@@ -32,6 +32,16 @@ def wide(c: int, source: Any) -> int:  # a choice past 255: the choices as a tup
     return (source.uniform(300) + c) % 2
 
 
+def _rr_integers(c: int, rng: Any) -> int:  # ln 3 through numpy's integers(4)
+    return c if rng.integers(4) else 1 - c
+
+
+def rr_numpy() -> Any:
+    from exactdp.audit.facades import facade_mechanism
+
+    return facade_mechanism(_rr_integers, "numpy")
+
+
 def _same(a: Any, b: Any) -> bool:
     """Equal with the same type at every level."""
     if type(a) is not type(b):
@@ -122,11 +132,11 @@ def _answer(args: tuple[Any, ...], inputs: Any, traced: bool) -> dict[str, Any]:
     return hash_seed._answer(head, hash_seed._job(mode, params, inputs), traced)
 
 
-@pytest.mark.parametrize("mechanism", [rr, wide])
+@pytest.mark.parametrize("mechanism", [rr, wide, rr_numpy])
 @pytest.mark.parametrize("traced", [True, False])
 def test_a_faithful_replay_confirms(mechanism: Any, traced: bool,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    args = _recorded(mechanism, monkeypatch)
+    args = _recorded(mechanism() if mechanism is rr_numpy else mechanism, monkeypatch)
     answer = _answer(args, args[3], traced)
     assert "ok" in answer, answer
     if traced:  # the joint law of (output, trace) per input, its masses summing to 1
@@ -151,10 +161,26 @@ def _tampered(inputs: Any, change: Any) -> list[tuple[Any, Any]]:
 ])
 def test_a_replay_that_differs_is_found(what: str, change: Any, traced: bool,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    args = _recorded(rr, monkeypatch)
-    answer = _answer(args, _tampered(args[3], change), traced)
+    for mechanism in (rr, rr_numpy()):  # (the facade's integer draws: their native chain)
+        args = _recorded(mechanism, monkeypatch)
+        tampered = _tampered(args[3], change)
+        if tampered[0][1][0] == next(iter(args[3][0][1])):
+            continue  # (no weights to drop: numpy's integers(4) draws are equally likely)
+        answer = _answer(args, tampered, traced)
+        assert "differ" in answer, answer
+        assert what in answer["differ"]["second"]
+
+
+@pytest.mark.parametrize("traced", [True, False])
+def test_a_replay_past_the_declared_domain_is_found(traced: bool,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both processes draw from the audit's guarded source: a domain declared smaller than
+    the draws made there stops the replay (the audit's own runs would have stopped)."""
+    args = _recorded(rr_numpy(), monkeypatch)
+    rebuild, mode, params = args[:3]
+    answer = _answer((rebuild, mode, dict(params, randomness_size=3)), args[3], traced)
     assert "differ" in answer, answer
-    assert what in answer["differ"]["second"]
+    assert "more randomness than the declared domain" in answer["differ"]["second"]
 
 
 def test_a_replay_with_other_choices_is_found(monkeypatch: pytest.MonkeyPatch) -> None:

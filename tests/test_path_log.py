@@ -4,7 +4,6 @@ that recording each path whole (:func:`~exactdp.audit.per_input.path_record`) gi
 
 from __future__ import annotations
 
-import gc
 from typing import Any
 
 import pytest
@@ -51,33 +50,28 @@ def _both(spec: list[tuple[str, int]]) -> tuple[PathLog, PathLog]:
 
 
 @settings(max_examples=40, deadline=None)
-@given(SPECS, st.sampled_from([path_log.PENDING_DRAWS, 0, 3]))
+@given(SPECS, st.sampled_from([path_log.RECENT, 0, 1]))
 def test_sources_pack_to_the_paths_recorded_whole(spec: list[tuple[str, int]],
-                                                  bound: int) -> None:
-    before = path_log._pending[0]
+                                                  recent: int) -> None:
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(path_log, "PENDING_DRAWS", bound)  # 0, 3: packed as they come
+        mp.setattr(path_log, "RECENT", recent)  # 0, 1: most paths packed whole
         added, whole = _both(spec)
-        assert len(added) == len(whole)
-        assert added.state() == whole.state()
-        assert list(added) == list(whole)
-    assert path_log._pending[0] == before  # nothing left counted as waiting
+    assert len(added) == len(whole)
+    assert added.state() == whole.state()
+    assert list(added) == list(whole)
 
 
-def test_waiting_draws_are_counted_until_packed_cleared_or_dropped() -> None:
-    before = path_log._pending[0]
-    spec = [("u", 2), ("b", 2), ("c", 2)]
-    added, _ = _both(spec)
-    waiting = path_log._pending[0] - before
-    assert waiting == sum(len(d) for d in (path[1] for path in added)) > 0  # (packs)
-    assert path_log._pending[0] == before
-    added, _ = _both(spec)
-    added.clear()
-    assert path_log._pending[0] == before and len(added) == 0
-    added, _ = _both(spec)
-    del added
-    gc.collect()
-    assert path_log._pending[0] == before
+def test_most_paths_pack_only_their_new_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a depth-first exploration a path branches from one of the last few: its first
+    draws are taken from there, its new ones packed: here one draw per node of the tree
+    where a draw is made, 1 + 4 + 16 + 64, for 4^4 paths of 4 draws."""
+    packed: list[int] = []
+    records = path_log._records
+    monkeypatch.setattr(path_log, "_records",
+                        lambda entries: packed.append(len(entries)) or records(entries))
+    added, whole = _both([("u", 3)] * 4)
+    assert added.state() == whole.state() and len(added) == 4**4
+    assert sum(packed) == 1 + 4 + 16 + 64
 
 
 class _Source:

@@ -393,6 +393,7 @@ def _recorder(counter: Counter, name: str, fn: Callable[..., Any]) -> Callable[.
     return recorded
 
 
+_is = operator.is_
 #: the patched functions of :mod:`time` (sleep and the clocks), read in one call
 _TIME_FUNCTIONS = operator.attrgetter("sleep", *CLOCKS)
 #: the patched objects among :meth:`Counting._current`'s values (not the bound methods)
@@ -462,17 +463,17 @@ class Counting:
         self._set_of = patches
         self._readers = []
         values = iter([value for _, _, value in patches])
-        for obj, names in _names(patches):  # the values expected, a tuple for 2 names or more
-            expected = tuple(next(values) for _ in names) if len(names) > 1 else next(values)
-            self._readers.append((obj, operator.attrgetter(*names), expected))
+        for obj, names in _names(patches):  # the values expected, a tuple per object
+            expected = tuple(next(values) for _ in names)
+            # (a getter giving a tuple for one name too: the name twice, the value twice)
+            get = operator.attrgetter(*names) if len(names) > 1 else \
+                operator.attrgetter(names[0], names[0])
+            self._readers.append((obj, get, expected if len(names) > 1 else expected * 2))
 
     def _intact(self) -> bool:
-        """Whether every recorder is still in place (by identity)."""
+        """Whether every recorder is still in place (by identity; once per run)."""
         for obj, get, expected in self._readers:
-            if type(expected) is tuple:
-                if not all(map(operator.is_, get(obj), expected)):
-                    return False
-            elif get(obj) is not expected:
+            if not all(map(_is, get(obj), expected)):
                 return False
         return True
 
@@ -513,15 +514,8 @@ class Counting:
 
     def _enter(self, run: _Run) -> Counter:
         run.old = gettrace()  # (first: what a failure below puts back)
-        if self._installed:  # a held run after another: the recorders are in place
-            if self._intact():
-                counter = self.counter
-                counter.reset()
-                run.collecting = gc.isenabled()  # (see below)
-                gc.disable()
-                run.plain = True  # run.saved is empty: nothing to put back on exit
-                settrace(counter.trace if run.armed else None)
-                return counter
+        if self._installed:  # a held run after another whose recorders are not all in
+            # place (those that are: _Run.__enter__)
             self._release()  # one was replaced: the originals back, as after a run
         key = self._current()
         if self._changed(key):
@@ -632,8 +626,19 @@ class _Run:
         self.plain = False
 
     def __enter__(self) -> Counter:
+        counting = self.counting
         try:
-            return self.counting._enter(self)
+            if counting._installed:  # a held run after another: the recorders are in
+                self.old = gettrace()  # place (by identity), nothing to set (once per path)
+                if counting._intact():
+                    counter = counting.counter
+                    counter.reset()
+                    self.collecting = gc.isenabled()
+                    gc.disable()
+                    self.plain = True  # self.saved is empty: nothing to put back on exit
+                    settrace(counter.trace if self.armed else None)
+                    return counter
+            return counting._enter(self)
         except BaseException:
             self.__exit__(None, None, None)
             raise

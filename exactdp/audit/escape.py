@@ -43,12 +43,13 @@ re-run sees.
 from __future__ import annotations
 
 import copy
+import functools
 import numbers
 import threading
 import weakref
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from types import FrameType
+from types import FrameType, ModuleType
 from typing import Any
 
 from exactdp.audit import guarded_sources
@@ -56,6 +57,7 @@ from exactdp.audit.callers import kind, where
 from exactdp.audit.guard import Abort, Finding, show
 from exactdp.audit.kept_state import (
     MISSING,
+    cells_of,
     content_copy,
     generator_states,
     only_gained,
@@ -98,6 +100,7 @@ class Watch:
         self.escaped: Finding | None = None
         self._states: list[tuple[str, Callable[[], Any], Any]] = []
         self._places: list[tuple[str, Callable[[], Mapping[str, Any]]]] = []
+        self._spaces: dict[str, Callable[[], Mapping[str, Any]]] = {}
         self._baseline: dict[tuple[str, str], Any] | None = None
         #: copies of the containers bound there (a counter kept in a list or dict changes
         #: the content, not the binding)
@@ -106,17 +109,21 @@ class Watch:
         #: site (their draws are a function of that constant: allowed); the seed seen at
         #: each site
         self._seeded: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._seeded_any = False  # (whether one was added since the last arm)
         self._seeds: dict[str, Any] = {}
         #: whether the last call grew a watched container (a memo: :meth:`called`), and
         #: the containers that did so far
         self._grew_last = False
         self._memos: set[tuple[str, str]] = set()
+        #: per watched container, what reads its binding (:meth:`_reader`)
+        self._reads: list[tuple[tuple[str, str], Callable[[], Any]]] = []
         self._initial: dict[tuple[str, str], Any] = {}
 
     def follow(self, target: object) -> None:
         """Watch the names the audited code can keep state in (:func:`_places`): one rebound
         after the first call is state kept between calls."""
         self._places = places(target)
+        self._spaces = dict(self._places)  # (read by label after every call)
         #: the containers' contents before any call: the cold state a memo is reset to
         self._initial = {key: snap for key, value in self._bindings().items()
                          if (snap := content_copy(value)) is not MISSING}
@@ -136,22 +143,55 @@ class Watch:
             self._baseline = self._bindings()
             self._contents = {key: snap for key, value in self._baseline.items()
                               if (snap := content_copy(value)) is not MISSING}
+            self._reads = [(key, self._reader(key)) for key in self._contents]
             return
         if self._contents:
             self._grown()
 
+    def after_call(self) -> None:
+        """:meth:`check_call`, then :meth:`called` (after every call of the audited code)."""
+        if self.escaped is not None:
+            raise Abort(self.escaped)
+        if self._contents and self._baseline is not None:
+            self._grown()
+        else:
+            self.called()
+
+    def _reader(self, key: tuple[str, str]) -> Callable[[], Any]:
+        """What reads the binding ``key`` now (its namespace's value, or ``MISSING``; an
+        empty closure cell raises ``ValueError``): a module's dict or a closure's cell read
+        directly (neither is ever replaced: the same values as :func:`places`' readers
+        give), any other namespace read whole."""
+        label, name = key
+        space = self._spaces.get(label)
+        if isinstance(space, functools.partial) and not space.keywords:
+            if space.func is vars and len(space.args) == 1 \
+                    and type(space.args[0]) is ModuleType:
+                return functools.partial(vars(space.args[0]).get, name, MISSING)
+            if space.func is cells_of and len(space.args) == 2 and name in space.args[0]:
+                cell = space.args[1][space.args[0].index(name)]
+                return functools.partial(getattr, cell, "cell_contents")
+        if space is None:
+            return functools.partial(dict.get, {}, name, MISSING)
+        return lambda: space().get(name, MISSING)
+
     def _grown(self) -> None:
         """Update the copies of the containers that only gained entries in this call."""
         grew = False
-        spaces = dict(self._places)
-        read: dict[str, Mapping[str, Any]] = {}
-        for key, before in self._contents.items():
-            label = key[0]
-            if label not in read:  # only the namespaces holding a watched container
-                read[label] = spaces[label]() if label in spaces else {}
-            value = read[label].get(key[1], MISSING)
-            if same_content(value, before) or not only_gained(value, before):
-                continue  # unchanged, or changed otherwise: check() names it
+        contents = self._contents
+        for key, read in self._reads:
+            before = contents[key]
+            try:
+                value = read()
+            except ValueError:  # an empty cell (read as None, as cells_of reads it)
+                value = None
+            try:  # (same_content, inlined: once per watched container per call)
+                if bool(value == before):
+                    continue  # unchanged
+            except Exception:  # noqa: BLE001, S112 - content that cannot be compared: binding only
+                continue
+            if not only_gained(value, before):
+                continue  # changed otherwise: check() names it
             if self._grew_last:
                 where = key[0].format(key[1])
                 self.escape(Finding(
@@ -242,6 +282,7 @@ class Watch:
                            f"in (--rng random, --rng-arg), or audit it black-box (--kind "
                            f"blackbox)", {"function": "random.Random.seed", "call_site": site}))
         self._seeded.add(rng)
+        self._seeded_any = True
 
     def allows(self, rng: Any) -> bool:
         """Whether ``rng`` was seeded with its site's constant in this call."""
@@ -259,13 +300,14 @@ class Watch:
         """Check this thread's calls of guarded functions against this watch (until
         :meth:`disarm` with the value returned)."""
         before = guarded_sources.set_watch(self)
-        if len(self._seeded):  # a generator seeded in an earlier call: kept state
+        if self._seeded_any:  # a generator seeded in an earlier call: kept state
             self._seeded = weakref.WeakSet()
+            self._seeded_any = False
         return before
 
-    @staticmethod
-    def disarm(before: Watch | None) -> None:
-        guarded_sources.set_watch(before)
+    #: Arm ``before`` again, as it was before :meth:`arm` (guarded_sources.set_watch
+    #: itself: called after every call of the audited code).
+    disarm = staticmethod(guarded_sources.set_watch)
 
     def check_call(self) -> None:
         """Raise :class:`Abort` if an escape was seen (even one the audited code caught)."""

@@ -119,8 +119,25 @@ class _PieceDraw:
         return bisect.bisect_right(self.pieces.starts, u - 1) - 1
 
 
+class _Context:
+    """An engine's context of lazy values, made on its first read and kept in the
+    instance (a non-data descriptor: the instance's attribute is read from then on, by the
+    Python draws and the C ones alike)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, engine: Any, owner: type | None = None) -> Any:
+        if engine is None:
+            return self
+        return engine._context(self.name)
+
+
 class _Engine:
     """The draws of one live run of ``fn(c, facade)`` and its probes."""
+
+    _units = _Context()  # the context of this run's lazy random() values
+    _ints = _Context()  # and of its lazy integer draws
 
     def __init__(self, mech: FacadeMechanism, c: Any, source: RandomSource) -> None:
         self.mech, self.c, self.source = mech, c, source
@@ -137,11 +154,21 @@ class _Engine:
         #: the source's event-free coin (the exploring source's, through the audit's
         #: guarded source), for a comparison's two parts
         self._coin = getattr(source, "explore_coin", None)
-        coin = self._two = self._coin if self._coin is not None else self._coin_drawn
-        #: the contexts of this run's lazy random() values and integer draws
-        #: (:func:`~exactdp.audit.facade_lazy.context`)
-        self._units = context(1 << FLOAT_BITS, self._branch, self.escape, coin)
-        self._ints = context(1, self._branch, self._escape_int, coin)
+        self._two = self._coin if self._coin is not None else self._coin_drawn
+        # The contexts of this run's lazy random() values and integer draws
+        # (:func:`~exactdp.audit.facade_lazy.context`), ``_units`` and ``_ints``, are made
+        # when the first value is handed out (:class:`_Context`): they hold the engine's
+        # methods, and a run that hands out none leaves no cycle behind (its engine,
+        # facade and sources are freed when it ends, not by the garbage collector).
+
+    def _context(self, name: str) -> list[Any]:
+        """The context ``name`` (``"_units"`` or ``"_ints"``), made now."""
+        ctx = context(1 << FLOAT_BITS, self._branch, self.escape, self._two) \
+            if name == "_units" else context(1, self._branch, self._escape_int, self._two)
+        if self._done:  # (a value handed out after the run: it escapes when used)
+            ctx[COIN], ctx[BRANCH] = self._after, self._after
+        self.__dict__[name] = ctx  # (read from the instance from now on)
+        return ctx
 
     @property
     def done(self) -> bool:
@@ -152,8 +179,11 @@ class _Engine:
     def done(self, value: bool) -> None:
         self._done = value
         if value:
-            for ctx in (self._units, self._ints):
-                ctx[COIN], ctx[BRANCH] = self._after, self._after
+            made = self.__dict__
+            for name in ("_units", "_ints"):
+                ctx = made.get(name)
+                if ctx is not None:  # (none made: no lazy value handed out, none to stop)
+                    ctx[COIN], ctx[BRANCH] = self._after, self._after
 
     def draw(self, n: int) -> int:
         """``j`` uniform on ``[0, n)``."""

@@ -232,11 +232,13 @@ class FacadeMechanism:
         large = [n for n in self._large if n not in (LAZY_NOTE, ESCAPED_NOTE)]
         return "; ".join(large[:4]) + ("; ..." if len(large) > 4 else "")
 
-    def invoke(self, c: Any, tracer: Any = None) -> Any:
+    def invoke(self, c: Any, tracer: Any = None, fresh: bool = False) -> Any:
         """``fn(c, facade)``; ``tracer``: the operation count's trace function, set for
-        the duration of the call only (:meth:`__call__`; a probe runs untraced)."""
-        for facade in self._facades:  # each run (and each probe) from a fresh state
-            facade._reset()
+        the duration of the call only (:meth:`__call__`; a probe runs untraced);
+        ``fresh``: the facades were just made (in their first state: no reset)."""
+        if not fresh:
+            for facade in self._facades:  # each run (and each probe) from a fresh state
+                facade._reset()
         if tracer is not None:
             settrace(tracer)
         try:
@@ -261,7 +263,7 @@ class FacadeMechanism:
         if tracer is not None:
             settrace(None)
         try:
-            return self._run(c, source, tracer)
+            return self.counted(c, source, tracer)
         finally:
             if tracer is not None:
                 settrace(tracer)
@@ -285,7 +287,11 @@ class FacadeMechanism:
             self._planned = plan
         return plan
 
-    def _run(self, c: Any, source: RandomSource, tracer: Any) -> Any:
+    def counted(self, c: Any, source: RandomSource, tracer: Any) -> Any:
+        """``self(c, source)`` with tracing off and ``tracer`` (the operation count's trace
+        function, or None: uncounted) set around the code's own call: what :meth:`__call__`
+        does when run by :meth:`~exactdp.audit.bytecode.Counter.traced_call`, without
+        their two frames and four trace switches (called so once per explored path)."""
         engine = _Engine(self, c, source)
         facade = _FACADES[self.rng](engine)
         facades = {self.rng: facade}
@@ -313,7 +319,7 @@ class FacadeMechanism:
                 for o, a in self.patch_attributes:
                     saved.append((o, a, getattr(o, a)))
                     setattr(o, a, facade)
-                result = self.invoke(c, tracer)
+                result = self.invoke(c, tracer, True)
             finally:
                 for obj, name, value in reversed(saved):
                     if type(name) is tuple:

@@ -87,7 +87,71 @@ class Timeout(BaseException):
 
 
 def _on_alarm(signum: int, frame: FrameType | None) -> None:
-    raise Timeout
+    clock = _CLOCK[0]
+    if clock is None:
+        raise Timeout
+    clock.expired()
+
+
+class _Clock:
+    """The timer of an exploration (:class:`alarm_handler`), started once and not per call:
+    the time limits inside it (:class:`_TimeLimit`) only note when their call began
+    (``start``), and the alarm, when it fires, interrupts a call that has run its limit
+    (:class:`Timeout`, then again every second, as a per-call timer does) or else sets
+    itself for the rest of the current call's limit (a whole number of seconds, rounded up:
+    a call is interrupted at most a second after its limit) or for a full limit when no
+    call runs.  ``due``: when the timer should fire next; a call that begins a tenth of a
+    second past it finds the timer cancelled or changed (by the audited code) and sets it
+    again."""
+
+    __slots__ = ("closed", "due", "ident", "limit", "seconds", "start")
+
+    def __init__(self, seconds: int, ident: int) -> None:
+        self.seconds, self.ident = seconds, ident
+        self.limit = seconds * 10**9
+        self.start: int | None = None
+        self.due = 0
+        #: the block is ending: an alarm landing now neither interrupts nor sets the timer
+        self.closed = False
+
+    def arm(self, now: int, seconds: int, interval: int = 0) -> None:
+        """Fire in ``seconds`` (then every ``interval``)."""
+        self.due = now + seconds * 10**9
+        _signal.setitimer(_REAL, seconds, interval)
+
+    def expired(self) -> None:
+        """The alarm fired: interrupt the current call past its limit, else set it again."""
+        if self.closed:
+            return
+        now = _now()
+        start = self.start
+        if start is not None and now - start >= self.limit:
+            self.arm(now, 1, 1)  # again every second while the code catches it
+            raise Timeout
+        left = self.limit if start is None else start + self.limit - now
+        self.arm(now, -(-left // 10**9))
+
+    def resume(self, now: int) -> None:
+        """Set the timer again after a time limit of its own held it (:class:`_TimeLimit`),
+        for the rest of the current call's limit (at least a second) or a full limit."""
+        start = self.start
+        left = self.limit if start is None else start + self.limit - now
+        self.arm(now, max(1, -(-left // 10**9)))
+
+    def begin(self, now: int) -> int | None:
+        """A call begins at ``now``: the start before it (a call inside a call) is
+        returned, to be put back at its end."""
+        if now > self.due + _LATE:  # the timer did not fire when due: set it again
+            self.arm(now, self.seconds)
+        before = self.start
+        self.start = now
+        return before
+
+
+#: how late (ns) a timer may fire before a call that begins finds it cancelled
+_LATE = 10**8
+#: the clock of the exploration running in the main thread (:class:`alarm_handler`), if any
+_CLOCK: list[_Clock | None] = [None]
 
 
 def time_limit(seconds: int | None) -> _TimeLimit:
@@ -103,24 +167,40 @@ class _TimeLimit:
     """:func:`time_limit`'s context manager (a class rather than a generator: entered
     around every call of the audited code)."""
 
-    __slots__ = ("old", "seconds")
+    __slots__ = ("before", "old", "seconds", "suspended")
 
     def __init__(self, seconds: int | None) -> None:
         self.seconds = seconds
         self.old: Any = _OFF
+        self.before: int | None = None
+        self.suspended: _Clock | None = None
 
     def __enter__(self) -> None:
-        if not self.seconds or not _ITIMER or threading.get_ident() != _main_ident():
+        clock = _CLOCK[0]
+        if clock is not None and self.seconds == clock.seconds and \
+                _get_ident() == clock.ident and _signal.getsignal(_ALARM) is _on_alarm:
+            # inside an exploration: its timer runs; only this call's start is noted
+            self.before = clock.begin(_now())
+            self.old = clock
+            return
+        if not self.seconds or not _ITIMER or _get_ident() != _main_ident():
             return
         # (signal's C functions: the handlers as they are, without signal.signal's
         # conversion of each to an enum, which costs more than the rest of a short call;
         # the handler is set only when it is not already: :func:`alarm_handler`)
         self.old = _KEPT if _signal.getsignal(_ALARM) is _on_alarm \
             else _signal.signal(_ALARM, _on_alarm)
+        if clock is not None:  # an exploration's clock (another limit, or its handler
+            # replaced): suspended while this limit holds the timer (any alarm interrupts)
+            self.suspended, _CLOCK[0] = clock, None
         _signal.setitimer(_REAL, self.seconds, 1)
 
     def __exit__(self, *exc: object) -> None:
-        if self.old is _OFF:
+        old = self.old
+        if old is _OFF:
+            return
+        if type(old) is _Clock:
+            old.start = self.before
             return
         while True:  # an alarm may land here: cancel the timer before anything else
             try:
@@ -130,36 +210,59 @@ class _TimeLimit:
                 continue
         if self.old is not _KEPT:
             _signal.signal(_ALARM, self.old)
+        clock = self.suspended
+        if clock is not None:  # the exploration's clock back, its timer set again
+            self.suspended, _CLOCK[0] = None, clock
+            clock.resume(_now())
 
 
 class alarm_handler:
     """Keep :func:`time_limit`'s alarm handler installed for the block (the main thread
-    only, with a limit), so that the time limits inside it -- one per call of the audited
-    code, many thousands in an exploration -- only start and cancel the timer; the handler
-    before is put back on exit.  (No timer runs outside those limits: the handler is
-    called only when one of them expires.)"""
+    only, with a limit) and its timer running (a :class:`_Clock`), so that the time limits
+    of ``seconds`` inside it -- one per call of the audited code, many thousands in an
+    exploration -- neither start nor cancel a timer: they note when their call began, and
+    the alarm interrupts a call past its limit.  The timer is cancelled and the handler
+    before is put back on exit."""
 
-    __slots__ = ("old", "seconds")
+    __slots__ = ("clock", "old", "seconds")
 
     def __init__(self, seconds: int | None) -> None:
         self.seconds = seconds
         self.old: Any = _OFF
+        self.clock: _Clock | None = None
 
     def __enter__(self) -> None:
-        if not self.seconds or not _ITIMER or threading.get_ident() != _main_ident() \
-                or _signal.getsignal(_ALARM) is _on_alarm:
+        if not self.seconds or not _ITIMER or _get_ident() != _main_ident() \
+                or _CLOCK[0] is not None:
             return
-        self.old = _signal.signal(_ALARM, _on_alarm)
+        if _signal.getsignal(_ALARM) is not _on_alarm:
+            self.old = _signal.signal(_ALARM, _on_alarm)
+        clock = self.clock = _Clock(self.seconds, _get_ident())
+        _CLOCK[0] = clock  # (first: the handler reads it)
+        clock.arm(_now(), self.seconds)
 
     def __exit__(self, *exc: object) -> None:
+        clock = self.clock
+        if clock is not None:
+            clock.closed = True  # (first: an alarm landing below does nothing)
+            while True:  # an alarm may land here: cancel the timer before anything else
+                try:
+                    _signal.setitimer(_REAL, 0)
+                    break
+                except Timeout:
+                    continue
+            _CLOCK[0] = self.clock = None
         if self.old is not _OFF:
             _signal.signal(_ALARM, self.old)
+            self.old = _OFF
 
 
 def _main_ident() -> int | None:
     return threading.main_thread().ident
 
 
+_get_ident = threading.get_ident
+_getsignal = _signal.getsignal
 _OFF = object()
 _KEPT = object()  # the handler was already set: the limit's exit leaves it
 _ITIMER = hasattr(signal, "setitimer")
@@ -200,6 +303,10 @@ def describe(obj: object) -> str:
 _ATOMS = (int, str, bytes, Fraction)
 
 
+#: the types :func:`_plain` returns as they are (an item of one: no call)
+_SIMPLE = frozenset({int, bool, str})
+
+
 def _plain(value: object, depth: int = 0) -> object:
     """``value`` as a plain exact outcome (ints normalised), or raise TypeError.
 
@@ -215,7 +322,8 @@ def _plain(value: object, depth: int = 0) -> object:
     if kind is int or kind is bool or kind is str or value is None:
         return value
     if (kind is tuple or kind is list) and depth < 8 and len(value) <= 1000:  # type: ignore[arg-type]
-        return tuple([_plain(v, depth + 1) for v in value])  # type: ignore[attr-defined]
+        return tuple([v if type(v) in _SIMPLE or v is None else _plain(v, depth + 1)
+                      for v in value])  # type: ignore[attr-defined]
     if isinstance(value, bool):
         return value
     if isinstance(value, numbers.Integral):
@@ -295,6 +403,10 @@ def check_observed(value: object, allowed: range | frozenset[Any] | None, call: 
     """:func:`check_outcome`, then the outcome as an observer tells it apart: its type
     kept with its value (:func:`exactdp.audit.outcomes.observed`: ``0.0`` is not ``0``,
     ``[1]`` is not ``(1,)``).  The key of an audit's law."""
+    kind = type(value)
+    if allowed is None and (kind in _SIMPLE or (kind is list or kind is tuple) and len(value)  # type: ignore[arg-type]
+                            <= 1000 and _SIMPLE.issuperset(map(type, value))):  # type: ignore[call-overload]
+        return observed(value)  # (what check_outcome accepts as it is, without its calls)
     check_outcome(value, allowed, call, witness, where)
     return observed(value)
 
@@ -345,20 +457,35 @@ class Guard:
         """``fn(*args)``, then ``check(result)`` (inside the same time limit: a returned
         object's ``__hash__`` is the audited code's too)."""
         start = _now()
+        watch = self.watch
+        clock = _CLOCK[0]
         try:
-            with time_limit(self.time_limit):
-                if self.watch is None:
+            # (:func:`time_limit` written out: called once per run of an exploration)
+            if clock is not None and clock.seconds == self.time_limit and \
+                    _get_ident() == clock.ident and _getsignal(_ALARM) is _on_alarm:
+                # inside an exploration: its timer runs; only this call's start is noted
+                limit = None
+                before = clock.begin(start)
+            else:
+                limit = _TimeLimit(self.time_limit)
+                limit.__enter__()
+            try:
+                if watch is None:
                     result = fn(*args)
                 else:
-                    before = self.watch.arm()
+                    armed = watch.arm()
                     try:
                         result = fn(*args)
                     finally:
-                        self.watch.disarm(before)
-                    self.watch.check_call()
-                    self.watch.called()
+                        watch.disarm(armed)
+                    watch.after_call()
                 if check is not None:
                     result = check(result)
+            finally:
+                if limit is not None:
+                    limit.__exit__(None, None, None)
+                elif clock is not None:
+                    clock.start = before
         except Timeout:
             raise Abort(Finding("timeout", f"{what} did not return within {self.time_limit} s "
                                 f"(interrupted)", dict(witness))) from None
@@ -370,7 +497,7 @@ class Guard:
             # SystemExit too: sys.exit(0) in the audited code must not end the audit "OK".
             raise Abort(Finding("raised", f"{what} raised {exception_text(exc)}",
                                 dict(witness))) from None
-        if self.time_limit and _now() - start > self.time_limit * 10**9:
+        if self.time_limit and _now() - start > self.time_limit * 10**9:  # (not interrupted)
             raise Abort(Finding("timeout", f"{what} took longer than {self.time_limit} s",
                                 dict(witness)))
         return result

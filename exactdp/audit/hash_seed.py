@@ -472,7 +472,7 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
     # per (output and trace, draw sequence): the sum of its paths' numerators over the
     # sequence's denominator (the product of the numerators of its unequally likely draws;
     # 1 per path when all are equally likely)
-    per_sequence: dict[tuple[Any, int], int] = {}
+    per_sequence: dict[tuple[Any, int], list[int]] = {}
     dens: dict[int, int] = {}
     from exactdp.audit.per_input import draw_record
 
@@ -514,10 +514,14 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
                     return _differ(c, choices, first, f"output {show(second[0])}")
                 if attempt == 1 or not (cold or watch.grew):  # (a memo first grown here)
                     d, den, coins = weights
+                    num = _numerator(choices, coins) if coins else 1
                     at = ((first, second[1]), d)
-                    per_sequence[at] = (per_sequence.get(at, 0)
-                                        + (_numerator(choices, coins) if coins else 1))
-                    dens[d] = den
+                    cell = per_sequence.get(at)  # (the key hashed once when it is there)
+                    if cell is None:
+                        per_sequence[at] = [num]
+                        dens[d] = den
+                    else:
+                        cell[0] += num
                     break
                 continue
             if second == first:
@@ -525,7 +529,7 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
             return _differ(c, choices, first, f"output {show(second)}")
     if kept is not None:
         sums: dict[Any, dict[int, int]] = {}
-        for (key, d), num in per_sequence.items():
+        for (key, d), (num,) in per_sequence.items():
             _add(sums, key, num, dens[d])
         kept.update(_masses(sums))
     return None
@@ -547,15 +551,20 @@ def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch:
 
     if mode == "audit_plain":
         from exactdp.audit.guard import Guard, check_observed
+        from exactdp.audit.per_input import GuardedSource
 
         plain = Guard(params["time_limit"], watch)
         call, witness, allowed = f"f({show(c)}, source)", {"c": c}, params["allowed"]
+        size = params["randomness_size"]
 
         def check(v: Any) -> Any:
             # the output keyed as the audit keys it (its type and exact value: a list stays
             # a list, a float its exact value): else it differs from the one recorded there
             return check_observed(v, allowed, call, witness)
-        return lambda src: plain.call(mechanism, (c, src), call, witness, check=check)
+        # the source the audit's runs draw from (per_input.run_once): its draws charged
+        # against the declared domain, the facades' draws in their native chain
+        return lambda src: plain.call(mechanism, (c, GuardedSource(src, size, c)), call,
+                                      witness, check=check)
 
     if mode == "traced":
         from exactdp.trace import recording

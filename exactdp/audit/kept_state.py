@@ -24,8 +24,8 @@ from typing import Any
 
 from exactdp.audit.callers import user_modules
 
-__all__ = ["MISSING", "content_copy", "facade_types", "generator_states", "only_gained",
-           "places", "same_content"]
+__all__ = ["MISSING", "cells_of", "content_copy", "facade_types", "generator_states",
+           "only_gained", "places", "same_content"]
 
 @functools.cache
 def facade_types() -> tuple[type, ...]:
@@ -108,7 +108,7 @@ def places(target: object) -> list[tuple[str, Callable[[], Mapping[str, Any]]]]:
             if cells:
                 names = obj.__code__.co_freevars
                 label = "{} in the closure of " + str(getattr(obj, "__qualname__", "?"))
-                places.append((label, functools.partial(_cells, names, cells)))
+                places.append((label, functools.partial(cells_of, names, cells)))
                 stack += [(_content(cell), depth + 1) for cell in cells
                           if callable(_content(cell))]
         elif not isinstance(obj, (type, ModuleType)) and hasattr(obj, "__dict__") \
@@ -126,8 +126,12 @@ def _content(cell: Any) -> Any:
         return None
 
 
-def _cells(names: tuple[str, ...], cells: tuple[Any, ...]) -> dict[str, Any]:
-    return {n: _content(c) for n, c in zip(names, cells, strict=False)}
+def cells_of(names: tuple[str, ...], cells: tuple[Any, ...]) -> dict[str, Any]:
+    """A closure's cells by name (an empty cell: None)."""
+    try:  # (read after every call of the audited code: no call per cell)
+        return dict(zip(names, [c.cell_contents for c in cells], strict=False))
+    except ValueError:  # an empty cell
+        return {n: _content(c) for n, c in zip(names, cells, strict=False)}
 
 
 MISSING = object()

@@ -33,7 +33,7 @@ from typing import Any
 
 from exactdp.audit.facade_floats import exact_outcome
 
-__all__ = ["NONE", "Truth", "Typed", "observed"]
+__all__ = ["FALSE", "NONE", "TRUE", "Truth", "Typed", "observed"]
 
 #: the builtin ``hash`` as it was when this module was loaded: while an audit runs,
 #: ``builtins.hash`` is a guard (:mod:`exactdp.audit.guarded_sources`) that looks at its
@@ -84,13 +84,15 @@ class Typed:
     how it prints: a string, or a function making it (made when first printed: most
     outcomes of an exploration are never printed)."""
 
-    __slots__ = ("_text", "key", "kind", "value")
+    __slots__ = ("_hash", "_text", "key", "kind", "value")
 
     def __init__(self, kind: str, key: Any, value: Any, text: str | Callable[[], str]) -> None:
         self.kind = kind    # the type an observer sees, e.g. "float", "list", "numpy.int64"
         self.key = key      # the identity within the kind (a float: -0.0 is not 0.0)
         self.value = value  # the exact value (ordering, JSON): a Fraction, int or tuple
         self._text = text   # how it prints
+        self._hash: int | None = None  # (made when first hashed: an explored path's output
+        # is hashed several times, and a tuple of bools hashes item by item in Python)
 
     def __reduce__(self) -> tuple[Any, ...]:  # (pickled to and from workers: the text made)
         return Typed, (self.kind, self.key, self.value, self.text)
@@ -110,7 +112,10 @@ class Typed:
         return not self == other
 
     def __hash__(self) -> int:
-        return _hash((self.kind, self.key))
+        h = self._hash
+        if h is None:
+            h = self._hash = _hash((self.kind, self.key))
+        return h
 
     def _order(self, other: object) -> Any:
         if type(other) is not Typed or other.kind != self.kind:
@@ -143,6 +148,16 @@ class Typed:
 
 #: The outcome ``None``.
 NONE = Typed("None", 0, None, "None")
+#: The outcomes ``True`` and ``False`` (one object each: an outcome holding them compares
+#: item by item by identity first, and none is made per run)
+TRUE, FALSE = Truth(True), Truth(False)
+
+
+def _items(value: tuple[Any, ...] | list[Any]) -> tuple[Any, ...]:
+    """The items of a tuple or list, each :func:`observed` (ints, strings and bools, the
+    commonest, without a call each)."""
+    return tuple([v if (t := type(v)) is int or t is str else (TRUE if v else FALSE)
+                  if t is bool else observed(v) for v in value])
 
 
 def _numpy_name(value: Any) -> str:
@@ -158,16 +173,16 @@ def observed(value: Any) -> Any:
     if t is int or t is str or t is bytes or t is Truth or t is Typed:
         return value
     if t is bool:
-        return Truth(value)
+        return TRUE if value else FALSE
     if t is tuple:
-        items = tuple(observed(v) for v in value)
+        items = _items(value)
         return items if any(a is not b for a, b in zip(items, value)) else value
     if t is frozenset:
         return frozenset(observed(v) for v in value)
     if value is None:
         return NONE
     if t is list:
-        items = tuple(observed(v) for v in value)
+        items = _items(value)
         return Typed("list", items, items, lambda: "[" + ", ".join(map(repr, items)) + "]")
     if t is dict:
         pairs = tuple((observed(k), observed(v)) for k, v in value.items())

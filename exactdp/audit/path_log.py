@@ -10,30 +10,25 @@ pickled to the other processes).  Two results share a table entry only when they
 with the same type at every level (:func:`strict_key`: ``1``, ``True`` and ``1.0`` never
 do), so a replay compares with the shared entry exactly as with its own result.
 
-A path recorded from its exploring source (:meth:`PathLog.add`) is packed only when the
-log is read -- a pass being confirmed -- or once the paths waiting hold more than
-:data:`PENDING_DRAWS` draws in all: until then the log keeps the source's own lists of
-choices and draw entries.  A path replays the draws of the path it branched from up to its
-branch point with the very same entries, so its draws are packed as that path's packed
-draws up to there (after checking the entries equal) and its new draws alone.
+A path recorded from its exploring source (:meth:`PathLog.add`) replayed the draws of the
+path it branched from up to its branch point with that path's very entries: its draws are
+packed as that path's packed draws up to there (once the entries are checked equal) and
+its new draws alone.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["PENDING_DRAWS", "PathLog", "strict_key"]
+__all__ = ["RECENT", "PathLog", "strict_key"]
 
-#: at most this many draws (summed over their paths) wait unpacked in all the logs of a
-#: process (:meth:`PathLog.add`); past it a log packs its paths as they come
-PENDING_DRAWS = 1 << 21
-
-#: the draws waiting unpacked in every log of this process
-_pending = [0]
+#: how many of the last paths added a log keeps at hand to pack a path's first draws from
+#: the path it branched from (:meth:`PathLog.add`): in a depth-first exploration a path
+#: branches from one of the last few (its parent pushed it among its alternatives)
+RECENT = 64
 
 #: result types whose equality is equality of value within the type
 _LEAVES = frozenset((int, bool, str, bytes, type(None), Fraction))
@@ -79,61 +74,38 @@ class PathLog:
         self._part = part
         self._draws_at: dict[Any, int] = {}
         self._results_at: dict[Any, int] = {}
-        #: paths recorded from their sources and not packed yet (:meth:`add`): choices,
-        #: draw entries, the entries of the path branched from (or None), the number of
-        #: draws replayed from it, the result
-        self._waiting: list[tuple[list[int], list[Any], list[Any] | None, int, Any]] = []
-        self._waiting_draws = 0
+        #: the last :data:`RECENT` paths added from their sources (:meth:`add`), by the id
+        #: of their entry list: its entries (a tuple: no list kept alive, which the
+        #: garbage collector would walk; an id reused after the list is gone is told
+        #: apart by them) and its packed draws
+        self._recent: dict[int, tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...]]] = {}
 
     def add(self, src: Any, result: Any) -> None:
         """Record the path an :class:`~exactdp.explore.ExploringSource` ran, with its
-        ``result``: its lists of choices and draw entries are kept as they are (the
-        source is done with them) and packed when the log is read (:meth:`_pack`)."""
+        ``result``.  The path replayed the first draws of the path it branched from with
+        that path's very entries: when that path is among the last :data:`RECENT` added
+        and the entries are equal there, its draws are that path's packed draws up to
+        its branch point and its new draws alone are packed."""
         if self._part is not None:
             result = self._part(result)
-        log = src.log
+        entries = tuple(src.log)
         replayed = len(src.prefix)
-        parent = src.recorded if replayed and src.mismatch is None else None
-        self._waiting.append((src.choices, log, parent, replayed, result))
-        n = len(log)
-        self._waiting_draws += n
-        _pending[0] += n
-        if _pending[0] > PENDING_DRAWS:
-            self._pack()
-
-    def _pack(self) -> None:
-        """Pack the paths waiting (:meth:`add`), in order.  A path's first draws are the
-        entries of the path it branched from (the same objects, as its replay made them):
-        once its entries there are checked equal to that path's, its draws are that path's
-        packed draws up to there and its new draws packed alone."""
-        waiting = self._waiting
-        if not waiting:
-            return
-        # each packed path's draws by its entry list's id: the lists are alive (held by
-        # ``waiting``) until the end of this loop, so no id is reused
-        packed: dict[int, tuple[tuple[Any, ...], ...]] = {}
-        for choices, log, parent, replayed, result in waiting:
-            draws = None
-            if parent is not None:
-                before = packed.get(id(parent))
-                if before is not None and _shared(log, parent, replayed):
-                    draws = before[:replayed] + _records(log[replayed:])
-            if draws is None:
-                draws = _records(log)
-            packed[id(log)] = self._row(choices, draws, result)
-        _pending[0] -= self._waiting_draws
-        self._waiting, self._waiting_draws = [], 0
-
-    def __del__(self) -> None:
-        if self._waiting_draws:  # (never raises: a log dropped unread, even at exit)
-            with contextlib.suppress(Exception):
-                _pending[0] -= self._waiting_draws
+        draws = None
+        if replayed and src.mismatch is None:
+            hit = self._recent.get(id(src.recorded))
+            if hit is not None and _shared(entries, hit[0], replayed):
+                draws = hit[1][:replayed] + _records(entries[replayed:])
+        if draws is None:
+            draws = _records(entries)
+        recent = self._recent
+        recent[id(src.log)] = (entries, self._row(src.choices, draws, result))
+        if len(recent) > RECENT:
+            del recent[next(iter(recent))]  # (the oldest)
 
     def append(self, path: Sequence[Any]) -> None:
         choices, draws, result = path
         if self._part is not None:
             result = self._part(result)
-        self._pack()  # (the paths in the order recorded)
         self._row(choices, tuple(draws), result)
 
     def _row(self, choices: Sequence[int], draws: tuple[tuple[Any, ...], ...],
@@ -161,8 +133,7 @@ class PathLog:
         return self.draws[at]
 
     def clear(self) -> None:
-        _pending[0] -= self._waiting_draws
-        self._waiting, self._waiting_draws = [], 0
+        self._recent.clear()
         self.draws.clear()
         self.results.clear()
         self.rows.clear()
@@ -170,17 +141,15 @@ class PathLog:
         self._results_at.clear()
 
     def __len__(self) -> int:
-        return len(self.rows) + len(self._waiting)
+        return len(self.rows)
 
     def __iter__(self) -> Iterator[tuple[tuple[int, ...], tuple[tuple[Any, ...], ...], Any]]:
-        self._pack()
         draws, results = self.draws, self.results
         for choices, at, index in self.rows:
             yield tuple(choices), draws[at], results[index]
 
     def state(self) -> tuple[list[Any], list[Any], list[tuple[Any, int, int]]]:
         """What another process needs: the two tables and the rows."""
-        self._pack()
         return self.draws, self.results, self.rows
 
     def __getstate__(self) -> tuple[Any, ...]:  # to the parent from a worker: no lookups
@@ -189,7 +158,7 @@ class PathLog:
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         self.draws, self.results, self.rows = state
         self._part = None
-        self._waiting, self._waiting_draws = [], 0
+        self._recent = {}
         self._draws_at = {d: i for i, d in enumerate(self.draws)}
         self._results_at = {}
         for i, result in enumerate(self.results):
@@ -216,7 +185,7 @@ def _records(entries: Sequence[Any]) -> tuple[tuple[Any, ...], ...]:
     return tuple([(e[0], e[3], None if e[4] is None else tuple(e[4])) for e in entries])
 
 
-def _shared(log: list[Any], parent: list[Any], n: int) -> bool:
-    """Whether the first ``n`` draw entries of ``log`` equal ``parent``'s (the same objects
-    when a replay made the same requests: compared at once)."""
-    return log[:n] == parent[:n]
+def _shared(entries: tuple[Any, ...], parent: tuple[Any, ...], n: int) -> bool:
+    """Whether the first ``n`` draw entries of a path equal those of the path it branched
+    from (the same objects when its replay made the same requests: compared at once)."""
+    return entries[:n] == parent[:n]

@@ -20,7 +20,7 @@ from exactdp.audit.budget import (
 )
 from exactdp.audit.bytecode import Counting
 from exactdp.audit.draw_native import C as _C
-from exactdp.audit.facades import FacadeRefusal
+from exactdp.audit.facades import FacadeMechanism, FacadeRefusal
 from exactdp.audit.guard import (
     Abort,
     Finding,
@@ -307,8 +307,10 @@ def run_once(f: Callable[[Any, RandomSource], Any], c: Any, src: RandomSource, g
     events, token = begin()  # (recording(), without a generator's frame: once per run)
     try:
         with counting.run(armed=False) as counter:
-            out = guard.call(counter.traced_call, (f, c, gs), call,
-                             {"c": c, "draws": gs.draws},
+            # a facade's run counted directly (what traced_call of its __call__ does)
+            fn, args = (f.counted, (c, gs, counter.trace)) if type(f) is FacadeMechanism \
+                else (counter.traced_call, (f, c, gs))
+            out = guard.call(fn, args, call, {"c": c, "draws": gs.draws},
                              check=lambda v: check_observed(
                                  v, allowed, call, {"c": c, "draw_sizes": gs.draws},
                                  lambda: f" (draws {gs.draws})"))
