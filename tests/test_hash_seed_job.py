@@ -36,6 +36,16 @@ def _rr_integers(c: int, rng: Any) -> int:  # ln 3 through numpy's integers(4)
     return c if rng.integers(4) else 1 - c
 
 
+_HANG = {"on": False}
+
+
+def rr_hangs_there(c: int, source: Any) -> int:  # ln 3; hangs once _HANG is set
+    keep = source.bernoulli(3, 4)
+    while _HANG["on"]:
+        pass
+    return c if keep else 1 - c
+
+
 def rr_numpy() -> Any:
     from exactdp.audit.facades import facade_mechanism
 
@@ -169,6 +179,19 @@ def test_a_replay_that_differs_is_found(what: str, change: Any, traced: bool,
         answer = _answer(args, tampered, traced)
         assert "differ" in answer, answer
         assert what in answer["differ"]["second"]
+
+
+@pytest.mark.parametrize("traced", [True, False])
+def test_a_replay_that_hangs_is_stopped_at_its_time_limit(
+        traced: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replays run as the audit's runs do, under one timer for their time limits: a
+    path that hangs there is interrupted after its limit and found."""
+    args = _recorded(rr_hangs_there, monkeypatch)
+    rebuild, mode, params = args[:3]
+    monkeypatch.setitem(_HANG, "on", True)
+    answer = _answer((rebuild, mode, dict(params, time_limit=1)), args[3], traced)
+    assert "differ" in answer, answer
+    assert "did not return within 1 s" in answer["differ"]["second"]
 
 
 @pytest.mark.parametrize("traced", [True, False])

@@ -464,9 +464,20 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
     again -- not compared path by path: a library's bookkeeping (a logger's cache) may
     count differently in a fresh process without changing what an observer learns.  The
     first path runs twice, its trace the warm one's, as in the audit."""
+    from exactdp.audit.guard import alarm_handler
+
+    run, hold = _runner(mechanism, mode, params, c, watch)
+    # as the audit explores an input: one timer for the calls' time limits, not one per
+    # call, and the operation count's recorders held in place between the runs
+    with alarm_handler(params.get("time_limit")), hold:
+        return _replay_all(run, mode, params, c, paths, watch, kept)
+
+
+def _replay_all(run: Callable[[Any], Any], mode: str, params: Mapping[str, Any], c: Any,
+                paths: Sequence[tuple[Any, ...]], watch: Any, kept: dict[Any, Any] | None
+                ) -> dict[str, Any] | None:
     from exactdp.explore import ExploringSource, PathCut, RestartExploration
 
-    run = _runner(mechanism, mode, params, c, watch)
     max_uniform = params["max_uniform"]
     memo: dict[Any, Any] = {}
     # per (output and trace, draw sequence): the sum of its paths' numerators over the
@@ -536,7 +547,10 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
 
 
 def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch: Any
-            ) -> Callable[[Any], Any]:
+            ) -> tuple[Callable[[Any], Any], Any]:
+    """The replay of one path, and a context manager to run the replays in (a white-box
+    path's operation count held across them, as the audit holds it for an input's
+    exploration: :func:`~exactdp.audit.per_input.explore_input`)."""
     if mode == "audit":
         from exactdp.audit.bytecode import Counting
         from exactdp.audit.guard import Guard
@@ -545,8 +559,13 @@ def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch:
         guard = Guard(params["time_limit"], watch)
         counting = Counting(mechanism)
         call = f"f({show(c)}, source)"  # how messages name the call: once per input
-        return lambda src: run_once(mechanism, c, src, guard, params["randomness_size"],
-                                    params["allowed"], counting, call)
+        return (lambda src: run_once(mechanism, c, src, guard, params["randomness_size"],
+                                     params["allowed"], counting, call)), counting.held()
+    return _plain_runner(mechanism, mode, params, c, watch), contextlib.nullcontext()
+
+
+def _plain_runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch: Any
+                  ) -> Callable[[Any], Any]:
     from exactdp.audit.escape import armed
 
     if mode == "audit_plain":
