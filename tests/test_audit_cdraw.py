@@ -303,16 +303,19 @@ PLANTED: list[tuple[str, ...]] = [
     ("lazy_draw(engine, 0, n, &value)", "lazy_draw(engine, 0, s_two, &value)",
      "svt1_sym,equalities"),
     # random() handed a value on [0, 2 / 2**53)
-    ("lazy_draw(engine, 1, s_unit_n, &value)", "lazy_draw(engine, 1, s_two, &value)", "rr"),
+    ("lazy_draw(engine, 1, s_unit_n, &value)", "lazy_draw(engine, 1, s_two, &value)", "rr",
+     "slow"),
     # a lazy value on [0, 2) whatever it is drawn on (random() and randrange)
     ("    Py_INCREF(n);\n    PyList_SET_ITEM(cell, 1, n);",
-     "    Py_INCREF(s_two);\n    PyList_SET_ITEM(cell, 1, s_two);", "rr,svt1_sym,equalities"),
+     "    Py_INCREF(s_two);\n    PyList_SET_ITEM(cell, 1, s_two);", "rr,svt1_sym,equalities",
+     "slow"),
     # numpy's choice(a) drawn on [0, len(a) - 1)
     ("PyObject *n = PyLong_FromSsize_t(Py_SIZE(args[1]));",
      "PyObject *n = PyLong_FromSsize_t(Py_SIZE(args[1]) - 1);", "np_choices"),
     # integers(0) drawn (numpy refuses it: low >= high)
     ("&& PyLong_CheckExact(args[1]) && cmp(args[1], s_one, Py_GE) == 1) {",
-     "&& PyLong_CheckExact(args[1]) && cmp(args[1], s_zero, Py_GE) == 1) {", "np_refused"),
+     "&& PyLong_CheckExact(args[1]) && cmp(args[1], s_zero, Py_GE) == 1) {", "np_refused",
+     "slow"),
     # a new draw takes option 1, not 0
     ("        j = s_zero;\n        Py_INCREF(j);", "        j = s_one;\n        Py_INCREF(j);",
      "np_svt", "slow"),
@@ -325,7 +328,7 @@ PLANTED: list[tuple[str, ...]] = [
      "np_limited"),
     # the declared domain passed without the Python method's stop
     ("if (new_size == NULL || cmp(new_size, limit, Py_GT) != 0) {", "if (new_size == NULL) {",
-     "np_limited"),
+     "np_limited", "slow"),
     # the path's weight multiplied by 1/2 whatever the draw
     ("PyObject *product = PyNumber_Multiply(wden, n);",
      "PyObject *product = PyNumber_Multiply(wden, s_two);", "np_svt", "slow"),
