@@ -100,6 +100,7 @@ def test_the_exploration_clock_interrupts_each_call_past_its_limit(
     assert ok is not bool(planted)
 
 
+@pytest.mark.slow  # (2 s of real time; the fake timer's test above runs by default)
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX timers")
 def test_a_call_begun_between_two_alarms_is_interrupted_after_its_limit() -> None:
     """Real time: the exploration's timer (1 s) fires 0.4 s into a call that hangs; the call
@@ -296,7 +297,7 @@ def _unsuspending_enter(self: Any) -> None:
 
 
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX timers")
-@pytest.mark.parametrize("planted", [False, True])
+@pytest.mark.parametrize("planted", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_a_limit_of_its_own_inside_an_exploration_still_interrupts(
         planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Real time: inside an exploration whose clock has a 3 s limit, a call under a 1 s limit
