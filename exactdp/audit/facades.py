@@ -133,6 +133,11 @@ def _handed_over(exc: BaseException, facade: object) -> FacadeRefusal | None:
         f"np.random.default_rng()), or audit it black-box")
 
 
+def _one(get: Callable[[Any], Any]) -> Callable[[Any], tuple[Any]]:
+    """The getter of one name as a getter of a tuple (as ``attrgetter`` of several)."""
+    return lambda obj: (get(obj),)
+
+
 def _module_kind(module: object, kind: str) -> str:
     """The facade a patched module gets: numpy's module functions are the legacy
     ``RandomState``'s, whatever facade is passed to the code."""
@@ -282,8 +287,7 @@ class FacadeMechanism:
                     if hasattr(m, f))
                 if names:
                     get = operator.attrgetter(*names)
-                    plan.append((m, kind, names, get if len(names) > 1
-                                 else (lambda obj, get=get: (get(obj),))))
+                    plan.append((m, kind, names, get if len(names) > 1 else _one(get)))
             self._planned = plan
         return plan
 
