@@ -100,6 +100,7 @@ def test_the_exploration_clock_interrupts_each_call_past_its_limit(
     assert ok is not bool(planted)
 
 
+@pytest.mark.slow  # (2 s of real time; the fake timer's test above runs by default)
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX timers")
 def test_a_call_begun_between_two_alarms_is_interrupted_after_its_limit() -> None:
     """Real time: the exploration's timer (1 s) fires 0.4 s into a call that hangs; the call
@@ -296,7 +297,7 @@ def _unsuspending_enter(self: Any) -> None:
 
 
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX timers")
-@pytest.mark.parametrize("planted", [False, True])
+@pytest.mark.parametrize("planted", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_a_limit_of_its_own_inside_an_exploration_still_interrupts(
         planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Real time: inside an exploration whose clock has a 3 s limit, a call under a 1 s limit
@@ -318,3 +319,27 @@ def test_a_limit_of_its_own_inside_an_exploration_still_interrupts(
         clock = guard_module._CLOCK[0]
         timer = signal.getitimer(signal.ITIMER_REAL)[0]
     assert (interrupted and took < 2 and clock is not None and 0 < timer <= 3) is not planted
+
+
+def _out_late(c: int, rng: Any) -> int:
+    a = rng.randrange(3)
+    return 9 if a == 2 and rng.randrange(2) == 1 else a
+
+
+def test_an_output_outside_the_declared_ones_names_the_draws_of_its_own_run() -> None:
+    """The output check made once per input reads the draws of the run in progress: after
+    runs with other draws, the out-of-range output names its own (by hand: [3, 2])."""
+    from exactdp.audit.bytecode import Counting
+    from exactdp.audit.facades import FacadeMechanism
+    from exactdp.audit.guard import Abort, Guard
+    from exactdp.audit.per_input import runner
+    from exactdp.explore import ExploringSource
+
+    mech = FacadeMechanism(_out_late, "random", lazy=False)
+    once = runner(mech, 0, Guard(10), None, range(5), Counting(mech))
+    assert once(ExploringSource((0,), max_draws=1))[0] == 0
+    assert once(ExploringSource((2, 0), max_draws=2))[0] == 2
+    with pytest.raises(Abort) as caught:
+        once(ExploringSource((2, 1), max_draws=2))
+    assert caught.value.finding.kind == "out_of_range"
+    assert "(draws [3, 2])" in caught.value.finding.message

@@ -554,13 +554,14 @@ def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch:
     if mode == "audit":
         from exactdp.audit.bytecode import Counting
         from exactdp.audit.guard import Guard
-        from exactdp.audit.per_input import run_once
+        from exactdp.audit.per_input import runner
 
         guard = Guard(params["time_limit"], watch)
         counting = Counting(mechanism)
         call = f"f({show(c)}, source)"  # how messages name the call: once per input
-        return (lambda src: run_once(mechanism, c, src, guard, params["randomness_size"],
-                                     params["allowed"], counting, call)), counting.held()
+        # (per_input.run_once's runs of one input, made once)
+        return runner(mechanism, c, guard, params["randomness_size"], params["allowed"],
+                      counting, call), counting.held()
     return _plain_runner(mechanism, mode, params, c, watch), contextlib.nullcontext()
 
 

@@ -56,7 +56,7 @@ from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
 from exactdp.trace import begin, pause, resume
 
 __all__ = ["CountingAdapter", "Explored", "GuardedSource", "calls_exceeded", "counting_input",
-           "explore_input", "path_runner", "run_once", "sorted_distribution"]
+           "explore_input", "path_runner", "run_once", "runner", "sorted_distribution"]
 
 
 class CountingAdapter(InverseCDFSampler):
@@ -301,22 +301,43 @@ def run_once(f: Callable[[Any, RandomSource], Any], c: Any, src: RandomSource, g
     """One run of ``f(c, source)`` on ``src``: guarded, its draws charged, its operations
     counted; ``(output, trace)``.  ``call``: how messages name the call (made once per
     input by :func:`path_runner`)."""
+    return runner(f, c, guard, randomness_size, allowed, counting, call)(src)
+
+
+def runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
+           randomness_size: int | None, allowed: range | frozenset[Any] | None,
+           counting: Counting, call: str | None = None
+           ) -> Callable[[RandomSource], tuple[Any, tuple[Any, ...]]]:
+    """:func:`run_once` on one input, its parts made once (what the runs of an input
+    share: how messages name the call, whether a facade mechanism is run directly, the
+    output's check): ``once(src)``, called once per explored path and re-run."""
     if call is None:
         call = f"f({show(c)}, source)"
-    gs = GuardedSource(src, randomness_size, c)
-    events, token = begin()  # (recording(), without a generator's frame: once per run)
-    try:
-        with counting.run(armed=False) as counter:
-            # a facade's run counted directly (what traced_call of its __call__ does)
-            fn, args = (f.counted, (c, gs, counter.trace)) if type(f) is FacadeMechanism \
-                else (counter.traced_call, (f, c, gs))
-            out = guard.call(fn, args, call, {"c": c, "draws": gs.draws},
-                             check=lambda v: check_observed(
-                                 v, allowed, call, {"c": c, "draw_sizes": gs.draws},
-                                 lambda: f" (draws {gs.draws})"))
-    finally:
-        resume(token)
-    return out, (tuple(events), *counter.observed())  # False is not 0, 0.0 is not 0
+    direct = type(f) is FacadeMechanism
+    cut = f.counted if direct else None  # type: ignore[attr-defined]
+    run = counting.run
+    current: list[Any] = [None]  # the guarded source of the run in progress
+
+    def check(v: Any) -> Any:
+        draws = current[0].draws
+        return check_observed(v, allowed, call, {"c": c, "draw_sizes": draws},
+                              lambda: f" (draws {draws})")
+
+    def once(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
+        gs = current[0] = GuardedSource(src, randomness_size, c)
+        events, token = begin()  # (recording(), without a generator's frame)
+        try:
+            with run(False) as counter:
+                # a facade's run counted directly (what traced_call of its __call__ does)
+                out = guard.call(cut, (c, gs, counter.trace), call, {"c": c, "draws": gs.draws},
+                                 check) if cut is not None else \
+                    guard.call(counter.traced_call, (f, c, gs), call,
+                               {"c": c, "draws": gs.draws}, check)
+        finally:
+            resume(token)
+        return out, (tuple(events), *counter.observed())  # False is not 0, 0.0 is not 0
+
+    return once
 
 
 def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
@@ -336,9 +357,7 @@ def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
         counting = Counting(f)  # set up once, entered for every run
     call = f"f({show(c)}, source)"
 
-    def once(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
-        return run_once(f, c, src, guard, randomness_size, allowed, counting, call)
-
+    once = runner(f, c, guard, randomness_size, allowed, counting, call)
     warm: list[bool] = []
     memo: list[Any] = []  # the exploration's memo (a new one: it restarted)
 
