@@ -382,7 +382,7 @@ def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
             if not memo or src.memo is not memo[0]:  # a restart: the paths before it go
                 every.clear()
                 memo[:] = [src.memo]
-            every.add(src, first)  # (packed only if read: a pass being confirmed)
+            every.add(src, first)  # (its draws packed from the path it branched from)
         return first
 
     return run, used
