@@ -347,3 +347,36 @@ def test_the_other_processes_import_from_this_process_path(
         sys.modules.pop("loadedmech", None)
     assert report.verdict == "pass", report.summary()
     assert not report.scope and "confirmed in 2 more processes" in report.method
+
+
+_HANG = [False]
+
+
+def sleepy_rr(c: int, source: Any) -> int:  # rr at ln 3, hanging 2.5 s per call when told
+    if _HANG[0]:
+        import time
+        time.sleep(2.5)
+    return c if source.bernoulli(3, 4) else 1 - c
+
+
+@pytest.mark.parametrize("planted", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_a_replay_past_the_time_limit_is_interrupted(planted: bool,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replays of an input run under one timer (the exploration's clock, as in the
+    audit): a replay that hangs past the time limit (1 s) is interrupted and reported.
+    Planted: a clock whose alarm never interrupts (the hang then ends by itself, past the
+    limit: reported as taking longer, not interrupted)."""
+    from exactdp.audit import guard
+
+    if planted:
+        monkeypatch.setattr(guard._Clock, "expired",
+                            lambda self: self.arm(guard._now(), self.seconds))
+    args = _recorded(sleepy_rr, monkeypatch)
+    rebuild, mode, params = args[:3]
+    _HANG[0] = True
+    try:
+        answer = _answer((rebuild, mode, dict(params, time_limit=1)), args[3], True)
+    finally:
+        _HANG[0] = False
+    assert "differ" in answer, answer
+    assert ("did not return within 1 s" in str(answer["differ"])) is not planted, answer

@@ -438,13 +438,17 @@ def _paths(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
     """Replay one input's paths; a facade that gives up lazy values restarts the
     exploration (:class:`~exactdp.explore.RestartExploration`), as it did there: the
     input's paths are replayed again from the first, in its new mode."""
+    from exactdp.audit.guard import alarm_handler
     from exactdp.explore import RestartExploration
 
     for _ in range(_RESTARTS):
         if kept is not None:
             kept.clear()
         try:
-            return _replayed(mechanism, mode, params, c, paths, watch, kept)
+            # (the time limit's timer started once for the input's replays, as for the
+            # audit's exploration: no timer set and cancelled per run)
+            with alarm_handler(params.get("time_limit")):
+                return _replayed(mechanism, mode, params, c, paths, watch, kept)
         except RestartExploration:
             continue
     return _differ(c, paths[0][0] if paths else (), paths[0][2] if paths else None,
