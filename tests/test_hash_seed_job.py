@@ -36,12 +36,12 @@ def _rr_integers(c: int, rng: Any) -> int:  # ln 3 through numpy's integers(4)
     return c if rng.integers(4) else 1 - c
 
 
-_HANG = {"on": False}
+_STUCK = {"on": False}
 
 
-def rr_hangs_there(c: int, source: Any) -> int:  # ln 3; hangs once _HANG is set
+def rr_hangs_there(c: int, source: Any) -> int:  # ln 3; hangs once _STUCK is set
     keep = source.bernoulli(3, 4)
-    while _HANG["on"]:
+    while _STUCK["on"]:
         pass
     return c if keep else 1 - c
 
@@ -188,7 +188,7 @@ def test_a_replay_that_hangs_is_stopped_at_its_time_limit(
     path that hangs there is interrupted after its limit and found."""
     args = _recorded(rr_hangs_there, monkeypatch)
     rebuild, mode, params = args[:3]
-    monkeypatch.setitem(_HANG, "on", True)
+    monkeypatch.setitem(_STUCK, "on", True)
     answer = _answer((rebuild, mode, dict(params, time_limit=1)), args[3], traced)
     assert "differ" in answer, answer
     assert "did not return within 1 s" in answer["differ"]["second"]

@@ -468,12 +468,10 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
     again -- not compared path by path: a library's bookkeeping (a logger's cache) may
     count differently in a fresh process without changing what an observer learns.  The
     first path runs twice, its trace the warm one's, as in the audit."""
-    from exactdp.audit.guard import alarm_handler
-
     run, hold = _runner(mechanism, mode, params, c, watch)
-    # as the audit explores an input: one timer for the calls' time limits, not one per
-    # call, and the operation count's recorders held in place between the runs
-    with alarm_handler(params.get("time_limit")), hold:
+    # as the audit explores an input: the operation count's recorders held in place
+    # between the runs (and one timer for their time limits: _paths)
+    with hold:
         return _replay_all(run, mode, params, c, paths, watch, kept)
 
 
