@@ -272,6 +272,52 @@ budget(PyObject *src, Py_ssize_t i)
     return 0;
 }
 
+/* The path's weight wnum / wden (borrowed) as ExploringSource._record keeps it: reduced by
+ * explore._reduced once wden passes REDUCE_BITS bits, then set on src. */
+static int
+set_weight(PyObject *src, PyObject *wnum, PyObject *wden)
+{
+    if (!is_int(wden)) {
+        PyErr_SetString(PyExc_TypeError, "a path weight is not an int");
+        return -1;
+    }
+    Py_INCREF(wnum);
+    Py_INCREF(wden);
+    int err = -1;
+    if ((long)_PyLong_NumBits(wden) > s_reduce_bits) {
+        PyObject *fn = PyDict_GetItemWithError(s_explore_globals, str_reduced);
+        if (fn == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_RuntimeError, "exactdp.explore._reduced is missing");
+            }
+            goto done;
+        }
+        PyObject *args[2] = {wnum, wden};
+        PyObject *pair = call_untraced(fn, args, 2);
+        if (pair == NULL) {
+            goto done;
+        }
+        PyObject *x, *y;
+        if (!PyArg_ParseTuple(pair, "OO", &x, &y)) {
+            Py_DECREF(pair);
+            goto done;
+        }
+        Py_INCREF(x);
+        Py_INCREF(y);
+        Py_DECREF(pair);
+        Py_SETREF(wnum, x);
+        Py_SETREF(wden, y);
+    }
+    if (PyObject_SetAttr(src, str_num, wnum) < 0 || PyObject_SetAttr(src, str_den, wden) < 0) {
+        goto done;
+    }
+    err = 0;
+done:
+    Py_DECREF(wnum);
+    Py_DECREF(wden);
+    return err;
+}
+
 /* ExploringSource.explore_coin(src, num, den): its common cases here, else the Python. */
 static int
 exploring_coin(PyObject *src, PyObject *num, PyObject *den)
@@ -425,35 +471,7 @@ exploring_coin(PyObject *src, PyObject *num, PyObject *den)
             goto error;
         }
         Py_SETREF(wden, a);
-        if (!is_int(wden)) {
-            PyErr_SetString(PyExc_TypeError, "a path weight is not an int");
-            goto error;
-        }
-        if ((long)_PyLong_NumBits(wden) > s_reduce_bits) {
-            PyObject *fn = PyDict_GetItemWithError(s_explore_globals, str_reduced);
-            if (fn == NULL) {
-                if (!PyErr_Occurred()) {
-                    PyErr_SetString(PyExc_RuntimeError, "exactdp.explore._reduced is missing");
-                }
-                goto error;
-            }
-            PyObject *args[2] = {wnum, wden};
-            PyObject *pair = call_untraced(fn, args, 2);
-            if (pair == NULL) {
-                goto error;
-            }
-            PyObject *x, *y;
-            if (!PyArg_ParseTuple(pair, "OO", &x, &y)) {
-                Py_DECREF(pair);
-                goto error;
-            }
-            Py_INCREF(x);
-            Py_INCREF(y);
-            Py_DECREF(pair);
-            Py_SETREF(wnum, x);
-            Py_SETREF(wden, y);
-        }
-        if (PyObject_SetAttr(src, str_num, wnum) < 0 || PyObject_SetAttr(src, str_den, wden) < 0) {
+        if (set_weight(src, wnum, wden) < 0) {
             goto error;
         }
     }
@@ -943,52 +961,6 @@ cdraw_fresh(PyObject *module, PyObject *args)
 }
 
 /* ---- _Engine.draw(n): a plain draw of the exploring source ---- */
-
-/* The path's weight wnum / wden (borrowed) as ExploringSource._record keeps it: reduced by
- * explore._reduced once wden passes REDUCE_BITS bits, then set on src. */
-static int
-set_weight(PyObject *src, PyObject *wnum, PyObject *wden)
-{
-    if (!is_int(wden)) {
-        PyErr_SetString(PyExc_TypeError, "a path weight is not an int");
-        return -1;
-    }
-    Py_INCREF(wnum);
-    Py_INCREF(wden);
-    int err = -1;
-    if ((long)_PyLong_NumBits(wden) > s_reduce_bits) {
-        PyObject *fn = PyDict_GetItemWithError(s_explore_globals, str_reduced);
-        if (fn == NULL) {
-            if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_RuntimeError, "exactdp.explore._reduced is missing");
-            }
-            goto done;
-        }
-        PyObject *args[2] = {wnum, wden};
-        PyObject *pair = call_untraced(fn, args, 2);
-        if (pair == NULL) {
-            goto done;
-        }
-        PyObject *x, *y;
-        if (!PyArg_ParseTuple(pair, "OO", &x, &y)) {
-            Py_DECREF(pair);
-            goto done;
-        }
-        Py_INCREF(x);
-        Py_INCREF(y);
-        Py_DECREF(pair);
-        Py_SETREF(wnum, x);
-        Py_SETREF(wden, y);
-    }
-    if (PyObject_SetAttr(src, str_num, wnum) < 0 || PyObject_SetAttr(src, str_den, wden) < 0) {
-        goto done;
-    }
-    err = 0;
-done:
-    Py_DECREF(wnum);
-    Py_DECREF(wden);
-    return err;
-}
 
 /* _Engine.draw(engine, n) for an int n >= 1, its common case: a live run (not a probe),
  * n <= the mechanism's exact_limit, the engine's source a GuardedSource (its charge: the
