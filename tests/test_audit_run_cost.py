@@ -51,6 +51,40 @@ def test_held_runs_record_every_run_and_undo_what_the_code_replaced(
     assert (time.sleep, sys.stdout, time.monotonic) == (sleep, stdout, clock)
 
 
+@pytest.mark.skipif(not bytecode.available(), reason="C operation count unavailable")
+@pytest.mark.parametrize("planted", [False, True])
+@pytest.mark.parametrize("where", ["time.monotonic", "builtins.print", "sys.stdout"])
+def test_held_runs_check_every_patched_object(planted: bool, where: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check that the recorders are in place reads every patched name of every
+    patched object (the time module, builtins, sys) in one call: the audited code
+    replacing any of them is undone at the next run, which records the call (a planted
+    check that reads the first object's names only misses builtins' and sys')."""
+    import builtins
+
+    if planted:
+        def first_only(self: Counting) -> bool:
+            holder, _, expected = self._readers[0]
+            return holder.o0.sleep is expected[0]
+        monkeypatch.setattr(Counting, "_intact", first_only)
+    owner, name = {"time.monotonic": (time, "monotonic"), "builtins.print": (builtins, "print"),
+                   "sys.stdout": (sys, "stdout")}[where]
+    call = {"time.monotonic": lambda: time.monotonic(), "builtins.print": lambda: print(end=""),
+            "sys.stdout": lambda: sys.stdout.write("")}[where]
+    event = {"time.monotonic": "monotonic", "builtins.print": "print",
+             "sys.stdout": "stdout.write"}[where]
+    counting = Counting(None)
+    original = getattr(owner, name)
+    with counting.held():
+        first = _calls(counting, call)
+        with counting.run():
+            setattr(owner, name, original)  # the audited code putting the original back
+        again = _calls(counting, call)
+    assert getattr(owner, name) is original
+    assert [e[0] for e in first] == [event]  # recorded on the first run
+    assert (again == first) is not planted
+
+
 def test_held_recorders_are_put_back_after_an_error() -> None:
     counting = Counting(None)
     sleep, stdout = time.sleep, sys.stdout

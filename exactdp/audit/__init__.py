@@ -45,29 +45,66 @@ randomness escaped the exploration: guards on unmodelled entropy, path re-runs),
 :mod:`~exactdp.audit.blackbox`, :mod:`~exactdp.audit.report`.
 """
 
-from exactdp.audit.blackbox import blackbox_audit, privacy_test_rejects
-from exactdp.audit.guard import DEFAULT_TIME_LIMIT, Finding, check_outcome
-from exactdp.audit.reference import RefDistribution, Reference, reference_distributions
-from exactdp.audit.report import (
-    EXIT_CODES,
-    BlackBoxReport,
-    FitResult,
-    PrivacyTest,
-    TraceResult,
-    Verdict,
-    WhiteBoxReport,
-)
-from exactdp.audit.targets import (
-    MAX_CALLS,
-    MAX_INPUTS,
-    check_alpha,
-    check_delta,
-    check_epsilon,
-    check_time_limit,
-    load_target,
-    parse_range,
-)
-from exactdp.audit.whitebox import ENUMERATION_LIMIT, whitebox_audit
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from exactdp.audit.blackbox import blackbox_audit, privacy_test_rejects
+    from exactdp.audit.guard import DEFAULT_TIME_LIMIT, Finding, check_outcome
+    from exactdp.audit.reference import RefDistribution, Reference, reference_distributions
+    from exactdp.audit.report import (
+        EXIT_CODES,
+        BlackBoxReport,
+        FitResult,
+        PrivacyTest,
+        TraceResult,
+        Verdict,
+        WhiteBoxReport,
+    )
+    from exactdp.audit.targets import (
+        MAX_CALLS,
+        MAX_INPUTS,
+        check_alpha,
+        check_delta,
+        check_epsilon,
+        check_time_limit,
+        load_target,
+        parse_range,
+    )
+    from exactdp.audit.whitebox import ENUMERATION_LIMIT, whitebox_audit
+
+#: each public name's module: imported on the name's first use (PEP 562), so that a process
+#: that needs one module of the package (another process replaying paths) imports that
+#: module alone, not the black-box audit and the reports too
+_HOMES = {
+    "blackbox_audit": "blackbox", "privacy_test_rejects": "blackbox",
+    "DEFAULT_TIME_LIMIT": "guard", "Finding": "guard", "check_outcome": "guard",
+    "RefDistribution": "reference", "Reference": "reference",
+    "reference_distributions": "reference",
+    "EXIT_CODES": "report", "BlackBoxReport": "report", "FitResult": "report",
+    "PrivacyTest": "report", "TraceResult": "report", "Verdict": "report",
+    "WhiteBoxReport": "report",
+    "MAX_CALLS": "targets", "MAX_INPUTS": "targets", "check_alpha": "targets",
+    "check_delta": "targets", "check_epsilon": "targets", "check_time_limit": "targets",
+    "load_target": "targets", "parse_range": "targets",
+    "ENUMERATION_LIMIT": "whitebox", "whitebox_audit": "whitebox",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # (looked up here once)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "DEFAULT_TIME_LIMIT",

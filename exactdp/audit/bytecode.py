@@ -50,7 +50,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from types import FrameType, ModuleType
+from types import FrameType, ModuleType, SimpleNamespace
 from typing import Any
 
 __all__ = ["CLOCKS", "NOT_COVERED", "Counter", "Counting", "available", "counting", "gettrace",
@@ -428,7 +428,8 @@ class Counting:
         self._unset: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self._set_of: Any = None  # the patches grouped in _set
         #: ``(object, getter of its patched names, the recorders expected there)``
-        self._readers: list[tuple[Any, Callable[[Any], Any], Any]] = []
+        self._readers: list[tuple[Any, Callable[[Any], Any], Any]] = [
+            (None, lambda _: (), ())]
         self._key: tuple[Any, ...] | None = None
         self._patches: list[tuple[Any, str, Any]] = []
         self._originals: dict[int, Any] = {}
@@ -461,21 +462,22 @@ class Counting:
         self._patches = patches
         self._set, self._unset = _grouped(patches), _grouped(self._restore)
         self._set_of = patches
-        self._readers = []
-        values = iter([value for _, _, value in patches])
-        for obj, names in _names(patches):  # the values expected, a tuple per object
-            expected = tuple(next(values) for _ in names)
-            # (a getter giving a tuple for one name too: the name twice, the value twice)
-            get = operator.attrgetter(*names) if len(names) > 1 else \
-                operator.attrgetter(names[0], names[0])
-            self._readers.append((obj, get, expected if len(names) > 1 else expected * 2))
+        # one getter of every patched name, each object an attribute of a holder (a
+        # dotted name per patch: ``o<i>.<name>``), read in one call per run
+        holder = SimpleNamespace()
+        dotted = []
+        for i, (obj, names) in enumerate(_names(patches)):
+            setattr(holder, f"o{i}", obj)
+            dotted += [f"o{i}.{name}" for name in names]
+        expected = tuple(value for _, _, value in patches)
+        if len(dotted) == 1:  # (a getter of one name gives the value, not a tuple)
+            dotted, expected = dotted * 2, expected * 2
+        self._readers = [(holder, operator.attrgetter(*dotted), expected)]
 
     def _intact(self) -> bool:
         """Whether every recorder is still in place (by identity; once per run)."""
-        for obj, get, expected in self._readers:
-            if not all(map(_is, get(obj), expected)):
-                return False
-        return True
+        holder, get, expected = self._readers[0]
+        return all(map(_is, get(holder), expected))
 
     def held(self) -> _Held:
         """A context manager: the recorders stay in place between the runs inside it (see

@@ -13,11 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from exactdp.audit.budget import (
-    progress_printer,
-)
 from exactdp.audit.bytecode import Counting
 from exactdp.audit.draw_native import C as _C
 from exactdp.audit.facades import FacadeMechanism, FacadeRefusal
@@ -35,14 +32,6 @@ from exactdp.audit.guard import (
 )
 from exactdp.audit.path_log import PathLog
 from exactdp.audit.replay import replay_path
-from exactdp.audit.report import (
-    Distribution,
-)
-from exactdp.audit.timing import output_law
-from exactdp.checker import (
-    enumerate_distribution,
-    threshold_distribution,
-)
 from exactdp.counting import InverseCDFSampler
 from exactdp.explore import (
     ExplorationIncomplete,
@@ -54,6 +43,12 @@ from exactdp.explore import (
 from exactdp.params import ResourceLimitError
 from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
 from exactdp.trace import begin, pause, resume
+
+if TYPE_CHECKING:
+    from exactdp.audit.report import Distribution
+
+# (the budget, the reports and the checker -- what an audit's exploration reports with --
+# are imported where used: another process replaying paths needs none of them)
 
 __all__ = ["CountingAdapter", "Explored", "GuardedSource", "calls_exceeded", "counting_input",
            "explore_input", "path_runner", "run_once", "runner", "sorted_distribution"]
@@ -209,6 +204,8 @@ def counting_input(adapter: CountingAdapter, c: int, enumerate_all: bool,
     enumerated, or the threshold search (``f`` declared non-decreasing in ``u``).  One input's
     share of the white-box audit's counting distributions, also run alone on a worker
     (:mod:`exactdp.audit.parallel`)."""
+    from exactdp.checker import enumerate_distribution, threshold_distribution
+
     if enumerate_all:
         raw = enumerate_distribution(adapter, c, limit=enumeration_limit)
     else:
@@ -251,6 +248,9 @@ def explore_input(f: Callable[[Any, RandomSource], Any], c: Any, i: int, n: int,
     :class:`ResourceLimitError`) and until ``share`` (monotonic ns) -- one input's share of
     the white-box audit's exploration, also run alone on a worker (:mod:`exactdp.audit.parallel`).
     ``record``: keep every path run (:attr:`Explored.every`)."""
+    from exactdp.audit.budget import progress_printer
+    from exactdp.audit.timing import output_law
+
     say(progress, f"  input {show(c)} ({i + 1}/{n}): exploring every path of draws")
     paths: dict[Any, tuple[int, ...]] = {}
     # the outputs only (traces are judged by their law there), kept compactly
