@@ -18,7 +18,6 @@ its new draws alone.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
@@ -39,11 +38,11 @@ def strict_key(value: Any) -> Any:
     level (``True`` and ``1``, ``(1,)`` and ``(True,)`` get different keys).
     :class:`TypeError` for a type whose equality is not known to be strict."""
     kind = type(value)
-    if kind is tuple:
-        return (tuple, tuple(strict_key(v) for v in value))
     if kind in _LEAVES:
         return (kind, value)
-    truth, typed = _outcome_types()
+    if kind is tuple:
+        return (tuple, tuple(map(strict_key, value)))
+    truth, typed = _OUTCOME_TYPES or _outcome_types()
     if kind is truth:
         return (truth, value.value)
     if kind is typed:
@@ -51,11 +50,16 @@ def strict_key(value: Any) -> Any:
     raise TypeError(kind)
 
 
-@functools.cache
-def _outcome_types() -> tuple[type, type]:
+#: the outcome types (Truth, Typed), read once (:func:`_outcome_types`): a key is made
+#: once per explored path
+_OUTCOME_TYPES: list[type] = []
+
+
+def _outcome_types() -> list[type]:
     from exactdp.audit.outcomes import Truth, Typed
 
-    return Truth, Typed
+    _OUTCOME_TYPES[:] = [Truth, Typed]
+    return _OUTCOME_TYPES
 
 
 class PathLog:
