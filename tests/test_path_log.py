@@ -4,6 +4,7 @@ that recording each path whole (:func:`~exactdp.audit.per_input.path_record`) gi
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -112,3 +113,27 @@ def test_planted_bug_shared_prefix_unchecked(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(path_log, "_shared", lambda log, parent, n: True)
     added = _unshared(None)
     assert list(added)[1][1] != ((5, 5, None), (2, 4, (1, 3)))
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_results_share_an_entry_only_when_equal_with_the_same_types(
+        planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Results share an entry only when equal with the same type at every level (a
+    planted key without the types merges ``True``, ``1`` and ``Fraction(1)``)."""
+    from exactdp.audit.outcomes import observed
+
+    if planted:
+        monkeypatch.setattr(path_log, "strict_key", lambda value: value)
+    log = PathLog()
+    results = [1, True, (1,), (True,), observed([1]), observed([True]), observed([True]),
+               (1,), Fraction(1)]
+    for i, result in enumerate(results):
+        log.append(((i,), (), result))
+    # 1, True, (1,), (True,), [1], [True], Fraction(1): seven distinct results
+    got = [r for *_, r in log]
+    assert got == results  # equal either way; the types kept only with the strict key
+    kept = len(log.results) == 7 and [type(r) for r in got] == [type(r) for r in results]
+    assert kept is not planted
+    if not planted:
+        with pytest.raises(TypeError):
+            path_log.strict_key(1.0)  # a float's equality is not strict (1.0 == 1)
