@@ -16,10 +16,8 @@ import math
 import operator
 import os
 import random
-import shutil
 import subprocess
 import sys
-import sysconfig
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -40,6 +38,7 @@ from exactdp.explore import (
     RestartExploration,
     explore,
 )
+from tests._plant import build_planted_c
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "tests" / "cdraw_reports.py"
@@ -262,17 +261,7 @@ def test_c_and_python_give_the_same_reports(python_reports: dict[str, Any]) -> N
 
 
 def _planted(tmp_path: Path, old: str, new: str) -> Path | None:
-    source = (ROOT / "exactdp" / "audit" / "_cdraw.c").read_text(encoding="utf-8")
-    assert source.count(old) == 1, old
-    (tmp_path / "_cdraw.c").write_text(source.replace(old, new), encoding="utf-8")
-    include = sysconfig.get_paths()["include"]
-    gcc = shutil.which("gcc")
-    if gcc is None or not (Path(include) / "Python.h").is_file():
-        return None
-    target = tmp_path / f"_cdraw{sysconfig.get_config_var('EXT_SUFFIX')}"
-    subprocess.run([gcc, "-shared", "-fPIC", "-O1", f"-I{include}", str(tmp_path / "_cdraw.c"),
-                    "-o", str(target)], check=True, capture_output=True)
-    return target
+    return build_planted_c(ROOT / "exactdp" / "audit" / "_cdraw.c", tmp_path, old, new)
 
 
 PLANTED: list[tuple[str, ...]] = [

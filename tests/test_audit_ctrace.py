@@ -11,10 +11,7 @@ import contextlib
 import importlib.util
 import io
 import random
-import shutil
-import subprocess
 import sys
-import sysconfig
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +27,7 @@ from exactdp.audit.facades import facade_mechanism
 from exactdp.audit.guard import Abort, Guard
 from exactdp.audit.inputs import parse_inputs
 from exactdp.audit.per_input import explore_input
+from tests._plant import build_planted_c
 from tests.audit_targets import timing_targets as tt
 from tests.test_audit_line_count import CASES, caught, with_blocks
 
@@ -208,16 +206,9 @@ def test_another_trace_function_is_put_back_exactly() -> None:
 def _build_planted(tmp_path: Path, old: str, new: str) -> Any:
     """``_ctrace.c`` with ``old`` replaced by ``new``, compiled and loaded (None: no
     compiler or headers here)."""
-    source = Path(bytecode.__file__).with_name("_ctrace.c").read_text(encoding="utf-8")
-    assert source.count(old) == 1, old
-    (tmp_path / "_ctrace.c").write_text(source.replace(old, new), encoding="utf-8")
-    include = sysconfig.get_paths()["include"]
-    gcc = shutil.which("gcc")
-    if gcc is None or not (Path(include) / "Python.h").is_file():
+    target = build_planted_c(Path(bytecode.__file__).with_name("_ctrace.c"), tmp_path, old, new)
+    if target is None:
         return None
-    target = tmp_path / f"_ctrace{sysconfig.get_config_var('EXT_SUFFIX')}"
-    subprocess.run([gcc, "-shared", "-fPIC", "-O1", f"-I{include}", str(tmp_path / "_ctrace.c"),
-                    "-o", str(target)], check=True, capture_output=True)
     spec = importlib.util.spec_from_file_location("planted._ctrace", target)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
