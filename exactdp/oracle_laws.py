@@ -28,7 +28,6 @@ from exactdp.audit.escape import watching
 from exactdp.audit.guard import Abort
 from exactdp.audit.hash_seed import confirm, recipe, unconfirmed_note
 from exactdp.audit.path_log import PathLog
-from exactdp.audit.per_input import path_record
 from exactdp.audit.replay import replay_path
 from exactdp.checker import counting_distribution, thresholds
 from exactdp.counting import InverseCDFSampler
@@ -148,7 +147,7 @@ def explore_law(fn: Callable[[RandomSource], Any], what: str, key: Any, *, max_u
                 if not memo or src.memo is not memo[0]:  # a restart: the paths before go
                     record.clear()
                     memo[:] = [src.memo]
-                record.append(path_record(src, first))
+                record.add(src, first)  # (its draws packed from the path it branched from)
             return first
 
         memo: list[Any] = []

@@ -1,6 +1,6 @@
-"""A path log fed the exploring sources themselves (:meth:`PathLog.add`: packed only when
-read, a path's first draws taken from the path it branched from) holds exactly the paths
-that recording each path whole (:func:`~exactdp.audit.per_input.path_record`) gives."""
+"""A path log fed the exploring sources themselves (:meth:`PathLog.add`: a path's first draws
+taken from the path it branched from) holds exactly the paths that recording each path whole
+(:func:`path_record`) gives."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from exactdp.audit import path_log
 from exactdp.audit.path_log import PathLog
-from exactdp.audit.per_input import path_record
+from exactdp.audit.per_input import draw_record
 from exactdp.explore import explore
 
 #: a mechanism as a list of draws: (kind, k); a uniform draw of k + 1 options, a coin
@@ -21,6 +21,12 @@ from exactdp.explore import explore
 #: when option 0 is taken (paths of several lengths)
 SPECS = st.lists(st.tuples(st.sampled_from("ubc"), st.integers(1, 4)), min_size=1,
                  max_size=5)
+
+
+def path_record(src: Any, result: Any) -> tuple[Any, ...]:
+    """A path recorded whole: its choices, its draws ``(options, den, numerators or None)``
+    and its result."""
+    return tuple(src.choices), draw_record(src), result
 
 
 def _mechanism(spec: list[tuple[str, int]]) -> Any:

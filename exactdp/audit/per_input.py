@@ -388,13 +388,6 @@ def path_runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
     return run, used
 
 
-def path_record(src: ExploringSource, result: Any) -> tuple[Any, ...]:
-    """A path as another process replays it: its choices, its draws ``(options, den,
-    numerators or None)`` (the exact weights of each draw's options, the path's probability
-    follows) and its result."""
-    return tuple(src.choices), draw_record(src), result
-
-
 def draw_record(src: ExploringSource) -> tuple[tuple[Any, ...], ...]:
     """Each draw of ``src``'s path: ``(options, den, numerators or None)``."""
     # (from the log's entries (options, weight before, den, numerators) directly: made
