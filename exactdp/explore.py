@@ -534,6 +534,14 @@ def _sum(parts: dict[int, int]) -> Fraction:
     power of two dividing ``top`` when ``low`` is a power of two, :func:`_gcd`)."""
     top, low = 0, 1
     for den, num in parts.items():
+        if not (den & (den - 1) or low & (low - 1)):  # powers of two: the lcm is the larger,
+            shift = den.bit_length() - low.bit_length()  # the products shifts (linear in
+            if shift >= 0:  # their bits, where a product and a quotient of numbers of
+                top = (top << shift) + num  # thousands of bits are not)
+                low = den
+            else:
+                top += num << -shift
+            continue
         g = _gcd(low, den)
         m = den // g  # lcm(low, den) = low * m
         top = top * m + num * (low // g)

@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 
-__all__ = ["Event", "active", "begin", "pause", "paused", "record", "recording", "resume"]
+__all__ = ["Event", "active", "begin", "collect", "pause", "paused", "record", "recording",
+           "resume"]
 
 Event = tuple[object, ...]
 
@@ -71,6 +72,9 @@ def pause() -> Token[list[Event] | None]:
     return _EVENTS.set(None)
 
 
-def resume(token: Token[list[Event] | None]) -> None:
-    """End a :func:`pause`."""
-    _EVENTS.reset(token)
+#: ``resume(token)``: end a :func:`pause` or :func:`begin` (the context variable's own
+#: ``reset``: no Python frame, called once per explored path).
+resume: Callable[[Token[list[Event] | None]], None] = _EVENTS.reset
+#: ``collect(events)``: :func:`begin` with the list given, the token returned (the context
+#: variable's own ``set``).
+collect: Callable[[list[Event] | None], Token[list[Event] | None]] = _EVENTS.set

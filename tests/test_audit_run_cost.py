@@ -14,6 +14,8 @@ import time
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactdp.audit import bytecode
 from exactdp.audit.bytecode import Counting
@@ -54,18 +56,20 @@ def test_held_runs_record_every_run_and_undo_what_the_code_replaced(
 @pytest.mark.skipif(not bytecode.available(), reason="C operation count unavailable")
 @pytest.mark.parametrize("planted", [False, True])
 @pytest.mark.parametrize("where", ["time.monotonic", "builtins.print", "sys.stdout"])
-def test_held_runs_check_every_patched_object(planted: bool, where: str,
+@pytest.mark.parametrize("in_c", [True, False])
+def test_held_runs_check_every_patched_object(planted: bool, where: str, in_c: bool,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The check that the recorders are in place reads every patched name of every
-    patched object (the time module, builtins, sys) in one call: the audited code
+    patched object (the time module, builtins, sys; in one C call, or one call each in
+    Python): the audited code
     replacing any of them is undone at the next run, which records the call (a planted
-    check that reads the first object's names only misses builtins' and sys')."""
+    check that reads time.sleep alone misses the others)."""
     import builtins
 
     if planted:
         def first_only(self: Counting) -> bool:
-            holder, _, expected = self._readers[0]
-            return holder.o0.sleep is expected[0]
+            space, get, expected = self._readers[0]
+            return get(space)[0] is expected[0]
         monkeypatch.setattr(Counting, "_intact", first_only)
     owner, name = {"time.monotonic": (time, "monotonic"), "builtins.print": (builtins, "print"),
                    "sys.stdout": (sys, "stdout")}[where]
@@ -77,6 +81,8 @@ def test_held_runs_check_every_patched_object(planted: bool, where: str,
     original = getattr(owner, name)
     with counting.held():
         first = _calls(counting, call)
+        if not in_c:  # the check in Python (where the C one is not built)
+            counting._groups = None
         with counting.run():
             setattr(owner, name, original)  # the audited code putting the original back
         again = _calls(counting, call)
@@ -192,3 +198,93 @@ def test_facade_patches_are_put_back_as_found() -> None:
     mech = FacadeMechanism(uses, "random", patch_modules=[holder], lazy=False)
     assert [mech(0, SeededSource(s)) for s in range(40)] != [0] * 40
     assert holder.randrange is abs and holder.random is abs
+
+
+_ITEM = st.one_of(st.integers(-3, 3), st.booleans(), st.sampled_from(["", "a", "1"]))
+_OUTPUT = st.one_of(_ITEM, st.lists(_ITEM, max_size=4), st.tuples(_ITEM, _ITEM),
+                    st.lists(_ITEM, max_size=4).map(tuple))
+
+
+def _typed(outcome: Any) -> Any:
+    """An outcome with every type spelled out (``==`` of outcomes merges none, but a test
+    must not rely on the code under test for that)."""
+    if isinstance(outcome, Typed):
+        return ("Typed", outcome.kind, _typed(outcome.key))
+    if isinstance(outcome, tuple):
+        return ("tuple", *map(_typed, outcome))
+    return (type(outcome).__name__, outcome.value if isinstance(outcome, Truth) else outcome)
+
+
+@settings(max_examples=150, deadline=None)
+@given(outputs=st.lists(_OUTPUT, min_size=1, max_size=6))
+def test_memoised_outcomes_are_the_outcomes(outputs: list[Any]) -> None:
+    """An input's runs share the outcome of equal list and tuple outputs (its hash made
+    once): each is the outcome :func:`observed` makes, and equal outcomes are one object."""
+    from exactdp.audit import guard
+
+    memo: dict[Any, Any] = {}
+    got = [guard.plain_observed(v, memo) for v in outputs]
+    assert [_typed(g) for g in got] == [_typed(observed(v)) for v in outputs]
+    for a, ga in zip(outputs, got):
+        for b, gb in zip(outputs, got):
+            if type(a) in (list, tuple) and _typed(observed(a)) == _typed(observed(b)):
+                assert ga is gb
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_memoised_outcomes_tell_apart_what_an_observer_does(
+        planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two outputs share a memoised outcome only when an observer cannot tell them apart:
+    ``[True]`` is not ``[1]`` and ``(1,)`` is not ``[1]`` (a planted memo keyed by the
+    items alone gives ``[1]``'s outcome to ``[True]`` and ``(1,)``)."""
+    from exactdp.audit import guard
+
+    if planted:
+        real = guard.plain_observed
+
+        def keyed_by_items(value: Any, memo: dict[Any, Any] | None = None) -> Any:
+            if type(value) not in (list, tuple) or memo is None:
+                return real(value, memo)
+            return memo.setdefault(tuple(value), observed(value))
+        monkeypatch.setattr(guard, "plain_observed", keyed_by_items)
+    memo: dict[Any, Any] = {}
+    got = [guard.plain_observed(v, memo) for v in ([1], [True], (1,), [1])]
+    right = [_typed(observed(v)) for v in ([1], [True], (1,), [1])]
+    assert ([_typed(g) for g in got] == right) is not planted
+    assert got[3] is got[0]
+
+
+def test_memoised_outcomes_keep_types_and_stop_at_the_memo_size(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactdp.audit import guard
+
+    memo: dict[Any, Any] = {}
+    one, true, tup = (guard.plain_observed(v, memo) for v in ([1], [True], (1,)))
+    assert (one.kind, true.kind) == ("list", "list") and one != true and tup == (1,)
+    assert guard.plain_observed([1], memo) is one and len(memo) == 3
+    assert guard.plain_observed([1.5], memo) is guard.SLOW  # a float: check_outcome's
+    monkeypatch.setattr(guard, "MEMO_SIZE", 3)
+    assert guard.plain_observed([2], memo) == observed([2]) and len(memo) == 3
+
+
+@pytest.mark.skipif(bytecode._IDENTICAL is None, reason="C check unavailable")
+def test_the_c_check_of_the_recorders_compares_identity() -> None:
+    """``identical`` (the held runs' check, one C call) finds a binding in place only when
+    it is the very object: an object equal to everything is not, nor a missing name."""
+    class Equal:
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = object.__hash__
+
+    f, g = object(), object()
+    space = {"a": f, "b": g}
+    ident = bytecode._IDENTICAL
+    assert ident is not None
+    assert ident((({"x": 1}, (), ()), (space, ("a", "b"), (f, g))))
+    space["b"] = Equal()
+    assert not ident(((space, ("a", "b"), (f, g)),))
+    del space["b"]
+    assert not ident(((space, ("a", "b"), (f, g)),))
+    with pytest.raises(TypeError):
+        ident(((space, ("a",), ()),))

@@ -218,8 +218,69 @@ def test_call_forms_pass_the_input_generator_and_keywords_as_written() -> None:
                    ("patched", 4), ("first", 6, "RNG")]
 
 
+class _Holder:
+    def __init__(self) -> None:
+        self.got: list[Any] = []
+
+    def randomise(self, value: Any, rng: Any, k: int = 0) -> None:
+        self.got.append(("method", value, rng, k))
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_call_forms_made_as_one_positional_call_bind_as_by_keyword(
+        planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the parameters a call form fills are the code's first ones, each positional,
+    the form is one positional call; it binds each argument to the parameter the user
+    named, as the call by keyword does (by hand below), and a form whose parameters are
+    not such a prefix (a bound one first, the generator after a bound one, a keyword-only
+    one) is the call by keyword (a planted positional form passing the generator and the
+    input the other way round binds them wrongly)."""
+    from exactdp.audit import callforms
+
+    if planted:
+        real = callforms._positional
+
+        def swapped(fn: Any, params: Any, c_param: Any, rng_param: Any, kw: Any) -> Any:
+            made = real(fn, params, c_param, rng_param, kw)
+            return None if made is None else (lambda c, rng: made(rng, c))
+        monkeypatch.setattr(callforms, "_positional", swapped)
+    got: list[Any] = []
+
+    def plain(c: Any, rng: Any) -> None:
+        got.append(("plain", c, rng))
+
+    def statdp(prng: Any, queries: Any, epsilon: Any, N: int = 1, T: int = 1) -> None:
+        got.append(("statdp", prng, queries, epsilon, N, T))
+
+    def bound_first(eps: Any, c: Any, rng: Any) -> None:
+        got.append(("bound_first", eps, c, rng))
+
+    def rng_last(c: Any, eps: Any, rng: Any) -> None:
+        got.append(("rng_last", c, eps, rng))
+
+    def keyword_only(c: Any, rng: Any, *, scale: Any) -> None:
+        got.append(("keyword_only", c, rng, scale))
+
+    holder = _Holder()
+    callforms.call_form(plain)(1, "R")
+    callforms.call_form(statdp, "prng", {"epsilon": 2, "N": 3})(4, "R")
+    callforms.call_form(statdp, 0, {"epsilon": 5})(6, "R")
+    callforms.call_form(bound_first, bind={"eps": 7})(8, "R")
+    callforms.call_form(rng_last, "rng", {"eps": 9})(10, "R")
+    callforms.call_form(keyword_only, bind={"scale": 11})(12, "R")
+    callforms.call_form(holder.randomise, bind={"k": 13})(14, "R")
+    expected = [("plain", 1, "R"), ("statdp", "R", 4, 2, 3, 1), ("statdp", "R", 6, 5, 1, 1),
+                ("bound_first", 7, 8, "R"), ("rng_last", 10, 9, "R"),
+                ("keyword_only", 12, "R", 11)]
+    assert (got == expected and holder.got == [("method", 14, "R", 13)]) is not planted
+
+
 def _plain_draws(c: int, rng: Any) -> int:
     return c + rng.randrange(4) + rng.randrange(3)
+
+
+def _lazy_draws(c: int, rng: Any) -> int:
+    return c + (rng.random() < 0.5)
 
 
 def _stash(c: int, rng: Any) -> int:
@@ -230,14 +291,14 @@ def _stash(c: int, rng: Any) -> int:
 _KEPT: list[Any] = []
 
 
-@pytest.mark.parametrize("planted", ["", "contexts made at once", "late context live"])
-def test_a_run_without_lazy_values_leaves_no_cycle_and_a_late_one_escapes(
+@pytest.mark.parametrize("planted", ["", "late context live", "contexts kept by the engine"])
+def test_a_run_leaves_no_cycle_and_a_late_value_escapes(
         planted: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A facade run that hands out no lazy value leaves no cyclic garbage (its engine,
-    facade and sources are freed when it ends, not by the garbage collector: the lazy
-    values' contexts, which hold the engine's methods, are made only for a value); a value
-    handed out after the run by a facade the code kept still escapes when compared.
-    Planted: the contexts made with the engine, a context made after the run left live."""
+    """A facade run leaves no cyclic garbage (its engine, facade and sources are freed when
+    it ends, not by the garbage collector): the lazy values' contexts hold the engine's
+    methods, and the engine lets go of them when the run ends; a value handed out after
+    the run by a facade the code kept still escapes when compared.  Planted: a context made
+    after the run left live, the contexts kept by the engine after the run."""
     import gc
 
     from exactdp.audit import facade_engine
@@ -245,14 +306,7 @@ def test_a_run_without_lazy_values_leaves_no_cycle_and_a_late_one_escapes(
     from exactdp.audit.per_input import GuardedSource
     from exactdp.explore import ExploringSource, RestartExploration
 
-    if planted == "contexts made at once":
-        init = facade_engine._Engine.__init__
-
-        def eager(self: Any, *args: Any) -> None:
-            init(self, *args)
-            _ = self._units, self._ints
-        monkeypatch.setattr(facade_engine._Engine, "__init__", eager)
-    elif planted == "late context live":
+    if planted == "late context live":
         original = facade_engine._Engine._context
 
         def live(self: Any, i: int) -> Any:
@@ -262,13 +316,25 @@ def test_a_run_without_lazy_values_leaves_no_cycle_and_a_late_one_escapes(
             finally:
                 self._done = done
         monkeypatch.setattr(facade_engine._Engine, "_context", live)
+    elif planted == "contexts kept by the engine":
+        def keep(self: Any) -> None:
+            self._done = True
+            for name in ("_units", "_ints"):
+                ctx = self.__dict__.get(name)
+                if ctx is not None:
+                    ctx[facade_engine.COIN] = ctx[facade_engine.BRANCH] = self._after
+        monkeypatch.setattr(facade_engine._Engine, "finish", keep)
     mech = FacadeMechanism(_plain_draws, "random", lazy=False)
+    lazy = FacadeMechanism(_lazy_draws, "random")
     gc.collect()
     gc.disable()
     try:
         for choices in [(0, 0), (3, 2), (1, 1)]:
             src = ExploringSource(choices, max_draws=2)
             assert mech.counted(5, GuardedSource(src, None, 5), None) == 5 + sum(choices)
+        outs = [lazy.counted(5, GuardedSource(ExploringSource(choices, max_draws=1), None, 5),
+                             None) for choices in [(0,), (1,)]]  # the comparison's two ways
+        assert sorted(outs) == [5, 6]
         cycles = gc.collect()
     finally:
         gc.enable()

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp.counting import GeoSample
@@ -292,6 +292,32 @@ def test_masses_summed_over_distinct_denominators(monkeypatch: pytest.MonkeyPatc
     assert ex._sum(parts) != sum(Fraction(num, den) for den, num in parts.items())
     with pytest.raises(NondeterminismError, match="sum to"):
         explore(fn)
+
+
+@settings(max_examples=200, deadline=None)
+@given(parts=st.dictionaries(st.one_of(st.integers(0, 300).map(lambda k: 2**k),
+                                       st.integers(1, 40)),
+                             st.integers(1, 2**70), max_size=8))
+def test_masses_over_powers_of_two_summed_by_shifts(parts: dict[int, int]) -> None:
+    """Parts over powers of two (the denominators of ``random()`` draws) are summed by
+    shifts; mixed with other denominators, by their least common denominator: the exact
+    sum either way."""
+    import exactdp.explore as ex
+
+    assert ex._sum(parts) == sum((Fraction(num, den) for den, num in parts.items()),
+                                 Fraction(0))
+
+
+def test_masses_over_powers_of_two_planted_shift(monkeypatch: pytest.MonkeyPatch) -> None:
+    from _plant import plant
+
+    import exactdp.explore as ex
+
+    parts = {2: 1, 2**60: 3, 8: 5, 2**7: 9}
+    exact = sum(Fraction(num, den) for den, num in parts.items())
+    assert ex._sum(parts) == exact
+    plant(monkeypatch, ex, "_sum", "top += num << -shift", "top += num")  # not rescaled
+    assert ex._sum(parts) != exact
 
 
 def _random_outputs(seed: int) -> list[list[Any]]:

@@ -493,6 +493,44 @@ ctrace_audited(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyBool_FromLong(((PyFrameObject *)frame)->f_trace == args[0]);
 }
 
+/* identical(groups): whether every key of every group is bound to its value, by identity
+ * -- groups: a tuple of (dict, keys, values), keys and values tuples of one length; a key
+ * missing from its dict is not in place (False).  (Counting._intact: once per run.) */
+static PyObject *
+ctrace_identical(PyObject *module, PyObject *groups)
+{
+    if (!PyTuple_CheckExact(groups)) {
+        PyErr_SetString(PyExc_TypeError, "identical(groups): a tuple of (dict, keys, values)");
+        return NULL;
+    }
+    for (Py_ssize_t g = 0; g < PyTuple_GET_SIZE(groups); g++) {
+        PyObject *group = PyTuple_GET_ITEM(groups, g);
+        if (!PyTuple_CheckExact(group) || PyTuple_GET_SIZE(group) != 3
+                || !PyDict_Check(PyTuple_GET_ITEM(group, 0))
+                || !PyTuple_CheckExact(PyTuple_GET_ITEM(group, 1))
+                || !PyTuple_CheckExact(PyTuple_GET_ITEM(group, 2))
+                || PyTuple_GET_SIZE(PyTuple_GET_ITEM(group, 1))
+                   != PyTuple_GET_SIZE(PyTuple_GET_ITEM(group, 2))) {
+            PyErr_SetString(PyExc_TypeError, "identical(groups): each group a (dict, keys, "
+                                             "values) of tuples of one length");
+            return NULL;
+        }
+        PyObject *space = PyTuple_GET_ITEM(group, 0);
+        PyObject *keys = PyTuple_GET_ITEM(group, 1);
+        PyObject *values = PyTuple_GET_ITEM(group, 2);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(keys); i++) {
+            PyObject *now = PyDict_GetItemWithError(space, PyTuple_GET_ITEM(keys, i));
+            if (now == NULL && PyErr_Occurred()) {
+                return NULL;
+            }
+            if (now != PyTuple_GET_ITEM(values, i)) {
+                Py_RETURN_FALSE;
+            }
+        }
+    }
+    Py_RETURN_TRUE;
+}
+
 /* forget(): every code object is described again on its next event. */
 static PyObject *
 ctrace_forget(PyObject *module, PyObject *unused)
@@ -514,6 +552,8 @@ static PyMethodDef ctrace_methods[] = {
      "settrace(token): None (off), a Tracer (count with it) or what gettrace() gave"},
     {"audited", (PyCFunction)(void (*)(void))ctrace_audited, METH_FASTCALL,
      "audited(tracer, frame): whether the frame is counted by the tracer"},
+    {"identical", ctrace_identical, METH_O,
+     "identical(groups): whether each (dict, keys, values) binds every key to its value"},
     {"forget", ctrace_forget, METH_NOARGS,
      "forget(): describe every code object again on its next event"},
     {"version", ctrace_version, METH_NOARGS, "the C file's version"},

@@ -50,7 +50,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from types import FrameType, ModuleType, SimpleNamespace
+from types import FrameType, ModuleType
 from typing import Any
 
 __all__ = ["CLOCKS", "NOT_COVERED", "Counter", "Counting", "available", "counting", "gettrace",
@@ -82,6 +82,9 @@ def _load_native() -> tuple[Any, str]:
 
 _NATIVE_VERSION = 1
 _C, _STATUS = _load_native()
+#: The C check of :meth:`Counting._intact` (None: an older build without it, or no C
+#: module; the same check in Python)
+_IDENTICAL: Callable[[Any], bool] | None = getattr(_C, "identical", None)
 
 
 def available() -> bool:
@@ -428,8 +431,10 @@ class Counting:
         self._unset: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self._set_of: Any = None  # the patches grouped in _set
         #: ``(object, getter of its patched names, the recorders expected there)``
-        self._readers: list[tuple[Any, Callable[[Any], Any], Any]] = [
-            (None, lambda _: (), ())]
+        self._readers: list[tuple[Any, Callable[[Any], Any], tuple[Any, ...]]] = []
+        #: the same as ``(module dict, names, recorders)`` per module, for the C check
+        self._groups: tuple[tuple[dict[str, Any], tuple[str, ...], tuple[Any, ...]], ...] \
+            | None = None
         self._key: tuple[Any, ...] | None = None
         self._patches: list[tuple[Any, str, Any]] = []
         self._originals: dict[int, Any] = {}
@@ -462,22 +467,37 @@ class Counting:
         self._patches = patches
         self._set, self._unset = _grouped(patches), _grouped(self._restore)
         self._set_of = patches
-        # one getter of every patched name, each object an attribute of a holder (a
-        # dotted name per patch: ``o<i>.<name>``), read in one call per run
-        holder = SimpleNamespace()
-        dotted = []
-        for i, (obj, names) in enumerate(_names(patches)):
-            setattr(holder, f"o{i}", obj)
-            dotted += [f"o{i}.{name}" for name in names]
-        expected = tuple(value for _, _, value in patches)
-        if len(dotted) == 1:  # (a getter of one name gives the value, not a tuple)
-            dotted, expected = dotted * 2, expected * 2
-        self._readers = [(holder, operator.attrgetter(*dotted), expected)]
+        # per patched module, one getter of its patched names read from its dict (a
+        # module's attribute is its dict's item), called once per run; an object that is
+        # not a module: its attributes
+        readers: list[tuple[Any, Callable[[Any], Any], tuple[Any, ...]]] = []
+        at = 0
+        for obj, names in _names(patches):
+            values = tuple(value for _, _, value in patches[at:at + len(names)])
+            at += len(names)
+            space = vars(obj) if type(obj) is ModuleType else obj  # (a subclass may
+            read = operator.itemgetter if space is not obj else operator.attrgetter  # differ)
+            if len(names) == 1:  # (a getter of one name gives the value, not a tuple)
+                names, values = names * 2, values * 2
+            readers.append((space, read(*names), values))
+        self._readers = readers
+        # the same check in one C call where every patched object is a module
+        self._groups = tuple((vars(obj), tuple(names), tuple(
+            value for o, _, value in patches if o is obj)) for obj, names in _names(patches)) \
+            if _IDENTICAL is not None and all(type(obj) is ModuleType for obj, _, _ in patches) \
+            and len(_names(patches)) == len({id(obj) for obj, _, _ in patches}) else None
 
     def _intact(self) -> bool:
         """Whether every recorder is still in place (by identity; once per run)."""
-        holder, get, expected = self._readers[0]
-        return all(map(_is, get(holder), expected))
+        if self._groups is not None:
+            return bool(_IDENTICAL(self._groups))  # type: ignore[misc]  # (set with it)
+        try:
+            for space, get, expected in self._readers:
+                if not all(map(_is, get(space), expected)):
+                    return False
+        except (KeyError, AttributeError):  # one deleted: not in place
+            return False
+        return True
 
     def held(self) -> _Held:
         """A context manager: the recorders stay in place between the runs inside it (see

@@ -137,6 +137,12 @@ def call_form(fn: Callable[..., Any], rng_arg: int | str | None = DEFAULT,
     order = [p for p in params if p.kind is inspect.Parameter.POSITIONAL_ONLY]
     rng_key = rng_arg if isinstance(rng_arg, str) and rng_param is None else None
     c_name = c_param.name
+    if rng_key is None:
+        direct = _positional(fn, params, c_param, rng_param, kw)
+        if direct is not None:
+            direct.__qualname__ = getattr(fn, "__qualname__", name)
+            direct.__module__ = getattr(fn, "__module__", None) or __name__
+            return direct
     if not order and rng_key is None:  # every argument by keyword: the same call, made
         # with fewer instructions (it runs once per explored path, under the trace function)
         rng_name = "" if rng_param is None else rng_param.name
@@ -174,6 +180,35 @@ def call_form(fn: Callable[..., Any], rng_arg: int | str | None = DEFAULT,
 #: generators (numpy's through its ``numpy.random`` functions).
 _PATCHES = {"random": "random", "secrets": "secrets", "numpy": "numpy.random",
             "numpy.random": "numpy.random"}
+
+
+def _positional(fn: Callable[..., Any], params: list[inspect.Parameter],
+                c_param: inspect.Parameter, rng_param: inspect.Parameter | None,
+                kw: dict[str, Any]) -> Callable[[Any, Any], Any] | None:
+    """``g(c, rng)`` as one positional call -- ``fn(c, rng, *bound)``, ``fn(rng, c,
+    *bound)`` or, the generator patched in, ``fn(c, *bound)`` -- when the parameters it
+    fills are ``fn``'s first ones, each positional, in that order (the bound ones after
+    the input and the generator); else None (the call by keyword: the same binding, with
+    a dict built per call, under the trace function)."""
+    lead = [c_param] if rng_param is None else [c_param, rng_param]
+    head = params[:len(lead) + len(kw)]
+    if any(p.kind not in _POSITIONAL for p in head) or len(head) < len(lead) + len(kw) \
+            or {p.name for p in head[:len(lead)]} != {p.name for p in lead} \
+            or any(p.name not in kw for p in head[len(lead):]):
+        return None
+    bound = tuple(kw[p.name] for p in head[len(lead):])
+    if rng_param is None:
+        def patched(c: Any, rng: Any) -> Any:
+            return fn(c, *bound)
+        return patched
+    if head[0] is c_param:
+        def passed(c: Any, rng: Any) -> Any:
+            return fn(c, rng, *bound)
+        return passed
+
+    def passed_first(c: Any, rng: Any) -> Any:
+        return fn(rng, c, *bound)
+    return passed_first
 
 
 def _seen_randomness(fn: Callable[..., Any]) -> str:

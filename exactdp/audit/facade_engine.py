@@ -170,19 +170,17 @@ class _Engine:
         self.__dict__[name] = ctx  # (read from the instance from now on)
         return ctx
 
-    @property
-    def done(self) -> bool:
-        """Whether the run is over: a lazy value of it compared after that escapes."""
-        return self._done
-
-    @done.setter
-    def done(self, value: bool) -> None:
-        self._done = value
-        if value:
-            made = self.__dict__
+    def finish(self) -> None:
+        """The run is over: a lazy value of it compared from now on escapes.  The engine
+        lets go of its contexts (the lazy values hold them, and they hold the engine's
+        methods): a run that handed out lazy values leaves no cycle either, and is freed
+        when it ends; a context read later is made anew, escaping."""
+        self._done = True
+        made = self.__dict__
+        if "_units" in made or "_ints" in made:  # (none made: no lazy value handed out)
             for name in ("_units", "_ints"):
-                ctx = made.get(name)
-                if ctx is not None:  # (none made: no lazy value handed out, none to stop)
+                ctx = made.pop(name, None)
+                if ctx is not None:
                     ctx[COIN], ctx[BRANCH] = self._after, self._after
 
     def draw(self, n: int) -> int:

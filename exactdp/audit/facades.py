@@ -298,13 +298,17 @@ class FacadeMechanism:
         their two frames and four trace switches (called so once per explored path)."""
         engine = _Engine(self, c, source)
         facade = _FACADES[self.rng](engine)
-        facades = {self.rng: facade}
-        plan = self._plan() if self.patch_modules else ()
-        for _, kind, _, _ in plan:
-            if kind not in facades:  # numpy.random's functions: a legacy facade, same draws
-                facades[kind] = _FACADES[kind](engine)
         self._facade = facade
-        self._facades = list(facades.values())
+        if self.patch_modules:
+            facades = {self.rng: facade}
+            plan = self._plan()
+            for _, kind, _, _ in plan:
+                if kind not in facades:  # numpy.random's functions: a legacy facade, same
+                    facades[kind] = _FACADES[kind](engine)  # draws
+            self._facades = list(facades.values())
+        else:
+            plan, facades = [], {}
+            self._facades = [facade]
         try:
             # (_patched, inlined: once per run; a module's names set and put back through
             # its dict, one update each, the originals read in one call)
@@ -334,7 +338,7 @@ class FacadeMechanism:
                 _settled(result, 0)  # a lazy value returned: explored without them
             return result
         finally:
-            engine.done = True
+            engine.finish()
             if engine.escaped:  # even if the code swallowed the restart
                 raise RestartExploration(engine.escaped)
 

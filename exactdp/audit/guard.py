@@ -48,6 +48,7 @@ __all__ = [
     "elapsed",
     "exception_text",
     "only_none",
+    "plain_observed",
     "say",
     "show",
     "time_limit",
@@ -403,12 +404,46 @@ def check_observed(value: object, allowed: range | frozenset[Any] | None, call: 
     """:func:`check_outcome`, then the outcome as an observer tells it apart: its type
     kept with its value (:func:`exactdp.audit.outcomes.observed`: ``0.0`` is not ``0``,
     ``[1]`` is not ``(1,)``).  The key of an audit's law."""
-    kind = type(value)
-    if allowed is None and (kind in _SIMPLE or (kind is list or kind is tuple) and len(value)  # type: ignore[arg-type]
-                            <= 1000 and _SIMPLE.issuperset(map(type, value))):  # type: ignore[call-overload]
-        return observed(value)  # (what check_outcome accepts as it is, without its calls)
+    if allowed is None:
+        plain = plain_observed(value)
+        if plain is not SLOW:
+            return plain
     check_outcome(value, allowed, call, witness, where)
     return observed(value)
+
+
+#: :func:`plain_observed`'s answer for an output that needs :func:`check_outcome`
+SLOW = object()
+#: how many outcomes one memo of :func:`plain_observed` keeps
+MEMO_SIZE = 4096
+
+
+def plain_observed(value: object, memo: dict[Any, Any] | None = None) -> Any:
+    """:func:`~exactdp.audit.outcomes.observed` of an output that :func:`check_outcome`
+    accepts as it is when no outputs are declared -- an ``int``, ``bool`` or ``str``, or a
+    list or tuple of at most 1000 of them -- else :data:`SLOW`.  ``memo`` (one input's
+    runs): a list's or tuple's outcome kept by its type, its items' types and its items,
+    and given again for an equal output -- the same object, whose hash is made once and
+    which compares equal to itself at once (``[True]`` and ``[1]`` differ in their items'
+    types; at most :data:`MEMO_SIZE` kept)."""
+    kind = type(value)
+    if kind in _SIMPLE:
+        return observed(value)
+    items: Any = value
+    if (kind is not list and kind is not tuple) or len(items) > 1000:
+        return SLOW
+    types = tuple(map(type, items))
+    if not _SIMPLE.issuperset(types):
+        return SLOW
+    if memo is None:
+        return observed(value)
+    key = (kind, types, tuple(items))
+    hit = memo.get(key)
+    if hit is None:
+        hit = observed(value)
+        if len(memo) < MEMO_SIZE:
+            memo[key] = hit
+    return hit
 
 
 def only_none(laws: Mapping[Any, Mapping[Any, Any]], call: str) -> None:

@@ -19,6 +19,7 @@ from exactdp.audit.bytecode import Counting
 from exactdp.audit.draw_native import C as _C
 from exactdp.audit.facades import FacadeMechanism, FacadeRefusal
 from exactdp.audit.guard import (
+    SLOW,
     Abort,
     Finding,
     Guard,
@@ -27,6 +28,7 @@ from exactdp.audit.guard import (
     as_int,
     check_observed,
     check_outcome,
+    plain_observed,
     say,
     show,
 )
@@ -42,7 +44,7 @@ from exactdp.explore import (
 )
 from exactdp.params import ResourceLimitError
 from exactdp.randomness import InverseCDFDraw, RandomSource, check_domain_size
-from exactdp.trace import begin, pause, resume
+from exactdp.trace import collect, pause, resume
 
 if TYPE_CHECKING:
     from exactdp.audit.report import Distribution
@@ -318,21 +320,33 @@ def runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
     run = counting.run
     current: list[Any] = [None]  # the guarded source of the run in progress
 
+    memo: dict[Any, Any] = {}  # (the outcomes of lists and tuples: plain_observed)
+
     def check(v: Any) -> Any:
+        if allowed is None:
+            plain = plain_observed(v, memo)
+            if plain is not SLOW:
+                return plain
         draws = current[0].draws
         return check_observed(v, allowed, call, {"c": c, "draw_sizes": draws},
                               lambda: f" (draws {draws})")
 
     def once(src: RandomSource) -> tuple[Any, tuple[Any, ...]]:
         gs = current[0] = GuardedSource(src, randomness_size, c)
-        events, token = begin()  # (recording(), without a generator's frame)
+        events: list[Any] = []
+        token = collect(events)  # (recording(), without a generator's frame)
         try:
-            with run(False) as counter:
+            # (``with run(False) as counter``, its methods called directly: once per run)
+            counted = run(False)
+            counter = counted.__enter__()
+            try:
                 # a facade's run counted directly (what traced_call of its __call__ does)
                 out = guard.call(cut, (c, gs, counter.trace), call, {"c": c, "draws": gs.draws},
                                  check) if cut is not None else \
                     guard.call(counter.traced_call, (f, c, gs), call,
                                {"c": c, "draws": gs.draws}, check)
+            finally:
+                counted.__exit__(None, None, None)
         finally:
             resume(token)
         return out, (tuple(events), *counter.observed())  # False is not 0, 0.0 is not 0
