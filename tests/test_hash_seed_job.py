@@ -380,3 +380,64 @@ def test_a_replay_past_the_time_limit_is_interrupted(planted: bool,
         _HANG[0] = False
     assert "differ" in answer, answer
     assert ("did not return within 1 s" in str(answer["differ"])) is not planted, answer
+
+
+def _boot_leaves(boot: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """Run the other process's program ``boot`` here on a job file (its ``main``
+    recorded, not run): the names it leaves in its globals bound to anything but a module
+    or a function (what the escape watch would compare after every call there)."""
+    got: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(hash_seed, "main", lambda *args: got.append(args))
+    name = tmp_path / "job"
+    name.write_bytes(pickle.dumps((list(sys.path), b"head", b"job")))
+    monkeypatch.setattr(sys, "argv", ["-c", str(name), "traced"])
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    space: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(boot, "<boot>", "exec"), space)  # noqa: S102 - the program under test
+    assert got == [(b"head", b"job", True)]
+    return {k for k, v in space.items() if not k.startswith("__") and
+            not isinstance(v, type(sys)) and not callable(v)}
+
+
+def test_the_other_process_keeps_the_job_out_of_its_main_globals(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _boot_leaves(hash_seed._BOOT, tmp_path, monkeypatch) == set()
+
+
+def test_planted_bug_job_bound_in_main_globals(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program that unpacks the job at the top level leaves the import path (a list the
+    watch compares after every call) and the job in ``__main__``: seen."""
+    planted = ("import sys, pickle; p, h, j = pickle.load(open(sys.argv[1], 'rb')); "
+               "sys.path[:] = p; from exactdp.audit.hash_seed import main; "
+               "main(h, j, sys.argv[2] == 'traced')")
+    assert _boot_leaves(planted, tmp_path, monkeypatch) == {"p", "h", "j"}
+
+
+@pytest.mark.parametrize("blob", [b"not a pickle", None])
+def test_the_other_process_collects_garbage_again_after_the_job_is_read(
+        blob: bytes | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The job is read with the garbage collector off; it is on again afterwards, whether
+    the mechanism was rebuilt or not."""
+    import gc
+
+    args = _recorded(rr, monkeypatch)
+    head = pickle.dumps({"loader": None, "blob": args[0].blob if blob is None else blob,
+                         "cwd": "."})
+    try:
+        answer = hash_seed._answer(head, hash_seed._job(*args[1:3], args[3]), False)
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
+    assert ("unbuilt" in answer) is (blob is not None), answer
+
+
+def test_an_inputs_paths_iterate_again_from_the_first() -> None:
+    """A replay restarted by the facade (lazy values given up) iterates the input's paths
+    again from the first: the same paths each time."""
+    paths = [((0, 1), ((2, 2, None), (3, 3, None)), 1), ((1,), ((2, 2, None),), 0)]
+    replays = hash_seed._replays(*PathLog.of(paths).state())
+    first, again = list(replays), list(replays)
+    assert len(replays) == 2 and first == again
+    assert [row[:3] for row in first] == paths

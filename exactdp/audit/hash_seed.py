@@ -50,7 +50,7 @@ import sys
 import tempfile
 import time
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -370,8 +370,15 @@ def _finding(seed: str, differ: Mapping[str, Any]) -> Finding:
 
 # --------------------------------------------------------------------------- the other process
 
-_BOOT = ("import sys, pickle; p, h, j = pickle.load(open(sys.argv[1], 'rb')); sys.path[:] = p; "
-         "from exactdp.audit.hash_seed import main; main(h, j, sys.argv[2] == 'traced')")
+#: the other process's program: the import path set before anything that imports, then
+#: :func:`main`; the job held in a function's frame, not in ``__main__``'s globals, which
+#: the escape watch follows as the user's (a list bound there is compared after every call)
+_BOOT = ("import sys, pickle\n"
+         "def boot(path, head, job):\n"
+         "    sys.path[:] = path\n"
+         "    from exactdp.audit.hash_seed import main\n"
+         "    main(head, job, sys.argv[2] == 'traced')\n"
+         "boot(*pickle.load(open(sys.argv[1], 'rb')))\n")
 
 
 def main(head: bytes, job: bytes, traced: bool = True) -> None:
@@ -386,6 +393,11 @@ def main(head: bytes, job: bytes, traced: bool = True) -> None:
 
 def _answer(head: bytes, job: bytes, traced: bool = True) -> dict[str, Any]:
     spec = pickle.loads(head)
+    # the job's paths and the rebuilt mechanism live to the end: made with the garbage
+    # collector off (unpickling the job's hundreds of thousands of small objects set off a
+    # collection every few hundred of them), then put out of its sight (it walked them at
+    # every full collection during the replays)
+    gc.disable()
     try:
         os.chdir(spec["cwd"])
         if spec["loader"] is not None:
@@ -397,11 +409,11 @@ def _answer(head: bytes, job: bytes, traced: bool = True) -> dict[str, Any]:
         task = pickle.loads(job)
     except Exception as exc:  # noqa: BLE001 - the target does not rebuild here
         return {"unbuilt": f"{type(exc).__name__}: {exc}"}
+    finally:
+        gc.freeze()
+        gc.enable()
     from exactdp.audit.escape import watching
 
-    # the job's paths and the rebuilt mechanism live to the end: out of the garbage
-    # collector's sight (it walked them at every full collection during the replays)
-    gc.freeze()
     mode, params = task["mode"], task["params"]
     if mode == "audit" and not traced:
         mode = "audit_plain"
@@ -417,23 +429,39 @@ def _answer(head: bytes, job: bytes, traced: bool = True) -> dict[str, Any]:
     return {"ok": True, "laws": laws}
 
 
-def _replays(draws: Sequence[tuple[tuple[Any, ...], ...]], results: Sequence[Any],
-             rows: Sequence[tuple[Any, int, int]]) -> list[tuple[Any, ...]]:
-    """One input's paths from a :class:`~exactdp.audit.path_log.PathLog`'s state: per path
-    its choices, draws and result, and the log entries an unweighed source makes for
-    those draws (:class:`~exactdp.explore.ExploringSource`'s ``recorded``: each draw is
-    checked against the recorded one as it is made)."""
-    entries = [[(size, 1, 1, den, None if nums is None else list(nums))
-                for size, den, nums in sequence] for sequence in draws]
-    # per sequence, shared by its paths: its index and weights (the paths' masses are
-    # summed per sequence, then once per denominator)
-    weights = [(d, *_weights(sequence)) for d, sequence in enumerate(draws)]
-    return [(tuple(choices), draws[d], results[r], entries[d], weights[d])
-            for choices, d, r in rows]
+class _Replays:
+    """One input's paths from a :class:`~exactdp.audit.path_log.PathLog`'s state: iterated,
+    per path its choices, draws and result, and the log entries an unweighed source makes
+    for those draws (:class:`~exactdp.explore.ExploringSource`'s ``recorded``: each draw is
+    checked against the recorded one as it is made) and its sequence's weights (each
+    path's tuple made as it is replayed, none kept: the garbage collector walks every
+    object kept)."""
+
+    __slots__ = ("draws", "entries", "results", "rows", "weights")
+
+    def __init__(self, draws: Sequence[tuple[tuple[Any, ...], ...]], results: Sequence[Any],
+                 rows: Sequence[tuple[Any, int, int]]) -> None:
+        self.draws, self.results, self.rows = draws, results, rows
+        self.entries = [[(size, 1, 1, den, None if nums is None else list(nums))
+                         for size, den, nums in sequence] for sequence in draws]
+        # per sequence, shared by its paths: its index and weights (the paths' masses are
+        # summed per sequence, then once per denominator)
+        self.weights = [(d, *_weights(sequence)) for d, sequence in enumerate(draws)]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        draws, results, entries, weights = self.draws, self.results, self.entries, self.weights
+        for choices, d, r in self.rows:
+            yield tuple(choices), draws[d], results[r], entries[d], weights[d]
+
+
+_replays = _Replays
 
 
 def _paths(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
-           paths: Sequence[tuple[Any, ...]], watch: Any,
+           paths: _Replays, watch: Any,
            kept: dict[Any, Any] | None = None) -> dict[str, Any] | None:
     """Replay one input's paths; a facade that gives up lazy values restarts the
     exploration (:class:`~exactdp.explore.RestartExploration`), as it did there: the
@@ -451,7 +479,8 @@ def _paths(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
                 return _replayed(mechanism, mode, params, c, paths, watch, kept)
         except RestartExploration:
             continue
-    return _differ(c, paths[0][0] if paths else (), paths[0][2] if paths else None,
+    first = next(iter(paths), ((), None, None))
+    return _differ(c, first[0], first[2],
                    f"restarted the exploration more than {_RESTARTS} times")
 
 
@@ -460,7 +489,7 @@ _RESTARTS = 4
 
 
 def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
-              paths: Sequence[tuple[Any, ...]], watch: Any, kept: dict[Any, Any] | None
+              paths: Iterable[tuple[Any, ...]], watch: Any, kept: dict[Any, Any] | None
               ) -> dict[str, Any] | None:
     """Replay ``paths``: the same output and draws, else the difference.  White-box paths
     carry their output alone; ``kept`` (the first process): filled with the joint law of
@@ -476,7 +505,7 @@ def _replayed(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
 
 
 def _replay_all(run: Callable[[Any], Any], mode: str, params: Mapping[str, Any], c: Any,
-                paths: Sequence[tuple[Any, ...]], watch: Any, kept: dict[Any, Any] | None
+                paths: Iterable[tuple[Any, ...]], watch: Any, kept: dict[Any, Any] | None
                 ) -> dict[str, Any] | None:
     from exactdp.explore import ExploringSource, PathCut, RestartExploration
 
