@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from exactdp import explore as explore_module
 from exactdp.audit import draw_native, facade_lazy
-from exactdp.audit.bytecode import Counting
+from exactdp.audit.counted_runs import Counting
 from exactdp.audit.facade_lazy import LazyInt, LazyUnit, Parts, context, fresh
 from exactdp.audit.guard import Abort, Guard
 from exactdp.audit.per_input import GuardedSource

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from exactdp.audit.bytecode import Counting
+from exactdp.audit.counted_runs import Counting
 from exactdp.audit.escape import watching
 from exactdp.audit.facades import facade_mechanism
 from exactdp.audit.guard import Guard

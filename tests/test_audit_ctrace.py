@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp.audit import bytecode, whitebox_audit
-from exactdp.audit.bytecode import Counting
+from exactdp.audit.counted_runs import Counting
 from exactdp.audit.facades import facade_mechanism
 from exactdp.audit.guard import Abort, Guard
 from exactdp.audit.inputs import parse_inputs

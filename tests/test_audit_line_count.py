@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from exactdp.audit import bytecode
-from exactdp.audit.bytecode import Counting
+from exactdp.audit.counted_runs import Counting
 from exactdp.audit.guard import Guard
 from tests.audit_targets import timing_targets as tt
 

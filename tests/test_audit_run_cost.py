@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp.audit import bytecode
-from exactdp.audit.bytecode import Counting
+from exactdp.audit.counted_runs import Counting
 from exactdp.audit.guard import Guard, Timeout, alarm_handler, time_limit
 from exactdp.audit.outcomes import Truth, Typed, observed
 from exactdp.explore import ExploringSource

@@ -131,7 +131,7 @@ def test_a_facade_run_is_counted_as_by_the_generic_traced_call(
     takes that road), on every path; each loop iteration adds to the count (two more
     iterations, each with one call, add four).  Planted: the direct run without the
     count's trace function."""
-    from exactdp.audit.bytecode import Counting
+    from exactdp.audit.counted_runs import Counting
     from exactdp.audit.escape import watching
     from exactdp.audit.facades import FacadeMechanism
     from exactdp.audit.guard import Guard
@@ -395,7 +395,7 @@ def _out_late(c: int, rng: Any) -> int:
 def test_an_output_outside_the_declared_ones_names_the_draws_of_its_own_run() -> None:
     """The output check made once per input reads the draws of the run in progress: after
     runs with other draws, the out-of-range output names its own (by hand: [3, 2])."""
-    from exactdp.audit.bytecode import Counting
+    from exactdp.audit.counted_runs import Counting
     from exactdp.audit.facades import FacadeMechanism
     from exactdp.audit.guard import Abort, Guard
     from exactdp.audit.per_input import runner

@@ -21,7 +21,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from exactdp.audit.bytecode import Counting
+from exactdp.audit.counted_runs import Counting
 from exactdp.audit.guard import Guard, show
 from exactdp.audit.per_input import run_once
 from exactdp.audit.report import TraceResult

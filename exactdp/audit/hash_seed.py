@@ -583,7 +583,7 @@ def _runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, watch:
     path's operation count held across them, as the audit holds it for an input's
     exploration: :func:`~exactdp.audit.per_input.explore_input`)."""
     if mode == "audit":
-        from exactdp.audit.bytecode import Counting
+        from exactdp.audit.counted_runs import Counting
         from exactdp.audit.guard import Guard
         from exactdp.audit.per_input import runner
 

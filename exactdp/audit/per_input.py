@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from exactdp.audit.bytecode import Counting
+from exactdp.audit.counted_runs import Counting
 from exactdp.audit.draw_native import C as _C
 from exactdp.audit.facades import FacadeMechanism, FacadeRefusal
 from exactdp.audit.guard import (
