@@ -45,6 +45,7 @@ from exactdp.audit.cost import (
     over_estimate,
     unchanged,
 )
+from exactdp.audit.counted_runs import Counting
 from exactdp.audit.divergence import located
 from exactdp.audit.escape import watching
 from exactdp.audit.facades import EXACT_LIMIT
@@ -54,6 +55,7 @@ from exactdp.audit.guard import (
     Finding,
     Guard,
     Progress,
+    alarm_handler,
     as_int,
     describe,
     elapsed,
@@ -310,8 +312,12 @@ def _source_distributions(f: Callable[[Any, RandomSource], Any], inputs: Sequenc
     cpu = time.process_time()
 
     if max_seconds is not None and spread is None:  # the cost, estimated before it starts
-        with unchanged(f):  # the probes leave no trace in the mechanism or its report
-            guess = estimate(lambda c: path_runner(f, c, guard, randomness_size, allowed)[0],
+        counting = Counting(f)
+        # the probes leave no trace in the mechanism or its report, and run as the
+        # exploration runs its paths (one timer for their time limits, the recorders held)
+        with unchanged(f), alarm_handler(guard.time_limit), counting.held():
+            guess = estimate(lambda c: path_runner(f, c, guard, randomness_size, allowed,
+                                                   counting=counting)[0],
                              inputs, max_draws=max_draws)
         # what the budgets let it run (--max-paths, --time-budget): a partial verdict
         guess = guess.capped(max_runs, None if deadline_ns is None else
