@@ -288,3 +288,16 @@ def test_the_c_check_of_the_recorders_compares_identity() -> None:
     assert not ident(((space, ("a", "b"), (f, g)),))
     with pytest.raises(TypeError):
         ident(((space, ("a",), ()),))
+
+
+def test_the_recorders_file_is_not_the_callers_of_guarded_functions() -> None:
+    """A recorder of the timing count calls ``time.time`` on the audited code's behalf: the
+    escape guards must look past its frame to the audited code (its file is listed among
+    the implementations of guarded functions), else a clock read by the audited code is
+    taken as exactdp's own and escapes unseen."""
+    from exactdp.audit import callers, counted_runs
+
+    counter = bytecode.Counter()
+    recorder = counted_runs._recorder(counter, "time", time.time)
+    assert callers.kind(recorder.__code__.co_filename) == "implementation"
+    assert callers.kind(counted_runs.__file__) == "implementation"

@@ -25,10 +25,12 @@ _NOT_MACHINERY = ("examples" + os.sep, "tutorials" + os.sep, "randomness.py",
                   "native_samplers.py", "native_library.py", "adapters.py",
                   "audit" + os.sep + "shipped.py", "audit" + os.sep + "peers.py")
 #: files that implement the guarded functions: a frame in them is skipped when looking for
-#: the caller (``random.randint`` calls ``randrange`` calls ``getrandbits``...)
+#: the caller (``random.randint`` calls ``randrange`` calls ``getrandbits``...); also the
+#: guards themselves and the timing count's recorders and trace functions, which call a
+#: guarded function (``time.time``) on the audited code's behalf
 _IMPLEMENTATION = frozenset(os.path.abspath(str(m.__file__)) for m in (random, secrets, uuid)) \
     | {os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
-       for name in ("guarded_sources.py", "bytecode.py")}  # the guards; the timing count's recorders
+       for name in ("guarded_sources.py", "counted_runs.py", "bytecode.py")}
 #: packages that run the tests or the workers, never audited code: their globals are left
 #: alone by the scan of loaded modules
 INFRASTRUCTURE = frozenset({"_pytest", "pytest", "pluggy", "hypothesis", "coverage", "dask",
