@@ -441,3 +441,32 @@ def test_an_inputs_paths_iterate_again_from_the_first() -> None:
     first, again = list(replays), list(replays)
     assert len(replays) == 2 and first == again
     assert [row[:3] for row in first] == paths
+
+
+def flips_type(c: int, source: Any) -> list[Any]:  # [True] or [1], each half the time
+    return [True] if source.uniform(2) == 1 else [1]
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_a_replayed_list_keeps_its_items_types(planted: bool,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The output-only process keys a list's outcome by its items and their types (one
+    outcome object per equal output): ``[1]`` replayed where ``[True]`` was recorded is a
+    difference.  Planted: outcomes kept by the items alone hand back ``[True]``'s."""
+    from exactdp.audit import guard
+
+    args = _recorded(flips_type, monkeypatch)
+    c, log = args[3][0]
+    paths = list(log)
+    assert [p[2] for p in paths] == [observed([True]), observed([1])]
+    tampered = [(c, [paths[0], (paths[1][0], paths[1][1], paths[0][2])])]
+    if planted:
+        def by_items(value: Any, memo: dict[Any, Any] | None = None) -> Any:
+            if type(value) is not list or memo is None:
+                return guard.SLOW
+            return memo.setdefault(tuple(value), observed(value))
+        monkeypatch.setattr(guard, "plain_observed", by_items)
+    answer = _answer(args, tampered, False)
+    assert ("differ" in answer) is not planted, answer
+    if not planted:
+        assert answer["differ"]["second"] == "output [1]"
