@@ -470,3 +470,30 @@ def test_a_replayed_list_keeps_its_items_types(planted: bool,
     assert ("differ" in answer) is not planted, answer
     if not planted:
         assert answer["differ"]["second"] == "output [1]"
+
+
+def rr4(c: int, source: Any) -> int:  # ln 3, over four equally likely paths
+    return c if source.uniform(4) > 1 else 1 - c
+
+
+@pytest.mark.parametrize("traced", [True, False])
+@pytest.mark.parametrize("planted", [False, True])
+def test_a_later_path_recorded_with_another_output_is_found(
+        traced: bool, planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replayed outcome found equal to a recorded result is not compared again with that
+    result; a path recorded with another result is compared.  Planted: the outcome kept
+    for every result alike (its key not the result's) passes the later path unseen."""
+    args = _recorded(rr4, monkeypatch)
+    c, log = args[3][0]
+    paths = list(log)
+    alike = [p for p in paths if p[2] == paths[-1][2]]
+    assert len(alike) == 3
+    later = alike[1]
+    tampered = [(c, [(later[0], later[1], 1 - later[2]) if p is later else p
+                     for p in paths])]
+    if planted:
+        monkeypatch.setattr(hash_seed, "id", lambda result: 0, raising=False)
+    answer = _answer(args, tampered, traced)
+    assert ("differ" in answer) is not planted, answer
+    if not planted:
+        assert answer["differ"]["choices"] == later[0]
