@@ -143,3 +143,27 @@ def test_results_share_an_entry_only_when_equal_with_the_same_types(
     if not planted:
         with pytest.raises(TypeError):
             path_log.strict_key(1.0)  # a float's equality is not strict (1.0 == 1)
+
+
+@pytest.mark.parametrize("reused_ids", [False, True])
+def test_outcome_objects_found_by_identity_keep_their_entries(
+        reused_ids: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An outcome object added again is found by its id, without its key; an equal outcome
+    of other types never takes its entry.  With every object given the same id (as after
+    an object's death its id is reused), the kept object tells them apart."""
+    from exactdp.audit.outcomes import Truth, observed
+
+    if reused_ids:
+        monkeypatch.setattr(path_log, "id", lambda value: 0, raising=False)
+    true_list, one_list = observed([True]), observed([1])
+    results = [true_list, true_list, one_list, true_list, observed([True]), Truth(True),
+               one_list, observed((1,)), observed(True), 1]
+    log = PathLog()
+    for i, result in enumerate(results):
+        log.append(((i,), (), result))
+    got = [r for *_, r in log]
+    assert [(type(r), getattr(r, "kind", None), repr(r)) for r in got] == \
+        [(type(r), getattr(r, "kind", None), repr(r)) for r in results]
+    # [True], [1], True, (1,), 1: five entries
+    assert len(log.results) == 5
+    assert [row[2] for row in log.rows] == [0, 0, 1, 0, 0, 2, 1, 3, 2, 4]

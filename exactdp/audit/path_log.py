@@ -22,12 +22,16 @@ from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["RECENT", "PathLog", "strict_key"]
+__all__ = ["OUTCOMES", "RECENT", "PathLog", "strict_key"]
 
 #: how many of the last paths added a log keeps at hand to pack a path's first draws from
 #: the path it branched from (:meth:`PathLog.add`): in a depth-first exploration a path
 #: branches from one of the last few (its parent pushed it among its alternatives)
 RECENT = 64
+
+#: how many outcome objects a log keeps by id (:meth:`PathLog.add`): an input's outputs
+#: come as a few objects used again, or as a new object per path (then none is found)
+OUTCOMES = 256
 
 #: result types whose equality is equality of value within the type
 _LEAVES = frozenset((int, bool, str, bytes, type(None), Fraction))
@@ -83,6 +87,11 @@ class PathLog:
         #: garbage collector would walk; an id reused after the list is gone is told
         #: apart by them) and its packed draws
         self._recent: dict[int, tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...]]] = {}
+        #: outcome objects (:class:`~exactdp.audit.outcomes.Typed`, ``Truth``: immutable)
+        #: already in the table, by id: the object (kept: its id not reused) and its entry;
+        #: an audit's runs give one object per equal output of an input
+        #: (:func:`~exactdp.audit.guard.plain_observed`), found here without its key
+        self._outcomes: dict[int, tuple[Any, int]] = {}
 
     def add(self, src: Any, result: Any) -> None:
         """Record the path an :class:`~exactdp.explore.ExploringSource` ran, with its
@@ -123,21 +132,30 @@ class PathLog:
             packed: Any = bytes(choices)
         except (ValueError, TypeError):  # a choice past 255 (or not an int)
             packed = tuple(choices)
-        try:
-            key: Any = strict_key(result)
-            index = self._results_at.get(key)
-        except TypeError:  # unhashable, or a type whose equality is not known strict
-            key, index = None, None
-        if index is None:
-            index = len(self.results)
-            self.results.append(result)
-            if key is not None:
-                self._results_at[key] = index
+        kind = type(result)
+        outcome = kind in (_OUTCOME_TYPES or _outcome_types())
+        hit = self._outcomes.get(id(result)) if outcome else None
+        if hit is not None and hit[0] is result:
+            index = hit[1]
+        else:
+            try:
+                key: Any = strict_key(result)
+                index = self._results_at.get(key)
+            except TypeError:  # unhashable, or a type whose equality is not known strict
+                key, index = None, None
+            if index is None:
+                index = len(self.results)
+                self.results.append(result)
+                if key is not None:
+                    self._results_at[key] = index
+            if outcome and len(self._outcomes) < OUTCOMES:
+                self._outcomes[id(result)] = (result, index)
         self.rows.append((packed, at, index))
         return self.draws[at]
 
     def clear(self) -> None:
         self._recent.clear()
+        self._outcomes.clear()
         self.draws.clear()
         self.results.clear()
         self.rows.clear()
@@ -163,6 +181,7 @@ class PathLog:
         self.draws, self.results, self.rows = state
         self._part = None
         self._recent = {}
+        self._outcomes = {}
         self._draws_at = {d: i for i, d in enumerate(self.draws)}
         self._results_at = {}
         for i, result in enumerate(self.results):
