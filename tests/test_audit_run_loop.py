@@ -409,3 +409,38 @@ def test_an_output_outside_the_declared_ones_names_the_draws_of_its_own_run() ->
         once(ExploringSource((2, 1), max_draws=2))
     assert caught.value.finding.kind == "out_of_range"
     assert "(draws [3, 2])" in caught.value.finding.message
+
+
+@pytest.mark.parametrize("planted", [False, True])
+@pytest.mark.parametrize("block", ["exploration", "call"])
+def test_an_alarm_handled_after_its_timer_was_cancelled_interrupts_nothing(
+        planted: bool, block: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A signal is handled between two instructions, not when it arrives: an alarm that
+    arrived while an exploration's timer (or a call's own limit) ran may be handled after
+    the block cancelled it, where it interrupts nothing -- the exploration (or the call)
+    is over, and a Timeout raised there would fail an audit whose calls all returned in
+    time.  (The alarm is held back by the signal mask until the block has ended.  Planted:
+    a handler that raises whenever no exploration's clock is set, as before.)"""
+    import os
+
+    from exactdp.audit.guard import alarm_handler
+
+    if planted:
+        monkeypatch.setattr(guard_module, "_HELD", [1])
+    old = signal.signal(signal.SIGALRM, guard_module._on_alarm)
+    raised = False
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        try:
+            with alarm_handler(5) if block == "exploration" else guard_module.time_limit(5):
+                os.kill(os.getpid(), signal.SIGALRM)  # pending until unblocked
+        finally:
+            try:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
+                for _ in range(1000):  # (the handler runs at one of these instructions)
+                    pass
+            except Timeout:
+                raised = True
+    finally:
+        signal.signal(signal.SIGALRM, old)
+    assert raised is planted

@@ -90,7 +90,9 @@ class Timeout(BaseException):
 def _on_alarm(signum: int, frame: FrameType | None) -> None:
     clock = _CLOCK[0]
     if clock is None:
-        raise Timeout
+        if _HELD[0]:  # a time limit of its own holds the timer (:class:`_TimeLimit`)
+            raise Timeout
+        return  # the late alarm of a timer already cancelled: no call runs under it
     clock.expired()
 
 
@@ -153,6 +155,11 @@ class _Clock:
 _LATE = 10**8
 #: the clock of the exploration running in the main thread (:class:`alarm_handler`), if any
 _CLOCK: list[_Clock | None] = [None]
+#: how many time limits of their own (:class:`_TimeLimit`) hold the timer now: an alarm
+#: with neither them nor a clock is one that the system delivered after its timer was
+#: cancelled (a signal is handled between two instructions, not when it arrives), and
+#: interrupts nothing
+_HELD = [0]
 
 
 def time_limit(seconds: int | None) -> _TimeLimit:
@@ -194,6 +201,7 @@ class _TimeLimit:
         if clock is not None:  # an exploration's clock (another limit, or its handler
             # replaced): suspended while this limit holds the timer (any alarm interrupts)
             self.suspended, _CLOCK[0] = clock, None
+        _HELD[0] += 1
         _signal.setitimer(_REAL, self.seconds, 1)
 
     def __exit__(self, *exc: object) -> None:
@@ -203,6 +211,7 @@ class _TimeLimit:
         if type(old) is _Clock:
             old.start = self.before
             return
+        _HELD[0] -= 1  # (first: an alarm landing from here on interrupts nothing)
         while True:  # an alarm may land here: cancel the timer before anything else
             try:
                 _signal.setitimer(_REAL, 0)
