@@ -16,8 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 
-__all__ = ["Event", "active", "begin", "collect", "pause", "paused", "record", "recording",
-           "resume"]
+__all__ = ["Event", "active", "collect", "pause", "paused", "record", "recording", "resume"]
 
 Event = tuple[object, ...]
 
@@ -59,22 +58,17 @@ def paused() -> Iterator[None]:
         _EVENTS.reset(token)
 
 
-def begin() -> tuple[list[Event], Token[list[Event] | None]]:
-    """:func:`recording` without a ``with`` block: a new trace, collecting the events
-    recorded until :func:`resume` is called with the token returned (in a ``finally``)."""
-    events: list[Event] = []
-    return events, _EVENTS.set(events)
-
-
 def pause() -> Token[list[Event] | None]:
     """:func:`paused` without a ``with`` block: record nothing until :func:`resume` is
     called with the token returned (in a ``finally``)."""
     return _EVENTS.set(None)
 
 
-#: ``resume(token)``: end a :func:`pause` or :func:`begin` (the context variable's own
-#: ``reset``: no Python frame, called once per explored path).
-resume: Callable[[Token[list[Event] | None]], None] = _EVENTS.reset
-#: ``collect(events)``: :func:`begin` with the list given, the token returned (the context
-#: variable's own ``set``).
+#: ``collect(events)``: :func:`recording` without a ``with`` block -- the events recorded
+#: are appended to the list ``events`` until :func:`resume` is called with the token
+#: returned (in a ``finally``); the context variable's own ``set`` (no Python frame: called
+#: once per explored path).
 collect: Callable[[list[Event] | None], Token[list[Event] | None]] = _EVENTS.set
+#: ``resume(token)``: end a :func:`collect` or :func:`pause` (the context variable's own
+#: ``reset``).
+resume: Callable[[Token[list[Event] | None]], None] = _EVENTS.reset

@@ -18,7 +18,7 @@ from exactdp.audit.facades import facade_mechanism
 from exactdp.audit.guard import Abort
 from exactdp.audit.per_input import GuardedSource
 from exactdp.explore import ExploringSource
-from exactdp.trace import begin, resume
+from exactdp.trace import collect, resume
 
 np = pytest.importorskip("numpy", reason="numpy ints and arrays among the arguments")
 native = pytest.mark.skipif(not draw_native.available(), reason=draw_native.status())
@@ -40,7 +40,8 @@ def _numpy_calls(method: Any, calls: list[tuple[str, tuple[Any, ...], dict[str, 
     engine = _Engine(mech, 0, gs if guarded else src)
     facade = NumpyFacade(engine)
     out: list[Any] = []
-    events, token = begin()
+    events: list[Any] = []
+    token = collect(events)
     try:
         for name, args, kwargs in calls:
             try:

@@ -135,6 +135,7 @@ class PathLog:
         kind = type(result)
         outcome = kind in (_OUTCOME_TYPES or _outcome_types())
         hit = self._outcomes.get(id(result)) if outcome else None
+        index: int | None
         if hit is not None and hit[0] is result:
             index = hit[1]
         else:
@@ -150,6 +151,7 @@ class PathLog:
                     self._results_at[key] = index
             if outcome and len(self._outcomes) < OUTCOMES:
                 self._outcomes[id(result)] = (result, index)
+        assert index is not None
         self.rows.append((packed, at, index))
         return self.draws[at]
 
