@@ -67,7 +67,7 @@ def _round_trip(paths: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     task = pickle.loads(hash_seed._job("oracle", {}, [("c", paths)]))
     [(c, state)] = task["inputs"]
     assert c == "c"
-    return [row[:3] for row in hash_seed._replays(*state)]
+    return [row[:3] for row in hash_seed._Replays(*state)]
 
 
 def test_strict_keys_tell_apart_what_equality_merges() -> None:
@@ -437,7 +437,7 @@ def test_an_inputs_paths_iterate_again_from_the_first() -> None:
     """A replay restarted by the facade (lazy values given up) iterates the input's paths
     again from the first: the same paths each time."""
     paths = [((0, 1), ((2, 2, None), (3, 3, None)), 1), ((1,), ((2, 2, None),), 0)]
-    replays = hash_seed._replays(*PathLog.of(paths).state())
+    replays = hash_seed._Replays(*PathLog.of(paths).state())
     first, again = list(replays), list(replays)
     assert len(replays) == 2 and first == again
     assert [row[:3] for row in first] == paths

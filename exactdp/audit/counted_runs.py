@@ -120,21 +120,23 @@ class Counting:
         # module's attribute is its dict's item), called once per run; an object that is
         # not a module: its attributes
         readers: list[tuple[Any, Callable[[Any], Any], tuple[Any, ...]]] = []
+        groups = []  # the same per module, as its dict, names and recorders: the C check
         at = 0
         for obj, names in _names(patches):
             values = tuple(value for _, _, value in patches[at:at + len(names)])
             at += len(names)
-            space = vars(obj) if type(obj) is ModuleType else obj  # (a subclass may
-            read = operator.itemgetter if space is not obj else operator.attrgetter  # differ)
+            module = type(obj) is ModuleType  # (a subclass may define __getattr__)
+            space = vars(obj) if module else obj
+            if module:
+                groups.append((space, tuple(names), values))
             if len(names) == 1:  # (a getter of one name gives the value, not a tuple)
                 names, values = names * 2, values * 2
+            read = operator.itemgetter if module else operator.attrgetter
             readers.append((space, read(*names), values))
         self._readers = readers
         # the same check in one C call where every patched object is a module
-        self._groups = tuple((vars(obj), tuple(names), tuple(
-            value for o, _, value in patches if o is obj)) for obj, names in _names(patches)) \
-            if _IDENTICAL is not None and all(type(obj) is ModuleType for obj, _, _ in patches) \
-            and len(_names(patches)) == len({id(obj) for obj, _, _ in patches}) else None
+        self._groups = tuple(groups) if _IDENTICAL is not None and \
+            len(groups) == len(readers) else None
 
     def _intact(self) -> bool:
         """Whether every recorder is still in place (by identity; once per run)."""

@@ -409,12 +409,14 @@ def check_outcome(value: object, allowed: range | frozenset[Any] | None, call: s
 
 
 def check_observed(value: object, allowed: range | frozenset[Any] | None, call: str,
-                   witness: Mapping[str, Any], where: str | Callable[[], str] = "") -> Any:
+                   witness: Mapping[str, Any], where: str | Callable[[], str] = "",
+                   memo: dict[Any, Any] | None = None) -> Any:
     """:func:`check_outcome`, then the outcome as an observer tells it apart: its type
     kept with its value (:func:`exactdp.audit.outcomes.observed`: ``0.0`` is not ``0``,
-    ``[1]`` is not ``(1,)``).  The key of an audit's law."""
+    ``[1]`` is not ``(1,)``).  The key of an audit's law.  ``memo``: as
+    :func:`plain_observed`'s (one input's runs)."""
     if allowed is None:
-        plain = plain_observed(value)
+        plain = plain_observed(value, memo)
         if plain is not SLOW:
             return plain
     check_outcome(value, allowed, call, witness, where)

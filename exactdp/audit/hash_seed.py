@@ -422,7 +422,7 @@ def _answer(head: bytes, job: bytes, traced: bool = True) -> dict[str, Any]:
     with watching(mechanism) as watch:  # the guards installed as there (they wrap, e.g.,
         for c, expected in task["inputs"]:  # random.Random: the operation count sees it)
             kept = laws.setdefault(c, {}) if mode == "audit" else None
-            differ = (_paths(mechanism, mode, params, c, _replays(*expected), watch, kept)
+            differ = (_paths(mechanism, mode, params, c, _Replays(*expected), watch, kept)
                       if logs else _counting(mechanism, mode, params, c, expected, watch))
             if differ is not None:
                 return {"differ": differ}
@@ -456,8 +456,6 @@ class _Replays:
         for choices, d, r in self.rows:
             yield tuple(choices), draws[d], results[r], entries[d], weights[d]
 
-
-_replays = _Replays
 
 
 def _paths(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any,
@@ -610,7 +608,7 @@ def _plain_runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, 
     from exactdp.audit.escape import armed
 
     if mode == "audit_plain":
-        from exactdp.audit.guard import SLOW, Guard, check_observed, plain_observed
+        from exactdp.audit.guard import Guard, check_observed
         from exactdp.audit.per_input import GuardedSource
 
         plain = Guard(params["time_limit"], watch)
@@ -621,11 +619,7 @@ def _plain_runner(mechanism: Any, mode: str, params: Mapping[str, Any], c: Any, 
         def check(v: Any) -> Any:
             # the output keyed as the audit keys it (its type and exact value: a list stays
             # a list, a float its exact value): else it differs from the one recorded there
-            if allowed is None:
-                same = plain_observed(v, memo)
-                if same is not SLOW:
-                    return same
-            return check_observed(v, allowed, call, witness)
+            return check_observed(v, allowed, call, witness, memo=memo)
         # the source the audit's runs draw from (per_input.run_once): its draws charged
         # against the declared domain, the facades' draws in their native chain
         return lambda src: plain.call(mechanism, (c, GuardedSource(src, size, c)), call,

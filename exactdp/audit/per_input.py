@@ -323,8 +323,8 @@ def runner(f: Callable[[Any, RandomSource], Any], c: Any, guard: Guard,
     memo: dict[Any, Any] = {}  # (the outcomes of lists and tuples: plain_observed)
 
     def check(v: Any) -> Any:
-        if allowed is None:
-            plain = plain_observed(v, memo)
+        if allowed is None:  # (check_observed's first step, before this run's witness is
+            plain = plain_observed(v, memo)  # made: it is needed only by the checks)
             if plain is not SLOW:
                 return plain
         draws = current[0].draws
